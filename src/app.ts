@@ -1,0 +1,64 @@
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config/config.js';
+import { registerAuth } from './plugins/auth.js';
+import { registerErrorHandling } from './plugins/error-handler.js';
+import callsRoutes from './routes/calls.js';
+import serviceRoutes from './routes/service.js';
+import { createAjv } from './schemas/ajv.js';
+import { CallSchema } from './schemas/calls.js';
+import { Operand } from './schemas/query.js';
+import { createServices, type Services } from './services/index.js';
+import type { TraceStore } from './store/types.js';
+import { HEDDLE_VERSION } from './version.js';
+
+export interface BuildAppOptions {
+  config: Config;
+  store: TraceStore;
+  logger?: FastifyServerOptions['logger'];
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+/** Schemas that routes reference by `$id`. */
+const SHARED_SCHEMAS = [Operand, CallSchema];
+
+/**
+ * The composition root: services over the given store, plugins, then routes. It never listens;
+ * `main.ts` does, and tests use `inject`.
+ */
+export async function buildApp({ config, store, logger = false }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger,
+    bodyLimit: config.bodyLimitBytes,
+    routerOptions: { ignoreTrailingSlash: true },
+    forceCloseConnections: true,
+  });
+  const ajv = createAjv(SHARED_SCHEMAS);
+  app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+
+  const services = createServices(store, config);
+  app.decorate('services', services);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Heddle', description: 'Weave-compatible trace server', version: HEDDLE_VERSION },
+      components: { securitySchemes: { basic: { type: 'http', scheme: 'basic' }, bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ basic: [] }, { bearer: [] }],
+    },
+  });
+  registerErrorHandling(app, { bodyLimitBytes: config.bodyLimitBytes });
+  registerAuth(app, services.auth);
+
+  await app.register(serviceRoutes, { services });
+  await app.register(callsRoutes, { services });
+
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  return app;
+}

@@ -1,0 +1,69 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import path from 'node:path';
+
+/**
+ * The process configuration, read once from the environment. Nothing else reads process.env.
+ */
+const EnvSchema = Type.Object({
+  HEDDLE_HOST: Type.String({ default: '127.0.0.1' }),
+  HEDDLE_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  HEDDLE_DATA_DIR: Type.String({ default: './heddle-data' }),
+  /** When set, this key exists with admin rights (every entity). */
+  HEDDLE_ADMIN_KEY: Type.Optional(Type.String({ minLength: 20 })),
+  /** `postgres://…` selects the PostgreSQL store; unset means the embedded SQLite store. */
+  HEDDLE_DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** 32 MiB, the service-wide default body cap of the spec. */
+  HEDDLE_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 32 * 1024 * 1024 }),
+  /** Oldest Python SDK allowed (server_info); "0.0.0" lets every client in. */
+  HEDDLE_MIN_PYTHON_CLIENT_VERSION: Type.String({ default: '0.0.0' }),
+  /** Public address of this server, reported to clients as `serverInfo.frontendHost`. */
+  HEDDLE_PUBLIC_URL: Type.Optional(Type.String()),
+  HEDDLE_LOG_LEVEL: Type.Union(
+    [Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('silent')],
+    { default: 'info' },
+  ),
+});
+
+type Env = Static<typeof EnvSchema>;
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  adminKey?: string;
+  databaseUrl?: string;
+  bodyLimitBytes: number;
+  minPythonClientVersion: string;
+  publicUrl?: string;
+  logLevel: Env['HEDDLE_LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; reports every invalid variable at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const converted = Value.Convert(EnvSchema, Value.Default(EnvSchema, raw));
+  const errors = [...Value.Errors(EnvSchema, converted)];
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `${e.path.slice(1) || '(env)'}: ${e.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const parsed = converted as Env;
+  return Object.freeze({
+    host: parsed.HEDDLE_HOST,
+    port: parsed.HEDDLE_PORT,
+    dataDir: path.resolve(parsed.HEDDLE_DATA_DIR),
+    adminKey: parsed.HEDDLE_ADMIN_KEY,
+    databaseUrl: parsed.HEDDLE_DATABASE_URL,
+    bodyLimitBytes: parsed.HEDDLE_BODY_LIMIT_BYTES,
+    minPythonClientVersion: parsed.HEDDLE_MIN_PYTHON_CLIENT_VERSION,
+    publicUrl: parsed.HEDDLE_PUBLIC_URL,
+    logLevel: parsed.HEDDLE_LOG_LEVEL,
+  });
+}

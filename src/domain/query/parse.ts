@@ -1,0 +1,92 @@
+import { InvalidRequestError, RequestValidationError } from '../../errors/app-error.js';
+import type { ConvertTarget, Operand, Operation, SortKey } from './ast.js';
+
+/**
+ * Turns a schema-valid `{"$expr": …}` into the query tree, resolving each field path with the
+ * owning area's resolver (which throws for fields it does not allow).
+ */
+export type FieldResolver<F> = (path: string) => F;
+
+type Raw = Record<string, unknown>;
+
+export function parseQuery<F>(query: { $expr: unknown }, resolve: FieldResolver<F>): Operation<F> {
+  const root = parseOperand(query.$expr as Raw, resolve);
+  if (root.kind === 'literal' || root.kind === 'field' || root.kind === 'convert') {
+    throw new RequestValidationError([
+      { loc: ['body', 'query', '$expr'], msg: 'The root of a query must be an operation', type: 'value_error' },
+    ]);
+  }
+  return root;
+}
+
+export function parseSort<F>(sortBy: Array<{ field: string; direction: 'asc' | 'desc' }>, resolve: FieldResolver<F>): SortKey<F>[] {
+  return sortBy.map((s) => ({ field: resolve(s.field), direction: s.direction }));
+}
+
+function parseOperand<F>(node: Raw, resolve: FieldResolver<F>): Operand<F> {
+  const [key] = Object.keys(node);
+  const value = node[key];
+  switch (key) {
+    case '$literal':
+      return { kind: 'literal', value };
+    case '$getField':
+      return { kind: 'field', field: resolve(value as string) };
+    case '$convert': {
+      const spec = value as { input: Raw; to: ConvertTarget };
+      return { kind: 'convert', input: parseOperand(spec.input, resolve), to: spec.to };
+    }
+    case '$and':
+    case '$or': {
+      const args = value as Raw[];
+      if (args.length === 0) throw new InvalidRequestError(`Empty ${key === '$and' ? 'AND' : 'OR'} operation`);
+      return { kind: key === '$and' ? 'and' : 'or', args: args.map((a) => parseOperand(a, resolve)) };
+    }
+    case '$not':
+      return { kind: 'not', arg: parseOperand((value as Raw[])[0], resolve) };
+    case '$eq':
+    case '$gt':
+    case '$gte':
+    case '$lt':
+    case '$lte': {
+      const [left, right] = value as Raw[];
+      return { kind: 'compare', op: key.slice(1) as 'eq', left: parseOperand(left, resolve), right: parseOperand(right, resolve) };
+    }
+    case '$in': {
+      const [left, list] = value as [Raw, Raw[]];
+      return { kind: 'in', left: parseOperand(left, resolve), list: list.map((item) => parseOperand(item, resolve)) };
+    }
+    case '$contains':
+    case '$containsToken': {
+      const spec = value as { input: Raw; substr: Raw; case_insensitive?: boolean };
+      return {
+        kind: 'contains',
+        input: parseOperand(spec.input, resolve),
+        substr: parseOperand(spec.substr, resolve),
+        caseInsensitive: spec.case_insensitive === true,
+        wholeToken: key === '$containsToken',
+      };
+    }
+    default:
+      throw new RequestValidationError([{ loc: ['body', 'query'], msg: `Unknown operator ${key}`, type: 'value_error' }]);
+  }
+}
+
+/** Splits a field path on `.`, where `\.` is a literal dot inside a key. */
+export function splitFieldPath(path: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  for (let i = 0; i < path.length; i += 1) {
+    const ch = path[i];
+    if (ch === '\\' && path[i + 1] === '.') {
+      current += '.';
+      i += 1;
+    } else if (ch === '.') {
+      parts.push(current);
+      current = '';
+    } else {
+      current += ch;
+    }
+  }
+  parts.push(current);
+  return parts;
+}

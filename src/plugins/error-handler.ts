@@ -1,0 +1,62 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, RequestValidationError } from '../errors/app-error.js';
+import { toValidationDetails } from '../schemas/ajv.js';
+
+const CONTEXT_TO_LOC: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+/**
+ * One place that turns every failure into the service's error bodies: `{"detail": [...]}` for
+ * schema failures (422), `{"reason": ...}` for everything else, `{"detail": "Not Found"}` and
+ * `{"detail": "Method Not Allowed"}` for unknown routes.
+ */
+export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimitBytes: number }): void {
+  const routePatterns: Array<{ regex: RegExp; methods: Set<string> }> = [];
+  app.addHook('onRoute', (route) => {
+    const regex = new RegExp(`^${route.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+')}/?$`);
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    routePatterns.push({ regex, methods: new Set(methods) });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const known = routePatterns.some((r) => r.regex.test(path));
+    if (known) return reply.code(405).send({ detail: 'Method Not Allowed' });
+    return reply.code(404).send({ detail: 'Not Found' });
+  });
+
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error.validation) {
+      const where = CONTEXT_TO_LOC[error.validationContext ?? 'body'] ?? 'body';
+      const detail = toValidationDetails(error.validation as never, where);
+      return reply.code(422).send({ detail: detail.length > 0 ? detail : [{ loc: [where], msg: error.message, type: 'value_error' }] });
+    }
+    if (error instanceof RequestValidationError) {
+      request.log.info({ detail: error.detail }, 'request validation failed');
+      return reply.code(422).send({ detail: error.detail });
+    }
+    if (error instanceof AppError) {
+      if (error.isUserError) request.log.info({ status: error.status, reason: error.message }, 'request rejected');
+      else request.log.error({ err: error.cause ?? error }, error.message);
+      return reply.code(error.status).send({ reason: error.message, ...error.extra });
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return reply.code(413).send({ reason: `Request too large: the body exceeds the limit of ${opts.bodyLimitBytes} bytes` });
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return reply.code(415).send({ reason: `Unsupported content type: ${request.headers['content-type'] ?? '(none)'}` });
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return reply.code(422).send({ detail: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] });
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return reply.code(422).send({ detail: [{ loc: ['body'], msg: `JSON decode error: ${error.message}`, type: 'json_invalid' }] });
+    }
+    if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
+      return reply.code(422).send({ detail: [{ loc: ['body'], msg: `JSON decode error: ${error.message}`, type: 'json_invalid' }] });
+    }
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      request.log.info({ err: error }, 'request rejected');
+      return reply.code(error.statusCode).send({ reason: error.message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send({ reason: 'Internal server error' });
+  });
+}

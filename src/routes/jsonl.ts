@@ -1,0 +1,33 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+
+/** Lines are grouped into chunks of about this many characters before they are written. */
+const CHUNK_CHARS = 64 * 1024;
+
+/**
+ * Sends JSON Lines as they are produced. The first line is pulled before the status is sent, so
+ * a failure to start the query still answers with a proper error; later lines flow with
+ * backpressure and are never collected in full.
+ */
+export async function sendJsonl(reply: FastifyReply, lines: AsyncIterable<string>): Promise<FastifyReply> {
+  const iterator = lines[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  reply.type('application/jsonl');
+  if (first.done) return reply.send('');
+  async function* chunks(): AsyncGenerator<string> {
+    let buffer = first.value as string;
+    try {
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+        buffer += next.value;
+        if (buffer.length >= CHUNK_CHARS) {
+          yield buffer;
+          buffer = '';
+        }
+      }
+      if (buffer !== '') yield buffer;
+    } finally {
+      await iterator.return?.();
+    }
+  }
+  return reply.send(Readable.from(chunks(), { objectMode: false }));
+}

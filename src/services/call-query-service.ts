@@ -1,0 +1,126 @@
+import { resolveCallField, type CallField } from '../domain/call-fields.js';
+import { callToJson, type CallViewOptions } from '../domain/call-view.js';
+import type { Operation, SortKey } from '../domain/query/ast.js';
+import { parseQuery, parseSort } from '../domain/query/parse.js';
+import { InvalidRequestError } from '../errors/app-error.js';
+import type { CallReadReq, CallsFilterReq, CallsQueryReq, CallsQueryStatsReq, QueryReq, SortByReq } from '../schemas/calls.js';
+import type { CallRowColumn, CallsFilter, CallsQuery, TraceStore } from '../store/types.js';
+import type { Caller } from './auth-service.js';
+import type { ProjectAccess } from './project-access.js';
+
+/** Longest list a `CallsFilter` field may hold (calls spec §5.4). */
+export const MAX_FILTER_LIST = 1000;
+
+const FILTER_LISTS = ['op_names', 'input_refs', 'output_refs', 'parent_ids', 'trace_ids', 'call_ids', 'thread_ids', 'turn_ids'] as const;
+
+const SELECTABLE: ReadonlySet<string> = new Set<CallRowColumn>([
+  'display_name', 'parent_id', 'thread_id', 'turn_id', 'attributes', 'inputs', 'otel_dump', 'wb_user_id', 'wb_run_id',
+  'wb_run_step', 'ended_at', 'exception', 'output', 'summary', 'wb_run_step_end',
+]);
+
+export function checkFilter(filter: CallsFilterReq | null | undefined): CallsFilter | null {
+  if (!filter) return null;
+  for (const name of FILTER_LISTS) {
+    const list = filter[name];
+    if (list && list.length > MAX_FILTER_LIST) {
+      throw new InvalidRequestError(`Parameter: '${name}' request length is greater than max length (${MAX_FILTER_LIST}). Actual length: ${list.length}`);
+    }
+  }
+  return filter as CallsFilter;
+}
+
+export function compileWhere(query: QueryReq | null | undefined): Operation<CallField> | null {
+  return query ? parseQuery(query, resolveCallField) : null;
+}
+
+export function compileSort(sortBy: SortByReq[] | null | undefined): SortKey<CallField>[] | null {
+  return sortBy == null ? null : parseSort(sortBy, resolveCallField);
+}
+
+function checkPaging(limit: number | null | undefined, offset: number | null | undefined): void {
+  if (limit != null && limit < 0) throw new InvalidRequestError('limit must not be negative');
+  if (offset != null && offset < 0) throw new InvalidRequestError('offset must not be negative');
+}
+
+/** `columns` → the row columns to load (spec §5.6): selecting `summary` or costs pulls what derivation needs. */
+function columnsToLoad(columns: string[] | null | undefined, includeCosts: boolean): CallRowColumn[] | null {
+  if (columns == null) return null;
+  const wanted = new Set<CallRowColumn>();
+  for (const column of columns) {
+    const top = column.split('.')[0];
+    if (SELECTABLE.has(top)) wanted.add(top as CallRowColumn);
+    if (top === 'attributes') wanted.add('otel_dump');
+  }
+  if (wanted.has('summary') || includeCosts) {
+    for (const extra of ['summary', 'ended_at', 'exception', 'display_name'] as const) wanted.add(extra);
+  }
+  return [...wanted];
+}
+
+/** Reads of the calls API: read, stream_query, query_stats (calls spec §4.4, §4.7, §4.8). */
+export class CallQueryService {
+  constructor(
+    private readonly store: TraceStore,
+    private readonly access: ProjectAccess,
+  ) {}
+
+  /** `{"call": …}` as JSON text. */
+  async callRead(caller: Caller, req: CallReadReq): Promise<string> {
+    this.access.assertCanRead(caller, req.project_id);
+    const opts = { include_storage_size: req.include_storage_size === true, include_total_storage_size: req.include_total_storage_size === true };
+    const row = await this.store.calls.read(req.project_id, req.id, opts);
+    if (!row) return '{"call":null}';
+    const view: CallViewOptions = { columns: null, includeStorageSize: opts.include_storage_size, includeTotalStorageSize: opts.include_total_storage_size };
+    return `{"call":${callToJson(row, view)}}`;
+  }
+
+  /**
+   * Validates and compiles the query, then returns the lines to stream. Errors surface before
+   * the first line so the route can still answer with a status.
+   */
+  async callsQueryStream(caller: Caller, req: CallsQueryReq): Promise<AsyncIterable<string>> {
+    this.access.assertCanRead(caller, req.project_id);
+    checkPaging(req.limit, req.offset);
+    const includeCosts = req.include_costs === true;
+    const columns = columnsToLoad(req.columns, includeCosts);
+    const query: CallsQuery = {
+      project_id: req.project_id,
+      filter: checkFilter(req.filter),
+      where: compileWhere(req.query),
+      sort_by: compileSort(req.sort_by),
+      limit: req.limit ?? null,
+      offset: req.offset ?? null,
+      columns,
+      include_storage_size: req.include_storage_size === true,
+      include_total_storage_size: req.include_total_storage_size === true,
+    };
+    const view: CallViewOptions = {
+      columns: columns === null ? null : new Set(columns),
+      includeStorageSize: query.include_storage_size === true,
+      includeTotalStorageSize: query.include_total_storage_size === true,
+    };
+    const rows = this.store.calls.query(query);
+    return (async function* lines() {
+      for await (const row of rows) yield `${callToJson(row, view)}\n`;
+    })();
+  }
+
+  async callsQueryStats(caller: Caller, req: CallsQueryStatsReq): Promise<{ count: number; total_storage_size_bytes: number | null; has_more: boolean | null }> {
+    this.access.assertCanRead(caller, req.project_id);
+    if (req.limit != null && req.limit < 1) throw new InvalidRequestError('Limit must be a positive integer');
+    const includeTotal = req.include_total_storage_size === true;
+    const result = await this.store.calls.count({
+      project_id: req.project_id,
+      filter: checkFilter(req.filter),
+      where: compileWhere(req.query),
+      limit: req.limit ?? null,
+      include_total_storage_size: includeTotal,
+    });
+    const limit = req.limit ?? null;
+    return {
+      count: limit === null ? result.count : Math.min(result.count, limit),
+      total_storage_size_bytes: includeTotal ? Number(result.total_storage_size_bytes ?? 0) : null,
+      has_more: limit === null ? null : result.count > limit,
+    };
+  }
+}

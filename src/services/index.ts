@@ -1,0 +1,27 @@
+import type { Config } from '../config/config.js';
+import type { TraceStore } from '../store/types.js';
+import { AuthService } from './auth-service.js';
+import { CallQueryService } from './call-query-service.js';
+import { CallWriteService } from './call-service.js';
+import { ProjectAccess } from './project-access.js';
+import { ServiceInfo } from './service-info.js';
+
+/** Every service, built once per app and handed to the route plugins. */
+export interface Services {
+  auth: AuthService;
+  access: ProjectAccess;
+  callWrites: CallWriteService;
+  callQueries: CallQueryService;
+  info: ServiceInfo;
+}
+
+export function createServices(store: TraceStore, config: Config): Services {
+  const access = new ProjectAccess(store);
+  return {
+    auth: new AuthService(store),
+    access,
+    callWrites: new CallWriteService(store, access),
+    callQueries: new CallQueryService(store, access),
+    info: new ServiceInfo(config),
+  };
+}

@@ -1,0 +1,117 @@
+import type { CallField } from '../../domain/call-fields.js';
+import type { SortKey } from '../../domain/query/ast.js';
+import type { CallRowColumn, CallsFilter, CallsQuery } from '../types.js';
+import { CallsExprCompiler } from './calls-expr.js';
+import { SqlParams, type SqlDialect } from './sql-dialect.js';
+
+/** Columns loaded for a call row; the always-selected ones of calls spec §5.6 come first. */
+export const ALWAYS_SELECTED: readonly CallRowColumn[] = ['id', 'trace_id', 'project_id', 'op_name', 'started_at', 'op_display_name'];
+export const ALL_CALL_COLUMNS: readonly CallRowColumn[] = [
+  'project_id', 'id', 'op_name', 'op_display_name', 'display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id',
+  'started_at', 'attributes', 'inputs', 'otel_dump', 'wb_user_id', 'wb_run_id', 'wb_run_step',
+  'ended_at', 'exception', 'output', 'summary', 'wb_run_step_end',
+];
+
+export interface CompiledSql {
+  sql: string;
+  params: unknown[];
+}
+
+/** The visible rows of one project (started, not deleted). */
+const VISIBLE = 'c.started_at IS NOT NULL AND c.deleted_at IS NULL';
+
+function filterConditions(filter: CallsFilter, d: SqlDialect, p: SqlParams): string[] {
+  const out: string[] = [];
+  const list = (column: string, values: string[] | null | undefined, emptyMatchesNothing = false): void => {
+    if (values == null) return;
+    if (values.length === 0) {
+      if (emptyMatchesNothing) out.push(d.falseLiteral);
+      return;
+    }
+    out.push(d.inList(column, values, p));
+  };
+  if (filter.op_names && filter.op_names.length > 0) {
+    const exact = filter.op_names.filter((name) => !name.endsWith(':*'));
+    const prefixes = filter.op_names.filter((name) => name.endsWith(':*')).map((name) => name.slice(0, -1));
+    const parts = exact.length > 0 ? [d.inList('c.op_name', exact, p)] : [];
+    // a range on the prefix keeps the (project_id, op_name) index usable
+    for (const prefix of prefixes) parts.push(`(c.op_name >= ${p.add(prefix)} AND c.op_name < ${p.add(prefix + '\uffff')})`);
+    out.push(parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`);
+  }
+  for (const [column, refs] of [['inputs', filter.input_refs], ['output', filter.output_refs]] as const) {
+    if (!refs || refs.length === 0) continue;
+    const exact = refs.filter((r) => !r.endsWith(':*'));
+    const prefixes = refs.filter((r) => r.endsWith(':*')).map((r) => r.slice(0, -1));
+    out.push(d.jsonHasString(`c.${column}`, exact, prefixes, p));
+  }
+  list('c.parent_id', filter.parent_ids);
+  list('c.trace_id', filter.trace_ids);
+  list('c.id', filter.call_ids);
+  list('c.thread_id', filter.thread_ids, true);
+  list('c.turn_id', filter.turn_ids, true);
+  list('c.wb_user_id', filter.wb_user_ids);
+  list('c.wb_run_id', filter.wb_run_ids);
+  if (filter.trace_roots_only) out.push('c.parent_id IS NULL');
+  return out;
+}
+
+/** The WHERE clause of a calls query (project scope, visibility, filter, expression, time range). */
+export function callsWhere(q: CallsQuery, d: SqlDialect, p: SqlParams): string {
+  const conditions = [`c.project_id = ${p.add(q.project_id)}`, VISIBLE];
+  if (q.filter) conditions.push(...filterConditions(q.filter, d, p));
+  if (q.where) conditions.push(new CallsExprCompiler(d, p).condition(q.where));
+  if (q.started_from != null) conditions.push(`c.started_at >= ${p.add(q.started_from)}`);
+  if (q.started_before != null) conditions.push(`c.started_at < ${p.add(q.started_before)}`);
+  return conditions.join(' AND ');
+}
+
+function orderBy(sortBy: SortKey<CallField>[] | null | undefined, d: SqlDialect, p: SqlParams): string {
+  if (sortBy == null) return 'c.started_at ASC, c.id ASC';
+  if (sortBy.length === 0) return d.insertionOrder;
+  const compiler = new CallsExprCompiler(d, p);
+  const terms = sortBy.flatMap((key) => compiler.sortTerms(key.field, key.direction));
+  const sortsById = sortBy.some((key) => key.field.kind === 'column' && key.field.name === 'id');
+  if (!sortsById) {
+    const last = sortBy[sortBy.length - 1].field;
+    const lastIsStart = last.kind === 'column' && last.name === 'started_at';
+    terms.push(`c.id ${lastIsStart ? sortBy[sortBy.length - 1].direction.toUpperCase() : 'DESC'}`);
+  }
+  return terms.join(', ');
+}
+
+function selectList(q: CallsQuery, d: SqlDialect): string {
+  const wanted = q.columns ? [...new Set([...ALWAYS_SELECTED, ...q.columns])] : ALL_CALL_COLUMNS;
+  const items = wanted.map((column) => `c.${column}`);
+  const size = ['attributes', 'inputs', 'output', 'summary'].map((column) => d.byteLength(`c.${column}`)).join(' + ');
+  if (q.include_storage_size) items.push(`(${size}) AS storage_size_bytes`);
+  if (q.include_total_storage_size) items.push(`${totalStorageSize(d)} AS total_storage_size_bytes`);
+  return items.join(', ');
+}
+
+/** On a trace root: the summed storage of every live call of its trace; NULL elsewhere. */
+function totalStorageSize(d: SqlDialect): string {
+  const size = ['attributes', 'inputs', 'output', 'summary'].map((column) => d.byteLength(`t.${column}`)).join(' + ');
+  return `(CASE WHEN c.parent_id IS NULL THEN (SELECT SUM(${size}) FROM calls t
+    WHERE t.project_id = c.project_id AND t.trace_id = c.trace_id AND t.started_at IS NOT NULL AND t.deleted_at IS NULL) END)`;
+}
+
+/** SELECT for `/calls/stream_query` and friends. */
+export function compileCallsSelect(q: CallsQuery, d: SqlDialect): CompiledSql {
+  const p = new SqlParams(d);
+  const select = selectList(q, d);
+  const where = callsWhere(q, d, p);
+  const order = orderBy(q.sort_by, d, p);
+  const limit = d.limitOffset(q.limit ? q.limit : null, q.offset ? q.offset : null, p);
+  return { sql: `SELECT ${select} FROM calls c WHERE ${where} ORDER BY ${order} ${limit}`, params: p.values };
+}
+
+/** COUNT (capped at limit + 1 so `has_more` is known) and, on request, the summed trace storage of matching roots. */
+export function compileCallsCount(q: CallsQuery, d: SqlDialect): CompiledSql {
+  const p = new SqlParams(d);
+  const where = callsWhere(q, d, p);
+  const total = q.include_total_storage_size ? `, ${totalStorageSize(d)} AS total` : '';
+  const limit = q.limit ? d.limitOffset(q.limit + 1, null, p) : '';
+  const inner = `SELECT 1 AS one${total} FROM calls c WHERE ${where} ${limit}`;
+  const sumTotal = q.include_total_storage_size ? 'COALESCE(SUM(total), 0)' : 'NULL';
+  return { sql: `SELECT COUNT(*) AS count, ${sumTotal} AS total_storage_size_bytes FROM (${inner}) matched`, params: p.values };
+}

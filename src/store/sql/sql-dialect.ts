@@ -1,0 +1,63 @@
+/**
+ * What differs between the SQL backends when compiling queries. The compilers in this folder
+ * write portable SQL and ask the dialect for everything else (kysely-style capability methods
+ * instead of `if (sqlite)` branches).
+ */
+export interface SqlDialect {
+  /** Placeholder for the parameter at 1-based position `index`. */
+  placeholder(index: number): string;
+  /**
+   * Expressions over a JSON column at a key path (segments are object keys, or array indices
+   * when the value there is an array). Each returns SQL:
+   * - `jsonRender`: the value as text per calls spec §5.3 (strings unquoted, objects compact JSON,
+   *   null or missing → '').
+   * - `jsonNumber`: numbers as double, numeric strings parsed, otherwise NULL.
+   * - `jsonBool`: true→1, false→0, "true"/"false" strings, integers 0..255 kept, otherwise NULL.
+   * - `jsonExists`: a SQL boolean, true iff the path is present and not JSON null.
+   */
+  jsonRender(column: string, path: string[], p: SqlParams): string;
+  jsonNumber(column: string, path: string[], p: SqlParams): string;
+  jsonBool(column: string, path: string[], p: SqlParams): string;
+  jsonExists(column: string, path: string[], p: SqlParams): string;
+  /** A SQL boolean: some string leaf anywhere inside the JSON column equals one of `exact` or starts with one of `prefixes`. */
+  jsonHasString(column: string, exact: string[], prefixes: string[], p: SqlParams): string;
+  /** Text → double when it is a decimal number, else NULL. */
+  textToDouble(expr: string): string;
+  /** Text → integer when it matches `[+-]?digits`, else NULL. */
+  textToInt(expr: string): string;
+  /** Text → 1/0 for "true"/"false", an integer 0..255 as itself, else NULL. */
+  textToBool(expr: string): string;
+  /** Number → canonical text (`5.0` → "5"). */
+  numberToText(expr: string): string;
+  /** SQL boolean → 1/0/NULL integer. */
+  boolToInt(expr: string): string;
+  /** SQL boolean: `needle` occurs in `haystack`. */
+  containsText(haystack: string, needle: string): string;
+  /** SQL boolean: `token` equals one whole run of letters/digits of `text`. */
+  containsToken(text: string, token: string): string;
+  /** Unicode-aware lower-casing. */
+  lower(expr: string): string;
+  /** Byte length of a text expression (0 for NULL). */
+  byteLength(expr: string): string;
+  /** The SQL boolean literals. */
+  readonly trueLiteral: string;
+  readonly falseLiteral: string;
+  /** Expression giving rows in insertion order. */
+  readonly insertionOrder: string;
+  /** `LIMIT`/`OFFSET` clause; `limit` null = unlimited. */
+  limitOffset(limit: number | null, offset: number | null, p: SqlParams): string;
+  /** SQL boolean: `column` is in `values` (non-empty). */
+  inList(column: string, values: readonly unknown[], p: SqlParams): string;
+}
+
+/** Collects bound parameters while SQL text is built. */
+export class SqlParams {
+  readonly values: unknown[] = [];
+  constructor(private readonly dialect: Pick<SqlDialect, 'placeholder'>) {}
+
+  /** Binds `value` and returns its placeholder. */
+  add(value: unknown): string {
+    this.values.push(value);
+    return this.dialect.placeholder(this.values.length);
+  }
+}

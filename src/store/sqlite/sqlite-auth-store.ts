@@ -1,0 +1,110 @@
+import type Database from 'better-sqlite3';
+import { uuidv7 } from '../../domain/ids.js';
+import type { ApiKeyRecord, AuthStore, UserRecord } from '../types.js';
+import type { SqliteWriter } from './writer.js';
+
+interface KeyRow {
+  id: string;
+  user_id: string;
+  username: string;
+  default_entity: string;
+  user_created_at: number;
+  is_admin: number;
+  prefix: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+const KEY_SELECT = `
+  SELECT k.id, k.user_id, u.username, u.default_entity, u.created_at AS user_created_at,
+         k.is_admin, k.prefix, k.created_at, k.revoked_at
+  FROM api_keys k JOIN users u ON u.id = k.user_id`;
+
+function toKeyRecord(row: KeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    username: row.username,
+    is_admin: row.is_admin === 1,
+    prefix: row.prefix,
+    created_at: row.created_at,
+    revoked_at: row.revoked_at,
+  };
+}
+
+export class SqliteAuthStore implements AuthStore {
+  constructor(
+    private readonly reader: Database.Database,
+    private readonly writer: SqliteWriter,
+  ) {}
+
+  async findKeyByHash(keyHash: string): Promise<(ApiKeyRecord & { user: UserRecord }) | null> {
+    const row = this.reader.prepare(`${KEY_SELECT} WHERE k.key_hash = ?`).get(keyHash) as KeyRow | undefined;
+    if (!row) return null;
+    const user = { id: row.user_id, username: row.username, default_entity: row.default_entity, created_at: row.user_created_at };
+    return { ...toKeyRecord(row), user };
+  }
+
+  ensureUser(username: string, defaultEntity: string): Promise<UserRecord> {
+    return this.writer.submit((db) => {
+      const existing = db.prepare('SELECT * FROM users WHERE username = ?').get(username) as UserRecord | undefined;
+      if (existing) return existing;
+      const user: UserRecord = { id: uuidv7(), username, default_entity: defaultEntity, created_at: Date.now() * 1000 };
+      db.prepare('INSERT INTO users (id, username, default_entity, created_at) VALUES (?, ?, ?, ?)').run(
+        user.id, user.username, user.default_entity, user.created_at,
+      );
+      return user;
+    });
+  }
+
+  addMembership(userId: string, entity: string): Promise<void> {
+    return this.writer.submit((db) => {
+      db.prepare('INSERT OR IGNORE INTO entities (name, created_at) VALUES (?, ?)').run(entity, Date.now() * 1000);
+      db.prepare('INSERT OR IGNORE INTO memberships (user_id, entity) VALUES (?, ?)').run(userId, entity);
+    });
+  }
+
+  async listEntities(userId: string): Promise<string[]> {
+    const rows = this.reader.prepare('SELECT entity FROM memberships WHERE user_id = ? ORDER BY entity').all(userId) as { entity: string }[];
+    return rows.map((r) => r.entity);
+  }
+
+  createApiKey(key: { id: string; user_id: string; key_hash: string; prefix: string; is_admin: boolean }): Promise<void> {
+    return this.writer.submit((db) => {
+      db.prepare(
+        'INSERT OR IGNORE INTO api_keys (id, user_id, key_hash, prefix, is_admin, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ).run(key.id, key.user_id, key.key_hash, key.prefix, key.is_admin ? 1 : 0, Date.now() * 1000);
+    });
+  }
+
+  async listApiKeys(): Promise<ApiKeyRecord[]> {
+    const rows = this.reader.prepare(`${KEY_SELECT} ORDER BY k.created_at DESC, k.id DESC`).all() as KeyRow[];
+    return rows.map(toKeyRecord);
+  }
+
+  revokeApiKey(id: string): Promise<boolean> {
+    return this.writer.submit(
+      (db) => db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(Date.now() * 1000, id).changes > 0
+        || db.prepare('SELECT 1 FROM api_keys WHERE id = ?').get(id) !== undefined,
+    );
+  }
+
+  async countApiKeys(): Promise<number> {
+    return (this.reader.prepare('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n;
+  }
+
+  ensureProject(projectId: string, entity: string, createdBy: string): Promise<void> {
+    return this.writer.submit((db) => {
+      db.prepare('INSERT OR IGNORE INTO projects (project_id, entity, created_by, created_at) VALUES (?, ?, ?, ?)').run(
+        projectId, entity, createdBy, Date.now() * 1000,
+      );
+    });
+  }
+
+  async entityExists(entity: string): Promise<boolean> {
+    const row = this.reader
+      .prepare('SELECT 1 FROM entities WHERE name = ? UNION ALL SELECT 1 FROM projects WHERE entity = ? LIMIT 1')
+      .get(entity, entity);
+    return row !== undefined;
+  }
+}

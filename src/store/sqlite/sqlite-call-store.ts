@@ -1,0 +1,172 @@
+import type Database from 'better-sqlite3';
+import { compileCallsCount, compileCallsSelect, type CompiledSql } from '../sql/calls-select.js';
+import type { CallPart, CallRow, CallsQuery, CallStore } from '../types.js';
+import { sqliteDialect } from './sqlite-dialect.js';
+import type { ReadPool } from './read-pool.js';
+import type { SqliteWriter } from './writer.js';
+
+const START_SQL = `
+  INSERT INTO calls (project_id, id, op_name, op_display_name, display_name, trace_id, parent_id, thread_id, turn_id,
+                     started_at, attributes, inputs, otel_dump, wb_user_id, wb_run_id, wb_run_step)
+  VALUES (@project_id, @id, @op_name, @op_display_name, @display_name, @trace_id, @parent_id, @thread_id, @turn_id,
+          @started_at, @attributes, @inputs, @otel_dump, @wb_user_id, @wb_run_id, @wb_run_step)
+  ON CONFLICT (project_id, id) DO UPDATE SET
+    op_name = excluded.op_name, op_display_name = excluded.op_display_name,
+    display_name = COALESCE(excluded.display_name, calls.display_name),
+    trace_id = excluded.trace_id, parent_id = excluded.parent_id, thread_id = excluded.thread_id, turn_id = excluded.turn_id,
+    started_at = excluded.started_at, attributes = excluded.attributes, inputs = excluded.inputs, otel_dump = excluded.otel_dump,
+    wb_user_id = excluded.wb_user_id, wb_run_id = excluded.wb_run_id, wb_run_step = excluded.wb_run_step`;
+
+const END_SQL = `
+  INSERT INTO calls (project_id, id, ended_at, exception, output, summary, wb_run_step_end)
+  VALUES (@project_id, @id, @ended_at, @exception, @output, @summary, @wb_run_step_end)
+  ON CONFLICT (project_id, id) DO UPDATE SET
+    ended_at = excluded.ended_at, exception = excluded.exception, output = excluded.output,
+    summary = excluded.summary, wb_run_step_end = excluded.wb_run_step_end`;
+
+const UPDATE_SQL = `
+  INSERT INTO calls (project_id, id, display_name) VALUES (@project_id, @id, @display_name)
+  ON CONFLICT (project_id, id) DO UPDATE SET display_name = excluded.display_name`;
+
+const TOMBSTONE_SQL = `
+  INSERT INTO calls (project_id, id, deleted_at) VALUES (?, ?, ?)
+  ON CONFLICT (project_id, id) DO UPDATE SET deleted_at = COALESCE(calls.deleted_at, excluded.deleted_at)`;
+
+/** better-sqlite3 binds named parameters from an object: `@p1` ← `{ p1: … }`. */
+function bindNamed(values: unknown[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  values.forEach((value, i) => {
+    out[`p${i + 1}`] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
+  });
+  return out;
+}
+
+export class SqliteCallStore implements CallStore {
+  #statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+  constructor(
+    private readonly writer: SqliteWriter,
+    private readonly reads: ReadPool,
+  ) {}
+
+  write(parts: CallPart[]): Promise<void> {
+    return this.writer.submit((db) => {
+      const start = this.#prepare(db, START_SQL);
+      const end = this.#prepare(db, END_SQL);
+      const update = this.#prepare(db, UPDATE_SQL);
+      for (const part of parts) {
+        if (part.kind === 'start') {
+          const { kind: _kind, ...row } = part;
+          start.run(row);
+        } else if (part.kind === 'end') {
+          const { kind: _kind, ...row } = part;
+          end.run(row);
+        } else {
+          update.run({ project_id: part.project_id, id: part.id, display_name: part.display_name });
+        }
+      }
+    });
+  }
+
+  async read(
+    projectId: string,
+    id: string,
+    opts: { include_storage_size?: boolean; include_total_storage_size?: boolean } = {},
+  ): Promise<CallRow | null> {
+    const compiled = compileCallsSelect(
+      { project_id: projectId, filter: { call_ids: [id] }, limit: 1, ...opts },
+      sqliteDialect,
+    );
+    const db = await this.reads.acquire();
+    try {
+      return (this.#prepare(db, compiled.sql).get(bindNamed(compiled.params)) as CallRow | undefined) ?? null;
+    } finally {
+      this.reads.release(db);
+    }
+  }
+
+  query(q: CallsQuery): AsyncIterable<CallRow> {
+    // compile eagerly so invalid queries fail before the caller starts streaming
+    const compiled = compileCallsSelect(q, sqliteDialect);
+    return this.#stream(compiled);
+  }
+
+  async *#stream(compiled: CompiledSql): AsyncGenerator<CallRow> {
+    const db = await this.reads.acquire();
+    const rows = this.#prepare(db, compiled.sql).iterate(bindNamed(compiled.params)) as IterableIterator<CallRow>;
+    try {
+      for (const row of rows) yield row;
+    } finally {
+      rows.return?.();
+      this.reads.release(db);
+    }
+  }
+
+  async count(q: CallsQuery): Promise<{ count: number; total_storage_size_bytes: number | null }> {
+    const compiled = compileCallsCount(q, sqliteDialect);
+    const db = await this.reads.acquire();
+    try {
+      return this.#prepare(db, compiled.sql).get(bindNamed(compiled.params)) as { count: number; total_storage_size_bytes: number | null };
+    } finally {
+      this.reads.release(db);
+    }
+  }
+
+  deleteCascade(projectId: string, ids: string[], deletedAt: number): Promise<number> {
+    return this.writer.submit((db) => {
+      const requested = [...new Set(ids)];
+      const collected = new Set(requested);
+      const placeholders = requested.map(() => '?').join(', ');
+      const traces = db
+        .prepare(`SELECT DISTINCT trace_id FROM calls WHERE project_id = ? AND id IN (${placeholders})
+                  AND started_at IS NOT NULL AND deleted_at IS NULL`)
+        .all(projectId, ...requested) as { trace_id: string }[];
+      if (traces.length > 0) {
+        const tracePlaceholders = traces.map(() => '?').join(', ');
+        const live = db
+          .prepare(`SELECT id, parent_id FROM calls WHERE project_id = ? AND trace_id IN (${tracePlaceholders})
+                    AND started_at IS NOT NULL AND deleted_at IS NULL`)
+          .all(projectId, ...traces.map((t) => t.trace_id)) as { id: string; parent_id: string | null }[];
+        collectDescendants(collected, live);
+      }
+      const tombstone = this.#prepare(db, TOMBSTONE_SQL);
+      for (const id of collected) tombstone.run(projectId, id, deletedAt);
+      return collected.size;
+    });
+  }
+
+  #prepare(db: Database.Database, sql: string): Database.Statement {
+    let cache = this.#statements.get(db);
+    if (!cache) {
+      cache = new Map();
+      this.#statements.set(db, cache);
+    }
+    let statement = cache.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      if (cache.size > 500) cache.clear();
+      cache.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+/** Adds to `collected` every call reachable through parent links from a collected id. */
+function collectDescendants(collected: Set<string>, calls: { id: string; parent_id: string | null }[]): void {
+  const children = new Map<string, string[]>();
+  for (const call of calls) {
+    if (call.parent_id === null) continue;
+    const list = children.get(call.parent_id) ?? [];
+    list.push(call.id);
+    children.set(call.parent_id, list);
+  }
+  const pending = [...collected];
+  while (pending.length > 0) {
+    for (const child of children.get(pending.pop()!) ?? []) {
+      if (!collected.has(child)) {
+        collected.add(child);
+        pending.push(child);
+      }
+    }
+  }
+}

@@ -1,0 +1,105 @@
+import type Database from 'better-sqlite3';
+import type { SqlDialect, SqlParams } from '../sql/sql-dialect.js';
+
+/**
+ * SQLite SQL for the shared compilers. JSON paths are built per row because a numeric segment
+ * is an array index only when the value there is an array (`$.a[0]`), else an object key (`$.a."0"`).
+ */
+function quoteKey(segment: string): string {
+  return `."${segment.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/** SQL text expression evaluating to the JSON path of `path` inside `column`. */
+function pathExpr(column: string, path: string[], p: SqlParams): string {
+  let staticPart = '$';
+  let dynamic: string | null = null;
+  const current = (): string => (dynamic === null ? p.add(staticPart) : staticPart === '' ? dynamic : `(${dynamic} || ${p.add(staticPart)})`);
+  for (const segment of path) {
+    if (/^\d+$/.test(segment)) {
+      const prefix = current();
+      dynamic = `(${prefix} || CASE json_type(${column}, ${prefix}) WHEN 'array' THEN '[${segment}]' ELSE '."${segment}"' END)`;
+      staticPart = '';
+    } else {
+      staticPart += quoteKey(segment);
+    }
+  }
+  return current();
+}
+
+export const sqliteDialect: SqlDialect = {
+  placeholder: (index) => `@p${index}`,
+  jsonRender(column, path, p) {
+    const at = pathExpr(column, path, p);
+    return `(CASE json_type(${column}, ${at}) WHEN 'text' THEN json_extract(${column}, ${at}) WHEN 'null' THEN '' ELSE COALESCE(${column} -> ${at}, '') END)`;
+  },
+  jsonNumber(column, path, p) {
+    const at = pathExpr(column, path, p);
+    return `(CASE json_type(${column}, ${at}) WHEN 'integer' THEN json_extract(${column}, ${at}) WHEN 'real' THEN json_extract(${column}, ${at})
+      WHEN 'text' THEN heddle_text_to_double(json_extract(${column}, ${at})) END)`;
+  },
+  jsonBool(column, path, p) {
+    const at = pathExpr(column, path, p);
+    return `(CASE json_type(${column}, ${at}) WHEN 'true' THEN 1 WHEN 'false' THEN 0
+      WHEN 'integer' THEN heddle_text_to_bool(json_extract(${column}, ${at}))
+      WHEN 'text' THEN heddle_text_to_bool(json_extract(${column}, ${at})) END)`;
+  },
+  jsonExists(column, path, p) {
+    const at = pathExpr(column, path, p);
+    return `(COALESCE(json_type(${column}, ${at}), 'null') <> 'null')`;
+  },
+  jsonHasString(column, exact, prefixes, p) {
+    const tests = exact.map((value) => `t.atom = ${p.add(value)}`);
+    for (const prefix of prefixes) tests.push(`substr(t.atom, 1, ${prefix.length}) = ${p.add(prefix)}`);
+    return `EXISTS (SELECT 1 FROM json_tree(${column}) t WHERE t.type = 'text' AND (${tests.join(' OR ')}))`;
+  },
+  textToDouble: (expr) => `heddle_text_to_double(${expr})`,
+  textToInt: (expr) => `heddle_text_to_int(${expr})`,
+  textToBool: (expr) => `heddle_text_to_bool(${expr})`,
+  numberToText: (expr) => `heddle_number_to_text(${expr})`,
+  boolToInt: (expr) => `(${expr})`,
+  containsText: (haystack, needle) => `(instr(${haystack}, ${needle}) > 0)`,
+  containsToken: (text, token) => `(heddle_contains_token(${text}, ${token}) = 1)`,
+  lower: (expr) => `heddle_lower(${expr})`,
+  byteLength: (expr) => `COALESCE(length(CAST(${expr} AS BLOB)), 0)`,
+  trueLiteral: '1',
+  falseLiteral: '0',
+  insertionOrder: 'c.rowid ASC',
+  limitOffset(limit, offset, p) {
+    if (limit === null && offset === null) return '';
+    return `LIMIT ${limit === null ? -1 : p.add(limit)}${offset === null ? '' : ` OFFSET ${p.add(offset)}`}`;
+  },
+  inList(column, values, p) {
+    return values.length === 1 ? `${column} = ${p.add(values[0])}` : `${column} IN (${values.map((v) => p.add(v)).join(', ')})`;
+  },
+};
+
+const DECIMAL_RE = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
+const INT_RE = /^\s*[+-]?\d+\s*$/;
+
+/** The scalar functions the SQLite dialect uses; registered on every connection. */
+export function registerSqliteFunctions(db: Database.Database): void {
+  const opts = { deterministic: true } as const;
+  db.function('heddle_text_to_double', opts, (value: unknown) => {
+    if (typeof value === 'number') return value;
+    if (typeof value !== 'string' || !DECIMAL_RE.test(value)) return null;
+    return Number(value);
+  });
+  db.function('heddle_text_to_int', opts, (value: unknown) => {
+    if (typeof value === 'number') return Number.isInteger(value) ? value : null;
+    if (typeof value !== 'string' || !INT_RE.test(value)) return null;
+    const n = Number(value);
+    return Number.isSafeInteger(n) ? n : null;
+  });
+  db.function('heddle_text_to_bool', opts, (value: unknown) => {
+    if (value === 'true') return 1;
+    if (value === 'false') return 0;
+    const n = typeof value === 'number' ? value : typeof value === 'string' && INT_RE.test(value) ? Number(value) : NaN;
+    return Number.isInteger(n) && n >= 0 && n <= 255 ? n : null;
+  });
+  db.function('heddle_number_to_text', opts, (value: unknown) => (typeof value === 'number' ? String(value) : value == null ? null : String(value)));
+  db.function('heddle_lower', opts, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value == null ? null : String(value)));
+  db.function('heddle_contains_token', opts, (text: unknown, token: unknown) => {
+    if (typeof text !== 'string' || typeof token !== 'string' || token === '') return 0;
+    return text.split(/[^\p{L}\p{N}]+/u).includes(token) ? 1 : 0;
+  });
+}

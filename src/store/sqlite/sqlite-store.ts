@@ -1,0 +1,66 @@
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { TraceStore } from '../types.js';
+import { SQLITE_MIGRATIONS } from './migrations.js';
+import { ReadPool } from './read-pool.js';
+import { SqliteAuthStore } from './sqlite-auth-store.js';
+import { SqliteCallStore } from './sqlite-call-store.js';
+import { registerSqliteFunctions } from './sqlite-dialect.js';
+import { SqliteWriter } from './writer.js';
+
+export interface SqliteStoreOptions {
+  /** Database file; its folder is created when missing. */
+  file: string;
+  /** `FULL` survives power loss; `NORMAL` survives a process crash and commits faster. */
+  synchronous?: 'FULL' | 'NORMAL';
+  maxReadConnections?: number;
+}
+
+function openConnection(file: string, synchronous: string, readonly: boolean): Database.Database {
+  const db = new Database(file, { readonly: false, fileMustExist: readonly });
+  db.pragma('busy_timeout = 5000');
+  if (!readonly) {
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${synchronous}`);
+  }
+  db.pragma('foreign_keys = ON');
+  registerSqliteFunctions(db);
+  return db;
+}
+
+/** The embedded store: one writer connection with group commit, reads on their own connections. */
+export class SqliteStore implements TraceStore {
+  readonly kind = 'sqlite' as const;
+  readonly auth: SqliteAuthStore;
+  readonly calls: SqliteCallStore;
+  readonly #db: Database.Database;
+  readonly #writer: SqliteWriter;
+  readonly #reads: ReadPool;
+
+  constructor(options: SqliteStoreOptions) {
+    fs.mkdirSync(path.dirname(options.file), { recursive: true });
+    const synchronous = options.synchronous ?? 'NORMAL';
+    this.#db = openConnection(options.file, synchronous, false);
+    this.#writer = new SqliteWriter(this.#db);
+    this.#reads = new ReadPool(() => openConnection(options.file, synchronous, true), options.maxReadConnections ?? 8);
+    this.auth = new SqliteAuthStore(this.#db, this.#writer);
+    this.calls = new SqliteCallStore(this.#writer, this.#reads);
+  }
+
+  async migrate(): Promise<void> {
+    const current = this.#db.pragma('user_version', { simple: true }) as number;
+    for (let version = current; version < SQLITE_MIGRATIONS.length; version += 1) {
+      this.#db.transaction(() => {
+        this.#db.exec(SQLITE_MIGRATIONS[version]);
+        this.#db.pragma(`user_version = ${version + 1}`);
+      })();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#writer.drain();
+    this.#reads.closeAll();
+    this.#db.close();
+  }
+}

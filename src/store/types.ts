@@ -1,0 +1,192 @@
+import type { Operation, SortKey } from '../domain/query/ast.js';
+import type { CallField } from '../domain/call-fields.js';
+
+/**
+ * The storage contract every adapter (SQLite, PostgreSQL) fulfils. Services depend on this file
+ * only. Instants are integer microseconds since the Unix epoch; JSON payloads travel as JSON text
+ * so adapters never re-serialise them.
+ */
+export interface TraceStore {
+  readonly kind: 'sqlite' | 'postgres';
+  readonly auth: AuthStore;
+  readonly calls: CallStore;
+  /** Applies pending migrations; safe to call on every start. */
+  migrate(): Promise<void>;
+  /** Flushes pending writes, then closes every connection. */
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------- auth
+
+export interface UserRecord {
+  id: string;
+  username: string;
+  default_entity: string;
+  created_at: number;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  user_id: string;
+  username: string;
+  is_admin: boolean;
+  /** First characters of the key, shown in listings so a person can tell keys apart. */
+  prefix: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface AuthStore {
+  /** The key whose SHA-256 hash (hex) is given, with its user; null when unknown. Revoked keys are returned with `revoked_at` set. */
+  findKeyByHash(keyHash: string): Promise<(ApiKeyRecord & { user: UserRecord }) | null>;
+  /** Creates the user when missing (by username) and returns it. */
+  ensureUser(username: string, defaultEntity: string): Promise<UserRecord>;
+  /** Makes the user a member of the entity, creating the entity when missing. Idempotent. */
+  addMembership(userId: string, entity: string): Promise<void>;
+  /** Entities the user belongs to, sorted. */
+  listEntities(userId: string): Promise<string[]>;
+  /** Stores a new key; the hash must be unique (a second insert of the same hash is a no-op). */
+  createApiKey(key: { id: string; user_id: string; key_hash: string; prefix: string; is_admin: boolean }): Promise<void>;
+  /** Every key, newest first, revoked ones included. */
+  listApiKeys(): Promise<ApiKeyRecord[]>;
+  /** Marks the key revoked; false when no such key. */
+  revokeApiKey(id: string): Promise<boolean>;
+  countApiKeys(): Promise<number>;
+  /** Records a project on first write; a no-op when it exists. */
+  ensureProject(projectId: string, entity: string, createdBy: string): Promise<void>;
+  /** Whether an entity exists (has members or projects). */
+  entityExists(entity: string): Promise<boolean>;
+}
+
+// ---------------------------------------------------------------- calls
+
+/** The start part of a call (calls spec §2.2), JSON fields as text. */
+export interface CallStartPart {
+  kind: 'start';
+  project_id: string;
+  id: string;
+  op_name: string;
+  /** Name derived from `op_name` for `summary.weave.trace_name` (null for non-op refs). */
+  op_display_name: string | null;
+  display_name: string | null;
+  trace_id: string;
+  parent_id: string | null;
+  thread_id: string | null;
+  turn_id: string | null;
+  started_at: number;
+  attributes: string;
+  inputs: string;
+  otel_dump: string | null;
+  wb_user_id: string;
+  wb_run_id: string | null;
+  wb_run_step: number | null;
+}
+
+/** The end part of a call (calls spec §2.3). */
+export interface CallEndPart {
+  kind: 'end';
+  project_id: string;
+  id: string;
+  ended_at: number;
+  exception: string | null;
+  output: string | null;
+  summary: string;
+  wb_run_step_end: number | null;
+}
+
+/** A rename through `/call/update`; applies whenever the start arrives. */
+export interface CallUpdatePart {
+  kind: 'update';
+  project_id: string;
+  id: string;
+  display_name: string;
+}
+
+export type CallPart = CallStartPart | CallEndPart | CallUpdatePart;
+
+/** A visible call as stored. JSON columns are JSON text (null when that part is missing). */
+export interface CallRow {
+  project_id: string;
+  id: string;
+  op_name: string;
+  op_display_name: string | null;
+  display_name: string | null;
+  trace_id: string;
+  parent_id: string | null;
+  thread_id: string | null;
+  turn_id: string | null;
+  started_at: number;
+  attributes: string | null;
+  inputs: string | null;
+  otel_dump: string | null;
+  wb_user_id: string | null;
+  wb_run_id: string | null;
+  wb_run_step: number | null;
+  ended_at: number | null;
+  exception: string | null;
+  output: string | null;
+  summary: string | null;
+  wb_run_step_end: number | null;
+  storage_size_bytes?: number | null;
+  total_storage_size_bytes?: number | null;
+}
+
+/** Top-level fields a query may project; the always-selected ones are added by the store. */
+export type CallRowColumn = Exclude<keyof CallRow, 'storage_size_bytes' | 'total_storage_size_bytes'>;
+
+/** The structured fast filters of calls spec §5.4, lists already validated. */
+export interface CallsFilter {
+  op_names?: string[] | null;
+  input_refs?: string[] | null;
+  output_refs?: string[] | null;
+  parent_ids?: string[] | null;
+  trace_ids?: string[] | null;
+  call_ids?: string[] | null;
+  thread_ids?: string[] | null;
+  turn_ids?: string[] | null;
+  trace_roots_only?: boolean | null;
+  wb_user_ids?: string[] | null;
+  wb_run_ids?: string[] | null;
+}
+
+export interface CallsQuery {
+  project_id: string;
+  filter?: CallsFilter | null;
+  /** The validated `query.$expr`. */
+  where?: Operation<CallField> | null;
+  /** null = default order (`started_at asc, id asc`); [] = insertion order. */
+  sort_by?: SortKey<CallField>[] | null;
+  /** null or 0 = unlimited. */
+  limit?: number | null;
+  offset?: number | null;
+  /** Columns to load; null = all. */
+  columns?: CallRowColumn[] | null;
+  include_storage_size?: boolean;
+  include_total_storage_size?: boolean;
+  /** Only calls with `started_at` in [from, to) — used by stats. */
+  started_from?: number | null;
+  started_before?: number | null;
+}
+
+export interface CallStore {
+  /**
+   * Writes parts, merging them by (project_id, id) in any order: a later start replaces start
+   * fields, a later end replaces end fields, an update sets the display name. Resolves once the
+   * parts are committed; all parts of one call are applied atomically.
+   */
+  write(parts: CallPart[]): Promise<void>;
+  /** A visible (started, not deleted) call, or null. */
+  read(projectId: string, id: string, opts?: { include_storage_size?: boolean; include_total_storage_size?: boolean }): Promise<CallRow | null>;
+  /**
+   * Streams matching visible calls in the requested order without loading the whole result.
+   * Throws InvalidRequestError for literals the query cannot use (for example an unparseable date).
+   */
+  query(q: CallsQuery): AsyncIterable<CallRow>;
+  /** Number of matching visible calls (at most `limit + 1` rows are counted when a limit is given) and, on request, the trace storage total. */
+  count(q: CallsQuery): Promise<{ count: number; total_storage_size_bytes: number | null }>;
+  /**
+   * Marks the given calls and every live descendant within their traces deleted (spec §3.1).
+   * Ids that do not exist are remembered as deleted too. Returns the number of distinct ids marked.
+   */
+  deleteCascade(projectId: string, ids: string[], deletedAt: number): Promise<number>;
+}

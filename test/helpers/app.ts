@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestContext } from 'node:test';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { TraceStore } from '../../src/store/types.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: TraceStore;
+  config: Config;
+  /** Key of user `alice`, member of entity `acme` (the default test project is `acme/demo`). */
+  aliceKey: string;
+  /** Key of user `bob`, member of entity `other` only. */
+  bobKey: string;
+  /** POST a JSON body as alice (or with the given key; `null` sends no credentials). */
+  post(url: string, body: unknown, key?: string | null): Promise<LightMyRequestResponse>;
+  get(url: string, key?: string | null): Promise<LightMyRequestResponse>;
+}
+
+export const PROJECT = 'acme/demo';
+
+export function basicAuth(key: string): string {
+  return `Basic ${Buffer.from(`api:${key}`).toString('base64')}`;
+}
+
+/** A fresh app on its own SQLite file, closed and removed when the test ends. */
+export async function buildTestApp(t: Pick<TestContext, 'after'>, env: Record<string, string> = {}): Promise<TestApp> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-test-'));
+  const config = loadConfig({ HEDDLE_DATA_DIR: dir, HEDDLE_LOG_LEVEL: 'silent', ...env });
+  const store = new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
+  await store.migrate();
+  const app = await buildApp({ config, store });
+  await app.ready();
+  t.after(async () => {
+    await app.close();
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const aliceKey = (await app.services.auth.createKey({ entity: 'acme', username: 'alice' })).key;
+  const bobKey = (await app.services.auth.createKey({ entity: 'other', username: 'bob' })).key;
+  const headers = (key: string | null | undefined): Record<string, string> => {
+    const k = key === undefined ? aliceKey : key;
+    return k === null ? {} : { authorization: basicAuth(k) };
+  };
+  return {
+    app,
+    store,
+    config,
+    aliceKey,
+    bobKey,
+    post: (url, body, key) =>
+      app.inject({ method: 'POST', url, headers: { ...headers(key), 'content-type': 'application/json' }, payload: JSON.stringify(body) }),
+    get: (url, key) => app.inject({ method: 'GET', url, headers: headers(key) }),
+  };
+}
+
+/** Parses a JSON Lines body. */
+export function parseJsonl(body: string): Array<Record<string, unknown>> {
+  return body.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+}
