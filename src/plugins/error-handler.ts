@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, RequestValidationError } from '../errors/app-error.js';
 import { toValidationDetails } from '../schemas/ajv.js';
+import { collectRoutes } from './route-table.js';
 
 const CONTEXT_TO_LOC: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
@@ -10,16 +11,12 @@ const CONTEXT_TO_LOC: Record<string, string> = { body: 'body', querystring: 'que
  * `{"detail": "Method Not Allowed"}` for unknown routes.
  */
 export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimitBytes: number }): void {
-  const routePatterns: Array<{ regex: RegExp; methods: Set<string> }> = [];
-  app.addHook('onRoute', (route) => {
-    const regex = new RegExp(`^${route.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+')}/?$`);
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    routePatterns.push({ regex, methods: new Set(methods) });
-  });
+  // Registered here because the 405 answer needs it and this runs before any route plugin.
+  const routes = collectRoutes(app);
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
-    const known = routePatterns.some((r) => r.regex.test(path));
+    const known = routes.some((r) => r.matches(path));
     if (known) return reply.code(405).send({ detail: 'Method Not Allowed' });
     return reply.code(404).send({ detail: 'Not Found' });
   });

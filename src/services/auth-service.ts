@@ -20,33 +20,49 @@ export function generateApiKey(): string {
   return randomBytes(20).toString('hex');
 }
 
-/** Verified keys are remembered briefly so a busy client does not cost a lookup per request. */
-const CACHE_TTL_MS = 5_000;
-const CACHE_MAX = 10_000;
+/**
+ * Memberships are remembered briefly so a busy client does not cost a second lookup per request.
+ * The key itself is looked up on every request (one indexed read): a key revoked by the CLI,
+ * which runs in another process, must stop working at once, and no cache here could hear of it.
+ */
+const ENTITY_CACHE_TTL_MS = 5_000;
+const ENTITY_CACHE_MAX = 10_000;
 
 export class AuthService {
-  #cache = new Map<string, { caller: Caller; expires: number }>();
+  #entities = new Map<string, { entities: ReadonlySet<string>; expires: number }>();
 
   constructor(private readonly store: TraceStore) {}
 
   /** The caller owning `key`; AuthError when the key is unknown or revoked. */
   async authenticate(key: string): Promise<Caller> {
-    const hash = hashApiKey(key);
-    const cached = this.#cache.get(hash);
-    if (cached && cached.expires > Date.now()) return cached.caller;
-    const record = await this.store.auth.findKeyByHash(hash);
+    const record = await this.store.auth.findKeyByHash(hashApiKey(key));
     if (!record || record.revoked_at !== null) throw new AuthError('Invalid API key');
-    const entities = new Set(await this.store.auth.listEntities(record.user_id));
-    const caller: Caller = {
+    return {
       userId: record.user.id,
       username: record.user.username,
       defaultEntity: record.user.default_entity,
       isAdmin: record.is_admin,
-      entities,
+      entities: await this.#entitiesOf(record.user_id),
     };
-    if (this.#cache.size >= CACHE_MAX) this.#cache.clear();
-    this.#cache.set(hash, { caller, expires: Date.now() + CACHE_TTL_MS });
-    return caller;
+  }
+
+  async #entitiesOf(userId: string): Promise<ReadonlySet<string>> {
+    const cached = this.#entities.get(userId);
+    if (cached && cached.expires > Date.now()) return cached.entities;
+    const entities = new Set(await this.store.auth.listEntities(userId));
+    if (this.#entities.size >= ENTITY_CACHE_MAX) this.#entities.clear();
+    this.#entities.set(userId, { entities, expires: Date.now() + ENTITY_CACHE_TTL_MS });
+    return entities;
+  }
+
+  /** Every key, newest first, revoked ones included; never the secret (only its prefix is kept). */
+  listKeys(): Promise<ApiKeyRecord[]> {
+    return this.store.auth.listApiKeys();
+  }
+
+  /** Revokes a key; false when there is no key with that id. Takes effect on the next request. */
+  revokeKey(id: string): Promise<boolean> {
+    return this.store.auth.revokeApiKey(id);
   }
 
   /**
@@ -57,6 +73,7 @@ export class AuthService {
     const username = opts.username ?? opts.entity;
     const user = await this.store.auth.ensureUser(username, opts.entity);
     await this.store.auth.addMembership(user.id, opts.entity);
+    this.#entities.delete(user.id);
     const key = opts.key ?? generateApiKey();
     const id = `key_${randomBytes(6).toString('hex')}`;
     const prefix = key.slice(0, 6);

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { uuidv7 } from '../../domain/ids.js';
-import type { ApiKeyRecord, AuthStore, UserRecord } from '../types.js';
+import type { ApiKeyRecord, AuthStore, ProjectRecord, UserRecord } from '../types.js';
 import type { SqliteWriter } from './writer.js';
 
 interface KeyRow {
@@ -33,13 +33,19 @@ function toKeyRecord(row: KeyRow): ApiKeyRecord {
 }
 
 export class SqliteAuthStore implements AuthStore {
+  // Prepared on first use (the store is built before its migrations run) and then kept: these two
+  // run on every authenticated request.
+  #keyByHash: Database.Statement | undefined;
+  #entitiesOfUser: Database.Statement | undefined;
+
   constructor(
     private readonly reader: Database.Database,
     private readonly writer: SqliteWriter,
   ) {}
 
   async findKeyByHash(keyHash: string): Promise<(ApiKeyRecord & { user: UserRecord }) | null> {
-    const row = this.reader.prepare(`${KEY_SELECT} WHERE k.key_hash = ?`).get(keyHash) as KeyRow | undefined;
+    this.#keyByHash ??= this.reader.prepare(`${KEY_SELECT} WHERE k.key_hash = ?`);
+    const row = this.#keyByHash.get(keyHash) as KeyRow | undefined;
     if (!row) return null;
     const user = { id: row.user_id, username: row.username, default_entity: row.default_entity, created_at: row.user_created_at };
     return { ...toKeyRecord(row), user };
@@ -65,7 +71,8 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   async listEntities(userId: string): Promise<string[]> {
-    const rows = this.reader.prepare('SELECT entity FROM memberships WHERE user_id = ? ORDER BY entity').all(userId) as { entity: string }[];
+    this.#entitiesOfUser ??= this.reader.prepare('SELECT entity FROM memberships WHERE user_id = ? ORDER BY entity');
+    const rows = this.#entitiesOfUser.all(userId) as { entity: string }[];
     return rows.map((r) => r.entity);
   }
 
@@ -99,6 +106,11 @@ export class SqliteAuthStore implements AuthStore {
         projectId, entity, createdBy, Date.now() * 1000,
       );
     });
+  }
+
+  async findProject(projectId: string): Promise<ProjectRecord | null> {
+    const row = this.reader.prepare('SELECT project_id, entity, created_by, created_at FROM projects WHERE project_id = ?').get(projectId);
+    return (row as ProjectRecord | undefined) ?? null;
   }
 
   async entityExists(entity: string): Promise<boolean> {
