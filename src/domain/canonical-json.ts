@@ -1,0 +1,118 @@
+import { isFloatLiteral, isLosslessNumber } from './json-value.js';
+
+/**
+ * Canonical JSON text (objects spec §1.2): what Python's `json.dumps(value, sort_keys=True)`
+ * prints for the value the reference server parsed from the request. Digests hash these bytes,
+ * so every rule here is byte-exact: `", "` and `": "` separators, keys sorted by code point,
+ * non-ASCII escaped as lowercase `\uXXXX`, integers exact, floats in Python `repr` form.
+ */
+export function canonicalJson(value: unknown): string {
+  const parts: string[] = [];
+  write(value, parts);
+  return parts.join('');
+}
+
+function write(value: unknown, out: string[]): void {
+  if (value === null || value === undefined) {
+    out.push('null');
+  } else if (typeof value === 'string') {
+    out.push(quote(value));
+  } else if (typeof value === 'boolean') {
+    out.push(value ? 'true' : 'false');
+  } else if (isLosslessNumber(value)) {
+    out.push(numberLiteral(value.value));
+  } else if (typeof value === 'number') {
+    out.push(Number.isInteger(value) ? BigInt(value).toString() : pythonFloatRepr(value));
+  } else if (typeof value === 'bigint') {
+    out.push(value.toString());
+  } else if (Array.isArray(value)) {
+    out.push('[');
+    value.forEach((item, i) => {
+      if (i > 0) out.push(', ');
+      write(item, out);
+    });
+    out.push(']');
+  } else if (typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record).sort(compareCodePoints);
+    out.push('{');
+    keys.forEach((key, i) => {
+      if (i > 0) out.push(', ');
+      out.push(quote(key), ': ');
+      write(record[key], out);
+    });
+    out.push('}');
+  } else {
+    throw new TypeError(`Value of type ${typeof value} has no JSON form`);
+  }
+}
+
+/** A number literal as Python re-prints it: integers keep their exact digits, floats go through `repr`. */
+export function numberLiteral(literal: string): string {
+  if (isFloatLiteral(literal)) return pythonFloatRepr(Number(literal));
+  return literal === '-0' ? '0' : literal;
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * Orders strings by Unicode code point, as Python sorts `str` keys. JS compares UTF-16 code
+ * units, which differs only when an astral character meets one in U+E000–U+FFFF.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  if (!SURROGATE.test(a) && !SURROGATE.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  const ia = a[Symbol.iterator]();
+  const ib = b[Symbol.iterator]();
+  for (;;) {
+    const ca = ia.next();
+    const cb = ib.next();
+    if (ca.done || cb.done) return ca.done && cb.done ? 0 : ca.done ? -1 : 1;
+    const diff = ca.value.codePointAt(0)! - cb.value.codePointAt(0)!;
+    if (diff !== 0) return diff;
+  }
+}
+
+const PLAIN_ASCII = /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/;
+const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+
+/** A JSON string literal with Python's `ensure_ascii` escaping (lone surrogates are escaped as themselves). */
+export function quote(text: string): string {
+  if (PLAIN_ASCII.test(text)) return `"${text}"`;
+  let out = '"';
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text[i];
+    const code = text.charCodeAt(i);
+    const short = SHORT_ESCAPES[ch];
+    if (short !== undefined) out += short;
+    else if (code < 0x20 || code > 0x7e) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else out += ch;
+  }
+  return `${out}"`;
+}
+
+/**
+ * Python's `repr(float)`: the shortest digits that round-trip (what `toExponential()` yields),
+ * fixed notation for decimal exponents -4..15 with at least one fractional digit, otherwise
+ * `d[.ddd]e±XX`.
+ */
+export function pythonFloatRepr(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (x === Infinity) return 'Infinity';
+  if (x === -Infinity) return '-Infinity';
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const [mantissa, expText] = x.toExponential().split('e');
+  const negative = mantissa.startsWith('-');
+  const digits = mantissa.replace('-', '').replace('.', '');
+  const exp = Number(expText);
+  let body: string;
+  if (exp >= 16 || exp < -4) {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    body = `${m}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+  } else if (exp >= 0) {
+    const whole = digits.length > exp + 1 ? digits.slice(0, exp + 1) : digits.padEnd(exp + 1, '0');
+    body = `${whole}.${digits.slice(exp + 1) || '0'}`;
+  } else {
+    body = `0.${'0'.repeat(-exp - 1)}${digits}`;
+  }
+  return negative ? `-${body}` : body;
+}
