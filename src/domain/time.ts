@@ -1,52 +1,85 @@
 /**
  * Instants travel through the service as integer microseconds since the Unix epoch,
  * the precision calls store (finer digits are truncated).
+ *
+ * Accepted instants run from 0001-01-01 to 9999-12-31 (what ISO 8601 with four-digit years can
+ * say). A JavaScript number holds whole microseconds exactly only up to 2^53 µs (year 2255);
+ * later instants keep whole milliseconds at least, and are clamped so they never format past
+ * year 9999.
  */
 
+/** 0001-01-01T00:00:00Z. */
+export const MIN_MICROS = -62_135_596_800_000_000;
+/** The largest number ≤ 9999-12-31T23:59:59.999999Z that a double holds exactly. */
+export const MAX_MICROS = 253_402_300_799_999_968;
+
 const ISO_RE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/** Offset of a `±HH[:MM]` zone in minutes; null when out of range (|offset| < 24 h, minutes < 60). */
+function offsetMinutes(zone: string): number | null {
+  const sign = zone[0] === '-' ? -1 : 1;
+  const digits = zone.slice(1).replace(':', '');
+  const hours = Number(digits.slice(0, 2));
+  const minutes = Number(digits.slice(2, 4) || '0');
+  if (hours > 23 || minutes > 59) return null;
+  return sign * (hours * 60 + minutes);
+}
 
 /** Parses ISO 8601 (Z, offset, naive = UTC, date-only = midnight UTC) into microseconds; null if invalid. */
 export function parseIsoMicros(text: string): number | null {
+  if (typeof text !== 'string') return null;
   const m = ISO_RE.exec(text.trim());
   if (!m) return null;
   const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', zone] = m;
-  const month = Number(mo);
-  const day = Number(d);
-  const hour = Number(h);
-  const minute = Number(mi);
-  const second = Number(s);
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return null;
-  let ms = Date.UTC(Number(y), month - 1, day, hour, minute, Math.min(second, 59));
-  if (Number.isNaN(ms)) return null;
-  const check = new Date(ms);
-  if (check.getUTCDate() !== day) return null;
+  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number);
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return null;
+  // setUTCFullYear, unlike Date.UTC, does not map years 0–99 to 1900–1999
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  if (date.getUTCDate() !== day) return null;
+  // a leap second (:60) reads as :59
+  let ms = date.getTime() + hour * 3_600_000 + minute * 60_000 + Math.min(second, 59) * 1000;
   if (zone && zone !== 'Z' && zone !== 'z') {
-    const sign = zone[0] === '-' ? -1 : 1;
-    const digits = zone.slice(1).replace(':', '');
-    const offsetMin = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0');
-    if (offsetMin > 24 * 60) return null;
-    ms -= sign * offsetMin * 60_000;
+    const offset = offsetMinutes(zone);
+    if (offset === null) return null;
+    ms -= offset * 60_000;
   }
-  const micros = Number((frac + '000000').slice(0, 6));
-  return ms * 1000 + micros;
+  const micros = ms * 1000 + Number((frac + '000000').slice(0, 6));
+  if (micros < MIN_MICROS || micros > MAX_MICROS + 32) return null;
+  return Math.min(micros, MAX_MICROS);
 }
 
-/** Unix seconds (a JSON number) to microseconds, truncating finer digits. */
+/**
+ * Unix seconds (a JSON number) to microseconds, truncating finer digits. The decimal text of the
+ * number is used, so `1735725600.123456` gives exactly `…123456` despite binary rounding.
+ */
 export function unixSecondsToMicros(seconds: number): number {
-  return Math.trunc(seconds * 1_000_000);
+  const text = String(seconds);
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) return Math.floor(seconds * 1_000_000);
+  const [, sign, whole, frac = ''] = match;
+  const magnitude = Number(whole) * 1_000_000 + Number((frac + '000000').slice(0, 6));
+  if (sign === '') return magnitude;
+  // a negative instant with digits past the microsecond lies before the truncated value
+  return -magnitude - (/[1-9]/.test(frac.slice(6)) ? 1 : 0);
 }
 
-/** Accepts what request date-time fields accept: ISO strings or Unix seconds. */
+/** Accepts what request date-time fields accept: ISO strings or Unix seconds; null when invalid or out of range. */
 export function toMicros(value: string | number): number | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? unixSecondsToMicros(value) : null;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return null;
+    const micros = unixSecondsToMicros(value);
+    return micros < MIN_MICROS || micros > MAX_MICROS + 32 ? null : Math.min(micros, MAX_MICROS);
+  }
   return parseIsoMicros(value);
 }
 
 /** `2025-03-04T10:00:00Z` or `2025-03-04T10:00:00.250000Z`: fraction omitted when zero, else 6 digits. */
 export function formatMicros(micros: number): string {
-  const seconds = Math.floor(micros / 1_000_000);
-  const fraction = micros - seconds * 1_000_000;
+  const clamped = Math.min(Math.max(micros, MIN_MICROS), MAX_MICROS);
+  const seconds = Math.floor(clamped / 1_000_000);
+  const fraction = Math.min(Math.max(Math.round(clamped - seconds * 1_000_000), 0), 999_999);
   const base = new Date(seconds * 1000).toISOString().slice(0, 19);
   return fraction === 0 ? `${base}Z` : `${base}.${String(fraction).padStart(6, '0')}Z`;
 }
