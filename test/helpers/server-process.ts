@@ -89,6 +89,13 @@ export async function startServerProcess(t?: Pick<TestContext, 'after'>, opts: S
   child.stdout!.on('data', append);
   child.stderr!.on('data', append);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // If the test process itself ends abruptly (uncaught error, process.exit), do not leave the server behind.
+  const killOnExit = (): void => {
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
+    if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  process.once('exit', killOnExit);
+  void exited.then(() => process.off('exit', killOnExit));
 
   const server: ServerProcess = {
     url: '',
