@@ -13,6 +13,10 @@ const CONTEXT_TO_LOC: Record<string, string> = { body: 'body', querystring: 'que
 export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimitBytes: number }): void {
   // Registered here because the 405 answer needs it and this runs before any route plugin.
   const routes = collectRoutes(app);
+  // Bodies are JSON (README, calls spec §0): without Fastify's built-in text/plain parser a body of
+  // another type is a 415 instead of a string that fails validation. A route that takes another
+  // type (OTel protobuf, multipart files) adds its parser inside its own plugin.
+  app.removeContentTypeParser('text/plain');
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];

@@ -21,6 +21,10 @@ export interface RouteCase {
    */
   refused?: (res: LightMyRequestResponse) => boolean;
   allowed?: (res: LightMyRequestResponse) => boolean;
+  /** A richer valid body for the fuzz test to mutate (default: `request`'s). */
+  fuzzBody?: (projectId: string) => unknown;
+  /** The route answers errors in its protocol's shape instead of `reason`/`detail`. */
+  errorShape?: 'graphql';
 }
 
 const T0 = '2025-01-01T10:00:00Z';
@@ -33,7 +37,72 @@ function endReq(projectId: string): Record<string, unknown> {
   return { end: { project_id: projectId, id: 'sec-call', ended_at: T0, summary: {} } };
 }
 
-const post = (url: string, body: (p: string) => unknown): RouteCase => ({ request: (p) => ({ url, body: body(p) }) });
+const post = (url: string, body: (p: string) => unknown, fuzzBody?: (p: string) => unknown): RouteCase => ({
+  request: (p) => ({ url, body: body(p) }),
+  fuzzBody,
+});
+
+/** A query using every operator of calls spec §5, for the fuzz test to take apart. */
+const RICH_QUERY = {
+  $expr: {
+    $and: [
+      { $eq: [{ $getField: 'inputs.x' }, { $literal: 1 }] },
+      { $gt: [{ $convert: { input: { $getField: 'summary.weave.latency_ms' }, to: 'double' } }, { $literal: 5 }] },
+      { $gte: [{ $getField: 'started_at' }, { $literal: '2025-01-01T00:00:00Z' }] },
+      { $contains: { input: { $getField: 'op_name' }, substr: { $literal: 'o' }, case_insensitive: true } },
+      { $in: [{ $getField: 'display_name' }, [{ $literal: 'a' }, { $literal: 'b' }]] },
+      { $or: [{ $not: [{ $eq: [{ $getField: 'output.y' }, { $literal: null }] }] }, { $eq: [{ $getField: 'trace_id' }, { $literal: 't' }] }] },
+    ],
+  },
+};
+
+const RICH_FILTER = { op_names: ['op'], trace_roots_only: true, call_ids: ['sec-call'], wb_user_ids: ['u'] };
+
+function richCallsQuery(projectId: string): Record<string, unknown> {
+  return {
+    project_id: projectId,
+    filter: RICH_FILTER,
+    query: RICH_QUERY,
+    sort_by: [{ field: 'started_at', direction: 'desc' }, { field: 'inputs.x', direction: 'asc' }],
+    limit: 10,
+    offset: 1,
+    columns: ['id', 'inputs.x', 'summary'],
+    expand_columns: ['inputs.x'],
+    include_costs: true,
+    include_feedback: true,
+    include_storage_size: true,
+  };
+}
+
+function richStart(projectId: string): Record<string, unknown> {
+  const start = startReq(projectId).start as Record<string, unknown>;
+  return {
+    start: {
+      ...start,
+      parent_id: 'p',
+      thread_id: 'th',
+      turn_id: 'tu',
+      display_name: 'd',
+      inputs: { x: 1, ref: 'weave:///acme/demo/object/X:abc', nested: { list: [1, 'a', null] } },
+      attributes: { weave: { client_version: '1' } },
+      wb_run_id: 'acme/demo/run',
+      wb_run_step: 3,
+    },
+  };
+}
+
+function richEnd(projectId: string): Record<string, unknown> {
+  const end = endReq(projectId).end as Record<string, unknown>;
+  return {
+    end: {
+      ...end,
+      output: { y: [1, 2, { z: 'weave:///acme/demo/call/c' }] },
+      exception: null,
+      summary: { usage: { 'gpt-4o': { prompt_tokens: 3, completion_tokens: '4', requests: 1 } }, status_counts: { success: 1 }, extra: 1 },
+      wb_run_step_end: 4,
+    },
+  };
+}
 
 export const ROUTE_CASES: Record<string, RouteCase> = {
   // ---- service information (otel-service-queues spec §B)
@@ -43,20 +112,32 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   'POST /service/projects_info': post('/service/projects_info', (p) => ({ project_ids: [p] })),
 
   // ---- calls (calls spec §4)
-  'POST /call/start': post('/call/start', startReq),
-  'POST /call/end': post('/call/end', endReq),
-  'POST /call/upsert_batch': post('/call/upsert_batch', (p) => ({
-    batch: [
-      { mode: 'start', req: startReq(p) },
-      { mode: 'end', req: endReq(p) },
-    ],
+  'POST /call/start': post('/call/start', startReq, richStart),
+  'POST /call/end': post('/call/end', endReq, richEnd),
+  'POST /call/upsert_batch': post(
+    '/call/upsert_batch',
+    (p) => ({ batch: [{ mode: 'start', req: startReq(p) }, { mode: 'end', req: endReq(p) }] }),
+    (p) => ({ batch: [{ mode: 'start', req: richStart(p) }, { mode: 'end', req: richEnd(p) }, { req: richStart(p) }] }),
+  ),
+  'POST /call/read': post('/call/read', (p) => ({ project_id: p, id: 'sec-call' }), (p) => ({
+    project_id: p,
+    id: 'sec-call',
+    include_costs: true,
+    include_storage_size: 'true',
+    include_total_storage_size: 1,
   })),
-  'POST /call/read': post('/call/read', (p) => ({ project_id: p, id: 'sec-call' })),
   'POST /call/update': post('/call/update', (p) => ({ project_id: p, call_id: 'sec-call', display_name: 'renamed' })),
   'POST /calls/delete': post('/calls/delete', (p) => ({ project_id: p, call_ids: ['sec-call'] })),
-  'POST /calls/stream_query': post('/calls/stream_query', (p) => ({ project_id: p })),
-  'POST /calls/query': post('/calls/query', (p) => ({ project_id: p })),
-  'POST /calls/query_stats': post('/calls/query_stats', (p) => ({ project_id: p })),
+  'POST /calls/stream_query': post('/calls/stream_query', (p) => ({ project_id: p }), richCallsQuery),
+  'POST /calls/query': post('/calls/query', (p) => ({ project_id: p }), richCallsQuery),
+  'POST /calls/query_stats': post('/calls/query_stats', (p) => ({ project_id: p }), (p) => ({
+    project_id: p,
+    filter: RICH_FILTER,
+    query: RICH_QUERY,
+    limit: 5,
+    include_total_storage_size: true,
+    expand_columns: ['inputs.x'],
+  })),
   'POST /calls/stats': post('/calls/stats', (p) => ({ project_id: p, start: T0 })),
   'POST /calls/usage': post('/calls/usage', (p) => ({ project_id: p, call_ids: ['sec-call'] })),
   'POST /trace/usage': post('/trace/usage', (p) => ({ project_id: p })),
@@ -73,6 +154,8 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
     }),
     refused: (res) => res.statusCode === 200 && graphqlCode(res) === 'PERMISSION_ERROR' && res.json().data?.upsertModel == null,
     allowed: (res) => res.statusCode === 200 && res.json().errors === undefined && typeof res.json().data?.upsertModel?.inserted === 'boolean',
+    // GraphQL-over-HTTP: `{"errors": [{"message": …}]}`, which is what the W&B clients read.
+    errorShape: 'graphql',
   },
 };
 
