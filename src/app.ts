@@ -4,6 +4,7 @@ import type { Config } from './config/config.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/error-handler.js';
 import callsRoutes from './routes/calls.js';
+import callsAnalyticsRoutes from './routes/calls-analytics.js';
 import serviceRoutes from './routes/service.js';
 import { createAjv } from './schemas/ajv.js';
 import { CallSchema } from './schemas/calls.js';
@@ -58,6 +59,7 @@ export async function buildApp({ config, store, logger = false }: BuildAppOption
 
   await app.register(serviceRoutes, { services });
   await app.register(callsRoutes, { services });
+  await app.register(callsAnalyticsRoutes, { services });
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;

@@ -3,8 +3,11 @@ import type { TraceStore } from '../store/types.js';
 import { AuthService } from './auth-service.js';
 import { CallQueryService } from './call-query-service.js';
 import { CallWriteService } from './call-service.js';
+import { CallStatsService } from './call-stats-service.js';
+import { CallUsageService } from './call-usage-service.js';
 import { ProjectAccess } from './project-access.js';
 import { ServiceInfo } from './service-info.js';
+import { ThreadService } from './thread-service.js';
 
 /** Every service, built once per app and handed to the route plugins. */
 export interface Services {
@@ -12,6 +15,9 @@ export interface Services {
   access: ProjectAccess;
   callWrites: CallWriteService;
   callQueries: CallQueryService;
+  callStats: CallStatsService;
+  callUsage: CallUsageService;
+  threads: ThreadService;
   info: ServiceInfo;
 }
 
@@ -22,6 +28,9 @@ export function createServices(store: TraceStore, config: Config): Services {
     access,
     callWrites: new CallWriteService(store, access),
     callQueries: new CallQueryService(store, access),
+    callStats: new CallStatsService(store, access),
+    callUsage: new CallUsageService(store, access),
+    threads: new ThreadService(store, access),
     info: new ServiceInfo(config),
   };
 }

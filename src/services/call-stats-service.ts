@@ -1,0 +1,183 @@
+import { usageEntries, type ModelUsage } from '../domain/llm-usage.js';
+import { GroupStats, type MetricPlan } from '../domain/metric-stats.js';
+import { formatMicros, nowMicros, toMicros } from '../domain/time.js';
+import { bucketIndex, bucketStarts, canonicalTimeZone } from '../domain/time-zone.js';
+import { InvalidRequestError } from '../errors/app-error.js';
+import type { CallMetric, CallStatsReq, CallStatsRes, UsageMetric } from '../schemas/calls-stats.js';
+import type { CallRow, CallRowColumn, CallsFilter, TraceStore } from '../store/types.js';
+import type { Caller } from './auth-service.js';
+import { checkFilter } from './call-query-service.js';
+import { NO_PRICE_BOOK, NO_PRICES, type PriceBook, type PriceLookup } from './price-lookup.js';
+import type { ProjectAccess } from './project-access.js';
+
+/** Calls spec §4.9: at most this many buckets; a finer granularity is raised. */
+export const MAX_BUCKETS = 10_000;
+/** Our choice (§4.9): the longest range one request may cover. */
+export const MAX_RANGE_DAYS = 366;
+
+const SECOND_US = 1_000_000;
+const COST_METRICS: ReadonlySet<string> = new Set<UsageMetric>(['input_cost', 'output_cost', 'total_cost']);
+const costOnlySum = (metric: string): boolean => COST_METRICS.has(metric);
+const noRestriction = (): boolean => false;
+
+/** Bucket seconds for a range: the automatic choice of §4.9 when none is given, then capped at MAX_BUCKETS. */
+export function resolveGranularity(rangeSeconds: number, requested: number | null | undefined): number {
+  let granularity = requested ?? autoGranularity(rangeSeconds);
+  if (rangeSeconds / granularity > MAX_BUCKETS) granularity = Math.floor(rangeSeconds / MAX_BUCKETS) + 1;
+  return granularity;
+}
+
+function autoGranularity(rangeSeconds: number): number {
+  const hour = 3600;
+  if (rangeSeconds <= 2 * hour) return 300;
+  if (rangeSeconds <= 12 * hour) return hour;
+  if (rangeSeconds <= 3 * 24 * hour) return 6 * hour;
+  if (rangeSeconds <= 14 * 24 * hour) return 12 * hour;
+  return 24 * hour;
+}
+
+/** Defaults of a metric spec: absent aggregations mean `["sum"]`, and with nothing left at all `sum` is used. */
+function toPlans<M extends string>(specs: Array<{ metric: M; aggregations?: MetricPlan<M>['aggregations'] | null; percentiles?: number[] | null }> | null | undefined): MetricPlan<M>[] {
+  return (specs ?? []).map((spec) => {
+    for (const p of spec.percentiles ?? []) {
+      if (!(p >= 0 && p <= 100)) throw new InvalidRequestError(`Percentile must be between 0 and 100, got ${p}`);
+    }
+    const aggregations = spec.aggregations === undefined ? ['sum' as const] : (spec.aggregations ?? []);
+    const percentiles = spec.percentiles ?? [];
+    return { metric: spec.metric, aggregations: aggregations.length === 0 && percentiles.length === 0 ? ['sum'] : aggregations, percentiles };
+  });
+}
+
+interface StatsWindow {
+  start: number;
+  end: number;
+  granularity: number;
+  timezone: string;
+  zone: string;
+}
+
+/** The validated time range of a request (400 for every rule of §4.9). */
+function resolveWindow(req: CallStatsReq): StatsWindow {
+  const start = toMicros(req.start)!;
+  const end = req.end == null ? nowMicros() : toMicros(req.end)!;
+  if (end < start) throw new InvalidRequestError('end must not be before start');
+  if (end - start > MAX_RANGE_DAYS * 86_400 * SECOND_US) throw new InvalidRequestError(`The time range must not exceed ${MAX_RANGE_DAYS} days`);
+  if (req.granularity != null && req.granularity <= 0) throw new InvalidRequestError('granularity must be a positive number of seconds');
+  const timezone = req.timezone ?? 'UTC';
+  const zone = canonicalTimeZone(timezone);
+  if (zone === null) throw new InvalidRequestError(`Unknown timezone: ${timezone}`);
+  return { start, end, granularity: resolveGranularity((end - start) / SECOND_US, req.granularity), timezone, zone };
+}
+
+function callValues(row: CallRow): Record<CallMetric, number | null> {
+  return {
+    latency_ms: row.ended_at == null ? null : Math.floor((row.ended_at - row.started_at) / 1000),
+    call_count: 1,
+    error_count: row.exception != null ? 1 : 0,
+  };
+}
+
+/** §4.9 usage metric values of one (call, model) row; unpriced rows have no cost (they add nothing to a sum). */
+function usageValues(u: ModelUsage, startedAt: number, prices: PriceBook): Record<UsageMetric, number | null> {
+  const price = prices.find(u.model, startedAt);
+  const inputCost = price ? u.prompt_tokens * price.prompt_token_cost : null;
+  const outputCost = price ? u.completion_tokens * price.completion_token_cost : null;
+  return {
+    input_tokens: u.prompt_tokens,
+    output_tokens: u.completion_tokens,
+    total_tokens: u.total_tokens,
+    cache_read_input_tokens: u.cache_read_input_tokens,
+    cache_creation_input_tokens: u.cache_creation_input_tokens,
+    input_cost: inputCost,
+    output_cost: outputCost,
+    total_cost: price ? inputCost! + outputCost! : null,
+  };
+}
+
+/** Groups keyed by bucket index, or by bucket index and model for usage. */
+class BucketGroups<M extends string> {
+  readonly groups = new Map<string, GroupStats<M>>();
+  readonly models = new Set<string>();
+  constructor(readonly plans: MetricPlan<M>[]) {}
+
+  add(bucket: number, model: string | null, values: Record<M, number | null>): void {
+    const key = model === null ? String(bucket) : `${bucket}\u0000${model}`;
+    let group = this.groups.get(key);
+    if (!group) {
+      group = new GroupStats(this.plans);
+      this.groups.set(key, group);
+      if (model !== null) this.models.add(model);
+    }
+    group.add(values);
+  }
+
+  /** Every bucket, even empty ones (gap filling); usage rows for every model seen in the range. */
+  rows(starts: readonly number[], byModel: boolean, sumOnly: (metric: M) => boolean): Record<string, unknown>[] {
+    const empty = new GroupStats(this.plans);
+    const out: Record<string, unknown>[] = [];
+    const models = [...this.models].sort();
+    starts.forEach((start, i) => {
+      const timestamp = formatMicros(start);
+      if (!byModel) {
+        out.push({ timestamp, ...(this.groups.get(String(i)) ?? empty).columns(this.plans, sumOnly) });
+        return;
+      }
+      for (const model of models) out.push({ timestamp, model, ...(this.groups.get(`${i}\u0000${model}`) ?? empty).columns(this.plans, sumOnly) });
+    });
+    return out;
+  }
+}
+
+/** `/calls/stats`: time-bucketed call and usage metrics (calls spec §4.9). */
+export class CallStatsService {
+  constructor(
+    private readonly store: TraceStore,
+    private readonly access: ProjectAccess,
+    private readonly prices: PriceLookup = NO_PRICES,
+  ) {}
+
+  async callStats(caller: Caller, req: CallStatsReq): Promise<CallStatsRes> {
+    this.access.assertCanRead(caller, req.project_id);
+    const window = resolveWindow(req);
+    const usage = new BucketGroups(toPlans<UsageMetric>(req.usage_metrics));
+    const calls = new BucketGroups(toPlans<CallMetric>(req.call_metrics));
+    const filter = checkFilter(req.filter);
+    const starts = bucketStarts(window.start, window.end, window.granularity, window.zone);
+    if (usage.plans.length > 0 || calls.plans.length > 0) await this.#aggregate(req.project_id, filter, window, starts, usage, calls);
+    return {
+      start: formatMicros(window.start),
+      end: formatMicros(window.end),
+      granularity: window.granularity,
+      timezone: window.timezone,
+      usage_buckets: usage.models.size === 0 ? [] : usage.rows(starts, true, costOnlySum),
+      call_buckets: calls.plans.length === 0 ? [] : calls.rows(starts, false, noRestriction),
+    };
+  }
+
+  /** One pass over the calls of the range, streamed: each call lands in the bucket whose interval contains its start. */
+  async #aggregate(
+    projectId: string,
+    filter: CallsFilter | null,
+    window: StatsWindow,
+    starts: readonly number[],
+    usage: BucketGroups<UsageMetric>,
+    calls: BucketGroups<CallMetric>,
+  ): Promise<void> {
+    const wantsCosts = usage.plans.some((plan) => COST_METRICS.has(plan.metric));
+    const prices = wantsCosts ? await this.prices.forProject(projectId) : NO_PRICE_BOOK;
+    const columns: CallRowColumn[] = [];
+    if (calls.plans.length > 0) columns.push('ended_at', 'exception');
+    if (usage.plans.length > 0) columns.push('summary');
+    // insertion order: the bucket comes from a search over the bucket starts, so no sort is needed
+    const rows = this.store.calls.query({
+      project_id: projectId, filter, sort_by: [], columns, started_from: window.start, started_before: window.end,
+    });
+    for await (const row of rows) {
+      const bucket = bucketIndex(starts, row.started_at);
+      if (bucket < 0) continue;
+      if (calls.plans.length > 0) calls.add(bucket, null, callValues(row));
+      if (usage.plans.length === 0) continue;
+      for (const u of usageEntries(row.summary)) usage.add(bucket, u.model, usageValues(u, row.started_at, prices));
+    }
+  }
+}
