@@ -12,8 +12,8 @@ export interface CallViewOptions {
   includeTotalStorageSize: boolean;
   /** Extra `summary.weave` keys per call (costs, feedback), added by later stages. */
   weaveExtras?: (row: CallRow) => Record<string, unknown> | undefined;
-  /** `wb_username` per user id, when usernames were requested. */
-  username?: (userId: string | null) => string | null;
+  /** Fill `wb_username` from the row (loaded when usernames were requested). */
+  includeUsernames?: boolean;
 }
 
 export type TraceStatus = 'success' | 'error' | 'running' | 'descendant_error';
@@ -70,7 +70,7 @@ export function callToJson(row: CallRow, options: CallViewOptions): string {
     `,"deleted_at":null` +
     `,"storage_size_bytes":${num(options.includeStorageSize ? row.storage_size_bytes : null)}` +
     `,"total_storage_size_bytes":${num(options.includeTotalStorageSize ? row.total_storage_size_bytes : null)}` +
-    `,"wb_username":${str(options.username ? options.username(row.wb_user_id) : null)}` +
+    `,"wb_username":${str(options.includeUsernames ? (row.wb_username ?? null) : null)}` +
     `,"expire_at":null}`
   );
 }

@@ -1,7 +1,7 @@
 import { resolveCallField, type CallField } from '../domain/call-fields.js';
 import { callToJson, type CallViewOptions } from '../domain/call-view.js';
 import type { Operation, SortKey } from '../domain/query/ast.js';
-import { parseQuery, parseSort } from '../domain/query/parse.js';
+import { parseQuery, parseSort, splitFieldPath } from '../domain/query/parse.js';
 import { InvalidRequestError } from '../errors/app-error.js';
 import type { CallReadReq, CallsFilterReq, CallsQueryReq, CallsQueryStatsReq, QueryReq, SortByReq } from '../schemas/calls.js';
 import type { CallRowColumn, CallsFilter, CallsQuery, TraceStore } from '../store/types.js';
@@ -47,7 +47,7 @@ function columnsToLoad(columns: string[] | null | undefined, includeCosts: boole
   if (columns == null) return null;
   const wanted = new Set<CallRowColumn>();
   for (const column of columns) {
-    const top = column.split('.')[0];
+    const top = splitFieldPath(column)[0];
     if (SELECTABLE.has(top)) wanted.add(top as CallRowColumn);
     if (top === 'attributes') wanted.add('otel_dump');
   }
@@ -93,11 +93,16 @@ export class CallQueryService {
       columns,
       include_storage_size: req.include_storage_size === true,
       include_total_storage_size: req.include_total_storage_size === true,
+      include_usernames: req.include_usernames === true,
     };
     const view: CallViewOptions = {
       columns: columns === null ? null : new Set(columns),
       includeStorageSize: query.include_storage_size === true,
       includeTotalStorageSize: query.include_total_storage_size === true,
+      includeUsernames: query.include_usernames === true,
+      // spec §2.10: the list is present (possibly empty) on every call. This service has no
+      // feedback records yet, so it is always empty; a feedback store replaces this lookup.
+      weaveExtras: req.include_feedback === true ? () => ({ feedback: [] }) : undefined,
     };
     const rows = this.store.calls.query(query);
     return (async function* lines() {

@@ -132,7 +132,7 @@ export interface CallRow {
 }
 
 /** Top-level fields a query may project; the always-selected ones are added by the store. */
-export type CallRowColumn = Exclude<keyof CallRow, 'storage_size_bytes' | 'total_storage_size_bytes'>;
+export type CallRowColumn = Exclude<keyof CallRow, 'storage_size_bytes' | 'total_storage_size_bytes' | 'wb_username'>;
 
 /** The structured fast filters of calls spec §5.4, lists already validated. */
 export interface CallsFilter {
@@ -153,6 +153,8 @@ export interface CallsQuery {
   project_id: string;
   filter?: CallsFilter | null;
   /** The validated `query.$expr`. */
+  /** The creator's user name, when the query asked for usernames. */
+  wb_username?: string | null;
   where?: Operation<CallField> | null;
   /** null = default order (`started_at asc, id asc`); [] = insertion order. */
   sort_by?: SortKey<CallField>[] | null;
@@ -187,6 +189,8 @@ export interface CallStore {
   /**
    * Marks the given calls and every live descendant within their traces deleted (spec §3.1).
    * Ids that do not exist are remembered as deleted too. Returns the number of distinct ids marked.
+  /** Also load `wb_username` (the user name of `wb_user_id`). */
+  include_usernames?: boolean;
    */
   deleteCascade(projectId: string, ids: string[], deletedAt: number): Promise<number>;
 }

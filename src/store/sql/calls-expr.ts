@@ -1,61 +1,55 @@
 import type { CallField } from '../../domain/call-fields.js';
 import type { CompareOp, Operand, Operation } from '../../domain/query/ast.js';
-import { toMicros } from '../../domain/time.js';
 import { InvalidRequestError } from '../../errors/app-error.js';
+import {
+  compareOperands,
+  compareToLiteral,
+  convertOperand,
+  FLIPPED,
+  type Compiled,
+  type ExprContext,
+  type LiteralValue,
+} from './calls-expr-values.js';
 import type { SqlDialect, SqlParams } from './sql-dialect.js';
 
 /**
  * Compiles the calls query language (calls spec §5.1–5.3) to a SQL boolean over the `calls`
- * table aliased `c`. SQL NULL carries the spec's three-valued logic.
+ * table aliased `c`. SQL NULL carries the spec's three-valued logic: a call matches only when
+ * the whole condition is true.
  */
-
-/** What an operand evaluates to, which decides how comparisons coerce it. */
-type Kind = 'dynamic' | 'string' | 'number' | 'bool' | 'datetime';
-
-interface Compiled {
-  kind: Kind;
-  /** SQL of the natural value; for `dynamic` the text rendering; for `bool` a SQL boolean. */
-  sql: string;
-  /** For dynamic operands: the JSON column and path, for numeric/boolean conversions. */
-  json?: { column: string; path: string[] };
-  /** For columns: whether the value may be NULL-tested directly. */
-  nullable?: boolean;
-}
-
-type LiteralValue = string | number | boolean | null;
 
 const DERIVED_STATUS = `CASE WHEN c.exception IS NOT NULL THEN 'error' WHEN c.ended_at IS NULL THEN 'running'
   WHEN COALESCE(json_status_errors, 0) > 0 THEN 'descendant_error' ELSE 'success' END`;
 
-const OP_SQL: Record<CompareOp, string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
-const FLIPPED: Record<CompareOp, CompareOp> = { eq: 'eq', gt: 'lt', gte: 'lte', lt: 'gt', lte: 'gte' };
-
 export class CallsExprCompiler {
+  readonly #ctx: ExprContext;
+
   constructor(
     private readonly d: SqlDialect,
     private readonly p: SqlParams,
-  ) {}
+  ) {
+    this.#ctx = { d, p };
+  }
 
-  /** SQL boolean for a whole `$expr`. */
+  /** SQL boolean for a whole `$expr` or for one part of `$and`/`$or`/`$not`. */
   condition(node: Operand<CallField>): string {
     if (node.kind === 'literal') return this.#truthyLiteral(this.#literal(node.value));
-    const compiled = this.operand(node);
-    return this.#truthy(compiled);
+    return this.#truthy(this.operand(node));
   }
 
   /** The expressions that order rows by one sort key (calls spec §5.5). */
   sortTerms(field: CallField, direction: 'asc' | 'desc'): string[] {
     const dir = direction === 'asc' ? 'ASC' : 'DESC';
     if (field.kind === 'json') {
-      const exists = this.d.jsonExists(`c.${field.column}`, field.path, this.p);
+      const column = `c.${field.column}`;
+      // present-and-non-null first whatever the direction, then numbers numerically, then the text
       return [
-        `CASE WHEN ${exists} THEN 0 ELSE 1 END ASC`,
-        `${this.d.jsonNumber(`c.${field.column}`, field.path, this.p)} ${dir} NULLS LAST`,
-        `${this.d.jsonRender(`c.${field.column}`, field.path, this.p)} ${dir}`,
+        `CASE WHEN ${this.d.jsonExists(column, field.path, this.p)} THEN 0 ELSE 1 END ASC`,
+        `${this.d.jsonNumber(column, field.path, this.p)} ${dir} NULLS LAST`,
+        `${this.d.jsonRender(column, field.path, this.p)} ${dir}`,
       ];
     }
-    const compiled = this.#field(field);
-    return [`${compiled.sql} ${dir} NULLS LAST`];
+    return [`${this.#field(field).sql} ${dir} NULLS LAST`];
   }
 
   operand(node: Operand<CallField>): Compiled {
@@ -65,7 +59,7 @@ export class CallsExprCompiler {
       case 'field':
         return this.#field(node.field);
       case 'convert':
-        return this.#convert(this.operand(node.input), node.to);
+        return convertOperand(this.#ctx, this.operand(node.input), node.to);
       default:
         return { kind: 'bool', sql: this.#operation(node) };
     }
@@ -79,7 +73,7 @@ export class CallsExprCompiler {
         return parts.length === 1 ? parts[0] : `(${parts.join(node.kind === 'and' ? ' AND ' : ' OR ')})`;
       }
       case 'not':
-        return `(NOT ${this.#notOperand(node.arg)})`;
+        return `(NOT ${this.condition(node.arg)})`;
       case 'compare':
         return this.#compare(node.op, node.left, node.right);
       case 'in':
@@ -89,17 +83,11 @@ export class CallsExprCompiler {
     }
   }
 
-  /** `$not` keeps NULL for unknown comparisons; a non-boolean operand is first made truthy. */
-  #notOperand(arg: Operand<CallField>): string {
-    if (arg.kind === 'literal') return this.#truthyLiteral(this.#literal(arg.value));
-    return this.#truthy(this.operand(arg));
-  }
-
   #field(field: CallField): Compiled {
     switch (field.kind) {
       case 'column':
-        if (field.type === 'datetime') return { kind: 'datetime', sql: `c.${field.name}`, nullable: true };
-        return { kind: field.type === 'int' ? 'number' : 'string', sql: `c.${field.name}`, nullable: true };
+        if (field.type === 'datetime') return { kind: 'datetime', sql: `c.${field.name}` };
+        return { kind: field.type === 'int' ? 'number' : 'string', sql: `c.${field.name}` };
       case 'json':
         return {
           kind: 'dynamic',
@@ -113,6 +101,7 @@ export class CallsExprCompiler {
     }
   }
 
+  /** `summary.weave.*` computed from the row exactly as reads derive it (spec §2.6). */
   #derived(name: 'status' | 'latency_ms' | 'trace_name'): Compiled {
     if (name === 'status') {
       const errors = this.d.jsonNumber('c.summary', ['status_counts', 'error'], this.p);
@@ -120,7 +109,8 @@ export class CallsExprCompiler {
     }
     if (name === 'latency_ms') {
       // floor((ended - started) / 1 ms) on microsecond integers, NULL while running
-      return { kind: 'number', sql: `(CASE WHEN c.ended_at IS NULL THEN NULL ELSE ((c.ended_at - c.started_at) - (((c.ended_at - c.started_at) % 1000 + 1000) % 1000)) / 1000 END)` };
+      const span = '(c.ended_at - c.started_at)';
+      return { kind: 'number', sql: `(CASE WHEN c.ended_at IS NULL THEN NULL ELSE (${span} - ((${span} % 1000 + 1000) % 1000)) / 1000 END)` };
     }
     return { kind: 'string', sql: `COALESCE(NULLIF(c.display_name, ''), c.op_display_name, c.op_name)` };
   }
@@ -141,135 +131,57 @@ export class CallsExprCompiler {
     return truthy ? this.d.trueLiteral : this.d.falseLiteral;
   }
 
-  /** Our choice (spec §5.3): true and non-zero numbers count as true, everything else as false. */
+  /** Our choice (spec §5.3): as a condition, true and non-zero numbers count as true, everything else as false. */
   #truthy(c: Compiled): string {
+    const { d, p } = this;
     switch (c.kind) {
       case 'bool':
         return c.sql;
       case 'number':
-        return `COALESCE(${c.sql} <> 0, ${this.d.falseLiteral})`;
+        return `COALESCE(${c.sql} <> 0, ${d.falseLiteral})`;
       case 'dynamic': {
         const { column, path } = c.json!;
-        return `COALESCE(${this.d.jsonBool(column, path, this.p)} <> 0, ${this.d.falseLiteral})`;
+        const kind = d.jsonKind(column, path, p);
+        return `(CASE ${kind} WHEN 'true' THEN ${d.trueLiteral} WHEN 'number' THEN COALESCE(${d.jsonNumber(column, path, p)} <> 0, ${d.falseLiteral}) ELSE ${d.falseLiteral} END)`;
       }
       default:
-        return this.d.falseLiteral;
-    }
-  }
-
-  #convert(input: Compiled, to: 'double' | 'string' | 'int' | 'bool' | 'exists'): Compiled {
-    const d = this.d;
-    const text = (c: Compiled): string => (c.kind === 'number' ? d.numberToText(c.sql) : c.kind === 'bool' ? d.boolToInt(c.sql) : c.sql);
-    switch (to) {
-      case 'double':
-        if (input.kind === 'dynamic') return { kind: 'number', sql: d.jsonNumber(input.json!.column, input.json!.path, this.p) };
-        if (input.kind === 'string') return { kind: 'number', sql: d.textToDouble(input.sql) };
-        if (input.kind === 'bool') return { kind: 'number', sql: d.boolToInt(input.sql) };
-        if (input.kind === 'datetime') return { kind: 'number', sql: `(${input.sql} / 1000000.0)` };
-        return { kind: 'number', sql: `(${input.sql} * 1.0)` };
-      case 'int':
-        if (input.kind === 'dynamic' || input.kind === 'string') return { kind: 'number', sql: d.textToInt(input.sql) };
-        if (input.kind === 'bool') return { kind: 'number', sql: d.boolToInt(input.sql) };
-        if (input.kind === 'datetime') return { kind: 'number', sql: `(${input.sql} / 1000000)` };
-        return { kind: 'number', sql: `CAST(${input.sql} AS INTEGER)` };
-      case 'bool':
-        if (input.kind === 'dynamic' || input.kind === 'string') return { kind: 'number', sql: d.textToBool(input.sql) };
-        if (input.kind === 'bool') return { kind: 'number', sql: d.boolToInt(input.sql) };
-        return { kind: 'number', sql: `(CASE WHEN ${input.sql} >= 0 AND ${input.sql} <= 255 THEN CAST(${input.sql} AS INTEGER) END)` };
-      case 'string':
-        if (input.kind === 'dynamic') return { kind: 'string', sql: input.sql };
-        return { kind: 'string', sql: text(input) };
-      case 'exists':
-        if (input.kind === 'dynamic') return { kind: 'bool', sql: d.jsonExists(input.json!.column, input.json!.path, this.p) };
-        if (input.nullable) return { kind: 'bool', sql: `(${input.sql} IS NOT NULL)` };
-        return { kind: 'bool', sql: d.trueLiteral };
+        return d.falseLiteral;
     }
   }
 
   #compare(op: CompareOp, leftNode: Operand<CallField>, rightNode: Operand<CallField>): string {
-    const leftLit = leftNode.kind === 'literal' ? { value: this.#literal(leftNode.value) } : null;
-    const rightLit = rightNode.kind === 'literal' ? { value: this.#literal(rightNode.value) } : null;
-    if (leftLit && !rightLit) return this.#compare(FLIPPED[op], rightNode, leftNode);
+    if (leftNode.kind === 'literal' && rightNode.kind !== 'literal') return this.#compare(FLIPPED[op], rightNode, leftNode);
     const left = this.operand(leftNode);
-    if (rightLit) return this.#compareToLiteral(op, left, rightLit.value);
-    return this.#compareOperands(op, left, this.operand(rightNode));
+    if (rightNode.kind === 'literal') return compareToLiteral(this.#ctx, op, left, this.#literal(rightNode.value));
+    return compareOperands(this.#ctx, op, left, this.operand(rightNode));
   }
 
-  #compareToLiteral(op: CompareOp, left: Compiled, value: LiteralValue): string {
-    const sqlOp = OP_SQL[op];
-    if (value === null) {
-      if (op !== 'eq') return 'NULL';
-      if (left.kind === 'dynamic') return this.d.falseLiteral;
-      return `(${left.sql} IS NULL)`;
-    }
-    switch (left.kind) {
-      case 'dynamic': {
-        const { column, path } = left.json!;
-        if (typeof value === 'number') return `(${this.d.jsonNumber(column, path, this.p)} ${sqlOp} ${this.p.add(value)})`;
-        if (typeof value === 'boolean') return `(${this.d.jsonBool(column, path, this.p)} ${sqlOp} ${value ? 1 : 0})`;
-        return `(${left.sql} ${sqlOp} ${this.p.add(value)})`;
-      }
-      case 'datetime': {
-        const micros = toMicros(value as string | number);
-        if (typeof value === 'boolean') return 'NULL';
-        if (micros === null) throw new InvalidRequestError(`Invalid datetime literal: ${JSON.stringify(value)}`);
-        return `(${left.sql} ${sqlOp} ${this.p.add(micros)})`;
-      }
-      case 'string':
-        return typeof value === 'string' ? `(${left.sql} ${sqlOp} ${this.p.add(value)})` : 'NULL';
-      case 'number':
-        if (typeof value === 'number') return `(${left.sql} ${sqlOp} ${this.p.add(value)})`;
-        if (typeof value === 'boolean') return `(${left.sql} ${sqlOp} ${value ? 1 : 0})`;
-        return 'NULL';
-      case 'bool':
-        if (typeof value === 'boolean' || typeof value === 'number') {
-          return `(${this.d.boolToInt(left.sql)} ${sqlOp} ${this.p.add(typeof value === 'boolean' ? (value ? 1 : 0) : value)})`;
-        }
-        return 'NULL';
-    }
-  }
-
-  #compareOperands(op: CompareOp, left: Compiled, right: Compiled): string {
-    if (right.kind === 'dynamic' && left.kind !== 'dynamic') return this.#compareOperands(FLIPPED[op], right, left);
-    const sqlOp = OP_SQL[op];
-    const asNumber = (c: Compiled): string | null => {
-      if (c.kind === 'number') return c.sql;
-      if (c.kind === 'bool') return this.d.boolToInt(c.sql);
-      if (c.kind === 'dynamic') return this.d.jsonNumber(c.json!.column, c.json!.path, this.p);
-      return null;
-    };
-    if (left.kind === 'dynamic') {
-      if (right.kind === 'dynamic' || right.kind === 'string') return `(${left.sql} ${sqlOp} ${right.sql})`;
-      if (right.kind === 'number') return `(${asNumber(left)} ${sqlOp} ${right.sql})`;
-      if (right.kind === 'bool') return `(${this.d.jsonBool(left.json!.column, left.json!.path, this.p)} ${sqlOp} ${this.d.boolToInt(right.sql)})`;
-      return 'NULL';
-    }
-    if (left.kind === right.kind && left.kind !== 'bool') return `(${left.sql} ${sqlOp} ${right.sql})`;
-    const l = asNumber(left);
-    const r = asNumber(right);
-    if (l !== null && r !== null) return `(${l} ${sqlOp} ${r})`;
-    return 'NULL';
-  }
-
+  /** `$in`: typed by its literals for dynamic fields (spec §5.3); otherwise an OR of `$eq`. An empty list is false. */
   #in(leftNode: Operand<CallField>, list: Operand<CallField>[]): string {
     if (list.length === 0) return this.d.falseLiteral;
     const left = this.operand(leftNode);
     const literals = list.every((item) => item.kind === 'literal') ? list.map((item) => this.#literal((item as { value: unknown }).value)) : null;
-    if (left.kind === 'dynamic' && literals) {
-      const nonNull = literals.filter((v) => v !== null);
-      const { column, path } = left.json!;
-      if (nonNull.length === 0) return 'NULL';
-      if (nonNull.every((v) => typeof v === 'number')) return `(${this.d.jsonNumber(column, path, this.p)} IN (${nonNull.map((v) => this.p.add(v)).join(', ')}))`;
-      if (nonNull.every((v) => typeof v === 'boolean')) return `(${this.d.jsonBool(column, path, this.p)} IN (${nonNull.map((v) => (v ? 1 : 0)).join(', ')}))`;
-      return `(${left.sql} IN (${nonNull.map((v) => this.p.add(String(v))).join(', ')}))`;
-    }
+    if (left.kind === 'dynamic' && literals) return this.#dynamicIn(left, literals);
     const parts = list.map((item) => {
-      if (item.kind === 'literal') return this.#compareToLiteral('eq', left, this.#literal(item.value));
-      return this.#compareOperands('eq', left, this.operand(item));
+      if (item.kind !== 'literal') return compareOperands(this.#ctx, 'eq', left, this.operand(item));
+      const value = this.#literal(item.value);
+      // a null entry is a comparison with null (unknown), not an "is null" test
+      return value === null ? 'NULL' : compareToLiteral(this.#ctx, 'eq', left, value);
     });
     return parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`;
   }
 
+  #dynamicIn(left: Compiled, literals: LiteralValue[]): string {
+    const { d, p } = this;
+    const values = literals.filter((v): v is string | number | boolean => v !== null);
+    const { column, path } = left.json!;
+    if (values.length === 0) return 'NULL';
+    if (values.every((v) => typeof v === 'number')) return `(${d.jsonNumber(column, path, p)} IN (${values.map((v) => p.add(v)).join(', ')}))`;
+    if (values.every((v) => typeof v === 'boolean')) return `(${d.jsonBool(column, path, p)} IN (${values.map((v) => (v ? 1 : 0)).join(', ')}))`;
+    return `(${left.sql} IN (${values.map((v) => p.add(String(v))).join(', ')}))`;
+  }
+
+  /** `$contains` / `$containsToken`: false unless both sides are strings (spec §5.3), never unknown. */
   #contains(node: Extract<Operation<CallField>, { kind: 'contains' }>): string {
     const text = (operand: Operand<CallField>): string | null => {
       if (operand.kind === 'literal') {
@@ -286,6 +198,7 @@ export class CallsExprCompiler {
       input = this.d.lower(input);
       substr = this.d.lower(substr);
     }
-    return node.wholeToken ? this.d.containsToken(input, substr) : this.d.containsText(input, substr);
+    const test = node.wholeToken ? this.d.containsToken(input, substr) : this.d.containsText(input, substr);
+    return `COALESCE(${test}, ${this.d.falseLiteral})`;
   }
 }

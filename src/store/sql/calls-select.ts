@@ -1,5 +1,6 @@
 import type { CallField } from '../../domain/call-fields.js';
 import type { SortKey } from '../../domain/query/ast.js';
+import { REF_PREFIX } from '../../domain/refs.js';
 import type { CallRowColumn, CallsFilter, CallsQuery } from '../types.js';
 import { CallsExprCompiler } from './calls-expr.js';
 import { SqlParams, type SqlDialect } from './sql-dialect.js';
@@ -30,19 +31,22 @@ function filterConditions(filter: CallsFilter, d: SqlDialect, p: SqlParams): str
     }
     out.push(d.inList(column, values, p));
   };
+  // an entry ending in `:*` matches every version of that op or object ref (spec §5.4)
+  const split = (entries: string[]): { exact: string[]; prefixes: string[] } => ({
+    exact: entries.filter((e) => !e.endsWith(':*')),
+    prefixes: entries.filter((e) => e.endsWith(':*')).map((e) => e.slice(0, -1)),
+  });
   if (filter.op_names && filter.op_names.length > 0) {
-    const exact = filter.op_names.filter((name) => !name.endsWith(':*'));
-    const prefixes = filter.op_names.filter((name) => name.endsWith(':*')).map((name) => name.slice(0, -1));
+    const { exact, prefixes } = split(filter.op_names);
     const parts = exact.length > 0 ? [d.inList('c.op_name', exact, p)] : [];
-    // a range on the prefix keeps the (project_id, op_name) index usable
-    for (const prefix of prefixes) parts.push(`(c.op_name >= ${p.add(prefix)} AND c.op_name < ${p.add(prefix + '\uffff')})`);
+    for (const prefix of prefixes) parts.push(d.startsWith('c.op_name', prefix, p));
     out.push(parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`);
   }
   for (const [column, refs] of [['inputs', filter.input_refs], ['output', filter.output_refs]] as const) {
     if (!refs || refs.length === 0) continue;
-    const exact = refs.filter((r) => !r.endsWith(':*'));
-    const prefixes = refs.filter((r) => r.endsWith(':*')).map((r) => r.slice(0, -1));
-    out.push(d.jsonHasString(`c.${column}`, exact, prefixes, p));
+    // only ref strings count as refs: an entry that is not a `weave:///` ref matches nothing
+    const { exact, prefixes } = split(refs.filter((r) => r.startsWith(REF_PREFIX)));
+    out.push(exact.length + prefixes.length === 0 ? d.falseLiteral : d.jsonHasString(`c.${column}`, exact, prefixes, p));
   }
   list('c.parent_id', filter.parent_ids);
   list('c.trace_id', filter.trace_ids);
@@ -85,6 +89,7 @@ function selectList(q: CallsQuery, d: SqlDialect): string {
   const size = ['attributes', 'inputs', 'output', 'summary'].map((column) => d.byteLength(`c.${column}`)).join(' + ');
   if (q.include_storage_size) items.push(`(${size}) AS storage_size_bytes`);
   if (q.include_total_storage_size) items.push(`${totalStorageSize(d)} AS total_storage_size_bytes`);
+  if (q.include_usernames) items.push('(SELECT u.username FROM users u WHERE u.id = c.wb_user_id) AS wb_username');
   return items.join(', ');
 }
 

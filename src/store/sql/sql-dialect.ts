@@ -19,6 +19,11 @@ export interface SqlDialect {
   jsonNumber(column: string, path: string[], p: SqlParams): string;
   jsonBool(column: string, path: string[], p: SqlParams): string;
   jsonExists(column: string, path: string[], p: SqlParams): string;
+  /**
+   * The JSON type at the path as text: 'null', 'true', 'false', 'number', 'string', 'array' or
+   * 'object'; SQL NULL when the path is missing.
+   */
+  jsonKind(column: string, path: string[], p: SqlParams): string;
   /** A SQL boolean: some string leaf anywhere inside the JSON column equals one of `exact` or starts with one of `prefixes`. */
   jsonHasString(column: string, exact: string[], prefixes: string[], p: SqlParams): string;
   /** Text → double when it is a decimal number, else NULL. */
@@ -29,6 +34,12 @@ export interface SqlDialect {
   textToBool(expr: string): string;
   /** Number → canonical text (`5.0` → "5"). */
   numberToText(expr: string): string;
+  /** Number → integer, truncating toward zero (`CAST` rounds in some backends). */
+  truncate(expr: string): string;
+  /** Integer microseconds since the epoch → ISO 8601 text as responses write it (`…T10:00:00.250000Z`). */
+  microsToText(expr: string): string;
+  /** SQL boolean: text `expr` begins with `prefix` (compared by code points, no pattern characters). */
+  startsWith(expr: string, prefix: string, p: SqlParams): string;
   /** SQL boolean → 1/0/NULL integer. */
   boolToInt(expr: string): string;
   /** SQL boolean: `needle` occurs in `haystack`. */

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { formatMicros } from '../../domain/time.js';
 import type { SqlDialect, SqlParams } from '../sql/sql-dialect.js';
 
 /**
@@ -47,15 +48,28 @@ export const sqliteDialect: SqlDialect = {
     const at = pathExpr(column, path, p);
     return `(COALESCE(json_type(${column}, ${at}), 'null') <> 'null')`;
   },
+  jsonKind(column, path, p) {
+    const at = pathExpr(column, path, p);
+    return `(CASE json_type(${column}, ${at}) WHEN 'integer' THEN 'number' WHEN 'real' THEN 'number' WHEN 'text' THEN 'string'
+      ELSE json_type(${column}, ${at}) END)`;
+  },
   jsonHasString(column, exact, prefixes, p) {
     const tests = exact.map((value) => `t.atom = ${p.add(value)}`);
-    for (const prefix of prefixes) tests.push(`substr(t.atom, 1, ${prefix.length}) = ${p.add(prefix)}`);
+    for (const prefix of prefixes) tests.push(sqliteDialect.startsWith('t.atom', prefix, p));
     return `EXISTS (SELECT 1 FROM json_tree(${column}) t WHERE t.type = 'text' AND (${tests.join(' OR ')}))`;
   },
   textToDouble: (expr) => `heddle_text_to_double(${expr})`,
   textToInt: (expr) => `heddle_text_to_int(${expr})`,
   textToBool: (expr) => `heddle_text_to_bool(${expr})`,
   numberToText: (expr) => `heddle_number_to_text(${expr})`,
+  truncate: (expr) => `CAST(${expr} AS INTEGER)`,
+  microsToText: (expr) => `heddle_format_micros(${expr})`,
+  startsWith(expr, prefix, p) {
+    // a range keeps an index on `expr` usable; BINARY collation orders UTF-8 text by code point
+    const upper = prefixSuccessor(prefix);
+    const low = `${expr} >= ${p.add(prefix)}`;
+    return upper === null ? `(${expr} IS NOT NULL AND ${low})` : `(${low} AND ${expr} < ${p.add(upper)})`;
+  },
   boolToInt: (expr) => `(${expr})`,
   containsText: (haystack, needle) => `(instr(${haystack}, ${needle}) > 0)`,
   containsToken: (text, token) => `(heddle_contains_token(${text}, ${token}) = 1)`,
@@ -72,6 +86,21 @@ export const sqliteDialect: SqlDialect = {
     return values.length === 1 ? `${column} = ${p.add(values[0])}` : `${column} IN (${values.map((v) => p.add(v)).join(', ')})`;
   },
 };
+
+/**
+ * The least string greater than every string that starts with `prefix` (code point order):
+ * the last code point incremented, dropping trailing U+10FFFF. Null when there is none
+ * (an empty prefix, or one made only of U+10FFFF).
+ */
+export function prefixSuccessor(prefix: string): string | null {
+  const points = [...prefix].map((ch) => ch.codePointAt(0)!);
+  while (points.length > 0 && points[points.length - 1] === 0x10ffff) points.pop();
+  if (points.length === 0) return null;
+  let last = points[points.length - 1] + 1;
+  if (last >= 0xd800 && last <= 0xdfff) last = 0xe000;
+  points[points.length - 1] = last;
+  return String.fromCodePoint(...points);
+}
 
 const DECIMAL_RE = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 const INT_RE = /^\s*[+-]?\d+\s*$/;
@@ -97,6 +126,7 @@ export function registerSqliteFunctions(db: Database.Database): void {
     return Number.isInteger(n) && n >= 0 && n <= 255 ? n : null;
   });
   db.function('heddle_number_to_text', opts, (value: unknown) => (typeof value === 'number' ? String(value) : value == null ? null : String(value)));
+  db.function('heddle_format_micros', opts, (value: unknown) => (typeof value === 'number' || typeof value === 'bigint' ? formatMicros(Number(value)) : null));
   db.function('heddle_lower', opts, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value == null ? null : String(value)));
   db.function('heddle_contains_token', opts, (text: unknown, token: unknown) => {
     if (typeof text !== 'string' || typeof token !== 'string' || token === '') return 0;

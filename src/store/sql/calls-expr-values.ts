@@ -1,0 +1,135 @@
+import type { CompareOp, ConvertTarget } from '../../domain/query/ast.js';
+import { toMicros } from '../../domain/time.js';
+import { InvalidRequestError } from '../../errors/app-error.js';
+import type { SqlDialect, SqlParams } from './sql-dialect.js';
+
+/**
+ * How compiled operands of the calls query language coerce when compared or converted
+ * (calls spec §5.3). Pure SQL-text builders shared by the expression compiler; everything
+ * backend-specific goes through the dialect.
+ */
+
+/** What an operand evaluates to, which decides how comparisons coerce it. */
+export type Kind = 'dynamic' | 'string' | 'number' | 'bool' | 'datetime';
+
+export interface Compiled {
+  kind: Kind;
+  /** SQL of the natural value; for `dynamic` the text rendering; for `bool` a SQL boolean. */
+  sql: string;
+  /** For dynamic operands: the JSON column and path, for numeric/boolean conversions. */
+  json?: { column: string; path: string[] };
+}
+
+export type LiteralValue = string | number | boolean | null;
+
+export interface ExprContext {
+  d: SqlDialect;
+  p: SqlParams;
+}
+
+const OP_SQL: Record<CompareOp, string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+export const FLIPPED: Record<CompareOp, CompareOp> = { eq: 'eq', gt: 'lt', gte: 'lte', lt: 'gt', lte: 'gte' };
+
+const json = (c: Compiled): { column: string; path: string[] } => c.json!;
+
+/** The operand as a number for numeric comparison, or null when it has no numeric reading. */
+function asNumber({ d, p }: ExprContext, c: Compiled): string | null {
+  if (c.kind === 'number') return c.sql;
+  if (c.kind === 'bool') return d.boolToInt(c.sql);
+  if (c.kind === 'dynamic') return d.jsonNumber(json(c).column, json(c).path, p);
+  return null;
+}
+
+/** `left <op> literal` with the coercions of spec §5.3; NULL (unknown) where kinds do not mix. */
+export function compareToLiteral(ctx: ExprContext, op: CompareOp, left: Compiled, value: LiteralValue): string {
+  const { d, p } = ctx;
+  const sqlOp = OP_SQL[op];
+  if (value === null) {
+    // only `$eq [x, null]` asks "is null"; dynamic fields are never null (spec §5.3)
+    if (op !== 'eq') return 'NULL';
+    return left.kind === 'dynamic' ? d.falseLiteral : `(${left.sql} IS NULL)`;
+  }
+  const asInt = (v: boolean | number): number => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
+  switch (left.kind) {
+    case 'dynamic': {
+      const { column, path } = json(left);
+      if (typeof value === 'number') return `(${d.jsonNumber(column, path, p)} ${sqlOp} ${p.add(value)})`;
+      if (typeof value === 'boolean') return `(${d.jsonBool(column, path, p)} ${sqlOp} ${asInt(value)})`;
+      return `(${left.sql} ${sqlOp} ${p.add(value)})`;
+    }
+    case 'datetime': {
+      if (typeof value === 'boolean') return 'NULL';
+      // a number is Unix seconds, a string ISO 8601; an unparseable string is the caller's error (spec §6.2)
+      const micros = toMicros(value);
+      if (micros === null) throw new InvalidRequestError(`Invalid datetime literal: ${JSON.stringify(value)}`);
+      return `(${left.sql} ${sqlOp} ${p.add(micros)})`;
+    }
+    case 'string':
+      return typeof value === 'string' ? `(${left.sql} ${sqlOp} ${p.add(value)})` : 'NULL';
+    case 'number':
+      return typeof value === 'string' ? 'NULL' : `(${left.sql} ${sqlOp} ${p.add(asInt(value))})`;
+    case 'bool':
+      return typeof value === 'string' ? 'NULL' : `(${d.boolToInt(left.sql)} ${sqlOp} ${p.add(asInt(value))})`;
+  }
+}
+
+/** `left <op> right` for two non-literal operands. */
+export function compareOperands(ctx: ExprContext, op: CompareOp, left: Compiled, right: Compiled): string {
+  const { d, p } = ctx;
+  if (right.kind === 'dynamic' && left.kind !== 'dynamic') return compareOperands(ctx, FLIPPED[op], right, left);
+  const sqlOp = OP_SQL[op];
+  if (left.kind === 'dynamic') {
+    if (right.kind === 'dynamic' || right.kind === 'string') return `(${left.sql} ${sqlOp} ${right.sql})`;
+    if (right.kind === 'number') return `(${asNumber(ctx, left)} ${sqlOp} ${right.sql})`;
+    if (right.kind === 'bool') return `(${d.jsonBool(json(left).column, json(left).path, p)} ${sqlOp} ${d.boolToInt(right.sql)})`;
+    return 'NULL';
+  }
+  if (left.kind === right.kind && left.kind !== 'bool') return `(${left.sql} ${sqlOp} ${right.sql})`;
+  const l = asNumber(ctx, left);
+  const r = asNumber(ctx, right);
+  return l !== null && r !== null ? `(${l} ${sqlOp} ${r})` : 'NULL';
+}
+
+/** `$convert` (spec §5.3 table): the converted operand. */
+export function convertOperand(ctx: ExprContext, input: Compiled, to: ConvertTarget): Compiled {
+  const { d, p } = ctx;
+  switch (to) {
+    case 'double':
+      if (input.kind === 'dynamic') return { kind: 'number', sql: d.jsonNumber(json(input).column, json(input).path, p) };
+      if (input.kind === 'string') return { kind: 'number', sql: d.textToDouble(input.sql) };
+      if (input.kind === 'bool') return { kind: 'number', sql: d.boolToInt(input.sql) };
+      if (input.kind === 'datetime') return { kind: 'number', sql: `(${input.sql} / 1000000.0)` };
+      return { kind: 'number', sql: `(${input.sql} * 1.0)` };
+    case 'int':
+      if (input.kind === 'dynamic' || input.kind === 'string') return { kind: 'number', sql: d.textToInt(input.sql) };
+      if (input.kind === 'bool') return { kind: 'number', sql: d.boolToInt(input.sql) };
+      // integer division truncates toward zero in every supported backend
+      if (input.kind === 'datetime') return { kind: 'number', sql: `(${input.sql} / 1000000)` };
+      return { kind: 'number', sql: d.truncate(input.sql) };
+    case 'bool':
+      if (input.kind === 'dynamic' || input.kind === 'string') return { kind: 'number', sql: d.textToBool(input.sql) };
+      if (input.kind === 'bool') return { kind: 'number', sql: d.boolToInt(input.sql) };
+      if (input.kind === 'datetime') return { kind: 'number', sql: 'NULL' };
+      return { kind: 'number', sql: `(CASE WHEN ${input.sql} >= 0 AND ${input.sql} <= 255 THEN ${d.truncate(input.sql)} END)` };
+    case 'string':
+      return { kind: 'string', sql: toText(ctx, input) };
+    case 'exists':
+      if (input.kind === 'dynamic') return { kind: 'bool', sql: d.jsonExists(json(input).column, json(input).path, p) };
+      return { kind: 'bool', sql: `(${input.sql} IS NOT NULL)` };
+  }
+}
+
+/** The text form of an operand: numbers canonical, booleans 1/0, instants ISO 8601 (spec §1). */
+export function toText({ d }: ExprContext, c: Compiled): string {
+  switch (c.kind) {
+    case 'dynamic':
+    case 'string':
+      return c.sql;
+    case 'number':
+      return d.numberToText(c.sql);
+    case 'bool':
+      return d.numberToText(d.boolToInt(c.sql));
+    case 'datetime':
+      return d.microsToText(c.sql);
+  }
+}
