@@ -1,5 +1,17 @@
 import type { Operation, SortKey } from '../domain/query/ast.js';
 import type { CallField } from '../domain/call-fields.js';
+import type {
+  FileCommitOutcome,
+  FileRecord,
+  ObjectCreateOutcome,
+  ObjectLabels,
+  ObjectsQuery,
+  ObjectVersionInsert,
+  ObjectVersionRow,
+  VersionSelector,
+} from './object-types.js';
+
+export type * from './object-types.js';
 
 /**
  * The storage contract every adapter (SQLite, PostgreSQL) fulfils. Services depend on this file
@@ -10,6 +22,8 @@ export interface TraceStore {
   readonly kind: 'sqlite' | 'postgres';
   readonly auth: AuthStore;
   readonly calls: CallStore;
+  readonly objects: ObjectStore;
+  readonly files: FileStore;
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Flushes pending writes, then closes every connection. */
@@ -193,4 +207,67 @@ export interface CallStore {
   include_usernames?: boolean;
    */
   deleteCascade(projectId: string, ids: string[], deletedAt: number): Promise<number>;
+}
+
+// ---------------------------------------------------------------- objects (objects spec §2–3)
+
+export interface ObjectStore {
+  /**
+   * Publishes a version (§2.5) atomically: a digest already live for the object becomes latest
+   * again (`existing`, index and created_at kept); otherwise, unless live versions of the same
+   * kind carry another base class (`collision`, nothing written), a new version gets the highest
+   * index ever assigned to the object + 1 and becomes latest.
+   */
+  create(version: ObjectVersionInsert): Promise<ObjectCreateOutcome>;
+  /**
+   * The version a selector names (§2.6), deleted or not: `latest` is the live latest; an index
+   * or digest prefers the live version, else the most recently deleted one; an alias resolves
+   * through the object's aliases first. Null when nothing matches.
+   */
+  findVersion(projectId: string, objectId: string, selector: VersionSelector, opts?: { metadata_only?: boolean }): Promise<ObjectVersionRow | null>;
+  /** Live versions matching the query (§3.4), in its order, after offset and limit. */
+  query(q: ObjectsQuery): Promise<ObjectVersionRow[]>;
+  /**
+   * Soft-deletes live versions (§3.3): those the selectors name (`latest`, index, digest), or every
+   * live one when `selectors` is null. All or nothing: returns null, deleting nothing, when any
+   * selector names no live version or nothing is live. Removes their tags and aliases and moves
+   * latest to the surviving version with the greatest (created_at, version_index).
+   * Returns the deleted versions by version_index.
+   */
+  delete(projectId: string, objectId: string, selectors: VersionSelector[] | null, deletedAt: number): Promise<ObjectVersionRow[] | null>;
+  /** Tags and aliases per version, keyed `${object_id}:${digest}`; versions without any are absent. */
+  labels(projectId: string, versions: Array<{ object_id: string; digest: string }>): Promise<Map<string, ObjectLabels>>;
+  /** Adds tags (idempotent) to a live version given by content digest; false when no such live version. */
+  addTags(projectId: string, objectId: string, digest: string, tags: string[], now: number): Promise<boolean>;
+  /** Removes tags from a version; missing tags or versions are ignored. */
+  removeTags(projectId: string, objectId: string, digest: string, tags: string[]): Promise<void>;
+  /** Points each alias at the live version (moving it from another version); false when no such live version. */
+  setAliases(projectId: string, objectId: string, digest: string, aliases: string[], now: number): Promise<boolean>;
+  /** Removes aliases of the object; missing ones are ignored. */
+  removeAliases(projectId: string, objectId: string, aliases: string[]): Promise<void>;
+  /** Distinct tag names on live versions of the project, ascending. */
+  listTags(projectId: string): Promise<string[]>;
+  /** Distinct alias names of the project, ascending. */
+  listAliases(projectId: string): Promise<string[]>;
+}
+
+// ---------------------------------------------------------------- files (objects spec §6)
+
+/**
+ * Content-addressed files, stored in chunks. An upload is staged chunk by chunk under an id the
+ * caller chooses (before the digest is known), then committed under its digest or discarded.
+ */
+export interface FileStore {
+  /** Stores chunk `seq` (0-based) of a staged upload. */
+  stageChunk(projectId: string, uploadId: string, seq: number, data: Uint8Array): Promise<void>;
+  /** Makes a staged upload the project's file for `digest`; when one exists already the staged chunks are dropped. */
+  commitUpload(projectId: string, uploadId: string, file: Omit<FileRecord, 'project_id'>): Promise<FileCommitOutcome>;
+  /** Drops a staged upload's chunks (upload failed or rejected). */
+  discardUpload(projectId: string, uploadId: string): Promise<void>;
+  /** The project's file with this digest, or null. */
+  find(projectId: string, digest: string): Promise<FileRecord | null>;
+  /** The file's bytes chunk by chunk, reading one chunk at a time; empty when the file is unknown. */
+  readChunks(projectId: string, digest: string): AsyncIterable<Buffer>;
+  /** Sum of the sizes of the project's distinct files (0 when none). */
+  totalSize(projectId: string): Promise<number>;
 }

@@ -6,6 +6,8 @@ import { SQLITE_MIGRATIONS } from './migrations.js';
 import { ReadPool } from './read-pool.js';
 import { SqliteAuthStore } from './sqlite-auth-store.js';
 import { SqliteCallStore } from './sqlite-call-store.js';
+import { SqliteFileStore } from './sqlite-file-store.js';
+import { SqliteObjectStore } from './sqlite-object-store.js';
 import { registerSqliteFunctions } from './sqlite-dialect.js';
 import { SqliteWriter } from './writer.js';
 
@@ -34,6 +36,8 @@ export class SqliteStore implements TraceStore {
   readonly kind = 'sqlite' as const;
   readonly auth: SqliteAuthStore;
   readonly calls: SqliteCallStore;
+  readonly objects: SqliteObjectStore;
+  readonly files: SqliteFileStore;
   readonly #db: Database.Database;
   readonly #writer: SqliteWriter;
   readonly #reads: ReadPool;
@@ -46,6 +50,8 @@ export class SqliteStore implements TraceStore {
     this.#reads = new ReadPool(() => openConnection(options.file, synchronous, true), options.maxReadConnections ?? 8);
     this.auth = new SqliteAuthStore(this.#db, this.#writer);
     this.calls = new SqliteCallStore(this.#writer, this.#reads);
+    this.objects = new SqliteObjectStore(this.#writer, this.#reads);
+    this.files = new SqliteFileStore(this.#writer, this.#reads);
   }
 
   async migrate(): Promise<void> {
