@@ -5,9 +5,11 @@ import { CallQueryService } from './call-query-service.js';
 import { CallWriteService } from './call-service.js';
 import { CallStatsService } from './call-stats-service.js';
 import { CallUsageService } from './call-usage-service.js';
+import { GraphqlService } from './graphql-service.js';
 import { ProjectAccess } from './project-access.js';
 import { ServiceInfo } from './service-info.js';
 import { ThreadService } from './thread-service.js';
+import { WandbCompatService } from './wandb-compat-service.js';
 
 /** Every service, built once per app and handed to the route plugins. */
 export interface Services {
@@ -19,6 +21,7 @@ export interface Services {
   callUsage: CallUsageService;
   threads: ThreadService;
   info: ServiceInfo;
+  graphql: GraphqlService;
 }
 
 export function createServices(store: TraceStore, config: Config): Services {
@@ -32,5 +35,6 @@ export function createServices(store: TraceStore, config: Config): Services {
     callUsage: new CallUsageService(store, access),
     threads: new ThreadService(store, access),
     info: new ServiceInfo(config),
+    graphql: new GraphqlService(new WandbCompatService(store, access, config)),
   };
 }

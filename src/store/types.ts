@@ -50,6 +50,14 @@ export interface ApiKeyRecord {
   revoked_at: number | null;
 }
 
+export interface ProjectRecord {
+  project_id: string;
+  entity: string;
+  /** User id of the creator. */
+  created_by: string;
+  created_at: number;
+}
+
 export interface AuthStore {
   /** The key whose SHA-256 hash (hex) is given, with its user; null when unknown. Revoked keys are returned with `revoked_at` set. */
   findKeyByHash(keyHash: string): Promise<(ApiKeyRecord & { user: UserRecord }) | null>;
@@ -68,6 +76,8 @@ export interface AuthStore {
   countApiKeys(): Promise<number>;
   /** Records a project on first write; a no-op when it exists. */
   ensureProject(projectId: string, entity: string, createdBy: string): Promise<void>;
+  /** The recorded project, or null when it was never created (GraphQL `project`). */
+  findProject(projectId: string): Promise<ProjectRecord | null>;
   /** Whether an entity exists (has members or projects). */
   entityExists(entity: string): Promise<boolean>;
 }

@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services/index.js';
+
+/**
+ * `POST /graphql`: the W&B GraphQL surface the Weave clients use during `weave.init` (viewer,
+ * entity, project, serverInfo, upsertModel). Authenticated like every route; outside the trace
+ * server's OpenAPI document because it is W&B's API, not Weave's.
+ */
+export default async function graphqlRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+  app.post('/graphql', { schema: { hide: true } }, async (request, reply) => {
+    const requestOrigin = `${request.protocol}://${request.host}`;
+    const result = await services.graphql.execute(request.body, { caller: request.caller, requestOrigin });
+    for (const error of result.internalErrors) request.log.error({ err: error }, 'GraphQL resolver failed');
+    return reply.code(result.status).type('application/json').send(result.body);
+  });
+}
