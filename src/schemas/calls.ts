@@ -161,6 +161,7 @@ export const CallsQueryReq = Type.Object(
     include_storage_size: NullableLaxBool(),
     include_total_storage_size: NullableLaxBool(),
     include_usernames: NullableLaxBool(),
+    latest_only: NullableLaxBool({ description: 'Sent by weave 0.54 (always false); Heddle keeps one row per call, so it changes nothing' }),
   },
   strict,
 );
