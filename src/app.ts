@@ -6,6 +6,7 @@ import { registerErrorHandling } from './plugins/error-handler.js';
 import callsRoutes from './routes/calls.js';
 import callsAnalyticsRoutes from './routes/calls-analytics.js';
 import graphqlRoutes from './routes/graphql.js';
+import objectsRoutes from './routes/objects.js';
 import serviceRoutes from './routes/service.js';
 import { createAjv } from './schemas/ajv.js';
 import { CallSchema } from './schemas/calls.js';
@@ -61,6 +62,7 @@ export async function buildApp({ config, store, logger = false }: BuildAppOption
   await app.register(serviceRoutes, { services });
   await app.register(callsRoutes, { services });
   await app.register(callsAnalyticsRoutes, { services });
+  await app.register(objectsRoutes, { services });
   await app.register(graphqlRoutes, { services });
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

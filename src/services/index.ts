@@ -6,6 +6,8 @@ import { CallWriteService } from './call-service.js';
 import { CallStatsService } from './call-stats-service.js';
 import { CallUsageService } from './call-usage-service.js';
 import { GraphqlService } from './graphql-service.js';
+import { ObjectLabelService } from './object-label-service.js';
+import { ObjectService } from './object-service.js';
 import { ProjectAccess } from './project-access.js';
 import { ServiceInfo } from './service-info.js';
 import { ThreadService } from './thread-service.js';
@@ -19,6 +21,8 @@ export interface Services {
   callQueries: CallQueryService;
   callStats: CallStatsService;
   callUsage: CallUsageService;
+  objects: ObjectService;
+  objectLabels: ObjectLabelService;
   threads: ThreadService;
   info: ServiceInfo;
   graphql: GraphqlService;
@@ -33,6 +37,8 @@ export function createServices(store: TraceStore, config: Config): Services {
     callQueries: new CallQueryService(store, access),
     callStats: new CallStatsService(store, access),
     callUsage: new CallUsageService(store, access),
+    objects: new ObjectService(store, access),
+    objectLabels: new ObjectLabelService(store, access),
     threads: new ThreadService(store, access),
     info: new ServiceInfo(config),
     graphql: new GraphqlService(new WandbCompatService(store, access, config)),
