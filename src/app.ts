@@ -5,6 +5,7 @@ import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/error-handler.js';
 import callsRoutes from './routes/calls.js';
 import callsAnalyticsRoutes from './routes/calls-analytics.js';
+import filesRoutes from './routes/files.js';
 import graphqlRoutes from './routes/graphql.js';
 import objectsRoutes from './routes/objects.js';
 import serviceRoutes from './routes/service.js';
@@ -63,6 +64,7 @@ export async function buildApp({ config, store, logger = false }: BuildAppOption
   await app.register(callsRoutes, { services });
   await app.register(callsAnalyticsRoutes, { services });
   await app.register(objectsRoutes, { services });
+  await app.register(filesRoutes, { services, fileLimitBytes: config.fileLimitBytes });
   await app.register(graphqlRoutes, { services });
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

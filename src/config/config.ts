@@ -15,6 +15,8 @@ const EnvSchema = Type.Object({
   HEDDLE_DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   /** 32 MiB, the service-wide default body cap of the spec. */
   HEDDLE_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 32 * 1024 * 1024 }),
+  /** Largest file `/file/create` accepts (streamed, so not bound by the body cap); 1 GiB. */
+  HEDDLE_FILE_LIMIT_BYTES: Type.Integer({ minimum: 1, default: 1024 * 1024 * 1024 }),
   /** Oldest Python SDK allowed (server_info); "0.0.0" lets every client in. */
   HEDDLE_MIN_PYTHON_CLIENT_VERSION: Type.String({ default: '0.0.0' }),
   /** Public address of this server, reported to clients as `serverInfo.frontendHost`. */
@@ -34,6 +36,7 @@ export interface Config {
   adminKey?: string;
   databaseUrl?: string;
   bodyLimitBytes: number;
+  fileLimitBytes: number;
   minPythonClientVersion: string;
   publicUrl?: string;
   logLevel: Env['HEDDLE_LOG_LEVEL'];
@@ -62,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminKey: parsed.HEDDLE_ADMIN_KEY,
     databaseUrl: parsed.HEDDLE_DATABASE_URL,
     bodyLimitBytes: parsed.HEDDLE_BODY_LIMIT_BYTES,
+    fileLimitBytes: parsed.HEDDLE_FILE_LIMIT_BYTES,
     minPythonClientVersion: parsed.HEDDLE_MIN_PYTHON_CLIENT_VERSION,
     publicUrl: parsed.HEDDLE_PUBLIC_URL,
     logLevel: parsed.HEDDLE_LOG_LEVEL,

@@ -5,6 +5,7 @@ import { CallQueryService } from './call-query-service.js';
 import { CallWriteService } from './call-service.js';
 import { CallStatsService } from './call-stats-service.js';
 import { CallUsageService } from './call-usage-service.js';
+import { FileService } from './file-service.js';
 import { GraphqlService } from './graphql-service.js';
 import { ObjectLabelService } from './object-label-service.js';
 import { ObjectService } from './object-service.js';
@@ -23,6 +24,7 @@ export interface Services {
   callUsage: CallUsageService;
   objects: ObjectService;
   objectLabels: ObjectLabelService;
+  files: FileService;
   threads: ThreadService;
   info: ServiceInfo;
   graphql: GraphqlService;
@@ -39,6 +41,7 @@ export function createServices(store: TraceStore, config: Config): Services {
     callUsage: new CallUsageService(store, access),
     objects: new ObjectService(store, access),
     objectLabels: new ObjectLabelService(store, access),
+    files: new FileService(store, access),
     threads: new ThreadService(store, access),
     info: new ServiceInfo(config),
     graphql: new GraphqlService(new WandbCompatService(store, access, config)),

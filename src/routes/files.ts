@@ -1,0 +1,61 @@
+import multipart, { type MultipartFile, type Multipart } from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import { RequestTooLargeError, RequestValidationError } from '../errors/app-error.js';
+import * as S from '../schemas/files.js';
+import type { UploadPart } from '../services/file-service.js';
+import type { Services } from '../services/index.js';
+
+const tags = ['Files'];
+
+/** The file's bytes; 413 as soon as busboy truncates it at the configured limit. */
+async function* fileBytes(file: MultipartFile, limit: number): AsyncGenerator<Buffer> {
+  for await (const chunk of file.file) {
+    if (file.file.truncated) throw new RequestTooLargeError(`Request too large: the file exceeds the limit of ${limit} bytes`);
+    yield chunk as Buffer;
+  }
+  if (file.file.truncated) throw new RequestTooLargeError(`Request too large: the file exceeds the limit of ${limit} bytes`);
+}
+
+/** The form's parts for the service, which stays free of Fastify types. */
+async function* uploadParts(request: FastifyRequest, limit: number): AsyncGenerator<UploadPart> {
+  for await (const part of request.parts() as AsyncIterableIterator<Multipart>) {
+    if (part.type === 'field') yield { kind: 'field', name: part.fieldname, value: String(part.value) };
+    else yield { kind: 'file', name: part.fieldname, filename: part.filename || null, bytes: fileBytes(part, limit) };
+  }
+}
+
+/** Files (objects spec §6.1–6.3); each route is also served at the path newer clients use. */
+export default async function filesRoutes(app: FastifyInstance, { services, fileLimitBytes }: { services: Services; fileLimitBytes: number }): Promise<void> {
+  const { files } = services;
+  // scoped to this plugin: other routes never see multipart bodies
+  await app.register(multipart, { limits: { fileSize: fileLimitBytes, fieldSize: 1024 * 1024, fields: 100, parts: 200 } });
+
+  for (const url of ['/file/create', '/files/create']) {
+    app.post(
+      url,
+      { schema: { tags, summary: 'File Create', consumes: ['multipart/form-data'], response: { 200: S.FileCreateRes }, hide: url !== '/file/create' } },
+      async (request) => {
+        if (!request.isMultipart()) {
+          throw new RequestValidationError(['project_id', 'file'].map((name) => ({ loc: ['body', name], msg: 'Field required', type: 'missing' })));
+        }
+        return files.fileCreate(request.caller, uploadParts(request, fileLimitBytes));
+      },
+    );
+  }
+
+  for (const url of ['/file/content', '/files/content']) {
+    app.post(
+      url,
+      { schema: { tags, summary: 'File Content', body: S.FileContentReadReq, produces: ['application/octet-stream'], hide: url !== '/file/content' } },
+      async (request, reply) => {
+        const { size, chunks } = await files.fileContent(request.caller, request.body as S.FileContentReadReq);
+        return reply.type('application/octet-stream').header('content-length', size).send(Readable.from(chunks));
+      },
+    );
+  }
+
+  app.post('/files/query_stats', { schema: { tags, summary: 'Files Stats', body: S.FilesStatsReq, response: { 200: S.FilesStatsRes } } }, (request) =>
+    files.filesStats(request.caller, request.body as S.FilesStatsReq),
+  );
+}
