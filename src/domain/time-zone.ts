@@ -137,7 +137,9 @@ export function bucketStarts(startUs: number, endUs: number, granularitySeconds:
   // a first bucket far before the start (granularity above the range) is converted outside the window
   const offsets = new ZoneOffsets(zone, Math.floor(startUs / 1000) - 2 * dayMs, Math.ceil(endUs / 1000) + 2 * dayMs);
   const startLocal = startUs + offsets.at(Math.floor(startUs / 1000)) * 1000;
-  for (let local = floorDiv(startLocal, step); ; local += step) {
+  // past this local time every instant is after the end (offsets stay within ±15 h)
+  const lastLocal = endUs + 15 * HOUR_MS * 1000;
+  for (let local = floorDiv(startLocal, step); local <= lastLocal; local += step) {
     const localMs = Math.floor(local / 1000);
     const utc = offsets.localToUtc(localMs) * 1000 + (local - localMs * 1000);
     if (utc >= endUs) break;

@@ -58,8 +58,10 @@ interface StatsWindow {
 
 /** The validated time range of a request (400 for every rule of §4.9). */
 function resolveWindow(req: CallStatsReq): StatsWindow {
-  const start = toMicros(req.start)!;
-  const end = req.end == null ? nowMicros() : toMicros(req.end)!;
+  // toMicros refuses instants outside years 1–9999 (a Unix-seconds number may be anything)
+  const start = toMicros(req.start);
+  const end = req.end == null ? nowMicros() : toMicros(req.end);
+  if (start === null || end === null) throw new InvalidRequestError('start and end must be dates between the years 1 and 9999');
   if (end < start) throw new InvalidRequestError('end must not be before start');
   if (end - start > MAX_RANGE_DAYS * 86_400 * SECOND_US) throw new InvalidRequestError(`The time range must not exceed ${MAX_RANGE_DAYS} days`);
   if (req.granularity != null && req.granularity <= 0) throw new InvalidRequestError('granularity must be a positive number of seconds');

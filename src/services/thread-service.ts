@@ -112,6 +112,13 @@ function checkSort(sortBy: ThreadsQueryReq['sort_by']): ThreadSortKey[] {
   });
 }
 
+/** A filter instant in µs; toMicros refuses instants outside years 1–9999 (a Unix-seconds number may be anything). */
+function instant(value: string | number, name: string): number {
+  const micros = toMicros(value);
+  if (micros === null) throw new InvalidRequestError(`${name} must be a date between the years 1 and 9999`);
+  return micros;
+}
+
 function checkPaging(limit: number | null | undefined, offset: number | null | undefined): void {
   if (limit != null && limit < 0) throw new InvalidRequestError('limit must not be negative');
   if (offset != null && offset < 0) throw new InvalidRequestError('offset must not be negative');
@@ -142,8 +149,8 @@ export class ThreadService {
   /** Streams the visible turn calls in range (`after < started_at < before`) and folds them per thread. */
   async #collect(req: ThreadsQueryReq): Promise<Map<string, ThreadTurns>> {
     const filter = req.filter ?? {};
-    const after = filter.after_datetime == null ? null : toMicros(filter.after_datetime)! + 1;
-    const before = filter.before_datetime == null ? null : toMicros(filter.before_datetime)!;
+    const after = filter.after_datetime == null ? null : instant(filter.after_datetime, 'after_datetime') + 1;
+    const before = filter.before_datetime == null ? null : instant(filter.before_datetime, 'before_datetime');
     const ids = filter.thread_ids && filter.thread_ids.length > 0 ? [...new Set(filter.thread_ids)] : null;
     const groups: Array<string[] | null> = [];
     if (ids === null) groups.push(null);

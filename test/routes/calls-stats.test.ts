@@ -103,6 +103,15 @@ test('§4.9 validation 400s: range over 366 days, granularity <= 0, unknown time
   assert.equal((await statsStatus(h, { ...EXAMPLE, timezone: 'europe/berlin' })).status, 200);
 });
 
+test('a granularity above the range gives one epoch-aligned bucket; an instant past year 9999 → 400', async (t) => {
+  const h = await fixtureApp(t);
+  const res = await stats(h, { ...EXAMPLE, granularity: 10 ** 12, timezone: 'Europe/Berlin' });
+  assert.deepEqual(res.call_buckets.map((b: any) => [b.timestamp, b.sum_call_count]), [['1969-12-31T23:00:00Z', 4]]);
+  const far = await statsStatus(h, { ...EXAMPLE, start: 1e15, end: 1e15 + 1 });
+  assert.equal(far.status, 400);
+  assert.equal(typeof far.body.reason, 'string');
+});
+
 test('empty buckets read 0 for sum/avg/count and null for min/max/percentiles', async (t) => {
   const h = await fixtureApp(t);
   const res = await stats(h, {

@@ -130,6 +130,8 @@ test('filters: thread_ids, and after/before_datetime on the turns’ start (both
   assert.equal(before[2].last_updated, '2025-01-02T09:00:01Z');
   const window = await threads(h, { filter: { after_datetime: day('07:30:00'), before_datetime: day('08:45:00') } });
   assert.deepEqual(ids(window), ['t-0', 't-2']);
+  const far = await h.post('/threads/stream_query', { project_id: PROJECT, filter: { after_datetime: 1e15 } });
+  assert.equal(far.statusCode, 400, 'an instant past year 9999 is refused');
   const strict = await h.post('/threads/stream_query', { project_id: PROJECT, filter: { thread_id: ['t-1'] } });
   assert.equal(strict.statusCode, 422);
   assert.equal(assertValidationBody(strict.json())[0].type, 'extra_forbidden');
