@@ -96,10 +96,23 @@ function describe(error: ErrorObject): [string, string, string[]] {
 }
 
 /**
+ * The offending value, as the reference reports it (calls spec §6.1): the extra value for an
+ * unknown key, the enclosing object for a missing one, else the value itself. Ajv keeps it
+ * because the instance is created with `verbose`.
+ */
+function inputOf(error: ErrorObject): unknown {
+  const data = error.data;
+  if (error.keyword === 'additionalProperties' && data !== null && typeof data === 'object') {
+    return (data as Record<string, unknown>)[String((error.params as Record<string, unknown>).additionalProperty)];
+  }
+  return data;
+}
+
+/**
  * Ajv errors → the `detail` items of a 422 (`loc` strings, reference type names). Errors inside
  * a union branch are folded into the union's own error, which names the failing location.
  */
-export function toValidationDetails(errors: ErrorObject[], where: string, data?: unknown): ValidationDetail[] {
+export function toValidationDetails(errors: ErrorObject[], where: string): ValidationDetail[] {
   const details: ValidationDetail[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
@@ -110,7 +123,7 @@ export function toValidationDetails(errors: ErrorObject[], where: string, data?:
     const key = `${loc.join('\u0000')}|${type}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    details.push({ loc, msg, type, input: data === undefined ? undefined : error.data });
+    details.push({ loc, msg, type, input: inputOf(error) });
   }
   return details;
 }

@@ -37,9 +37,17 @@ export function compileSort(sortBy: SortByReq[] | null | undefined): SortKey<Cal
   return sortBy == null ? null : parseSort(sortBy, resolveCallField);
 }
 
-function checkPaging(limit: number | null | undefined, offset: number | null | undefined): void {
+/**
+ * Limits and offsets beyond what the store can bind (2^53) mean "everything": clamped rather
+ * than refused, since a client may send a huge number to ask for all rows.
+ */
+const clampCount = (n: number | null | undefined): number | null => (n == null ? null : Math.min(n, Number.MAX_SAFE_INTEGER));
+
+/** Our choice (spec §4.7): negative limit or offset → 400. */
+function checkPaging(limit: number | null | undefined, offset: number | null | undefined): { limit: number | null; offset: number | null } {
   if (limit != null && limit < 0) throw new InvalidRequestError('limit must not be negative');
   if (offset != null && offset < 0) throw new InvalidRequestError('offset must not be negative');
+  return { limit: clampCount(limit), offset: clampCount(offset) };
 }
 
 /** `columns` → the row columns to load (spec §5.6): selecting `summary` or costs pulls what derivation needs. */
@@ -80,7 +88,7 @@ export class CallQueryService {
    */
   async callsQueryStream(caller: Caller, req: CallsQueryReq): Promise<AsyncIterable<string>> {
     this.access.assertCanRead(caller, req.project_id);
-    checkPaging(req.limit, req.offset);
+    const paging = checkPaging(req.limit, req.offset);
     const includeCosts = req.include_costs === true;
     const columns = columnsToLoad(req.columns, includeCosts);
     const query: CallsQuery = {
@@ -88,8 +96,8 @@ export class CallQueryService {
       filter: checkFilter(req.filter),
       where: compileWhere(req.query),
       sort_by: compileSort(req.sort_by),
-      limit: req.limit ?? null,
-      offset: req.offset ?? null,
+      limit: paging.limit,
+      offset: paging.offset,
       columns,
       include_storage_size: req.include_storage_size === true,
       include_total_storage_size: req.include_total_storage_size === true,
@@ -118,10 +126,10 @@ export class CallQueryService {
       project_id: req.project_id,
       filter: checkFilter(req.filter),
       where: compileWhere(req.query),
-      limit: req.limit ?? null,
+      limit: clampCount(req.limit),
       include_total_storage_size: includeTotal,
     });
-    const limit = req.limit ?? null;
+    const limit = clampCount(req.limit);
     return {
       count: limit === null ? result.count : Math.min(result.count, limit),
       total_storage_size_bytes: includeTotal ? Number(result.total_storage_size_bytes ?? 0) : null,
