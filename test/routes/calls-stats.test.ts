@@ -13,8 +13,7 @@ async function stats(h: TestApp, body: Record<string, unknown>, key?: string): P
 }
 
 async function statsStatus(h: TestApp, body: Record<string, unknown>): Promise<{ status: number; body: Record<string, any> }> {
-  const res = await h.post('/calls/stats', { project_id: PROJECT, ...body });
-  return { status: res.statusCode, body: res.json() };
+  return h.post('/calls/stats', { project_id: PROJECT, ...body }).then((res) => ({ status: res.statusCode, body: res.json() }));
 }
 
 /** Writes a finished call; `ms` is its latency. */
