@@ -1,8 +1,8 @@
-import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config/config.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/error-handler.js';
+import { registerOpenApi } from './plugins/openapi.js';
 import callsRoutes from './routes/calls.js';
 import callsAnalyticsRoutes from './routes/calls-analytics.js';
 import filesRoutes from './routes/files.js';
@@ -49,14 +49,7 @@ export async function buildApp({ config, store, logger = false }: BuildAppOption
   const services = createServices(store, config);
   app.decorate('services', services);
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Heddle', description: 'Weave-compatible trace server', version: HEDDLE_VERSION },
-      components: { securitySchemes: { basic: { type: 'http', scheme: 'basic' }, bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ basic: [] }, { bearer: [] }],
-    },
-  });
+  await registerOpenApi(app, { version: HEDDLE_VERSION });
   registerErrorHandling(app, { bodyLimitBytes: config.bodyLimitBytes });
   registerAuth(app, services.auth);
 

@@ -29,11 +29,11 @@ export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimitByt
     if (error.validation) {
       const where = CONTEXT_TO_LOC[error.validationContext ?? 'body'] ?? 'body';
       const detail = toValidationDetails(error.validation as never, where);
-      return reply.code(422).send({ detail: detail.length > 0 ? detail : [{ loc: [where], msg: error.message, type: 'value_error' }] });
+      return sendDetail(reply, detail.length > 0 ? detail : [{ loc: [where], msg: error.message, type: 'value_error' }]);
     }
     if (error instanceof RequestValidationError) {
       request.log.info({ detail: error.detail }, 'request validation failed');
-      return reply.code(422).send({ detail: error.detail });
+      return sendDetail(reply, error.detail);
     }
     if (error instanceof AppError) {
       if (error.isUserError) request.log.info({ status: error.status, reason: error.message }, 'request rejected');
@@ -42,7 +42,8 @@ export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimitByt
     }
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return reply.code(413).send({ reason: `Request too large: the body exceeds the limit of ${opts.bodyLimitBytes} bytes` });
+        // A route may set its own limit (uploads); name the one that applied.
+        return reply.code(413).send({ reason: `Request too large: the body exceeds the limit of ${request.routeOptions.bodyLimit ?? opts.bodyLimitBytes} bytes` });
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return reply.code(415).send({ reason: `Unsupported content type: ${request.headers['content-type'] ?? '(none)'}` });
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -53,6 +54,12 @@ export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimitByt
     if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
       return reply.code(422).send({ detail: [{ loc: ['body'], msg: `JSON decode error: ${error.message}`, type: 'json_invalid' }] });
     }
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      // Recursive code (a JSON parser, a digest, a view) ran out of stack on a deeply nested
+      // input: the input is at fault, and README says never a 500 for bad input.
+      request.log.warn({ err: error }, 'input nested too deeply');
+      return reply.code(422).send({ detail: [{ loc: ['body'], msg: 'Input is nested too deeply', type: 'value_error' }] });
+    }
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ err: error }, 'request rejected');
       return reply.code(error.statusCode).send({ reason: error.message });
@@ -60,4 +67,18 @@ export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimitByt
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ reason: 'Internal server error' });
   });
+}
+
+/**
+ * A 422 detail list. Items echo the offending `input`; when that cannot be serialised (nested
+ * deeper than JSON.stringify's stack allows) the items are sent without it rather than failing.
+ */
+function sendDetail(reply: FastifyReply, detail: Array<{ input?: unknown }>): FastifyReply {
+  let text: string;
+  try {
+    text = JSON.stringify({ detail });
+  } catch {
+    text = JSON.stringify({ detail: detail.map(({ input: _input, ...rest }) => rest) });
+  }
+  return reply.code(422).type('application/json; charset=utf-8').send(text);
 }

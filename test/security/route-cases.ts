@@ -138,7 +138,7 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
     include_total_storage_size: true,
     expand_columns: ['inputs.x'],
   })),
-  'POST /calls/stats': post('/calls/stats', (p) => ({ project_id: p, start: T0 })),
+  'POST /calls/stats': post('/calls/stats', (p) => ({ project_id: p, start: T0, end: '2025-01-02T10:00:00Z' })),
   'POST /calls/usage': post('/calls/usage', (p) => ({ project_id: p, call_ids: ['sec-call'] })),
   'POST /trace/usage': post('/trace/usage', (p) => ({ project_id: p })),
   'POST /threads/stream_query': post('/threads/stream_query', (p) => ({ project_id: p })),
