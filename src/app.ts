@@ -4,6 +4,7 @@ import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/error-handler.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import callsRoutes from './routes/calls.js';
+import callsV2Routes from './routes/calls-v2.js';
 import callsAnalyticsRoutes from './routes/calls-analytics.js';
 import filesRoutes from './routes/files.js';
 import graphqlRoutes from './routes/graphql.js';
@@ -55,6 +56,7 @@ export async function buildApp({ config, store, logger = false }: BuildAppOption
 
   await app.register(serviceRoutes, { services });
   await app.register(callsRoutes, { services });
+  await app.register(callsV2Routes, { services });
   await app.register(callsAnalyticsRoutes, { services });
   await app.register(objectsRoutes, { services });
   await app.register(filesRoutes, { services, fileLimitBytes: config.fileLimitBytes });

@@ -10,6 +10,7 @@ import type {
   EndedCallSchemaForInsert,
   StartedCallSchemaForInsert,
 } from '../schemas/calls.js';
+import type { CompleteCallSchemaForInsert } from '../schemas/calls-v2.js';
 import type { CallEndPart, CallPart, CallStartPart, TraceStore } from '../store/types.js';
 import type { Caller } from './auth-service.js';
 import type { ProjectAccess } from './project-access.js';
@@ -31,6 +32,13 @@ function requireMicros(value: string | number, loc: string[]): number {
 function assertRefsWellFormed(value: unknown, what: string): void {
   const bad = findMalformedRef(value);
   if (bad !== undefined) throw new InvalidRequestError(`Invalid ref in ${what}: ${bad}`);
+}
+
+/** The project named by a `/v2/{entity}/{project}/…` route must be the one in the body. */
+export function assertSameProject(routeProject: string, bodyProject: string, loc: string[]): void {
+  if (routeProject !== bodyProject) {
+    throw new InvalidRequestError(`${loc.slice(1).join('.')} "${bodyProject}" does not match the project of the route "${routeProject}"`);
+  }
 }
 
 /** Writes of the calls API: start, end, batches, renames and deletes (calls spec §3–4). */
@@ -84,6 +92,23 @@ export class CallWriteService {
     for (const projectId of new Set(parts.map((p) => p.project_id))) await this.access.assertCanWrite(caller, projectId);
     if (parts.length > 0) await this.store.calls.write(parts);
     return { res };
+  }
+
+  /**
+   * Finished calls in one batch (the Python client's default write path): each item writes its
+   * start and end parts together. Every item must belong to the project of the route.
+   */
+  async callsComplete(caller: Caller, projectId: string, batch: CompleteCallSchemaForInsert[]): Promise<Record<string, never>> {
+    const parts: CallPart[] = [];
+    batch.forEach((call, i) => {
+      assertSameProject(projectId, call.project_id, ['body', 'batch', String(i), 'project_id']);
+      const loc = ['body', 'batch', String(i)];
+      const start = this.#startPart(caller, call, loc);
+      parts.push(start, this.#endPart({ ...call, id: start.id }, loc));
+    });
+    await this.access.assertCanWrite(caller, projectId);
+    if (parts.length > 0) await this.store.calls.write(parts);
+    return {};
   }
 
   async callUpdate(caller: Caller, req: CallUpdateReq): Promise<Record<string, never>> {
