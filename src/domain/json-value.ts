@@ -12,12 +12,22 @@ export type JsonObject = { [key: string]: JsonValue };
 export { isLosslessNumber, LosslessNumber };
 
 /**
+ * A parsed number literal. `toJSON` only serves plain `JSON.stringify` (error details echoing the
+ * input); digests never use it, canonical JSON reads the literal text.
+ */
+class JsonNumber extends LosslessNumber {
+  toJSON(): number {
+    return Number(this.value);
+  }
+}
+
+/**
  * Parses JSON text keeping number literals. Duplicate keys: the last one wins (objects spec
  * §1.2), as Python's json module does. Throws SyntaxError for invalid JSON.
  */
 export function parseLosslessJson(text: string): JsonValue {
   return parse(text, null, {
-    parseNumber: (literal: string) => new LosslessNumber(literal),
+    parseNumber: (literal: string) => new JsonNumber(literal),
     onDuplicateKey: ({ newValue }) => newValue,
   }) as JsonValue;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalJson, compareCodePoints, pythonFloatRepr, quote } from '../../src/domain/canonical-json.js';
+import { canonicalJson } from '../../src/domain/canonical-json.js';
 import { digestBytes, digestValue, isContentHash, parseVersionLike, StreamDigest, tableDigest } from '../../src/domain/digest.js';
 import { parseLosslessJson } from '../../src/domain/json-value.js';
 
