@@ -2,6 +2,10 @@
  * What differs between the SQL backends when compiling queries. The compilers in this folder
  * write portable SQL and ask the dialect for everything else (kysely-style capability methods
  * instead of `if (sqlite)` branches).
+ *
+ * The compilers also assume what every backend must provide underneath: text compares and
+ * sorts by code point (UTF-8 bytes; calls spec §5.5 "strings by bytes", so PostgreSQL text
+ * columns need `COLLATE "C"`), `NULLS LAST` in ORDER BY, and integer division that truncates.
  */
 export interface SqlDialect {
   /** Placeholder for the parameter at 1-based position `index`. */
