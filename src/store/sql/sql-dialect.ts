@@ -8,8 +8,11 @@
  * columns need `COLLATE "C"`), `NULLS LAST` in ORDER BY, and integer division that truncates.
  */
 export interface SqlDialect {
-  /** Placeholder for the parameter at 1-based position `index`. */
-  placeholder(index: number): string;
+  /**
+   * Placeholder for the parameter at 1-based position `index`, bound to `value` (PostgreSQL adds a
+   * cast from its type: it cannot infer a parameter's type in every position, e.g. `$1 > $2`).
+   */
+  placeholder(index: number, value?: unknown): string;
   /**
    * Expressions over a JSON column at a key path (segments are object keys, or array indices
    * when the value there is an array). Each returns SQL:
@@ -73,6 +76,6 @@ export class SqlParams {
   /** Binds `value` and returns its placeholder. */
   add(value: unknown): string {
     this.values.push(value);
-    return this.dialect.placeholder(this.values.length);
+    return this.dialect.placeholder(this.values.length, value);
   }
 }
