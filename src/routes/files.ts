@@ -1,27 +1,44 @@
 import multipart, { type MultipartFile, type Multipart } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { RequestTooLargeError, RequestValidationError } from '../errors/app-error.js';
+import { AppError, InvalidRequestError, RequestTooLargeError, RequestValidationError } from '../errors/app-error.js';
 import * as S from '../schemas/files.js';
 import type { UploadPart } from '../services/file-service.js';
 import type { Services } from '../services/index.js';
 
 const tags = ['Files'];
 
+/** Parser failures of a malformed form (busboy errors carry no status) become 400s instead of 500s. */
+function asClientError(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  const status = (error as { statusCode?: number }).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return error;
+  return new InvalidRequestError(`Malformed multipart body: ${error instanceof Error ? error.message : String(error)}`);
+}
+
 /** The file's bytes; 413 as soon as busboy truncates it at the configured limit. */
 async function* fileBytes(file: MultipartFile, limit: number): AsyncGenerator<Buffer> {
-  for await (const chunk of file.file) {
-    if (file.file.truncated) throw new RequestTooLargeError(`Request too large: the file exceeds the limit of ${limit} bytes`);
-    yield chunk as Buffer;
+  const tooLarge = () => new RequestTooLargeError(`Request too large: the file exceeds the limit of ${limit} bytes`);
+  try {
+    for await (const chunk of file.file) {
+      if (file.file.truncated) throw tooLarge();
+      yield chunk as Buffer;
+    }
+  } catch (error) {
+    throw asClientError(error);
   }
-  if (file.file.truncated) throw new RequestTooLargeError(`Request too large: the file exceeds the limit of ${limit} bytes`);
+  if (file.file.truncated) throw tooLarge();
 }
 
 /** The form's parts for the service, which stays free of Fastify types. */
 async function* uploadParts(request: FastifyRequest, limit: number): AsyncGenerator<UploadPart> {
-  for await (const part of request.parts() as AsyncIterableIterator<Multipart>) {
-    if (part.type === 'field') yield { kind: 'field', name: part.fieldname, value: String(part.value) };
-    else yield { kind: 'file', name: part.fieldname, filename: part.filename || null, bytes: fileBytes(part, limit) };
+  try {
+    for await (const part of request.parts() as AsyncIterableIterator<Multipart>) {
+      if (part.type === 'field') yield { kind: 'field', name: part.fieldname, value: String(part.value) };
+      else yield { kind: 'file', name: part.fieldname, filename: part.filename || null, bytes: fileBytes(part, limit) };
+    }
+  } catch (error) {
+    throw asClientError(error);
   }
 }
 
@@ -34,7 +51,15 @@ export default async function filesRoutes(app: FastifyInstance, { services, file
   for (const url of ['/file/create', '/files/create']) {
     app.post(
       url,
-      { schema: { tags, summary: 'File Create', consumes: ['multipart/form-data'], response: { 200: S.FileCreateRes }, hide: url !== '/file/create' } },
+      {
+        schema: {
+          tags,
+          summary: 'File Create',
+          body: { content: { 'multipart/form-data': { schema: S.FileCreateForm } } },
+          response: { 200: S.FileCreateRes },
+          hide: url !== '/file/create',
+        },
+      },
       async (request) => {
         if (!request.isMultipart()) {
           throw new RequestValidationError(['project_id', 'file'].map((name) => ({ loc: ['body', name], msg: 'Field required', type: 'missing' })));

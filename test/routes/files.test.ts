@@ -157,3 +157,15 @@ test('/file/content rejects unknown keys (422 extra_forbidden)', async (t) => {
   assert.equal(res.statusCode, 422);
   assert.equal(res.json().detail[0].type, 'extra_forbidden');
 });
+
+test('a malformed multipart body answers 400, never 500', async (t) => {
+  const h = await buildTestApp(t);
+  const send = (payload: string, contentType: string) =>
+    h.app.inject({ method: 'POST', url: '/file/create', headers: { authorization: basicAuth(h.aliceKey), 'content-type': contentType }, payload });
+  const truncated = await send(`--x\r\nContent-Disposition: form-data; name="project_id"\r\n\r\n${PROJECT}\r\n--x\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nhel`, 'multipart/form-data; boundary=x');
+  assert.equal(truncated.statusCode, 400);
+  assert.match(truncated.json().reason, /^Malformed multipart body: /);
+  const noBoundary = await send('', 'multipart/form-data');
+  assert.equal(noBoundary.statusCode, 400);
+  assert.deepEqual((await h.post('/files/query_stats', { project_id: PROJECT })).json(), { total_size_bytes: 0 });
+});
