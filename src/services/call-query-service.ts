@@ -2,9 +2,10 @@ import { resolveCallField, type CallField } from '../domain/call-fields.js';
 import { callToJson, type CallViewOptions } from '../domain/call-view.js';
 import type { Operation, SortKey } from '../domain/query/ast.js';
 import { parseQuery, parseSort, splitFieldPath } from '../domain/query/parse.js';
+import { expandableRef, expandInValue, parseExpandColumns, type ExpandPath } from '../domain/ref-expansion.js';
 import { InvalidRequestError } from '../errors/app-error.js';
 import type { CallReadReq, CallsFilterReq, CallsQueryReq, CallsQueryStatsReq, QueryReq, SortByReq } from '../schemas/calls.js';
-import type { CallRowColumn, CallsFilter, CallsQuery, TraceStore } from '../store/types.js';
+import type { CallRow, CallRowColumn, CallsFilter, CallsQuery, TraceStore } from '../store/types.js';
 import type { Caller } from './auth-service.js';
 import type { ProjectAccess } from './project-access.js';
 
@@ -102,6 +103,7 @@ export class CallQueryService {
       include_storage_size: req.include_storage_size === true,
       include_total_storage_size: req.include_total_storage_size === true,
       include_usernames: req.include_usernames === true,
+      expand: parseExpandColumns(req.expand_columns),
     };
     const view: CallViewOptions = {
       columns: columns === null ? null : new Set(columns),
@@ -113,9 +115,42 @@ export class CallQueryService {
       weaveExtras: req.include_feedback === true ? () => ({ feedback: [] }) : undefined,
     };
     const rows = this.store.calls.query(query);
+    const expand = req.return_expanded_column_values === false ? [] : (query.expand ?? []);
+    const expandRow = this.#rowExpander(req.project_id, expand);
     return (async function* lines() {
-      for await (const row of rows) yield `${callToJson(row, view)}\n`;
+      for await (const row of rows) yield `${callToJson(expand.length > 0 ? await expandRow(row) : row, view)}\n`;
     })();
+  }
+
+  /**
+   * Replaces refs at the `expand_columns` paths of a returned call by their objects (spec §5.6).
+   * Objects are looked up once per request.
+   */
+  #rowExpander(projectId: string, expand: ExpandPath[]): (row: CallRow) => Promise<CallRow> {
+    const cache = new Map<string, Promise<unknown | undefined>>();
+    const resolve = (ref: string): Promise<unknown | undefined> => {
+      const target = expandableRef(ref, projectId);
+      if (!target) return Promise.resolve(undefined);
+      let found = cache.get(ref);
+      if (!found) {
+        found = this.store.objects
+          .findVersion(projectId, target.objectId, { by: 'digest', digest: target.digest })
+          .then((version) => (version && version.deleted_at === null && version.digest === target.digest ? (JSON.parse(version.val) as unknown) : undefined));
+        cache.set(ref, found);
+      }
+      // each call gets its own copy: expansions below may write into the value
+      return found.then((value) => (value === undefined ? undefined : structuredClone(value)));
+    };
+    return async (row) => {
+      const out: CallRow = { ...row };
+      for (const column of new Set(expand.map((e) => e.column))) {
+        const text = row[column];
+        if (text == null) continue;
+        const paths = expand.filter((e) => e.column === column).map((e) => e.path);
+        out[column] = JSON.stringify(await expandInValue(JSON.parse(text), paths, resolve));
+      }
+      return out;
+    };
   }
 
   async callsQueryStats(caller: Caller, req: CallsQueryStatsReq): Promise<{ count: number; total_storage_size_bytes: number | null; has_more: boolean | null }> {
@@ -126,6 +161,7 @@ export class CallQueryService {
       project_id: req.project_id,
       filter: checkFilter(req.filter),
       where: compileWhere(req.query),
+      expand: parseExpandColumns(req.expand_columns),
       limit: clampCount(req.limit),
       include_total_storage_size: includeTotal,
     });

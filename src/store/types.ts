@@ -1,5 +1,6 @@
 import type { Operation, SortKey } from '../domain/query/ast.js';
 import type { CallField } from '../domain/call-fields.js';
+import type { ExpandPath } from '../domain/ref-expansion.js';
 import type {
   FileCommitOutcome,
   FileRecord,
@@ -153,6 +154,8 @@ export interface CallRow {
   wb_run_step_end: number | null;
   storage_size_bytes?: number | null;
   total_storage_size_bytes?: number | null;
+  /** The creator's user name, when the query asked for usernames. */
+  wb_username?: string | null;
 }
 
 /** Top-level fields a query may project; the always-selected ones are added by the store. */
@@ -177,8 +180,6 @@ export interface CallsQuery {
   project_id: string;
   filter?: CallsFilter | null;
   /** The validated `query.$expr`. */
-  /** The creator's user name, when the query asked for usernames. */
-  wb_username?: string | null;
   where?: Operation<CallField> | null;
   /** null = default order (`started_at asc, id asc`); [] = insertion order. */
   sort_by?: SortKey<CallField>[] | null;
@@ -189,6 +190,10 @@ export interface CallsQuery {
   columns?: CallRowColumn[] | null;
   include_storage_size?: boolean;
   include_total_storage_size?: boolean;
+  /** Also load `wb_username` (the user name of `wb_user_id`). */
+  include_usernames?: boolean;
+  /** `expand_columns`, shallowest first: filters and sorts see through refs at these paths. */
+  expand?: ExpandPath[] | null;
   /** Only calls with `started_at` in [from, to) — used by stats. */
   started_from?: number | null;
   started_before?: number | null;
@@ -213,8 +218,6 @@ export interface CallStore {
   /**
    * Marks the given calls and every live descendant within their traces deleted (spec §3.1).
    * Ids that do not exist are remembered as deleted too. Returns the number of distinct ids marked.
-  /** Also load `wb_username` (the user name of `wb_user_id`). */
-  include_usernames?: boolean;
    */
   deleteCascade(projectId: string, ids: string[], deletedAt: number): Promise<number>;
 }

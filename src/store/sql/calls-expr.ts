@@ -1,5 +1,7 @@
-import type { CallField } from '../../domain/call-fields.js';
+import type { CallField, CallJsonColumn } from '../../domain/call-fields.js';
 import type { CompareOp, Operand, Operation } from '../../domain/query/ast.js';
+import type { ExpandPath } from '../../domain/ref-expansion.js';
+import { REF_PREFIX } from '../../domain/refs.js';
 import { InvalidRequestError } from '../../errors/app-error.js';
 import {
   compareOperands,
@@ -21,12 +23,20 @@ import type { SqlDialect, SqlParams } from './sql-dialect.js';
 const DERIVED_STATUS = `CASE WHEN c.exception IS NOT NULL THEN 'error' WHEN c.ended_at IS NULL THEN 'running'
   WHEN COALESCE(json_status_errors, 0) > 0 THEN 'descendant_error' ELSE 'success' END`;
 
+/** What the compiler needs to know about the query beyond the expression. */
+export interface CallsExprScope {
+  projectId: string;
+  /** `expand_columns`, shallowest first: paths whose refs filters and sorts traverse (spec §5.6). */
+  expand?: readonly ExpandPath[] | null;
+}
+
 export class CallsExprCompiler {
   readonly #ctx: ExprContext;
 
   constructor(
     private readonly d: SqlDialect,
     private readonly p: SqlParams,
+    private readonly scope: CallsExprScope,
   ) {
     this.#ctx = { d, p };
   }
@@ -41,12 +51,12 @@ export class CallsExprCompiler {
   sortTerms(field: CallField, direction: 'asc' | 'desc'): string[] {
     const dir = direction === 'asc' ? 'ASC' : 'DESC';
     if (field.kind === 'json') {
-      const column = `c.${field.column}`;
+      const { base, rest } = this.#jsonBase(field.column, field.path);
       // present-and-non-null first whatever the direction, then numbers numerically, then the text
       return [
-        `CASE WHEN ${this.d.jsonExists(column, field.path, this.p)} THEN 0 ELSE 1 END ASC`,
-        `${this.d.jsonNumber(column, field.path, this.p)} ${dir} NULLS LAST`,
-        `${this.d.jsonRender(column, field.path, this.p)} ${dir}`,
+        `CASE WHEN ${this.d.jsonExists(base, rest, this.p)} THEN 0 ELSE 1 END ASC`,
+        `${this.d.jsonNumber(base, rest, this.p)} ${dir} NULLS LAST`,
+        `${this.d.jsonRender(base, rest, this.p)} ${dir}`,
       ];
     }
     return [`${this.#field(field).sql} ${dir} NULLS LAST`];
@@ -88,17 +98,46 @@ export class CallsExprCompiler {
       case 'column':
         if (field.type === 'datetime') return { kind: 'datetime', sql: `c.${field.name}` };
         return { kind: field.type === 'int' ? 'number' : 'string', sql: `c.${field.name}` };
-      case 'json':
-        return {
-          kind: 'dynamic',
-          sql: this.d.jsonRender(`c.${field.column}`, field.path, this.p),
-          json: { column: `c.${field.column}`, path: field.path },
-        };
+      case 'json': {
+        const { base, rest } = this.#jsonBase(field.column, field.path);
+        return { kind: 'dynamic', sql: this.d.jsonRender(base, rest, this.p), json: { column: base, path: rest } };
+      }
       case 'derived':
         return this.#derived(field.name);
       case 'feedback':
         throw new InvalidRequestError('Filtering and sorting on feedback fields is not supported yet');
     }
+  }
+
+  /**
+   * The JSON expression a path is evaluated in and the rest of the path. Each `expand_columns`
+   * entry on the way swaps the value there for the object its ref names, or keeps the stored
+   * JSON when the ref does not resolve (spec §5.6).
+   */
+  #jsonBase(column: CallJsonColumn, path: string[]): { base: string; rest: string[] } {
+    let base = `c.${column}`;
+    let consumed = 0;
+    for (const e of this.scope.expand ?? []) {
+      if (e.column !== column || e.path.length <= consumed || e.path.length > path.length) continue;
+      if (e.path.some((segment, i) => segment !== path[i])) continue;
+      const relative = e.path.slice(consumed);
+      const resolved = this.#resolvedObject(this.d.jsonRender(base, relative, this.p));
+      base = `COALESCE(${resolved}, ${this.d.jsonText(base, relative, this.p)})`;
+      consumed = e.path.length;
+    }
+    return { base, rest: path.slice(consumed) };
+  }
+
+  /** The value (JSON text) of the live object version a ref names, by the rule of domain/ref-expansion.ts; NULL otherwise. */
+  #resolvedObject(ref: string): string {
+    const { d, p } = this;
+    const lookups = (['object', 'op'] as const).map((kind) => {
+      const prefix = `${REF_PREFIX}${this.scope.projectId}/${kind}/`;
+      const rest = d.textFrom(ref, [...prefix].length + 1);
+      return `(SELECT o.val FROM object_versions o WHERE o.project_id = ${p.add(this.scope.projectId)} AND o.deleted_at IS NULL
+        AND ${d.startsWith(ref, prefix, p)} AND o.object_id = ${d.textBefore(rest, ':', p)} AND o.digest = ${d.textAfter(rest, ':', p)})`;
+    });
+    return `COALESCE(${lookups.join(', ')})`;
   }
 
   /** `summary.weave.*` computed from the row exactly as reads derive it (spec §2.6). */

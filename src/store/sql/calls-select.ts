@@ -63,16 +63,21 @@ function filterConditions(filter: CallsFilter, d: SqlDialect, p: SqlParams): str
 export function callsWhere(q: CallsQuery, d: SqlDialect, p: SqlParams): string {
   const conditions = [`c.project_id = ${p.add(q.project_id)}`, VISIBLE];
   if (q.filter) conditions.push(...filterConditions(q.filter, d, p));
-  if (q.where) conditions.push(new CallsExprCompiler(d, p).condition(q.where));
+  if (q.where) conditions.push(compilerFor(q, d, p).condition(q.where));
   if (q.started_from != null) conditions.push(`c.started_at >= ${p.add(q.started_from)}`);
   if (q.started_before != null) conditions.push(`c.started_at < ${p.add(q.started_before)}`);
   return conditions.join(' AND ');
 }
 
-function orderBy(sortBy: SortKey<CallField>[] | null | undefined, d: SqlDialect, p: SqlParams): string {
+function compilerFor(q: CallsQuery, d: SqlDialect, p: SqlParams): CallsExprCompiler {
+  return new CallsExprCompiler(d, p, { projectId: q.project_id, expand: q.expand });
+}
+
+function orderBy(q: CallsQuery, d: SqlDialect, p: SqlParams): string {
+  const sortBy = q.sort_by;
   if (sortBy == null) return 'c.started_at ASC, c.id ASC';
   if (sortBy.length === 0) return d.insertionOrder;
-  const compiler = new CallsExprCompiler(d, p);
+  const compiler = compilerFor(q, d, p);
   const terms = sortBy.flatMap((key) => compiler.sortTerms(key.field, key.direction));
   const sortsById = sortBy.some((key) => key.field.kind === 'column' && key.field.name === 'id');
   if (!sortsById) {
@@ -105,7 +110,7 @@ export function compileCallsSelect(q: CallsQuery, d: SqlDialect): CompiledSql {
   const p = new SqlParams(d);
   const select = selectList(q, d);
   const where = callsWhere(q, d, p);
-  const order = orderBy(q.sort_by, d, p);
+  const order = orderBy(q, d, p);
   const limit = d.limitOffset(q.limit ? q.limit : null, q.offset ? q.offset : null, p);
   return { sql: `SELECT ${select} FROM calls c WHERE ${where} ORDER BY ${order} ${limit}`, params: p.values };
 }

@@ -31,6 +31,8 @@ export interface SqlDialect {
    * 'object'; SQL NULL when the path is missing.
    */
   jsonKind(column: string, path: string[], p: SqlParams): string;
+  /** The JSON text of the value at the path (strings quoted), or SQL NULL when missing. */
+  jsonText(column: string, path: string[], p: SqlParams): string;
   /** A SQL boolean: some string leaf anywhere inside the JSON column equals one of `exact` or starts with one of `prefixes`. */
   jsonHasString(column: string, exact: string[], prefixes: string[], p: SqlParams): string;
   /** Text → double when it is a decimal number, else NULL. */
@@ -47,6 +49,12 @@ export interface SqlDialect {
   microsToText(expr: string): string;
   /** SQL boolean: text `expr` begins with `prefix` (compared by code points, no pattern characters). */
   startsWith(expr: string, prefix: string, p: SqlParams): string;
+  /** The text from 1-based character position `start` to the end. */
+  textFrom(expr: string, start: number): string;
+  /** The text before the first `separator` ('' when there is none). */
+  textBefore(expr: string, separator: string, p: SqlParams): string;
+  /** The text after the first `separator` (NULL when there is none). */
+  textAfter(expr: string, separator: string, p: SqlParams): string;
   /** SQL boolean → 1/0/NULL integer. */
   boolToInt(expr: string): string;
   /** SQL boolean: `needle` occurs in `haystack`. */

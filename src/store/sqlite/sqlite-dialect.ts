@@ -53,6 +53,9 @@ export const sqliteDialect: SqlDialect = {
     return `(CASE json_type(${column}, ${at}) WHEN 'integer' THEN 'number' WHEN 'real' THEN 'number' WHEN 'text' THEN 'string'
       ELSE json_type(${column}, ${at}) END)`;
   },
+  jsonText(column, path, p) {
+    return `(${column} -> ${pathExpr(column, path, p)})`;
+  },
   jsonHasString(column, exact, prefixes, p) {
     const tests = exact.map((value) => `t.atom = ${p.add(value)}`);
     for (const prefix of prefixes) tests.push(sqliteDialect.startsWith('t.atom', prefix, p));
@@ -69,6 +72,14 @@ export const sqliteDialect: SqlDialect = {
     const upper = prefixSuccessor(prefix);
     const low = `${expr} >= ${p.add(prefix)}`;
     return upper === null ? `(${expr} IS NOT NULL AND ${low})` : `(${low} AND ${expr} < ${p.add(upper)})`;
+  },
+  textFrom: (expr, start) => `substr(${expr}, ${Math.trunc(start)})`,
+  textBefore(expr, separator, p) {
+    return `substr(${expr}, 1, instr(${expr}, ${p.add(separator)}) - 1)`;
+  },
+  textAfter(expr, separator, p) {
+    const at = `instr(${expr}, ${p.add(separator)})`;
+    return `(CASE WHEN ${at} > 0 THEN substr(${expr}, ${at} + ${[...separator].length}) END)`;
   },
   boolToInt: (expr) => `(${expr})`,
   containsText: (haystack, needle) => `(instr(${haystack}, ${needle}) > 0)`,
