@@ -7,44 +7,28 @@ import { isFloatLiteral, isLosslessNumber } from './json-value.js';
  * non-ASCII escaped as lowercase `\uXXXX`, integers exact, floats in Python `repr` form.
  */
 export function canonicalJson(value: unknown): string {
-  const parts: string[] = [];
-  write(value, parts);
-  return parts.join('');
+  return write(value);
 }
 
-function write(value: unknown, out: string[]): void {
-  if (value === null || value === undefined) {
-    out.push('null');
-  } else if (typeof value === 'string') {
-    out.push(quote(value));
-  } else if (typeof value === 'boolean') {
-    out.push(value ? 'true' : 'false');
-  } else if (isLosslessNumber(value)) {
-    out.push(numberLiteral(value.value));
-  } else if (typeof value === 'number') {
-    out.push(Number.isInteger(value) ? BigInt(value).toString() : pythonFloatRepr(value));
-  } else if (typeof value === 'bigint') {
-    out.push(value.toString());
-  } else if (Array.isArray(value)) {
-    out.push('[');
-    value.forEach((item, i) => {
-      if (i > 0) out.push(', ');
-      write(item, out);
-    });
-    out.push(']');
-  } else if (typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record).sort(compareCodePoints);
-    out.push('{');
-    keys.forEach((key, i) => {
-      if (i > 0) out.push(', ');
-      out.push(quote(key), ': ');
-      write(record[key], out);
-    });
-    out.push('}');
-  } else {
-    throw new TypeError(`Value of type ${typeof value} has no JSON form`);
+// Strings are built by concatenation (V8 ropes), which allocates far less than collecting parts.
+function write(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return quote(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value).toString() : pythonFloatRepr(value);
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value !== 'object') throw new TypeError(`Value of type ${typeof value} has no JSON form`);
+  if (isLosslessNumber(value)) return numberLiteral(value.value);
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i += 1) out += (i > 0 ? ', ' : '') + write(value[i]);
+    return `${out}]`;
   }
+  const record = value as Record<string, unknown>;
+  const keys = sortKeys(Object.keys(record));
+  let out = '{';
+  for (let i = 0; i < keys.length; i += 1) out += `${i > 0 ? ', ' : ''}${quote(keys[i])}: ${write(record[keys[i]])}`;
+  return `${out}}`;
 }
 
 /** A number literal as Python re-prints it: integers keep their exact digits, floats go through `repr`. */
@@ -54,6 +38,11 @@ export function numberLiteral(literal: string): string {
 }
 
 const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Keys in code-point order; the plain sort is exact unless some key has a surrogate. */
+function sortKeys(keys: string[]): string[] {
+  return keys.some((key) => SURROGATE.test(key)) ? keys.sort(compareCodePoints) : keys.sort();
+}
 
 /**
  * Orders strings by Unicode code point, as Python sorts `str` keys. JS compares UTF-16 code
@@ -73,21 +62,16 @@ export function compareCodePoints(a: string, b: string): number {
 }
 
 const PLAIN_ASCII = /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/;
+const NEEDS_ESCAPE = /[^\x20-\x21\x23-\x5b\x5d-\x7e]/g;
 const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+
+function escapeChar(ch: string): string {
+  return SHORT_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
 
 /** A JSON string literal with Python's `ensure_ascii` escaping (lone surrogates are escaped as themselves). */
 export function quote(text: string): string {
-  if (PLAIN_ASCII.test(text)) return `"${text}"`;
-  let out = '"';
-  for (let i = 0; i < text.length; i += 1) {
-    const ch = text[i];
-    const code = text.charCodeAt(i);
-    const short = SHORT_ESCAPES[ch];
-    if (short !== undefined) out += short;
-    else if (code < 0x20 || code > 0x7e) out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
+  return PLAIN_ASCII.test(text) ? `"${text}"` : `"${text.replace(NEEDS_ESCAPE, escapeChar)}"`;
 }
 
 /**
@@ -100,6 +84,12 @@ export function pythonFloatRepr(x: number): string {
   if (x === Infinity) return 'Infinity';
   if (x === -Infinity) return '-Infinity';
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const magnitude = Math.abs(x);
+  if (magnitude >= 1e-4 && magnitude < 1e16) {
+    // JS prints this range in fixed notation with the same shortest digits; Python adds ".0" to integral values
+    const text = String(x);
+    return text.includes('.') ? text : `${text}.0`;
+  }
   const [mantissa, expText] = x.toExponential().split('e');
   const negative = mantissa.startsWith('-');
   const digits = mantissa.replace('-', '').replace('.', '');
