@@ -1,0 +1,115 @@
+import type pg from 'pg';
+import type { CallPart } from '../types.js';
+import { mergeParts, UPSERT_SQL, upsertParams } from './call-merge.js';
+import { isRetryable, mapPgError } from './pg-support.js';
+
+interface Pending {
+  parts: CallPart[];
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export interface CallWriterOptions {
+  /** Transactions in flight at once (each on its own connection). */
+  concurrency?: number;
+  /** Most parts folded into one statement. */
+  maxBatchParts?: number;
+}
+
+/**
+ * Group commit for call writes. Writes that arrive while earlier batches are in flight wait and
+ * are then folded into one multi-row upsert, so under load one commit acknowledges many requests.
+ * Each `submit` resolves only after the transaction holding its parts has committed. When a batch
+ * fails, its writes are retried one by one, so a bad write fails alone.
+ */
+export class CallWriter {
+  readonly #pool: pg.Pool;
+  readonly #concurrency: number;
+  readonly #maxBatchParts: number;
+  #queue: Pending[] = [];
+  #inFlight = 0;
+  #idle: Array<() => void> = [];
+
+  constructor(pool: pg.Pool, options: CallWriterOptions = {}) {
+    this.#pool = pool;
+    this.#concurrency = options.concurrency ?? 2;
+    this.#maxBatchParts = options.maxBatchParts ?? 2000;
+  }
+
+  submit(parts: CallPart[]): Promise<void> {
+    if (parts.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.#queue.push({ parts, resolve, reject });
+      this.#pump();
+    });
+  }
+
+  /** Resolves when everything submitted so far has settled. */
+  async drain(): Promise<void> {
+    if (this.#queue.length === 0 && this.#inFlight === 0) return;
+    await new Promise<void>((resolve) => this.#idle.push(resolve));
+  }
+
+  #pump(): void {
+    while (this.#inFlight < this.#concurrency && this.#queue.length > 0) {
+      const batch = this.#take();
+      this.#inFlight += 1;
+      void this.#flush(batch).finally(() => {
+        this.#inFlight -= 1;
+        this.#pump();
+        if (this.#inFlight === 0 && this.#queue.length === 0) this.#notifyIdle();
+      });
+    }
+  }
+
+  #take(): Pending[] {
+    let count = 0;
+    let taken = 0;
+    while (taken < this.#queue.length && (taken === 0 || count + this.#queue[taken].parts.length <= this.#maxBatchParts)) {
+      count += this.#queue[taken].parts.length;
+      taken += 1;
+    }
+    return this.#queue.splice(0, taken);
+  }
+
+  async #flush(batch: Pending[]): Promise<void> {
+    try {
+      await this.#commit(batch.flatMap((p) => p.parts));
+      for (const write of batch) write.resolve();
+      return;
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0].reject(mapPgError(error));
+        return;
+      }
+    }
+    for (const write of batch) {
+      try {
+        await this.#commit(write.parts);
+        write.resolve();
+      } catch (error) {
+        write.reject(mapPgError(error));
+      }
+    }
+  }
+
+  /** One transaction (a single statement commits on its own) with one retry after a deadlock. */
+  async #commit(parts: CallPart[]): Promise<void> {
+    const rows = mergeParts(parts);
+    const params = upsertParams(rows);
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await this.#pool.query({ name: 'heddle_calls_upsert', text: UPSERT_SQL, values: params });
+        return;
+      } catch (error) {
+        if (attempt >= 2 || !isRetryable(error)) throw error;
+      }
+    }
+  }
+
+  #notifyIdle(): void {
+    const waiters = this.#idle;
+    this.#idle = [];
+    for (const resolve of waiters) resolve();
+  }
+}

@@ -1,0 +1,117 @@
+import type pg from 'pg';
+import { uuidv7 } from '../../domain/ids.js';
+import type { ApiKeyRecord, AuthStore, ProjectRecord, UserRecord } from '../types.js';
+import { mapErrors } from './pg-support.js';
+
+interface KeyRow {
+  id: string;
+  user_id: string;
+  username: string;
+  default_entity: string;
+  user_created_at: number;
+  is_admin: boolean;
+  prefix: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+const KEY_SELECT = `
+  SELECT k.id, k.user_id, u.username, u.default_entity, u.created_at AS user_created_at,
+         k.is_admin, k.prefix, k.created_at, k.revoked_at
+  FROM api_keys k JOIN users u ON u.id = k.user_id`;
+
+function toKeyRecord(row: KeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    username: row.username,
+    is_admin: row.is_admin,
+    prefix: row.prefix,
+    created_at: row.created_at,
+    revoked_at: row.revoked_at,
+  };
+}
+
+/**
+ * Users, entities, keys and projects on PostgreSQL. Every method is one statement (or an upsert and
+ * a read), and creations are `ON CONFLICT DO NOTHING`, so several nodes may race on the same user,
+ * key or project. Keys are looked up on every request, never cached, so a revocation made through
+ * any node applies on every node at once.
+ */
+export class PostgresAuthStore implements AuthStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async findKeyByHash(keyHash: string): Promise<(ApiKeyRecord & { user: UserRecord }) | null> {
+    const { rows } = await this.#query<KeyRow>('heddle_key_by_hash', `${KEY_SELECT} WHERE k.key_hash = $1`, [keyHash]);
+    const row = rows[0];
+    if (!row) return null;
+    const user = { id: row.user_id, username: row.username, default_entity: row.default_entity, created_at: row.user_created_at };
+    return { ...toKeyRecord(row), user };
+  }
+
+  async ensureUser(username: string, defaultEntity: string): Promise<UserRecord> {
+    const candidate: UserRecord = { id: uuidv7(), username, default_entity: defaultEntity, created_at: Date.now() * 1000 };
+    await this.#query(null, 'INSERT INTO users (id, username, default_entity, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (username) DO NOTHING', [
+      candidate.id, candidate.username, candidate.default_entity, candidate.created_at,
+    ]);
+    const { rows } = await this.#query<UserRecord>(null, 'SELECT id, username, default_entity, created_at FROM users WHERE username = $1', [username]);
+    return rows[0];
+  }
+
+  async addMembership(userId: string, entity: string): Promise<void> {
+    await this.#query(null, 'INSERT INTO entities (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [entity, Date.now() * 1000]);
+    await this.#query(null, 'INSERT INTO memberships (user_id, entity) VALUES ($1, $2) ON CONFLICT (user_id, entity) DO NOTHING', [userId, entity]);
+  }
+
+  async listEntities(userId: string): Promise<string[]> {
+    const { rows } = await this.#query<{ entity: string }>('heddle_entities_of_user', 'SELECT entity FROM memberships WHERE user_id = $1 ORDER BY entity', [userId]);
+    return rows.map((r) => r.entity);
+  }
+
+  async createApiKey(key: { id: string; user_id: string; key_hash: string; prefix: string; is_admin: boolean }): Promise<void> {
+    await this.#query(null, 'INSERT INTO api_keys (id, user_id, key_hash, prefix, is_admin, created_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING', [
+      key.id, key.user_id, key.key_hash, key.prefix, key.is_admin, Date.now() * 1000,
+    ]);
+  }
+
+  async listApiKeys(): Promise<ApiKeyRecord[]> {
+    const { rows } = await this.#query<KeyRow>(null, `${KEY_SELECT} ORDER BY k.created_at DESC, k.id DESC`, []);
+    return rows.map(toKeyRecord);
+  }
+
+  async revokeApiKey(id: string): Promise<boolean> {
+    const { rows } = await this.#query<{ found: boolean }>(null, `WITH revoked AS (UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING 1)
+      SELECT EXISTS (SELECT 1 FROM api_keys WHERE id = $1) AS found`, [id, Date.now() * 1000]);
+    return rows[0].found;
+  }
+
+  async countApiKeys(): Promise<number> {
+    const { rows } = await this.#query<{ n: number }>(null, 'SELECT count(*) AS n FROM api_keys', []);
+    return rows[0].n;
+  }
+
+  async ensureProject(projectId: string, entity: string, createdBy: string): Promise<void> {
+    await this.#query('heddle_ensure_project', 'INSERT INTO projects (project_id, entity, created_by, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (project_id) DO NOTHING', [
+      projectId, entity, createdBy, Date.now() * 1000,
+    ]);
+  }
+
+  async findProject(projectId: string): Promise<ProjectRecord | null> {
+    const { rows } = await this.#query<ProjectRecord>(null, 'SELECT project_id, entity, created_by, created_at FROM projects WHERE project_id = $1', [projectId]);
+    return rows[0] ?? null;
+  }
+
+  async entityExists(entity: string): Promise<boolean> {
+    const { rows } = await this.#query<{ found: boolean }>(
+      null,
+      'SELECT EXISTS (SELECT 1 FROM entities WHERE name = $1) OR EXISTS (SELECT 1 FROM projects WHERE entity = $1) AS found',
+      [entity],
+    );
+    return rows[0].found;
+  }
+
+  /** A query on any pooled connection; `name` prepares the hot per-request statements once per connection. */
+  #query<R extends pg.QueryResultRow = pg.QueryResultRow>(name: string | null, text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    return mapErrors(() => this.pool.query<R>(name === null ? { text, values } : { name, text, values }));
+  }
+}

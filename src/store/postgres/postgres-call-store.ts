@@ -1,0 +1,136 @@
+import type pg from 'pg';
+import Cursor from 'pg-cursor';
+import { compileCallsCount, compileCallsSelect, type CompiledSql } from '../sql/calls-select.js';
+import type { CallPart, CallRow, CallsQuery, CallStore } from '../types.js';
+import type { CallWriter } from './call-writer.js';
+import { postgresDialect } from './postgres-dialect.js';
+import { compactJsonText, mapErrors, mapPgError, PG_TYPES } from './pg-support.js';
+import { inTransaction } from './transaction.js';
+
+/** Rows fetched per round trip while streaming; small enough to keep memory flat, large enough to amortise. */
+const CURSOR_BATCH = 256;
+
+const JSON_COLUMNS = ['attributes', 'inputs', 'otel_dump', 'output', 'summary'] as const;
+
+/** JSON columns in the compact text the SQLite store returns (pg-support.ts compactJsonText). */
+function toCallRow(row: CallRow): CallRow {
+  for (const column of JSON_COLUMNS) {
+    const value = row[column];
+    if (typeof value === 'string') row[column] = compactJsonText(value);
+  }
+  return row;
+}
+
+const TOMBSTONE_SQL = `
+  INSERT INTO calls (project_id, id, deleted_at) SELECT $1::text, ids.id, $3::bigint FROM unnest($2::text[]) AS ids(id)
+  ON CONFLICT (project_id, id) DO UPDATE SET deleted_at = COALESCE(calls.deleted_at, excluded.deleted_at)`;
+
+/** Calls on PostgreSQL: writes through the group-commit CallWriter, streaming reads through a server-side cursor. */
+export class PostgresCallStore implements CallStore {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly streamPool: pg.Pool,
+    private readonly writer: CallWriter,
+  ) {}
+
+  write(parts: CallPart[]): Promise<void> {
+    return this.writer.submit(parts);
+  }
+
+  async read(
+    projectId: string,
+    id: string,
+    opts: { include_storage_size?: boolean; include_total_storage_size?: boolean } = {},
+  ): Promise<CallRow | null> {
+    const compiled = compileCallsSelect({ project_id: projectId, filter: { call_ids: [id] }, limit: 1, ...opts }, postgresDialect);
+    const { rows } = await mapErrors(() => this.pool.query<CallRow>(compiled.sql, compiled.params));
+    return rows.length > 0 ? toCallRow(rows[0]) : null;
+  }
+
+  query(q: CallsQuery): AsyncIterable<CallRow> {
+    // compile eagerly so invalid queries fail before the caller starts streaming
+    const compiled = compileCallsSelect(q, postgresDialect);
+    return this.#stream(compiled);
+  }
+
+  /**
+   * A cursor on its own connection: rows arrive CURSOR_BATCH at a time as the consumer asks for
+   * them, so a large result is never held in memory. The connection returns to the pool when the
+   * consumer finishes or stops early.
+   */
+  async *#stream(compiled: CompiledSql): AsyncGenerator<CallRow> {
+    const client = await mapErrors(() => this.streamPool.connect());
+    const cursor = client.query(new Cursor<CallRow>(compiled.sql, compiled.params, { types: PG_TYPES }));
+    let failure: unknown;
+    try {
+      for (;;) {
+        let rows: CallRow[];
+        try {
+          rows = await cursor.read(CURSOR_BATCH);
+        } catch (error) {
+          failure = error;
+          throw mapPgError(error);
+        }
+        if (rows.length === 0) return;
+        for (const row of rows) yield toCallRow(row);
+      }
+    } finally {
+      try {
+        await cursor.close();
+      } catch (error) {
+        failure ??= error;
+      }
+      // a connection whose cursor failed may be in any state: drop it instead of reusing it
+      client.release(failure instanceof Error ? failure : undefined);
+    }
+  }
+
+  async count(q: CallsQuery): Promise<{ count: number; total_storage_size_bytes: number | null }> {
+    const compiled = compileCallsCount(q, postgresDialect);
+    const { rows } = await mapErrors(() => this.pool.query<{ count: number; total_storage_size_bytes: number | null }>(compiled.sql, compiled.params));
+    return rows[0];
+  }
+
+  /**
+   * One transaction: the live calls of the affected traces are read, the descendants collected
+   * through parent links, and every collected id tombstoned (calls spec §3.1). Tombstones are
+   * written in id order, the lock order of the call writer.
+   */
+  deleteCascade(projectId: string, ids: string[], deletedAt: number): Promise<number> {
+    const requested = [...new Set(ids)];
+    return inTransaction(this.pool, async (db) => {
+      const live = await db.query<{ id: string; parent_id: string | null }>(
+        `SELECT c.id, c.parent_id FROM calls c
+         WHERE c.project_id = $1::text AND c.started_at IS NOT NULL AND c.deleted_at IS NULL
+           AND c.trace_id IN (SELECT r.trace_id FROM calls r WHERE r.project_id = $1::text AND r.id = ANY($2::text[])
+                              AND r.started_at IS NOT NULL AND r.deleted_at IS NULL)`,
+        [projectId, requested],
+      );
+      const collected = new Set(requested);
+      collectDescendants(collected, live.rows);
+      const sorted = [...collected].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      await db.query(TOMBSTONE_SQL, [projectId, sorted, deletedAt]);
+      return collected.size;
+    });
+  }
+}
+
+/** Adds to `collected` every call reachable through parent links from a collected id. */
+function collectDescendants(collected: Set<string>, calls: { id: string; parent_id: string | null }[]): void {
+  const children = new Map<string, string[]>();
+  for (const call of calls) {
+    if (call.parent_id === null) continue;
+    const list = children.get(call.parent_id) ?? [];
+    list.push(call.id);
+    children.set(call.parent_id, list);
+  }
+  const pending = [...collected];
+  while (pending.length > 0) {
+    for (const child of children.get(pending.pop()!) ?? []) {
+      if (!collected.has(child)) {
+        collected.add(child);
+        pending.push(child);
+      }
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import { prefixSuccessor } from '../sqlite/sqlite-dialect.js';
+import type { SqlDialect, SqlParams } from '../sql/sql-dialect.js';
+
+/**
+ * PostgreSQL SQL for the shared compilers. Columns are JSONB and text `COLLATE "C"` (see
+ * schema-tables.ts); the `heddle_*` functions come from schema-functions.ts and mirror the ones the
+ * SQLite adapter registers, so both stores answer a query the same way.
+ */
+
+/** Path segments PostgreSQL's `#>` would read as an array index although SQLite reads them as keys (`-1`, ` 2`). */
+const INDEX_LIKE_KEY = /^\s*[+-]?\d+$/;
+
+/**
+ * The JSONB value at `path` inside `column` (SQL NULL when missing). `#>` treats a segment as an
+ * array index exactly when the value there is an array, as the SQLite adapter does, except for
+ * signed or space-padded integers, which SQLite only ever reads as object keys: those go through
+ * `->` with a text key, which never indexes an array.
+ */
+function pathExpr(column: string, path: string[], p: SqlParams): string {
+  // a JSONB column as is; any other expression is JSON text (an expanded ref's object value, see
+  // CallsExprCompiler #jsonBase) and is parsed
+  let expr = /^[a-z]+\.[a-z_]+$/.test(column) ? column : `(${column})::jsonb`;
+  let group: string[] = [];
+  const flush = (): void => {
+    if (group.length > 0) expr = `(${expr} #> ${p.add(group)})`;
+    group = [];
+  };
+  for (const segment of path) {
+    if (/^\d+$/.test(segment) || !INDEX_LIKE_KEY.test(segment)) {
+      group.push(segment);
+    } else {
+      flush();
+      expr = `(${expr} -> ${p.add(segment)})`;
+    }
+  }
+  flush();
+  return expr;
+}
+
+/** A cast that tells PostgreSQL the parameter's type (it cannot infer it in every position, e.g. `$1 > $2`). */
+function castFor(value: unknown): string {
+  if (typeof value === 'string') return '::text';
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? '::bigint' : '::float8';
+  if (typeof value === 'boolean') return '::boolean';
+  if (Array.isArray(value)) {
+    if (value.every((v) => typeof v === 'string')) return '::text[]';
+    if (value.every((v) => typeof v === 'number')) return value.every((v) => Number.isSafeInteger(v)) ? '::bigint[]' : '::float8[]';
+  }
+  return '';
+}
+
+export const postgresDialect: SqlDialect = {
+  placeholder: (index, value?: unknown) => `$${index}${castFor(value)}`,
+  jsonRender(column, path, p) {
+    const v = pathExpr(column, path, p);
+    return `((CASE jsonb_typeof(${v}) WHEN 'string' THEN ${v} #>> '{}' WHEN 'null' THEN ''
+      WHEN 'object' THEN heddle_json_text(${v}) WHEN 'array' THEN heddle_json_text(${v}) ELSE COALESCE(${v}::text, '') END) COLLATE "C")`;
+  },
+  jsonNumber(column, path, p) {
+    const v = pathExpr(column, path, p);
+    return `(CASE jsonb_typeof(${v}) WHEN 'number' THEN (${v})::float8 WHEN 'string' THEN heddle_text_to_double(${v} #>> '{}') END)`;
+  },
+  jsonBool(column, path, p) {
+    const v = pathExpr(column, path, p);
+    // numbers as SQLite sees them: an integer 0..255 is itself, anything else (1.5) has no boolean reading
+    return `(CASE jsonb_typeof(${v}) WHEN 'boolean' THEN (${v})::boolean::integer
+      WHEN 'number' THEN heddle_text_to_bool(${v}::text) WHEN 'string' THEN heddle_text_to_bool(${v} #>> '{}') END)`;
+  },
+  jsonExists(column, path, p) {
+    return `(COALESCE(jsonb_typeof(${pathExpr(column, path, p)}), 'null') <> 'null')`;
+  },
+  jsonKind(column, path, p) {
+    const v = pathExpr(column, path, p);
+    return `(CASE jsonb_typeof(${v}) WHEN 'boolean' THEN ${v}::text ELSE jsonb_typeof(${v}) END)`;
+  },
+  jsonText(column, path, p) {
+    return `(${pathExpr(column, path, p)})::text`;
+  },
+  jsonHasString(column, exact, prefixes, p) {
+    const atom = `(t.v #>> '{}') COLLATE "C"`;
+    const tests = exact.length > 0 ? [`${atom} = ANY(${p.add(exact)})`] : [];
+    for (const prefix of prefixes) tests.push(postgresDialect.startsWith(atom, prefix, p));
+    // strict mode: `.**` visits every value once (lax mode would also unwrap arrays)
+    return `EXISTS (SELECT 1 FROM jsonb_path_query(${column}, 'strict $.**') AS t(v)
+      WHERE jsonb_typeof(t.v) = 'string' AND (${tests.join(' OR ')}))`;
+  },
+  textToDouble: (expr) => `heddle_text_to_double(${expr})`,
+  textToInt: (expr) => `heddle_text_to_int(${expr})`,
+  textToBool: (expr) => `heddle_text_to_bool(${expr})`,
+  numberToText: (expr) => `heddle_number_to_text((${expr})::float8)`,
+  // float8 keeps huge values instead of overflowing bigint (SQLite saturates there)
+  truncate: (expr) => `trunc((${expr})::float8)`,
+  microsToText: (expr) => `heddle_format_micros(${expr})`,
+  startsWith(expr, prefix, p) {
+    // a range on "C"-collated text keeps a btree index usable and compares by code point
+    const upper = prefixSuccessor(prefix);
+    const low = `(${expr}) COLLATE "C" >= ${p.add(prefix)}`;
+    return upper === null ? `(${expr} IS NOT NULL AND ${low})` : `(${low} AND (${expr}) COLLATE "C" < ${p.add(upper)})`;
+  },
+  textFrom: (expr, start) => `substr(${expr}, ${Math.trunc(start)})`,
+  textBefore(expr, separator, p) {
+    const at = `strpos(${expr}, ${p.add(separator)})`;
+    return `(CASE WHEN ${at} > 0 THEN substr(${expr}, 1, ${at} - 1) ELSE '' END)`;
+  },
+  textAfter(expr, separator, p) {
+    const at = `strpos(${expr}, ${p.add(separator)})`;
+    return `(CASE WHEN ${at} > 0 THEN substr(${expr}, ${at} + ${[...separator].length}) END)`;
+  },
+  boolToInt: (expr) => `(${expr})::integer`,
+  containsText: (haystack, needle) => `(strpos(${haystack}, ${needle}) > 0)`,
+  containsToken: (text, token) => `heddle_contains_token(${text}, ${token})`,
+  lower: (expr) => `heddle_lower(${expr})`,
+  byteLength: (expr) => `COALESCE(octet_length(heddle_json_text(${expr})), 0)`,
+  trueLiteral: 'TRUE',
+  falseLiteral: 'FALSE',
+  insertionOrder: 'c.seq ASC',
+  limitOffset(limit, offset, p) {
+    if (limit === null && offset === null) return '';
+    return `LIMIT ${limit === null ? 'ALL' : p.add(limit)}${offset === null ? '' : ` OFFSET ${p.add(offset)}`}`;
+  },
+  inList(column, values, p) {
+    return `${column} = ANY(${p.add([...values])})`;
+  },
+};

@@ -1,0 +1,65 @@
+import type pg from 'pg';
+import type { FileCommitOutcome, FileRecord, FileStore } from '../types.js';
+import { mapErrors } from './pg-support.js';
+import { inTransaction } from './transaction.js';
+
+const FILE_COLUMNS = 'project_id, digest, name, size_bytes, chunk_count, created_at';
+
+/**
+ * Files on PostgreSQL (objects spec §6), laid out as in the SQLite adapter: a `files` row per
+ * (project, digest) pointing at the chunks of the upload that first stored those bytes. Chunks are
+ * written and read one at a time, so neither side holds a whole file in memory. Two nodes
+ * committing the same digest at once are settled by the primary key: one keeps its chunks, the
+ * other drops them.
+ */
+export class PostgresFileStore implements FileStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async stageChunk(projectId: string, uploadId: string, seq: number, data: Uint8Array): Promise<void> {
+    const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    await mapErrors(() => this.pool.query('INSERT INTO file_chunks (project_id, blob_id, seq, data) VALUES ($1, $2, $3, $4)', [projectId, uploadId, seq, bytes]));
+  }
+
+  commitUpload(projectId: string, uploadId: string, file: Omit<FileRecord, 'project_id'>): Promise<FileCommitOutcome> {
+    return inTransaction(this.pool, async (db) => {
+      const inserted = await db.query(
+        `INSERT INTO files (project_id, digest, blob_id, name, size_bytes, chunk_count, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (project_id, digest) DO NOTHING`,
+        [projectId, file.digest, uploadId, file.name, file.size_bytes, file.chunk_count, file.created_at],
+      );
+      if (inserted.rowCount === 1) return { created: true };
+      await db.query('DELETE FROM file_chunks WHERE project_id = $1 AND blob_id = $2', [projectId, uploadId]);
+      return { created: false };
+    });
+  }
+
+  async discardUpload(projectId: string, uploadId: string): Promise<void> {
+    await mapErrors(() => this.pool.query('DELETE FROM file_chunks WHERE project_id = $1 AND blob_id = $2', [projectId, uploadId]));
+  }
+
+  async find(projectId: string, digest: string): Promise<FileRecord | null> {
+    const { rows } = await mapErrors(() => this.pool.query<FileRecord>(`SELECT ${FILE_COLUMNS} FROM files WHERE project_id = $1 AND digest = $2`, [projectId, digest]));
+    return rows[0] ?? null;
+  }
+
+  async *readChunks(projectId: string, digest: string): AsyncGenerator<Buffer> {
+    const { rows } = await mapErrors(() =>
+      this.pool.query<{ blob_id: string; chunk_count: number }>('SELECT blob_id, chunk_count FROM files WHERE project_id = $1 AND digest = $2', [projectId, digest]),
+    );
+    const file = rows[0];
+    if (!file) return;
+    for (let seq = 0; seq < file.chunk_count; seq += 1) {
+      // one short query per chunk: no connection stays busy while the client drains the response
+      const chunk = await mapErrors(() =>
+        this.pool.query<{ data: Buffer }>('SELECT data FROM file_chunks WHERE project_id = $1 AND blob_id = $2 AND seq = $3', [projectId, file.blob_id, seq]),
+      );
+      if (chunk.rows.length === 0) throw new Error(`File ${digest} of ${projectId} is missing chunk ${seq}`);
+      yield chunk.rows[0].data;
+    }
+  }
+
+  async totalSize(projectId: string): Promise<number> {
+    const { rows } = await mapErrors(() => this.pool.query<{ total: number }>('SELECT COALESCE(SUM(size_bytes), 0) AS total FROM files WHERE project_id = $1', [projectId]));
+    return rows[0].total;
+  }
+}

@@ -1,0 +1,64 @@
+import pg from 'pg';
+import type { TraceStore } from '../types.js';
+import { CallWriter } from './call-writer.js';
+import { runMigrations } from './migrations.js';
+import { PostgresAuthStore } from './postgres-auth-store.js';
+import { PostgresCallStore } from './postgres-call-store.js';
+import { PostgresFileStore } from './postgres-file-store.js';
+import { PostgresObjectStore } from './postgres-object-store.js';
+import { mapErrors, PG_TYPES } from './pg-support.js';
+
+export interface PostgresStoreOptions {
+  /** `postgres://user:password@host:port/database` (every libpq-style parameter pg understands). */
+  url: string;
+  /** Connections for short statements: writes, reads by id, auth, objects, files. */
+  maxConnections?: number;
+  /** Connections for streaming queries, each held until its stream ends. */
+  maxStreamConnections?: number;
+  /** Call-write transactions in flight at once. */
+  writeConcurrency?: number;
+}
+
+/**
+ * The PostgreSQL store. Everything durable lives in the database and no state is cached in the
+ * process, so any number of Heddle processes can share one database and act as one service.
+ * Streaming queries get their own pool so long-running streams never starve writes or auth.
+ */
+export class PostgresStore implements TraceStore {
+  readonly kind = 'postgres' as const;
+  readonly auth: PostgresAuthStore;
+  readonly calls: PostgresCallStore;
+  readonly objects: PostgresObjectStore;
+  readonly files: PostgresFileStore;
+  readonly #pool: pg.Pool;
+  readonly #streamPool: pg.Pool;
+  readonly #writer: CallWriter;
+
+  constructor(options: PostgresStoreOptions) {
+    const base: pg.PoolConfig = { connectionString: options.url, types: PG_TYPES, application_name: 'heddle', idleTimeoutMillis: 30_000 };
+    this.#pool = new pg.Pool({ ...base, max: options.maxConnections ?? 10 });
+    this.#streamPool = new pg.Pool({ ...base, max: options.maxStreamConnections ?? 8 });
+    // An idle connection that breaks (server restart) is dropped by the pool; without a listener
+    // the error would crash the process.
+    for (const pool of [this.#pool, this.#streamPool]) pool.on('error', () => undefined);
+    this.#writer = new CallWriter(this.#pool, { concurrency: options.writeConcurrency ?? 2 });
+    this.auth = new PostgresAuthStore(this.#pool);
+    this.calls = new PostgresCallStore(this.#pool, this.#streamPool, this.#writer);
+    this.objects = new PostgresObjectStore(this.#pool);
+    this.files = new PostgresFileStore(this.#pool);
+  }
+
+  async migrate(): Promise<void> {
+    const client = await mapErrors(() => this.#pool.connect());
+    try {
+      await mapErrors(() => runMigrations(client));
+    } finally {
+      client.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#writer.drain();
+    await Promise.all([this.#pool.end(), this.#streamPool.end()]);
+  }
+}

@@ -1,0 +1,44 @@
+import type pg from 'pg';
+import { isRetryable, mapPgError } from './pg-support.js';
+
+/**
+ * Runs `work` in one transaction on a pooled connection: committed when it resolves, rolled back
+ * when it throws. A deadlock or serialization failure is retried (twice at most) from the start,
+ * so `work` must not have side effects outside the database.
+ */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      throw mapPgError(error);
+    }
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      try {
+        await client.query('ROLLBACK');
+      } catch (rollbackError) {
+        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      }
+      if (attempt < 2 && isRetryable(error)) continue;
+      throw mapPgError(error);
+    } finally {
+      // a connection that could not even roll back is discarded, not reused
+      client.release(broken);
+    }
+  }
+}
+
+/**
+ * Serialises work on one object across every node until the transaction ends (two-key advisory
+ * locks never collide with the one-key lock the migrations take).
+ */
+export async function lockObject(client: pg.PoolClient, projectId: string, objectId: string): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [projectId, objectId]);
+}

@@ -1,0 +1,64 @@
+import { resolveCallField, type CallField } from '../../../src/domain/call-fields.js';
+import type { Operation, SortKey } from '../../../src/domain/query/ast.js';
+import { parseQuery, parseSort } from '../../../src/domain/query/parse.js';
+import type { CallEndPart, CallRow, CallStartPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
+
+/** Store-level call parts with full defaults (the HTTP factories are in test/helpers/factories.ts). */
+export function start(projectId: string, id: string, overrides: Partial<Omit<CallStartPart, 'kind' | 'project_id' | 'id'>> = {}): CallStartPart {
+  return {
+    kind: 'start',
+    project_id: projectId,
+    id,
+    op_name: 'weave:///acme/demo/op/predict:abc',
+    op_display_name: 'predict',
+    display_name: null,
+    trace_id: `trace-${id}`,
+    parent_id: null,
+    thread_id: null,
+    turn_id: null,
+    started_at: 1_700_000_000_000_000,
+    attributes: '{}',
+    inputs: '{}',
+    otel_dump: null,
+    wb_user_id: 'user-1',
+    wb_run_id: null,
+    wb_run_step: null,
+    ...overrides,
+  };
+}
+
+export function end(projectId: string, id: string, overrides: Partial<Omit<CallEndPart, 'kind' | 'project_id' | 'id'>> = {}): CallEndPart {
+  return {
+    kind: 'end',
+    project_id: projectId,
+    id,
+    ended_at: 1_700_000_001_000_000,
+    exception: null,
+    output: null,
+    summary: '{}',
+    wb_run_step_end: null,
+    ...overrides,
+  };
+}
+
+export function where(expr: unknown): Operation<CallField> {
+  return parseQuery({ $expr: expr }, resolveCallField);
+}
+
+export function sort(keys: Array<{ field: string; direction: 'asc' | 'desc' }>): SortKey<CallField>[] {
+  return parseSort(keys, resolveCallField);
+}
+
+/** The ids a query streams, in order. */
+export async function ids(store: TraceStore, q: CallsQuery): Promise<string[]> {
+  const out: string[] = [];
+  for await (const row of store.calls.query(q)) out.push(row.id);
+  return out;
+}
+
+/** The rows a query streams. */
+export async function rows(store: TraceStore, q: CallsQuery): Promise<CallRow[]> {
+  const out: CallRow[] = [];
+  for await (const row of store.calls.query(q)) out.push(row);
+  return out;
+}
