@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Config } from './config/config.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/error-handler.js';
+import { registerGracefulClose } from './plugins/graceful-close.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import callsRoutes from './routes/calls.js';
 import callsV2Routes from './routes/calls-v2.js';
@@ -41,7 +42,7 @@ export async function buildApp({ config, store, logger = false }: BuildAppOption
     logger,
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true },
-    forceCloseConnections: true,
+    forceCloseConnections: 'idle',
   });
   const ajv = createAjv(SHARED_SCHEMAS);
   app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
@@ -52,6 +53,7 @@ export async function buildApp({ config, store, logger = false }: BuildAppOption
 
   await registerOpenApi(app, { version: HEDDLE_VERSION });
   registerErrorHandling(app, { bodyLimitBytes: config.bodyLimitBytes });
+  registerGracefulClose(app);
   registerAuth(app, services.auth);
 
   await app.register(serviceRoutes, { services });

@@ -44,6 +44,18 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** Secrets are never echoed back in error messages. */
+function shown(name: string, value: unknown): string {
+  return /KEY|URL/.test(name) ? '(hidden)' : JSON.stringify(value);
+}
+
+/** TypeBox says "Expected union value" for the log level; name the allowed values instead. */
+function describeError(schema: unknown, message: string): string {
+  const anyOf = (schema as { anyOf?: Array<{ const?: unknown }> }).anyOf;
+  if (anyOf && anyOf.every((s) => s.const !== undefined)) return `expected one of ${anyOf.map((s) => String(s.const)).join(', ')}`;
+  return message;
+}
+
 /** Parses the environment; reports every invalid variable at once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw: Record<string, unknown> = {};
@@ -54,8 +66,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const converted = Value.Convert(EnvSchema, Value.Default(EnvSchema, raw));
   const errors = [...Value.Errors(EnvSchema, converted)];
   if (errors.length > 0) {
-    const lines = errors.map((e) => `${e.path.slice(1) || '(env)'}: ${e.message}`);
-    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+    const lines = new Map<string, string>();
+    for (const e of errors) {
+      const name = e.path.slice(1) || '(env)';
+      if (!lines.has(name)) lines.set(name, `${name}=${shown(name, env[name])}: ${describeError(e.schema, e.message)}`);
+    }
+    throw new ConfigError(`Invalid configuration:\n  ${[...lines.values()].join('\n  ')}`);
   }
   const parsed = converted as Env;
   return Object.freeze({

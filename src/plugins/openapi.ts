@@ -1,5 +1,5 @@
-import swagger from '@fastify/swagger';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import swagger, { type SwaggerTransformObject } from '@fastify/swagger';
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { ErrorRes, ValidationErrorRes } from '../schemas/common.js';
 
 /**
@@ -20,8 +20,8 @@ export async function registerOpenApi(app: FastifyInstance, opts: { version: str
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
-    transform: ({ schema, url, route }) => ({ schema: documentRoute(schema as RouteSchema | undefined, route), url }),
-    transformObject: ({ openapiObject }) => toJsonSchema2020(openapiObject) as typeof openapiObject,
+    transform: ({ schema, url, route }) => ({ schema: documentRoute(schema as RouteSchema, route) as FastifySchema, url }),
+    transformObject: (doc) => toJsonSchema2020('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as ReturnType<SwaggerTransformObject>,
   });
 }
 
