@@ -157,6 +157,27 @@ test('the rich fuzz seeds are valid requests (so mutating them reaches the servi
   assert.deepEqual(failures, []);
 });
 
+test('extreme paging values (limit, offset) never produce a 500 on any route', async (t) => {
+  const h = await buildTestApp(t);
+  const failures: string[] = [];
+  const extremes: unknown[] = [2 ** 63, -(2 ** 63), 2 ** 53 + 1, '9'.repeat(40), '-9'.repeat(20), 1e308, -1, 0, 0.5];
+  for (const route of authenticatedRoutes(h.app).filter((r) => r.method === 'POST' || r.method === 'PUT')) {
+    const entry = ROUTE_CASES[routeKey(route)];
+    const base = entry?.fuzzBody?.(PROJECT) ?? requestFor(route, PROJECT).body;
+    if (base === null || typeof base !== 'object' || Array.isArray(base)) continue;
+    const url = requestFor(route, PROJECT).url;
+    for (const field of ['limit', 'offset']) {
+      for (const value of extremes) {
+        const body = { ...(base as Record<string, unknown>), [field]: value };
+        const res = await h.app.inject({ method: route.method as 'POST', url, headers: { authorization: basicAuth(h.aliceKey), 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+        const problems = errorShapeProblems(res, entry?.errorShape);
+        if (problems.length > 0) failures.push(`${field}=${JSON.stringify(value)}: ${describeResponse(route.method, url, res)}`);
+      }
+    }
+  }
+  assert.deepEqual(failures, []);
+});
+
 test('no malformed body produces a 500: a few hundred seeded bodies per POST/PUT route', async (t) => {
   const h = await buildTestApp(t);
   const f = new Fuzzer(prng(20_250_101));

@@ -1,14 +1,23 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { RouteInfo } from '../../src/plugins/route-table.js';
 import type { TestApp } from '../helpers/app.js';
+import type { CaseRequest } from './route-cases.js';
 
 /** Sends `request` with the route's method and the given headers (JSON body when there is one). */
 export function send(
   h: Pick<TestApp, 'app'>,
   route: Pick<RouteInfo, 'method'>,
-  request: { url: string; body?: unknown },
+  request: CaseRequest,
   headers: Record<string, string>,
 ): Promise<LightMyRequestResponse> {
+  if (request.raw) {
+    return h.app.inject({
+      method: route.method as 'POST',
+      url: request.url,
+      headers: { ...headers, 'content-type': request.raw.contentType },
+      payload: request.raw.payload,
+    });
+  }
   const hasBody = request.body !== undefined;
   return h.app.inject({
     method: route.method as 'GET',

@@ -12,8 +12,17 @@ import type { RouteInfo } from '../../src/plugins/route-table.js';
  *   entity must get a non-error answer (2xx or 404) with the same request.
  * - `noProject`: the route touches no project (service information); say why.
  */
+/** A request to send: a JSON `body`, or a `raw` payload of another content type (multipart uploads). */
+export interface CaseRequest {
+  url: string;
+  body?: unknown;
+  raw?: { contentType: string; payload: string };
+}
+
 export interface RouteCase {
-  request?: (projectId: string) => { url: string; body?: unknown };
+  request?: (projectId: string) => CaseRequest;
+  /** The project is (also) named in the path, so a malformed id cannot be expressed. */
+  projectInPath?: boolean;
   noProject?: string;
   /**
    * For routes whose protocol does not refuse with 403 (GraphQL answers 200 with `errors`): true
@@ -41,6 +50,25 @@ const post = (url: string, body: (p: string) => unknown, fuzzBody?: (p: string) 
   request: (p) => ({ url, body: body(p) }),
   fuzzBody,
 });
+
+const put = (url: string, body: (p: string) => unknown): RouteCase => ({ request: (p) => ({ url, body: body(p) }) });
+
+/** A `/v2/{entity}/{project}/…` route; the body names the same project. */
+const inPath = (rest: string, body: (p: string) => unknown): RouteCase => ({
+  request: (p) => ({ url: `/v2/${p.split('/').map(encodeURIComponent).join('/')}/${rest}`, body: body(p) }),
+  projectInPath: true,
+});
+
+/** A `/file/create` form: `project_id` and a small `file`. */
+function multipartUpload(projectId: string): { contentType: string; payload: string } {
+  const boundary = 'heddle-security-boundary';
+  const payload = [
+    `--${boundary}\r\nContent-Disposition: form-data; name="project_id"\r\n\r\n${projectId}\r\n`,
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n`,
+    `--${boundary}--\r\n`,
+  ].join('');
+  return { contentType: `multipart/form-data; boundary=${boundary}`, payload };
+}
 
 /** A query using every operator of calls spec §5, for the fuzz test to take apart. */
 const RICH_QUERY = {
@@ -143,6 +171,42 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   'POST /trace/usage': post('/trace/usage', (p) => ({ project_id: p })),
   'POST /threads/stream_query': post('/threads/stream_query', (p) => ({ project_id: p })),
 
+  // ---- project-scoped call writes of the Python client (routes/calls-v2.ts)
+  'POST /v2/:entity/:project/calls/complete': inPath('calls/complete', (p) => ({
+    batch: [{ ...(startReq(p).start as object), ...(endReq(p).end as object) }],
+  })),
+  'POST /v2/:entity/:project/call/start': inPath('call/start', startReq),
+  'POST /v2/:entity/:project/call/end': inPath('call/end', endReq),
+
+  // ---- objects (objects spec §3)
+  'POST /obj/create': post('/obj/create', (p) => ({ obj: { project_id: p, object_id: 'sec-obj', val: { a: 1 } } }), (p) => ({
+    obj: { project_id: p, object_id: 'sec-obj', val: { a: [1, 1.0, 12345678901234567890, 'weave:///acme/demo/object/X:abc'], _type: 'Model' }, builtin_object_class: null },
+  })),
+  'POST /obj/read': post('/obj/read', (p) => ({ project_id: p, object_id: 'sec-obj', digest: 'latest' })),
+  'POST /obj/delete': post('/obj/delete', (p) => ({ project_id: p, object_id: 'sec-obj' })),
+  'POST /objs/query': post('/objs/query', (p) => ({ project_id: p }), (p) => ({
+    project_id: p,
+    filter: { object_ids: ['sec-obj'], latest_only: true, is_op: false, tags: ['t'], aliases: ['prod'] },
+    sort_by: [{ field: 'created_at', direction: 'desc' }],
+    limit: 5,
+    offset: 0,
+    metadata_only: true,
+    include_tags_and_aliases: true,
+  })),
+  'PUT /objs/:object_id/versions/:digest/tags': put('/objs/sec-obj/versions/latest/tags', (p) => ({ project_id: p, tags: ['t'] })),
+  'POST /objs/:object_id/versions/:digest/tags/remove': post('/objs/sec-obj/versions/latest/tags/remove', (p) => ({ project_id: p, tags: ['t'] })),
+  'PUT /objs/:object_id/aliases': put('/objs/sec-obj/aliases', (p) => ({ project_id: p, digest: 'latest', aliases: ['prod'] })),
+  'POST /objs/:object_id/aliases/remove': post('/objs/sec-obj/aliases/remove', (p) => ({ project_id: p, aliases: ['prod'] })),
+  'GET /tags': { request: (p) => ({ url: `/tags?project_id=${encodeURIComponent(p)}` }) },
+  'GET /aliases': { request: (p) => ({ url: `/aliases?project_id=${encodeURIComponent(p)}` }) },
+
+  // ---- files (objects spec §6)
+  'POST /file/create': { request: (p) => ({ url: '/file/create', raw: multipartUpload(p) }) },
+  'POST /files/create': { request: (p) => ({ url: '/files/create', raw: multipartUpload(p) }) },
+  'POST /file/content': post('/file/content', (p) => ({ project_id: p, digest: 'sec-digest' })),
+  'POST /files/content': post('/files/content', (p) => ({ project_id: p, digest: 'sec-digest' })),
+  'POST /files/query_stats': post('/files/query_stats', (p) => ({ project_id: p })),
+
   // ---- W&B GraphQL used by weave.init: creating a project is the tenancy-relevant operation.
   'POST /graphql': {
     request: (p) => ({
@@ -181,7 +245,7 @@ export function routesWithoutCase(app: FastifyInstance): string[] {
 }
 
 /** A request for a route: its case, or for the auth tests (which never get past auth) a bare URL. */
-export function requestFor(route: RouteInfo, projectId: string): { url: string; body?: unknown } {
+export function requestFor(route: RouteInfo, projectId: string): CaseRequest {
   const entry = ROUTE_CASES[routeKey(route)];
   if (entry?.request) return entry.request(projectId);
   return { url: route.url.replace(/:([A-Za-z0-9_]+)/g, 'x').replace(/\*/g, 'x'), body: route.method === 'GET' ? undefined : {} };
