@@ -40,7 +40,10 @@ export function registerAuth(app: FastifyInstance, auth: AuthService): void {
     const config = request.routeOptions.config;
     if (config?.public || request.routeOptions.url === undefined) return;
     const key = extractApiKey(request, config?.apiKeyHeader === true);
-    if (key === null) throw new AuthError('Missing API key: use HTTP Basic "api:<key>" or "Authorization: Bearer <key>"');
+    if (key === null) {
+      // The training routes word it as their clients expect (training spec §1).
+      throw new AuthError(request.url.startsWith('/v1/') ? 'Not authenticated' : 'Missing API key: use HTTP Basic "api:<key>" or "Authorization: Bearer <key>"');
+    }
     request.caller = await auth.authenticate(key);
   });
 }

@@ -38,14 +38,15 @@ export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimitByt
     if (error instanceof AppError) {
       if (error.isUserError) request.log.info({ status: error.status, reason: error.message }, 'request rejected');
       else request.log.error({ err: error.cause ?? error }, error.message);
-      return reply.code(error.status).send({ reason: error.message, ...error.extra });
+      if (error.status === 401 && isTrainingRoute(request)) reply.header('www-authenticate', 'Bearer');
+      return sendReason(request, reply, error.status, error.message, error.extra);
     }
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         // A route may set its own limit (uploads); name the one that applied.
-        return reply.code(413).send({ reason: `Request too large: the body exceeds the limit of ${request.routeOptions.bodyLimit ?? opts.bodyLimitBytes} bytes` });
+        return sendReason(request, reply, 413, `Request too large: the body exceeds the limit of ${request.routeOptions.bodyLimit ?? opts.bodyLimitBytes} bytes`);
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return reply.code(415).send({ reason: `Unsupported content type: ${request.headers['content-type'] ?? '(none)'}` });
+        return sendReason(request, reply, 415, `Unsupported content type: ${request.headers['content-type'] ?? '(none)'}`);
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return reply.code(422).send({ detail: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] });
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -62,10 +63,10 @@ export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimitByt
     }
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ err: error }, 'request rejected');
-      return reply.code(error.statusCode).send({ reason: error.message });
+      return sendReason(request, reply, error.statusCode, error.message);
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send({ reason: 'Internal server error' });
+    return sendReason(request, reply, 500, 'Internal server error');
   });
 }
 
@@ -81,4 +82,15 @@ function sendDetail(reply: FastifyReply, detail: Array<{ input?: unknown }>): Fa
     text = JSON.stringify({ detail: detail.map(({ input: _input, ...rest }) => rest) });
   }
   return reply.code(422).type('application/json; charset=utf-8').send(text);
+}
+
+/** The `/v1/...` training routes answer `{"detail": "..."}`, what their clients read (training spec §1). */
+function isTrainingRoute(request: FastifyRequest): boolean {
+  return request.url.startsWith('/v1/');
+}
+
+/** A non-validation error: `{"reason": …, …extra}` (README "Other errors"), `{"detail": …}` on /v1. */
+function sendReason(request: FastifyRequest, reply: FastifyReply, status: number, message: string, extra: Record<string, unknown> = {}): FastifyReply {
+  const key = isTrainingRoute(request) ? 'detail' : 'reason';
+  return reply.code(status).send({ [key]: message, ...extra });
 }
