@@ -91,7 +91,9 @@ export const sqliteDialect: SqlDialect = {
   insertionOrder: 'c.rowid ASC',
   limitOffset(limit, offset, p) {
     if (limit === null && offset === null) return '';
-    return `LIMIT ${limit === null ? -1 : p.add(limit)}${offset === null ? '' : ` OFFSET ${p.add(offset)}`}`;
+    // SQLite binds integers up to 2^63; anything larger means "everything" anyway
+    const bounded = (n: number): string => p.add(Math.min(Math.trunc(n), Number.MAX_SAFE_INTEGER));
+    return `LIMIT ${limit === null ? -1 : bounded(limit)}${offset === null ? '' : ` OFFSET ${bounded(offset)}`}`;
   },
   inList(column, values, p) {
     return values.length === 1 ? `${column} = ${p.add(values[0])}` : `${column} IN (${values.map((v) => p.add(v)).join(', ')})`;
