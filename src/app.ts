@@ -43,6 +43,10 @@ export async function buildApp({ config, store, logger = false }: BuildAppOption
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: 'idle',
+    // JSON.parse makes `__proto__` an ordinary own key; refusing it would reject legitimate
+    // user data in free-form inputs, and nothing here merges bodies with Object.assign.
+    onProtoPoisoning: 'ignore',
+    onConstructorPoisoning: 'ignore',
   });
   const ajv = createAjv(SHARED_SCHEMAS);
   app.setValidatorCompiler(({ schema }) => ajv.compile(schema));

@@ -103,9 +103,22 @@ function describe(error: ErrorObject): [string, string, string[]] {
 function inputOf(error: ErrorObject): unknown {
   const data = error.data;
   if (error.keyword === 'additionalProperties' && data !== null && typeof data === 'object') {
-    return (data as Record<string, unknown>)[String((error.params as Record<string, unknown>).additionalProperty)];
+    return echoable((data as Record<string, unknown>)[String((error.params as Record<string, unknown>).additionalProperty)]);
   }
-  return data;
+  return echoable(data);
+}
+
+/** Longest JSON text of an offending value echoed back; a 32 MiB body is not worth repeating. */
+const MAX_ECHO_CHARS = 1024;
+
+function echoable(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  try {
+    const text = JSON.stringify(value);
+    return text !== undefined && text.length <= MAX_ECHO_CHARS ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

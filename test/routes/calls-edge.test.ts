@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildTestApp, PROJECT } from '../helpers/app.js';
+import { basicAuth, buildTestApp, PROJECT } from '../helpers/app.js';
 import { makeEnd, makeStart } from '../helpers/factories.js';
 import { expr, field, lit, queryIds, readCall } from './calls-fixture.js';
 
@@ -94,4 +94,13 @@ test('§6.1 validation items carry the offending input; huge limits are clamped,
   assert.deepEqual(await queryIds(h, { offset: 1e20 }), []);
   const stats = await h.post('/calls/query_stats', { project_id: PROJECT, limit: 1e20 });
   assert.deepEqual(stats.json(), { count: 1, total_storage_size_bytes: null, has_more: false });
+});
+
+test('a __proto__ key inside free-form inputs is stored as data, not refused', async (t) => {
+  const h = await buildTestApp(t);
+  const body = `{"start":{"project_id":"acme/demo","id":"p1","op_name":"o","started_at":"2025-01-01T10:00:00Z","attributes":{},"inputs":{"__proto__":{"x":1},"constructor":{"prototype":2}}}}`;
+  const res = await h.app.inject({ method: 'POST', url: '/call/start', headers: { authorization: basicAuth(h.aliceKey), 'content-type': 'application/json' }, payload: body });
+  assert.equal(res.statusCode, 200);
+  const call = (await h.post('/call/read', { project_id: 'acme/demo', id: 'p1' })).json().call;
+  assert.equal(JSON.stringify(call.inputs), '{"__proto__":{"x":1},"constructor":{"prototype":2}}');
 });
