@@ -5,8 +5,10 @@ import type { TestContext } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { TraceStore } from '../../src/store/types.js';
+import { createTestDatabase } from './postgres.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -27,17 +29,25 @@ export function basicAuth(key: string): string {
   return `Basic ${Buffer.from(`api:${key}`).toString('base64')}`;
 }
 
-/** A fresh app on its own SQLite file, closed and removed when the test ends. */
+/** The store the HTTP tests run on: HEDDLE_TEST_STORE=postgres runs them on PostgreSQL (scripts/test.sh does both). */
+export const TEST_STORE: 'sqlite' | 'postgres' = process.env.HEDDLE_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+
+/**
+ * A fresh app on its own store, closed and removed when the test ends: a SQLite file, or with
+ * HEDDLE_TEST_STORE=postgres a fresh PostgreSQL database (test/helpers/postgres.ts).
+ */
 export async function buildTestApp(t: Pick<TestContext, 'after'>, env: Record<string, string> = {}): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-test-'));
-  const config = loadConfig({ HEDDLE_DATA_DIR: dir, HEDDLE_LOG_LEVEL: 'silent', ...env });
-  const store = new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
+  const database = TEST_STORE === 'postgres' ? await createTestDatabase() : null;
+  const config = loadConfig({ HEDDLE_DATA_DIR: dir, HEDDLE_LOG_LEVEL: 'silent', ...(database ? { HEDDLE_DATABASE_URL: database.url } : {}), ...env });
+  const store: TraceStore = database ? new PostgresStore({ url: database.url }) : new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
   await store.migrate();
   const app = await buildApp({ config, store });
   await app.ready();
   t.after(async () => {
     await app.close();
     await store.close();
+    await database?.release();
     fs.rmSync(dir, { recursive: true, force: true });
   });
   const aliceKey = (await app.services.auth.createKey({ entity: 'acme', username: 'alice' })).key;

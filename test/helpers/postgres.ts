@@ -1,183 +1,129 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { TestContext } from 'node:test';
-import { promisify } from 'node:util';
+import { after, type TestContext } from 'node:test';
 import pg from 'pg';
+import { DB_PREFIX, ensurePostgres } from './postgres-server.js';
+
+export { ensurePostgres, isCi } from './postgres-server.js';
 
 /**
- * A PostgreSQL server for tests, and a fresh database per test app or file.
- *
- * The server is `HEDDLE_TEST_POSTGRES_URL` when set (a role that may create databases), else the
- * local Debian cluster: when nothing answers, the helper installs Debian's `postgresql` package
- * (as root), starts or creates the cluster and creates the `heddle_test` role. With CI=true a
- * missing server is an error, never a skip; elsewhere tests may skip when it cannot be had.
+ * Databases for tests on PostgreSQL (the server comes from postgres-server.ts): each test app or
+ * suite gets a database of its own, and nothing of one app is visible to the next.
  */
 
-const execFileP = promisify(execFile);
-const LOCAL_ROLE = 'heddle_test';
-const LOCAL_PASSWORD = 'heddle_test';
-const DB_PREFIX = 'heddle_test_';
-/** Test databases older than this are left over from killed runs and dropped. */
-const STALE_AFTER_MS = 6 * 60 * 60 * 1000;
-
-let server: Promise<string | null> | undefined;
 let admin: pg.Pool | undefined;
-
-export const isCi = (): boolean => process.env.CI === 'true';
-
-/** The admin URL of a reachable server, or null when none can be had (only ever null outside CI). */
-export function ensurePostgres(): Promise<string | null> {
-  server ??= findOrStart().catch((error: unknown) => {
-    if (isCi()) throw error;
-    process.stderr.write(`PostgreSQL unavailable for tests: ${(error as Error).message}\n`);
-    return null;
-  });
-  return server;
-}
 
 export interface TestDatabase {
   url: string;
   name: string;
-  /** Drops the database, closing any connection still open to it. */
-  drop(): Promise<void>;
+  /**
+   * Hands the database back once nothing is connected to it any more. It is emptied and reused
+   * by a later test of the same file, and dropped when the file's tests end.
+   */
+  release(): Promise<void>;
 }
 
-/** Creates a uniquely named UTF-8 database; the caller drops it. Throws when no server can be had. */
+/** Databases of this process: free ones wait for reuse; all are dropped after the file's last test. */
+const created: string[] = [];
+const free: string[] = [];
+
+/**
+ * Creating and dropping a database costs about a second on a busy machine (DROP DATABASE waits
+ * for a checkpoint), and the HTTP suite builds well over a hundred apps: a database is made once
+ * per test file and emptied between apps instead (TRUNCATE … RESTART IDENTITY leaves nothing of
+ * the previous app, not even sequence positions).
+ */
+after(async () => {
+  if (!admin) return;
+  const pool = admin;
+  admin = undefined;
+  free.length = 0;
+  for (const name of created.splice(0)) await dropDatabase(pool, name).catch((error: unknown) => process.stderr.write(`could not drop ${name}: ${String(error)}\n`));
+  await pool.end();
+});
+
+/** A UTF-8 database of its own, fresh or emptied; throws when no server can be had. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = await ensurePostgres();
   if (adminUrl === null) throw new Error('PostgreSQL is not available (set HEDDLE_TEST_POSTGRES_URL or install postgresql)');
   admin ??= new pg.Pool({ connectionString: adminUrl, max: 2, idleTimeoutMillis: 1000, allowExitOnIdle: true });
-  const name = `${DB_PREFIX}${Date.now().toString(36)}_${process.pid}_${randomBytes(4).toString('hex')}`;
-  // template0 + C locale: independent of how the cluster was initialised; the schema itself asks
-  // for COLLATE "C" and Unicode collations where it needs them
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const pool = admin;
-  return { url: url.toString(), name, drop: async () => void (await pool.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
+  const urlOf = (name: string): string => {
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
+  let name = free.pop();
+  if (name !== undefined) {
+    await emptyDatabase(urlOf(name));
+  } else {
+    name = `${DB_PREFIX}${Date.now().toString(36)}_${process.pid}_${randomBytes(4).toString('hex')}`;
+    // template0 + C locale: independent of how the cluster was initialised; the schema itself asks
+    // for COLLATE "C" and Unicode collations where it needs them
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
+    created.push(name);
+  }
+  const own = name;
+  let released = false;
+  return {
+    url: urlOf(own),
+    name: own,
+    release: async () => {
+      if (released) return;
+      released = true;
+      free.push(own);
+    },
+  };
 }
 
-/** A fresh database dropped when the test ends; null (the test skipped) when PostgreSQL cannot be had outside CI. */
+/**
+ * Deletes every row of every table but the migration log and restarts the sequences. DELETE, not
+ * TRUNCATE: test tables hold a handful of rows, and TRUNCATE creates and syncs new files.
+ */
+async function emptyDatabase(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DO $$
+      DECLARE r record;
+      BEGIN
+        -- tables holding foreign keys first, so no row is deleted while another still points at it
+        FOR r IN SELECT t.tablename FROM pg_tables t WHERE t.schemaname = current_schema() AND t.tablename <> 'heddle_migrations'
+                 ORDER BY (SELECT count(*) FROM pg_constraint c WHERE c.conrelid = format('%I', t.tablename)::regclass AND c.contype = 'f') DESC LOOP
+          EXECUTE format('DELETE FROM %I', r.tablename);
+        END LOOP;
+        FOR r IN SELECT sequencename FROM pg_sequences WHERE schemaname = current_schema() LOOP
+          EXECUTE format('ALTER SEQUENCE %I RESTART', r.sequencename);
+        END LOOP;
+      END $$`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Drops a test database once its users have disconnected. FORCE (which ends leftover sessions)
+ * needs pg_signal_backend for sessions of other roles, such as an autovacuum worker, so a plain
+ * DROP comes first; the server itself waits a few seconds for such sessions to go.
+ */
+async function dropDatabase(pool: pg.Pool, name: string): Promise<void> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await pool.query(attempt < 3 ? `DROP DATABASE IF EXISTS ${name}` : `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+/** A database of its own for this test; null (the test skipped) when PostgreSQL cannot be had outside CI. */
 export async function testDatabase(t: Pick<TestContext, 'after' | 'skip'>): Promise<string | null> {
   if ((await ensurePostgres()) === null) {
     t.skip('PostgreSQL is not available');
     return null;
   }
   const db = await createTestDatabase();
-  t.after(() => db.drop());
+  t.after(() => db.release());
   return db.url;
 }
 
-async function canConnect(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-async function findOrStart(): Promise<string> {
-  const configured = process.env.HEDDLE_TEST_POSTGRES_URL;
-  if (configured) {
-    if (!(await canConnect(configured))) throw new Error(`HEDDLE_TEST_POSTGRES_URL does not answer: ${configured}`);
-    await dropStaleDatabases(configured);
-    return configured;
-  }
-  const local = (port: number): string => `postgres://${LOCAL_ROLE}:${LOCAL_PASSWORD}@127.0.0.1:${port}/postgres`;
-  if (await canConnect(local(5432))) {
-    await dropStaleDatabases(local(5432));
-    return local(5432);
-  }
-  // several test processes start at once: one sets the server up, the others wait for it
-  const port = await withSetupLock(setUpLocalCluster);
-  if (!(await canConnect(local(port)))) throw new Error(`the local cluster on port ${port} does not accept ${LOCAL_ROLE}`);
-  return local(port);
-}
-
-async function sh(command: string, args: string[], timeoutMs = 120_000): Promise<string> {
-  const { stdout } = await execFileP(command, args, { timeout: timeoutMs, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  return stdout;
-}
-
-async function hasCommand(command: string): Promise<boolean> {
-  try {
-    await sh('sh', ['-c', `command -v ${command}`]);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Installs, creates or starts the Debian cluster and creates the test role; returns its port. */
-async function setUpLocalCluster(): Promise<number> {
-  if (!(await hasCommand('pg_lsclusters'))) {
-    if (process.getuid?.() !== 0) throw new Error('postgresql is not installed and installing it needs root');
-    await sh('apt-get', ['update'], 600_000);
-    await sh('apt-get', ['install', '-y', 'postgresql'], 900_000);
-  }
-  let clusters = (await sh('pg_lsclusters', ['--no-header'])).split('\n').filter((line) => line.trim() !== '').map((line) => line.trim().split(/\s+/));
-  if (clusters.length === 0) {
-    const versions = fs.readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
-    if (versions.length === 0) throw new Error('no PostgreSQL server version under /usr/lib/postgresql');
-    await sh('pg_createcluster', [versions[0], 'main', '--start']);
-    clusters = (await sh('pg_lsclusters', ['--no-header'])).split('\n').filter((line) => line.trim() !== '').map((line) => line.trim().split(/\s+/));
-  }
-  const [version, name, port, status] = clusters[0];
-  if (status !== 'online') await sh('pg_ctlcluster', [version, name, 'start']);
-  const role = `DO $$ BEGIN
-    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${LOCAL_ROLE}') THEN
-      CREATE ROLE ${LOCAL_ROLE} LOGIN CREATEDB PASSWORD '${LOCAL_PASSWORD}';
-    ELSE
-      ALTER ROLE ${LOCAL_ROLE} LOGIN CREATEDB PASSWORD '${LOCAL_PASSWORD}';
-    END IF;
-  END $$;`;
-  await sh('runuser', ['-u', 'postgres', '--', 'psql', '-p', port, '-v', 'ON_ERROR_STOP=1', '-c', role]);
-  return Number(port);
-}
-
-/** Runs `work` while holding a lock directory shared by every test process of this machine. */
-async function withSetupLock<T>(work: () => Promise<T>): Promise<T> {
-  const lock = path.join(os.tmpdir(), 'heddle-test-postgres.lock');
-  const deadline = Date.now() + 20 * 60_000;
-  for (;;) {
-    try {
-      fs.mkdirSync(lock);
-      break;
-    } catch {
-      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 20 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    fs.rmSync(lock, { recursive: true, force: true });
-  }
-}
-
-/** Drops test databases whose creation time (in their name) is long past: left by killed runs. */
-async function dropStaleDatabases(adminUrl: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  try {
-    await client.connect();
-    const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${DB_PREFIX}%`]);
-    for (const { datname } of rows) {
-      const created = parseInt(datname.slice(DB_PREFIX.length).split('_')[0], 36);
-      if (Number.isFinite(created) && Date.now() - created > STALE_AFTER_MS) {
-        await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => undefined);
-      }
-    }
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 import { test } from 'node:test';
-import Database from 'better-sqlite3';
+import { countRows as countTableRows } from '../helpers/db-rows.js';
 import { basicAuth, buildTestApp, PROJECT, type TestApp } from '../helpers/app.js';
 import { multipartBody, type FormPart } from '../helpers/multipart.js';
 
@@ -115,10 +114,8 @@ test('a file over HEDDLE_FILE_LIMIT_BYTES answers 413 and leaves nothing behind'
   assert.equal(atLimit.statusCode, 200);
 });
 
-function countRows(h: TestApp, t: { after(fn: () => void): void }): (table: string) => number {
-  const db = new Database(path.join(h.config.dataDir, 'heddle.sqlite'), { readonly: true });
-  t.after(() => db.close());
-  return (table) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+function countRows(h: TestApp, _t: { after(fn: () => void): void }): (table: string) => number {
+  return (table) => countTableRows(h, table);
 }
 
 test('rejected uploads leave no stored chunks behind (too large, or digest mismatch after chunks were staged)', async (t) => {

@@ -56,6 +56,8 @@ export function mapPgError(error: unknown): unknown {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') {
     if (code in UNSTORABLE_INPUT) return new InvalidRequestError(UNSTORABLE_INPUT[code]);
+    // the service hands the store valid JSON, so JSON the server refuses holds text it cannot store
+    if (code === '22P02' && /type jsonb?\b/.test(error.message)) return new InvalidRequestError(UNSTORABLE_INPUT['22P05']);
     if (code === QUERY_CANCELED) return new QueryTimeoutError();
     if (UNAVAILABLE.test(code) || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ENOTFOUND' || code === 'ETIMEDOUT') {
       return new StoreUnavailableError(error);
@@ -80,4 +82,26 @@ export async function mapErrors<T>(work: () => Promise<T>): Promise<T> {
 export function isRetryable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '40P01' || code === '40001';
+}
+
+/**
+ * The shared compilers bind some values they end up not using (an operand compiled both as text
+ * and as a number, say). PostgreSQL rejects a parameter it cannot type, so unused ones are
+ * dropped and the placeholders renumbered. Placeholders only ever come from the dialect: user
+ * values are always parameters, never SQL text, so `$<digits>` occurs nowhere else.
+ */
+export function compactParams(sql: string, params: readonly unknown[]): { text: string; values: unknown[] } {
+  const renumbered = new Map<number, number>();
+  const values: unknown[] = [];
+  const text = sql.replace(/\$(\d+)/g, (_match, digits: string) => {
+    const index = Number(digits);
+    let next = renumbered.get(index);
+    if (next === undefined) {
+      values.push(params[index - 1]);
+      next = values.length;
+      renumbered.set(index, next);
+    }
+    return `$${next}`;
+  });
+  return { text, values };
 }

@@ -4,7 +4,7 @@ import { compileCallsCount, compileCallsSelect, type CompiledSql } from '../sql/
 import type { CallPart, CallRow, CallsQuery, CallStore } from '../types.js';
 import type { CallWriter } from './call-writer.js';
 import { postgresDialect } from './postgres-dialect.js';
-import { compactJsonText, mapErrors, mapPgError, PG_TYPES } from './pg-support.js';
+import { compactJsonText, compactParams, mapErrors, mapPgError, PG_TYPES } from './pg-support.js';
 import { inTransaction } from './transaction.js';
 
 /** Rows fetched per round trip while streaming; small enough to keep memory flat, large enough to amortise. */
@@ -19,6 +19,10 @@ function toCallRow(row: CallRow): CallRow {
     if (typeof value === 'string') row[column] = compactJsonText(value);
   }
   return row;
+}
+
+function compile(compiled: CompiledSql): { text: string; values: unknown[] } {
+  return compactParams(compiled.sql, compiled.params);
 }
 
 const TOMBSTONE_SQL = `
@@ -42,14 +46,14 @@ export class PostgresCallStore implements CallStore {
     id: string,
     opts: { include_storage_size?: boolean; include_total_storage_size?: boolean } = {},
   ): Promise<CallRow | null> {
-    const compiled = compileCallsSelect({ project_id: projectId, filter: { call_ids: [id] }, limit: 1, ...opts }, postgresDialect);
-    const { rows } = await mapErrors(() => this.pool.query<CallRow>(compiled.sql, compiled.params));
+    const compiled = compile(compileCallsSelect({ project_id: projectId, filter: { call_ids: [id] }, limit: 1, ...opts }, postgresDialect));
+    const { rows } = await mapErrors(() => this.pool.query<CallRow>(compiled.text, compiled.values));
     return rows.length > 0 ? toCallRow(rows[0]) : null;
   }
 
   query(q: CallsQuery): AsyncIterable<CallRow> {
     // compile eagerly so invalid queries fail before the caller starts streaming
-    const compiled = compileCallsSelect(q, postgresDialect);
+    const compiled = compile(compileCallsSelect(q, postgresDialect));
     return this.#stream(compiled);
   }
 
@@ -58,9 +62,9 @@ export class PostgresCallStore implements CallStore {
    * them, so a large result is never held in memory. The connection returns to the pool when the
    * consumer finishes or stops early.
    */
-  async *#stream(compiled: CompiledSql): AsyncGenerator<CallRow> {
+  async *#stream(compiled: { text: string; values: unknown[] }): AsyncGenerator<CallRow> {
     const client = await mapErrors(() => this.streamPool.connect());
-    const cursor = client.query(new Cursor<CallRow>(compiled.sql, compiled.params, { types: PG_TYPES }));
+    const cursor = client.query(new Cursor<CallRow>(compiled.text, compiled.values, { types: PG_TYPES }));
     let failure: unknown;
     try {
       for (;;) {
@@ -86,8 +90,8 @@ export class PostgresCallStore implements CallStore {
   }
 
   async count(q: CallsQuery): Promise<{ count: number; total_storage_size_bytes: number | null }> {
-    const compiled = compileCallsCount(q, postgresDialect);
-    const { rows } = await mapErrors(() => this.pool.query<{ count: number; total_storage_size_bytes: number | null }>(compiled.sql, compiled.params));
+    const compiled = compile(compileCallsCount(q, postgresDialect));
+    const { rows } = await mapErrors(() => this.pool.query<{ count: number; total_storage_size_bytes: number | null }>(compiled.text, compiled.values));
     return rows[0];
   }
 

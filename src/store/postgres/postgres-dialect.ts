@@ -116,7 +116,9 @@ export const postgresDialect: SqlDialect = {
   insertionOrder: 'c.seq ASC',
   limitOffset(limit, offset, p) {
     if (limit === null && offset === null) return '';
-    return `LIMIT ${limit === null ? 'ALL' : p.add(limit)}${offset === null ? '' : ` OFFSET ${p.add(offset)}`}`;
+    // LIMIT/OFFSET are bigint here (SQLite takes any number): past 2^53 rows "more than all" is all the same
+    const bounded = (n: number): string => p.add(Math.min(Math.trunc(n), Number.MAX_SAFE_INTEGER));
+    return `LIMIT ${limit === null ? 'ALL' : bounded(limit)}${offset === null ? '' : ` OFFSET ${bounded(offset)}`}`;
   },
   inList(column, values, p) {
     return `${column} = ANY(${p.add([...values])})`;

@@ -10,7 +10,7 @@ import type {
   VersionSelector,
 } from '../types.js';
 import { postgresDialect } from './postgres-dialect.js';
-import { mapErrors } from './pg-support.js';
+import { compactParams, mapErrors } from './pg-support.js';
 import { inTransaction, lockObject } from './transaction.js';
 
 const INSERT_SQL = `
@@ -94,7 +94,8 @@ export class PostgresObjectStore implements ObjectStore {
 
   async query(q: ObjectsQuery): Promise<ObjectVersionRow[]> {
     const compiled = compileObjectsSelect(q, postgresDialect);
-    return mapErrors(async () => (await this.pool.query<ObjectVersionRow>(compiled.sql, compiled.params)).rows);
+    const { text, values } = compactParams(compiled.sql, compiled.params);
+    return mapErrors(async () => (await this.pool.query<ObjectVersionRow>(text, values)).rows);
   }
 
   delete(projectId: string, objectId: string, selectors: VersionSelector[] | null, deletedAt: number): Promise<ObjectVersionRow[] | null> {

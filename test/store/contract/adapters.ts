@@ -44,7 +44,7 @@ const ALL: Adapter[] = [
         store,
         dispose: async () => {
           await store.close();
-          await db.drop();
+          await db.release();
         },
       };
     },
