@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,7 +8,7 @@ import { batchPhase, buildUnbatched, buildWorkload, rawStorePhase, unbatchedPhas
 import { LoadClient } from './lib/load.js';
 import { measuredSpans, type PhaseResult } from './lib/measure.js';
 import { REPO_ROOT, startBare, startHeddle, type ChildServer } from './lib/processes.js';
-import { latencyPhase, RARE_EVERY, seedStore, streamPhase } from './lib/query-phases.js';
+import { latencyPhase, RARE_EVERY, seedStore, streamPhase, type SeedInfo } from './lib/query-phases.js';
 import { CALLS_PER_TRACE } from './lib/workload.js';
 import { machineInfo, phaseTable, summaryTable, writeResults, type Summary } from './lib/report.js';
 
@@ -46,6 +47,8 @@ function loadConfig() {
     latencyRequests: Math.max(50, envInt('BENCH_LATENCY_REQUESTS', 100)),
     seedChunkCalls: envInt('BENCH_SEED_CHUNK_CALLS', 10_000),
     cpuProfile: process.env.BENCH_CPU_PROF === '1',
+    /** Also measure first pages after ANALYZE (a proposal; the server does not run it). */
+    analyze: process.env.BENCH_ANALYZE !== '0',
   };
 }
 type BenchConfig = ReturnType<typeof loadConfig>;
@@ -155,16 +158,45 @@ async function readPhases(cleanup: Cleanup, cfg: BenchConfig, key: string, inges
   const storedDir = cleanup.tempDir('heddle-bench-stored-');
   const seed = await seedStore(storedDir, cfg.storedCalls, cfg.seedChunkCalls);
   log('first-page latency phase');
+  const latency = await latencyPages(cleanup, cfg, key, { seed, dataDir: storedDir, profileDir, phase: 'latency', label: '' });
+  let latencyAnalyzed: PhaseResult[] = [];
+  if (cfg.analyze) {
+    log('first-page latency again after ANALYZE (what-if: the server does not run ANALYZE itself)');
+    analyzeStore(storedDir);
+    latencyAnalyzed = await latencyPages(cleanup, cfg, key, { seed, dataDir: storedDir, profileDir, phase: 'latency-analyzed', label: ', after ANALYZE' });
+  }
+  return { stream, seed: seed.result, latency, latencyAnalyzed };
+}
+
+/** The three first-page queries over the seeded store, against a fresh server on it. */
+async function latencyPages(
+  cleanup: Cleanup,
+  cfg: BenchConfig,
+  key: string,
+  opts: { seed: SeedInfo; dataDir: string; profileDir: string | null; phase: string; label: string },
+): Promise<PhaseResult[]> {
+  const { seed } = opts;
   const n = cfg.storedCalls.toLocaleString('en-US');
-  const page = (name: string, opNames: string[], expected = 100) => (s: ChildServer) =>
-    latencyPhase(s, key, `First page (${n} stored), ${name}`, { project_id: seed.project, filter: { op_names: opNames } }, 5, cfg.latencyRequests, expected);
+  const page = (s: ChildServer, name: string, opNames: string[], expected = 100): Promise<PhaseResult> => {
+    const query = { project_id: seed.project, filter: { op_names: opNames } };
+    return latencyPhase(s, key, `First page (${n} stored${opts.label}), ${name}`, query, 5, cfg.latencyRequests, expected);
+  };
   const rareCalls = Math.ceil(cfg.storedCalls / CALLS_PER_TRACE / RARE_EVERY);
-  const latency = await withHeddle(cleanup, { dataDir: storedDir, adminKey: key, profileDir, phase: 'latency' }, async (s) => [
-    await page('common op, exact ref (40 % of calls)', [seed.ops.chat])(s),
-    await page('op version wildcard `:*` (20 %, 3 versions)', [`weave:///${seed.project}/op/run_agent:*`])(s),
-    await page('rare op, exact ref (0.1 %)', [seed.ops.rare], Math.min(100, rareCalls))(s),
+  return withHeddle(cleanup, { dataDir: opts.dataDir, adminKey: key, profileDir: opts.profileDir, phase: opts.phase }, async (s) => [
+    await page(s, 'common op, exact ref (40 % of calls)', [seed.ops.chat]),
+    await page(s, 'op version wildcard `:*` (20 %, 3 versions)', [`weave:///${seed.project}/op/run_agent:*`]),
+    await page(s, 'rare op, exact ref (0.1 %)', [seed.ops.rare], Math.min(100, rareCalls)),
   ]);
-  return { stream, seed: seed.result, latency };
+}
+
+/** Gathers planner statistics (sqlite_stat1/stat4) on the stopped server's database. */
+function analyzeStore(dataDir: string): void {
+  const db = new Database(path.join(dataDir, 'heddle.sqlite'));
+  try {
+    db.exec('ANALYZE');
+  } finally {
+    db.close();
+  }
 }
 
 async function main(): Promise<void> {
@@ -185,7 +217,10 @@ async function main(): Promise<void> {
     const writes = await writePhases(cleanup, cfg, key, dataDir, profileDir);
     const reads = await readPhases(cleanup, cfg, key, { dataDir, project: writes.project, calls: writes.ingested }, profileDir);
     const summary: Summary = { ...writes, ...reads };
-    const phases: PhaseResult[] = [writes.rawStore, writes.bareHttp, writes.bareFastify, writes.batch, writes.unbatched, reads.stream, reads.seed, ...reads.latency];
+    const phases: PhaseResult[] = [
+      ...[writes.rawStore, writes.bareHttp, writes.bareFastify, writes.batch, writes.unbatched],
+      ...[reads.stream, reads.seed, ...reads.latency, ...reads.latencyAnalyzed],
+    ];
     const header = Object.entries({ ...machine, config: JSON.stringify(cfg) }).map(([k, v]) => `- ${k}: ${v}`).join('\n');
     const markdown = `# Ingest benchmark\n\n${header}\n\n${summaryTable(summary)}\n\n${phaseTable(phases)}\n${profileDir ? `\nCPU profiles: ${profileDir}\n` : ''}`;
     const file = writeResults(markdown, { machine, config: cfg, phases });
