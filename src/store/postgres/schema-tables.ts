@@ -70,7 +70,7 @@ CREATE INDEX calls_by_start ON calls (project_id, started_at DESC, id DESC)
   WHERE started_at IS NOT NULL AND deleted_at IS NULL;
 CREATE INDEX calls_roots_by_start ON calls (project_id, started_at DESC, id DESC)
   WHERE parent_id IS NULL AND started_at IS NOT NULL AND deleted_at IS NULL;
-CREATE INDEX calls_by_op ON calls (project_id, op_name, started_at DESC);
+CREATE INDEX calls_by_op ON calls (project_id, op_name, started_at DESC, id DESC);
 CREATE INDEX calls_by_trace ON calls (project_id, trace_id);
 CREATE INDEX calls_by_parent ON calls (project_id, parent_id) WHERE parent_id IS NOT NULL;
 CREATE INDEX calls_by_thread ON calls (project_id, thread_id, started_at DESC) WHERE thread_id IS NOT NULL;

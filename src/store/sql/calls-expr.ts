@@ -59,7 +59,10 @@ export class CallsExprCompiler {
         `${this.d.jsonRender(base, rest, this.p)} ${dir}`,
       ];
     }
-    return [`${this.#field(field).sql} ${dir} NULLS LAST`];
+    // visible calls always have started_at: leaving NULLS LAST out there lets PostgreSQL walk its
+    // (project_id, started_at DESC, id DESC) index in both directions instead of sorting
+    const neverNull = field.kind === 'column' && field.name === 'started_at';
+    return [`${this.#field(field).sql} ${dir}${neverNull ? '' : ' NULLS LAST'}`];
   }
 
   operand(node: Operand<CallField>): Compiled {
