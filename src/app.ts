@@ -10,6 +10,7 @@ import callsAnalyticsRoutes from './routes/calls-analytics.js';
 import filesRoutes from './routes/files.js';
 import graphqlRoutes from './routes/graphql.js';
 import objectsRoutes from './routes/objects.js';
+import otelRoutes from './routes/otel.js';
 import serviceRoutes from './routes/service.js';
 import { createAjv } from './schemas/ajv.js';
 import { CallSchema } from './schemas/calls.js';
@@ -67,6 +68,7 @@ export async function buildApp({ config, store, logger = false }: BuildAppOption
   await app.register(objectsRoutes, { services });
   await app.register(filesRoutes, { services, fileLimitBytes: config.fileLimitBytes });
   await app.register(graphqlRoutes, { services });
+  await app.register(otelRoutes, { services });
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;

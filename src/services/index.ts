@@ -9,6 +9,7 @@ import { FileService } from './file-service.js';
 import { GraphqlService } from './graphql-service.js';
 import { ObjectLabelService } from './object-label-service.js';
 import { ObjectService } from './object-service.js';
+import { OtelService } from './otel-service.js';
 import { ProjectAccess } from './project-access.js';
 import { ServiceInfo } from './service-info.js';
 import { ThreadService } from './thread-service.js';
@@ -28,10 +29,12 @@ export interface Services {
   threads: ThreadService;
   info: ServiceInfo;
   graphql: GraphqlService;
+  otel: OtelService;
 }
 
 export function createServices(store: TraceStore, config: Config): Services {
   const access = new ProjectAccess(store);
+  const objects = new ObjectService(store, access);
   return {
     auth: new AuthService(store),
     access,
@@ -39,11 +42,12 @@ export function createServices(store: TraceStore, config: Config): Services {
     callQueries: new CallQueryService(store, access),
     callStats: new CallStatsService(store, access),
     callUsage: new CallUsageService(store, access),
-    objects: new ObjectService(store, access),
+    objects,
     objectLabels: new ObjectLabelService(store, access),
     files: new FileService(store, access),
     threads: new ThreadService(store, access),
     info: new ServiceInfo(config),
     graphql: new GraphqlService(new WandbCompatService(store, access, config)),
+    otel: new OtelService(store, access, objects),
   };
 }

@@ -132,6 +132,31 @@ function richEnd(projectId: string): Record<string, unknown> {
   };
 }
 
+/** An OTLP/JSON export of one span, routed to the project by resource attributes (otel spec §A.2). */
+function otelExport(projectId: string): Record<string, unknown> {
+  const [entity, project] = projectId.split('/');
+  const attr = (key: string, value: unknown) => ({ key, value });
+  return {
+    resourceSpans: [{
+      resource: { attributes: [attr('wandb.entity', { stringValue: entity }), attr('wandb.project', { stringValue: project })] },
+      scopeSpans: [{
+        scope: { name: 'sec' },
+        spans: [{
+          traceId: '0af7651916cd43dd8448eb211c80319c',
+          spanId: 'b7ad6b7169203331',
+          name: 'sec span',
+          kind: 'SPAN_KIND_CLIENT',
+          startTimeUnixNano: '1735725600000000000',
+          endTimeUnixNano: 1735725601000000000,
+          attributes: [attr('gen_ai.request.model', { stringValue: 'm' }), attr('gen_ai.usage.input_tokens', { intValue: '3' }), attr('input.value', { stringValue: '{"a": [1, 2]}' })],
+          events: [{ name: 'gen_ai.choice', timeUnixNano: '1735725600500000000', attributes: [attr('text', { stringValue: 'x' })] }],
+          status: { code: 'STATUS_CODE_ERROR', message: 'boom' },
+        }],
+      }],
+    }],
+  };
+}
+
 export const ROUTE_CASES: Record<string, RouteCase> = {
   // ---- service information (otel-service-queues spec §B)
   'GET /version': { noProject: 'service version, no project' },
@@ -206,6 +231,10 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   'POST /file/content': post('/file/content', (p) => ({ project_id: p, digest: 'sec-digest' })),
   'POST /files/content': post('/files/content', (p) => ({ project_id: p, digest: 'sec-digest' })),
   'POST /files/query_stats': post('/files/query_stats', (p) => ({ project_id: p })),
+
+  // ---- OpenTelemetry ingest (otel-service-queues spec §A); the project is named by resource attributes
+  'POST /otel/v1/traces': post('/otel/v1/traces', otelExport),
+  'POST /otel/v1/trace': post('/otel/v1/trace', otelExport),
 
   // ---- W&B GraphQL used by weave.init: creating a project is the tenancy-relevant operation.
   'POST /graphql': {

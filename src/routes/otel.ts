@@ -1,0 +1,72 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { gunzipSync } from 'node:zlib';
+import { AppError, InvalidRequestError, RequestTooLargeError } from '../errors/app-error.js';
+import * as S from '../schemas/otel.js';
+import type { Services } from '../services/index.js';
+import type { OtlpBody } from '../services/otel-service.js';
+
+const tags = ['OpenTelemetry'];
+
+/** §A.1 our choice: at most 32 MiB of OTLP after decompression (the real client-side limit). */
+export const OTEL_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+
+class UnsupportedEncodingError extends AppError {
+  constructor(encoding: string) {
+    super(415, `Unsupported content encoding: ${encoding} (use gzip or identity)`);
+  }
+}
+
+/** The raw body, gunzipped when `Content-Encoding: gzip`, never more than the limit (§A.1). */
+function decompress(request: FastifyRequest, raw: Buffer): Buffer {
+  const encoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding === 'identity' || encoding === '') return raw;
+  if (encoding !== 'gzip' && encoding !== 'x-gzip') throw new UnsupportedEncodingError(encoding);
+  try {
+    return gunzipSync(raw, { maxOutputLength: OTEL_BODY_LIMIT_BYTES });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new RequestTooLargeError(`Request too large: the decompressed body exceeds the limit of ${OTEL_BODY_LIMIT_BYTES} bytes`);
+    }
+    throw new InvalidRequestError(`Invalid gzip body: ${(error as Error).message}`);
+  }
+}
+
+function header(request: FastifyRequest, name: string): string | null {
+  const value = request.headers[name];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+}
+
+/**
+ * OTLP/HTTP trace export (otel spec §A). This plugin's own content-type parsers take protobuf and
+ * JSON as raw bytes; any other type is a 415. Keys may also come in `wandb-api-key`.
+ */
+export default async function otelRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+  app.removeAllContentTypeParsers();
+  const parseAs = { parseAs: 'buffer', bodyLimit: OTEL_BODY_LIMIT_BYTES } as const;
+  const keep = (encoding: OtlpBody['encoding']) => (request: FastifyRequest, body: Buffer | string, done: (err: Error | null, body?: unknown) => void) => {
+    try {
+      done(null, { encoding, bytes: decompress(request, body as Buffer) } satisfies OtlpBody);
+    } catch (error) {
+      done(error as Error);
+    }
+  };
+  app.addContentTypeParser(['application/x-protobuf', 'application/protobuf'], parseAs, keep('protobuf'));
+  app.addContentTypeParser('application/json', parseAs, keep('json'));
+
+  const options = {
+    bodyLimit: OTEL_BODY_LIMIT_BYTES,
+    config: { apiKeyHeader: true },
+    schema: { tags, summary: 'Export Trace', body: S.ExportTraceBody, response: { 200: S.ExportTraceRes } },
+  };
+  const handler = async (request: FastifyRequest) => {
+    if (request.body === undefined || request.body === null) throw new InvalidRequestError('Missing OTLP body');
+    return services.otel.exportTraces(request.caller, request.body as OtlpBody, {
+      projectId: header(request, 'project_id'),
+      wbRunId: header(request, 'wb_run_id'),
+    });
+  };
+  app.post('/otel/v1/traces', options, handler);
+  // §A: the older path, served as an alias; its legacy clients sent the key by HTTP Basic (§0), so
+  // the `wandb-api-key` header belongs to the new path only
+  app.post('/otel/v1/trace', { ...options, config: {}, schema: { ...options.schema, hide: true } }, handler);
+}
