@@ -12,6 +12,7 @@ import graphqlRoutes from './routes/graphql.js';
 import objectsRoutes from './routes/objects.js';
 import otelRoutes from './routes/otel.js';
 import serviceRoutes from './routes/service.js';
+import tablesRoutes from './routes/tables.js';
 import { createAjv } from './schemas/ajv.js';
 import { CallSchema } from './schemas/calls.js';
 import { Operand } from './schemas/query.js';
@@ -66,6 +67,7 @@ export async function buildApp({ config, store, logger = false }: BuildAppOption
   await app.register(callsV2Routes, { services });
   await app.register(callsAnalyticsRoutes, { services });
   await app.register(objectsRoutes, { services });
+  await app.register(tablesRoutes, { services });
   await app.register(filesRoutes, { services, fileLimitBytes: config.fileLimitBytes });
   await app.register(graphqlRoutes, { services });
   await app.register(otelRoutes, { services });

@@ -11,7 +11,9 @@ import { ObjectLabelService } from './object-label-service.js';
 import { ObjectService } from './object-service.js';
 import { OtelService } from './otel-service.js';
 import { ProjectAccess } from './project-access.js';
+import { RefService } from './ref-service.js';
 import { ServiceInfo } from './service-info.js';
+import { TableService } from './table-service.js';
 import { ThreadService } from './thread-service.js';
 import { WandbCompatService } from './wandb-compat-service.js';
 
@@ -26,6 +28,8 @@ export interface Services {
   objects: ObjectService;
   objectLabels: ObjectLabelService;
   files: FileService;
+  tables: TableService;
+  refs: RefService;
   threads: ThreadService;
   info: ServiceInfo;
   graphql: GraphqlService;
@@ -45,6 +49,8 @@ export function createServices(store: TraceStore, config: Config): Services {
     objects,
     objectLabels: new ObjectLabelService(store, access),
     files: new FileService(store, access),
+    tables: new TableService(store, access),
+    refs: new RefService(store, access),
     threads: new ThreadService(store, access),
     info: new ServiceInfo(config),
     graphql: new GraphqlService(new WandbCompatService(store, access, config)),

@@ -11,8 +11,10 @@ import type {
   ObjectVersionRow,
   VersionSelector,
 } from './object-types.js';
+import type { TableStore } from './table-types.js';
 
 export type * from './object-types.js';
+export type * from './table-types.js';
 
 /**
  * The storage contract every adapter (SQLite, PostgreSQL) fulfils. Services depend on this file
@@ -25,6 +27,8 @@ export interface TraceStore {
   readonly calls: CallStore;
   readonly objects: ObjectStore;
   readonly files: FileStore;
+  /** Tables (objects spec §4); optional until every adapter has one (services answer 501 without it). */
+  readonly tables?: TableStore;
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Flushes pending writes, then closes every connection. */

@@ -225,6 +225,30 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   'GET /tags': { request: (p) => ({ url: `/tags?project_id=${encodeURIComponent(p)}` }) },
   'GET /aliases': { request: (p) => ({ url: `/aliases?project_id=${encodeURIComponent(p)}` }) },
 
+  // ---- tables and refs (objects spec §4, §5)
+  'POST /table/create': post('/table/create', (p) => ({ table: { project_id: p, rows: [{ a: 1 }] } }), (p) => ({
+    table: { project_id: p, rows: [{ a: [1, 1.0, 'weave:///acme/demo/object/X:abc'] }, {}], expected_digest: null },
+  })),
+  'POST /table/create_from_digests': post('/table/create_from_digests', (p) => ({ project_id: p, row_digests: ['sec-row'] })),
+  // no rich seed: it would need an existing base table (an unknown base answers 404)
+  'POST /table/update': post('/table/update', (p) => ({
+    project_id: p,
+    base_digest: 'sec-table',
+    updates: [{ append: { row: { a: 1 } } }, { insert: { index: 0, row: {} } }, { pop: { index: 0 } }],
+  })),
+  'POST /table/query': post('/table/query', (p) => ({ project_id: p, digest: 'sec-table' }), (p) => ({
+    project_id: p,
+    digest: 'sec-table',
+    filter: { row_digests: ['r'] },
+    sort_by: [{ field: 'a.b', direction: 'desc' }],
+    limit: 5,
+    offset: 1,
+  })),
+  'POST /table/query_stream': post('/table/query_stream', (p) => ({ project_id: p, digest: 'sec-table' })),
+  'POST /table/query_stats': post('/table/query_stats', (p) => ({ project_id: p, digest: 'sec-table' })),
+  'POST /table/query_stats_batch': post('/table/query_stats_batch', (p) => ({ project_id: p, digests: ['sec-table'], include_storage_size: true })),
+  'POST /refs/read_batch': post('/refs/read_batch', (p) => ({ refs: [`weave:///${p}/object/sec-obj:abc/key/a/index/0`] })),
+
   // ---- files (objects spec §6)
   'POST /file/create': { request: (p) => ({ url: '/file/create', raw: multipartUpload(p) }) },
   'POST /files/create': { request: (p) => ({ url: '/files/create', raw: multipartUpload(p) }) },

@@ -124,4 +124,29 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (project_id, blob_id, seq)
   );
   `,
+  // tables (objects spec §4): row bodies once per (project, row digest), tables as ordered row digests
+  `
+  CREATE TABLE table_rows (
+    project_id TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    val TEXT NOT NULL,
+    size_bytes INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (project_id, digest)
+  ) WITHOUT ROWID;
+  CREATE TABLE table_digests (
+    project_id TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    row_count INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (project_id, digest)
+  ) WITHOUT ROWID;
+  CREATE TABLE table_entries (
+    project_id TEXT NOT NULL,
+    table_digest TEXT NOT NULL,
+    pos INTEGER NOT NULL,
+    row_digest TEXT NOT NULL,
+    PRIMARY KEY (project_id, table_digest, pos)
+  ) WITHOUT ROWID;
+  `,
 ];

@@ -8,6 +8,7 @@ import { SqliteAuthStore } from './sqlite-auth-store.js';
 import { SqliteCallStore } from './sqlite-call-store.js';
 import { SqliteFileStore } from './sqlite-file-store.js';
 import { SqliteObjectStore } from './sqlite-object-store.js';
+import { SqliteTableStore } from './sqlite-table-store.js';
 import { registerSqliteFunctions } from './sqlite-dialect.js';
 import { SqliteWriter } from './writer.js';
 
@@ -38,6 +39,7 @@ export class SqliteStore implements TraceStore {
   readonly calls: SqliteCallStore;
   readonly objects: SqliteObjectStore;
   readonly files: SqliteFileStore;
+  readonly tables: SqliteTableStore;
   readonly #db: Database.Database;
   readonly #writer: SqliteWriter;
   readonly #reads: ReadPool;
@@ -52,6 +54,7 @@ export class SqliteStore implements TraceStore {
     this.calls = new SqliteCallStore(this.#writer, this.#reads);
     this.objects = new SqliteObjectStore(this.#writer, this.#reads);
     this.files = new SqliteFileStore(this.#writer, this.#reads);
+    this.tables = new SqliteTableStore(this.#writer, this.#reads);
   }
 
   async migrate(): Promise<void> {
