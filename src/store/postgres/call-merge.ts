@@ -47,27 +47,66 @@ function compare(a: string, b: string): number {
 const START_TEXT = ['op_name', 'op_display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id'] as const;
 const START_JSON = ['attributes', 'inputs', 'otel_dump'] as const;
 
+const SET_START = [...START_TEXT, 'wb_user_id', 'wb_run_id', 'started_at', 'wb_run_step', ...START_JSON]
+  .map((c) => `${c} = CASE WHEN excluded.started_at IS NULL THEN calls.${c} ELSE excluded.${c} END`);
+const SET_END = ['ended_at', 'exception', 'output', 'summary', 'wb_run_step_end']
+  .map((c) => `${c} = CASE WHEN excluded.ended_at IS NULL THEN calls.${c} ELSE excluded.${c} END`);
+
 /**
- * `INSERT … SELECT FROM unnest(arrays)`: one statement text for any batch size (one parameter per
- * column), so the server parses and plans it once per connection.
+ * The whole batch travels as one JSON array parameter whose JSON columns are the stored texts
+ * spliced in unchanged: the server parses it once, and `e -> 'inputs'` hands each value over as
+ * JSONB without another parse (text arrays would be escaped by the driver and parsed twice). A key
+ * is present only when the part carries a value, so `->` gives SQL NULL for a missing part and
+ * JSONB null for a stored JSON null. One statement text for any batch size: planned once per
+ * connection.
  */
 export const UPSERT_SQL = `
-  INSERT INTO calls (project_id, id, display_name, op_name, op_display_name, trace_id, parent_id, thread_id, turn_id,
-                     wb_user_id, wb_run_id, started_at, wb_run_step, attributes, inputs, otel_dump,
-                     ended_at, exception, output, summary, wb_run_step_end)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-                       $10::text[], $11::text[], $12::bigint[], $13::bigint[], $14::jsonb[], $15::jsonb[], $16::jsonb[],
-                       $17::bigint[], $18::text[], $19::jsonb[], $20::jsonb[], $21::bigint[])
+  INSERT INTO calls (project_id, id, display_name, ${START_TEXT.join(', ')}, wb_user_id, wb_run_id, started_at, wb_run_step,
+                     ${START_JSON.join(', ')}, ended_at, exception, output, summary, wb_run_step_end)
+  SELECT e->>'project_id', e->>'id', e->>'display_name', ${START_TEXT.map((c) => `e->>'${c}'`).join(', ')},
+         e->>'wb_user_id', e->>'wb_run_id', (e->>'started_at')::bigint, (e->>'wb_run_step')::bigint,
+         ${START_JSON.map((c) => `e->'${c}'`).join(', ')},
+         (e->>'ended_at')::bigint, e->>'exception', e->'output', e->'summary', (e->>'wb_run_step_end')::bigint
+  FROM jsonb_array_elements($1::jsonb) AS e
   ON CONFLICT (project_id, id) DO UPDATE SET
     display_name = COALESCE(excluded.display_name, calls.display_name),
-    ${[...START_TEXT, 'wb_user_id', 'wb_run_id', 'started_at', 'wb_run_step', ...START_JSON]
-      .map((c) => `${c} = CASE WHEN excluded.started_at IS NULL THEN calls.${c} ELSE excluded.${c} END`)
-      .join(',\n    ')},
-    ${['ended_at', 'exception', 'output', 'summary', 'wb_run_step_end']
-      .map((c) => `${c} = CASE WHEN excluded.ended_at IS NULL THEN calls.${c} ELSE excluded.${c} END`)
-      .join(',\n    ')}`;
+    ${SET_START.join(',\n    ')},
+    ${SET_END.join(',\n    ')}`;
 
-/** The 21 column arrays of UPSERT_SQL for the merged rows. */
+/** The JSON array parameter of UPSERT_SQL. */
+export function upsertPayload(rows: readonly MergedCall[]): string {
+  const items = rows.map((row) => {
+    const fields: string[] = [`"project_id":${JSON.stringify(row.project_id)}`, `"id":${JSON.stringify(row.id)}`];
+    const text = (key: string, value: string | number | null | undefined): void => {
+      if (value !== null && value !== undefined) fields.push(`"${key}":${JSON.stringify(value)}`);
+    };
+    const json = (key: string, value: string | null | undefined): void => {
+      if (value !== null && value !== undefined) fields.push(`"${key}":${value}`);
+    };
+    text('display_name', row.display_name);
+    const s = row.start;
+    if (s) {
+      for (const c of START_TEXT) text(c, s[c]);
+      text('wb_user_id', s.wb_user_id);
+      text('wb_run_id', s.wb_run_id);
+      text('started_at', s.started_at);
+      text('wb_run_step', s.wb_run_step);
+      for (const c of START_JSON) json(c, s[c]);
+    }
+    const e = row.end;
+    if (e) {
+      text('ended_at', e.ended_at);
+      text('exception', e.exception);
+      json('output', e.output);
+      json('summary', e.summary);
+      text('wb_run_step_end', e.wb_run_step_end);
+    }
+    return `{${fields.join(',')}}`;
+  });
+  return `[${items.join(',')}]`;
+}
+
+/** The same rows as column arrays (for COPY in bench/ingest-postgres.ts): the columns of UPSERT_SQL in order. */
 export function upsertParams(rows: readonly MergedCall[]): unknown[][] {
   const columns: unknown[][] = Array.from({ length: 21 }, () => new Array<unknown>(rows.length));
   rows.forEach((row, i) => {

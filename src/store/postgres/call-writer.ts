@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { CallPart } from '../types.js';
-import { mergeParts, UPSERT_SQL, upsertParams } from './call-merge.js';
+import { mergeParts, UPSERT_SQL, upsertPayload } from './call-merge.js';
 import { isRetryable, mapPgError } from './pg-support.js';
 
 interface Pending {
@@ -96,7 +96,7 @@ export class CallWriter {
   /** One transaction (a single statement commits on its own) with one retry after a deadlock. */
   async #commit(parts: CallPart[]): Promise<void> {
     const rows = mergeParts(parts);
-    const params = upsertParams(rows);
+    const params = [upsertPayload(rows)];
     for (let attempt = 0; ; attempt += 1) {
       try {
         await this.#pool.query({ name: 'heddle_calls_upsert', text: UPSERT_SQL, values: params });
