@@ -55,7 +55,8 @@ export class OtelService {
       list.push(call);
       byProject.set(projectId, list);
     }
-    // every target project is checked before anything is written
+    // every target project is checked before anything (even a project record) is written
+    for (const projectId of byProject.keys()) this.access.assertCanRead(caller, projectId);
     for (const projectId of byProject.keys()) await this.access.assertCanWrite(caller, projectId);
     const parts: CallPart[] = [];
     for (const [projectId, calls] of byProject) {
