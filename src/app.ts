@@ -7,6 +7,7 @@ import { registerOpenApi } from './plugins/openapi.js';
 import callsRoutes from './routes/calls.js';
 import callsV2Routes from './routes/calls-v2.js';
 import callsAnalyticsRoutes from './routes/calls-analytics.js';
+import feedbackRoutes from './routes/feedback.js';
 import filesRoutes from './routes/files.js';
 import graphqlRoutes from './routes/graphql.js';
 import objectsRoutes from './routes/objects.js';
@@ -70,6 +71,7 @@ export async function buildApp({ config, store, logger = false }: BuildAppOption
   await app.register(tablesRoutes, { services });
   await app.register(filesRoutes, { services, fileLimitBytes: config.fileLimitBytes });
   await app.register(graphqlRoutes, { services });
+  await app.register(feedbackRoutes, { services });
   await app.register(otelRoutes, { services });
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

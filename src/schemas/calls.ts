@@ -72,6 +72,7 @@ export const CallReadReq = Type.Object(
     project_id: Type.String(),
     id: Type.String(),
     include_costs: NullableLaxBool(),
+    include_feedback: NullableLaxBool(),
     include_storage_size: NullableLaxBool(),
     include_total_storage_size: NullableLaxBool(),
   },

@@ -7,7 +7,13 @@ import { InvalidRequestError } from '../errors/app-error.js';
 import type { CallReadReq, CallsFilterReq, CallsQueryReq, CallsQueryStatsReq, QueryReq, SortByReq } from '../schemas/calls.js';
 import type { CallRow, CallRowColumn, CallsFilter, CallsQuery, TraceStore } from '../store/types.js';
 import type { Caller } from './auth-service.js';
+import { costExtras } from './call-extras.js';
+import type { FeedbackService } from './feedback-service.js';
+import { NO_RECORD_PRICES, type RecordPriceBook, type RecordPriceLookup } from './price-table.js';
 import type { ProjectAccess } from './project-access.js';
+
+/** Calls hydrated per feedback lookup while streaming (calls spec §2.10 include_feedback). */
+const FEEDBACK_CHUNK = 200;
 
 /** Longest list a `CallsFilter` field may hold (calls spec §5.4). */
 export const MAX_FILTER_LIST = 1000;
@@ -71,7 +77,24 @@ export class CallQueryService {
   constructor(
     private readonly store: TraceStore,
     private readonly access: ProjectAccess,
+    private readonly prices: RecordPriceLookup = NO_RECORD_PRICES,
+    private readonly feedback: FeedbackService | null = null,
   ) {}
+
+  /**
+   * The `summary.weave` additions of calls spec §2.10 for a batch of rows: costs from the
+   * project's price book, and the feedback list (possibly empty) of every call.
+   */
+  async #extras(projectId: string, rows: CallRow[], book: RecordPriceBook | null, withFeedback: boolean): Promise<Map<CallRow, Record<string, unknown>>> {
+    const feedback = withFeedback && this.feedback ? await this.feedback.forCalls(projectId, rows.map((row) => row.id)) : null;
+    const out = new Map<CallRow, Record<string, unknown>>();
+    for (const row of rows) {
+      const extras: Record<string, unknown> = book ? costExtras(row, book) : {};
+      if (withFeedback) extras.feedback = feedback?.get(row.id) ?? [];
+      out.set(row, extras);
+    }
+    return out;
+  }
 
   /** `{"call": …}` as JSON text. */
   async callRead(caller: Caller, req: CallReadReq): Promise<string> {
@@ -79,7 +102,14 @@ export class CallQueryService {
     const opts = { include_storage_size: req.include_storage_size === true, include_total_storage_size: req.include_total_storage_size === true };
     const row = await this.store.calls.read(req.project_id, req.id, opts);
     if (!row) return '{"call":null}';
-    const view: CallViewOptions = { columns: null, includeStorageSize: opts.include_storage_size, includeTotalStorageSize: opts.include_total_storage_size };
+    const book = req.include_costs === true ? await this.prices.forProject(req.project_id) : null;
+    const extras = await this.#extras(req.project_id, [row], book, req.include_feedback === true);
+    const view: CallViewOptions = {
+      columns: null,
+      includeStorageSize: opts.include_storage_size,
+      includeTotalStorageSize: opts.include_total_storage_size,
+      weaveExtras: (r) => extras.get(r),
+    };
     return `{"call":${callToJson(row, view)}}`;
   }
 
@@ -110,15 +140,33 @@ export class CallQueryService {
       includeStorageSize: query.include_storage_size === true,
       includeTotalStorageSize: query.include_total_storage_size === true,
       includeUsernames: query.include_usernames === true,
-      // spec §2.10: the list is present (possibly empty) on every call. This service has no
-      // feedback records yet, so it is always empty; a feedback store replaces this lookup.
-      weaveExtras: req.include_feedback === true ? () => ({ feedback: [] }) : undefined,
     };
     const rows = this.store.calls.query(query);
     const expand = req.return_expanded_column_values === false ? [] : (query.expand ?? []);
     const expandRow = this.#rowExpander(req.project_id, expand);
-    return (async function* lines() {
-      for await (const row of rows) yield `${callToJson(expand.length > 0 ? await expandRow(row) : row, view)}\n`;
+    const withFeedback = req.include_feedback === true;
+    if (!includeCosts && !withFeedback) {
+      return (async function* lines() {
+        for await (const row of rows) yield `${callToJson(expand.length > 0 ? await expandRow(row) : row, view)}\n`;
+      })();
+    }
+    const book = includeCosts ? await this.prices.forProject(req.project_id) : null;
+    const hydrate = (batch: CallRow[]): Promise<Map<CallRow, Record<string, unknown>>> => this.#extras(req.project_id, batch, book, withFeedback);
+    return (async function* hydratedLines() {
+      let batch: CallRow[] = [];
+      const flush = async function* (): AsyncGenerator<string> {
+        const extras = await hydrate(batch);
+        for (const row of batch) {
+          const line = callToJson(expand.length > 0 ? await expandRow(row) : row, { ...view, weaveExtras: () => extras.get(row) });
+          yield `${line}\n`;
+        }
+        batch = [];
+      };
+      for await (const row of rows) {
+        batch.push(row);
+        if (batch.length >= FEEDBACK_CHUNK) yield* flush();
+      }
+      if (batch.length > 0) yield* flush();
     })();
   }
 

@@ -5,11 +5,15 @@ import { CallQueryService } from './call-query-service.js';
 import { CallWriteService } from './call-service.js';
 import { CallStatsService } from './call-stats-service.js';
 import { CallUsageService } from './call-usage-service.js';
+import { CostService } from './cost-service.js';
+import { FeedbackService } from './feedback-service.js';
+import { FeedbackStatsService } from './feedback-stats-service.js';
 import { FileService } from './file-service.js';
 import { GraphqlService } from './graphql-service.js';
 import { ObjectLabelService } from './object-label-service.js';
 import { ObjectService } from './object-service.js';
 import { OtelService } from './otel-service.js';
+import { StorePriceLookup } from './price-table.js';
 import { ProjectAccess } from './project-access.js';
 import { RefService } from './ref-service.js';
 import { ServiceInfo } from './service-info.js';
@@ -33,19 +37,24 @@ export interface Services {
   threads: ThreadService;
   info: ServiceInfo;
   graphql: GraphqlService;
+  feedback: FeedbackService;
+  feedbackStats: FeedbackStatsService;
+  costs: CostService;
   otel: OtelService;
 }
 
 export function createServices(store: TraceStore, config: Config): Services {
   const access = new ProjectAccess(store);
+  const prices = new StorePriceLookup(store.costs);
+  const feedback = new FeedbackService(store, access);
   const objects = new ObjectService(store, access);
   return {
     auth: new AuthService(store),
     access,
     callWrites: new CallWriteService(store, access),
-    callQueries: new CallQueryService(store, access),
-    callStats: new CallStatsService(store, access),
-    callUsage: new CallUsageService(store, access),
+    callQueries: new CallQueryService(store, access, prices, feedback),
+    callStats: new CallStatsService(store, access, prices),
+    callUsage: new CallUsageService(store, access, prices),
     objects,
     objectLabels: new ObjectLabelService(store, access),
     files: new FileService(store, access),
@@ -54,6 +63,9 @@ export function createServices(store: TraceStore, config: Config): Services {
     threads: new ThreadService(store, access),
     info: new ServiceInfo(config),
     graphql: new GraphqlService(new WandbCompatService(store, access, config)),
+    feedback,
+    feedbackStats: new FeedbackStatsService(store, access),
+    costs: new CostService(store, access),
     otel: new OtelService(store, access, objects),
   };
 }

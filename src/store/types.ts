@@ -11,9 +11,11 @@ import type {
   ObjectVersionRow,
   VersionSelector,
 } from './object-types.js';
+import type { CostStore, FeedbackStore } from './feedback-types.js';
 import type { TableStore } from './table-types.js';
 
 export type * from './object-types.js';
+export type * from './feedback-types.js';
 export type * from './table-types.js';
 
 /**
@@ -27,6 +29,8 @@ export interface TraceStore {
   readonly calls: CallStore;
   readonly objects: ObjectStore;
   readonly files: FileStore;
+  readonly feedback: FeedbackStore;
+  readonly costs: CostStore;
   /** Tables (objects spec §4); optional until every adapter has one (services answer 501 without it). */
   readonly tables?: TableStore;
   /** Applies pending migrations; safe to call on every start. */

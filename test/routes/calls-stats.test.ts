@@ -239,8 +239,8 @@ test('more than 10000 buckets raise the granularity to floor(range / 10000) + 1'
 test('usage metrics: one row per bucket × model seen in the range, aliases summed, costs without prices', async (t) => {
   const h = await buildTestApp(t);
   const usage = (u: Record<string, unknown>) => ({ end: { summary: { usage: u } } });
-  await call(h, 'u1', '2025-01-01T10:00:00Z', 100, usage({ 'gpt-4o': { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, requests: 1 }, claude: { input_tokens: 7, output_tokens: 3 } }));
-  await call(h, 'u2', '2025-01-01T10:01:00Z', 100, usage({ 'gpt-4o': { prompt_tokens: 20, input_tokens: 1, completion_tokens: 4, total_tokens: 25, cache_read_input_tokens: 6 } }));
+  await call(h, 'u1', '2025-01-01T10:00:00Z', 100, usage({ 'unpriced-llm': { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, requests: 1 }, claude: { input_tokens: 7, output_tokens: 3 } }));
+  await call(h, 'u2', '2025-01-01T10:01:00Z', 100, usage({ 'unpriced-llm': { prompt_tokens: 20, input_tokens: 1, completion_tokens: 4, total_tokens: 25, cache_read_input_tokens: 6 } }));
   await call(h, 'u3', '2025-01-01T10:11:00Z', 100, usage({ claude: { input_tokens: 2, output_tokens: 1, total_tokens: 3 } }));
   await call(h, 'none', '2025-01-01T10:06:00Z', 100);
   const res = await stats(h, {
@@ -256,11 +256,11 @@ test('usage metrics: one row per bucket × model seen in the range, aliases summ
   });
   assert.deepEqual(res.usage_buckets, [
     row('2025-01-01T10:00:00Z', 'claude', [7, 3, 0, 0, 0], 1),
-    row('2025-01-01T10:00:00Z', 'gpt-4o', [31, 5, 40, 2, 6], 2),
+    row('2025-01-01T10:00:00Z', 'unpriced-llm', [31, 5, 40, 2, 6], 2),
     row('2025-01-01T10:05:00Z', 'claude', [0, null as never, 0, 0, 0], 0),
-    row('2025-01-01T10:05:00Z', 'gpt-4o', [0, null as never, 0, 0, 0], 0),
+    row('2025-01-01T10:05:00Z', 'unpriced-llm', [0, null as never, 0, 0, 0], 0),
     row('2025-01-01T10:10:00Z', 'claude', [2, 1, 3, 1, 0], 1),
-    row('2025-01-01T10:10:00Z', 'gpt-4o', [0, null as never, 0, 0, 0], 0),
+    row('2025-01-01T10:10:00Z', 'unpriced-llm', [0, null as never, 0, 0, 0], 0),
   ]);
   assert.deepEqual(res.call_buckets, []);
   const none = await stats(h, { start: '2025-01-01T10:05:00Z', end: '2025-01-01T10:10:00Z', usage_metrics: [{ metric: 'input_tokens' }] });

@@ -70,6 +70,14 @@ function multipartUpload(projectId: string): { contentType: string; payload: str
   return { contentType: `multipart/form-data; boundary=${boundary}`, payload };
 }
 
+/** A note on the security test call (objects spec §7.1). */
+function feedbackReq(projectId: string): Record<string, unknown> {
+  return { project_id: projectId, weave_ref: `weave:///${projectId}/call/sec-call`, feedback_type: 'wandb.note.1', payload: { note: 'n' } };
+}
+
+/** The only query shape purges accept (objects spec §7.6, §8.4). */
+const ID_QUERY = { $expr: { $eq: [{ $getField: 'id' }, { $literal: 'sec-id' }] } };
+
 /** A query using every operator of calls spec §5, for the fuzz test to take apart. */
 const RICH_QUERY = {
   $expr: {
@@ -255,6 +263,36 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   'POST /file/content': post('/file/content', (p) => ({ project_id: p, digest: 'sec-digest' })),
   'POST /files/content': post('/files/content', (p) => ({ project_id: p, digest: 'sec-digest' })),
   'POST /files/query_stats': post('/files/query_stats', (p) => ({ project_id: p })),
+
+  // ---- feedback and costs (objects spec §7, §8)
+  'POST /feedback/create': post('/feedback/create', feedbackReq, (p) => ({ ...feedbackReq(p), feedback_type: 'wandb.reaction.1', payload: { emoji: '👍' }, creator: 'c' })),
+  'POST /feedback/batch/create': post('/feedback/batch/create', (p) => ({ batch: [feedbackReq(p)] })),
+  'POST /feedback/query': post('/feedback/query', (p) => ({ project_id: p }), (p) => ({
+    project_id: p,
+    fields: ['id', 'payload.note'],
+    query: { $expr: { $eq: [{ $getField: 'feedback_type' }, { $literal: 'wandb.note.1' }] } },
+    sort_by: [{ field: 'created_at', direction: 'desc' }],
+    limit: 5,
+    offset: 0,
+  })),
+  'POST /feedback/replace': post('/feedback/replace', (p) => ({ ...feedbackReq(p), feedback_id: 'sec-feedback' })),
+  'POST /feedback/purge': post('/feedback/purge', (p) => ({ project_id: p, query: ID_QUERY })),
+  'POST /feedback/payload_schema': post('/feedback/payload_schema', (p) => ({ project_id: p, start: T0, end: '2025-01-02T10:00:00Z' })),
+  'POST /feedback/stats': post('/feedback/stats', (p) => ({
+    project_id: p,
+    start: T0,
+    end: '2025-01-02T10:00:00Z',
+    metrics: [{ json_path: 'score', value_type: 'numeric', aggregations: ['avg'], percentiles: [50] }],
+  })),
+  'POST /cost/create': post('/cost/create', (p) => ({ project_id: p, costs: { 'sec-llm': { prompt_token_cost: 0.001, completion_token_cost: 0.002 } } })),
+  'POST /cost/query': post('/cost/query', (p) => ({ project_id: p }), (p) => ({
+    project_id: p,
+    fields: ['id', 'llm_id'],
+    query: { $expr: { $eq: [{ $getField: 'llm_id' }, { $literal: 'sec-llm' }] } },
+    sort_by: [{ field: 'effective_date', direction: 'desc' }],
+    limit: 5,
+  })),
+  'POST /cost/purge': post('/cost/purge', (p) => ({ project_id: p, query: ID_QUERY })),
 
   // ---- OpenTelemetry ingest (otel-service-queues spec §A); the project is named by resource attributes
   'POST /otel/v1/traces': post('/otel/v1/traces', otelExport),

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { FUNCTIONS_SQL } from './schema-functions.js';
 import { TABLES_SQL } from './schema-tables.js';
+import { FEEDBACK_TABLES_SQL } from './schema-feedback.js';
 
 /**
  * PostgreSQL schema versions, applied in order, each in its own transaction. The applied versions
@@ -9,6 +10,8 @@ import { TABLES_SQL } from './schema-tables.js';
 export const POSTGRES_MIGRATIONS: readonly string[] = [
   // 1: everything the SQLite schema has so far (its migrations 0 and 1), plus the SQL functions
   `${FUNCTIONS_SQL}\n${TABLES_SQL}`,
+  // 2: feedback and project LLM prices (SQLite migration 2)
+  FEEDBACK_TABLES_SQL,
 ];
 
 /**

@@ -7,6 +7,9 @@ import { PostgresCallStore } from './postgres-call-store.js';
 import { PostgresFileStore } from './postgres-file-store.js';
 import { PostgresObjectStore } from './postgres-object-store.js';
 import { mapErrors, PG_TYPES } from './pg-support.js';
+import { SqlCostStore, SqlFeedbackStore } from '../sql/record-stores.js';
+import { PgExecutor } from './pg-executor.js';
+import { postgresDialect } from './postgres-dialect.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` (every libpq-style parameter pg understands). */
@@ -30,6 +33,8 @@ export class PostgresStore implements TraceStore {
   readonly calls: PostgresCallStore;
   readonly objects: PostgresObjectStore;
   readonly files: PostgresFileStore;
+  readonly feedback: SqlFeedbackStore;
+  readonly costs: SqlCostStore;
   readonly #pool: pg.Pool;
   readonly #streamPool: pg.Pool;
   readonly #writer: CallWriter;
@@ -46,6 +51,9 @@ export class PostgresStore implements TraceStore {
     this.calls = new PostgresCallStore(this.#pool, this.#streamPool, this.#writer);
     this.objects = new PostgresObjectStore(this.#pool);
     this.files = new PostgresFileStore(this.#pool);
+    const executor = new PgExecutor(this.#pool);
+    this.feedback = new SqlFeedbackStore(executor, postgresDialect, (sql) => `${sql}::jsonb`);
+    this.costs = new SqlCostStore(executor, postgresDialect);
   }
 
   async migrate(): Promise<void> {

@@ -124,6 +124,57 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (project_id, blob_id, seq)
   );
   `,
+  // feedback (objects spec §7) and project LLM prices (objects spec §8)
+  `
+  CREATE TABLE feedback (
+    project_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    weave_ref TEXT NOT NULL,
+    wb_user_id TEXT NOT NULL,
+    creator TEXT,
+    created_at INTEGER NOT NULL,
+    feedback_type TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    annotation_ref TEXT,
+    runnable_ref TEXT,
+    call_ref TEXT,
+    trigger_ref TEXT,
+    queue_id TEXT,
+    scorer_tags TEXT NOT NULL,
+    scorer_tag_reasons TEXT NOT NULL,
+    scorer_tag_confidences TEXT NOT NULL,
+    scorer_ratings TEXT NOT NULL,
+    scorer_rating_reasons TEXT NOT NULL,
+    scorer_rating_confidences TEXT NOT NULL,
+    span_agent_name TEXT NOT NULL,
+    span_agent_version TEXT NOT NULL,
+    span_status_code TEXT NOT NULL,
+    span_conversation_id TEXT NOT NULL,
+    span_trace_id TEXT NOT NULL,
+    scorer_trace_id TEXT NOT NULL,
+    PRIMARY KEY (project_id, id)
+  );
+  CREATE INDEX feedback_by_ref ON feedback (project_id, weave_ref);
+  CREATE INDEX feedback_by_created ON feedback (project_id, created_at);
+  CREATE TABLE llm_token_prices (
+    project_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    pricing_level TEXT NOT NULL,
+    provider_id TEXT NOT NULL,
+    llm_id TEXT NOT NULL,
+    effective_date INTEGER NOT NULL,
+    prompt_token_cost REAL NOT NULL,
+    completion_token_cost REAL NOT NULL,
+    cache_read_input_token_cost REAL NOT NULL,
+    cache_creation_input_token_cost REAL NOT NULL,
+    prompt_token_cost_unit TEXT NOT NULL,
+    completion_token_cost_unit TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (project_id, id)
+  );
+  CREATE INDEX llm_token_prices_by_model ON llm_token_prices (project_id, llm_id, effective_date);
+  `,
   // tables (objects spec §4): row bodies once per (project, row digest), tables as ordered row digests
   `
   CREATE TABLE table_rows (

@@ -9,8 +9,10 @@ import { SqliteCallStore } from './sqlite-call-store.js';
 import { SqliteFileStore } from './sqlite-file-store.js';
 import { SqliteObjectStore } from './sqlite-object-store.js';
 import { SqliteTableStore } from './sqlite-table-store.js';
-import { registerSqliteFunctions } from './sqlite-dialect.js';
+import { registerSqliteFunctions, sqliteDialect } from './sqlite-dialect.js';
 import { SqliteWriter } from './writer.js';
+import { SqlCostStore, SqlFeedbackStore } from '../sql/record-stores.js';
+import { SqliteExecutor } from './sqlite-executor.js';
 
 export interface SqliteStoreOptions {
   /** Database file; its folder is created when missing. */
@@ -40,6 +42,8 @@ export class SqliteStore implements TraceStore {
   readonly objects: SqliteObjectStore;
   readonly files: SqliteFileStore;
   readonly tables: SqliteTableStore;
+  readonly feedback: SqlFeedbackStore;
+  readonly costs: SqlCostStore;
   readonly #db: Database.Database;
   readonly #writer: SqliteWriter;
   readonly #reads: ReadPool;
@@ -55,6 +59,9 @@ export class SqliteStore implements TraceStore {
     this.objects = new SqliteObjectStore(this.#writer, this.#reads);
     this.files = new SqliteFileStore(this.#writer, this.#reads);
     this.tables = new SqliteTableStore(this.#writer, this.#reads);
+    const executor = new SqliteExecutor(this.#writer, this.#reads);
+    this.feedback = new SqlFeedbackStore(executor, sqliteDialect);
+    this.costs = new SqlCostStore(executor, sqliteDialect);
   }
 
   async migrate(): Promise<void> {

@@ -1,0 +1,23 @@
+import { costEntry } from '../domain/costs.js';
+import { usageEntries } from '../domain/llm-usage.js';
+import type { CallRow } from '../store/types.js';
+import type { RecordPriceBook } from './price-table.js';
+
+/**
+ * `summary.weave.costs` of one call (objects spec §8.5): an entry per usage model that has a
+ * price. Models without any price get no entry, as the spec says, and are listed in
+ * `summary.weave.unpriced_models` (our addition), so "no price" is never mistaken for a cost of 0.
+ */
+export function costExtras(row: CallRow, book: RecordPriceBook): Record<string, unknown> {
+  const costs: Record<string, unknown> = {};
+  const unpriced: string[] = [];
+  for (const usage of usageEntries(row.summary)) {
+    const price = book.find(usage.model, row.started_at);
+    if (price) costs[usage.model] = costEntry(usage, price);
+    else unpriced.push(usage.model);
+  }
+  const out: Record<string, unknown> = {};
+  if (Object.keys(costs).length > 0) out.costs = costs;
+  if (unpriced.length > 0) out.unpriced_models = unpriced;
+  return out;
+}
