@@ -26,9 +26,8 @@ export function deriveStatus(row: Pick<CallRow, 'exception' | 'ended_at'>, summa
   return 'success';
 }
 
-/** Stored summary plus the server-derived `weave` object. */
-export function deriveSummary(row: Partial<CallRow>, extras?: Record<string, unknown>): Record<string, unknown> {
-  const stored = row.summary ? (JSON.parse(row.summary) as Record<string, unknown>) : {};
+/** The server-derived `weave` object of a summary (spec §2.6), keeping the client's other `weave` keys. */
+function deriveWeave(row: Partial<CallRow>, stored: Record<string, unknown>, extras?: Record<string, unknown>): Record<string, unknown> {
   const clientWeave = stored.weave !== null && typeof stored.weave === 'object' && !Array.isArray(stored.weave) ? (stored.weave as Record<string, unknown>) : {};
   const { status: _s, latency_ms: _l, trace_name: _t, display_name: _d, ...keptWeave } = clientWeave;
   const weave: Record<string, unknown> = { ...keptWeave, status: deriveStatus({ exception: row.exception ?? null, ended_at: row.ended_at ?? null }, stored) };
@@ -36,7 +35,28 @@ export function deriveSummary(row: Partial<CallRow>, extras?: Record<string, unk
   if (row.display_name) weave.display_name = row.display_name;
   else if (row.op_display_name != null) weave.trace_name = row.op_display_name;
   if (extras) Object.assign(weave, extras);
-  return { ...stored, weave };
+  return weave;
+}
+
+/** Stored summary plus the server-derived `weave` object. */
+export function deriveSummary(row: Partial<CallRow>, extras?: Record<string, unknown>): Record<string, unknown> {
+  const stored = row.summary ? (JSON.parse(row.summary) as Record<string, unknown>) : {};
+  return { ...stored, weave: deriveWeave(row, stored, extras) };
+}
+
+const NO_SUMMARY: Record<string, unknown> = {};
+
+/**
+ * The summary as JSON text. When the stored text has no `weave` key the derived object is
+ * spliced onto it, so the client's summary (usage, status counts…) is not re-serialised; it is
+ * parsed only when the status depends on its `status_counts`.
+ */
+function summaryJson(row: CallRow, extras: Record<string, unknown> | undefined): string {
+  const text = row.summary ?? '{}';
+  if (text.includes('"weave"')) return JSON.stringify(deriveSummary(row, extras));
+  const needsCounts = row.exception == null && row.ended_at != null && text.includes('"status_counts"');
+  const weave = JSON.stringify(deriveWeave(row, needsCounts ? (JSON.parse(text) as Record<string, unknown>) : NO_SUMMARY, extras));
+  return text === '{}' ? `{"weave":${weave}}` : `${text.slice(0, -1)},"weave":${weave}}`;
 }
 
 const str = (value: string | null | undefined): string => (value == null ? 'null' : JSON.stringify(value));
@@ -51,22 +71,24 @@ function attributesText(row: CallRow): string {
 
 /** One call as JSON text. */
 export function callToJson(row: CallRow, options: CallViewOptions): string {
-  const has = (field: string): boolean => options.columns === null || options.columns.has(field);
-  const pick = <T>(field: string, value: T): T | null => (has(field) ? value : null);
-  const summary = deriveSummary(row, options.weaveExtras?.(row));
+  const columns = options.columns;
+  // unselected fields read null (or `{}` for inputs/attributes), spec §5.6
+  const all = columns === null;
+  const has = (field: string): boolean => all || columns.has(field);
+  const summary = summaryJson(row, options.weaveExtras?.(row));
   return (
     `{"id":${str(row.id)},"project_id":${str(row.project_id)},"op_name":${str(row.op_name)}` +
-    `,"display_name":${str(pick('display_name', row.display_name) || null)}` +
-    `,"trace_id":${str(row.trace_id)},"parent_id":${str(pick('parent_id', row.parent_id))}` +
-    `,"thread_id":${str(pick('thread_id', row.thread_id))},"turn_id":${str(pick('turn_id', row.turn_id))}` +
+    `,"display_name":${all || has('display_name') ? str(row.display_name || null) : 'null'}` +
+    `,"trace_id":${str(row.trace_id)},"parent_id":${all || has('parent_id') ? str(row.parent_id) : 'null'}` +
+    `,"thread_id":${all || has('thread_id') ? str(row.thread_id) : 'null'},"turn_id":${all || has('turn_id') ? str(row.turn_id) : 'null'}` +
     `,"started_at":${time(row.started_at)}` +
-    `,"attributes":${has('attributes') ? attributesText(row) : '{}'}` +
-    `,"inputs":${has('inputs') ? (row.inputs ?? '{}') : '{}'}` +
-    `,"ended_at":${time(pick('ended_at', row.ended_at))},"exception":${str(pick('exception', row.exception))}` +
-    `,"output":${has('output') ? (row.output ?? 'null') : 'null'}` +
-    `,"summary":${JSON.stringify(summary)}` +
-    `,"wb_user_id":${str(pick('wb_user_id', row.wb_user_id))},"wb_run_id":${str(pick('wb_run_id', row.wb_run_id))}` +
-    `,"wb_run_step":${num(pick('wb_run_step', row.wb_run_step))},"wb_run_step_end":${num(pick('wb_run_step_end', row.wb_run_step_end))}` +
+    `,"attributes":${all || has('attributes') ? attributesText(row) : '{}'}` +
+    `,"inputs":${all || has('inputs') ? (row.inputs ?? '{}') : '{}'}` +
+    `,"ended_at":${all || has('ended_at') ? time(row.ended_at) : 'null'},"exception":${all || has('exception') ? str(row.exception) : 'null'}` +
+    `,"output":${all || has('output') ? (row.output ?? 'null') : 'null'}` +
+    `,"summary":${summary}` +
+    `,"wb_user_id":${all || has('wb_user_id') ? str(row.wb_user_id) : 'null'},"wb_run_id":${all || has('wb_run_id') ? str(row.wb_run_id) : 'null'}` +
+    `,"wb_run_step":${all || has('wb_run_step') ? num(row.wb_run_step) : 'null'},"wb_run_step_end":${all || has('wb_run_step_end') ? num(row.wb_run_step_end) : 'null'}` +
     `,"deleted_at":null` +
     `,"storage_size_bytes":${num(options.includeStorageSize ? row.storage_size_bytes : null)}` +
     `,"total_storage_size_bytes":${num(options.includeTotalStorageSize ? row.total_storage_size_bytes : null)}` +

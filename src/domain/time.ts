@@ -80,8 +80,20 @@ export function formatMicros(micros: number): string {
   const clamped = Math.min(Math.max(micros, MIN_MICROS), MAX_MICROS);
   const seconds = Math.floor(clamped / 1_000_000);
   const fraction = Math.min(Math.max(Math.round(clamped - seconds * 1_000_000), 0), 999_999);
-  const base = new Date(seconds * 1000).toISOString().slice(0, 19);
+  const base = secondText(seconds);
   return fraction === 0 ? `${base}Z` : `${base}.${String(fraction).padStart(6, '0')}Z`;
+}
+
+// Streams format many instants of the same second in a row; remember the last one.
+let lastSecond = NaN;
+let lastSecondText = '';
+
+function secondText(seconds: number): string {
+  if (seconds !== lastSecond) {
+    lastSecondText = new Date(seconds * 1000).toISOString().slice(0, 19);
+    lastSecond = seconds;
+  }
+  return lastSecondText;
 }
 
 export function nowMicros(): number {
