@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { FUNCTIONS_SQL } from './schema-functions.js';
 import { TABLES_SQL } from './schema-tables.js';
 import { FEEDBACK_TABLES_SQL } from './schema-feedback.js';
+import { TABLE_STORE_SQL } from './schema-table-store.js';
 
 /**
  * PostgreSQL schema versions, applied in order, each in its own transaction. The applied versions
@@ -12,6 +13,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `${FUNCTIONS_SQL}\n${TABLES_SQL}`,
   // 2: feedback and project LLM prices (SQLite migration 2)
   FEEDBACK_TABLES_SQL,
+  // 3: tables of objects spec §4 (SQLite's tables migration)
+  TABLE_STORE_SQL,
 ];
 
 /**

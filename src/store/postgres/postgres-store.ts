@@ -6,6 +6,7 @@ import { PostgresAuthStore } from './postgres-auth-store.js';
 import { PostgresCallStore } from './postgres-call-store.js';
 import { PostgresFileStore } from './postgres-file-store.js';
 import { PostgresObjectStore } from './postgres-object-store.js';
+import { PostgresTableStore } from './postgres-table-store.js';
 import { mapErrors, PG_TYPES } from './pg-support.js';
 import { SqlCostStore, SqlFeedbackStore } from '../sql/record-stores.js';
 import { PgExecutor } from './pg-executor.js';
@@ -33,6 +34,7 @@ export class PostgresStore implements TraceStore {
   readonly calls: PostgresCallStore;
   readonly objects: PostgresObjectStore;
   readonly files: PostgresFileStore;
+  readonly tables: PostgresTableStore;
   readonly feedback: SqlFeedbackStore;
   readonly costs: SqlCostStore;
   readonly #pool: pg.Pool;
@@ -51,6 +53,7 @@ export class PostgresStore implements TraceStore {
     this.calls = new PostgresCallStore(this.#pool, this.#streamPool, this.#writer);
     this.objects = new PostgresObjectStore(this.#pool);
     this.files = new PostgresFileStore(this.#pool);
+    this.tables = new PostgresTableStore(this.#pool, this.#streamPool);
     const executor = new PgExecutor(this.#pool);
     this.feedback = new SqlFeedbackStore(executor, postgresDialect, (sql) => `${sql}::jsonb`);
     this.costs = new SqlCostStore(executor, postgresDialect);
