@@ -10,6 +10,7 @@ import callsAnalyticsRoutes from './routes/calls-analytics.js';
 import feedbackRoutes from './routes/feedback.js';
 import filesRoutes from './routes/files.js';
 import graphqlRoutes from './routes/graphql.js';
+import imagesRoutes from './routes/images.js';
 import objectsRoutes from './routes/objects.js';
 import otelRoutes from './routes/otel.js';
 import serviceRoutes from './routes/service.js';
@@ -69,6 +70,7 @@ export async function buildApp({ config, store, logger = false }: BuildAppOption
   await app.register(callsAnalyticsRoutes, { services });
   await app.register(objectsRoutes, { services });
   await app.register(tablesRoutes, { services });
+  await app.register(imagesRoutes, { services });
   await app.register(filesRoutes, { services, fileLimitBytes: config.fileLimitBytes });
   await app.register(graphqlRoutes, { services });
   await app.register(feedbackRoutes, { services });

@@ -21,6 +21,10 @@ const EnvSchema = Type.Object({
   HEDDLE_MIN_PYTHON_CLIENT_VERSION: Type.String({ default: '0.0.0' }),
   /** Public address of this server, reported to clients as `serverInfo.frontendHost`. */
   HEDDLE_PUBLIC_URL: Type.Optional(Type.String()),
+  /** Key for `/image/create` (objects spec §6.4); unset means the endpoint answers "No OpenAI API key found". */
+  OPENAI_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** OpenAI-compatible API root the image endpoint calls (`<base>/images/generations`). */
+  OPENAI_BASE_URL: Type.String({ default: 'https://api.openai.com/v1' }),
   HEDDLE_LOG_LEVEL: Type.Union(
     [Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('silent')],
     { default: 'info' },
@@ -40,6 +44,8 @@ export interface Config {
   minPythonClientVersion: string;
   publicUrl?: string;
   logLevel: Env['HEDDLE_LOG_LEVEL'];
+  openaiApiKey?: string;
+  openaiBaseUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -85,5 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     minPythonClientVersion: parsed.HEDDLE_MIN_PYTHON_CLIENT_VERSION,
     publicUrl: parsed.HEDDLE_PUBLIC_URL,
     logLevel: parsed.HEDDLE_LOG_LEVEL,
+    openaiApiKey: parsed.OPENAI_API_KEY,
+    openaiBaseUrl: parsed.OPENAI_BASE_URL.replace(/\/+$/, ''),
   });
 }

@@ -10,6 +10,7 @@ import { FeedbackService } from './feedback-service.js';
 import { FeedbackStatsService } from './feedback-stats-service.js';
 import { FileService } from './file-service.js';
 import { GraphqlService } from './graphql-service.js';
+import { ImageService } from './image-service.js';
 import { ObjectLabelService } from './object-label-service.js';
 import { ObjectService } from './object-service.js';
 import { OtelService } from './otel-service.js';
@@ -34,6 +35,7 @@ export interface Services {
   files: FileService;
   tables: TableService;
   refs: RefService;
+  images: ImageService;
   threads: ThreadService;
   info: ServiceInfo;
   graphql: GraphqlService;
@@ -60,6 +62,7 @@ export function createServices(store: TraceStore, config: Config): Services {
     files: new FileService(store, access),
     tables: new TableService(store, access),
     refs: new RefService(store, access),
+    images: new ImageService({ apiKey: config.openaiApiKey, baseUrl: config.openaiBaseUrl }, access, new FileService(store, access), new CallWriteService(store, access)),
     threads: new ThreadService(store, access),
     info: new ServiceInfo(config),
     graphql: new GraphqlService(new WandbCompatService(store, access, config)),

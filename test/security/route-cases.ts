@@ -257,6 +257,14 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   'POST /table/query_stats_batch': post('/table/query_stats_batch', (p) => ({ project_id: p, digests: ['sec-table'], include_storage_size: true })),
   'POST /refs/read_batch': post('/refs/read_batch', (p) => ({ refs: [`weave:///${p}/object/sec-obj:abc/key/a/index/0`] })),
 
+  // no provider key in tests: the route answers its in-band error (objects spec §6.4)
+  'POST /image/create': post('/image/create', (p) => ({ project_id: p, inputs: { model: 'dall-e-3', prompt: 'p' } }), (p) => ({
+    project_id: p,
+    inputs: { model: 'gpt-image-1', prompt: 'p', n: 2 },
+    track_llm_call: false,
+    wb_user_id: 'x',
+  })),
+
   // ---- files (objects spec §6)
   'POST /file/create': { request: (p) => ({ url: '/file/create', raw: multipartUpload(p) }) },
   'POST /files/create': { request: (p) => ({ url: '/files/create', raw: multipartUpload(p) }) },

@@ -1,0 +1,22 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { FreeObject, Nullable, NullableLaxBool, NullableLaxInt } from '../schemas/common.js';
+import type { Services } from '../services/index.js';
+import type { ImageCreateReq } from '../services/image-service.js';
+
+/** Not strict: unknown keys are ignored (objects spec §0, §6.4). */
+const ImageGenerationCreateReq = Type.Object({
+  project_id: Type.String(),
+  inputs: Type.Object({ model: Type.String(), prompt: Type.String(), n: NullableLaxInt() }),
+  wb_user_id: Nullable(Type.String()),
+  track_llm_call: NullableLaxBool(),
+});
+
+const ImageGenerationCreateRes = Type.Object({ response: FreeObject(), weave_call_id: Type.Union([Type.String(), Type.Null()]) });
+
+/** `/image/create` (objects spec §6.4). */
+export default async function imagesRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+  app.post('/image/create', { schema: { tags: ['Images'], body: ImageGenerationCreateReq, response: { 200: ImageGenerationCreateRes } } }, (request) =>
+    services.images.create(request.caller, request.body as ImageCreateReq),
+  );
+}
