@@ -50,8 +50,8 @@ export class CallsExprCompiler {
   /** The expressions that order rows by one sort key (calls spec §5.5). */
   sortTerms(field: CallField, direction: 'asc' | 'desc'): string[] {
     const dir = direction === 'asc' ? 'ASC' : 'DESC';
-    if (field.kind === 'json') {
-      const { base, rest } = this.#jsonBase(field.column, field.path);
+    if (field.kind === 'json' || (field.kind === 'feedback' && typeof field.target !== 'string')) {
+      const { base, rest } = field.kind === 'json' ? this.#jsonBase(field.column, field.path) : this.#feedbackJson(field);
       // present-and-non-null first whatever the direction, then numbers numerically, then the text
       return [
         `CASE WHEN ${this.d.jsonExists(base, rest, this.p)} THEN 0 ELSE 1 END ASC`,
@@ -108,9 +108,32 @@ export class CallsExprCompiler {
       case 'derived':
         return this.#derived(field.name);
       case 'feedback':
-        throw new InvalidRequestError('Filtering and sorting on feedback fields is not supported yet');
+        return this.#feedbackField(field);
     }
   }
+
+  /**
+   * `feedback.[type].payload.<path>` / `.runnable_ref` / `.trigger_ref` (calls spec §5.2): the
+   * value in the call's newest feedback record of that type (`*` = any type); missing when the
+   * call has none. The payload compiles like a JSON column (its value semantics, §5.3).
+   */
+  #feedbackField(field: Extract<CallField, { kind: 'feedback' }>): Compiled {
+    if (typeof field.target === 'string') return { kind: 'string', sql: this.#newestFeedback(field.feedbackType, `f.${field.target}`) };
+    const { base, rest } = this.#feedbackJson(field);
+    return { kind: 'dynamic', sql: this.d.jsonRender(base, rest, this.p), json: { column: base, path: rest } };
+  }
+
+  #feedbackJson(field: Extract<CallField, { kind: 'feedback' }>): { base: string; rest: string[] } {
+    return { base: this.#newestFeedback(field.feedbackType, 'f.payload'), rest: typeof field.target === 'string' ? [] : field.target.payload };
+  }
+
+  #newestFeedback(feedbackType: string, column: string): string {
+    const { p } = this;
+    const ofType = feedbackType === '*' ? '' : ` AND f.feedback_type = ${p.add(feedbackType)}`;
+    return `(SELECT ${column} FROM feedback f WHERE f.project_id = c.project_id
+      AND f.weave_ref = ${p.add(`${REF_PREFIX}${this.scope.projectId}/call/`)} || c.id${ofType} ORDER BY f.created_at DESC, f.id DESC LIMIT 1)`;
+  }
+
 
   /**
    * The JSON expression a path is evaluated in and the rest of the path. Each `expand_columns`
