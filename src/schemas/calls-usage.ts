@@ -44,7 +44,12 @@ export const TraceUsageReq = Type.Object(
   strict,
 );
 
-export const CallsUsageRes = Type.Object({ call_usage: CallUsageMap, unfinished_call_ids: Type.Array(Type.String()) });
+export const CallsUsageRes = Type.Object({
+  call_usage: CallUsageMap,
+  unfinished_call_ids: Type.Array(Type.String()),
+  /** Our addition: with include_costs, the models that had no price (their 0.0 costs are not real prices). */
+  unpriced_models: Type.Optional(Type.Array(Type.String())),
+});
 export const TraceUsageRes = CallsUsageRes;
 
 export type LLMAggregatedUsage = Static<typeof LLMAggregatedUsage>;

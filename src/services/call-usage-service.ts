@@ -27,7 +27,26 @@ const ZERO_COSTS: CostFields = {
 export interface UsageResult {
   call_usage: Record<string, Record<string, AggregatedUsage>>;
   unfinished_call_ids: string[];
+  /**
+   * With `include_costs`: models of the rolled-up calls that had no price, sorted (our addition).
+   * Their cost fields read 0.0 as §4.10 says; this list tells that 0.0 apart from a real price.
+   */
+  unpriced_models?: string[];
 }
+
+/** A book that remembers the models it found no price for. */
+function recordingMisses(book: PriceBook, missing: Set<string>): PriceBook {
+  return {
+    find: (model, startedAt) => {
+      const price = book.find(model, startedAt);
+      if (!price) missing.add(model);
+      return price;
+    },
+  };
+}
+
+const unpricedField = (includeCosts: boolean, missing: Set<string>): Pick<UsageResult, 'unpriced_models'> =>
+  includeCosts ? { unpriced_models: [...missing].sort() } : {};
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -76,7 +95,8 @@ export class CallUsageService {
     const unfinished: string[] = [];
     if (ids.length === 0) return { call_usage: {}, unfinished_call_ids: [] };
     const includeCosts = req.include_costs === true;
-    const prices = includeCosts ? await this.prices.forProject(req.project_id) : NO_PRICE_BOOK;
+    const missing = new Set<string>();
+    const prices = includeCosts ? recordingMisses(await this.prices.forProject(req.project_id), missing) : NO_PRICE_BOOK;
     const traceIds = await this.#tracesOf(req.project_id, ids);
     const wanted = new Set(ids);
     const finishTrace = (nodes: UsageNode[]): void => {
@@ -99,7 +119,7 @@ export class CallUsageService {
       }
       finishTrace(nodes);
     }
-    return { call_usage: Object.fromEntries(usage), unfinished_call_ids: unfinished.sort() };
+    return { call_usage: Object.fromEntries(usage), unfinished_call_ids: unfinished.sort(), ...unpricedField(includeCosts, missing) };
   }
 
   /** Distinct traces of the visible calls among `ids`, sorted. */
@@ -124,7 +144,8 @@ export class CallUsageService {
     const rows = this.store.calls.query({
       project_id: req.project_id, filter: checkFilter(req.filter), where: compileWhere(req.query), limit, columns: USAGE_COLUMNS,
     });
-    const prices = includeCosts ? await this.prices.forProject(req.project_id) : NO_PRICE_BOOK;
+    const missing = new Set<string>();
+    const prices = includeCosts ? recordingMisses(await this.prices.forProject(req.project_id), missing) : NO_PRICE_BOOK;
     const nodes: UsageNode[] = [];
     const unfinished: string[] = [];
     for await (const row of rows) {
@@ -133,6 +154,6 @@ export class CallUsageService {
     }
     const totals = rollUp(nodes);
     const callUsage = Object.fromEntries(nodes.map((node) => [node.id, usageObject(totals.get(node.id))]));
-    return { call_usage: callUsage, unfinished_call_ids: unfinished.sort() };
+    return { call_usage: callUsage, unfinished_call_ids: unfinished.sort(), ...unpricedField(includeCosts, missing) };
   }
 }

@@ -182,6 +182,7 @@ test('usage roll-ups carry costs from the price table', async (t) => {
   const usage = (await h.post('/calls/usage', { project_id: PROJECT, call_ids: ['P'], include_costs: true })).json();
   assert.equal(usage.call_usage.P.m.prompt_tokens_total_cost, 3);
   assert.equal(usage.call_usage.P.m.completion_tokens_total_cost, 4);
+  assert.deepEqual(usage.unpriced_models, []);
   const traced = (await h.post('/trace/usage', { project_id: PROJECT, include_costs: true })).json();
   assert.equal(traced.call_usage.C.m.prompt_tokens_total_cost, 2);
   assert.equal(traced.call_usage.P.m.completion_tokens_total_cost, 4);
@@ -206,4 +207,20 @@ test('tenancy: bob cannot create, query or purge acme/demo prices (403), and its
   // purging by id in another project touches nothing here
   await h.post('/cost/purge', { project_id: 'other/p', query: byId(costId) }, h.bobKey);
   assert.equal((await h.post('/cost/query', { project_id: PROJECT })).json().results.length, 1);
+});
+
+test('usage roll-ups name the models without a price instead of passing 0.0 off as a price', async (t) => {
+  const h = await buildTestApp(t);
+  await createCost(h, { m: { prompt_token_cost: 1, completion_token_cost: 1, effective_date: '2020-01-01T00:00:00Z' } });
+  await writeCall(h, 'c1', { m: { prompt_tokens: 1 }, 'no-price': { prompt_tokens: 10, completion_tokens: 2 } });
+  const usage = (await h.post('/calls/usage', { project_id: PROJECT, call_ids: ['c1'], include_costs: true })).json();
+  assert.equal(usage.call_usage.c1.m.prompt_tokens_total_cost, 1);
+  // §4.10 step 4 keeps 0.0 for the unpriced model; the list says it has no price
+  assert.equal(usage.call_usage.c1['no-price'].prompt_tokens_total_cost, 0);
+  assert.deepEqual(usage.unpriced_models, ['no-price']);
+  const traced = (await h.post('/trace/usage', { project_id: PROJECT, include_costs: true })).json();
+  assert.deepEqual(traced.unpriced_models, ['no-price']);
+  const without = (await h.post('/calls/usage', { project_id: PROJECT, call_ids: ['c1'] })).json();
+  assert.equal(without.unpriced_models, undefined);
+  assert.equal(without.call_usage.c1['no-price'].prompt_tokens_total_cost, null);
 });
