@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { attributeTree, indexedObjectsToArrays, lookup, PathConflictError, stringifyJson } from '../../src/ingest/otel/attribute-tree.js';
 import { extractSemantics } from '../../src/ingest/otel/extract.js';
 import { decodeOtlpJson } from '../../src/ingest/otel/otlp-json.js';
-import { OtlpDecodeError, type OtelJson, type OtlpKeyValue } from '../../src/ingest/otel/otlp-model.js';
+import { nativeJsonIsExact, OtlpDecodeError, type OtelJson, type OtlpKeyValue } from '../../src/ingest/otel/otlp-model.js';
 import { decodeOtlpProtobuf, encodeOtlpProtobuf } from '../../src/ingest/otel/otlp-protobuf.js';
 import { opObjectId, shortenOpName } from '../../src/ingest/otel/span-call.js';
 
@@ -99,6 +99,10 @@ test('§A.1 OTLP/JSON: snake_case names, enum names, int64 as numbers or strings
   assert.equal(s.statusCode, 2);
   assert.deepEqual(s.attributes.map((a) => a.value), ['nan', 'AQID', null, [-9007199254740993n, 1.5]]);
   assert.equal(stringifyJson({ x: s.attributes[3].value }), '{"x":[-9007199254740993,1.5]}');
+  // the native parser is only used when no number literal could be rounded
+  assert.equal(nativeJsonIsExact('{"a": 123456789012345, "t": "17672256001234567890"}'), true);
+  assert.equal(nativeJsonIsExact('{"a": [1, 1234567890123456]}'), false);
+  assert.equal(decodeOtlpJson('{"resourceSpans": [{"scopeSpans": [{"spans": [{"startTimeUnixNano": 1767225600123456789}]}]}]}').resourceSpans[0].scopeSpans[0].spans[0].startTimeUnixNano, 1767225600123456789n);
   for (const bad of ['[1', '{"resourceSpans": 1}', '{"resourceSpans": [{"scopeSpans": [{"spans": [{"kind": "SPAN_KIND_NOPE"}]}]}]}']) {
     assert.throws(() => decodeOtlpJson(bad), OtlpDecodeError, bad);
   }

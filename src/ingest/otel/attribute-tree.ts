@@ -1,5 +1,5 @@
 import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
-import { intJson, type OtelJson, type OtelJsonObject, type OtlpKeyValue } from './otlp-model.js';
+import { intJson, nativeJsonIsExact, type OtelJson, type OtelJsonObject, type OtlpKeyValue } from './otlp-model.js';
 
 /** Attribute normalisation of spec §A.3: JSON-looking strings, dotted keys → nested objects, lookups. */
 
@@ -31,6 +31,7 @@ function fromLossless(value: unknown): OtelJson {
 /** Parses JSON text keeping integers exact; undefined when it is not JSON. */
 export function parseJsonText(text: string): OtelJson | undefined {
   try {
+    if (nativeJsonIsExact(text)) return fromLossless(JSON.parse(text));
     return fromLossless(parse(text, null, { parseNumber: (literal: string) => new LosslessNumber(literal), onDuplicateKey: ({ newValue }) => newValue }));
   } catch {
     return undefined;
@@ -87,10 +88,22 @@ function conflict(key: string, at: string): PathConflictError {
   return new PathConflictError(`Invalid attribute structure: key '${key}' conflicts with the value at '${at}' (a key cannot be both a value and a parent of other keys)`);
 }
 
+/** Split forms of the lookup keys: the same few dozen candidate keys are looked up for every span. */
+const SEGMENTS = new Map<string, string[]>();
+
+function segmentsOf(dottedKey: string): string[] {
+  let segments = SEGMENTS.get(dottedKey);
+  if (segments === undefined) {
+    segments = dottedKey.split('.');
+    if (SEGMENTS.size < 1024) SEGMENTS.set(dottedKey, segments);
+  }
+  return segments;
+}
+
 /** §A.3 step 5: the value at a dotted key, walking objects (and arrays by numeric segments). */
 export function lookup(tree: OtelJson, dottedKey: string): OtelJson | undefined {
   let node: OtelJson | undefined = tree;
-  for (const segment of dottedKey.split('.')) {
+  for (const segment of segmentsOf(dottedKey)) {
     if (isObject(node)) node = Object.hasOwn(node, segment) ? node[segment] : undefined;
     else if (Array.isArray(node) && /^\d+$/.test(segment)) node = node[Number(segment)];
     else return undefined;

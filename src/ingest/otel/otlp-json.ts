@@ -2,6 +2,7 @@ import { isLosslessNumber, LosslessNumber, parse } from 'lossless-json';
 import {
   doubleJson,
   intJson,
+  nativeJsonIsExact,
   OtlpDecodeError,
   SPAN_KIND_NAMES,
   STATUS_CODE_NAMES,
@@ -56,6 +57,7 @@ function str(value: unknown, what: string): string {
 /** An integer field given as a JSON number or a decimal string, exactly. */
 function int64(value: unknown, what: string): bigint {
   if (value === undefined) return 0n;
+  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : fail(`${what} must be an integer, got ${value}`);
   const text = isLosslessNumber(value) ? value.value : typeof value === 'string' ? value.trim() : fail(`${what} must be an integer`);
   if (!/^-?\d+$/.test(text)) fail(`${what} must be an integer, got ${JSON.stringify(text)}`);
   return BigInt(text);
@@ -74,6 +76,7 @@ function enumValue(value: unknown, names: readonly string[], prefix: string, wha
 }
 
 function double(value: unknown): number {
+  if (typeof value === 'number') return value;
   if (isLosslessNumber(value)) return Number(value.value);
   if (value === 'NaN') return NaN;
   if (value === 'Infinity') return Infinity;
@@ -160,7 +163,10 @@ function span(raw: unknown): OtlpSpan {
 export function decodeOtlpJson(text: string): OtlpTraceRequest {
   let parsed: unknown;
   try {
-    parsed = parse(text, null, { parseNumber: (literal: string) => new LosslessNumber(literal), onDuplicateKey: ({ newValue }) => newValue });
+    // the native parser is several times faster; it is used when it cannot round an integer
+    parsed = nativeJsonIsExact(text)
+      ? JSON.parse(text)
+      : parse(text, null, { parseNumber: (literal: string) => new LosslessNumber(literal), onDuplicateKey: ({ newValue }) => newValue });
   } catch (error) {
     fail((error as Error).message);
   }

@@ -67,6 +67,20 @@ export interface OtlpTraceRequest {
   resourceSpans: OtlpResourceSpans[];
 }
 
+/**
+ * A number literal JSON.parse could round: 16+ digits outside a string (a cheap over-approximation;
+ * a match inside a string only costs speed).
+ */
+const LONG_NUMBER_LITERAL = /[:[,]\s*-?\d{16,}/;
+
+/**
+ * Whether JSON text can go through the native JSON.parse without losing an integer (every number
+ * literal has at most 15 digits, so the double holds it exactly); else a lossless parser is needed.
+ */
+export function nativeJsonIsExact(text: string): boolean {
+  return !LONG_NUMBER_LITERAL.test(text);
+}
+
 /** Thrown by the decoders for a body that is not a valid request (→ 400). */
 export class OtlpDecodeError extends Error {}
 
