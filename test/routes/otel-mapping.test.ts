@@ -61,6 +61,10 @@ test('checklist 16: a span with no recognised keys keeps its whole nested attrib
   assert.deepEqual(ownAttributes(call), { http: { method: 'GET', status_code: 200 }, db: { rows: { '0': 'x' } }, flag: false });
   assert.deepEqual(call.inputs, {});
   assert.deepEqual(call.output, {});
+  // a raw `model` attribute in the fallback tree is not a recognised model: the usage key stays "usage"
+  const raw = await ingestOne(h, { spanId: '7100000000000002', attributes: [attr('model', 'not-a-key')] });
+  assert.deepEqual(ownAttributes(raw), { model: 'not-a-key' });
+  assert.deepEqual(Object.keys(raw.summary.usage), ['usage']);
 });
 
 test('checklist 17: every OTel call carries attributes.otel_span with name, context, kind, status and resource', async (t) => {

@@ -58,6 +58,8 @@ export interface Extracted {
   inputs: OtelJsonObject;
   output: OtelJson;
   usage: Usage;
+  /** The recognised attributes (before the fallback to the whole tree): the usage key reads them (§A.7). */
+  recognised: OtelJsonObject;
   attributes: OtelJsonObject;
 }
 
@@ -161,6 +163,7 @@ export function extractSemantics(trees: SpanTrees): Extracted {
     inputs: inputs ?? {},
     output: output === null ? {} : output.value,
     usage,
+    recognised: attributes,
     attributes: nothing ? trees.attributes : attributes,
   };
 }

@@ -195,7 +195,7 @@ export function spanToCall(span: OtlpSpan, ctx: SpanGroupContext): SpanOutcome {
       output: extracted.output,
       exception: span.statusCode === 2 ? span.statusMessage : null,
       attributes: extracted.attributes,
-      summary: summaryOf(extracted.usage, extracted.attributes),
+      summary: summaryOf(extracted.usage, extracted.recognised),
       otel_dump: dump,
       wb_run_id: ctx.wbRunId ?? ownRunId,
       wb_run_step: intOrNull(attrs('wandb.wb_run_step')),
