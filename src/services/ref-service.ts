@@ -107,7 +107,7 @@ export class RefService {
     if (`${nested.entity}/${nested.project}` !== projectId || nested.kind === 'call') return MISSING;
     if (nested.kind === 'table') {
       if (step.edge !== 'id') throw new ObjectInvalidRequestError(`Expected an id step after table ref ${uri}`, 'ValueError');
-      const row = await this.store.tables?.row(projectId, nested.digest, step.value);
+      const row = await this.store.tables.row(projectId, nested.digest, step.value);
       return row == null ? MISSING : { value: parseLosslessJson(row), consumed: true };
     }
     const loaded = await this.#loadObject(nested, false);

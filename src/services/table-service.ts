@@ -2,7 +2,7 @@ import { digestValue, tableDigest } from '../domain/digest.js';
 import { isJsonObject, toPlainJson, type JsonValue } from '../domain/json-value.js';
 import { nowMicros } from '../domain/time.js';
 import { findBadRef } from '../domain/value-refs.js';
-import { AppError, RequestValidationError } from '../errors/app-error.js';
+import { RequestValidationError } from '../errors/app-error.js';
 import { DigestMismatchError, ObjectInvalidRequestError, ObjectNotFoundError } from '../errors/object-errors.js';
 import type * as S from '../schemas/tables.js';
 import type { TableRowInsert, TableSortKey, TableStore, TraceStore } from '../store/types.js';
@@ -40,7 +40,6 @@ export class TableService {
   ) {}
 
   get #tables(): TableStore {
-    if (!this.store.tables) throw new AppError(501, 'Tables are not available on this storage backend', { error_type: 'NotImplementedError' });
     return this.store.tables;
   }
 

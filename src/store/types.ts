@@ -31,8 +31,8 @@ export interface TraceStore {
   readonly files: FileStore;
   readonly feedback: FeedbackStore;
   readonly costs: CostStore;
-  /** Tables (objects spec §4); optional until every adapter has one (services answer 501 without it). */
-  readonly tables?: TableStore;
+  /** Tables (objects spec §4). */
+  readonly tables: TableStore;
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Flushes pending writes, then closes every connection. */
