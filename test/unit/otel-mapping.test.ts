@@ -5,7 +5,7 @@ import { extractSemantics } from '../../src/ingest/otel/extract.js';
 import { decodeOtlpJson } from '../../src/ingest/otel/otlp-json.js';
 import { nativeJsonIsExact, OtlpDecodeError, type OtelJson, type OtlpKeyValue } from '../../src/ingest/otel/otlp-model.js';
 import { decodeOtlpProtobuf, encodeOtlpProtobuf } from '../../src/ingest/otel/otlp-protobuf.js';
-import { opObjectId, shortenOpName } from '../../src/ingest/otel/span-call.js';
+import { opObjectId, shortenOpName, spanToCall } from '../../src/ingest/otel/span-call.js';
 
 /** Pure parts of OTel ingest (otel spec §A.1, §A.3–A.5): decoding, attribute trees, extraction. */
 
@@ -141,4 +141,20 @@ test('§A.1 OTLP protobuf: decoded by protobufjs with exact fixed64 times and in
   assert.equal(s.events[0].timeUnixNano, 1767225600000000001n);
   assert.deepEqual([s.kind, s.statusCode, s.statusMessage], [3, 1, 'ok']);
   assert.throws(() => decodeOtlpProtobuf(Buffer.from([0x0a, 0x05, 0x01])), OtlpDecodeError);
+});
+
+test('§A.5 events tree: event names are dot-split into own keys (also __proto__), one list entry per event', () => {
+  const event = (name: string, value: number) => ({ name, timeUnixNano: 0n, attributes: [kv('v', value)], droppedAttributesCount: 0 });
+  const outcome = spanToCall(
+    {
+      traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', parentSpanId: '', traceState: '', flags: 0, name: 'n', kind: 1,
+      startTimeUnixNano: 1767225600000000000n, endTimeUnixNano: 0n, attributes: [], links: [], statusCode: 0, statusMessage: '',
+      events: [event('__proto__.x', 1), event('gen_ai.choice', 2), event('gen_ai.choice', 3)],
+    },
+    { projectId: 'acme/demo', resourceTree: {}, resourceDroppedAttributesCount: 0, wbRunId: null },
+  );
+  assert.ok(outcome.ok);
+  assert.deepEqual(outcome.call.output, { 'events.gen_ai.choice': [{ v: 2 }, { v: 3 }] });
+  assert.equal(outcome.call.ended_at, outcome.call.started_at, 'endTimeUnixNano 0 → ended_at = started_at');
+  assert.equal(Object.getPrototypeOf(outcome.call.otel_dump), Object.prototype);
 });

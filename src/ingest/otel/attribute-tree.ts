@@ -10,7 +10,8 @@ export function isObject(value: unknown): value is OtelJsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function setOwn(target: OtelJsonObject, key: string, value: OtelJson): void {
+/** Sets an own property, also for the key `__proto__` (plain assignment would change the prototype). */
+export function setOwn(target: OtelJsonObject, key: string, value: OtelJson): void {
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 

@@ -1,4 +1,4 @@
-import { indexedObjectsToArrays, isObject, isTruthy, lookup } from './attribute-tree.js';
+import { indexedObjectsToArrays, isObject, isTruthy, lookup, setOwn } from './attribute-tree.js';
 import type { OtelJson, OtelJsonObject } from './otlp-model.js';
 
 /** Semantic-convention extraction of spec §A.5: inputs, output, usage and call attributes. */
@@ -145,7 +145,7 @@ function extractAttributes(trees: SpanTrees): OtelJsonObject {
   const extra = lookup(trees.attributes, 'wandb.attributes');
   if (isObject(extra)) {
     for (const [key, value] of Object.entries(extra)) {
-      Object.defineProperty(attributes, key, { value: indexedObjectsToArrays(value), enumerable: true, writable: true, configurable: true });
+      setOwn(attributes, key, indexedObjectsToArrays(value));
     }
   }
   return attributes;

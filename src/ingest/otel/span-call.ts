@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { formatMicros, parseIsoMicros, unixSecondsToMicros } from '../../domain/time.js';
-import { attributeTree, isObject, isTruthy, lookup, PathConflictError } from './attribute-tree.js';
+import { attributeTree, isObject, isTruthy, lookup, PathConflictError, setOwn } from './attribute-tree.js';
 import { extractSemantics, firstTruthy, type SpanTrees, type Usage } from './extract.js';
 import { SPAN_KIND_NAMES, STATUS_CODE_NAMES, type OtelJson, type OtelJsonObject, type OtlpSpan } from './otlp-model.js';
 
@@ -108,13 +108,13 @@ function eventsTree(span: OtlpSpan): OtelJsonObject {
     const segments = event.name.split('.');
     let node = root;
     for (const segment of segments.slice(0, -1)) {
-      if (!isObject(node[segment]) || !Object.hasOwn(node, segment)) node[segment] = {};
+      if (!Object.hasOwn(node, segment) || !isObject(node[segment])) setOwn(node, segment, {});
       node = node[segment] as OtelJsonObject;
     }
     const leaf = segments[segments.length - 1];
     const list = Object.hasOwn(node, leaf) && Array.isArray(node[leaf]) ? (node[leaf] as OtelJson[]) : [];
     list.push(attributeTree(event.attributes));
-    Object.defineProperty(node, leaf, { value: list, enumerable: true, writable: true, configurable: true });
+    setOwn(node, leaf, list);
   }
   return root;
 }
