@@ -22,38 +22,33 @@ async function exportNestedTrace(exporter: SpanExporter, project: string): Promi
   const tracer: Tracer = provider.getTracer('heddle-e2e', '1.0.0');
   // no global context manager here: the parent is passed explicitly
   const root = tracer.startSpan('invoke_agent planner', { kind: SpanKind.INTERNAL });
-  const ids = (() => {
-    root.setAttributes({
-      'gen_ai.operation.name': 'invoke_agent',
-      'gen_ai.agent.name': 'planner',
-      'wandb.display_name': 'Plan',
-      'wandb.thread_id': 'th-1',
-      'wandb.is_turn': true,
-      'input.value': '{"goal": "trip"}',
-    });
-    const childId = (() => {
-      const child = tracer.startSpan('chat gpt-4o-mini', { kind: SpanKind.CLIENT }, trace.setSpan(context.active(), root));
-      child.setAttributes({
-        'gen_ai.system': 'openai',
-        'gen_ai.request.model': 'gpt-4o-mini',
-        'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
-        'gen_ai.request.temperature': 0.5,
-        'gen_ai.usage.input_tokens': 120,
-        'gen_ai.usage.output_tokens': 80,
-        'gen_ai.prompt.0.role': 'user',
-        'gen_ai.prompt.0.content': 'hi',
-        'gen_ai.completion.0.role': 'assistant',
-        'gen_ai.completion.0.content': 'hello',
-      });
-      child.addEvent('gen_ai.choice', { index: 0 });
-      child.setStatus({ code: SpanStatusCode.ERROR, message: 'rate limited' });
-      child.end();
-      return child.spanContext().spanId;
-    })();
-    root.setStatus({ code: SpanStatusCode.OK });
-    root.end();
-    return { traceId: root.spanContext().traceId, rootId: root.spanContext().spanId, childId };
-  })();
+  root.setAttributes({
+    'gen_ai.operation.name': 'invoke_agent',
+    'gen_ai.agent.name': 'planner',
+    'wandb.display_name': 'Plan',
+    'wandb.thread_id': 'th-1',
+    'wandb.is_turn': true,
+    'input.value': '{"goal": "trip"}',
+  });
+  const child = tracer.startSpan('chat gpt-4o-mini', { kind: SpanKind.CLIENT }, trace.setSpan(context.active(), root));
+  child.setAttributes({
+    'gen_ai.system': 'openai',
+    'gen_ai.request.model': 'gpt-4o-mini',
+    'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
+    'gen_ai.request.temperature': 0.5,
+    'gen_ai.usage.input_tokens': 120,
+    'gen_ai.usage.output_tokens': 80,
+    'gen_ai.prompt.0.role': 'user',
+    'gen_ai.prompt.0.content': 'hi',
+    'gen_ai.completion.0.role': 'assistant',
+    'gen_ai.completion.0.content': 'hello',
+  });
+  child.addEvent('gen_ai.choice', { index: 0 });
+  child.setStatus({ code: SpanStatusCode.ERROR, message: 'rate limited' });
+  child.end();
+  root.setStatus({ code: SpanStatusCode.OK });
+  root.end();
+  const ids = { traceId: root.spanContext().traceId, rootId: root.spanContext().spanId, childId: child.spanContext().spanId };
   await provider.forceFlush();
   await provider.shutdown();
   return ids;
