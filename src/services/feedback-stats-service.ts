@@ -57,16 +57,9 @@ export class FeedbackStatsService {
     this.access.assertCanRead(caller, req.project_id);
     const window = windowOf(req);
     const limit = req.sample_limit ?? DEFAULT_SAMPLE_LIMIT;
-    const rows = await this.store.feedback.inWindow(window, null);
-    // the newest payload per distinct trigger_ref (rows come newest first)
-    const seen = new Set<string | null>();
-    const samples: unknown[] = [];
-    for (const row of rows) {
-      if (samples.length >= limit) break;
-      if (seen.has(row.trigger_ref)) continue;
-      seen.add(row.trigger_ref);
-      samples.push(JSON.parse(row.payload));
-    }
+    // the newest payload per distinct trigger_ref, newest first
+    const rows = await this.store.feedback.inWindow({ ...window, newest_per_trigger_ref: true }, limit);
+    const samples: unknown[] = rows.map((row) => JSON.parse(row.payload));
     const paths = new Map<string, unknown[]>();
     for (const sample of samples) for (const [path, values] of leafPaths(sample)) paths.set(path, [...(paths.get(path) ?? []), ...values]);
     const sorted = [...paths.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

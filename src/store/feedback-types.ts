@@ -64,6 +64,8 @@ export interface FeedbackWindow {
   /** Exact trigger ref, or a prefix when `trigger_ref_prefix` is set. */
   trigger_ref?: string | null;
   trigger_ref_prefix?: boolean;
+  /** Keep only the newest row per distinct trigger_ref (null counts as one value). */
+  newest_per_trigger_ref?: boolean;
 }
 
 export interface FeedbackStore {

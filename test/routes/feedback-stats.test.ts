@@ -43,6 +43,8 @@ test('payload_schema: distinct trigger refs are sampled separately; prefix match
   assert.deepEqual(all.json().paths, [{ json_path: 'flag', value_type: 'boolean' }, { json_path: 'score', value_type: 'numeric' }]);
   const one = await h.post('/feedback/payload_schema', { project_id: PROJECT, start, trigger_ref: trigger('a') });
   assert.deepEqual(one.json().paths, [{ json_path: 'score', value_type: 'numeric' }]);
+  const newest = await h.post('/feedback/payload_schema', { project_id: PROJECT, start, sample_limit: 1 });
+  assert.deepEqual(newest.json().paths, [{ json_path: 'flag', value_type: 'boolean' }]);
 });
 
 test('stats: buckets from start, aggregates and percentiles per metric, window_stats, empty buckets null', async (t) => {

@@ -17,7 +17,7 @@ function feedbackFromDb(raw: Record<string, unknown>): FeedbackRow {
   const row = { ...raw } as Record<string, unknown>;
   for (const column of FEEDBACK_JSON) if (typeof row[column] !== 'string') row[column] = JSON.stringify(row[column] ?? null);
   row.created_at = Number(row.created_at);
-  delete row.seq;
+  delete row.rn;
   return row as unknown as FeedbackRow;
 }
 
@@ -85,7 +85,12 @@ export class SqlFeedbackStore implements FeedbackStore {
     if (w.trigger_ref != null) {
       conditions.push(w.trigger_ref_prefix ? this.d.startsWith('trigger_ref', w.trigger_ref, p) : `trigger_ref = ${p.add(w.trigger_ref)}`);
     }
-    const sql = `SELECT * FROM feedback WHERE ${conditions.join(' AND ')} ORDER BY created_at DESC, id DESC ${this.d.limitOffset(limit, null, p)}`;
+    const where = conditions.join(' AND ');
+    const source = w.newest_per_trigger_ref
+      ? `(SELECT * FROM (SELECT f.*, ROW_NUMBER() OVER (PARTITION BY f.trigger_ref ORDER BY f.created_at DESC, f.id DESC) AS rn
+          FROM feedback f WHERE ${where}) ranked WHERE ranked.rn = 1) newest`
+      : `(SELECT * FROM feedback WHERE ${where}) matching`;
+    const sql = `SELECT * FROM ${source} ORDER BY created_at DESC, id DESC ${this.d.limitOffset(limit, null, p)}`;
     return (await this.exec.all<Record<string, unknown>>({ sql, params: p.values })).map(feedbackFromDb);
   }
 }
