@@ -34,6 +34,10 @@ test('filter and sort calls by their feedback', async (t) => {
   assert.deepEqual(await ids(h, { query: { $expr: { $eq: [{ $getField: 'feedback.[*].runnable_ref' }, { $literal: `weave:///${PROJECT}/op/judge:d1` }] } } }), ['c']);
   assert.deepEqual(await ids(h, { query: { $expr: { $eq: [{ $getField: 'feedback.[wandb.runnable.judge].payload.output.ok' }, { $literal: true }] } } }), ['c']);
   assert.deepEqual(await ids(h, { sort_by: [{ field: 'feedback.[score].payload.label', direction: 'asc' }] }), ['b', 'a', 'c']);
+  // the first record of a type counts, and a call without one has '' for the ref fields
+  await feedback(h, 'a', { feedback_type: 'score', payload: { value: 0.1, label: 'later' } });
+  assert.deepEqual(await ids(h, { query: gt('feedback.[score].payload.value', 0.5) }), ['a']);
+  assert.deepEqual(await ids(h, { query: { $expr: { $eq: [{ $getField: 'feedback.[*].trigger_ref' }, { $literal: '' }] } } }), ['a', 'b', 'c']);
   const count = await h.post('/calls/query_stats', { project_id: PROJECT, query: gt('feedback.[score].payload.value', 0) });
   assert.equal(count.json().count, 2);
 });

@@ -114,24 +114,24 @@ export class CallsExprCompiler {
 
   /**
    * `feedback.[type].payload.<path>` / `.runnable_ref` / `.trigger_ref` (calls spec §5.2): the
-   * value in the call's newest feedback record of that type (`*` = any type); missing when the
-   * call has none. The payload compiles like a JSON column (its value semantics, §5.3).
+   * value in the call's first (oldest) feedback record of that type (`*` = any type); missing
+   * (refs: '') when the call has none. The payload compiles like a JSON column (§5.3 semantics).
    */
   #feedbackField(field: Extract<CallField, { kind: 'feedback' }>): Compiled {
-    if (typeof field.target === 'string') return { kind: 'string', sql: this.#newestFeedback(field.feedbackType, `f.${field.target}`) };
+    if (typeof field.target === 'string') return { kind: 'string', sql: `COALESCE(${this.#firstFeedback(field.feedbackType, `f.${field.target}`)}, '')` };
     const { base, rest } = this.#feedbackJson(field);
     return { kind: 'dynamic', sql: this.d.jsonRender(base, rest, this.p), json: { column: base, path: rest } };
   }
 
   #feedbackJson(field: Extract<CallField, { kind: 'feedback' }>): { base: string; rest: string[] } {
-    return { base: this.#newestFeedback(field.feedbackType, 'f.payload'), rest: typeof field.target === 'string' ? [] : field.target.payload };
+    return { base: this.#firstFeedback(field.feedbackType, 'f.payload'), rest: typeof field.target === 'string' ? [] : field.target.payload };
   }
 
-  #newestFeedback(feedbackType: string, column: string): string {
+  #firstFeedback(feedbackType: string, column: string): string {
     const { p } = this;
     const ofType = feedbackType === '*' ? '' : ` AND f.feedback_type = ${p.add(feedbackType)}`;
     return `(SELECT ${column} FROM feedback f WHERE f.project_id = c.project_id
-      AND f.weave_ref = ${p.add(`${REF_PREFIX}${this.scope.projectId}/call/`)} || c.id${ofType} ORDER BY f.created_at DESC, f.id DESC LIMIT 1)`;
+      AND f.weave_ref = ${p.add(`${REF_PREFIX}${this.scope.projectId}/call/`)} || c.id${ofType} ORDER BY f.created_at ASC, f.id ASC LIMIT 1)`;
   }
 
 
