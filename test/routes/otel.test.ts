@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { buildTestApp } from '../helpers/app.js';
 import { attr, exportReq, ingestOne, ownAttributes, projectCalls, sendOtel, span, toProtobuf, TRACE } from './otel-fixture.js';
 
-/** Otel spec §E checklist items 1–11 (transport, ids, op names, status, usage, inputs). */
+/** Otel spec §E checklist items 1–11 (transport, ids, op names, status, usage, inputs), and cache token usage. */
 
 const LLM_ATTRS = [
   attr('gen_ai.response.model', 'gpt-4o-mini-2024-07-18'),
@@ -162,4 +162,34 @@ test('checklist 11: input.value holding a JSON object is parsed; plain text stay
   const broken = await ingestOne(h, { spanId: '3000000000000003', attributes: [attr('input.value', '{broken')] });
   assert.deepEqual(broken.inputs, { 'input.value': '{broken' });
   assert.deepEqual(ownAttributes(broken), {});
+});
+
+test('usage with prompt-cache tokens: OTel GenAI, OpenLLMetry and OpenInference names land as cache_*_input_tokens', async (t) => {
+  const h = await buildTestApp(t);
+  const genAi = await ingestOne(h, {
+    spanId: 'c000000000000001',
+    attributes: [
+      attr('gen_ai.response.model', 'claude'),
+      attr('gen_ai.usage.input_tokens', 100),
+      attr('gen_ai.usage.output_tokens', 10),
+      attr('gen_ai.usage.cache_read.input_tokens', 60),
+      attr('gen_ai.usage.cache_creation.input_tokens', 20),
+    ],
+  });
+  assert.deepEqual(genAi.summary.usage.claude, {
+    input_tokens: 100, output_tokens: 10, prompt_tokens: null, completion_tokens: null, total_tokens: 110, requests: null,
+    cache_read_input_tokens: 60, cache_creation_input_tokens: 20,
+  });
+  const openLlmetry = await ingestOne(h, { spanId: 'c000000000000002', attributes: [attr('gen_ai.request.model', 'm'), attr('gen_ai.usage.cache_read_input_tokens', '7')] });
+  assert.equal(openLlmetry.summary.usage.m.cache_read_input_tokens, 7);
+  assert.equal('cache_creation_input_tokens' in openLlmetry.summary.usage.m, false);
+  const openInference = await ingestOne(h, {
+    spanId: 'c000000000000003',
+    attributes: [attr('llm.model_name', 'oi'), attr('llm.token_count.prompt', 50), attr('llm.token_count.prompt_details.cache_read', 30), attr('llm.token_count.prompt_details.cache_write', 5)],
+  });
+  assert.deepEqual([openInference.summary.usage.oi.cache_read_input_tokens, openInference.summary.usage.oi.cache_creation_input_tokens], [30, 5]);
+  // the calls usage roll-up reads them
+  const usage = await h.post('/calls/usage', { project_id: 'acme/demo', call_ids: ['c000000000000001'] });
+  assert.equal(usage.statusCode, 200, usage.body);
+  assert.match(usage.body, /"cache_read_input_tokens":60/);
 });

@@ -52,7 +52,22 @@ export interface Usage {
   completion_tokens: OtelJson;
   total_tokens: OtelJson;
   requests: null;
+  /** Present only when the span reports them (our choice: the six keys of §A.7 stay as they are). */
+  cache_read_input_tokens?: OtelJson;
+  cache_creation_input_tokens?: OtelJson;
 }
+
+/**
+ * Prompt-cache token counts, under the names the usage roll-ups read (calls spec §2.10, §6.3):
+ * OTel GenAI, its deprecated underscore form (OpenLLMetry), OpenInference, Vercel AI SDK.
+ */
+const CACHE_KEYS: Array<['cache_read_input_tokens' | 'cache_creation_input_tokens', string[]]> = [
+  [
+    'cache_read_input_tokens',
+    ['gen_ai.usage.cache_read.input_tokens', 'gen_ai.usage.cache_read_input_tokens', 'llm.token_count.prompt_details.cache_read', 'ai.usage.cachedInputTokens'],
+  ],
+  ['cache_creation_input_tokens', ['gen_ai.usage.cache_creation.input_tokens', 'gen_ai.usage.cache_creation_input_tokens', 'llm.token_count.prompt_details.cache_write']],
+];
 
 export interface Extracted {
   inputs: OtelJsonObject;
@@ -111,6 +126,10 @@ export function extractUsage(trees: SpanTrees): Usage {
     total_tokens: pick('llm.usage.total_tokens', 'llm.token_count.total'),
     requests: null,
   };
+  for (const [name, keys] of CACHE_KEYS) {
+    const value = pick(...keys);
+    if (value !== null) usage[name] = value;
+  }
   if (usage.total_tokens === null) {
     if (isInt(usage.prompt_tokens) && isInt(usage.completion_tokens)) usage.total_tokens = sum(usage.prompt_tokens, usage.completion_tokens);
     else if (isInt(usage.input_tokens) && isInt(usage.output_tokens)) usage.total_tokens = sum(usage.input_tokens, usage.output_tokens);
