@@ -60,7 +60,7 @@ export default async function otelRoutes(app: FastifyInstance, { services }: { s
   };
   const handler = async (request: FastifyRequest) => {
     if (request.body === undefined || request.body === null) throw new InvalidRequestError('Missing OTLP body');
-    return services.otel.exportTraces(request.caller, request.body as OtlpBody, {
+    return services.otel.otelExport(request.caller, request.body as OtlpBody, {
       projectId: header(request, 'project_id'),
       wbRunId: header(request, 'wb_run_id'),
     });

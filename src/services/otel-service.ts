@@ -44,7 +44,7 @@ export class OtelService {
     private readonly objects: ObjectService,
   ) {}
 
-  async exportTraces(caller: Caller, body: OtlpBody, headers: RoutingHeaders): Promise<ExportTraceResult> {
+  async otelExport(caller: Caller, body: OtlpBody, headers: RoutingHeaders): Promise<ExportTraceResult> {
     const mapped = mapExport(decode(body), headers);
     if (mapped.spanCount > 0 && !mapped.anyRoutable) {
       throw new InvalidRequestError(`No span could be routed to a project: ${mapped.rejected[0]?.reason ?? 'no routable resource'}`);
