@@ -43,6 +43,8 @@ function runScript(python: string, server: ServerProcess, key: string, args: str
     WF_TRACE_SERVER_URL: server.url,
     WANDB_BASE_URL: server.url,
     WANDB_API_KEY: key,
+    // the client's response cache outlives the process (keyed by request, not server): keep it per run
+    WEAVE_SERVER_CACHE_DIR: path.join(home, 'weave-server-cache'),
     ...extraEnv,
   };
   return new Promise((resolve, reject) => {

@@ -18,8 +18,9 @@ const SCRIPT_TIMEOUT_MS = 150_000;
 const PROJECT = 'acme/fbdemo';
 
 function runScript(python: string, server: ServerProcess, key: string, args: string[]): Promise<{ result: Record<string, any>; log: string }> {
+  // the client's response cache outlives the process (keyed by request, not server): keep it per run
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-pyfeedback-'));
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, PYTHONUNBUFFERED: '1', WF_TRACE_SERVER_URL: server.url, WANDB_BASE_URL: server.url, WANDB_API_KEY: key };
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, PYTHONUNBUFFERED: '1', WF_TRACE_SERVER_URL: server.url, WANDB_BASE_URL: server.url, WANDB_API_KEY: key, WEAVE_SERVER_CACHE_DIR: path.join(home, 'weave-server-cache') };
   return new Promise((resolve, reject) => {
     execFile(python, [SCRIPT, ...args], { cwd: home, env, timeout: SCRIPT_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       fs.rmSync(home, { recursive: true, force: true });
