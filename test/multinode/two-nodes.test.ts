@@ -53,6 +53,81 @@ async function pooled<T>(tasks: Array<() => Promise<T>>, limit: number): Promise
   return results;
 }
 
+/** Concurrent ingest through both nodes: every acknowledged call is visible through either. */
+async function concurrentIngest(nodes: Node[]): Promise<void> {
+  const [, b] = nodes;
+  const tasks = Array.from({ length: 240 }, (_, i) => async () => {
+    const id = `ingest-${String(i).padStart(4, '0')}`;
+    const via = nodes[i % 2];
+    const batch = [
+      { mode: 'start', req: makeStart({ id, trace_id: `trace-${i % 20}`, started_at: new Date(Date.UTC(2025, 0, 1, 10, 0, 0, i)).toISOString() }) },
+      { mode: 'end', req: makeEnd(id, { output: { i } }) },
+    ];
+    const res = await via.post('/call/upsert_batch', { batch });
+    return res.status === 200 ? id : null;
+  });
+  const acknowledged = (await pooled(tasks, 24)).filter((id): id is string => id !== null);
+  assert.equal(acknowledged.length, 240, 'every write was acknowledged');
+  for (const n of nodes) assert.deepEqual((await visibleIds(n)).filter((id) => id.startsWith('ingest-')).sort(), acknowledged.sort());
+  const stats = await b.post('/calls/query_stats', { project_id: PROJECT, filter: { trace_ids: ['trace-3'] } });
+  assert.equal((JSON.parse(stats.text) as { count: number }).count, 12);
+}
+
+/** The same batch sent to both nodes at once (three times) is stored once. */
+async function sameBatchTwice(nodes: Node[]): Promise<void> {
+  const [a] = nodes;
+  const batch = Array.from({ length: 40 }, (_, i) => {
+    const id = `dup-${String(i).padStart(3, '0')}`;
+    return [
+      { mode: 'start', req: makeStart({ id, inputs: { i, text: 'same' } }) },
+      { mode: 'end', req: makeEnd(id, { output: i }) },
+    ];
+  }).flat();
+  for (let round = 0; round < 3; round += 1) {
+    const answers = await Promise.all(nodes.map((n) => n.post('/call/upsert_batch', { batch })));
+    for (const res of answers) assert.equal(res.status, 200, res.text);
+  }
+  for (const n of nodes) {
+    const dups = (await visibleIds(n)).filter((id) => id.startsWith('dup-'));
+    assert.equal(dups.length, 40, 'no call is duplicated');
+    assert.equal(new Set(dups).size, 40);
+  }
+  const read = await a.post('/call/read', { project_id: PROJECT, id: 'dup-007' });
+  const call = (JSON.parse(read.text) as { call: { inputs: unknown; output: unknown } }).call;
+  assert.deepEqual(call.inputs, { i: 7, text: 'same' });
+  assert.equal(call.output, 7);
+}
+
+/** A client reads its own write right away through the other node. */
+async function readYourWrites([a, b]: Node[]): Promise<void> {
+  for (let i = 0; i < 30; i += 1) {
+    const [writer, reader] = i % 2 === 0 ? [a, b] : [b, a];
+    const id = `ryw-${i}`;
+    assert.equal((await writer.post('/call/start', makeStart({ id, display_name: `n${i}` }))).status, 200);
+    const read = await reader.post('/call/read', { project_id: PROJECT, id });
+    assert.equal((JSON.parse(read.text) as { call: { display_name: string } | null }).call?.display_name, `n${i}`, `call ${id} written through one node is missing on the other`);
+    assert.equal((await reader.post('/call/end', makeEnd(id, { output: 'done' }))).status, 200);
+    const ended = await writer.post('/call/read', { project_id: PROJECT, id });
+    assert.equal((JSON.parse(ended.text) as { call: { output: unknown } }).call.output, 'done');
+  }
+}
+
+/** A key revoked through one process is refused by both at once. */
+async function revocation(serverA: ServerProcess, serverB: ServerProcess): Promise<void> {
+  const other = await serverB.createKey('acme', { user: 'temp' });
+  const status = async (n: ServerProcess): Promise<number> =>
+    (await fetch(`${n.url}/calls/query_stats`, {
+      method: 'POST',
+      headers: { authorization: basicAuthHeader(other), 'content-type': 'application/json' },
+      body: JSON.stringify({ project_id: PROJECT }),
+    })).status;
+  assert.deepEqual([await status(serverA), await status(serverB)], [200, 200]);
+  const id = /^(\S+)\t/m.exec((await runHeddleCli(['keys', 'list'], serverA.env)).split('\n').find((line) => line.includes('\ttemp\t')) ?? '')?.[1];
+  assert.ok(id, 'keys list shows the key');
+  await runHeddleCli(['keys', 'revoke', id], serverA.env);
+  assert.deepEqual([await status(serverA), await status(serverB)], [401, 401]);
+}
+
 test('two nodes on one PostgreSQL act as one service', { timeout: 240_000 }, async (t) => {
   const url = await testDatabase(t);
   if (url === null) return;
@@ -62,76 +137,9 @@ test('two nodes on one PostgreSQL act as one service', { timeout: 240_000 }, asy
   assert.notEqual(serverA.port, serverB.port);
   // a key made through the CLI of one node's environment is known to both (nothing is cached per node)
   const key = await serverA.createKey('acme', { user: 'alice' });
-  const a = node(serverA, key);
-  const b = node(serverB, key);
-  const nodes = [a, b];
-
-  await t.test('concurrent ingest through both nodes: every acknowledged call is visible through either', async () => {
-    const tasks = Array.from({ length: 240 }, (_, i) => async () => {
-      const id = `ingest-${String(i).padStart(4, '0')}`;
-      const via = nodes[i % 2];
-      const batch = [
-        { mode: 'start', req: makeStart({ id, trace_id: `trace-${i % 20}`, started_at: new Date(Date.UTC(2025, 0, 1, 10, 0, 0, i)).toISOString() }) },
-        { mode: 'end', req: makeEnd(id, { output: { i } }) },
-      ];
-      const res = await via.post('/call/upsert_batch', { batch });
-      return res.status === 200 ? id : null;
-    });
-    const acknowledged = (await pooled(tasks, 24)).filter((id): id is string => id !== null);
-    assert.equal(acknowledged.length, 240, 'every write was acknowledged');
-    for (const n of nodes) assert.deepEqual((await visibleIds(n)).filter((id) => id.startsWith('ingest-')).sort(), acknowledged.sort());
-    const stats = await b.post('/calls/query_stats', { project_id: PROJECT, filter: { trace_ids: ['trace-3'] } });
-    assert.equal((JSON.parse(stats.text) as { count: number }).count, 12);
-  });
-
-  await t.test('the same batch sent to both nodes at once is stored once', async () => {
-    const batch = Array.from({ length: 40 }, (_, i) => {
-      const id = `dup-${String(i).padStart(3, '0')}`;
-      return [
-        { mode: 'start', req: makeStart({ id, inputs: { i, text: 'same' } }) },
-        { mode: 'end', req: makeEnd(id, { output: i }) },
-      ];
-    }).flat();
-    for (let round = 0; round < 3; round += 1) {
-      const answers = await Promise.all(nodes.map((n) => n.post('/call/upsert_batch', { batch })));
-      for (const res of answers) assert.equal(res.status, 200, res.text);
-    }
-    for (const n of nodes) {
-      const dups = (await visibleIds(n)).filter((id) => id.startsWith('dup-'));
-      assert.equal(dups.length, 40, 'no call is duplicated');
-      assert.equal(new Set(dups).size, 40);
-    }
-    const read = await a.post('/call/read', { project_id: PROJECT, id: 'dup-007' });
-    const call = (JSON.parse(read.text) as { call: { inputs: unknown; output: unknown } }).call;
-    assert.deepEqual(call.inputs, { i: 7, text: 'same' });
-    assert.equal(call.output, 7);
-  });
-
-  await t.test('a client reads its own write right away through the other node', async () => {
-    for (let i = 0; i < 30; i += 1) {
-      const [writer, reader] = i % 2 === 0 ? [a, b] : [b, a];
-      const id = `ryw-${i}`;
-      assert.equal((await writer.post('/call/start', makeStart({ id, display_name: `n${i}` }))).status, 200);
-      const read = await reader.post('/call/read', { project_id: PROJECT, id });
-      assert.equal((JSON.parse(read.text) as { call: { display_name: string } | null }).call?.display_name, `n${i}`, `call ${id} written through one node is missing on the other`);
-      assert.equal((await reader.post('/call/end', makeEnd(id, { output: 'done' }))).status, 200);
-      const ended = await writer.post('/call/read', { project_id: PROJECT, id });
-      assert.equal((JSON.parse(ended.text) as { call: { output: unknown } }).call.output, 'done');
-    }
-  });
-
-  await t.test('a key revoked through one process is refused by both at once', async () => {
-    const other = await serverB.createKey('acme', { user: 'temp' });
-    const status = async (n: ServerProcess): Promise<number> =>
-      (await fetch(`${n.url}/calls/query_stats`, {
-        method: 'POST',
-        headers: { authorization: basicAuthHeader(other), 'content-type': 'application/json' },
-        body: JSON.stringify({ project_id: PROJECT }),
-      })).status;
-    assert.deepEqual([await status(serverA), await status(serverB)], [200, 200]);
-    const id = /^(\S+)\t/m.exec((await runHeddleCli(['keys', 'list'], serverA.env)).split('\n').find((line) => line.includes('\ttemp\t')) ?? '')?.[1];
-    assert.ok(id, 'keys list shows the key');
-    await runHeddleCli(['keys', 'revoke', id], serverA.env);
-    assert.deepEqual([await status(serverA), await status(serverB)], [401, 401]);
-  });
+  const nodes = [node(serverA, key), node(serverB, key)];
+  await t.test('concurrent ingest through both nodes: every acknowledged call is visible through either', () => concurrentIngest(nodes));
+  await t.test('the same batch sent to both nodes at once is stored once', () => sameBatchTwice(nodes));
+  await t.test('a client reads its own write right away through the other node', () => readYourWrites(nodes));
+  await t.test('a key revoked through one process is refused by both at once', () => revocation(serverA, serverB));
 });
