@@ -1,3 +1,4 @@
+import { collectDescendants } from '../../domain/call-tree.js';
 import type pg from 'pg';
 import Cursor from 'pg-cursor';
 import { compileCallsCount, compileCallsSelect, type CompiledSql } from '../sql/calls-select.js';
@@ -116,25 +117,5 @@ export class PostgresCallStore implements CallStore {
       await db.query(TOMBSTONE_SQL, [projectId, sorted, deletedAt]);
       return collected.size;
     });
-  }
-}
-
-/** Adds to `collected` every call reachable through parent links from a collected id. */
-function collectDescendants(collected: Set<string>, calls: { id: string; parent_id: string | null }[]): void {
-  const children = new Map<string, string[]>();
-  for (const call of calls) {
-    if (call.parent_id === null) continue;
-    const list = children.get(call.parent_id) ?? [];
-    list.push(call.id);
-    children.set(call.parent_id, list);
-  }
-  const pending = [...collected];
-  while (pending.length > 0) {
-    for (const child of children.get(pending.pop()!) ?? []) {
-      if (!collected.has(child)) {
-        collected.add(child);
-        pending.push(child);
-      }
-    }
   }
 }

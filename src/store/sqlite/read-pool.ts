@@ -26,6 +26,16 @@ export class ReadPool {
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
+  /** Runs a synchronous read on a pooled connection. */
+  async use<T>(work: (db: Database.Database) => T): Promise<T> {
+    const db = await this.acquire();
+    try {
+      return work(db);
+    } finally {
+      this.release(db);
+    }
+  }
+
   release(db: Database.Database): void {
     const waiter = this.#waiters.shift();
     if (waiter) waiter(db);

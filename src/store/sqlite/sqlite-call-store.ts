@@ -1,8 +1,10 @@
 import type Database from 'better-sqlite3';
+import { collectDescendants } from '../../domain/call-tree.js';
 import { compileCallsCount, compileCallsSelect, type CompiledSql } from '../sql/calls-select.js';
 import type { CallPart, CallRow, CallsQuery, CallStore } from '../types.js';
 import { sqliteDialect } from './sqlite-dialect.js';
 import type { ReadPool } from './read-pool.js';
+import { bindNamed, StatementCache } from './statements.js';
 import type { SqliteWriter } from './writer.js';
 
 const START_SQL = `
@@ -32,20 +34,11 @@ const TOMBSTONE_SQL = `
   INSERT INTO calls (project_id, id, deleted_at) VALUES (?, ?, ?)
   ON CONFLICT (project_id, id) DO UPDATE SET deleted_at = COALESCE(calls.deleted_at, excluded.deleted_at)`;
 
-/** better-sqlite3 binds named parameters from an object: `@p1` ← `{ p1: … }`. */
-function bindNamed(values: unknown[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  values.forEach((value, i) => {
-    out[`p${i + 1}`] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
-  });
-  return out;
-}
-
 export class SqliteCallStore implements CallStore {
   /** Rows written since the planner statistics were last refreshed, and the next refresh point. */
   #rowsSinceAnalyze = 0;
   #analyzeAfter = 10_000;
-  #statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+  readonly #statements = new StatementCache();
 
   constructor(
     private readonly writer: SqliteWriter,
@@ -81,12 +74,7 @@ export class SqliteCallStore implements CallStore {
       { project_id: projectId, filter: { call_ids: [id] }, limit: 1, ...opts },
       sqliteDialect,
     );
-    const db = await this.reads.acquire();
-    try {
-      return (this.#prepare(db, compiled.sql).get(bindNamed(compiled.params)) as CallRow | undefined) ?? null;
-    } finally {
-      this.reads.release(db);
-    }
+    return this.reads.use((db) => (this.#prepare(db, compiled.sql).get(bindNamed(compiled.params)) as CallRow | undefined) ?? null);
   }
 
   query(q: CallsQuery): AsyncIterable<CallRow> {
@@ -108,12 +96,9 @@ export class SqliteCallStore implements CallStore {
 
   async count(q: CallsQuery): Promise<{ count: number; total_storage_size_bytes: number | null }> {
     const compiled = compileCallsCount(q, sqliteDialect);
-    const db = await this.reads.acquire();
-    try {
-      return this.#prepare(db, compiled.sql).get(bindNamed(compiled.params)) as { count: number; total_storage_size_bytes: number | null };
-    } finally {
-      this.reads.release(db);
-    }
+    return this.reads.use(
+      (db) => this.#prepare(db, compiled.sql).get(bindNamed(compiled.params)) as { count: number; total_storage_size_bytes: number | null },
+    );
   }
 
   deleteCascade(projectId: string, ids: string[], deletedAt: number): Promise<number> {
@@ -157,37 +142,6 @@ export class SqliteCallStore implements CallStore {
   }
 
   #prepare(db: Database.Database, sql: string): Database.Statement {
-    let cache = this.#statements.get(db);
-    if (!cache) {
-      cache = new Map();
-      this.#statements.set(db, cache);
-    }
-    let statement = cache.get(sql);
-    if (!statement) {
-      statement = db.prepare(sql);
-      if (cache.size > 500) cache.clear();
-      cache.set(sql, statement);
-    }
-    return statement;
-  }
-}
-
-/** Adds to `collected` every call reachable through parent links from a collected id. */
-function collectDescendants(collected: Set<string>, calls: { id: string; parent_id: string | null }[]): void {
-  const children = new Map<string, string[]>();
-  for (const call of calls) {
-    if (call.parent_id === null) continue;
-    const list = children.get(call.parent_id) ?? [];
-    list.push(call.id);
-    children.set(call.parent_id, list);
-  }
-  const pending = [...collected];
-  while (pending.length > 0) {
-    for (const child of children.get(pending.pop()!) ?? []) {
-      if (!collected.has(child)) {
-        collected.add(child);
-        pending.push(child);
-      }
-    }
+    return this.#statements.get(db, sql);
   }
 }

@@ -14,12 +14,7 @@ export class SqliteExecutor implements SqlExecutor {
   ) {}
 
   async all<T>(q: CompiledSql): Promise<T[]> {
-    const db = await this.reads.acquire();
-    try {
-      return this.#statements.get(db, q.sql).all(bindNamed(q.params)) as T[];
-    } finally {
-      this.reads.release(db);
-    }
+    return this.reads.use((db) => this.#statements.get(db, q.sql).all(bindNamed(q.params)) as T[]);
   }
 
   write(statements: CompiledSql[], check?: (changed: number[]) => void): Promise<number[]> {

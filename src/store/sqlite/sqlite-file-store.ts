@@ -43,13 +43,13 @@ export class SqliteFileStore implements FileStore {
   }
 
   async find(projectId: string, digest: string): Promise<FileRecord | null> {
-    return this.#read(
+    return this.reads.use(
       (db) => (this.#stmt(db, `SELECT ${FILE_COLUMNS} FROM files WHERE project_id = ? AND digest = ?`).get(projectId, digest) as FileRecord | undefined) ?? null,
     );
   }
 
   async *readChunks(projectId: string, digest: string): AsyncGenerator<Buffer> {
-    const file = await this.#read(
+    const file = await this.reads.use(
       (db) =>
         this.#stmt(db, 'SELECT blob_id, chunk_count FROM files WHERE project_id = ? AND digest = ?').get(projectId, digest) as
           | { blob_id: string; chunk_count: number }
@@ -59,27 +59,18 @@ export class SqliteFileStore implements FileStore {
     const sql = 'SELECT data FROM file_chunks WHERE project_id = ? AND blob_id = ? AND seq = ?';
     for (let seq = 0; seq < file.chunk_count; seq += 1) {
       // one short read per chunk: no read connection stays busy while the client drains the response
-      const row = await this.#read((db) => this.#stmt(db, sql).get(projectId, file.blob_id, seq) as { data: Buffer } | undefined);
+      const row = await this.reads.use((db) => this.#stmt(db, sql).get(projectId, file.blob_id, seq) as { data: Buffer } | undefined);
       if (!row) throw new Error(`File ${digest} of ${projectId} is missing chunk ${seq}`);
       yield row.data;
     }
   }
 
   async totalSize(projectId: string): Promise<number> {
-    return this.#read((db) => (this.#stmt(db, 'SELECT COALESCE(SUM(size_bytes), 0) AS total FROM files WHERE project_id = ?').get(projectId) as { total: number }).total);
+    return this.reads.use((db) => (this.#stmt(db, 'SELECT COALESCE(SUM(size_bytes), 0) AS total FROM files WHERE project_id = ?').get(projectId) as { total: number }).total);
   }
 
   #discard(db: Database.Database, projectId: string, uploadId: string): void {
     this.#stmt(db, 'DELETE FROM file_chunks WHERE project_id = ? AND blob_id = ?').run(projectId, uploadId);
-  }
-
-  async #read<T>(work: (db: Database.Database) => T): Promise<T> {
-    const db = await this.reads.acquire();
-    try {
-      return work(db);
-    } finally {
-      this.reads.release(db);
-    }
   }
 
   #stmt(db: Database.Database, sql: string): Database.Statement {

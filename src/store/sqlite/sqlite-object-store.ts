@@ -75,7 +75,7 @@ export class SqliteObjectStore implements ObjectStore {
   }
 
   async findVersion(projectId: string, objectId: string, selector: VersionSelector, opts: { metadata_only?: boolean } = {}): Promise<ObjectVersionRow | null> {
-    return this.#read((db) => {
+    return this.reads.use((db) => {
       let resolved = selector;
       if (selector.by === 'alias') {
         const alias = this.#get(db, 'SELECT digest FROM object_aliases WHERE project_id = ? AND object_id = ? AND alias = ?', [
@@ -99,7 +99,7 @@ export class SqliteObjectStore implements ObjectStore {
 
   async query(q: ObjectsQuery): Promise<ObjectVersionRow[]> {
     const compiled = compileObjectsSelect(q, sqliteDialect);
-    return this.#read((db) => this.#stmt(db, compiled.sql).all(bindNamed(compiled.params)) as ObjectVersionRow[]);
+    return this.reads.use((db) => this.#stmt(db, compiled.sql).all(bindNamed(compiled.params)) as ObjectVersionRow[]);
   }
 
   delete(projectId: string, objectId: string, selectors: VersionSelector[] | null, deletedAt: number): Promise<ObjectVersionRow[] | null> {
@@ -147,7 +147,7 @@ export class SqliteObjectStore implements ObjectStore {
     const objectIds = [...new Set(versions.map((v) => v.object_id))];
     if (objectIds.length === 0) return out;
     const wanted = new Set(versions.map((v) => `${v.object_id}:${v.digest}`));
-    await this.#read((db) => {
+    await this.reads.use((db) => {
       for (let i = 0; i < objectIds.length; i += 500) {
         const batch = objectIds.slice(i, i + 500);
         const where = `project_id = ? AND object_id IN (${placeholders(batch.length)})`;
@@ -203,11 +203,11 @@ export class SqliteObjectStore implements ObjectStore {
   }
 
   async listTags(projectId: string): Promise<string[]> {
-    return this.#read((db) => this.#stmt(db, 'SELECT DISTINCT tag FROM object_tags WHERE project_id = ? ORDER BY tag').pluck().all(projectId) as string[]);
+    return this.reads.use((db) => this.#stmt(db, 'SELECT DISTINCT tag FROM object_tags WHERE project_id = ? ORDER BY tag').pluck().all(projectId) as string[]);
   }
 
   async listAliases(projectId: string): Promise<string[]> {
-    return this.#read((db) => this.#stmt(db, 'SELECT DISTINCT alias FROM object_aliases WHERE project_id = ? ORDER BY alias').pluck().all(projectId) as string[]);
+    return this.reads.use((db) => this.#stmt(db, 'SELECT DISTINCT alias FROM object_aliases WHERE project_id = ? ORDER BY alias').pluck().all(projectId) as string[]);
   }
 
   #isLive(db: Database.Database, projectId: string, objectId: string, digest: string): boolean {
@@ -216,15 +216,6 @@ export class SqliteObjectStore implements ObjectStore {
       objectId,
       digest,
     ]) !== undefined;
-  }
-
-  async #read<T>(work: (db: Database.Database) => T): Promise<T> {
-    const db = await this.reads.acquire();
-    try {
-      return work(db);
-    } finally {
-      this.reads.release(db);
-    }
   }
 
   #get(db: Database.Database, sql: string, params: unknown[]): unknown {

@@ -71,7 +71,7 @@ export class SqliteTableStore implements TableStore {
   }
 
   async rowDigests(projectId: string, tableDigest: string): Promise<string[] | null> {
-    return this.#read((db) => {
+    return this.reads.use((db) => {
       const known = this.#stmt(db, 'SELECT 1 FROM table_digests WHERE project_id = ? AND digest = ?').get(projectId, tableDigest);
       if (!known) return null;
       const rows = this.#stmt(db, 'SELECT row_digest FROM table_entries WHERE project_id = ? AND table_digest = ? ORDER BY pos')
@@ -110,7 +110,7 @@ export class SqliteTableStore implements TableStore {
 
   async stats(projectId: string, digests: readonly string[], includeStorageSize: boolean): Promise<TableStats[]> {
     if (digests.length === 0) return [];
-    return this.#read((db) => {
+    return this.reads.use((db) => {
       const count = this.#stmt(db, 'SELECT row_count FROM table_digests WHERE project_id = ? AND digest = ?');
       const size = this.#stmt(db, `SELECT COALESCE(SUM(r.size_bytes), 0) AS size FROM table_entries e
         JOIN table_rows r ON r.project_id = e.project_id AND r.digest = e.row_digest WHERE e.project_id = ? AND e.table_digest = ?`);
@@ -126,7 +126,7 @@ export class SqliteTableStore implements TableStore {
   }
 
   async row(projectId: string, tableDigest: string, rowDigest: string): Promise<string | null> {
-    return this.#read((db) => {
+    return this.reads.use((db) => {
       const found = this.#stmt(db, `SELECT r.val FROM table_rows r WHERE r.project_id = ? AND r.digest = ? AND EXISTS (
         SELECT 1 FROM table_entries e WHERE e.project_id = r.project_id AND e.table_digest = ? AND e.row_digest = r.digest)`)
         .get(projectId, rowDigest, tableDigest) as { val: string } | undefined;
@@ -136,15 +136,6 @@ export class SqliteTableStore implements TableStore {
 
   #stmt(db: Database.Database, sql: string): Database.Statement {
     return this.#statements.get(db, sql);
-  }
-
-  async #read<T>(work: (db: Database.Database) => T): Promise<T> {
-    const db = await this.reads.acquire();
-    try {
-      return work(db);
-    } finally {
-      this.reads.release(db);
-    }
   }
 }
 
