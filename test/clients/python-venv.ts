@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { withFileLock } from '../helpers/file-lock.js';
 import { REPO_ROOT } from '../helpers/server-process.js';
 
 const execFileP = promisify(execFile);
@@ -52,6 +53,14 @@ async function basePython(ci: boolean): Promise<string | null> {
  */
 export async function ensureWeaveVenv(): Promise<VenvResult> {
   if ((await installedVersion()) === WEAVE_PY_VERSION) return { ok: true, python: VENV_PYTHON };
+  // several client test files start at once on a clean clone: one builds the venv, the others wait
+  return withFileLock('heddle-test-venv-py', async () => {
+    if ((await installedVersion()) === WEAVE_PY_VERSION) return { ok: true, python: VENV_PYTHON };
+    return buildWeaveVenv();
+  });
+}
+
+async function buildWeaveVenv(): Promise<VenvResult> {
   const ci = process.env.CI === 'true';
   if (!fs.existsSync(VENV_PYTHON)) {
     const base = await basePython(ci);

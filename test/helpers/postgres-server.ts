@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { withFileLock } from './file-lock.js';
 
 /**
  * A PostgreSQL server for tests and benchmarks: `HEDDLE_TEST_POSTGRES_URL` when set (a role that
@@ -60,7 +59,7 @@ async function findOrStart(): Promise<string> {
     return local(5432);
   }
   // several test processes start at once: one sets the server up, the others wait for it
-  const port = await withSetupLock(setUpLocalCluster);
+  const port = await withFileLock('heddle-test-postgres', setUpLocalCluster);
   if (!(await canConnect(local(port)))) throw new Error(`the local cluster on port ${port} does not accept ${LOCAL_ROLE}`);
   return local(port);
 }
@@ -105,28 +104,6 @@ async function setUpLocalCluster(): Promise<number> {
   GRANT pg_signal_backend TO ${LOCAL_ROLE};`;
   await sh('runuser', ['-u', 'postgres', '--', 'psql', '-p', port, '-v', 'ON_ERROR_STOP=1', '-c', role]);
   return Number(port);
-}
-
-/** Runs `work` while holding a lock directory shared by every test process of this machine. */
-async function withSetupLock<T>(work: () => Promise<T>): Promise<T> {
-  const lock = path.join(os.tmpdir(), 'heddle-test-postgres.lock');
-  const deadline = Date.now() + 20 * 60_000;
-  for (;;) {
-    try {
-      fs.mkdirSync(lock);
-      break;
-    } catch {
-      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 20 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    fs.rmSync(lock, { recursive: true, force: true });
-  }
 }
 
 /** Drops test databases whose creation time (in their name) is long past: left by killed runs. */
