@@ -1,7 +1,7 @@
 /**
  * The W&B GraphQL surface Heddle answers at `POST /graphql`: the part the official Weave clients
  * use to learn who the caller is and to make sure a project exists before tracing
- * (see /work/notes/python-client.md for what weave 0.54.0 sends). Types and field names follow
+ * (see docs/python-client.md for what weave 0.54.0 sends). Types and field names follow
  * W&B's public schema so the clients' documents validate unchanged; fields Heddle has no data for
  * are nullable and resolve to null.
  */

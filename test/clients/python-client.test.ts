@@ -10,7 +10,7 @@ import { ensureWeaveVenv, WEAVE_PY_VERSION } from './python-venv.js';
 /**
  * The official Python client (PyPI weave, pinned) against a real Heddle process: weave.init,
  * nested ops with one raising, get_calls — checked from the client's side and over raw HTTP.
- * What the client sends is written up in /work/notes/python-client.md.
+ * What the client sends is written up in docs/python-client.md.
  */
 
 const SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), 'python', 'trace_demo.py');

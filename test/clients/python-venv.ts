@@ -7,7 +7,7 @@ import { REPO_ROOT } from '../helpers/server-process.js';
 
 const execFileP = promisify(execFile);
 
-/** The pinned official client: the version /work/notes/python-client.md was written against. */
+/** The pinned official client: the version docs/python-client.md was written against. */
 export const WEAVE_PY_VERSION = '0.54.0';
 
 /** Gitignored; reused between runs once the pinned package imports. */

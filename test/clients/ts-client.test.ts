@@ -2,7 +2,7 @@
  * The official TypeScript client (npm `weave`, version pinned in package.json) against a real Heddle
  * process: nested ops, an op that throws, 50 concurrent calls. What it stored is then read back
  * through raw HTTP (`/calls/stream_query`, Basic auth): call tree, inputs, outputs, exception,
- * derived `summary.weave` (status, latency_ms, trace_name). Client behaviour: /work/notes/ts-client.md.
+ * derived `summary.weave` (status, latency_ms, trace_name). Client behaviour: docs/ts-client.md.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
-/** The documents weave 0.54.0 sends, as gql prints them (see /work/notes/python-client.md). */
+/** The documents weave 0.54.0 sends, as gql prints them (see docs/python-client.md). */
 const DEFAULT_ENTITY = 'query DefaultEntity {\n  viewer {\n    username\n    defaultEntity {\n      name\n    }\n  }\n}';
 const PROJECT_QUERY = 'query Project($name: String!, $entityName: String!) {\n  project(name: $name, entityName: $entityName) {\n    name\n  }\n}';
 const UPSERT_MODEL = `mutation UpsertModel($name: String!, $id: String, $entity: String!, $description: String, $repo: String) {
