@@ -126,19 +126,33 @@ export class SqliteCallStore implements CallStore {
 
   /**
    * Without statistics SQLite cannot tell a selective op-name index range from a long walk in
-   * start order, and first pages of rare ops or `:*` wildcards take seconds on large projects.
-   * Statistics are refreshed (sampled, ~0.1 s on a million rows) each time the rows written by
-   * this process double, so the cost vanishes as the table grows.
+   * start order, and first pages of rare ops or `:*` wildcards take hundreds of milliseconds on
+   * large projects. Statistics are refreshed each time the rows written by this process double,
+   * so their cost vanishes as the table grows.
    */
   #noteRowsWritten(count: number): void {
     this.#rowsSinceAnalyze += count;
     if (this.#rowsSinceAnalyze < this.#analyzeAfter) return;
     this.#analyzeAfter *= 2;
     this.#rowsSinceAnalyze = 0;
-    void this.writer.submit((db) => {
-      db.pragma('analysis_limit = 1000');
-      db.exec('ANALYZE calls');
-    }).catch(() => undefined);
+    void this.#refreshStatistics().catch(() => undefined);
+  }
+
+  /**
+   * Full statistics, one index per writer turn (about 0.1–0.3 s each at a million calls), so no
+   * single pause is long. Sampled statistics (`analysis_limit`) only see the first rows of each
+   * index and misjudge how many calls a project or an op has.
+   */
+  async #refreshStatistics(): Promise<void> {
+    const indexes = await this.writer.submit(
+      (db) => db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'calls'").pluck().all() as string[],
+    );
+    for (const index of indexes) {
+      await this.writer.submit((db) => {
+        db.pragma('analysis_limit = 0');
+        db.exec(`ANALYZE "${index.replace(/"/g, '""')}"`);
+      });
+    }
   }
 
   #prepare(db: Database.Database, sql: string): Database.Statement {
