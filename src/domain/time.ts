@@ -26,9 +26,25 @@ function offsetMinutes(zone: string): number | null {
   return sign * (hours * 60 + minutes);
 }
 
+/**
+ * Each request timestamp is parsed twice, once when the schema checks its format and once when
+ * the service converts it; a small memo of recent texts makes the second parse a lookup.
+ */
+const recentlyParsed = new Map<string, number | null>();
+const RECENT_MAX = 4096;
+
 /** Parses ISO 8601 (Z, offset, naive = UTC, date-only = midnight UTC) into microseconds; null if invalid. */
 export function parseIsoMicros(text: string): number | null {
   if (typeof text !== 'string') return null;
+  const known = recentlyParsed.get(text);
+  if (known !== undefined) return known;
+  const parsed = parseIso(text);
+  if (recentlyParsed.size >= RECENT_MAX) recentlyParsed.clear();
+  recentlyParsed.set(text, parsed);
+  return parsed;
+}
+
+function parseIso(text: string): number | null {
   const m = ISO_RE.exec(text.trim());
   if (!m) return null;
   const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', zone] = m;
