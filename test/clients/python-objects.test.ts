@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { basicAuthHeader, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { runPythonDemo } from './python-script.js';
 import { ensureWeaveVenv, WEAVE_PY_VERSION } from './python-venv.js';
 
 /**
@@ -15,25 +13,10 @@ import { ensureWeaveVenv, WEAVE_PY_VERSION } from './python-venv.js';
  */
 
 const SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), 'python', 'objects_demo.py');
-const SCRIPT_TIMEOUT_MS = 150_000;
 const PROJECT = 'acme/objdemo';
 
 function runScript(python: string, server: ServerProcess, key: string, args: string[]): Promise<{ result: Record<string, any>; log: string }> {
-  // the client's response cache outlives the process (keyed by request, not server): keep it per run
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-pyobjects-'));
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, PYTHONUNBUFFERED: '1', WF_TRACE_SERVER_URL: server.url, WANDB_BASE_URL: server.url, WANDB_API_KEY: key, WEAVE_SERVER_CACHE_DIR: path.join(home, 'weave-server-cache') };
-  return new Promise((resolve, reject) => {
-    execFile(python, [SCRIPT, ...args], { cwd: home, env, timeout: SCRIPT_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      fs.rmSync(home, { recursive: true, force: true });
-      const log = `--- python stdout\n${stdout}\n--- python stderr\n${stderr}\n--- heddle output (tail)\n${server.output().slice(-6000)}`;
-      if (error) return reject(new Error(`objects_demo.py ${args.join(' ')} failed: ${error.message}\n${log}`));
-      try {
-        resolve({ result: JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as Record<string, any>, log });
-      } catch {
-        reject(new Error(`objects_demo.py printed no JSON result\n${log}`));
-      }
-    });
-  });
+  return runPythonDemo(python, SCRIPT, server, key, args);
 }
 
 async function post(server: ServerProcess, key: string, url: string, body: unknown): Promise<string> {
