@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTimeIn, FreeObject, Nullable, NullableLaxInt, strict } from './common.js';
-import { Query, SortBy } from './query.js';
+import { DateTimeIn, FreeObject, Nullable, strict } from './common.js';
+import { recordQueryFields } from './query.js';
 
 /** Costs API models (objects spec §8). */
 
@@ -26,16 +26,6 @@ export const CostCreateReq = Type.Object(
 export type CostCreateReq = Static<typeof CostCreateReq>;
 export const CostCreateRes = Type.Object({ ids: Type.Array(Type.Tuple([Type.String(), Type.String()])) });
 
-export const CostQueryReq = Type.Object(
-  {
-    project_id: Type.String(),
-    fields: Nullable(Type.Array(Type.String())),
-    query: Nullable(Query),
-    sort_by: Nullable(Type.Array(SortBy)),
-    limit: NullableLaxInt(),
-    offset: NullableLaxInt(),
-  },
-  strict,
-);
+export const CostQueryReq = Type.Object(recordQueryFields(), strict);
 export type CostQueryReq = Static<typeof CostQueryReq>;
 export const CostQueryRes = Type.Object({ results: Type.Array(FreeObject()) });

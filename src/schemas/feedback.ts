@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTimeIn, FreeObject, Nullable, NullableLaxInt, strict } from './common.js';
-import { Query, SortBy } from './query.js';
+import { Query, recordQueryFields } from './query.js';
 
 /** Feedback API models (objects spec §7). */
 
@@ -48,17 +48,7 @@ export const FeedbackBatchCreateRes = Type.Object({ res: Type.Array(FeedbackCrea
 export const FeedbackReplaceReq = Type.Object({ ...createFields, feedback_id: Type.String() }, strict);
 export type FeedbackReplaceReq = Static<typeof FeedbackReplaceReq>;
 
-export const FeedbackQueryReq = Type.Object(
-  {
-    project_id: Type.String(),
-    fields: Nullable(Type.Array(Type.String())),
-    query: Nullable(Query),
-    sort_by: Nullable(Type.Array(SortBy)),
-    limit: NullableLaxInt(),
-    offset: NullableLaxInt(),
-  },
-  strict,
-);
+export const FeedbackQueryReq = Type.Object(recordQueryFields(), strict);
 export type FeedbackQueryReq = Static<typeof FeedbackQueryReq>;
 export const FeedbackQueryRes = Type.Object({ result: Type.Array(FreeObject()), total_count: Type.Integer() });
 

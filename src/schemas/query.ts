@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { LaxBool, strict } from './common.js';
+import { LaxBool, Nullable, NullableLaxInt, strict } from './common.js';
 
 /**
  * The shared query language `{"$expr": …}` (calls spec §5.1). Operator objects hold exactly one
@@ -38,3 +38,13 @@ export const SortBy = Type.Object(
   { field: Type.String(), direction: Type.Union([Type.Literal('asc'), Type.Literal('desc')]) },
   strict,
 );
+
+/** The request of a records query (feedback, costs): projection, the query language, sort, paging. */
+export const recordQueryFields = () => ({
+  project_id: Type.String(),
+  fields: Nullable(Type.Array(Type.String())),
+  query: Nullable(Query),
+  sort_by: Nullable(Type.Array(SortBy)),
+  limit: NullableLaxInt(),
+  offset: NullableLaxInt(),
+});

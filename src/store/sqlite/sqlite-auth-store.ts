@@ -1,36 +1,8 @@
 import type Database from 'better-sqlite3';
 import { uuidv7 } from '../../domain/ids.js';
+import { KEY_SELECT, toKeyRecord, type KeyRow } from '../sql/auth-rows.js';
 import type { ApiKeyRecord, AuthStore, ProjectRecord, UserRecord } from '../types.js';
 import type { SqliteWriter } from './writer.js';
-
-interface KeyRow {
-  id: string;
-  user_id: string;
-  username: string;
-  default_entity: string;
-  user_created_at: number;
-  is_admin: number;
-  prefix: string;
-  created_at: number;
-  revoked_at: number | null;
-}
-
-const KEY_SELECT = `
-  SELECT k.id, k.user_id, u.username, u.default_entity, u.created_at AS user_created_at,
-         k.is_admin, k.prefix, k.created_at, k.revoked_at
-  FROM api_keys k JOIN users u ON u.id = k.user_id`;
-
-function toKeyRecord(row: KeyRow): ApiKeyRecord {
-  return {
-    id: row.id,
-    user_id: row.user_id,
-    username: row.username,
-    is_admin: row.is_admin === 1,
-    prefix: row.prefix,
-    created_at: row.created_at,
-    revoked_at: row.revoked_at,
-  };
-}
 
 export class SqliteAuthStore implements AuthStore {
   // Prepared on first use (the store is built before its migrations run) and then kept: these two
