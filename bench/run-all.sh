@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Every benchmark, one after the other (`npm run bench`). Each prints its own results table and
+# writes a JSON copy under bench/results/. Add a new benchmark as one line below.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+npx tsx bench/ingest.ts
+npx tsx bench/ingest-postgres.ts
