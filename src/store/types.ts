@@ -13,6 +13,7 @@ import type {
 } from './object-types.js';
 import type { CostStore, FeedbackStore } from './feedback-types.js';
 import type { TableStore } from './table-types.js';
+import type { TrainingStore } from './training-types.js';
 
 export type * from './object-types.js';
 export type * from './feedback-types.js';
@@ -33,6 +34,8 @@ export interface TraceStore {
   readonly costs: CostStore;
   /** Tables (objects spec §4). */
   readonly tables: TableStore;
+  /** Training models, checkpoints and the job queue (training spec). */
+  readonly training: TrainingStore;
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Flushes pending writes, then closes every connection. */

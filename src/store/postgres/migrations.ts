@@ -3,6 +3,7 @@ import { FUNCTIONS_SQL } from './schema-functions.js';
 import { TABLES_SQL } from './schema-tables.js';
 import { FEEDBACK_TABLES_SQL } from './schema-feedback.js';
 import { TABLE_STORE_SQL } from './schema-table-store.js';
+import { trainingTablesSql } from '../sql/training-schema.js';
 
 /**
  * PostgreSQL schema versions, applied in order, each in its own transaction. The applied versions
@@ -15,6 +16,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   FEEDBACK_TABLES_SQL,
   // 3: tables of objects spec §4 (SQLite's tables migration)
   TABLE_STORE_SQL,
+  // 4: training tables (SQLite's training migration)
+  trainingTablesSql('postgres'),
 ];
 
 /**

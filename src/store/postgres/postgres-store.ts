@@ -11,6 +11,8 @@ import { mapErrors, PG_TYPES } from './pg-support.js';
 import { SqlCostStore, SqlFeedbackStore } from '../sql/record-stores.js';
 import { PgExecutor } from './pg-executor.js';
 import { postgresDialect } from './postgres-dialect.js';
+import { createPostgresTrainingStore } from './postgres-training.js';
+import type { TrainingStore } from '../training-types.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` (every libpq-style parameter pg understands). */
@@ -37,6 +39,7 @@ export class PostgresStore implements TraceStore {
   readonly tables: PostgresTableStore;
   readonly feedback: SqlFeedbackStore;
   readonly costs: SqlCostStore;
+  readonly training: TrainingStore;
   readonly #pool: pg.Pool;
   readonly #streamPool: pg.Pool;
   readonly #writer: CallWriter;
@@ -57,6 +60,7 @@ export class PostgresStore implements TraceStore {
     const executor = new PgExecutor(this.#pool);
     this.feedback = new SqlFeedbackStore(executor, postgresDialect, (sql) => `${sql}::jsonb`);
     this.costs = new SqlCostStore(executor, postgresDialect);
+    this.training = createPostgresTrainingStore(this.#pool);
   }
 
   async migrate(): Promise<void> {

@@ -1,3 +1,5 @@
+import { trainingTablesSql } from '../sql/training-schema.js';
+
 /**
  * SQLite schema, one entry per version. Applied in order inside a transaction; the applied
  * version lives in `PRAGMA user_version`. `project_id` leads every key and index.
@@ -200,4 +202,6 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (project_id, table_digest, pos)
   ) WITHOUT ROWID;
   `,
+  // training (training spec §4–§6): models, checkpoints, log history, the job queue and its events
+  trainingTablesSql('sqlite'),
 ];

@@ -13,6 +13,8 @@ import { registerSqliteFunctions, sqliteDialect } from './sqlite-dialect.js';
 import { SqliteWriter } from './writer.js';
 import { SqlCostStore, SqlFeedbackStore } from '../sql/record-stores.js';
 import { SqliteExecutor } from './sqlite-executor.js';
+import { createSqliteTrainingStore } from './sqlite-training.js';
+import type { TrainingStore } from '../training-types.js';
 
 export interface SqliteStoreOptions {
   /** Database file; its folder is created when missing. */
@@ -44,6 +46,7 @@ export class SqliteStore implements TraceStore {
   readonly tables: SqliteTableStore;
   readonly feedback: SqlFeedbackStore;
   readonly costs: SqlCostStore;
+  readonly training: TrainingStore;
   readonly #db: Database.Database;
   readonly #writer: SqliteWriter;
   readonly #reads: ReadPool;
@@ -62,6 +65,7 @@ export class SqliteStore implements TraceStore {
     const executor = new SqliteExecutor(this.#writer, this.#reads);
     this.feedback = new SqlFeedbackStore(executor, sqliteDialect);
     this.costs = new SqlCostStore(executor, sqliteDialect);
+    this.training = createSqliteTrainingStore(this.#writer, this.#reads);
   }
 
   async migrate(): Promise<void> {
