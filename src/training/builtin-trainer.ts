@@ -1,0 +1,69 @@
+/**
+ * The built-in trainer (training spec §6, §9, §10): a ~130k-weight byte-level transformer on tfjs,
+ * run off the API's event loop in worker threads. Each training job gets its own thread (so an
+ * aborted job is stopped by ending it, and jobs of different models can run side by side);
+ * completions share one long-lived thread that caches loaded checkpoints (LRU by checkpoint id).
+ */
+import type { ChatCompletionInput, CheckpointHandle, Trainer, TrainingJobInput, TrainingOutcome, TrainingProgress } from './trainer-port.js';
+import type { WorkerOptions } from './worker/protocol.js';
+import { WorkerHost } from './worker/worker-host.js';
+
+export interface BuiltinTrainerOptions {
+  /** tfjs backend to try first (default `wasm`; `cpu` is the fallback either way). */
+  backend?: 'wasm' | 'cpu';
+  /** Checkpoints kept loaded by the completion thread (default 4). */
+  checkpointCacheSize?: number;
+}
+
+const BASE_NAME = 'builtin:byte-decoder';
+
+export class BuiltinTrainer implements Trainer {
+  private readonly options: WorkerOptions;
+  private readonly inference: WorkerHost;
+  private readonly jobs = new Set<WorkerHost>();
+  private backend: string | null = null;
+
+  constructor(options: BuiltinTrainerOptions = {}) {
+    this.options = { backend: options.backend ?? 'wasm', cacheSize: options.checkpointCacheSize ?? 4 };
+    this.inference = new WorkerHost(this.options);
+  }
+
+  /** Starts the completion thread and resolves once tfjs is ready, so `name` shows the backend. */
+  static async create(options: BuiltinTrainerOptions = {}): Promise<BuiltinTrainer> {
+    const trainer = new BuiltinTrainer(options);
+    trainer.backend = await trainer.inference.start();
+    return trainer;
+  }
+
+  /** `builtin:byte-decoder@wasm` (or `@cpu`) once a thread has started; the bare name before. */
+  get name(): string {
+    return this.backend ? `${BASE_NAME}@${this.backend}` : BASE_NAME;
+  }
+
+  async train(input: TrainingJobInput, onProgress: (progress: TrainingProgress) => Promise<void>, signal: AbortSignal): Promise<TrainingOutcome> {
+    const host = new WorkerHost(this.options);
+    this.jobs.add(host);
+    try {
+      this.backend = await host.start();
+      const backendFlag = this.backend === 'wasm' ? 1 : 0;
+      const report = (p: TrainingProgress) =>
+        onProgress(p.type === 'training_started' ? { type: p.type, data: { ...p.data, backend_wasm: backendFlag } } : p);
+      const outcome = (await host.request({ type: 'train', input }, { onProgress: report }, signal, true)) as TrainingOutcome;
+      return { ...outcome, checkpoint: new Uint8Array(outcome.checkpoint) };
+    } finally {
+      this.jobs.delete(host);
+      await host.terminate();
+    }
+  }
+
+  async complete(checkpoint: CheckpointHandle, request: ChatCompletionInput, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    this.backend = await this.inference.start();
+    const message = { type: 'complete' as const, checkpointId: checkpoint.id, request };
+    return (await this.inference.request(message, { loadCheckpoint: () => checkpoint.load() }, signal)) as Record<string, unknown>;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.jobs].map((h) => h.terminate()));
+    await this.inference.terminate();
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * A loaded policy: the weights as tfjs variables, the optimizer state, and the two computations the
+ * trainer and the sampler need (per-token log-probs of a row, next-token log-probs of a prompt).
+ */
+import { AdamW } from './adamw.js';
+import type { PolicyState } from './checkpoint.js';
+import { type Weights, attentionBias, forward, toVariables } from './model.js';
+import { tf } from './tf-backend.js';
+import { type PolicyConfig, weightSpecs } from './weights.js';
+
+/** A packed row as the model reads it (see build-rows.ts). */
+export interface RowTokens {
+  ids: readonly number[];
+  positions: readonly number[];
+  segments: readonly number[];
+}
+
+export interface TokenLogprobs {
+  /** [T−1]: log-prob of token t+1 given the tokens up to t (in its segment). */
+  logprobs: tf.Tensor1D;
+  /** [T−1]: entropy of the predicted distribution at each position. */
+  entropy: tf.Tensor1D;
+}
+
+export class TfPolicy {
+  readonly optimizer: AdamW;
+
+  private constructor(
+    readonly config: PolicyConfig,
+    readonly weights: Weights,
+    optimizer: AdamW | null,
+  ) {
+    this.optimizer = optimizer ?? AdamW.fresh(this.variables());
+  }
+
+  static load(state: PolicyState): TfPolicy {
+    const weights = toVariables(state.config, state.weights);
+    const policy = new TfPolicy(state.config, weights, null);
+    if (state.optimizer) {
+      const o = state.optimizer;
+      policy.optimizer.step = o.step;
+      policy.optimizer.m.forEach((t, i) => t.assign(tf.tensor(o.m[i], t.shape)));
+      policy.optimizer.v.forEach((t, i) => t.assign(tf.tensor(o.v[i], t.shape)));
+    }
+    return policy;
+  }
+
+  variables(): tf.Variable[] {
+    return [...this.weights.values()];
+  }
+
+  toState(): PolicyState {
+    const read = (ts: tf.Variable[]) => ts.map((t) => t.dataSync() as Float32Array).map((a) => new Float32Array(a));
+    const o = this.optimizer;
+    return { config: this.config, weights: read(this.variables()), optimizer: { step: o.step, m: read(o.m), v: read(o.v) } };
+  }
+
+  /** Log-probs and entropies of every next token of a row (no tidy: call inside one). */
+  rowLogprobs(row: RowTokens): TokenLogprobs {
+    const len = row.ids.length;
+    const logits = forward(this.config, this.weights, {
+      ids: tf.tensor2d([...row.ids], [1, len], 'int32'),
+      positions: tf.tensor2d([...row.positions], [1, len], 'int32'),
+      bias: attentionBias([row.segments]),
+    });
+    const logp = tf.logSoftmax(tf.reshape(tf.slice(logits, [0, 0, 0], [1, len - 1, -1]), [len - 1, this.config.vocabSize]));
+    const targets = tf.oneHot(tf.tensor1d(row.ids.slice(1), 'int32'), this.config.vocabSize);
+    const logprobs = tf.sum(tf.mul(logp, targets), -1) as tf.Tensor1D;
+    const entropy = tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), -1)) as tf.Tensor1D;
+    return { logprobs, entropy };
+  }
+
+  /** Next-token log-probs [batch][vocab] after each prompt (all prompts have the same length). */
+  nextLogprobs(prompts: readonly (readonly number[])[]): Float32Array[] {
+    return tf.tidy(() => {
+      const len = prompts[0].length;
+      const positions = prompts.map(() => Array.from({ length: len }, (_, i) => i));
+      const logits = forward(this.config, this.weights, {
+        ids: tf.tensor2d(prompts.map((p) => [...p]), [prompts.length, len], 'int32'),
+        positions: tf.tensor2d(positions, [prompts.length, len], 'int32'),
+        bias: attentionBias(prompts.map(() => new Array<number>(len).fill(0))),
+      });
+      const last = tf.logSoftmax(tf.reshape(tf.slice(logits, [0, len - 1, 0], [-1, 1, -1]), [prompts.length, this.config.vocabSize]));
+      const flat = last.dataSync() as Float32Array;
+      return prompts.map((_, b) => flat.slice(b * this.config.vocabSize, (b + 1) * this.config.vocabSize));
+    });
+  }
+
+  dispose(): void {
+    for (const v of this.variables()) v.dispose();
+    this.optimizer.dispose();
+  }
+}
+
+export function parameterCount(config: PolicyConfig): number {
+  return weightSpecs(config).reduce((n, s) => n + s.shape.reduce((a, b) => a * b, 1), 0);
+}
