@@ -5,3 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 npx tsx bench/ingest.ts
 npx tsx bench/ingest-postgres.ts
+npx tsx bench/objects.ts
