@@ -17,7 +17,7 @@ const VENV_PYTHON = path.join(VENV_DIR, 'bin', 'python');
 /** Where the venv came from, or why there is none. */
 export type VenvResult = { ok: true; python: string } | { ok: false; reason: string };
 
-async function run(file: string, args: string[], timeoutMs: number): Promise<{ ok: boolean; out: string }> {
+export async function run(file: string, args: string[], timeoutMs: number): Promise<{ ok: boolean; out: string }> {
   try {
     const { stdout, stderr } = await execFileP(file, args, { cwd: REPO_ROOT, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024 });
     return { ok: true, out: `${stdout}${stderr}` };
