@@ -6,6 +6,8 @@
 /** §10.1: `A_i = r_i − μ`, divided by `σ + 1e-6` (population std) when `scaleRewards`. */
 export function groupAdvantages(rewards: readonly number[], scaleRewards: boolean): number[] {
   if (rewards.length === 0) return [];
+  // Equal rewards give exactly 0 (the float mean of [0.7, 0.7, 0.7] is not exactly 0.7): the group is dropped.
+  if (rewards.every((r) => r === rewards[0])) return rewards.map(() => 0);
   const mean = rewards.reduce((a, b) => a + b, 0) / rewards.length;
   const centred = rewards.map((r) => r - mean);
   if (!scaleRewards) return centred;

@@ -54,6 +54,9 @@ export function decodeCheckpoint(bytes: Uint8Array): PolicyState {
   const length = view.getUint32(8, true);
   const header = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + length))) as Header;
   let offset = Math.ceil((12 + length) / 4) * 4;
+  const perCopy = header.tensors.reduce((n, t) => n + sizeOf(t.shape), 0);
+  const copies = header.optimizer_step === null ? 1 : 3;
+  if (offset + perCopy * copies * 4 !== bytes.length) throw new Error('checkpoint length does not match its header');
   const read = (): Float32Array[] =>
     header.tensors.map((t) => {
       const a = new Float32Array(sizeOf(t.shape));
@@ -62,7 +65,6 @@ export function decodeCheckpoint(bytes: Uint8Array): PolicyState {
     });
   const weights = read();
   const optimizer = header.optimizer_step === null ? null : { step: header.optimizer_step, m: read(), v: read() };
-  if (offset !== bytes.length) throw new Error('checkpoint length does not match its header');
   return { config: header.config, weights, optimizer };
 }
 

@@ -1,8 +1,9 @@
 /**
- * The built-in policy: a small pre-LayerNorm decoder-only transformer over byte tokens (~150k
+ * The built-in policy: a small pre-LayerNorm decoder-only transformer over byte tokens (~120k
  * weights), written directly with tfjs ops. Embeddings are one-hot × matrix because WASM has no
  * gradient kernel for `gather`; the output head is tied to the token embedding.
  */
+import { matMul2d } from './fast-matmul.js';
 import { tf } from './tf-backend.js';
 import { type PolicyConfig, weightSpecs } from './weights.js';
 
@@ -23,20 +24,53 @@ function layerNorm(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor): tf.Tensor {
 
 function linear(x: tf.Tensor, w: tf.Tensor, b?: tf.Tensor): tf.Tensor {
   const shape = x.shape;
-  const y = tf.matMul(tf.reshape(x, [-1, shape[shape.length - 1]]), w as tf.Tensor2D);
+  const y = matMul2d(tf.reshape(x, [-1, shape[shape.length - 1]]) as tf.Tensor2D, w as tf.Tensor2D);
   const out = tf.reshape(y, [...shape.slice(0, -1), w.shape[1] as number]);
   return b ? tf.add(out, b) : out;
 }
 
+/** One head of one row: `softmax(q·kᵀ/√d + bias)·v` with 2-D products only (see fast-matmul.ts). */
+function head(x: tf.Tensor2D, c: PolicyConfig, k: number, bias: tf.Tensor2D): tf.Tensor2D {
+  const len = x.shape[0];
+  const dh = c.dModel / c.nHeads;
+  const q = tf.slice(x, [0, k * dh], [len, dh]);
+  const key = tf.slice(x, [0, c.dModel + k * dh], [len, dh]);
+  const v = tf.slice(x, [0, 2 * c.dModel + k * dh], [len, dh]);
+  const scores = tf.add(tf.mul(matMul2d(q, tf.transpose(key)), 1 / Math.sqrt(dh)), bias);
+  return matMul2d(tf.softmax(scores) as tf.Tensor2D, v);
+}
+
+/** Causal multi-head self-attention, heads concatenated, then the output projection. */
 function attention(c: PolicyConfig, w: Weights, l: number, h: tf.Tensor, bias: tf.Tensor): tf.Tensor {
   const [batch, len] = h.shape;
-  const dh = c.dModel / c.nHeads;
-  const qkv = tf.reshape(linear(h, w.get(`l${l}.qkv`)!), [batch, len, 3, c.nHeads, dh]);
-  const [q, k, v] = tf.unstack(tf.transpose(qkv, [2, 0, 3, 1, 4])) as tf.Tensor4D[];
-  const scores = tf.add(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(dh)), bias);
-  const mixed = tf.matMul(tf.softmax(scores), v);
-  const merged = tf.reshape(tf.transpose(mixed, [0, 2, 1, 3]), [batch, len, c.dModel]);
-  return linear(merged, w.get(`l${l}.proj`)!);
+  const qkv = linear(h, w.get(`l${l}.qkv`)!);
+  const rows: tf.Tensor[] = [];
+  for (let b = 0; b < batch; b++) {
+    const x = tf.reshape(tf.slice(qkv, [b, 0, 0], [1, len, 3 * c.dModel]), [len, 3 * c.dModel]) as tf.Tensor2D;
+    const rowBias = tf.reshape(tf.slice(bias, [b, 0, 0, 0], [1, 1, len, len]), [len, len]) as tf.Tensor2D;
+    rows.push(tf.concat(Array.from({ length: c.nHeads }, (_, k) => head(x, c, k, rowBias)), 1));
+  }
+  return linear(tf.stack(rows), w.get(`l${l}.proj`)!);
+}
+
+/**
+ * Fixed sinusoidal position encodings (no weights): a learned table would need a one-hot × matrix
+ * product per token (no gather gradient on WASM), which cost more than the rest of the embedding.
+ * Scaled to the token embeddings' initial size so neither drowns the other after the first LayerNorm.
+ */
+const POSITION_SCALE = 0.02;
+
+function positionEncoding(positions: tf.Tensor2D, d: number): tf.Tensor2D {
+  const pos = positions.dataSync();
+  const out = new Float32Array(pos.length * d);
+  for (let t = 0; t < pos.length; t++) {
+    for (let i = 0; i < d / 2; i++) {
+      const angle = pos[t] / 10000 ** ((2 * i) / d);
+      out[t * d + 2 * i] = POSITION_SCALE * Math.sin(angle);
+      out[t * d + 2 * i + 1] = POSITION_SCALE * Math.cos(angle);
+    }
+  }
+  return tf.tensor2d(out, [pos.length, d]);
 }
 
 /** Inputs of one forward pass over `batch` rows of `len` tokens. */
@@ -50,8 +84,8 @@ export interface ForwardInput {
 /** Logits [batch, len, vocab]: position p predicts token p + 1. */
 export function forward(c: PolicyConfig, w: Weights, input: ForwardInput): tf.Tensor3D {
   const [batch, len] = input.ids.shape;
-  const tokens = tf.matMul(tf.reshape(tf.oneHot(input.ids, c.vocabSize), [-1, c.vocabSize]), w.get('tok_emb')! as tf.Tensor2D);
-  const pos = tf.matMul(tf.reshape(tf.oneHot(input.positions, c.context), [-1, c.context]), w.get('pos_emb')! as tf.Tensor2D);
+  const tokens = matMul2d(tf.reshape(tf.oneHot(input.ids, c.vocabSize), [-1, c.vocabSize]) as tf.Tensor2D, w.get('tok_emb')! as tf.Tensor2D);
+  const pos = positionEncoding(input.positions, c.dModel);
   let x: tf.Tensor = tf.reshape(tf.add(tokens, pos), [batch, len, c.dModel]);
   for (let l = 0; l < c.nLayers; l++) {
     x = tf.add(x, attention(c, w, l, layerNorm(x, w.get(`l${l}.ln1.g`)!, w.get(`l${l}.ln1.b`)!), input.bias));
@@ -60,7 +94,8 @@ export function forward(c: PolicyConfig, w: Weights, input: ForwardInput): tf.Te
     x = tf.add(x, ff);
   }
   const out = layerNorm(x, w.get('ln_f.g')!, w.get('ln_f.b')!);
-  return tf.reshape(tf.matMul(tf.reshape(out, [-1, c.dModel]), w.get('tok_emb')! as tf.Tensor2D, false, true), [batch, len, c.vocabSize]);
+  const unembed = tf.transpose(w.get('tok_emb')!) as tf.Tensor2D;
+  return tf.reshape(matMul2d(tf.reshape(out, [-1, c.dModel]) as tf.Tensor2D, unembed), [batch, len, c.vocabSize]);
 }
 
 /** Causal attention restricted to each token's own segment; segment −1 (padding) sees only itself. */

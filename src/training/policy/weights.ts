@@ -32,7 +32,6 @@ export interface WeightSpec {
 export function weightSpecs(c: PolicyConfig): WeightSpec[] {
   const specs: WeightSpec[] = [
     { name: 'tok_emb', shape: [c.vocabSize, c.dModel], init: 'normal', std: 0.02 },
-    { name: 'pos_emb', shape: [c.context, c.dModel], init: 'normal', std: 0.01 },
   ];
   // Residual projections are scaled down with depth (GPT-2 style) so the initial policy is near uniform.
   const residualStd = 0.02 / Math.sqrt(2 * c.nLayers);
