@@ -6,3 +6,4 @@ cd "$(dirname "$0")/.."
 npx tsx bench/ingest.ts
 npx tsx bench/ingest-postgres.ts
 npx tsx bench/objects.ts
+npx tsx bench/otel.ts

@@ -18,18 +18,20 @@ export class LoadClient {
   readonly #agent: http.Agent;
   readonly #base: URL;
   readonly #auth: string | null;
+  readonly #contentType: string;
 
-  constructor(baseUrl: string, apiKey: string | null, maxSockets: number) {
+  constructor(baseUrl: string, apiKey: string | null, maxSockets: number, contentType = 'application/json') {
+    this.#contentType = contentType;
     this.#base = new URL(baseUrl);
     if (this.#base.hostname !== '127.0.0.1') throw new Error(`the load generator only targets loopback, not ${baseUrl}`);
     this.#auth = apiKey === null ? null : `Basic ${Buffer.from(`api:${apiKey}`).toString('base64')}`;
     this.#agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
   }
 
-  /** POSTs a JSON body and reads the whole answer (counting lines, keeping text only when asked). */
+  /** POSTs a body (JSON unless the client was made for another content type) and reads the whole answer (counting lines, keeping text only when asked). */
   post(path: string, body: Buffer | string, keepBody = false): Promise<Reply> {
     const payload = typeof body === 'string' ? Buffer.from(body) : body;
-    const headers: http.OutgoingHttpHeaders = { 'content-type': 'application/json', 'content-length': payload.length };
+    const headers: http.OutgoingHttpHeaders = { 'content-type': this.#contentType, 'content-length': payload.length };
     if (this.#auth) headers.authorization = this.#auth;
     return new Promise<Reply>((resolve, reject) => {
       const req = http.request(

@@ -50,7 +50,7 @@ function readProc(pid: number, file: string): string | null {
   }
 }
 
-function watch(name: string, child: ChildProcess, url: string, tail: () => string): ChildServer {
+export function watch(name: string, child: ChildProcess, url: string, tail: () => string): ChildServer {
   const pid = child.pid!;
   let exitedAt: number | null = null;
   const exited = new Promise<number | null>((resolve) => {
@@ -107,8 +107,8 @@ function watch(name: string, child: ChildProcess, url: string, tail: () => strin
   };
 }
 
-function spawnTracked(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; tail: () => string } {
-  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnTracked(args: string[], env: NodeJS.ProcessEnv, file = process.execPath, cwd = REPO_ROOT): { child: ChildProcess; tail: () => string } {
+  const child = spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = '';
   const append = (chunk: Buffer): void => {
     tail = (tail + chunk.toString('utf8')).slice(-32_768);
@@ -118,14 +118,14 @@ function spawnTracked(args: string[], env: NodeJS.ProcessEnv): { child: ChildPro
   return { child, tail: () => tail };
 }
 
-async function waitUntil(ready: () => Promise<boolean>, child: ChildProcess, tail: () => string, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
+export async function waitUntil(ready: () => Promise<boolean>, child: ChildProcess, tail: () => string, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}:\n${tail()}`);
     if (await ready().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`${what} did not become ready within 60 s:\n${tail()}`);
+  throw new Error(`${what} did not become ready within ${timeoutMs / 1000} s:\n${tail()}`);
 }
 
 export interface HeddleOptions {

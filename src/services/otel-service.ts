@@ -61,7 +61,7 @@ export class OtelService {
     const parts: CallPart[] = [];
     for (const [projectId, calls] of byProject) {
       const ops = await this.#resolveOps(caller, projectId, calls);
-      for (const call of calls) parts.push(...this.#parts(caller, projectId, ops.get(opObjectId(call.span_name))!, call));
+      for (const call of calls) parts.push(...otelCallParts(caller.userId, projectId, ops.get(opObjectId(call.span_name))!, call));
     }
     if (parts.length > 0) await this.store.calls.write(parts);
     return { partial_success: partialSuccess(mapped.rejected) };
@@ -97,38 +97,39 @@ export class OtelService {
       created_at: nowMicros(),
     });
   }
+}
 
-  #parts(caller: Caller, projectId: string, opName: string, call: OtelCall): CallPart[] {
-    return [
-      {
-        kind: 'start',
-        project_id: projectId,
-        id: call.id,
-        op_name: opName,
-        op_display_name: opDisplayName(opName),
-        display_name: call.display_name,
-        trace_id: call.trace_id,
-        parent_id: call.parent_id,
-        thread_id: call.thread_id,
-        turn_id: call.turn_id,
-        started_at: call.started_at,
-        attributes: stringifyJson(call.attributes),
-        inputs: stringifyJson(call.inputs),
-        otel_dump: stringifyJson(call.otel_dump),
-        wb_user_id: caller.userId,
-        wb_run_id: call.wb_run_id,
-        wb_run_step: call.wb_run_step,
-      },
-      {
-        kind: 'end',
-        project_id: projectId,
-        id: call.id,
-        ended_at: call.ended_at,
-        exception: call.exception,
-        output: stringifyJson(call.output),
-        summary: stringifyJson(call.summary),
-        wb_run_step_end: call.wb_run_step_end,
-      },
-    ];
-  }
+/** The store parts (a start and an end) of one mapped span: what an export writes (spec §A.4). */
+export function otelCallParts(userId: string, projectId: string, opName: string, call: OtelCall): CallPart[] {
+  return [
+    {
+      kind: 'start',
+      project_id: projectId,
+      id: call.id,
+      op_name: opName,
+      op_display_name: opDisplayName(opName),
+      display_name: call.display_name,
+      trace_id: call.trace_id,
+      parent_id: call.parent_id,
+      thread_id: call.thread_id,
+      turn_id: call.turn_id,
+      started_at: call.started_at,
+      attributes: stringifyJson(call.attributes),
+      inputs: stringifyJson(call.inputs),
+      otel_dump: stringifyJson(call.otel_dump),
+      wb_user_id: userId,
+      wb_run_id: call.wb_run_id,
+      wb_run_step: call.wb_run_step,
+    },
+    {
+      kind: 'end',
+      project_id: projectId,
+      id: call.id,
+      ended_at: call.ended_at,
+      exception: call.exception,
+      output: stringifyJson(call.output),
+      summary: stringifyJson(call.summary),
+      wb_run_step_end: call.wb_run_step_end,
+    },
+  ];
 }
