@@ -15,17 +15,24 @@ import objectsRoutes from './routes/objects.js';
 import otelRoutes from './routes/otel.js';
 import serviceRoutes from './routes/service.js';
 import tablesRoutes from './routes/tables.js';
+import trainingRoutes from './routes/training.js';
+import trainingJobRoutes from './routes/training-jobs.js';
+import trainingWorkerRoutes from './routes/training-workers.js';
+import inferenceRoutes from './routes/inference.js';
 import { createAjv } from './schemas/ajv.js';
 import { CallSchema } from './schemas/calls.js';
 import { Operand } from './schemas/query.js';
 import { createServices, type Services } from './services/index.js';
 import type { TraceStore } from './store/types.js';
+import type { Trainer } from './training/trainer-port.js';
 import { HEDDLE_VERSION } from './version.js';
 
 export interface BuildAppOptions {
   config: Config;
   store: TraceStore;
   logger?: FastifyServerOptions['logger'];
+  /** The trainer behind training jobs and `/v1/chat/completions`; the app closes it. Null: none (jobs wait for external workers). */
+  trainer?: Trainer | null;
 }
 
 declare module 'fastify' {
@@ -41,7 +48,7 @@ const SHARED_SCHEMAS = [Operand, CallSchema];
  * The composition root: services over the given store, plugins, then routes. It never listens;
  * `main.ts` does, and tests use `inject`.
  */
-export async function buildApp({ config, store, logger = false }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, store, logger = false, trainer = null }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     bodyLimit: config.bodyLimitBytes,
@@ -56,7 +63,7 @@ export async function buildApp({ config, store, logger = false }: BuildAppOption
   app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
-  const services = createServices(store, config);
+  const services = createServices(store, config, trainer);
   app.decorate('services', services);
 
   await registerOpenApi(app, { version: HEDDLE_VERSION });
@@ -75,6 +82,13 @@ export async function buildApp({ config, store, logger = false }: BuildAppOption
   await app.register(graphqlRoutes, { services });
   await app.register(feedbackRoutes, { services });
   await app.register(otelRoutes, { services });
+  await app.register(trainingRoutes, { services });
+  await app.register(trainingJobRoutes, { services });
+  await app.register(trainingWorkerRoutes, { services });
+  await app.register(inferenceRoutes, { services });
+  // Training runs in the background of every node: the sweeper always, the built-in runner when a trainer is set.
+  app.addHook('onReady', async () => services.training.runtime.start(app.log));
+  app.addHook('onClose', async () => services.training.runtime.stop());
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;

@@ -25,6 +25,22 @@ const EnvSchema = Type.Object({
   OPENAI_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** OpenAI-compatible API root the image endpoint calls (`<base>/images/generations`). */
   OPENAI_BASE_URL: Type.String({ default: 'https://api.openai.com/v1' }),
+  /** Training (training spec §6): a queued job no trainer took within this many seconds fails. */
+  HEDDLE_TRAINING_QUEUE_TIMEOUT_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 900 }),
+  /** Lease of a running job; a holder that stops heartbeating loses the job after this. */
+  HEDDLE_TRAINING_LEASE_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 60 }),
+  /** How often every node sweeps expired leases and timed-out queued jobs. */
+  HEDDLE_TRAINING_SWEEP_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 5 }),
+  /** The built-in trainer also trains base models no live external worker serves. */
+  HEDDLE_TRAINING_BUILTIN_FALLBACK: Type.Boolean({ default: true }),
+  /** Whether this node runs the built-in trainer's job loop. */
+  HEDDLE_TRAINING_BUILTIN_RUNNER: Type.Boolean({ default: true }),
+  /** An external worker counts as live this long after its last lease request. */
+  HEDDLE_TRAINING_WORKER_TTL_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 60 }),
+  /** Comma-separated allow-list of base models for new models (§4.1); unset = any. */
+  HEDDLE_TRAINING_BASE_MODELS: Type.Optional(Type.String()),
+  /** `/v1/chat/completions` requests served at once per node; more get 429. */
+  HEDDLE_INFERENCE_CONCURRENCY: Type.Integer({ minimum: 1, default: 4 }),
   HEDDLE_LOG_LEVEL: Type.Union(
     [Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('silent')],
     { default: 'info' },
@@ -46,6 +62,14 @@ export interface Config {
   logLevel: Env['HEDDLE_LOG_LEVEL'];
   openaiApiKey?: string;
   openaiBaseUrl: string;
+  trainingQueueTimeoutSeconds: number;
+  trainingLeaseSeconds: number;
+  trainingSweepSeconds: number;
+  trainingBuiltinFallback: boolean;
+  trainingBuiltinRunner: boolean;
+  trainingWorkerTtlSeconds: number;
+  trainingBaseModels?: string[];
+  inferenceConcurrency: number;
 }
 
 export class ConfigError extends Error {}
@@ -93,5 +117,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: parsed.HEDDLE_LOG_LEVEL,
     openaiApiKey: parsed.OPENAI_API_KEY,
     openaiBaseUrl: parsed.OPENAI_BASE_URL.replace(/\/+$/, ''),
+    trainingQueueTimeoutSeconds: parsed.HEDDLE_TRAINING_QUEUE_TIMEOUT_SECONDS,
+    trainingLeaseSeconds: parsed.HEDDLE_TRAINING_LEASE_SECONDS,
+    trainingSweepSeconds: parsed.HEDDLE_TRAINING_SWEEP_SECONDS,
+    trainingBuiltinFallback: parsed.HEDDLE_TRAINING_BUILTIN_FALLBACK,
+    trainingBuiltinRunner: parsed.HEDDLE_TRAINING_BUILTIN_RUNNER,
+    trainingWorkerTtlSeconds: parsed.HEDDLE_TRAINING_WORKER_TTL_SECONDS,
+    trainingBaseModels: parsed.HEDDLE_TRAINING_BASE_MODELS?.split(',').map((s) => s.trim()).filter(Boolean),
+    inferenceConcurrency: parsed.HEDDLE_INFERENCE_CONCURRENCY,
   });
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../config/config.js';
 import type { TraceStore } from '../store/types.js';
+import type { Trainer } from '../training/trainer-port.js';
 import { AuthService } from './auth-service.js';
 import { CallQueryService } from './call-query-service.js';
 import { CallWriteService } from './call-service.js';
@@ -20,6 +21,7 @@ import { RefService } from './ref-service.js';
 import { ServiceInfo } from './service-info.js';
 import { TableService } from './table-service.js';
 import { ThreadService } from './thread-service.js';
+import { createTrainingServices, type TrainingServices } from './training/index.js';
 import { WandbCompatService } from './wandb-compat-service.js';
 
 /** Every service, built once per app and handed to the route plugins. */
@@ -43,9 +45,11 @@ export interface Services {
   feedbackStats: FeedbackStatsService;
   costs: CostService;
   otel: OtelService;
+  /** Training API: models, jobs, inference, external workers, and this node's runner and sweeper. */
+  training: TrainingServices;
 }
 
-export function createServices(store: TraceStore, config: Config): Services {
+export function createServices(store: TraceStore, config: Config, trainer: Trainer | null = null): Services {
   const access = new ProjectAccess(store);
   const prices = new StorePriceLookup(store.costs);
   const feedback = new FeedbackService(store, access);
@@ -70,5 +74,6 @@ export function createServices(store: TraceStore, config: Config): Services {
     feedbackStats: new FeedbackStatsService(store, access),
     costs: new CostService(store, access),
     otel: new OtelService(store, access, objects),
+    training: createTrainingServices(store, access, config, trainer),
   };
 }

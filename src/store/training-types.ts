@@ -97,6 +97,8 @@ export interface LeaseFilter {
   include: string[] | null;
   /** Never these base models. */
   exclude: string[];
+  /** Only jobs of these entities (null = any): a worker with a non-admin key serves its own entities. */
+  entities?: string[] | null;
 }
 
 export interface LeaseRequest {
@@ -140,6 +142,8 @@ export interface TrainingStore {
   /** Which project a model or job id lives in (the directory of path ids). */
   resolveId(id: string): Promise<{ project_id: string; kind: 'model' | 'job' } | null>;
   getModel(projectId: string, id: string): Promise<TrainingModelRow | null>;
+  /** The live model of that name in the project, or null. */
+  getModelByName(projectId: string, name: string): Promise<TrainingModelRow | null>;
   /** Creates the model, or returns the live model of that name (created false). */
   createModel(row: TrainingModelRow): Promise<{ model: TrainingModelRow; created: boolean }>;
   /** Live models of the given entities (null = all), ascending by id, after `afterId`. */

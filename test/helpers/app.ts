@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../../src/config/config.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { TraceStore } from '../../src/store/types.js';
+import type { Trainer } from '../../src/training/trainer-port.js';
 import { createTestDatabase } from './postgres.js';
 
 export interface TestApp {
@@ -36,13 +37,13 @@ export const TEST_STORE: 'sqlite' | 'postgres' = process.env.HEDDLE_TEST_STORE =
  * A fresh app on its own store, closed and removed when the test ends: a SQLite file, or with
  * HEDDLE_TEST_STORE=postgres a fresh PostgreSQL database (test/helpers/postgres.ts).
  */
-export async function buildTestApp(t: Pick<TestContext, 'after'>, env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(t: Pick<TestContext, 'after'>, env: Record<string, string> = {}, opts: { trainer?: Trainer } = {}): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-test-'));
   const database = TEST_STORE === 'postgres' ? await createTestDatabase() : null;
   const config = loadConfig({ HEDDLE_DATA_DIR: dir, HEDDLE_LOG_LEVEL: 'silent', ...(database ? { HEDDLE_DATABASE_URL: database.url } : {}), ...env });
   const store: TraceStore = database ? new PostgresStore({ url: database.url }) : new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
   await store.migrate();
-  const app = await buildApp({ config, store });
+  const app = await buildApp({ config, store, trainer: opts.trainer ?? null });
   await app.ready();
   t.after(async () => {
     await app.close();

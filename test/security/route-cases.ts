@@ -320,6 +320,33 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
     // GraphQL-over-HTTP: `{"errors": [{"message": …}]}`, which is what the W&B clients read.
     errorShape: 'graphql',
   },
+
+  // ---- training (training spec §4); routes with a model or job id in the path name no project:
+  // their tenancy (another entity's model or job → 403) is tested in test/routes/training-*.test.ts
+  'POST /v1/preview/models': {
+    request: (p) => ({ url: '/v1/preview/models', body: { entity: p.split('/')[0], project: p.split('/')[1], name: 'sec', base_model: 'b', return_existing: true } }),
+    // entity and project travel as separate fields, so a malformed `entity/project` cannot be expressed
+    projectInPath: true,
+  },
+  'GET /v1/preview/models': { request: (p) => ({ url: `/v1/preview/models?entity=${encodeURIComponent(p.split('/')[0])}` }), projectInPath: true },
+  'GET /v1/preview/models/:model_id': { noProject: 'model id in the path (tenancy: test/routes/training-models.test.ts)' },
+  'DELETE /v1/preview/models/:model_id': { noProject: 'model id in the path (tenancy: test/routes/training-jobs.test.ts)' },
+  'GET /v1/preview/models/:model_id/checkpoints': { noProject: 'model id in the path (tenancy: test/routes/training-jobs.test.ts)' },
+  'DELETE /v1/preview/models/:model_id/checkpoints': { noProject: 'model id in the path (tenancy: test/routes/training-jobs.test.ts)' },
+  'POST /v1/preview/models/:model_id/log': { noProject: 'model id in the path; a new id registers in the caller\'s own entity (§4.6)' },
+  'POST /v1/preview/training-jobs': { noProject: 'model id in the body; a new id registers in the caller\'s own entity (§4.6)' },
+  'POST /v1/preview/sft-training-jobs': { noProject: 'model id in the body; a new id registers in the caller\'s own entity (§4.6)' },
+  'GET /v1/preview/training-jobs/:training_job_id': { noProject: 'job id in the path (tenancy: test/routes/training-jobs.test.ts)' },
+  'GET /v1/preview/training-jobs/:training_job_id/events': { noProject: 'job id in the path (tenancy: test/routes/training-jobs.test.ts)' },
+  'POST /v1/chat/completions': {
+    request: (p) => ({ url: '/v1/chat/completions', body: { model: `wandb-artifact:///${p}/sec-never-created`, messages: [{ role: 'user', content: 'hi' }] } }),
+  },
+  'POST /v1/workers/lease': { noProject: 'leases jobs of the caller\'s own entities only (test/training-worker)' },
+  'GET /v1/workers/jobs/:job_id/parent-checkpoint': { noProject: 'job id in the path (tenancy: test/training-worker)' },
+  'POST /v1/workers/jobs/:job_id/heartbeat': { noProject: 'job id in the path (tenancy: test/training-worker)' },
+  'POST /v1/workers/jobs/:job_id/events': { noProject: 'job id in the path (tenancy: test/training-worker)' },
+  'POST /v1/workers/jobs/:job_id/complete': { noProject: 'job id in the path (tenancy: test/training-worker)' },
+  'POST /v1/workers/jobs/:job_id/fail': { noProject: 'job id in the path (tenancy: test/training-worker)' },
 };
 
 function graphqlCode(res: LightMyRequestResponse): unknown {

@@ -8,7 +8,7 @@ import type {
   WriteOutcome,
 } from '../training-types.js';
 import { all, run, type Tx, type TxRunner } from './training-tx.js';
-import { eventFromDb, frag, jobFromDb, raw, sqlTag, TERMINAL_TYPES, type SqlTag, type TrainingSqlDialect } from './training-sql.js';
+import { eventFromDb, frag, Fragment, jobFromDb, raw, Raw, sqlTag, TERMINAL_TYPES, type SqlTag, type TrainingSqlDialect } from './training-sql.js';
 
 /**
  * The durable job queue (training spec §6): leases with fencing tokens, events appended only by
@@ -70,11 +70,12 @@ export class SqlTrainingQueue {
     const sql = this.#sql;
     const include = r.filter.include === null ? raw('') : r.filter.include.length === 0 ? raw('AND 1 = 0') : frag`AND j.base_model IN ${r.filter.include}`;
     const exclude = r.filter.exclude.length === 0 ? raw('') : frag`AND j.base_model NOT IN ${r.filter.exclude}`;
+    const entities = entityFilter(r.filter.entities ?? null);
     const self = this;
     return this.#withUniqueRetry(() =>
       this.tx.transaction(function* () {
         const q = sql`SELECT j.project_id, j.id FROM training_jobs j
-          WHERE j.status = 'queued' ${include} ${exclude}
+          WHERE j.status = 'queued' ${include} ${exclude} ${entities}
           AND NOT EXISTS (SELECT 1 FROM training_jobs o WHERE o.project_id = j.project_id AND o.model_id = j.model_id
             AND (o.status = 'running' OR (o.status = 'queued' AND (o.created_at < j.created_at OR (o.created_at = j.created_at AND o.id < j.id)))))
           ORDER BY j.created_at, j.id LIMIT 1 ${raw(self.dialect.claim)}`;
@@ -211,4 +212,13 @@ export class SqlTrainingQueue {
     }
     return failed;
   }
+}
+
+/** Project ids of an entity are the ids from `entity/` up to `entity0` ('0' follows '/'), compared by bytes. */
+function entityFilter(entities: string[] | null): Raw | Fragment {
+  if (entities === null) return raw('');
+  if (entities.length === 0) return raw('AND 1 = 0');
+  const ranges = entities.map((e) => frag`(j.project_id >= ${`${e}/`} AND j.project_id < ${`${e}0`})`);
+  const joined = new Fragment(['AND (', ...ranges.slice(1).map(() => ' OR '), ')'], ranges);
+  return joined;
 }

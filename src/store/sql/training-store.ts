@@ -43,6 +43,11 @@ export class SqlTrainingStore implements TrainingStore {
     return rows.length === 0 ? null : modelFromDb(rows[0]);
   }
 
+  async getModelByName(projectId: string, name: string): Promise<TrainingModelRow | null> {
+    const rows = await this.tx.read<Record<string, unknown>>(this.#sql`SELECT * FROM training_models WHERE project_id = ${projectId} AND name = ${name} AND deleted_at IS NULL`);
+    return rows.length === 0 ? null : modelFromDb(rows[0]);
+  }
+
   async createModel(row: TrainingModelRow): Promise<{ model: TrainingModelRow; created: boolean }> {
     const sql = this.#sql;
     const attempt = () =>

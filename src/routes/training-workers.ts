@@ -1,0 +1,63 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services/index.js';
+
+const tags = ['Training workers'];
+
+/** The external worker protocol (docs/training-worker-protocol.md). */
+const LeaseReq = Type.Object({
+  worker_id: Type.String({ minLength: 1 }),
+  base_models: Type.Array(Type.String()),
+  lease_seconds: Type.Optional(Type.Number()),
+});
+const JobParams = Type.Object({ job_id: Type.String() });
+const TokenQuery = Type.Object({ fencing_token: Type.String({ pattern: '^\\d+$' }) });
+const HeartbeatReq = Type.Object({ fencing_token: Type.Integer(), lease_seconds: Type.Optional(Type.Number()) });
+const EventReq = Type.Object({
+  fencing_token: Type.Integer(),
+  seq: Type.Integer({ minimum: 1 }),
+  type: Type.Union([Type.Literal('training_started'), Type.Literal('gradient_step')]),
+  // §6.2: every value is a number.
+  data: Type.Record(Type.String(), Type.Number()),
+});
+const CompleteReq = Type.Object({
+  fencing_token: Type.Integer(),
+  checkpoint_base64: Type.String(),
+  metrics: Type.Optional(Type.Record(Type.String(), Type.Number())),
+  num_gradient_steps: Type.Integer({ minimum: 0 }),
+});
+const FailReq = Type.Object({ fencing_token: Type.Integer(), error_message: Type.String() });
+
+export default async function trainingWorkerRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+  const { workers } = services.training;
+  const id = (request: { params: unknown }): string => (request.params as Static<typeof JobParams>).job_id;
+
+  app.post('/v1/workers/lease', { schema: { tags, summary: 'Lease Training Job', body: LeaseReq } }, async (request) =>
+    workers.lease(request.caller, request.body as Static<typeof LeaseReq>),
+  );
+  app.get(
+    '/v1/workers/jobs/:job_id/parent-checkpoint',
+    { schema: { tags, summary: 'Download Parent Checkpoint', params: JobParams, querystring: TokenQuery } },
+    async (request, reply) => {
+      const token = Number((request.query as Static<typeof TokenQuery>).fencing_token);
+      const parent = await workers.parentCheckpoint(request.caller, id(request), token);
+      reply.header('x-heddle-parent-step', String(parent.step));
+      if (parent.checkpointId !== null) reply.header('x-heddle-checkpoint-id', parent.checkpointId);
+      return reply.type('application/octet-stream').send(Buffer.from(parent.data));
+    },
+  );
+  app.post('/v1/workers/jobs/:job_id/heartbeat', { schema: { tags, summary: 'Heartbeat', params: JobParams, body: HeartbeatReq } }, async (request) =>
+    workers.heartbeat(request.caller, id(request), request.body as Static<typeof HeartbeatReq>),
+  );
+  app.post('/v1/workers/jobs/:job_id/events', { schema: { tags, summary: 'Post Training Event', params: JobParams, body: EventReq } }, async (request) =>
+    workers.event(request.caller, id(request), request.body as Static<typeof EventReq>),
+  );
+  app.post(
+    '/v1/workers/jobs/:job_id/complete',
+    { schema: { tags, summary: 'Complete Training Job', params: JobParams, body: CompleteReq } },
+    async (request) => workers.complete(request.caller, id(request), request.body as Static<typeof CompleteReq>),
+  );
+  app.post('/v1/workers/jobs/:job_id/fail', { schema: { tags, summary: 'Fail Training Job', params: JobParams, body: FailReq } }, async (request) =>
+    workers.fail(request.caller, id(request), request.body as Static<typeof FailReq>),
+  );
+}

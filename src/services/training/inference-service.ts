@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { AppError, NotFoundError } from '../../errors/app-error.js';
+import type { TrainingStore } from '../../store/training-types.js';
+import type { ChatCompletionInput, CheckpointHandle, Trainer } from '../../training/trainer-port.js';
+import type { Caller } from '../auth-service.js';
+import type { ProjectAccess } from '../project-access.js';
+
+export interface InferenceName {
+  entity: string;
+  project: string;
+  name: string;
+  /** null = the newest checkpoint. */
+  step: number | null;
+}
+
+/**
+ * Parses an inference name (training spec §2): `wandb-artifact:///<e>/<p>/<name>` or the
+ * two-slash form, optionally ending in `:step<N>`. Null when it is not one.
+ */
+export function parseInferenceName(model: string): InferenceName | null {
+  const match = /^wandb-artifact:\/\/\/?([^/]+)\/([^/]+)\/(.+)$/.exec(model);
+  if (!match) return null;
+  let name = match[3];
+  let step: number | null = null;
+  const stepMatch = /:step(\d+)$/.exec(name);
+  if (stepMatch) {
+    step = Number(stepMatch[1]);
+    name = name.slice(0, stepMatch.index);
+  }
+  return name === '' ? null : { entity: match[1], project: match[2], name, step };
+}
+
+const notFound = (): NotFoundError => new NotFoundError('Model not found');
+
+/** `POST /v1/chat/completions` against a model's checkpoint (training spec §4.10). */
+export class InferenceService {
+  #active = 0;
+
+  constructor(
+    private readonly store: TrainingStore,
+    private readonly access: ProjectAccess,
+    private readonly trainer: Trainer | null,
+    private readonly concurrency: number,
+  ) {}
+
+  /** The checkpoint an inference name designates; step 0 is the initial policy. */
+  async resolve(caller: Caller, model: string): Promise<{ handle: CheckpointHandle; name: InferenceName }> {
+    const name = parseInferenceName(model);
+    if (!name) throw notFound();
+    const projectId = `${name.entity}/${name.project}`;
+    this.access.assertCanRead(caller, projectId);
+    const row = await this.store.getModelByName(projectId, name.name);
+    if (!row) throw notFound();
+    if (name.step === 0) return { handle: { id: null, load: async () => null }, name };
+    const checkpoint = await this.store.getCheckpoint(projectId, row.id, name.step);
+    if (!checkpoint) {
+      if (name.step === null) return { handle: { id: null, load: async () => null }, name };
+      throw notFound();
+    }
+    const load = async (): Promise<Uint8Array | null> => this.store.checkpointData(projectId, row.id, checkpoint.id);
+    return { handle: { id: checkpoint.id, load }, name };
+  }
+
+  async complete(caller: Caller, request: ChatCompletionInput & { model?: unknown }): Promise<Record<string, unknown>> {
+    const model = typeof request.model === 'string' ? request.model : '';
+    const { handle } = await this.resolve(caller, model);
+    if (!this.trainer) throw new AppError(503, 'No trainer is configured on this server to serve completions');
+    if (this.#active >= this.concurrency) throw new AppError(429, 'Concurrency limit reached for requests');
+    this.#active += 1;
+    try {
+      const body = await this.trainer.complete(handle, request);
+      return { object: 'chat.completion', ...body, id: `chatcmpl-${randomBytes(12).toString('hex')}`, created: Math.floor(Date.now() / 1000), model };
+    } finally {
+      this.#active -= 1;
+    }
+  }
+}
