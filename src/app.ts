@@ -24,6 +24,7 @@ import { CallSchema } from './schemas/calls.js';
 import { Operand } from './schemas/query.js';
 import { createServices, type Services } from './services/index.js';
 import type { TraceStore } from './store/types.js';
+import { BuiltinTrainer } from './training/builtin-trainer.js';
 import type { Trainer } from './training/trainer-port.js';
 import { HEDDLE_VERSION } from './version.js';
 
@@ -31,7 +32,10 @@ export interface BuildAppOptions {
   config: Config;
   store: TraceStore;
   logger?: FastifyServerOptions['logger'];
-  /** The trainer behind training jobs and `/v1/chat/completions`; the app closes it. Null: none (jobs wait for external workers). */
+  /**
+   * The trainer behind training jobs and `/v1/chat/completions`; the app closes it. Default: the
+   * built-in trainer (its threads start on first use). Null: none (jobs wait for external workers).
+   */
   trainer?: Trainer | null;
 }
 
@@ -48,7 +52,7 @@ const SHARED_SCHEMAS = [Operand, CallSchema];
  * The composition root: services over the given store, plugins, then routes. It never listens;
  * `main.ts` does, and tests use `inject`.
  */
-export async function buildApp({ config, store, logger = false, trainer = null }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, store, logger = false, trainer }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     bodyLimit: config.bodyLimitBytes,
@@ -63,7 +67,7 @@ export async function buildApp({ config, store, logger = false, trainer = null }
   app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
-  const services = createServices(store, config, trainer);
+  const services = createServices(store, config, trainer === undefined ? new BuiltinTrainer() : trainer);
   app.decorate('services', services);
 
   await registerOpenApi(app, { version: HEDDLE_VERSION });

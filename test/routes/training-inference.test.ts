@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { buildTestApp } from '../helpers/app.js';
+import { BuiltinTrainer } from '../../src/training/builtin-trainer.js';
+import { ScriptedTrainer } from '../training-worker/scripted-trainer.js';
+import { createModel, group, runJob } from './training-fixture.js';
+
+/** `/v1/chat/completions` against checkpoints and the health routes (training spec §4.10, §4.11; item 33). */
+
+const chat = (model: string) => ({ model, messages: [{ role: 'user', content: 'hi' }], logprobs: true });
+
+test('item 33: after a job, :stepN, latest, step 0 and the two-slash form resolve; unknown names are 404 "Model not found"', async (t) => {
+  const h = await buildTestApp(t, {}, { trainer: new ScriptedTrainer() });
+  const model = await createModel(h, 'bot');
+  const initial = await h.post('/v1/chat/completions', chat('wandb-artifact:///acme/rl/bot'));
+  assert.equal(initial.statusCode, 200, initial.body);
+  assert.match(initial.json().choices[0].message.content, /^checkpoint=initial jobs=0/);
+  const { events } = await runJob(h, model, [group([1, 0])]);
+  const checkpointId = events.at(-1)!.data.checkpoint_id;
+  for (const name of ['wandb-artifact:///acme/rl/bot:step1', 'wandb-artifact:///acme/rl/bot', 'wandb-artifact://acme/rl/bot']) {
+    const res = await h.post('/v1/chat/completions', chat(name));
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json();
+    assert.match(body.id, /^chatcmpl-/);
+    assert.deepEqual([body.object, body.model, typeof body.created], ['chat.completion', name, 'number']);
+    assert.equal(body.choices[0].message.content, `checkpoint=${checkpointId} jobs=1 messages=1`);
+  }
+  const step0 = await h.post('/v1/chat/completions/', chat('wandb-artifact:///acme/rl/bot:step0'));
+  assert.match(step0.json().choices[0].message.content, /^checkpoint=initial/, 'trailing-slash form, step 0 = initial policy');
+  for (const name of ['wandb-artifact:///acme/rl/bot:step7', 'wandb-artifact:///acme/rl/nobody', 'gpt-4o', 'wandb-artifact:///acme/other/bot']) {
+    const res = await h.post('/v1/chat/completions', chat(name));
+    assert.deepEqual([res.statusCode, res.json()], [404, { detail: 'Model not found' }], name);
+  }
+  assert.equal((await h.post('/v1/chat/completions', chat('wandb-artifact:///acme/rl/bot'), h.bobKey)).statusCode, 403);
+  assert.equal((await h.post('/v1/chat/completions', { model: 'wandb-artifact:///acme/rl/bot' })).statusCode, 422);
+});
+
+test('requests over the concurrency cap get 429 "Concurrency limit reached for requests"', async (t) => {
+  const trainer = new ScriptedTrainer({ completeDelayMs: 300 });
+  const h = await buildTestApp(t, { HEDDLE_INFERENCE_CONCURRENCY: '1' }, { trainer });
+  await createModel(h, 'bot');
+  const [a, b] = await Promise.all([h.post('/v1/chat/completions', chat('wandb-artifact:///acme/rl/bot')), h.post('/v1/chat/completions', chat('wandb-artifact:///acme/rl/bot'))]);
+  assert.deepEqual([a.statusCode, b.statusCode].sort(), [200, 429]);
+  const refused = a.statusCode === 429 ? a : b;
+  assert.deepEqual(refused.json(), { detail: 'Concurrency limit reached for requests' });
+});
+
+test('GET /v1/health is public; /v1/system-check reports the database and answers 503 when it fails', async (t) => {
+  const h = await buildTestApp(t, {}, { trainer: new ScriptedTrainer() });
+  assert.deepEqual((await h.get('/v1/health', null)).json(), { status: 'ok' });
+  const ok = await h.get('/v1/system-check', null);
+  assert.equal(ok.statusCode, 200);
+  assert.deepEqual([ok.json().api, ok.json().database, ok.json().training_queue.success, ok.json().trainer.name], [true, true, true, 'test:scripted']);
+  // an outage: the store is closed (PostgreSQL: the pool is ended; SQLite: the file is gone too, so no new read connection opens)
+  await h.store.close();
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(h.config.dataDir, `heddle.sqlite${suffix}`), { force: true });
+  const down = await h.get('/v1/system-check', null);
+  assert.equal(down.statusCode, 503);
+  assert.deepEqual([down.json().database, down.json().training_queue.success, typeof down.json().training_queue.error], [false, false, 'string']);
+});
+
+test('the built-in trainer serves completions with logprobs from the initial policy (the default trainer of buildApp)', async (t) => {
+  const h = await buildTestApp(t, {}, { trainer: new BuiltinTrainer({ backend: 'cpu' }) });
+  await createModel(h, 'bot');
+  const res = await h.post('/v1/chat/completions', { ...chat('wandb-artifact:///acme/rl/bot'), max_tokens: 4, seed: 1 });
+  assert.equal(res.statusCode, 200, res.body);
+  const choice = res.json().choices[0];
+  assert.equal(choice.message.role, 'assistant');
+  assert.ok(Array.isArray(choice.logprobs?.content) && choice.logprobs.content.length > 0, res.body);
+  assert.match(choice.logprobs.content[0].token, /^token_id:\d+$/);
+});
