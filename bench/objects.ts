@@ -171,13 +171,17 @@ async function runStore(setup: StoreSetup, cfg: Config, profileRoot: string | nu
   }
 }
 
+/** Per store, the span of the streaming server's life that was measured (to cut its CPU profile). */
+const profileWindows = new Map<string, ProfileWindow>();
+
 /** Writes `<store>.txt`: the server's profile cut to the measured stream runs. */
 function summariseProfile(root: string, phase: string, server: ChildServer, streams: PhaseResult[]): void {
   const spans = measuredSpans.filter((m) => m.pid === server.pid).slice(1, 1 + streams.length);
   const exitedAt = server.exitedAt();
   if (spans.length === 0 || exitedAt === null) return;
   const window: ProfileWindow = { from: Math.min(...spans.map((m) => m.from)), to: Math.max(...spans.map((m) => m.to)), exitedAt };
-  const written = summariseDir(root, new Map([[phase, window]]));
+  profileWindows.set(phase, window);
+  const written = summariseDir(root, profileWindows);
   log(`profile summaries: ${written.map((f) => path.relative(REPO_ROOT, f)).join(', ')}`);
 }
 

@@ -28,6 +28,8 @@ export function median(phases: PhaseResult[]): PhaseResult {
 const medianOf = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 const extraMedian = (phases: PhaseResult[], key: string): number => round2(medianOf(phases.map((p) => Number(p.extra?.[key]))));
 const firstRow = (phases: PhaseResult[]): number => extraMedian(phases, 'first_row_ms');
+/** CPU of the process doing the work (the server, or this process in process) per row, µs. */
+const cpuPerRow = (p: PhaseResult): number => Math.round((((p.serverCpu ?? p.clientCpu) * 1e6) / p.units) * 10) / 10;
 const rates = (phases: PhaseResult[]): string => phases.map((p) => fmtRate(p.perSecond)).join(', ');
 const peakOver = (p: PhaseResult): string => `${p.extra?.peak_over_before_mib} MiB`;
 
@@ -37,6 +39,8 @@ export function summaryTable(r: BackendResult): string {
   const store = median(r.storeReads);
   const lines = median(r.storeLines);
   const share = (100 * stream.perSecond) / store.perSecond;
+  const cpuStore = medianOf(r.storeReads.map(cpuPerRow));
+  const cpuStream = medianOf(r.streams.map(cpuPerRow));
   const up = median(r.files.map((f) => f.upload));
   const down = median(r.files.map((f) => f.download));
   const storeUp = median(r.storeFiles.map((f) => f.upload));
@@ -53,7 +57,7 @@ export function summaryTable(r: BackendResult): string {
     `| Store + service row JSON in process, no HTTP (rows/s) | ${fmtRate(lines.perSecond)} (${rates(r.storeLines)}) |`,
     `| Time to first row: stream / store (ms) | ${firstRow(r.streams)} / ${firstRow(r.storeReads)} |`,
     `| A small request (/table/query_stats, new connection) for comparison (ms) | ${extraMedian(r.streams, 'small_request_ms')} |`,
-    `| Server CPU per streamed row (µs) | ${fmtRate(((stream.serverCpu ?? 0) * 1e6) / stream.units)} |`,
+    `| CPU µs per row: store in process / server streaming, ratio (steadier under load) | ${cpuStore} / ${cpuStream} = ${((100 * cpuStore) / cpuStream).toFixed(0)} % |`,
     `| **/file/create ${size} MiB** (MiB/s) | ${up.perSecond.toFixed(1)} (${r.files.map((f) => f.upload.perSecond.toFixed(1)).join(', ')}) |`,
     `| **/file/content ${size} MiB** (MiB/s) | ${down.perSecond.toFixed(1)} (${r.files.map((f) => f.download.perSecond.toFixed(1)).join(', ')}) |`,
     `| Store in process, write / read ${size} MiB (MiB/s) | ${storeUp.perSecond.toFixed(1)} / ${storeDown.perSecond.toFixed(1)} |`,
