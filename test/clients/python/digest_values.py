@@ -54,6 +54,17 @@ VALUES = {
         "a": [[1, 2], [3.0, "4"]],
     },
     "nulls_bools_empties": {"n": None, "t": True, "f": False, "e": {}, "l": [], "s": ""},
+    # repr boundaries: fixed vs exponent form at 1e-4 and 1e16, shortest round-trip digits
+    "float_boundaries": {
+        "a": 1e-4, "b": 9.999999999999999e-05, "c": 9.999999999999998e15, "d": 123456789012345678.0,
+        "e": 0.1 + 0.2, "f": 2.2250738585072014e-308, "g": -1.5e-10, "h": 1e22, "i": 1e23, "j": 2.0**63,
+    },
+    "int_10e400": {"x": 10**400, "y": -(10**40)},
+    # keys a JS object could mistake for its own machinery
+    "js_special_keys": {"__proto__": 1, "constructor": 2, "toString": 3, "": 4, "nested": {"__proto__": {"x": 1}}},
+    "unicode_separators": {"s": "a\u2028b\u2029c\ufeffd\uffff\U0010ffff"},
+    "key_code_units": {"a": 1, "B": 2, "_": 3, "a\u0000": 4, "\u007f": 5, "\u0080": 6, "aa": 7, "a ": 8},
+    "deep": json.loads("[" * 20 + '{"k": [1.0]}' + "]" * 20),
     "empty_object": {},
     "empty_list": [],
     "null": None,
