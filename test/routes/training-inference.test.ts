@@ -54,7 +54,9 @@ test('GET /v1/health is public; /v1/system-check reports the database and answer
   assert.equal(ok.statusCode, 200);
   assert.deepEqual([ok.json().api, ok.json().database, ok.json().training_queue.success, ok.json().trainer.name], [true, true, true, 'test:scripted']);
   // an outage: the store is closed (PostgreSQL: the pool is ended; SQLite: the file is gone too, so no new read connection opens)
-  await h.store.close();
+  const close = h.store.close.bind(h.store);
+  h.store.close = async () => undefined; // closed here already; the harness must not close it twice
+  await close();
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(h.config.dataDir, `heddle.sqlite${suffix}`), { force: true });
   const down = await h.get('/v1/system-check', null);
   assert.equal(down.statusCode, 503);

@@ -130,7 +130,11 @@ export class SqlTrainingQueue {
       if (e.seq !== undefined) {
         // A retried post of a stored event answers the stored event (worker protocol idempotency).
         const same = yield* all<Record<string, unknown>>(sql`SELECT * FROM training_events WHERE project_id = ${projectId} AND job_id = ${jobId} AND seq = ${e.seq}`);
-        if (same.length > 0) return { ok: true, value: eventFromDb(same[0]) };
+        if (same.length > 0) {
+          const stored = eventFromDb(same[0]);
+          if (stored.type === e.type) return { ok: true, value: stored };
+          return { ok: false, reason: (TERMINAL_TYPES as readonly string[]).includes(stored.type) ? 'finished' : 'out_of_order' };
+        }
       }
       if (job.status !== 'running') return { ok: false, reason: job.status === 'queued' ? 'stale' : 'finished' };
       if (job.fencing_token !== token) return { ok: false, reason: 'stale' };

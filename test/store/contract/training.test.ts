@@ -117,6 +117,8 @@ forEachAdapter('training store', (store) => {
     const failed = await t().getJob(p, j.id);
     assert.deepEqual([failed?.status, failed?.error_message], ['failed', 'lease expired']);
     assert.deepEqual(await t().completeJob(p, j.id, first!.job.fencing_token, success()), { ok: false, reason: 'finished' });
+    // a "retry" whose sequence number the terminal event holds is not mistaken for a stored duplicate
+    assert.deepEqual(await t().appendEvent(p, j.id, first!.job.fencing_token, ev('gradient_step', { loss: 1 }, 1)), { ok: false, reason: 'finished' });
     const events = await t().listEvents(p, j.id, null, 100);
     assert.deepEqual(events.map((e) => [e.type, JSON.parse(e.data)]), [['training_failed', { error_message: 'lease expired' }]]);
   }));
