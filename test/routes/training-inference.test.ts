@@ -73,3 +73,26 @@ test('the built-in trainer serves completions with logprobs from the initial pol
   assert.ok(Array.isArray(choice.logprobs?.content) && choice.logprobs.content.length > 0, res.body);
   assert.match(choice.logprobs.content[0].token, /^token_id:\d+$/);
 });
+
+test('the built-in trainer behind the runner: sampled choices train into step 1, which then serves completions', async (t) => {
+  const h = await buildTestApp(t, {}, { trainer: new BuiltinTrainer({ backend: 'cpu' }) });
+  const model = await createModel(h, 'bot');
+  const name = 'wandb-artifact:///acme/rl/bot';
+  const messages = [{ role: 'user', content: 'say a' }];
+  const trajectories = [];
+  for (const reward of [1, 0]) {
+    const res = await h.post('/v1/chat/completions', { model: name, messages, logprobs: true, max_tokens: 6, seed: reward, temperature: 1 });
+    assert.equal(res.statusCode, 200, res.body);
+    trajectories.push({ messages_and_choices: [...messages, res.json().choices[0]], reward });
+  }
+  const { id, events } = await runJob(h, model, [{ trajectories }], { learning_rate: 1e-3 });
+  assert.equal(events.at(-1)!.type, 'training_ended', JSON.stringify(events.at(-1)));
+  const steps = events.filter((e) => e.type === 'gradient_step').length;
+  assert.equal(events[0].data.num_sequences, steps);
+  assert.ok(steps >= 1);
+  const job = (await h.get(`/v1/preview/training-jobs/${id}`)).json();
+  assert.match(job.trainer, /^builtin:byte-decoder/);
+  const served = await h.post('/v1/chat/completions', { model: `${name}:step1`, messages, max_tokens: 4 });
+  assert.equal(served.statusCode, 200, served.body);
+  assert.equal(typeof served.json().choices[0].message.content, 'string');
+});

@@ -102,6 +102,23 @@ forEachAdapter('training store', (store) => {
     assert.deepEqual([next?.job.id, next?.parentStep], [a2.id, 1]);
   }));
 
+  test('queue: concurrent leases claim each model\'s head job exactly once and never two jobs of one model', guard(async () => {
+    const p = freshProject();
+    const base = baseModel();
+    const heads: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const m = (await t().createModel(model(p, base, `c${i}`))).model;
+      for (let k = 0; k < 3; k += 1) {
+        const j = job(m, 100 + k);
+        await t().createJob(j);
+        if (k === 0) heads.push(j.id);
+      }
+    }
+    const leased = (await Promise.all(Array.from({ length: 16 }, () => lease(t(), base)))).filter((x) => x !== null);
+    assert.deepEqual(leased.map((l) => l!.job.id).sort(), [...heads].sort());
+    assert.equal(new Set(leased.map((l) => l!.job.model_id)).size, 4);
+  }));
+
   test('queue: a second lease after expiry gets a higher token; the first holder is refused', guard(async () => {
     const p = freshProject();
     const base = baseModel();
