@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { mapExport } from '../../src/ingest/otel/export-mapping.js';
 import { decodeOtlpProtobuf } from '../../src/ingest/otel/otlp-protobuf.js';
 import { opObjectId } from '../../src/ingest/otel/span-call.js';
@@ -32,10 +34,17 @@ export function partsOf(work: OtlpWorkload, userId: string): CallPart[][] {
   });
 }
 
+function collectGarbage(): void {
+  v8.setFlagsFromString('--expose-gc');
+  (vm.runInNewContext('gc') as () => void)();
+}
+
 /** The same spans' rows straight into a fresh SqliteStore: one calls.write per body, `concurrency` in flight. */
 export async function rawStorePhase(work: OtlpWorkload, warmup: OtlpWorkload, concurrency: number): Promise<PhaseResult> {
   const parts = partsOf(work, 'bench-user');
   const warmParts = partsOf(warmup, 'bench-user');
+  // the mapping's garbage would otherwise be collected inside the timed writes
+  collectGarbage();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-bench-otel-raw-'));
   const store = new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
   try {
