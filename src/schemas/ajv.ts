@@ -130,6 +130,9 @@ export function toValidationDetails(errors: ErrorObject[], where: string): Valid
   const seen = new Set<string>();
   for (const error of errors) {
     if (/\/anyOf\/\d+\//.test(error.schemaPath)) continue;
+    // if/then/else (training Message | Choice): the branch's own errors name the fault; the
+    // summary "must match then schema" adds nothing.
+    if (error.keyword === 'if') continue;
     const [type, msg, extraLoc] = describe(error);
     const path = error.instancePath === '' ? [] : error.instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     const loc = [where, ...path, ...extraLoc];

@@ -37,6 +37,11 @@ test('item 6: missing trajectory_groups and a trajectory without reward are 422 
   assert.equal(res.statusCode, 422);
   assert.deepEqual(res.json().detail.map((d: { loc: string[] }) => d.loc), [['body', 'trajectory_groups', '0', 'trajectories', '2', 'reward']]);
   assert.ok(res.json().detail.every((d: { loc: unknown[] }) => d.loc.every((x) => typeof x === 'string')));
+  // An item with `message` is a Choice, else a Message (§5.4–5.5): each failure names its field, once.
+  const items = [{ role: 'user', content: 'x' }, { index: 0, message: { role: 'assistant' } }, { role: 'wizard' }];
+  const mixed = await h.post('/v1/preview/training-jobs', { model_id: id, trajectory_groups: [{ trajectories: [{ reward: 1, messages_and_choices: items }] }] });
+  const at = ['body', 'trajectory_groups', '0', 'trajectories', '0', 'messages_and_choices'];
+  assert.deepEqual(mixed.json().detail.map((d: { loc: string[]; type: string }) => [d.loc, d.type]), [[[...at, '1', 'finish_reason'], 'missing'], [[...at, '2', 'role'], 'literal_error']]);
 });
 
 test('item 7: unknown keys in the body, groups, trajectories and experimental_config are accepted', async (t) => {
