@@ -1,10 +1,20 @@
 import type { Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LogRequest } from '../schemas/training-data.js';
 import * as S from '../schemas/training.js';
 import type { Services } from '../services/index.js';
 
 const tags = ['Training'];
+
+/**
+ * The ART client sends `Content-Type: application/json` on `DELETE /preview/models/{id}` with no
+ * body at all (docs/art-client.md); this route takes no body, so the header is dropped instead of
+ * failing as an empty JSON body.
+ */
+async function ignoreEmptyJsonBody(request: FastifyRequest): Promise<void> {
+  const length = request.headers['content-length'];
+  if ((length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined) delete request.headers['content-type'];
+}
 
 /** Models, checkpoints and `/log` of the training API (training spec §4.1–§4.5, §4.12). */
 export default async function trainingRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
@@ -20,7 +30,7 @@ export default async function trainingRoutes(app: FastifyInstance, { services }:
   app.get('/v1/preview/models/:model_id', { schema: { tags, summary: 'Get Model', params: S.ModelIdParams } }, async (request) =>
     models.get(request.caller, (request.params as Id).model_id),
   );
-  app.delete('/v1/preview/models/:model_id', { schema: { tags, summary: 'Delete Model', params: S.ModelIdParams } }, async (request) =>
+  app.delete('/v1/preview/models/:model_id', { onRequest: ignoreEmptyJsonBody, schema: { tags, summary: 'Delete Model', params: S.ModelIdParams } }, async (request) =>
     models.delete(request.caller, (request.params as Id).model_id),
   );
   app.get(

@@ -51,7 +51,8 @@ const History = Type.Object({
 
 /** §5.2 */
 export const Trajectory = Type.Object({
-  messages_and_choices: Type.Array(MessageOrChoice),
+  // Optional: ART omits it when empty or sends `exchanges` instead (services/training/normalize-groups.ts).
+  messages_and_choices: Type.Optional(Type.Array(MessageOrChoice)),
   reward: Type.Number(),
   tools: nullable({ type: 'array', items: Tool }),
   additional_histories: Type.Optional(Type.Array(History)),
@@ -65,7 +66,8 @@ export const Trajectory = Type.Object({
 
 /** §5.1 */
 export const TrajectoryGroup = Type.Object({
-  trajectories: Type.Array(Trajectory),
+  // Optional: ART sends a group without trajectories as `{}`.
+  trajectories: Type.Optional(Type.Array(Trajectory)),
   exceptions: Type.Optional(Type.Array(Type.Object({ type: Type.Optional(Type.String()), message: Type.Optional(Type.String()) }))),
   metadata: Type.Optional(MetadataMap),
   metrics: Type.Optional(MetricMap),

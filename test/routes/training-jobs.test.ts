@@ -192,3 +192,24 @@ test('closing the app fails the running job with a shutdown message and closes t
   assert.match(String(row?.error_message), /shut down/);
   assert.equal(trainer.closed, true);
 });
+
+test('ART compact dumps (docs/art-client.md): omitted lists mean empty; exchanges become histories the trainer receives', async (t) => {
+  const trainer = new ScriptedTrainer();
+  const h = await buildTestApp(t, {}, { trainer });
+  const model = await createModel(h);
+  const choice = (content: string) => ({ index: 0, finish_reason: 'stop', message: { role: 'assistant', content }, logprobs: { content: [] }, token_ids: [1] });
+  const exchange = (content: string) => ({
+    request: { messages: [{ role: 'user', content: `q-${content}` }], tools: [{ type: 'function', function: { name: 'f' } }] },
+    response: { choices: [choice(content)], prompt_token_ids: [7, 8] },
+  });
+  const groups = [{}, { trajectories: [{ reward: 1 }, { reward: 0.5, exchanges: { chat_completions: [exchange('a'), exchange('b')] } }] }];
+  const { events } = await runJob(h, model, groups);
+  assert.equal(events.at(-1)!.type, 'training_ended');
+  const [empty, second] = trainer.jobs[0].trajectoryGroups as Array<{ trajectories: Array<Record<string, any>> }>;
+  assert.deepEqual(empty.trajectories, []);
+  assert.deepEqual(second.trajectories[0].messages_and_choices, []);
+  const captured = second.trajectories[1];
+  assert.deepEqual(captured.messages_and_choices, [{ role: 'user', content: 'q-a' }, { ...choice('a'), prompt_token_ids: [7, 8] }]);
+  assert.equal(captured.tools[0].function.name, 'f');
+  assert.deepEqual(captured.additional_histories[0].messages_and_choices[1].message.content, 'b');
+});

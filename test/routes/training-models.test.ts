@@ -121,7 +121,8 @@ test('item 23: DELETE model answers its counts; checkpoints and log are 404 afte
   const h = await buildTestApp(t); // no trainer: the job stays queued
   const model = await createModel(h);
   const job = (await h.post('/v1/preview/training-jobs', { model_id: model, trajectory_groups: [group([1, 0])] })).json().id as string;
-  const res = await del(h, `/v1/preview/models/${model}`);
+  // as the ART client sends it: Content-Type: application/json and no body at all (docs/art-client.md)
+  const res = await h.app.inject({ method: 'DELETE', url: `/v1/preview/models/${model}`, headers: { authorization: `Bearer ${h.aliceKey}`, 'content-type': 'application/json' } });
   assert.deepEqual(res.json(), { model_id: model, deleted_checkpoints: 0, deleted_run: false });
   assert.equal((await h.get(`/v1/preview/models/${model}/checkpoints`)).statusCode, 404);
   assert.equal((await h.post(`/v1/preview/models/${model}/log`, { split: 'val', trajectory_groups: [] })).statusCode, 404);

@@ -6,6 +6,7 @@ import { effectiveTrainingConfig } from '../../training/objective/effective-conf
 import type { Caller } from '../auth-service.js';
 import type { ProjectAccess } from '../project-access.js';
 import type { ModelLookup } from './model-lookup.js';
+import { normalizeGroups } from './normalize-groups.js';
 import { bodyUuid, parseLimit, toPage, unknownAfter, type Page } from './paging.js';
 
 /** What a job row's `input` holds (JSON), per kind. */
@@ -60,7 +61,7 @@ export class TrainingJobService {
   async createRl(caller: Caller, body: { model_id: string; trajectory_groups: unknown[]; experimental_config?: Record<string, unknown> | null }): Promise<{ id: string }> {
     const modelId = bodyUuid('model_id', body.model_id);
     const model = await this.lookup.liveOrRegister(caller, modelId);
-    const input: RlJobInput = { trajectory_groups: body.trajectory_groups, experimental_config: body.experimental_config ?? null };
+    const input: RlJobInput = { trajectory_groups: normalizeGroups(body.trajectory_groups), experimental_config: body.experimental_config ?? null };
     return this.#enqueue(caller, model, 'rl', input);
   }
 
