@@ -28,8 +28,10 @@ MAX_TOKENS = 8
 
 
 def toy_reward(text: str) -> float:
-    """Deterministic: the share of 'a' characters in the sampled text (0 for empty output)."""
-    return text.count("a") / len(text) if text else 0.0
+    """Deterministic: the share of ASCII letters in the sampled text. The untrained byte-level policy
+    samples near-uniform bytes, so rewards vary within a group and some are exactly 0.0, which ART
+    then sends without a `reward` key (docs/art-client.md, "Trajectory groups on the wire")."""
+    return sum(1 for c in text if c.isascii() and c.isalpha()) / len(text) if text else 0.0
 
 
 async def rollout(model: art.TrainableModel, prompt: str, seed: int, stats: dict) -> art.Trajectory:
@@ -49,9 +51,11 @@ async def rollout(model: art.TrainableModel, prompt: str, seed: int, stats: dict
         stats["choices_with_logprobs"] += 1
         stats["logprob_tokens"] += len(choice.logprobs.content)
     text = choice.message.content or ""
+    reward = toy_reward(text)
+    stats["zero_rewards"] += reward == 0.0
     return art.Trajectory(
         messages_and_choices=[*messages, choice],
-        reward=toy_reward(text),
+        reward=reward,
         metrics={"chars": len(text)},
     )
 
@@ -95,7 +99,7 @@ async def train(base_url: str, project: str, name: str, steps: int) -> dict:
     job_ids = record_job_ids(backend)
     model = art.TrainableModel(name=name, run_name=name, project=project, base_model=BASE_MODEL, base_path=os.path.join(os.getcwd(), ".art"))
     await model.register(backend)
-    stats = {"completions": 0, "choices_with_logprobs": 0, "logprob_tokens": 0}
+    stats = {"completions": 0, "choices_with_logprobs": 0, "logprob_tokens": 0, "zero_rewards": 0}
     start_step = await model.get_step()
     results = []
     for step in range(start_step, steps):

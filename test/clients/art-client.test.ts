@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { ART_VERSION, ensureArtVenv } from './art-venv.js';
+
+/**
+ * The official OpenPipe ART client (PyPI openpipe-art, pinned) runs a short serverless RL loop
+ * against a real Heddle process (training spec §8; docs/art-client.md): register, rollouts through
+ * the client's OpenAI-compatible inference with logprobs, backend.train (job + event polling),
+ * get_step, delete_checkpoints, backend.delete. Outcomes are then checked over raw HTTP.
+ */
+
+const SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), 'python', 'art_training_loop.py');
+const PROJECT = 'art-demo';
+const NAME = 'toy-bot';
+const STEPS = 3;
+/** Per step the script samples 2 groups x 4 rollouts for training and the same again for validation. */
+const COMPLETIONS_PER_STEP = 16;
+const SCRIPT_TIMEOUT_MS = 8 * 60_000;
+
+type Json = Record<string, any>;
+
+/** Runs the script with the venv's interpreter in a fresh HOME; resolves with its last-line JSON. */
+function runArt(python: string, server: ServerProcess, key: string, args: string[]): Promise<{ result: Json; log: string }> {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-art-'));
+  // No WANDB_API_KEY: ART would also start a W&B run; the key reaches ServerlessBackend(api_key=...).
+  // LITELLM_LOCAL_MODEL_COST_MAP: litellm (imported by art) otherwise fetches a price list from GitHub.
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, PYTHONUNBUFFERED: '1', HEDDLE_API_KEY: key, LITELLM_LOCAL_MODEL_COST_MAP: 'True' };
+  const fullArgs = [SCRIPT, args[0], `${server.url}/v1`, ...args.slice(1)];
+  return new Promise((resolve, reject) => {
+    execFile(python, fullArgs, { cwd: home, env, timeout: SCRIPT_TIMEOUT_MS, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
+      fs.rmSync(home, { recursive: true, force: true });
+      const log = `--- python stdout\n${stdout.slice(-8000)}\n--- python stderr\n${stderr.slice(-8000)}\n--- heddle output (tail)\n${server.output().slice(-6000)}`;
+      if (error) return reject(new Error(`art_training_loop.py ${args.join(' ')} failed: ${error.message}\n${log}`));
+      try {
+        resolve({ result: JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as Json, log });
+      } catch {
+        reject(new Error(`art_training_loop.py printed no JSON result\n${log}`));
+      }
+    });
+  });
+}
+
+async function call(server: ServerProcess, key: string, method: string, url: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${server.url}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  let json: any = text;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // keep the text for the assertion message
+  }
+  return { status: res.status, json };
+}
+
+/** Follows the cursor envelope (spec §1.1) to the end, as the client's auto-pagination does. */
+async function listAll(server: ServerProcess, key: string, url: string): Promise<Json[]> {
+  const items: Json[] = [];
+  let after = '';
+  for (let page = 0; page < 100; page++) {
+    const sep = url.includes('?') ? '&' : '?';
+    const res = await call(server, key, 'GET', `${url}${after ? `${sep}after=${after}` : ''}`);
+    assert.equal(res.status, 200, `${url}: ${JSON.stringify(res.json)}`);
+    items.push(...res.json.data);
+    if (!res.json.has_more || res.json.data.length === 0) return items;
+    after = res.json.last_id;
+  }
+  throw new Error(`${url}: more than 100 pages`);
+}
+
+/** One finished job of the loop: its record, and its events in order with exactly one terminal event. */
+async function assertJobSucceeded(server: ServerProcess, key: string, jobId: string, modelId: string, step: number, log: string): Promise<void> {
+  const job = await call(server, key, 'GET', `/v1/preview/training-jobs/${jobId}`);
+  assert.equal(job.status, 200, JSON.stringify(job.json));
+  assert.equal(job.json.id, jobId);
+  assert.equal(job.json.model_id, modelId);
+  assert.equal(job.json.status, 'succeeded', `${JSON.stringify(job.json)}\n${log}`);
+  assert.equal(job.json.step, step);
+  const events = await listAll(server, key, `/v1/preview/training-jobs/${jobId}/events`);
+  const types = events.map((e) => e.type);
+  assert.equal(types[0], 'training_started', types.join(','));
+  assert.equal(types.at(-1), 'training_ended', types.join(','));
+  assert.equal(types.filter((x) => x === 'training_ended' || x === 'training_failed').length, 1, types.join(','));
+  const gradientSteps = events.filter((e) => e.type === 'gradient_step');
+  assert.equal(gradientSteps.length, events[0].data.num_sequences, JSON.stringify(events[0]));
+  for (const e of gradientSteps) for (const v of Object.values(e.data)) assert.equal(typeof v, 'number', JSON.stringify(e));
+  assert.equal(events.at(-1)!.data.step, step, JSON.stringify(events.at(-1)));
+}
+
+test(`ART serverless training loop through openpipe-art==${ART_VERSION}`, { timeout: 20 * 60_000 }, async (t) => {
+  const venv = await ensureArtVenv();
+  if (!venv.ok) {
+    if (process.env.CI === 'true') assert.fail(`cannot install openpipe-art==${ART_VERSION}: ${venv.reason}`);
+    t.skip(`openpipe-art==${ART_VERSION} unavailable: ${venv.reason.replace(/\s+/g, ' ').slice(0, 400)}`);
+    return;
+  }
+  // ART samples a whole step's rollouts at once (here 2 groups x 4); with the default cap of 4
+  // concurrent completions the rest get 429 and the SDK's two quick retries do not outlast a sample.
+  const server = await startServerProcess(t, { env: { HEDDLE_INFERENCE_CONCURRENCY: '16' } });
+  const key = await server.createKey('acme', { user: 'alice' });
+
+  const { result, log } = await runArt(venv.python, server, key, ['train', PROJECT, NAME, String(STEPS)]);
+  const modelId = result.model_id as string;
+  assert.match(modelId, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, log);
+  assert.equal(result.entity, 'acme', log);
+  assert.equal(result.start_step, 0, log);
+  assert.equal(result.final_step, STEPS, log);
+
+  // every rollout went through /v1/chat/completions and came back with token logprobs
+  assert.equal(result.stats.completions, STEPS * COMPLETIONS_PER_STEP, log);
+  assert.equal(result.stats.choices_with_logprobs, result.stats.completions, log);
+  assert.ok(result.stats.logprob_tokens > 0, log);
+  // some rollouts scored exactly 0, so the jobs above carried trajectories without a `reward` key
+  assert.ok(result.stats.zero_rewards > 0, log);
+
+  // backend.train returned after each job's training_ended with the new step
+  const steps = result.steps as Json[];
+  assert.deepEqual(steps.map((s) => s.step), [1, 2, 3], log);
+  assert.deepEqual(steps.map((s) => s.artifact_name), [1, 2, 3].map((n) => `acme/${PROJECT}/${NAME}:step${n}`), log);
+  for (const s of steps) assert.equal(s.inference_name, `wandb-artifact:///acme/${PROJECT}/${NAME}`);
+  assert.ok(steps.some((s) => s.metric_keys.includes('loss/train')), `no step reported gradient-step metrics\n${log}`);
+
+  const jobIds = result.job_ids as string[];
+  assert.equal(jobIds.length, STEPS, log);
+  for (const [i, jobId] of jobIds.entries()) await assertJobSucceeded(server, key, jobId, modelId, i + 1, log);
+
+  // delete_checkpoints kept the latest step and the best val/reward step (its local history) only
+  const kept = (await listAll(server, key, `/v1/preview/models/${modelId}/checkpoints?limit=1`)).map((c) => c.step);
+  const bestVal = Math.max(...steps.map((s) => s.val_reward));
+  assert.ok(kept.includes(STEPS), `latest checkpoint deleted: ${kept}`);
+  assert.ok(kept.length <= 2, `kept ${kept}`);
+  for (const step of kept.filter((s) => s !== STEPS)) assert.equal(steps[step - 1].val_reward, bestVal, `kept ${kept}: ${JSON.stringify(steps)}`);
+  const newest = await call(server, key, 'GET', `/v1/preview/models/${modelId}/checkpoints?limit=1&order=desc`);
+  assert.equal(newest.json.data[0].step, STEPS);
+
+  // the newest checkpoint serves inference by its step name
+  const chat = await call(server, key, 'POST', '/v1/chat/completions', {
+    model: `wandb-artifact:///acme/${PROJECT}/${NAME}:step${STEPS}`,
+    messages: [{ role: 'user', content: 'Say aaa.' }],
+    max_tokens: 4,
+    logprobs: true,
+  });
+  assert.equal(chat.status, 200, JSON.stringify(chat.json));
+  assert.ok(chat.json.choices[0].logprobs.content.length > 0, JSON.stringify(chat.json));
+
+  // backend.delete removes the model; its checkpoints are gone
+  const deleted = await runArt(venv.python, server, key, ['delete', PROJECT, NAME]);
+  assert.equal(deleted.result.model_id, modelId, deleted.log);
+  assert.equal(deleted.result.step_before_delete, STEPS, deleted.log);
+  const gone = await call(server, key, 'GET', `/v1/preview/models/${modelId}/checkpoints`);
+  assert.equal(gone.status, 404, JSON.stringify(gone.json));
+});
