@@ -194,27 +194,50 @@ export class SqlTrainingQueue {
     });
   }
 
+  /**
+   * A queued job waits for a trainer only while it heads its model's queue: a job behind a running
+   * one is not starved. Its wait counts from its creation or, when later, from the end of the
+   * model's previous job. `j` is the job; the condition holds when it is a stale head.
+   */
+  #staleHead(queuedBefore: number): Fragment {
+    return frag`j.status = 'queued' AND j.created_at < ${queuedBefore}
+      AND NOT EXISTS (SELECT 1 FROM training_jobs o WHERE o.project_id = j.project_id AND o.model_id = j.model_id AND (o.status = 'running'
+        OR (o.status = 'queued' AND (o.created_at < j.created_at OR (o.created_at = j.created_at AND o.id < j.id)))
+        OR (o.finished_at IS NOT NULL AND o.finished_at >= ${queuedBefore})))`;
+  }
+
   async sweep(now: number, queuedBefore: number, messages: { leaseExpired: string; queueTimeout: string }, newId: () => string): Promise<number> {
     const sql = this.#sql;
-    const due = await this.tx.read<{ project_id: string; id: string; status: string }>(sql`SELECT project_id, id, status FROM training_jobs
-      WHERE (status = 'running' AND lease_expires_at < ${now}) OR (status = 'queued' AND created_at < ${queuedBefore})
-      ORDER BY created_at LIMIT 100`);
+    const due = await this.tx.read<{ project_id: string; id: string }>(sql`SELECT j.project_id, j.id FROM training_jobs j
+      WHERE (j.status = 'running' AND j.lease_expires_at < ${now}) OR (${this.#staleHead(queuedBefore)})
+      ORDER BY j.created_at LIMIT 100`);
     let failed = 0;
-    for (const candidate of due) {
-      const self = this;
-      // Re-checked under the row lock: another node's sweeper or a heartbeat may have won.
-      const done = await this.tx.transaction(function* () {
-        const job = yield* self.lockJob(candidate.project_id, candidate.id);
-        if (!job) return false;
-        const expired = job.status === 'running' && job.lease_expires_at !== null && job.lease_expires_at < now;
-        const stale = job.status === 'queued' && job.created_at < queuedBefore;
-        if (!expired && !stale) return false;
-        const message = expired ? messages.leaseExpired : messages.queueTimeout.replace('{base_model}', job.base_model);
-        return yield* self.finishJob(job, { message }, now, newId(), { error_message: message });
-      });
-      if (done) failed += 1;
-    }
+    for (const candidate of due) failed += await this.#sweepOne(candidate.project_id, candidate.id, now, queuedBefore, messages, newId);
     return failed;
+  }
+
+  /** Re-checked under the row lock: another node's sweeper, a lease or a heartbeat may have won. */
+  #sweepOne(projectId: string, jobId: string, now: number, queuedBefore: number, messages: { leaseExpired: string; queueTimeout: string }, newId: () => string): Promise<number> {
+    const sql = this.#sql;
+    const self = this;
+    return this.tx.transaction(function* () {
+      const job = yield* self.lockJob(projectId, jobId);
+      if (!job) return 0;
+      if (job.status === 'running' && job.lease_expires_at !== null && job.lease_expires_at < now) {
+        return (yield* self.finishJob(job, { message: messages.leaseExpired }, now, newId(), { error_message: messages.leaseExpired })) ? 1 : 0;
+      }
+      const stale = yield* all<{ id: string }>(sql`SELECT j.id FROM training_jobs j WHERE j.project_id = ${projectId} AND j.id = ${jobId} AND ${self.#staleHead(queuedBefore)}`);
+      if (stale.length === 0) return 0;
+      // No trainer serves this model's base model: the jobs queued behind it would starve too.
+      const message = messages.queueTimeout.replace('{base_model}', job.base_model);
+      const queued = yield* all<{ id: string }>(sql`SELECT id FROM training_jobs WHERE project_id = ${projectId} AND model_id = ${job.model_id} AND status = 'queued' ORDER BY created_at, id`);
+      let n = 0;
+      for (const { id } of queued) {
+        const row = yield* self.lockJob(projectId, id);
+        if (row && (yield* self.finishJob(row, { message }, now, newId(), { error_message: message }))) n += 1;
+      }
+      return n;
+    });
   }
 }
 

@@ -164,6 +164,31 @@ forEachAdapter('training store', (store) => {
     assert.equal((await t().listEvents(p, j.id, null, 100)).length, 1);
   }));
 
+  test('queue timeout: a job waiting behind a running one is not swept; a starved head fails with every job queued behind it', guard(async () => {
+    const p = freshProject();
+    const base = baseModel();
+    const messages = { leaseExpired: 'expired', queueTimeout: 'No trainer for {base_model}' };
+    const m = (await t().createModel(model(p, base))).model;
+    const [first, second] = [job(m, 10), job(m, 11)];
+    await t().createJob(first);
+    await t().createJob(second);
+    const held = await lease(t(), base, 20, 1_000_000);
+    await t().sweep(100, 50, messages, uuidv7);
+    assert.equal((await t().getJob(p, second.id))?.status, 'queued', 'behind a running job');
+    assert.equal((await t().completeJob(p, first.id, held!.job.fencing_token, { ...success(), now: 200 })).ok, true);
+    await t().sweep(300, 150, messages, uuidv7);
+    assert.equal((await t().getJob(p, second.id))?.status, 'queued', 'its wait counts from the end of the previous job (200)');
+    const n = await t().createModel(model(p, base, 'n'));
+    const [a, b] = [job(n.model, 10), job(n.model, 11)];
+    await t().createJob(a);
+    await t().createJob(b);
+    await t().sweep(400, 250, messages, uuidv7);
+    for (const id of [second.id, a.id, b.id]) {
+      const row = await t().getJob(p, id);
+      assert.deepEqual([row?.status, row?.error_message], ['failed', `No trainer for ${base}`], id);
+    }
+  }));
+
   test('deleting a model fails its queued and running jobs with one training_failed each', guard(async () => {
     const p = freshProject();
     const base = baseModel();
