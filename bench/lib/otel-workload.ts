@@ -190,20 +190,25 @@ function encodeTrace(n: number, rand: () => number, baseNs: bigint): Array<Recor
   const ids = specs.map(() => randomId(rand, 8));
   const start = baseNs + BigInt(n) * 3_000_000_000n;
   const ns = (ms: number): bigint => start + BigInt(ms) * 1_000_000n;
-  return specs.map((s, i) => ({
-    traceId,
-    spanId: ids[i],
-    parentSpanId: s.parent === null ? undefined : ids[s.parent],
-    name: s.name,
-    kind: s.kind,
-    startTimeUnixNano: ns(s.from).toString(),
-    endTimeUnixNano: ns(s.to).toString(),
-    attributes: attrs(s.attributes),
-    events: s.error
-      ? [{ timeUnixNano: ns(s.to).toString(), name: 'exception', attributes: attrs({ 'exception.type': 'TimeoutError', 'exception.message': s.error }) }]
-      : [],
-    status: s.error ? { code: 2, message: s.error } : { code: 1 },
-  }));
+  // in the order of their ends, children first, as an SDK's batch span processor exports them
+  const order = specs.map((_, i) => i).sort((x, y) => specs[x].to - specs[y].to);
+  return order.map((i) => {
+    const s = specs[i];
+    return {
+      traceId,
+      spanId: ids[i],
+      parentSpanId: s.parent === null ? undefined : ids[s.parent],
+      name: s.name,
+      kind: s.kind,
+      startTimeUnixNano: ns(s.from).toString(),
+      endTimeUnixNano: ns(s.to).toString(),
+      attributes: attrs(s.attributes),
+      events: s.error
+        ? [{ timeUnixNano: ns(s.to).toString(), name: 'exception', attributes: attrs({ 'exception.type': 'TimeoutError', 'exception.message': s.error }) }]
+        : [],
+      status: s.error ? { code: 2, message: s.error } : { code: 1 },
+    };
+  });
 }
 
 /**
