@@ -35,6 +35,8 @@ const EnvSchema = Type.Object({
   HEDDLE_TRAINING_BUILTIN_FALLBACK: Type.Boolean({ default: true }),
   /** Whether this node runs the built-in trainer's job loop. */
   HEDDLE_TRAINING_BUILTIN_RUNNER: Type.Boolean({ default: true }),
+  /** Built-in jobs this node runs at once (each in its own thread; jobs of one model never overlap). */
+  HEDDLE_TRAINING_BUILTIN_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 1 }),
   /** An external worker counts as live this long after its last lease request. */
   HEDDLE_TRAINING_WORKER_TTL_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 60 }),
   /** Comma-separated allow-list of base models for new models (§4.1); unset = any. */
@@ -67,6 +69,7 @@ export interface Config {
   trainingSweepSeconds: number;
   trainingBuiltinFallback: boolean;
   trainingBuiltinRunner: boolean;
+  trainingBuiltinConcurrency: number;
   trainingWorkerTtlSeconds: number;
   trainingBaseModels?: string[];
   inferenceConcurrency: number;
@@ -122,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trainingSweepSeconds: parsed.HEDDLE_TRAINING_SWEEP_SECONDS,
     trainingBuiltinFallback: parsed.HEDDLE_TRAINING_BUILTIN_FALLBACK,
     trainingBuiltinRunner: parsed.HEDDLE_TRAINING_BUILTIN_RUNNER,
+    trainingBuiltinConcurrency: parsed.HEDDLE_TRAINING_BUILTIN_CONCURRENCY,
     trainingWorkerTtlSeconds: parsed.HEDDLE_TRAINING_WORKER_TTL_SECONDS,
     trainingBaseModels: parsed.HEDDLE_TRAINING_BASE_MODELS?.split(',').map((s) => s.trim()).filter(Boolean),
     inferenceConcurrency: parsed.HEDDLE_INFERENCE_CONCURRENCY,

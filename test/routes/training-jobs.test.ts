@@ -213,3 +213,21 @@ test('ART compact dumps (docs/art-client.md): omitted lists mean empty; exchange
   assert.equal(captured.tools[0].function.name, 'f');
   assert.deepEqual(captured.additional_histories[0].messages_and_choices[1].message.content, 'b');
 });
+
+test('HEDDLE_TRAINING_BUILTIN_CONCURRENCY=2 runs jobs of two models side by side, never two of one model', async (t) => {
+  const trainer = new ScriptedTrainer({ stepDelayMs: 150 });
+  const h = await buildTestApp(t, { HEDDLE_TRAINING_BUILTIN_CONCURRENCY: '2' }, { trainer });
+  const [a, b] = [await createModel(h, 'a'), await createModel(h, 'b')];
+  const ids = [];
+  for (const m of [a, a, b]) ids.push((await h.post('/v1/preview/training-jobs', { model_id: m, trajectory_groups: [group([1, 0]), group([0, 1])] })).json().id);
+  let sawBoth = false;
+  for (let i = 0; i < 200; i += 1) {
+    const statuses = await Promise.all(ids.map(async (id) => (await h.get(`/v1/preview/training-jobs/${id}`)).json().status as string));
+    assert.ok(!(statuses[0] === 'running' && statuses[1] === 'running'), 'two jobs of one model ran at once');
+    if (statuses[0] === 'running' && statuses[2] === 'running') sawBoth = true;
+    if (statuses.every((s) => s === 'succeeded')) break;
+    await sleep(20);
+  }
+  assert.ok(sawBoth, 'the jobs of models a and b never ran at the same time');
+  for (const id of ids) assert.equal((await pollEvents(h, id)).at(-1)!.type, 'training_ended');
+});

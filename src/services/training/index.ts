@@ -17,7 +17,7 @@ import { WorkerService } from './worker-service.js';
  * stopped before the store closes.
  */
 export class TrainingRuntime {
-  #runner: BuiltinRunner | null = null;
+  #runners: BuiltinRunner[] = [];
   #sweeper: TrainingSweeper | null = null;
 
   constructor(
@@ -30,8 +30,11 @@ export class TrainingRuntime {
     this.#sweeper = new TrainingSweeper(this.store.training, this.settings, log);
     this.#sweeper.start();
     if (this.trainer && this.settings.builtinRunner) {
-      this.#runner = new BuiltinRunner(this.store.training, this.trainer, this.settings, log);
-      this.#runner.start();
+      for (let i = 0; i < this.settings.builtinConcurrency; i += 1) {
+        const runner = new BuiltinRunner(this.store.training, this.trainer, this.settings, log);
+        this.#runners.push(runner);
+        runner.start();
+      }
     }
   }
 
@@ -41,14 +44,14 @@ export class TrainingRuntime {
   }
 
   notify(): void {
-    this.#runner?.notify();
+    for (const runner of this.#runners) runner.notify();
   }
 
   /** Stops the loops (a running job fails with a shutdown message), then closes the trainer. */
   async stop(): Promise<void> {
-    await this.#runner?.stop();
+    await Promise.all(this.#runners.map((runner) => runner.stop()));
     await this.#sweeper?.stop();
-    this.#runner = null;
+    this.#runners = [];
     this.#sweeper = null;
     await this.trainer?.close();
   }

@@ -18,6 +18,8 @@ export interface TrainingSettings {
   inferenceConcurrency: number;
   /** Whether this node runs the built-in trainer's job loop. */
   builtinRunner: boolean;
+  /** Job loops of the built-in runner on this node. */
+  builtinConcurrency: number;
 }
 
 export function trainingSettings(config: Config): TrainingSettings {
@@ -31,5 +33,6 @@ export function trainingSettings(config: Config): TrainingSettings {
     workerTtlSeconds: config.trainingWorkerTtlSeconds,
     inferenceConcurrency: config.inferenceConcurrency,
     builtinRunner: config.trainingBuiltinRunner,
+    builtinConcurrency: config.trainingBuiltinConcurrency,
   };
 }
