@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { ART_VERSION, ensureArtVenv } from './art-venv.js';
 
@@ -93,19 +93,29 @@ async function assertJobSucceeded(server: ServerProcess, key: string, jobId: str
   assert.equal(events.at(-1)!.data.step, step, JSON.stringify(events.at(-1)));
 }
 
-test(`ART serverless training loop through openpipe-art==${ART_VERSION}`, { timeout: 20 * 60_000 }, async (t) => {
+/** The venv's python, or null after skipping (never under CI=true, where a missing venv fails). */
+async function artPython(t: TestContext): Promise<string | null> {
   const venv = await ensureArtVenv();
-  if (!venv.ok) {
-    if (process.env.CI === 'true') assert.fail(`cannot install openpipe-art==${ART_VERSION}: ${venv.reason}`);
-    t.skip(`openpipe-art==${ART_VERSION} unavailable: ${venv.reason.replace(/\s+/g, ' ').slice(0, 400)}`);
-    return;
-  }
+  if (venv.ok) return venv.python;
+  if (process.env.CI === 'true') assert.fail(`cannot install openpipe-art==${ART_VERSION}: ${venv.reason}`);
+  t.skip(`openpipe-art==${ART_VERSION} unavailable: ${venv.reason.replace(/\s+/g, ' ').slice(0, 400)}`);
+  return null;
+}
+
+/** A fresh server and a key of alice (entity acme). */
+async function startHeddle(t: TestContext): Promise<{ server: ServerProcess; key: string }> {
   // ART samples a whole step's rollouts at once (here 2 groups x 4); with the default cap of 4
   // concurrent completions the rest get 429 and the SDK's two quick retries do not outlast a sample.
   const server = await startServerProcess(t, { env: { HEDDLE_INFERENCE_CONCURRENCY: '16' } });
-  const key = await server.createKey('acme', { user: 'alice' });
+  return { server, key: await server.createKey('acme', { user: 'alice' }) };
+}
 
-  const { result, log } = await runArt(venv.python, server, key, ['train', PROJECT, NAME, String(STEPS)]);
+test(`ART serverless training loop through openpipe-art==${ART_VERSION}`, { timeout: 20 * 60_000 }, async (t) => {
+  const python = await artPython(t);
+  if (python === null) return;
+  const { server, key } = await startHeddle(t);
+
+  const { result, log } = await runArt(python, server, key, ['train', PROJECT, NAME, String(STEPS)]);
   const modelId = result.model_id as string;
   assert.match(modelId, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, log);
   assert.equal(result.entity, 'acme', log);
@@ -150,9 +160,26 @@ test(`ART serverless training loop through openpipe-art==${ART_VERSION}`, { time
   assert.ok(chat.json.choices[0].logprobs.content.length > 0, JSON.stringify(chat.json));
 
   // backend.delete removes the model; its checkpoints are gone
-  const deleted = await runArt(venv.python, server, key, ['delete', PROJECT, NAME]);
+  const deleted = await runArt(python, server, key, ['delete', PROJECT, NAME]);
   assert.equal(deleted.result.model_id, modelId, deleted.log);
   assert.equal(deleted.result.step_before_delete, STEPS, deleted.log);
   const gone = await call(server, key, 'GET', `/v1/preview/models/${modelId}/checkpoints`);
   assert.equal(gone.status, 404, JSON.stringify(gone.json));
+});
+
+test(`rollouts captured by art.Trajectory() scopes (exchanges form) train through openpipe-art==${ART_VERSION}`, { timeout: 10 * 60_000 }, async (t) => {
+  const python = await artPython(t);
+  if (python === null) return;
+  const { server, key } = await startHeddle(t);
+  const { result, log } = await runArt(python, server, key, ['captured', PROJECT, 'captured-bot']);
+  // ART sent every trajectory as `exchanges` only (docs/art-client.md), and the job trained on them
+  assert.equal(result.stats.completions, 8, log);
+  assert.equal(result.sent_exchanges, 8, log);
+  assert.equal(result.step, 1, log);
+  assert.equal(result.job_ids.length, 1, log);
+  await assertJobSucceeded(server, key, result.job_ids[0], result.model_id, 1, log);
+  const events = await listAll(server, key, `/v1/preview/training-jobs/${result.job_ids[0]}/events`);
+  const rewards = result.rewards as number[];
+  const groupsVary = [0, 4].some((i) => new Set(rewards.slice(i, i + 4)).size > 1);
+  if (groupsVary) assert.ok(events[0].data.num_sequences > 0, `rewards ${rewards} vary but nothing was trainable: ${JSON.stringify(events[0])}`);
 });

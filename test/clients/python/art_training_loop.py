@@ -5,6 +5,9 @@ Usage: art_training_loop.py train  BASE_URL PROJECT NAME STEPS
            register the model, then STEPS times: rollouts through model.openai_client()
            (logprobs=True) -> toy reward -> backend.train -> model.log (local); then
            model.delete_checkpoints() (keeps the latest and the best "val/reward" step)
+       art_training_loop.py captured BASE_URL PROJECT NAME
+           one step whose rollouts are recorded by `with art.Trajectory() as traj:` (ART sends them
+           as `exchanges`, without messages_and_choices) -> backend.train
        art_training_loop.py delete BASE_URL PROJECT NAME
            register the same model again (return_existing) and backend.delete(model)
 
@@ -72,6 +75,46 @@ async def gather(model: art.TrainableModel, step: int, split: str, stats: dict) 
         ],
         pbar_desc=None,
     )
+
+
+async def captured_rollout(model: art.TrainableModel, prompt: str, seed: int, stats: dict) -> art.Trajectory:
+    with art.Trajectory() as traj:
+        completion = await model.openai_client().chat.completions.create(
+            model=model.get_inference_name(),
+            messages=[{"role": "user", "content": prompt}],
+            max_tokens=MAX_TOKENS,
+            logprobs=True,
+            seed=seed,
+        )
+        stats["completions"] += 1
+        traj.reward = toy_reward(completion.choices[0].message.content or "")
+    return traj
+
+
+async def captured(base_url: str, project: str, name: str) -> dict:
+    backend = ServerlessBackend(api_key=os.environ["HEDDLE_API_KEY"], base_url=base_url)
+    job_ids = record_job_ids(backend)
+    model = art.TrainableModel(name=name, run_name=name, project=project, base_model=BASE_MODEL, base_path=os.path.join(os.getcwd(), ".art"))
+    await model.register(backend)
+    stats = {"completions": 0}
+    groups = await art.gather_trajectory_groups(
+        [
+            art.trajectory_group([captured_rollout(model, prompt, 100 + g * ROLLOUTS_PER_GROUP + i, stats) for i in range(ROLLOUTS_PER_GROUP)])
+            for g, prompt in enumerate(SCENARIOS)
+        ],
+        pbar_desc=None,
+    )
+    sent = [t.model_dump(mode="json") for g in groups for t in g.trajectories]
+    result = await backend.train(model, groups)
+    await backend.close()
+    return {
+        "model_id": model.id,
+        "step": result.step,
+        "job_ids": job_ids,
+        "stats": stats,
+        "sent_exchanges": sum(1 for t in sent if "exchanges" in t and "messages_and_choices" not in t),
+        "rewards": [t.reward for g in groups for t in g.trajectories],
+    }
 
 
 def mean_reward(groups: list[art.TrajectoryGroup]) -> float:
@@ -144,6 +187,8 @@ def main() -> None:
     mode, base_url, project, name = sys.argv[1:5]
     if mode == "train":
         out = asyncio.run(train(base_url, project, name, int(sys.argv[5])))
+    elif mode == "captured":
+        out = asyncio.run(captured(base_url, project, name))
     elif mode == "delete":
         out = asyncio.run(delete(base_url, project, name))
     else:
