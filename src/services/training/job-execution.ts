@@ -73,7 +73,7 @@ export async function executeJob(leased: LeasedJob, o: ExecutionOptions): Promis
   try {
     const input = await buildTrainerInput(o.store, leased);
     const outcome = await o.trainer.train(input, onProgress, controller.signal);
-    if (controller.signal.aborted) throw controller.signal.reason;
+    // A job that finished is stored even when shutdown began meanwhile; a lost lease refuses it below.
     const done = await o.store.completeJob(job.project_id, job.id, token, {
       now: nowMicros(),
       eventId: uuidv7(),
