@@ -1,8 +1,9 @@
 /**
  * The built-in trainer (training spec §6, §9, §10): a ~130k-weight byte-level transformer on tfjs,
- * run off the API's event loop in worker threads. Each training job gets its own thread (so an
- * aborted job is stopped by ending it, and jobs of different models can run side by side);
- * completions share one long-lived thread that caches loaded checkpoints (LRU by checkpoint id).
+ * run off the API's event loop in worker threads. A training job has a thread to itself (so an
+ * aborted job is stopped by ending its thread, and jobs of different models can run side by side);
+ * finished threads are kept for the next job (starting one costs ~1–3 s: tsx and tfjs load).
+ * Completions share one long-lived thread that caches loaded checkpoints (LRU by checkpoint id).
  */
 import type { ChatCompletionInput, CheckpointHandle, Trainer, TrainingJobInput, TrainingOutcome, TrainingProgress } from './trainer-port.js';
 import type { WorkerOptions } from './worker/protocol.js';
@@ -16,11 +17,13 @@ export interface BuiltinTrainerOptions {
 }
 
 const BASE_NAME = 'builtin:byte-decoder';
+const MAX_IDLE_TRAINING_THREADS = 1;
 
 export class BuiltinTrainer implements Trainer {
   private readonly options: WorkerOptions;
   private readonly inference: WorkerHost;
   private readonly jobs = new Set<WorkerHost>();
+  private readonly idle: WorkerHost[] = [];
   private backend: string | null = null;
 
   constructor(options: BuiltinTrainerOptions = {}) {
@@ -41,18 +44,22 @@ export class BuiltinTrainer implements Trainer {
   }
 
   async train(input: TrainingJobInput, onProgress: (progress: TrainingProgress) => Promise<void>, signal: AbortSignal): Promise<TrainingOutcome> {
-    const host = new WorkerHost(this.options);
+    const host = this.idle.pop() ?? new WorkerHost(this.options);
     this.jobs.add(host);
+    let reusable = false;
     try {
       this.backend = await host.start();
       const backendFlag = this.backend === 'wasm' ? 1 : 0;
       const report = (p: TrainingProgress) =>
         onProgress(p.type === 'training_started' ? { type: p.type, data: { ...p.data, backend_wasm: backendFlag } } : p);
       const outcome = (await host.request({ type: 'train', input }, { onProgress: report }, signal, true)) as TrainingOutcome;
+      reusable = true;
       return { ...outcome, checkpoint: new Uint8Array(outcome.checkpoint) };
     } finally {
       this.jobs.delete(host);
-      await host.terminate();
+      // Keep one finished thread warm; a failed or aborted job's thread is ended.
+      if (reusable && this.idle.length < MAX_IDLE_TRAINING_THREADS) this.idle.push(host);
+      else await host.terminate();
     }
   }
 
@@ -63,7 +70,7 @@ export class BuiltinTrainer implements Trainer {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.jobs].map((h) => h.terminate()));
+    await Promise.all([...this.jobs, ...this.idle.splice(0)].map((h) => h.terminate()));
     await this.inference.terminate();
   }
 }

@@ -11,9 +11,11 @@ export type ImportanceSamplingLevel = 'token' | 'sequence' | 'average' | 'geomet
  * Our choice: §5.8's default `learning_rate` (5e-6) is sized for a LoRA adapter on a 14B model.
  * The built-in policy is a ~100k-parameter byte decoder trained from a random init, where such a
  * step size does not move the weights measurably; AdamW's step is roughly `lr` per weight, so the
- * requested rate is multiplied by this factor (5e-6 → 2e-3, a common Adam rate for tiny models).
+ * requested rate is multiplied by this factor (5e-6 → 5e-3, a common Adam rate for tiny models).
+ * Measured on a toy task (first byte a lowercase letter, 4 groups × 8 per job): ×400 moved the
+ * mean reward 0.06 → 0.16 in 8 jobs, ×1000 to 0.28, ×5000 to 0.72.
  */
-export const POLICY_LEARNING_RATE_SCALE = 400;
+export const POLICY_LEARNING_RATE_SCALE = 1000;
 
 export interface ObjectiveConfig {
   learningRate: number;
