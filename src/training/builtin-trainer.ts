@@ -54,7 +54,7 @@ export class BuiltinTrainer implements Trainer {
         onProgress(p.type === 'training_started' ? { type: p.type, data: { ...p.data, backend_wasm: backendFlag } } : p);
       const outcome = (await host.request({ type: 'train', input }, { onProgress: report }, signal, true)) as TrainingOutcome;
       reusable = true;
-      return { ...outcome, checkpoint: new Uint8Array(outcome.checkpoint) };
+      return outcome;
     } finally {
       this.jobs.delete(host);
       // Keep one finished thread warm; a failed or aborted job's thread is ended.
