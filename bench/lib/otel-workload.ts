@@ -102,34 +102,28 @@ interface SpanSpec {
   error?: string;
 }
 
+const agentAttrs = (n: number, question: string, answer: string): Record<string, unknown> => ({
+  'openinference.span.kind': 'AGENT',
+  'gen_ai.operation.name': 'invoke_agent',
+  'gen_ai.agent.name': 'support_agent',
+  'session.id': `session-${n % 50}`,
+  'user.id': `user-${n % 17}`,
+  'input.value': JSON.stringify({ question }),
+  'input.mime_type': 'application/json',
+  'output.value': answer,
+  'output.mime_type': 'text/plain',
+  metadata: JSON.stringify({ app_version: '1.4.2', channel: 'web' }),
+  'tag.tags': ['bench', 'support'],
+});
+
 /** The five spans of trace number `n`: agent → retriever, llm, tool → llm. */
 function traceSpecs(n: number): SpanSpec[] {
   const question = QUESTIONS[n % QUESTIONS.length];
   const docs = [0, 1, 2].map((i) => `Document ${(n * 7 + i) % 997}: ${question.slice(0, 40)} … policy text section ${i + 1}, revised 2025.`);
-  const context = docs.join('\n');
   const failing = n % ERROR_EVERY === ERROR_EVERY - 1;
   const answer = `Based on the documents, here is the answer to "${question}" with two caveats and a link to the policy page.`;
   return [
-    {
-      name: 'support_agent.run',
-      kind: 1,
-      parent: null,
-      from: 0,
-      to: 2400,
-      attributes: {
-        'openinference.span.kind': 'AGENT',
-        'gen_ai.operation.name': 'invoke_agent',
-        'gen_ai.agent.name': 'support_agent',
-        'session.id': `session-${n % 50}`,
-        'user.id': `user-${n % 17}`,
-        'input.value': JSON.stringify({ question }),
-        'input.mime_type': 'application/json',
-        'output.value': answer,
-        'output.mime_type': 'text/plain',
-        metadata: JSON.stringify({ app_version: '1.4.2', channel: 'web' }),
-        'tag.tags': ['bench', 'support'],
-      },
-    },
+    { name: 'support_agent.run', kind: 1, parent: null, from: 0, to: 2400, attributes: agentAttrs(n, question, answer) },
     {
       name: 'vector_store.search',
       kind: 1,
@@ -154,7 +148,7 @@ function traceSpecs(n: number): SpanSpec[] {
       parent: 0,
       from: 200,
       to: 1300,
-      attributes: llmAttrs('gpt-4o-mini', [['system', 'You are a helpful support agent. Cite the documents.'], ['user', `${question}\n\nContext:\n${context}`]], 'I will look up the account first.', 420 + (n % 50), 24),
+      attributes: llmAttrs('gpt-4o-mini', [['system', 'You are a helpful support agent. Cite the documents.'], ['user', `${question}\n\nContext:\n${docs.join('\n')}`]], 'I will look up the account first.', 420 + (n % 50), 24),
     },
     {
       name: 'lookup_account',
