@@ -11,6 +11,15 @@ export const stopGradient = tf.customGrad(((x: tf.Tensor) => ({
   gradFunc: (dy: tf.Tensor) => tf.zerosLike(dy),
 })) as Parameters<typeof tf.customGrad>[0]) as (x: tf.Tensor) => tf.Tensor;
 
+/**
+ * A copy of x's values with no history on the gradient tape. Needed for the 0/1 window mask:
+ * comparison and logical ops have no gradients, and tfjs fails on them even behind a zero
+ * gradient as long as they sit on a path from the weights to the loss.
+ */
+function detached(x: tf.Tensor): tf.Tensor {
+  return tf.tensor(x.dataSync(), x.shape, x.dtype);
+}
+
 /** Per-token inputs of one row, each of shape [T] except `segments` ([S, T] membership, 0/1). */
 export interface LossInputs {
   logprobs: tf.Tensor1D;
@@ -53,8 +62,9 @@ export function rlLoss(inp: LossInputs, cfg: ObjectiveConfig): LossOutputs {
   const delta = tf.sub(inp.logprobs, oldEff) as tf.Tensor1D;
   let ratio: tf.Tensor = importanceRatio(delta, inp, cfg);
   if (cfg.maxImportanceSamplingWeight !== null) ratio = tf.minimum(ratio, cfg.maxImportanceSamplingWeight);
-  const outside = tf.cast(tf.logicalOr(tf.lessEqual(ratio, lo), tf.greaterEqual(ratio, hi)), 'float32');
-  if (cfg.maskProbRatio) ratio = tf.mul(ratio, stopGradient(tf.sub(1, outside)));
+  const fixedRatio = detached(ratio);
+  const outside = tf.cast(tf.logicalOr(tf.lessEqual(fixedRatio, lo), tf.greaterEqual(fixedRatio, hi)), 'float32');
+  if (cfg.maskProbRatio) ratio = tf.mul(ratio, tf.sub(1, outside));
   let adv: tf.Tensor = inp.advantages;
   if (cfg.kimiK2Tau !== null) adv = tf.sub(adv, tf.mul(cfg.kimiK2Tau, stopGradient(delta)));
   const clipped = tf.clipByValue(ratio, lo, hi);

@@ -38,7 +38,7 @@ export class AdamW {
   }
 
   static fresh(params: tf.Variable[]): AdamW {
-    const zeros = () => params.map((p) => tf.variable(tf.zerosLike(p), false));
+    const zeros = () => params.map((p) => tf.tidy(() => tf.variable(tf.zerosLike(p), false)));
     return new AdamW(params, zeros(), zeros(), 0);
   }
 

@@ -11,7 +11,8 @@ export type Weights = Map<string, tf.Variable>;
 
 export function toVariables(c: PolicyConfig, values: readonly Float32Array[]): Weights {
   const map: Weights = new Map();
-  weightSpecs(c).forEach((s, i) => map.set(s.name, tf.variable(tf.tensor(values[i], s.shape), true, undefined)));
+  // tidy disposes the temporary tensor; the variable (not tracked by tidy) keeps its own data.
+  weightSpecs(c).forEach((s, i) => map.set(s.name, tf.tidy(() => tf.variable(tf.tensor(values[i], s.shape), true))));
   return map;
 }
 

@@ -39,8 +39,10 @@ export class TfPolicy {
     if (state.optimizer) {
       const o = state.optimizer;
       policy.optimizer.step = o.step;
-      policy.optimizer.m.forEach((t, i) => t.assign(tf.tensor(o.m[i], t.shape)));
-      policy.optimizer.v.forEach((t, i) => t.assign(tf.tensor(o.v[i], t.shape)));
+      tf.tidy(() => {
+        policy.optimizer.m.forEach((t, i) => t.assign(tf.tensor(o.m[i], t.shape)));
+        policy.optimizer.v.forEach((t, i) => t.assign(tf.tensor(o.v[i], t.shape)));
+      });
     }
     return policy;
   }

@@ -139,6 +139,19 @@ test('events: training_started then one numeric gradient_step per sequence, each
   assert.equal(outcome.metrics.learning_rate, steps[0].data.learning_rate);
 });
 
+test('a job with every §5.8 knob set runs; each metric is finite', async () => {
+  const choices = (await complete({ n: 4, max_tokens: 4, logprobs: true, seed: 31 })).choices;
+  const groups = [{ trajectories: choices.map((c, i) => ({ reward: i, messages_and_choices: [...PROMPT, c] })) }];
+  const experimentalConfig = {
+    ppo: true, epsilon: 0.1, mask_prob_ratio: true, precalculate_logprobs: true, importance_sampling_level: 'average', kimi_k2_tau: 0.1,
+    max_negative_advantage_importance_sampling_weight: 3, truncated_importance_sampling: 2, advantage_balance: 0.5, scale_rewards: false,
+  };
+  const { events, outcome } = await run(job({ trajectoryGroups: groups, experimentalConfig }));
+  assert.ok(outcome.numGradientSteps >= 1, 'at least one step');
+  for (const [key, value] of Object.entries(outcome.metrics)) assert.ok(Number.isFinite(value), key);
+  assert.equal(events.length, outcome.numGradientSteps + 1);
+});
+
 test('learning: mean reward of a toy task rises over a few RL jobs; checkpoints change', async () => {
   // Reward 1 when the first sampled byte is a lowercase ASCII letter (~10 % for the initial policy).
   const reward = (c: Body['choices'][number]) => {

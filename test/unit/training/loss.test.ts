@@ -126,3 +126,18 @@ test('gradient check: CISPO treats the clipped ratio as a constant weight (sg)',
   const numeric = finiteDifference(frozen, z);
   analytic.flat().forEach((g, k) => close(g, numeric.flat()[k], 2e-3));
 });
+
+test('gradients flow with every ratio option on (mask_prob_ratio must not put comparison ops on the tape)', () => {
+  // (kimi_k2_tau is left out: its sg[δ] makes the surrogate's gradient differ from the loss's derivative by design.)
+  const cfg = { ppo: true, mask_prob_ratio: true, max_negative_advantage_importance_sampling_weight: 2, importance_sampling_level: 'geometric_average' };
+  const fixed = {
+    old: tf.tensor1d([-1.1, -2.0]), hasOld: tf.tensor1d([1, 1]), mask: tf.tensor1d([1, 1]), weights: tf.tensor1d([1, 1]),
+    advantages: tf.tensor1d([1, -1]), tisWeight: tf.tensor1d([1, 1]), segments: tf.tensor2d([[1, 1]]),
+  };
+  const z = [[0.3, -0.2, 0.1], [0.0, 0.4, -0.3]];
+  const f = lossOfLogits(cfg, [1, 2], fixed);
+  const analytic = tf.grad(f)(tf.tensor2d(z)).arraySync() as number[][];
+  const numeric = finiteDifference(f, z, 1e-3);
+  analytic.flat().forEach((g, k) => close(g, numeric.flat()[k], 5e-3));
+  assert.ok(analytic.flat().some((g) => Math.abs(g) > 1e-2), 'gradient is not trivially zero');
+});
