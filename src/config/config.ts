@@ -41,8 +41,10 @@ const EnvSchema = Type.Object({
   HEDDLE_TRAINING_WORKER_TTL_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 60 }),
   /** Comma-separated allow-list of base models for new models (§4.1); unset = any. */
   HEDDLE_TRAINING_BASE_MODELS: Type.Optional(Type.String()),
-  /** `/v1/chat/completions` requests served at once per node; more get 429. */
+  /** `/v1/chat/completions` requests served at once per node; more wait in line. */
   HEDDLE_INFERENCE_CONCURRENCY: Type.Integer({ minimum: 1, default: 4 }),
+  /** Requests that may wait for a slot; beyond that they get 429 (ART sends a step's rollouts at once). */
+  HEDDLE_INFERENCE_QUEUE_LIMIT: Type.Integer({ minimum: 0, default: 256 }),
   HEDDLE_LOG_LEVEL: Type.Union(
     [Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('silent')],
     { default: 'info' },
@@ -73,6 +75,7 @@ export interface Config {
   trainingWorkerTtlSeconds: number;
   trainingBaseModels?: string[];
   inferenceConcurrency: number;
+  inferenceQueueLimit: number;
 }
 
 export class ConfigError extends Error {}
@@ -129,5 +132,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trainingWorkerTtlSeconds: parsed.HEDDLE_TRAINING_WORKER_TTL_SECONDS,
     trainingBaseModels: parsed.HEDDLE_TRAINING_BASE_MODELS?.split(',').map((s) => s.trim()).filter(Boolean),
     inferenceConcurrency: parsed.HEDDLE_INFERENCE_CONCURRENCY,
+    inferenceQueueLimit: parsed.HEDDLE_INFERENCE_QUEUE_LIMIT,
   });
 }

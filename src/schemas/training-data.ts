@@ -53,7 +53,8 @@ const History = Type.Object({
 export const Trajectory = Type.Object({
   // Optional: ART omits it when empty or sends `exchanges` instead (services/training/normalize-groups.ts).
   messages_and_choices: Type.Optional(Type.Array(MessageOrChoice)),
-  reward: Type.Number(),
+  // Optional: ART ≥ 0.5.20 omits a reward of 0.0 (docs/art-client.md); missing means 0.0.
+  reward: Type.Optional(Type.Number()),
   tools: nullable({ type: 'array', items: Tool }),
   additional_histories: Type.Optional(Type.Array(History)),
   initial_policy_version: nullable({ type: 'integer' }),

@@ -37,14 +37,19 @@ test('item 33: after a job, :stepN, latest, step 0 and the two-slash form resolv
   assert.equal((await h.post('/v1/chat/completions', { model: 'wandb-artifact:///acme/rl/bot' })).statusCode, 422);
 });
 
-test('requests over the concurrency cap get 429 "Concurrency limit reached for requests"', async (t) => {
-  const trainer = new ScriptedTrainer({ completeDelayMs: 300 });
-  const h = await buildTestApp(t, { HEDDLE_INFERENCE_CONCURRENCY: '1' }, { trainer });
+test('requests over the concurrency cap wait in line; beyond the queue limit they get 429 "Concurrency limit reached for requests"', async (t) => {
+  const trainer = new ScriptedTrainer({ completeDelayMs: 200 });
+  const h = await buildTestApp(t, { HEDDLE_INFERENCE_CONCURRENCY: '2', HEDDLE_INFERENCE_QUEUE_LIMIT: '3' }, { trainer });
   await createModel(h, 'bot');
-  const [a, b] = await Promise.all([h.post('/v1/chat/completions', chat('wandb-artifact:///acme/rl/bot')), h.post('/v1/chat/completions', chat('wandb-artifact:///acme/rl/bot'))]);
-  assert.deepEqual([a.statusCode, b.statusCode].sort(), [200, 429]);
-  const refused = a.statusCode === 429 ? a : b;
-  assert.deepEqual(refused.json(), { detail: 'Concurrency limit reached for requests' });
+  let peak = 0;
+  const watch = setInterval(() => (peak = Math.max(peak, trainer.activeCompletions)), 5);
+  const answers = await Promise.all(Array.from({ length: 6 }, () => h.post('/v1/chat/completions', chat('wandb-artifact:///acme/rl/bot'))));
+  clearInterval(watch);
+  assert.deepEqual(answers.map((r) => r.statusCode).sort(), [200, 200, 200, 200, 200, 429], '2 served + 3 waiting, the sixth refused');
+  assert.equal(peak, 2, 'never more than the cap at once');
+  assert.deepEqual(answers.find((r) => r.statusCode === 429)!.json(), { detail: 'Concurrency limit reached for requests' });
+  // the line drained: a later request is served
+  assert.equal((await h.post('/v1/chat/completions', chat('wandb-artifact:///acme/rl/bot'))).statusCode, 200);
 });
 
 test('GET /v1/health is public; /v1/system-check reports the database and answers 503 when it fails', async (t) => {

@@ -27,14 +27,14 @@ test('item 5: non-UUID model_id is 422 uuid_parsing; a never-seen UUID registers
   assert.deepEqual([gone.statusCode, gone.json()], [404, { detail: 'Model not found' }]);
 });
 
-test('item 6: missing trajectory_groups and a trajectory without reward are 422 with exact string locs', async (t) => {
+test('item 6: missing trajectory_groups and a bad reward are 422 with exact string locs (deviation: a missing reward means 0.0, as ART sends it)', async (t) => {
   const h = await buildTestApp(t);
   const id = randomUUID();
   const missing = await h.post('/v1/preview/training-jobs', { model_id: id });
   assert.deepEqual([missing.statusCode, missing.json().detail[0].loc, missing.json().detail[0].type], [422, ['body', 'trajectory_groups'], 'missing']);
-  const { reward: _r, ...noReward } = traj(1);
-  const res = await h.post('/v1/preview/training-jobs', { model_id: id, trajectory_groups: [{ trajectories: [traj(1), traj(0), noReward] }] });
+  const res = await h.post('/v1/preview/training-jobs', { model_id: id, trajectory_groups: [{ trajectories: [traj(1), traj(0), { ...traj(1), reward: 'high' }] }] });
   assert.equal(res.statusCode, 422);
+  assert.equal(res.json().detail[0].type, 'float_type');
   assert.deepEqual(res.json().detail.map((d: { loc: string[] }) => d.loc), [['body', 'trajectory_groups', '0', 'trajectories', '2', 'reward']]);
   assert.ok(res.json().detail.every((d: { loc: unknown[] }) => d.loc.every((x) => typeof x === 'string')));
   // An item with `message` is a Choice, else a Message (§5.4–5.5): each failure names its field, once.
@@ -202,26 +202,28 @@ test('ART compact dumps (docs/art-client.md): omitted lists mean empty; exchange
     request: { messages: [{ role: 'user', content: `q-${content}` }], tools: [{ type: 'function', function: { name: 'f' } }] },
     response: { choices: [choice(content)], prompt_token_ids: [7, 8] },
   });
-  const groups = [{}, { trajectories: [{ reward: 1 }, { reward: 0.5, exchanges: { chat_completions: [exchange('a'), exchange('b')] } }] }];
+  // ART ≥ 0.5.20 omits a reward of 0.0: the second trajectory has none
+  const groups = [{}, { trajectories: [{ reward: 1 }, { exchanges: { chat_completions: [exchange('a'), exchange('b')] } }] }];
   const { events } = await runJob(h, model, groups);
   assert.equal(events.at(-1)!.type, 'training_ended');
   const [empty, second] = trainer.jobs[0].trajectoryGroups as Array<{ trajectories: Array<Record<string, any>> }>;
   assert.deepEqual(empty.trajectories, []);
   assert.deepEqual(second.trajectories[0].messages_and_choices, []);
   const captured = second.trajectories[1];
+  assert.equal(captured.reward, 0);
   assert.deepEqual(captured.messages_and_choices, [{ role: 'user', content: 'q-a' }, { ...choice('a'), prompt_token_ids: [7, 8] }]);
   assert.equal(captured.tools[0].function.name, 'f');
   assert.deepEqual(captured.additional_histories[0].messages_and_choices[1].message.content, 'b');
 });
 
 test('HEDDLE_TRAINING_BUILTIN_CONCURRENCY=2 runs jobs of two models side by side, never two of one model', async (t) => {
-  const trainer = new ScriptedTrainer({ stepDelayMs: 150 });
+  const trainer = new ScriptedTrainer({ stepDelayMs: 400 });
   const h = await buildTestApp(t, { HEDDLE_TRAINING_BUILTIN_CONCURRENCY: '2' }, { trainer });
   const [a, b] = [await createModel(h, 'a'), await createModel(h, 'b')];
   const ids = [];
   for (const m of [a, a, b]) ids.push((await h.post('/v1/preview/training-jobs', { model_id: m, trajectory_groups: [group([1, 0]), group([0, 1])] })).json().id);
   let sawBoth = false;
-  for (let i = 0; i < 200; i += 1) {
+  for (let i = 0; i < 500; i += 1) {
     const statuses = await Promise.all(ids.map(async (id) => (await h.get(`/v1/preview/training-jobs/${id}`)).json().status as string));
     assert.ok(!(statuses[0] === 'running' && statuses[1] === 'running'), 'two jobs of one model ran at once');
     if (statuses[0] === 'running' && statuses[2] === 'running') sawBoth = true;

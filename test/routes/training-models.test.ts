@@ -171,6 +171,9 @@ test('item 27: /log without split is 422; a never-seen UUID registers the model;
   const fresh = await h.post(`/v1/preview/models/${id}/log`, { split: 'train', trajectory_groups: [] });
   assert.equal(fresh.statusCode, 200, fresh.body);
   assert.deepEqual(fresh.json().metrics, { 'train/reward_std_dev': 0 });
+  // ART omits a reward of 0.0 and a group without trajectories is `{}` (docs/art-client.md)
+  const compact = await h.post(`/v1/preview/models/${id}/log`, { split: 'train', trajectory_groups: [{ trajectories: [{}, { reward: 1 }] }, {}] });
+  assert.equal(compact.json().metrics['train/reward'], 0.5);
   const model = (await h.get(`/v1/preview/models/${id}`)).json();
   assert.deepEqual([model.entity, model.project, model.name, model.base_model], ['acme', 'default', id, 'heddle/byte-decoder']);
   assert.equal((await h.post(`/v1/preview/models/${id}/log`, { split: 'train', trajectory_groups: [] }, h.bobKey)).statusCode, 403);

@@ -74,7 +74,7 @@ export function createTrainingServices(store: TraceStore, access: ProjectAccess,
     settings,
     models: new TrainingModelService(store.training, access, lookup, settings),
     jobs: new TrainingJobService(store.training, access, lookup, () => runtime.notify()),
-    inference: new InferenceService(store.training, access, trainer, settings.inferenceConcurrency),
+    inference: new InferenceService(store.training, access, trainer, settings.inferenceConcurrency, settings.inferenceQueueLimit),
     workers: new WorkerService(store.training, access, settings),
     runtime,
   };

@@ -35,13 +35,35 @@ const notFound = (): NotFoundError => new NotFoundError('Model not found');
 /** `POST /v1/chat/completions` against a model's checkpoint (training spec §4.10). */
 export class InferenceService {
   #active = 0;
+  readonly #waiting: Array<() => void> = [];
 
   constructor(
     private readonly store: TrainingStore,
     private readonly access: ProjectAccess,
     private readonly trainer: Trainer | null,
     private readonly concurrency: number,
+    private readonly queueLimit: number,
   ) {}
+
+  /**
+   * A slot among `concurrency`; a request over the cap waits in line (ART sends all rollouts of a
+   * step at once), and only beyond `queueLimit` waiting requests is it refused with 429 (§4.10).
+   */
+  async #acquire(): Promise<void> {
+    if (this.#active < this.concurrency) {
+      this.#active += 1;
+      return;
+    }
+    if (this.#waiting.length >= this.queueLimit) throw new AppError(429, 'Concurrency limit reached for requests', {});
+    // the slot is handed over by #release, so #active stays counted
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  #release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#active -= 1;
+  }
 
   /** The checkpoint an inference name designates; step 0 is the initial policy. */
   async resolve(caller: Caller, model: string): Promise<{ handle: CheckpointHandle; name: InferenceName }> {
@@ -65,13 +87,12 @@ export class InferenceService {
     const model = typeof request.model === 'string' ? request.model : '';
     const { handle } = await this.resolve(caller, model);
     if (!this.trainer) throw new AppError(503, 'No trainer is configured on this server to serve completions');
-    if (this.#active >= this.concurrency) throw new AppError(429, 'Concurrency limit reached for requests');
-    this.#active += 1;
+    await this.#acquire();
     try {
       const body = await this.trainer.complete(handle, request);
       return { object: 'chat.completion', ...body, id: `chatcmpl-${randomBytes(12).toString('hex')}`, created: Math.floor(Date.now() / 1000), model };
     } finally {
-      this.#active -= 1;
+      this.#release();
     }
   }
 }

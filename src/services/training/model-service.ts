@@ -6,6 +6,7 @@ import type { Caller } from '../auth-service.js';
 import type { ProjectAccess } from '../project-access.js';
 import { computeLogMetrics } from './log-metrics.js';
 import type { ModelLookup } from './model-lookup.js';
+import { normalizeGroups } from './normalize-groups.js';
 import { nonEmpty, parseLimit, parseOrder, toPage, unknownAfter, type Page } from './paging.js';
 import type { TrainingSettings } from './settings.js';
 
@@ -119,7 +120,7 @@ export class TrainingModelService {
     const model = await this.lookup.liveOrRegister(caller, id);
     const newest = await this.store.getCheckpoint(model.project_id, model.id, null);
     const step = newest?.step ?? 0;
-    const metrics = computeLogMetrics(body.split, body.trajectory_groups as Parameters<typeof computeLogMetrics>[1]);
+    const metrics = computeLogMetrics(body.split, normalizeGroups(body.trajectory_groups) as Parameters<typeof computeLogMetrics>[1]);
     await this.store.appendLog({
       project_id: model.project_id,
       model_id: model.id,

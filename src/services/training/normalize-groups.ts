@@ -1,7 +1,8 @@
 /**
  * Trajectory groups as ART ≥ 0.5.20 sends them (docs/art-client.md "Trajectory groups on the
- * wire"), brought to the shape of training spec §5 before a job stores them: lists equal to their
- * default are omitted by the client (missing `trajectories` / `messages_and_choices` ⇒ `[]`), and
+ * wire"), brought to the shape of training spec §5 before a job stores them: fields equal to their
+ * default are omitted by the client (missing `reward` ⇒ 0.0, `trajectories` /
+ * `messages_and_choices` ⇒ `[]`; this overrides spec §5.2 and checklist item 6), and
  * captured rollouts carry `exchanges.chat_completions` instead of `messages_and_choices` — each
  * exchange is one history: the request's messages, then the response's first choice as a Choice.
  */
@@ -29,8 +30,10 @@ function exchangeHistory(exchange: unknown): History {
   return { messages_and_choices: items, tools: request.tools ?? null };
 }
 
-function normalizeTrajectory(raw: unknown): unknown {
-  if (!isObj(raw) || raw.messages_and_choices !== undefined) return raw;
+function normalizeTrajectory(input: unknown): unknown {
+  if (!isObj(input)) return input;
+  const raw = input.reward === undefined ? { ...input, reward: 0 } : input;
+  if (raw.messages_and_choices !== undefined) return raw;
   const exchanges = isObj(raw.exchanges) && Array.isArray(raw.exchanges.chat_completions) ? raw.exchanges.chat_completions : [];
   if (exchanges.length === 0) return { ...raw, messages_and_choices: [] };
   const [main, ...rest] = exchanges.map(exchangeHistory);

@@ -16,6 +16,8 @@ export interface TrainingSettings {
   /** A worker counts as live this long after its last lease request. */
   workerTtlSeconds: number;
   inferenceConcurrency: number;
+  /** Completions that may wait for a slot before further ones get 429. */
+  inferenceQueueLimit: number;
   /** Whether this node runs the built-in trainer's job loop. */
   builtinRunner: boolean;
   /** Job loops of the built-in runner on this node. */
@@ -32,6 +34,7 @@ export function trainingSettings(config: Config): TrainingSettings {
     builtinFallback: config.trainingBuiltinFallback,
     workerTtlSeconds: config.trainingWorkerTtlSeconds,
     inferenceConcurrency: config.inferenceConcurrency,
+    inferenceQueueLimit: config.inferenceQueueLimit,
     builtinRunner: config.trainingBuiltinRunner,
     builtinConcurrency: config.trainingBuiltinConcurrency,
   };
