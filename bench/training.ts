@@ -79,7 +79,7 @@ async function main() {
       const idle = await idleDelay(Math.min(5000, r.total));
       const single = await completionMs(trainer, 1, 64);
       const batch = await completionMs(trainer, 8, 16);
-      lines.push(`| ${trainer.name} | ${r.steps} × ~500 | ${(r.total / 1000).toFixed(1)} | ${r.stepMs.toFixed(0)} | ${(1000 / r.stepMs).toFixed(2)} | ${((r.tokens / r.steps) * (1000 / r.stepMs)).toFixed(0)} | ${r.delayP50.toFixed(1)} / ${r.delayP99.toFixed(1)} / ${r.delayMax.toFixed(1)} | ${idle} | ${single.toFixed(0)} | ${batch.toFixed(0)} |`);
+      lines.push(`| ${trainer.name}@${trainer.backendName} | ${r.steps} × ~500 | ${(r.total / 1000).toFixed(1)} | ${r.stepMs.toFixed(0)} | ${(1000 / r.stepMs).toFixed(2)} | ${((r.tokens / r.steps) * (1000 / r.stepMs)).toFixed(0)} | ${r.delayP50.toFixed(1)} / ${r.delayP99.toFixed(1)} / ${r.delayMax.toFixed(1)} | ${idle} | ${single.toFixed(0)} | ${batch.toFixed(0)} |`);
     } finally {
       await trainer.close();
     }

@@ -31,16 +31,19 @@ export class BuiltinTrainer implements Trainer {
     this.inference = new WorkerHost(this.options);
   }
 
-  /** Starts the completion thread and resolves once tfjs is ready, so `name` shows the backend. */
+  /** Starts the completion thread and resolves once tfjs is ready (the constructor starts nothing). */
   static async create(options: BuiltinTrainerOptions = {}): Promise<BuiltinTrainer> {
     const trainer = new BuiltinTrainer(options);
     trainer.backend = await trainer.inference.start();
     return trainer;
   }
 
-  /** `builtin:byte-decoder@wasm` (or `@cpu`) once a thread has started; the bare name before. */
-  get name(): string {
-    return this.backend ? `${BASE_NAME}@${this.backend}` : BASE_NAME;
+  /** Constant, so every job records the same trainer; the backend is in `backendName` and in each job's `training_started.data.backend_wasm`. */
+  readonly name = BASE_NAME;
+
+  /** `wasm` or `cpu` once a thread has started, else null. */
+  get backendName(): string | null {
+    return this.backend;
   }
 
   async train(input: TrainingJobInput, onProgress: (progress: TrainingProgress) => Promise<void>, signal: AbortSignal): Promise<TrainingOutcome> {

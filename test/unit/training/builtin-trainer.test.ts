@@ -29,8 +29,9 @@ async function run(input: TrainingJobInput, signal = new AbortController().signa
   return { events, outcome };
 }
 
-test('name shows the backend that runs', () => {
-  assert.match(trainer.name, /^builtin:byte-decoder@(wasm|cpu)$/);
+test('name and backend', () => {
+  assert.equal(trainer.name, 'builtin:byte-decoder');
+  assert.equal(trainer.backendName, 'wasm');
 });
 
 test('complete: n, max_tokens → length, logprobs with token_id tokens and top_logprobs, usage, token ids', async () => {
@@ -82,6 +83,7 @@ test('no-op job (all rewards equal): num_sequences 0, the parent checkpoint unch
   assert.equal(events[0].data.num_sequences, 0);
   assert.equal(events[0].data.num_groups_trainable, 0);
   assert.equal(events[0].data.num_trajectories, 2);
+  assert.equal(events[0].data.backend_wasm, 1);
   assert.equal(outcome.numGradientSteps, 0);
   assert.equal(sha(outcome.checkpoint), sha(encodeCheckpoint(initialPolicyState())));
 });
