@@ -117,6 +117,22 @@ export function tokenizeHistory(items: unknown[], tools: unknown, opts: Tokenize
   return out;
 }
 
+/**
+ * Our choice: newer ART clients may send a trajectory as recorded HTTP exchanges instead of
+ * `messages_and_choices` (`exchanges.chat_completions[]: {request, response}`; see
+ * /work/notes/art-findings.md item 2). Each exchange becomes one history: the request's messages
+ * followed by the response's first choice.
+ */
+function exchangeHistories(t: Rec): { items: unknown[]; tools: unknown }[] {
+  const exchanges = isRecord(t.exchanges) && Array.isArray(t.exchanges.chat_completions) ? t.exchanges.chat_completions : [];
+  return exchanges.filter(isRecord).map((e) => {
+    const request = isRecord(e.request) ? e.request : {};
+    const choices = isRecord(e.response) && Array.isArray(e.response.choices) ? e.response.choices : [];
+    const messages = Array.isArray(request.messages) ? request.messages : [];
+    return { items: choices.length > 0 ? [...messages, choices[0]] : messages, tools: request.tools };
+  });
+}
+
 /** Tokenizes the main history and every additional history of a trajectory (§5.2, §9). */
 export function tokenizeTrajectory(trajectory: unknown, opts: TokenizeOptions, where: string): TokenizedTrajectory {
   const t = isRecord(trajectory) ? trajectory : {};
@@ -124,6 +140,12 @@ export function tokenizeTrajectory(trajectory: unknown, opts: TokenizeOptions, w
   const main = Array.isArray(t.messages_and_choices) ? t.messages_and_choices : [];
   const first = tokenizeHistory(main, t.tools, opts, where);
   if (first) histories.push(first);
+  if (main.length === 0) {
+    exchangeHistories(t).forEach((h, k) => {
+      const tokenized = tokenizeHistory(h.items, h.tools, opts, `${where}, exchange ${k}`);
+      if (tokenized) histories.push(tokenized);
+    });
+  }
   const extra = Array.isArray(t.additional_histories) ? t.additional_histories : [];
   extra.forEach((h, k) => {
     const hist = isRecord(h) ? h : {};

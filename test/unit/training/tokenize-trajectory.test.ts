@@ -95,3 +95,11 @@ test('a history over the context window is a TrainingContentError naming the tra
   assert.throws(() => tokenizeTrajectory({ messages_and_choices: long }, opts, 'trajectory_groups[0].trajectories[2]'),
     (err: Error) => err instanceof TrainingContentError && /trajectory_groups\[0\]\.trajectories\[2\] has 6\d\d tokens.*512/.test(err.message));
 });
+
+test('a trajectory sent as recorded chat-completion exchanges: each exchange is a history (request messages + first choice)', () => {
+  const exchange = (q: string, a: string) => ({ request: { messages: [{ role: 'user', content: q }], logprobs: true }, response: { choices: [choice(a)] } });
+  const tok = tokenizeTrajectory({ reward: 1, exchanges: { chat_completions: [exchange('q1', 'ab'), exchange('q2', 'c')] } }, opts, 't');
+  assert.equal(tok.histories.length, 2);
+  assert.equal(tok.numTrainable, 3 + 2);
+  assert.deepEqual(tok.histories[1].ids.slice(0, 5), [BOS, USER, ...encodeText('q2'), END_OF_TURN]);
+});
