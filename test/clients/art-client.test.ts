@@ -104,9 +104,9 @@ async function artPython(t: TestContext): Promise<string | null> {
 
 /** A fresh server and a key of alice (entity acme). */
 async function startHeddle(t: TestContext): Promise<{ server: ServerProcess; key: string }> {
-  // ART samples a whole step's rollouts at once (here 2 groups x 4); with the default cap of 4
-  // concurrent completions the rest get 429 and the SDK's two quick retries do not outlast a sample.
-  const server = await startServerProcess(t, { env: { HEDDLE_INFERENCE_CONCURRENCY: '16' } });
+  // Default settings on purpose: ART samples a whole step's rollouts at once (here 2 groups x 4),
+  // more than the default inference concurrency, so the surplus must wait in line, not get 429.
+  const server = await startServerProcess(t);
   return { server, key: await server.createKey('acme', { user: 'alice' }) };
 }
 
