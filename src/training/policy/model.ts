@@ -31,25 +31,58 @@ function linear(x: tf.Tensor, w: tf.Tensor, b?: tf.Tensor): tf.Tensor {
 }
 
 /** One head of one row: `softmax(q·kᵀ/√d + bias)·v` with 2-D products only (see fast-matmul.ts). */
-function head(x: tf.Tensor2D, c: PolicyConfig, k: number, bias: tf.Tensor2D): tf.Tensor2D {
-  const len = x.shape[0];
-  const dh = c.dModel / c.nHeads;
-  const q = tf.slice(x, [0, k * dh], [len, dh]);
-  const key = tf.slice(x, [0, c.dModel + k * dh], [len, dh]);
-  const v = tf.slice(x, [0, 2 * c.dModel + k * dh], [len, dh]);
-  const scores = tf.add(tf.mul(matMul2d(q, tf.transpose(key)), 1 / Math.sqrt(dh)), bias);
-  return matMul2d(tf.softmax(scores) as tf.Tensor2D, v);
+function head(q: tf.Tensor2D, keys: tf.Tensor2D, values: tf.Tensor2D, bias: tf.Tensor2D | null): tf.Tensor2D {
+  const scores = tf.mul(matMul2d(q, tf.transpose(keys)), 1 / Math.sqrt(q.shape[1]));
+  return matMul2d(tf.softmax(bias ? tf.add(scores, bias) : scores) as tf.Tensor2D, values);
+}
+
+/**
+ * Keys and values of the tokens seen so far, per layer and row ([len, dModel]), for incremental
+ * decoding: a new token then attends to them without recomputing the prefix. Its tensors are
+ * kept out of tidy scopes; disposeKvCache frees them.
+ */
+export interface KvCache {
+  k: (tf.Tensor2D | null)[][];
+  v: (tf.Tensor2D | null)[][];
+}
+
+export function emptyKvCache(c: PolicyConfig, rows: number): KvCache {
+  const empty = () => Array.from({ length: c.nLayers }, () => new Array<tf.Tensor2D | null>(rows).fill(null));
+  return { k: empty(), v: empty() };
+}
+
+export function disposeKvCache(cache: KvCache): void {
+  for (const t of [...cache.k.flat(), ...cache.v.flat()]) t?.dispose();
+}
+
+/** Appends this step's keys or values to a row's cache entry and returns the full set. */
+function extend(store: (tf.Tensor2D | null)[], row: number, fresh: tf.Tensor2D): tf.Tensor2D {
+  const old = store[row];
+  const all = old ? (tf.concat([old, fresh], 0) as tf.Tensor2D) : fresh;
+  store[row] = tf.keep(all);
+  old?.dispose();
+  return all;
 }
 
 /** Causal multi-head self-attention, heads concatenated, then the output projection. */
-function attention(c: PolicyConfig, w: Weights, l: number, h: tf.Tensor, bias: tf.Tensor): tf.Tensor {
+function attention(c: PolicyConfig, w: Weights, l: number, h: tf.Tensor, bias: tf.Tensor | null, cache?: KvCache): tf.Tensor {
   const [batch, len] = h.shape;
+  const d = c.dModel;
+  const dh = d / c.nHeads;
   const qkv = linear(h, w.get(`l${l}.qkv`)!);
   const rows: tf.Tensor[] = [];
   for (let b = 0; b < batch; b++) {
-    const x = tf.reshape(tf.slice(qkv, [b, 0, 0], [1, len, 3 * c.dModel]), [len, 3 * c.dModel]) as tf.Tensor2D;
-    const rowBias = tf.reshape(tf.slice(bias, [b, 0, 0, 0], [1, 1, len, len]), [len, len]) as tf.Tensor2D;
-    rows.push(tf.concat(Array.from({ length: c.nHeads }, (_, k) => head(x, c, k, rowBias)), 1));
+    const x = tf.reshape(tf.slice(qkv, [b, 0, 0], [1, len, 3 * d]), [len, 3 * d]) as tf.Tensor2D;
+    let keys = tf.slice(x, [0, d], [len, d]);
+    let values = tf.slice(x, [0, 2 * d], [len, d]);
+    if (cache) {
+      keys = extend(cache.k[l], b, keys);
+      values = extend(cache.v[l], b, values);
+    }
+    const rowBias = bias ? (tf.reshape(tf.slice(bias, [b, 0, 0, 0], [1, 1, len, len]), [len, len]) as tf.Tensor2D) : null;
+    const heads = Array.from({ length: c.nHeads }, (_, k) =>
+      head(tf.slice(x, [0, k * dh], [len, dh]), tf.slice(keys, [0, k * dh], [-1, dh]), tf.slice(values, [0, k * dh], [-1, dh]), rowBias));
+    rows.push(tf.concat(heads, 1));
   }
   return linear(tf.stack(rows), w.get(`l${l}.proj`)!);
 }
@@ -78,8 +111,10 @@ function positionEncoding(positions: tf.Tensor2D, d: number): tf.Tensor2D {
 export interface ForwardInput {
   ids: tf.Tensor2D;
   positions: tf.Tensor2D;
-  /** Additive attention bias [batch, 1, len, len]: 0 where attention is allowed, −1e9 elsewhere. */
-  bias: tf.Tensor4D;
+  /** Additive attention bias [batch, 1, len, len]: 0 where attention is allowed, −1e9 elsewhere; null = attend to everything (one new token after a cache). */
+  bias: tf.Tensor4D | null;
+  /** Read and extended in place when given (incremental decoding). */
+  cache?: KvCache;
 }
 
 /** Logits [batch, len, vocab]: position p predicts token p + 1. */
@@ -89,7 +124,7 @@ export function forward(c: PolicyConfig, w: Weights, input: ForwardInput): tf.Te
   const pos = positionEncoding(input.positions, c.dModel);
   let x: tf.Tensor = tf.reshape(tf.add(tokens, pos), [batch, len, c.dModel]);
   for (let l = 0; l < c.nLayers; l++) {
-    x = tf.add(x, attention(c, w, l, layerNorm(x, w.get(`l${l}.ln1.g`)!, w.get(`l${l}.ln1.b`)!), input.bias));
+    x = tf.add(x, attention(c, w, l, layerNorm(x, w.get(`l${l}.ln1.g`)!, w.get(`l${l}.ln1.b`)!), input.bias, input.cache));
     const h = layerNorm(x, w.get(`l${l}.ln2.g`)!, w.get(`l${l}.ln2.b`)!);
     const ff = linear(tf.relu(linear(h, w.get(`l${l}.ff1`)!, w.get(`l${l}.ff1.b`)!)), w.get(`l${l}.ff2`)!, w.get(`l${l}.ff2.b`)!);
     x = tf.add(x, ff);

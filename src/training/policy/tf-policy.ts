@@ -4,7 +4,7 @@
  */
 import { AdamW } from './adamw.js';
 import type { PolicyState } from './checkpoint.js';
-import { type Weights, attentionBias, forward, toVariables } from './model.js';
+import { type KvCache, type Weights, attentionBias, disposeKvCache, emptyKvCache, forward, toVariables } from './model.js';
 import { tf } from './tf-backend.js';
 import { type PolicyConfig, weightSpecs } from './weights.js';
 
@@ -72,19 +72,41 @@ export class TfPolicy {
     return { logprobs, entropy };
   }
 
-  /** Next-token log-probs [batch][vocab] after each prompt (all prompts have the same length). */
-  nextLogprobs(prompts: readonly (readonly number[])[]): Float32Array[] {
+  /**
+   * Runs the prompt once and fills `cache` with its keys and values for every row of the cache
+   * (all rows continue the same prompt); returns the next-token log-probs after the prompt.
+   */
+  prefill(prompt: readonly number[], cache: KvCache): Float32Array {
     return tf.tidy(() => {
-      const len = prompts[0].length;
-      const positions = prompts.map(() => Array.from({ length: len }, (_, i) => i));
+      const len = prompt.length;
+      const single = emptyKvCache(this.config, 1);
       const logits = forward(this.config, this.weights, {
-        ids: tf.tensor2d(prompts.map((p) => [...p]), [prompts.length, len], 'int32'),
-        positions: tf.tensor2d(positions, [prompts.length, len], 'int32'),
-        bias: attentionBias(prompts.map(() => new Array<number>(len).fill(0))),
+        ids: tf.tensor2d([[...prompt]], [1, len], 'int32'),
+        positions: tf.tensor2d([Array.from({ length: len }, (_, i) => i)], [1, len], 'int32'),
+        bias: attentionBias([new Array<number>(len).fill(0)]),
+        cache: single,
       });
-      const last = tf.logSoftmax(tf.reshape(tf.slice(logits, [0, len - 1, 0], [-1, 1, -1]), [prompts.length, this.config.vocabSize]));
-      const flat = last.dataSync() as Float32Array;
-      return prompts.map((_, b) => flat.slice(b * this.config.vocabSize, (b + 1) * this.config.vocabSize));
+      for (const kind of ['k', 'v'] as const) {
+        cache[kind].forEach((rows, l) => rows.forEach((_, b) => { rows[b] = tf.keep(tf.clone(single[kind][l][0]!)); }));
+      }
+      disposeKvCache(single);
+      const last = tf.slice(logits, [0, len - 1, 0], [1, 1, -1]);
+      return tf.logSoftmax(tf.reshape(last, [1, this.config.vocabSize])).dataSync() as Float32Array;
+    });
+  }
+
+  /** Feeds one token per cached row at `position`; returns each row's next-token log-probs. */
+  decode(ids: readonly number[], position: number, cache: KvCache): Float32Array[] {
+    return tf.tidy(() => {
+      const n = ids.length;
+      const logits = forward(this.config, this.weights, {
+        ids: tf.tensor2d(ids.map((id) => [id]), [n, 1], 'int32'),
+        positions: tf.tensor2d(ids.map(() => [position]), [n, 1], 'int32'),
+        bias: null,
+        cache,
+      });
+      const flat = tf.logSoftmax(tf.reshape(logits, [n, this.config.vocabSize])).dataSync() as Float32Array;
+      return ids.map((_, b) => flat.slice(b * this.config.vocabSize, (b + 1) * this.config.vocabSize));
     });
   }
 

@@ -7,6 +7,7 @@
  */
 import { seededRandom } from '../objective/advantages.js';
 import { renderChat, toPlainMessage } from '../policy/chat-render.js';
+import { disposeKvCache, emptyKvCache } from '../policy/model.js';
 import type { TfPolicy } from '../policy/tf-policy.js';
 import { END_OF_TURN, decodeIds, tokenBytes, tokenString } from '../policy/tokenizer.js';
 import { type SamplingParams, pickToken, samplingParams } from './sampling-params.js';
@@ -43,21 +44,27 @@ function advance(seq: Sequence, id: number, p: SamplingParams, room: number): vo
   }
 }
 
+/** Samples `p.n` continuations of the prompt in lockstep, with a KV cache (one new token per step). */
 function generate(policy: TfPolicy, prompt: number[], p: SamplingParams): Sequence[] {
   const random = seededRandom(p.seed);
   const seqs: Sequence[] = Array.from({ length: p.n }, () => ({ ids: [], entries: [], finish: null, content: '' }));
   if (p.maxTokens === 0) for (const s of seqs) s.finish = 'length';
-  while (seqs.some((s) => s.finish === null)) {
-    const live = seqs.filter((s) => s.finish === null);
-    // Live sequences have sampled the same number of tokens, so they batch without padding.
-    const rows = live.map((s) => [...prompt, ...s.ids]);
-    const logprobs = policy.nextLogprobs(rows);
-    live.forEach((s, b) => {
-      const id = pickToken(logprobs[b], p, random);
-      s.ids.push(id);
-      if (p.logprobs) s.entries.push(logprobEntry(logprobs[b], id, p.topLogprobs));
-      advance(s, id, p, policy.config.context - rows[b].length - 1);
-    });
+  const cache = emptyKvCache(policy.config, p.n);
+  try {
+    const first = policy.prefill(prompt, cache);
+    let logprobs = seqs.map(() => first);
+    for (let step = 0; seqs.some((s) => s.finish === null); step++) {
+      if (step > 0) logprobs = policy.decode(seqs.map((s) => s.ids[s.ids.length - 1] ?? END_OF_TURN), prompt.length + step - 1, cache);
+      seqs.forEach((s, b) => {
+        if (s.finish !== null) return;
+        const id = pickToken(logprobs[b], p, random);
+        s.ids.push(id);
+        if (p.logprobs) s.entries.push(logprobEntry(logprobs[b], id, p.topLogprobs));
+        advance(s, id, p, policy.config.context - prompt.length - s.ids.length);
+      });
+    }
+  } finally {
+    disposeKvCache(cache);
   }
   return seqs;
 }

@@ -76,3 +76,27 @@ test('gradient check of the transformer (tiny config): analytic vs finite differ
     policy.dispose();
   }
 });
+
+test('sampler log-probs (KV-cached decoding) equal the training forward pass on the same tokens', async () => {
+  const { completeChat } = await import('../../../src/training/worker/sample.js');
+  const { tokenizeHistory } = await import('../../../src/training/tokenize-trajectory.js');
+  const policy = TfPolicy.load(initialPolicyState());
+  try {
+    const messages = [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Name a colour.' }];
+    const body = completeChat(policy, { messages, n: 3, max_tokens: 12, logprobs: true, seed: 4 }) as { choices: unknown[] };
+    for (const c of body.choices) {
+      const h = tokenizeHistory([...messages, c], null, { allowTrainingWithoutLogprobs: false, maxTokens: 512 }, 't')!;
+      const row = { ids: h.ids, positions: h.ids.map((_, i) => i), segments: h.ids.map(() => 0) };
+      const current = tf.tidy(() => policy.rowLogprobs(row).logprobs.dataSync() as Float32Array);
+      let compared = 0;
+      h.mask.forEach((m, i) => {
+        if (m !== 1) return;
+        assert.ok(Math.abs(current[i - 1] - h.oldLogprobs[i]) < 1e-4, `token ${i}: ${current[i - 1]} vs sampler ${h.oldLogprobs[i]}`);
+        compared++;
+      });
+      assert.ok(compared >= 1, 'compared at least one token');
+    }
+  } finally {
+    policy.dispose();
+  }
+});
