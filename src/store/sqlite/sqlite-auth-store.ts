@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import { uuidv7 } from '../../domain/ids.js';
 import { KEY_SELECT, toKeyRecord, type KeyRow } from '../sql/auth-rows.js';
 import type { ApiKeyRecord, AuthStore, ProjectRecord, UserRecord } from '../types.js';
 import type { SqliteWriter } from './writer.js';
@@ -24,22 +23,11 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   ensureUser(username: string, defaultEntity: string): Promise<UserRecord> {
-    return this.writer.submit((db) => {
-      const existing = db.prepare('SELECT * FROM users WHERE username = ?').get(username) as UserRecord | undefined;
-      if (existing) return existing;
-      const user: UserRecord = { id: uuidv7(), username, default_entity: defaultEntity, created_at: Date.now() * 1000 };
-      db.prepare('INSERT INTO users (id, username, default_entity, created_at) VALUES (?, ?, ?, ?)').run(
-        user.id, user.username, user.default_entity, user.created_at,
-      );
-      return user;
-    });
+    return this.writer.submit('auth.ensureUser', { username, defaultEntity });
   }
 
   addMembership(userId: string, entity: string): Promise<void> {
-    return this.writer.submit((db) => {
-      db.prepare('INSERT OR IGNORE INTO entities (name, created_at) VALUES (?, ?)').run(entity, Date.now() * 1000);
-      db.prepare('INSERT OR IGNORE INTO memberships (user_id, entity) VALUES (?, ?)').run(userId, entity);
-    });
+    return this.writer.submit('auth.addMembership', { userId, entity });
   }
 
   async listEntities(userId: string): Promise<string[]> {
@@ -49,11 +37,7 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   createApiKey(key: { id: string; user_id: string; key_hash: string; prefix: string; is_admin: boolean }): Promise<void> {
-    return this.writer.submit((db) => {
-      db.prepare(
-        'INSERT OR IGNORE INTO api_keys (id, user_id, key_hash, prefix, is_admin, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      ).run(key.id, key.user_id, key.key_hash, key.prefix, key.is_admin ? 1 : 0, Date.now() * 1000);
-    });
+    return this.writer.submit('auth.createApiKey', key);
   }
 
   async listApiKeys(): Promise<ApiKeyRecord[]> {
@@ -62,10 +46,7 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   revokeApiKey(id: string): Promise<boolean> {
-    return this.writer.submit(
-      (db) => db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(Date.now() * 1000, id).changes > 0
-        || db.prepare('SELECT 1 FROM api_keys WHERE id = ?').get(id) !== undefined,
-    );
+    return this.writer.submit('auth.revokeApiKey', id);
   }
 
   async countApiKeys(): Promise<number> {
@@ -73,11 +54,7 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   ensureProject(projectId: string, entity: string, createdBy: string): Promise<void> {
-    return this.writer.submit((db) => {
-      db.prepare('INSERT OR IGNORE INTO projects (project_id, entity, created_by, created_at) VALUES (?, ?, ?, ?)').run(
-        projectId, entity, createdBy, Date.now() * 1000,
-      );
-    });
+    return this.writer.submit('auth.ensureProject', { projectId, entity, createdBy });
   }
 
   async findProject(projectId: string): Promise<ProjectRecord | null> {

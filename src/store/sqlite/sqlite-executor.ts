@@ -17,11 +17,20 @@ export class SqliteExecutor implements SqlExecutor {
     return this.reads.use((db) => this.#statements.get(db, q.sql).all(bindNamed(q.params)) as T[]);
   }
 
-  write(statements: CompiledSql[], check?: (changed: number[]) => void): Promise<number[]> {
-    return this.writer.submit((db) => {
-      const changed = statements.map((s) => this.#statements.get(db, s.sql).run(bindNamed(s.params)).changes);
-      check?.(changed);
-      return changed;
-    });
+  /**
+   * A `check` cannot cross to the writer thread, so a checked list first runs as a dry run (rolled
+   * back) to learn the counts, then for real on condition that the counts are the same; if another
+   * write changed them in between, the new counts are checked again. `check` must depend on the
+   * counts alone.
+   */
+  async write(statements: CompiledSql[], check?: (changed: number[]) => void): Promise<number[]> {
+    if (!check) return (await this.writer.submit('sql.run', { statements, keepIf: null })).changed;
+    let keepIf: 'dry' | number[] = 'dry';
+    for (;;) {
+      const { changed, kept }: { changed: number[]; kept: boolean } = await this.writer.submit('sql.run', { statements, keepIf });
+      if (kept) return changed;
+      check(changed);
+      keepIf = changed;
+    }
   }
 }

@@ -20,26 +20,15 @@ export class SqliteFileStore implements FileStore {
   ) {}
 
   stageChunk(projectId: string, uploadId: string, seq: number, data: Uint8Array): Promise<void> {
-    return this.writer.submit((db) => {
-      this.#stmt(db, 'INSERT INTO file_chunks (project_id, blob_id, seq, data) VALUES (?, ?, ?, ?)').run(projectId, uploadId, seq, data);
-    });
+    return this.writer.submit('files.stageChunk', { projectId, uploadId, seq, data });
   }
 
   commitUpload(projectId: string, uploadId: string, file: Omit<FileRecord, 'project_id'>): Promise<FileCommitOutcome> {
-    return this.writer.submit((db) => {
-      const exists = this.#stmt(db, 'SELECT 1 AS one FROM files WHERE project_id = ? AND digest = ?').get(projectId, file.digest);
-      if (exists) {
-        this.#discard(db, projectId, uploadId);
-        return { created: false };
-      }
-      this.#stmt(db, `INSERT INTO files (project_id, digest, blob_id, name, size_bytes, chunk_count, created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?)`).run(projectId, file.digest, uploadId, file.name, file.size_bytes, file.chunk_count, file.created_at);
-      return { created: true };
-    });
+    return this.writer.submit('files.commitUpload', { projectId, uploadId, file });
   }
 
   discardUpload(projectId: string, uploadId: string): Promise<void> {
-    return this.writer.submit((db) => this.#discard(db, projectId, uploadId));
+    return this.writer.submit('files.discardUpload', { projectId, uploadId });
   }
 
   async find(projectId: string, digest: string): Promise<FileRecord | null> {
@@ -67,10 +56,6 @@ export class SqliteFileStore implements FileStore {
 
   async totalSize(projectId: string): Promise<number> {
     return this.reads.use((db) => (this.#stmt(db, 'SELECT COALESCE(SUM(size_bytes), 0) AS total FROM files WHERE project_id = ?').get(projectId) as { total: number }).total);
-  }
-
-  #discard(db: Database.Database, projectId: string, uploadId: string): void {
-    this.#stmt(db, 'DELETE FROM file_chunks WHERE project_id = ? AND blob_id = ?').run(projectId, uploadId);
   }
 
   #stmt(db: Database.Database, sql: string): Database.Statement {

@@ -1,15 +1,15 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TraceStore } from '../types.js';
-import { SQLITE_MIGRATIONS } from './migrations.js';
+import { openConnection } from './connection.js';
 import { ReadPool } from './read-pool.js';
 import { SqliteAuthStore } from './sqlite-auth-store.js';
 import { SqliteCallStore } from './sqlite-call-store.js';
 import { SqliteFileStore } from './sqlite-file-store.js';
 import { SqliteObjectStore } from './sqlite-object-store.js';
 import { SqliteTableStore } from './sqlite-table-store.js';
-import { registerSqliteFunctions, sqliteDialect } from './sqlite-dialect.js';
+import { sqliteDialect } from './sqlite-dialect.js';
 import { SqliteWriter } from './writer.js';
 import { SqlCostStore, SqlFeedbackStore } from '../sql/record-stores.js';
 import { SqliteExecutor } from './sqlite-executor.js';
@@ -24,19 +24,10 @@ export interface SqliteStoreOptions {
   maxReadConnections?: number;
 }
 
-function openConnection(file: string, synchronous: string, readonly: boolean): Database.Database {
-  const db = new Database(file, { readonly: false, fileMustExist: readonly });
-  db.pragma('busy_timeout = 5000');
-  if (!readonly) {
-    db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${synchronous}`);
-  }
-  db.pragma('foreign_keys = ON');
-  registerSqliteFunctions(db);
-  return db;
-}
-
-/** The embedded store: one writer connection with group commit, reads on their own connections. */
+/**
+ * The embedded store: one writer connection with group commit in the writer thread, reads on
+ * their own connections in this thread (the auth reads on every request on one of their own).
+ */
 export class SqliteStore implements TraceStore {
   readonly kind = 'sqlite' as const;
   readonly auth: SqliteAuthStore;
@@ -54,8 +45,9 @@ export class SqliteStore implements TraceStore {
   constructor(options: SqliteStoreOptions) {
     fs.mkdirSync(path.dirname(options.file), { recursive: true });
     const synchronous = options.synchronous ?? 'NORMAL';
+    // opened (and the file created, in WAL mode) before the writer thread starts
     this.#db = openConnection(options.file, synchronous, false);
-    this.#writer = new SqliteWriter(this.#db);
+    this.#writer = new SqliteWriter({ file: options.file, synchronous });
     this.#reads = new ReadPool(() => openConnection(options.file, synchronous, true), options.maxReadConnections ?? 8);
     this.auth = new SqliteAuthStore(this.#db, this.#writer);
     this.calls = new SqliteCallStore(this.#writer, this.#reads);
@@ -69,17 +61,11 @@ export class SqliteStore implements TraceStore {
   }
 
   async migrate(): Promise<void> {
-    const current = this.#db.pragma('user_version', { simple: true }) as number;
-    for (let version = current; version < SQLITE_MIGRATIONS.length; version += 1) {
-      this.#db.transaction(() => {
-        this.#db.exec(SQLITE_MIGRATIONS[version]);
-        this.#db.pragma(`user_version = ${version + 1}`);
-      })();
-    }
+    await this.#writer.submit('migrate');
   }
 
   async close(): Promise<void> {
-    await this.#writer.drain();
+    await this.#writer.close();
     this.#reads.closeAll();
     this.#db.close();
   }

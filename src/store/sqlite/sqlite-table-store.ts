@@ -4,9 +4,6 @@ import type { ReadPool } from './read-pool.js';
 import { StatementCache } from './statements.js';
 import type { SqliteWriter } from './writer.js';
 
-/** Rows per INSERT statement when storing a table (stays under SQLite's bound-parameter limit). */
-const ROWS_PER_INSERT = 200;
-
 interface Sql {
   sql: string;
   params: unknown[];
@@ -51,23 +48,7 @@ export class SqliteTableStore implements TableStore {
   ) {}
 
   create(projectId: string, tableDigest: string, rowDigests: readonly string[], rows: readonly TableRowInsert[], createdAt: number): Promise<void> {
-    return this.writer.submit((db) => {
-      this.#insertRows(db, projectId, rows, createdAt);
-      const inserted = this.#stmt(db, 'INSERT INTO table_digests (project_id, digest, row_count, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING')
-        .run(projectId, tableDigest, rowDigests.length, createdAt);
-      if (inserted.changes === 0) return;
-      const entry = this.#stmt(db, 'INSERT INTO table_entries (project_id, table_digest, pos, row_digest) VALUES (?, ?, ?, ?)');
-      rowDigests.forEach((rowDigest, pos) => entry.run(projectId, tableDigest, pos, rowDigest));
-    });
-  }
-
-  #insertRows(db: Database.Database, projectId: string, rows: readonly TableRowInsert[], createdAt: number): void {
-    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-      const chunk = rows.slice(start, start + ROWS_PER_INSERT);
-      const sql = `INSERT INTO table_rows (project_id, digest, val, size_bytes, created_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?)').join(', ')}
-        ON CONFLICT DO NOTHING`;
-      this.#stmt(db, sql).run(chunk.flatMap((row) => [projectId, row.digest, row.val, Buffer.byteLength(row.val, 'utf8'), createdAt]));
-    }
+    return this.writer.submit('tables.create', { projectId, tableDigest, rowDigests, rows, createdAt });
   }
 
   async rowDigests(projectId: string, tableDigest: string): Promise<string[] | null> {

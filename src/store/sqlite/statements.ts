@@ -20,6 +20,14 @@ export class StatementCache {
   }
 }
 
+/** The writer connection's statements (it lives in the writer thread, one per store). */
+const writerStatements = new StatementCache();
+
+/** A cached statement of the writer connection `db`. */
+export function writerStatement(db: Database.Database, sql: string): Database.Statement {
+  return writerStatements.get(db, sql);
+}
+
 /** Binds compiled parameters to the dialect's `@pN` placeholders. */
 export function bindNamed(values: unknown[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};

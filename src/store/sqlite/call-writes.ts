@@ -1,0 +1,91 @@
+import type Database from 'better-sqlite3';
+import { collectDescendants } from '../../domain/call-tree.js';
+import type { CallPart } from '../types.js';
+import { writerStatement } from './statements.js';
+
+/**
+ * The calls' writes, run on the writer connection in the writer thread. A part crosses the
+ * thread as a plain array (kind code first, then the columns in statement order): cheaper to
+ * clone than an object and bound positionally.
+ */
+
+const START = 0;
+const END = 1;
+const UPDATE = 2;
+
+export type CallPartRow = unknown[];
+
+const START_SQL = `
+  INSERT INTO calls (project_id, id, op_name, op_display_name, display_name, trace_id, parent_id, thread_id, turn_id,
+                     started_at, attributes, inputs, otel_dump, wb_user_id, wb_run_id, wb_run_step)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (project_id, id) DO UPDATE SET
+    op_name = excluded.op_name, op_display_name = excluded.op_display_name,
+    display_name = COALESCE(excluded.display_name, calls.display_name),
+    trace_id = excluded.trace_id, parent_id = excluded.parent_id, thread_id = excluded.thread_id, turn_id = excluded.turn_id,
+    started_at = excluded.started_at, attributes = excluded.attributes, inputs = excluded.inputs, otel_dump = excluded.otel_dump,
+    wb_user_id = excluded.wb_user_id, wb_run_id = excluded.wb_run_id, wb_run_step = excluded.wb_run_step`;
+
+const END_SQL = `
+  INSERT INTO calls (project_id, id, ended_at, exception, output, summary, wb_run_step_end)
+  VALUES (?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (project_id, id) DO UPDATE SET
+    ended_at = excluded.ended_at, exception = excluded.exception, output = excluded.output,
+    summary = excluded.summary, wb_run_step_end = excluded.wb_run_step_end`;
+
+const UPDATE_SQL = `
+  INSERT INTO calls (project_id, id, display_name) VALUES (?, ?, ?)
+  ON CONFLICT (project_id, id) DO UPDATE SET display_name = excluded.display_name`;
+
+const TOMBSTONE_SQL = `
+  INSERT INTO calls (project_id, id, deleted_at) VALUES (?, ?, ?)
+  ON CONFLICT (project_id, id) DO UPDATE SET deleted_at = COALESCE(calls.deleted_at, excluded.deleted_at)`;
+
+/** A part as the array `writeCallParts` takes (runs on the caller's thread). */
+export function callPartRow(p: CallPart): CallPartRow {
+  if (p.kind === 'start') {
+    return [START, p.project_id, p.id, p.op_name, p.op_display_name, p.display_name, p.trace_id, p.parent_id, p.thread_id, p.turn_id,
+      p.started_at, p.attributes, p.inputs, p.otel_dump, p.wb_user_id, p.wb_run_id, p.wb_run_step];
+  }
+  if (p.kind === 'end') return [END, p.project_id, p.id, p.ended_at, p.exception, p.output, p.summary, p.wb_run_step_end];
+  return [UPDATE, p.project_id, p.id, p.display_name];
+}
+
+export function writeCallParts(db: Database.Database, rows: CallPartRow[]): void {
+  const statements = [writerStatement(db, START_SQL), writerStatement(db, END_SQL), writerStatement(db, UPDATE_SQL)];
+  for (const row of rows) statements[row[0] as number].run(row.slice(1));
+}
+
+/** Tombstones the calls and every live descendant in their traces; returns how many ids were marked. */
+export function deleteCallsCascade(db: Database.Database, args: { projectId: string; ids: string[]; deletedAt: number }): number {
+  const { projectId, deletedAt } = args;
+  const requested = [...new Set(args.ids)];
+  const collected = new Set(requested);
+  const placeholders = requested.map(() => '?').join(', ');
+  const traces = db
+    .prepare(`SELECT DISTINCT trace_id FROM calls WHERE project_id = ? AND id IN (${placeholders})
+              AND started_at IS NOT NULL AND deleted_at IS NULL`)
+    .all(projectId, ...requested) as { trace_id: string }[];
+  if (traces.length > 0) {
+    const tracePlaceholders = traces.map(() => '?').join(', ');
+    const live = db
+      .prepare(`SELECT id, parent_id FROM calls WHERE project_id = ? AND trace_id IN (${tracePlaceholders})
+                AND started_at IS NOT NULL AND deleted_at IS NULL`)
+      .all(projectId, ...traces.map((t) => t.trace_id)) as { id: string; parent_id: string | null }[];
+    collectDescendants(collected, live);
+  }
+  const tombstone = writerStatement(db, TOMBSTONE_SQL);
+  for (const id of collected) tombstone.run(projectId, id, deletedAt);
+  return collected.size;
+}
+
+/** The names of the calls table's indexes (statistics are refreshed one index per writer turn). */
+export function callIndexNames(db: Database.Database): string[] {
+  return db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'calls'").pluck().all() as string[];
+}
+
+/** Full planner statistics for one index (sampled ones misjudge a project's or an op's row count). */
+export function analyzeIndex(db: Database.Database, index: string): void {
+  db.pragma('analysis_limit = 0');
+  db.exec(`ANALYZE "${index.replace(/"/g, '""')}"`);
+}

@@ -1,0 +1,18 @@
+import Database from 'better-sqlite3';
+import { registerSqliteFunctions } from './sqlite-dialect.js';
+
+/**
+ * Opens a connection to the store's file (`readonly`: the file must exist already). WAL lets the
+ * read connections read while the writer connection (in the writer thread) commits.
+ */
+export function openConnection(file: string, synchronous: string, readonly: boolean): Database.Database {
+  const db = new Database(file, { readonly: false, fileMustExist: readonly });
+  db.pragma('busy_timeout = 5000');
+  if (!readonly) {
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${synchronous}`);
+  }
+  db.pragma('foreign_keys = ON');
+  registerSqliteFunctions(db);
+  return db;
+}

@@ -1,0 +1,41 @@
+import type Database from 'better-sqlite3';
+import * as auth from './auth-writes.js';
+import * as calls from './call-writes.js';
+import * as files from './file-writes.js';
+import * as objects from './object-writes.js';
+import * as sql from './sql-writes.js';
+import * as tables from './table-writes.js';
+
+/**
+ * Every write the SQLite store makes, by name. The writer connection lives in the writer thread,
+ * so a write crosses to it as a name and plain arguments (structured-cloned), never as a closure.
+ */
+export const WRITE_COMMANDS = {
+  migrate: sql.migrate,
+  'sql.run': sql.runStatements,
+  'calls.write': calls.writeCallParts,
+  'calls.deleteCascade': calls.deleteCallsCascade,
+  'calls.indexNames': calls.callIndexNames,
+  'calls.analyzeIndex': calls.analyzeIndex,
+  'auth.ensureUser': auth.ensureUser,
+  'auth.addMembership': auth.addMembership,
+  'auth.createApiKey': auth.createApiKey,
+  'auth.revokeApiKey': auth.revokeApiKey,
+  'auth.ensureProject': auth.ensureProject,
+  'objects.create': objects.createObjectVersion,
+  'objects.delete': objects.deleteObjectVersions,
+  'objects.addTags': objects.addObjectTags,
+  'objects.removeTags': objects.removeObjectTags,
+  'objects.setAliases': objects.setObjectAliases,
+  'objects.removeAliases': objects.removeObjectAliases,
+  'files.stageChunk': files.stageFileChunk,
+  'files.commitUpload': files.commitFileUpload,
+  'files.discardUpload': files.discardFileUpload,
+  'tables.create': tables.createTable,
+} satisfies Record<string, (db: Database.Database, args: never) => unknown>;
+
+export type WriteCommands = typeof WRITE_COMMANDS;
+export type WriteName = keyof WriteCommands;
+/** The arguments of a command (`undefined` for commands that take none). */
+export type WriteArgs<K extends WriteName> = Parameters<WriteCommands[K]> extends [unknown, infer A] ? A : undefined;
+export type WriteResult<K extends WriteName> = ReturnType<WriteCommands[K]>;

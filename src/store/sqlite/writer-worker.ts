@@ -1,0 +1,45 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { openConnection } from './connection.js';
+import { applyWrites, type WireWrite } from './group-commit.js';
+
+/**
+ * The writer thread: owns the store's only writer connection. Writes that arrive while it is
+ * busy are applied together in the next group (one transaction, one commit), so HTTP parsing
+ * and validation on the main thread overlap with SQLite's work here.
+ */
+
+export interface WriterThreadOptions {
+  file: string;
+  synchronous: string;
+}
+
+export type ToWriter = { type: 'writes'; writes: WireWrite[] } | { type: 'close' };
+
+const port = parentPort!;
+const options = workerData as WriterThreadOptions;
+const db = openConnection(options.file, options.synchronous, false);
+let queue: WireWrite[] = [];
+let scheduled = false;
+
+function flush(): void {
+  scheduled = false;
+  const writes = queue;
+  queue = [];
+  if (writes.length > 0) port.postMessage({ type: 'outcomes', outcomes: applyWrites(db, writes) });
+}
+
+port.on('message', (message: ToWriter) => {
+  if (message.type === 'writes') {
+    for (const write of message.writes) queue.push(write);
+    // messages that are already waiting are delivered before the immediate: they join this group
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+    return;
+  }
+  flush();
+  db.close();
+  port.postMessage({ type: 'closed' });
+  port.close();
+});
