@@ -47,7 +47,9 @@ const cpuPerUnit = (p: PhaseResult): number => ((p.serverCpu ?? p.clientCpu) * 1
 
 export function phaseTable(phases: PhaseResult[]): string {
   const rows = phases.map((p) => {
-    const extra = p.extra ? Object.entries(p.extra).map(([k, v]) => `${k}=${v}`).join(', ') : '';
+    const details: Record<string, number | string> = { ...p.extra };
+    if (p.mainThreadCpu !== null) details.main_thread_cpu_us_per_unit = Math.round((p.mainThreadCpu * 1e6) / p.units);
+    const extra = Object.entries(details).map(([k, v]) => `${k}=${v}`).join(', ');
     return `| ${p.name} | ${p.units.toLocaleString('en-US')} | ${p.seconds.toFixed(2)} | ${fmtRate(p.perSecond)} | ${cores(p.serverCpu, p.seconds)} | ${cores(p.clientCpu, p.seconds)} | ${fmtRate(cpuPerUnit(p))} | ${mib(p.serverPeakRss)} | ${extra} |`;
   });
   return [
