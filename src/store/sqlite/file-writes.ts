@@ -10,9 +10,7 @@ export interface UploadRef {
 }
 
 export function stageFileChunk(db: Database.Database, a: UploadRef & { seq: number; data: Uint8Array }): void {
-  // a Buffer arrives from the other thread as a plain Uint8Array; bind it as a Buffer (a BLOB)
-  const data = Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength);
-  stmt(db, 'INSERT INTO file_chunks (project_id, blob_id, seq, data) VALUES (?, ?, ?, ?)').run(a.projectId, a.uploadId, a.seq, data);
+  stmt(db, 'INSERT INTO file_chunks (project_id, blob_id, seq, data) VALUES (?, ?, ?, ?)').run(a.projectId, a.uploadId, a.seq, a.data);
 }
 
 /** Keeps the upload as the file's bytes unless the project already holds that digest (then drops it). */

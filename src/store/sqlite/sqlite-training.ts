@@ -2,7 +2,7 @@ import type { CompiledSql } from '../sql/calls-select.js';
 import { sqliteDialect } from './sqlite-dialect.js';
 import { SqlTrainingStore } from '../sql/training-store.js';
 import type { TrainingSqlDialect } from '../sql/training-sql.js';
-import { driveSync, type Tx, type TxOp, type TxRunner } from '../sql/training-tx.js';
+import type { Tx, TxRunner } from '../sql/training-tx.js';
 import type { ReadPool } from './read-pool.js';
 import { bindNamed, StatementCache } from './statements.js';
 import type { SqliteWriter } from './writer.js';
@@ -20,12 +20,7 @@ class SqliteTxRunner implements TxRunner {
   ) {}
 
   transaction<T>(body: () => Tx<T>): Promise<T> {
-    return this.writer.submit((db) =>
-      driveSync(body, (op: TxOp) => {
-        const statement = this.#statements.get(db, op.q.sql);
-        return op.kind === 'all' ? statement.all(bindNamed(op.q.params)) : statement.run(bindNamed(op.q.params)).changes;
-      }),
-    );
+    return this.writer.transaction(body);
   }
 
   read<R>(q: CompiledSql): Promise<R[]> {

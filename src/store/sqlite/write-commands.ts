@@ -5,6 +5,7 @@ import * as files from './file-writes.js';
 import * as objects from './object-writes.js';
 import * as sql from './sql-writes.js';
 import * as tables from './table-writes.js';
+import * as tx from './tx-writes.js';
 
 /**
  * Every write the SQLite store makes, by name. The writer connection lives in the writer thread,
@@ -32,6 +33,7 @@ export const WRITE_COMMANDS = {
   'files.commitUpload': files.commitFileUpload,
   'files.discardUpload': files.discardFileUpload,
   'tables.create': tables.createTable,
+  'tx.run': tx.runTransaction,
 } satisfies Record<string, (db: Database.Database, args: never) => unknown>;
 
 export type WriteCommands = typeof WRITE_COMMANDS;

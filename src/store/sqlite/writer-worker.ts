@@ -1,6 +1,7 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { openConnection } from './connection.js';
 import { applyWrites, type WireWrite } from './group-commit.js';
+import { connectTransactions } from './tx-writes.js';
 
 /**
  * The writer thread: owns the store's only writer connection. Writes that arrive while it is
@@ -11,6 +12,9 @@ import { applyWrites, type WireWrite } from './group-commit.js';
 export interface WriterThreadOptions {
   file: string;
   synchronous: string;
+  /** The channel on which the main thread answers interactive transactions (tx-writes.ts). */
+  txPort: MessagePort;
+  txSignal: Int32Array;
 }
 
 export type ToWriter = { type: 'writes'; writes: WireWrite[] } | { type: 'close' };
@@ -18,6 +22,7 @@ export type ToWriter = { type: 'writes'; writes: WireWrite[] } | { type: 'close'
 const port = parentPort!;
 const options = workerData as WriterThreadOptions;
 const db = openConnection(options.file, options.synchronous, false);
+connectTransactions(options.txPort, options.txSignal);
 let queue: WireWrite[] = [];
 let scheduled = false;
 

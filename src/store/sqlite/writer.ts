@@ -1,5 +1,7 @@
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import type { Tx } from '../sql/training-tx.js';
 import { fromWireError, type WireOutcome, type WireWrite } from './group-commit.js';
+import type { TxAnswer, TxAsk } from './tx-writes.js';
 import type { WriteArgs, WriteName, WriteResult } from './write-commands.js';
 import type { ToWriter, WriterThreadOptions } from './writer-worker.js';
 
@@ -9,6 +11,14 @@ interface Pending {
 }
 
 type FromWriter = { type: 'outcomes'; outcomes: WireOutcome[] } | { type: 'closed' };
+
+/** A transaction body that runs on this thread while the writer thread executes its statements. */
+interface OpenTx {
+  body: () => Tx<unknown>;
+  gen?: Tx<unknown>;
+  value?: unknown;
+  error?: { thrown: unknown };
+}
 
 /**
  * The single writer with group commit, in its own thread (writer-worker.ts) so SQLite's work
@@ -26,9 +36,16 @@ export class SqliteWriter {
   #idle: Array<() => void> = [];
   #failed: Error | null = null;
   #closed: Promise<void> | null = null;
+  readonly #txs = new Map<number, OpenTx>();
+  readonly #txPort: MessagePort;
+  readonly #txSignal = new Int32Array(new SharedArrayBuffer(4));
 
-  constructor(options: WriterThreadOptions) {
-    this.#worker = startWorker(options);
+  constructor(options: Omit<WriterThreadOptions, 'txPort' | 'txSignal'>) {
+    const channel = new MessageChannel();
+    this.#txPort = channel.port1;
+    this.#txPort.on('message', (ask: TxAsk) => this.#answer(ask));
+    this.#txPort.unref();
+    this.#worker = startWorker({ ...options, txPort: channel.port2, txSignal: this.#txSignal }, [channel.port2]);
     // an idle writer does not keep the process alive; a pending write does (see #track)
     this.#worker.unref();
     this.#worker.on('message', (message: FromWriter) => {
@@ -40,18 +57,55 @@ export class SqliteWriter {
 
   /** Queues the named write for the next group transaction; resolves with its result after commit. */
   submit<K extends WriteName>(name: K, ...args: WriteArgs<K> extends undefined ? [] : [WriteArgs<K>]): Promise<WriteResult<K>> {
+    return this.#enqueue(this.#nextId++, name, args[0]) as Promise<WriteResult<K>>;
+  }
+
+  /**
+   * A read-check-write transaction (store/sql/training-tx.ts) as one write of the group commit:
+   * `body` runs here, each statement it yields runs in the writer thread inside the write's
+   * savepoint. The writer waits for this thread between statements: for rare writes only.
+   */
+  transaction<T>(body: () => Tx<T>): Promise<T> {
+    const id = this.#nextId++;
+    this.#txs.set(id, { body });
+    return this.#enqueue(id, 'tx.run', id) as Promise<T>;
+  }
+
+  #enqueue(id: number, name: WriteName, args: unknown): Promise<unknown> {
     if (this.#failed) return Promise.reject(this.#failed);
     if (this.#closed) return Promise.reject(new Error('The SQLite writer is closed'));
-    const id = this.#nextId++;
-    return new Promise<WriteResult<K>>((resolve, reject) => {
+    return new Promise<unknown>((resolve, reject) => {
       if (this.#pending.size === 0) this.#worker.ref();
-      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.#queue.push([id, name, args[0]]);
+      this.#pending.set(id, { resolve, reject });
+      this.#queue.push([id, name, args]);
       if (!this.#scheduled) {
         this.#scheduled = true;
         setImmediate(() => this.#post());
       }
     });
+  }
+
+  /** The writer thread waits (Atomics.wait) for this answer; it is woken after the answer is posted. */
+  #answer(ask: TxAsk): void {
+    const tx = this.#txs.get(ask.txId);
+    if ('abandon' in ask) {
+      tx?.gen?.return(undefined);
+      return;
+    }
+    let answer: TxAnswer;
+    try {
+      if (!tx) throw new Error(`unknown transaction ${ask.txId}`);
+      if ('start' in ask) tx.gen = tx.body();
+      const step = 'start' in ask ? tx.gen!.next() : tx.gen!.next(ask.result);
+      if (step.done) tx.value = step.value;
+      answer = step.done ? { txId: ask.txId, seq: ask.seq, done: true } : { txId: ask.txId, seq: ask.seq, op: step.value };
+    } catch (thrown) {
+      if (tx) tx.error = { thrown };
+      answer = { txId: ask.txId, seq: ask.seq, failed: true };
+    }
+    this.#txPort.postMessage(answer);
+    Atomics.store(this.#txSignal, 0, 1);
+    Atomics.notify(this.#txSignal, 0);
   }
 
   /** Resolves when everything queued so far is committed. */
@@ -78,6 +132,7 @@ export class SqliteWriter {
       this.#worker.postMessage({ type: 'close' } satisfies ToWriter);
     });
     await this.#worker.terminate();
+    this.#txPort.close();
   }
 
   #post(): void {
@@ -92,8 +147,11 @@ export class SqliteWriter {
       const pending = this.#pending.get(outcome[0]);
       if (!pending) continue;
       this.#pending.delete(outcome[0]);
-      if (outcome[1]) pending.resolve(outcome[2]);
-      else pending.reject(fromWireError(outcome[2]));
+      const tx = this.#txs.get(outcome[0]);
+      this.#txs.delete(outcome[0]);
+      if (outcome[1]) pending.resolve(tx ? tx.value : outcome[2]);
+      // a transaction body's own error keeps its class (it never crossed the thread)
+      else pending.reject(tx?.error ? tx.error.thrown : fromWireError(outcome[2]));
     }
     this.#notifyIdle();
   }
@@ -104,6 +162,7 @@ export class SqliteWriter {
     this.#failed = this.#closed ? new Error('The SQLite writer is closed') : error;
     for (const pending of this.#pending.values()) pending.reject(error);
     this.#pending.clear();
+    this.#txs.clear();
     this.#queue = [];
     this.#notifyIdle();
   }
@@ -121,11 +180,11 @@ export class SqliteWriter {
  * Under tsx (the sources run as TypeScript) a worker does not inherit the loader, so the
  * thread registers it before importing its TypeScript entry; compiled JavaScript loads directly.
  */
-function startWorker(options: WriterThreadOptions): Worker {
+function startWorker(options: WriterThreadOptions, transferList: MessagePort[]): Worker {
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   const entry = new URL(`./writer-worker${ext}`, import.meta.url);
-  if (ext === '.js') return new Worker(entry, { workerData: options });
+  if (ext === '.js') return new Worker(entry, { workerData: options, transferList });
   const tsx = import.meta.resolve('tsx/esm/api');
   const code = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(code, { eval: true, workerData: options });
+  return new Worker(code, { eval: true, workerData: options, transferList });
 }
