@@ -23,8 +23,9 @@ interface OpenTx {
 /**
  * The single writer with group commit, in its own thread (writer-worker.ts) so SQLite's work
  * overlaps with request handling. Writes are named commands with plain arguments
- * (write-commands.ts); those queued during one turn of the event loop cross in one message,
- * and the thread commits what has arrived in one transaction, each write in its own savepoint.
+ * (write-commands.ts); those queued in one job of this thread cross in one message, and the
+ * thread commits everything that has arrived by its next turn in one transaction, each write in
+ * its own savepoint.
  * Every promise settles only after its transaction has committed.
  */
 export class SqliteWriter {
@@ -78,9 +79,12 @@ export class SqliteWriter {
       if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve, reject });
       this.#queue.push([id, name, args]);
+      // posted before this thread moves on to its next I/O event: with setImmediate, all the
+      // requests read in one poll phase were parsed before the writer got the first of them,
+      // and the two threads took turns instead of overlapping
       if (!this.#scheduled) {
         this.#scheduled = true;
-        setImmediate(() => this.#post());
+        queueMicrotask(() => this.#post());
       }
     });
   }
