@@ -19,6 +19,8 @@ export class BuiltinRunner {
   readonly owner = `builtin-${randomBytes(6).toString('hex')}`;
   readonly #shutdown = new AbortController();
   #wake: (() => void) | null = null;
+  /** A notify that came while the runner was busy leasing: the next idle wait ends at once. */
+  #notified = false;
   #loop: Promise<void> | null = null;
 
   constructor(
@@ -43,7 +45,8 @@ export class BuiltinRunner {
 
   /** A job was queued on this node: look now instead of at the next poll. */
   notify(): void {
-    this.#wake?.();
+    if (this.#wake) this.#wake();
+    else this.#notified = true;
   }
 
   /** Stops leasing; a running job is aborted and fails with a shutdown message. */
@@ -56,6 +59,7 @@ export class BuiltinRunner {
   async #run(): Promise<void> {
     const signal = this.#shutdown.signal;
     while (!signal.aborted) {
+      this.#notified = false;
       let leased = null;
       try {
         leased = await this.store.leaseJob({
@@ -77,17 +81,16 @@ export class BuiltinRunner {
   }
 
   #idle(): Promise<void> {
+    if (this.#notified) return Promise.resolve();
     return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.#wake = null;
+        resolve();
+      };
       const timer = setTimeout(done, IDLE_POLL_MS);
       timer.unref();
-      function done(): void {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.#wake = () => {
-        this.#wake = null;
-        done();
-      };
+      this.#wake = done;
     });
   }
 }
