@@ -52,7 +52,8 @@ export class BuiltinRunner {
   /** Stops leasing; a running job is aborted and fails with a shutdown message. */
   async stop(): Promise<void> {
     this.#shutdown.abort(new Shutdown('shutdown'));
-    this.#wake?.();
+    // the loop may be between a lease and its idle wait: that wait must not begin
+    this.notify();
     await this.#loop;
   }
 
@@ -80,8 +81,9 @@ export class BuiltinRunner {
     }
   }
 
+  /** Its timer is unref'd (an idle runner does not keep the process alive), so stop() must always end it. */
   #idle(): Promise<void> {
-    if (this.#notified) return Promise.resolve();
+    if (this.#notified || this.#shutdown.signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);

@@ -52,6 +52,8 @@ export async function executeJob(leased: LeasedJob, o: ExecutionOptions): Promis
   const controller = new AbortController();
   const onShutdown = (): void => controller.abort(new Shutdown('shutdown'));
   o.shutdown.addEventListener('abort', onShutdown, { once: true });
+  // leased while the node began to shut down: the listener above will not fire
+  if (o.shutdown.aborted) onShutdown();
   const leaseMicros = Math.round(o.leaseSeconds * 1e6);
   const heartbeat = setInterval(() => {
     o.store
