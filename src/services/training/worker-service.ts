@@ -103,7 +103,11 @@ export class WorkerService {
     const job = await this.#held(caller, jobId, body.fencing_token);
     const seconds = Math.min(600, Math.max(1, body.lease_seconds ?? this.settings.leaseSeconds));
     const now = nowMicros();
-    if (!(await this.store.heartbeat(job.project_id, job.id, body.fencing_token, now, Math.round(seconds * 1e6)))) throw refused({ ok: false, reason: 'stale' });
+    if (!(await this.store.heartbeat(job.project_id, job.id, body.fencing_token, now, Math.round(seconds * 1e6)))) {
+      // the job changed since it was read (finished by a deletion or the sweeper, or re-leased): say which
+      await this.#held(caller, jobId, body.fencing_token);
+      throw refused({ ok: false, reason: 'stale' });
+    }
     return { lease_expires_at: formatMicros(now + Math.round(seconds * 1e6)) };
   }
 
