@@ -7,3 +7,4 @@ npx tsx bench/ingest.ts
 npx tsx bench/ingest-postgres.ts
 npx tsx bench/objects.ts
 npx tsx bench/otel.ts
+npx tsx bench/training.ts
