@@ -1,16 +1,17 @@
 import { CALL_JSON_COLUMNS, type CallJsonColumn } from './call-fields.js';
 import { splitFieldPath } from './query/parse.js';
-import { REF_PREFIX } from './refs.js';
 
 /**
  * `expand_columns` of calls queries (calls spec §5.6): paths at which a stored object or op ref
- * is replaced by the value of the object version it names.
+ * is replaced by the value it names.
  *
  * Our choice where the spec leaves room: a ref expands when it names an object or op of the
- * call's own project by exact content digest (`weave:///<entity>/<project>/object/<name>:<digest>`,
- * no further path) and that version is live. Refs to other projects, by alias or `latest`, with
- * extra path segments, and table or call refs stay as they are; the SQL compiler applies the same
- * rule when filters and sorts traverse an expanded path.
+ * call's own project by exact content digest and that version is live; its extra path is followed
+ * as `/refs/read_batch` follows it (services/ref-resolver.ts), so a dataset row ref
+ * (`…/object/<dataset>:<digest>/attr/rows/id/<row digest>`) expands to the row. Refs to other
+ * projects, by alias or `latest`, and table or call refs stay as they are. Filters and sorts that
+ * traverse an expanded path (store/sql/calls-expr.ts) resolve only refs without an extra path;
+ * through a row ref they see the ref string.
  */
 
 export interface ExpandPath {
@@ -32,20 +33,6 @@ export function parseExpandColumns(entries: readonly string[] | null | undefined
     out.push({ column: head as CallJsonColumn, path });
   }
   return out.sort((a, b) => a.path.length - b.path.length);
-}
-
-/** The object a ref names when it may expand (see the module comment), else null. */
-export function expandableRef(ref: string, projectId: string): { kind: 'object' | 'op'; objectId: string; digest: string } | null {
-  for (const kind of ['object', 'op'] as const) {
-    const prefix = `${REF_PREFIX}${projectId}/${kind}/`;
-    if (!ref.startsWith(prefix)) continue;
-    const rest = ref.slice(prefix.length);
-    const colon = rest.indexOf(':');
-    if (colon <= 0 || rest.includes('/')) return null;
-    const digest = rest.slice(colon + 1);
-    return digest === '' ? null : { kind, objectId: rest.slice(0, colon), digest };
-  }
-  return null;
 }
 
 type Resolver = (ref: string) => Promise<unknown | undefined>;

@@ -2,7 +2,8 @@ import { resolveCallField, type CallField } from '../domain/call-fields.js';
 import { callToJson, type CallViewOptions } from '../domain/call-view.js';
 import type { Operation, SortKey } from '../domain/query/ast.js';
 import { parseQuery, parseSort, splitFieldPath } from '../domain/query/parse.js';
-import { expandableRef, expandInValue, parseExpandColumns, type ExpandPath } from '../domain/ref-expansion.js';
+import { toPlainJson } from '../domain/json-value.js';
+import { expandInValue, parseExpandColumns, type ExpandPath } from '../domain/ref-expansion.js';
 import { InvalidRequestError } from '../errors/app-error.js';
 import type { CallReadReq, CallsFilterReq, CallsQueryReq, CallsQueryStatsReq, QueryReq, SortByReq } from '../schemas/calls.js';
 import type { CallRow, CallRowColumn, CallsFilter, CallsQuery, TraceStore } from '../store/types.js';
@@ -11,6 +12,7 @@ import { costExtras } from './call-extras.js';
 import type { FeedbackService } from './feedback-service.js';
 import { NO_RECORD_PRICES, type RecordPriceBook, type RecordPriceLookup } from './price-table.js';
 import type { ProjectAccess } from './project-access.js';
+import { MISSING, RefResolver } from './ref-resolver.js';
 
 /** Calls hydrated per feedback lookup while streaming (calls spec §2.10 include_feedback). */
 const FEEDBACK_CHUNK = 200;
@@ -74,12 +76,16 @@ function columnsToLoad(columns: string[] | null | undefined, includeCosts: boole
 
 /** Reads of the calls API: read, stream_query, query_stats (calls spec §4.4, §4.7, §4.8). */
 export class CallQueryService {
+  readonly #refs: RefResolver;
+
   constructor(
     private readonly store: TraceStore,
     private readonly access: ProjectAccess,
     private readonly prices: RecordPriceLookup = NO_RECORD_PRICES,
     private readonly feedback: FeedbackService | null = null,
-  ) {}
+  ) {
+    this.#refs = new RefResolver(store);
+  }
 
   /**
    * The `summary.weave` additions of calls spec §2.10 for a batch of rows: costs from the
@@ -177,13 +183,9 @@ export class CallQueryService {
   #rowExpander(projectId: string, expand: ExpandPath[]): (row: CallRow) => Promise<CallRow> {
     const cache = new Map<string, Promise<unknown | undefined>>();
     const resolve = (ref: string): Promise<unknown | undefined> => {
-      const target = expandableRef(ref, projectId);
-      if (!target) return Promise.resolve(undefined);
       let found = cache.get(ref);
       if (!found) {
-        found = this.store.objects
-          .findVersion(projectId, target.objectId, { by: 'digest', digest: target.digest })
-          .then((version) => (version && version.deleted_at === null && version.digest === target.digest ? (JSON.parse(version.val) as unknown) : undefined));
+        found = this.#refs.expansion(projectId, ref).then((value) => (value === MISSING ? undefined : toPlainJson(value)));
         cache.set(ref, found);
       }
       // each call gets its own copy: expansions below may write into the value

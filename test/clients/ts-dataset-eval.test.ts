@@ -138,10 +138,8 @@ test('official TypeScript client: Dataset published, read back row by row, Evalu
     }
   });
 
-  // calls spec §5.6 expands `object/...` refs that resolve; src/domain/ref-expansion.ts chose to
-  // expand only refs without extra path segments, so row refs (`.../attr/rows/id/<d>`) stay strings.
-  const rowRefExpansion = { todo: 'ref-expansion.ts does not expand refs with extra path segments (dataset row refs)' };
-  await t.test('expand_columns resolves the row refs in the predict-and-score inputs', rowRefExpansion, async () => {
+  // calls spec §5.6: row refs (`.../attr/rows/id/<d>`) expand to their rows, as the UI's evaluation views ask
+  await t.test('expand_columns resolves the row refs in the predict-and-score inputs', async () => {
     const res = await postOk(server.url, apiKey, '/calls/query', {
       project_id: PROJECT,
       filter: { op_names: [byOp('Evaluation.predictAndScore')[0].op_name] },

@@ -83,3 +83,32 @@ test('§5.6 a deleted object version no longer expands', async (t) => {
   const depth = expr({ $eq: [field('inputs.model.config.depth'), lit(3)] });
   assert.deepEqual(await queryIds(h, { ...depth, expand_columns: ['inputs.model', 'inputs.model.config'] }), []);
 });
+
+test('§5.6 refs with an extra path expand to what they name: dataset rows, attributes; a path that misses stays a ref', async (t) => {
+  const h = await buildTestApp(t);
+  const rows = [{ q: '2+2', a: 4 }, { q: 'capital of France', a: 'Paris', score: 1.5 }];
+  const table = await h.post('/table/create', { table: { project_id: PROJECT, rows } });
+  assert.equal(table.statusCode, 200, table.body);
+  const { digest: tableDigest, row_digests: rowDigests } = table.json() as { digest: string; row_digests: string[] };
+  const dataset = await createObject(h, 'qa', { _type: 'Dataset', _class_name: 'Dataset', _bases: ['Object', 'BaseModel'], name: 'qa', rows: `weave:///${PROJECT}/table/${tableDigest}` });
+  const rowRef = (i: number) => `${dataset}/attr/rows/id/${rowDigests[i]}`;
+  const model = await createObject(h, 'Model', { temperature: 0.5, config: { depth: 3 } });
+  const cases: Array<[string, string]> = [
+    ['r0', rowRef(0)],
+    ['r1', rowRef(1)],
+    ['attr', `${model}/attr/config`],
+    ['key', `${model}/attr/config/key/depth`],
+    ['miss', `${dataset}/attr/rows/id/${'0'.repeat(43)}`],
+    ['noid', `${dataset}/attr/rows`],
+  ];
+  for (const [id, example] of cases) await h.post('/call/start', makeStart({ id, inputs: { example } }));
+  const calls = await streamQuery(h, { expand_columns: ['inputs.example'] });
+  const example = new Map(calls.map((c) => [c.id, (c.inputs as { example: unknown }).example]));
+  assert.deepEqual(example.get('r0'), { ...rows[0], _ref: rowRef(0) });
+  assert.deepEqual(example.get('r1'), { ...rows[1], _ref: rowRef(1) });
+  assert.deepEqual(example.get('attr'), { depth: 3, _ref: `${model}/attr/config` });
+  assert.equal(example.get('key'), 3);
+  assert.equal(example.get('miss'), `${dataset}/attr/rows/id/${'0'.repeat(43)}`);
+  // the value at the path is the table ref itself, which does not expand
+  assert.equal(example.get('noid'), `weave:///${PROJECT}/table/${tableDigest}`);
+});

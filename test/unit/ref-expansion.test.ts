@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { expandableRef, expandInValue, parseExpandColumns } from '../../src/domain/ref-expansion.js';
+import { expandInValue, parseExpandColumns } from '../../src/domain/ref-expansion.js';
 
 /** src/domain/ref-expansion.ts: which expand_columns entries count, which refs expand, how values are replaced. */
 
@@ -12,22 +12,6 @@ test('parseExpandColumns keeps JSON-column paths, shallowest first, without dupl
     { column: 'inputs', path: ['model', 'config'] },
   ]);
   assert.deepEqual(parseExpandColumns(null), []);
-});
-
-test('expandableRef: own-project object/op refs by digest only', () => {
-  const cases: Array<[string, ReturnType<typeof expandableRef>]> = [
-    ['weave:///acme/demo/object/Model:abc', { kind: 'object', objectId: 'Model', digest: 'abc' }],
-    ['weave:///acme/demo/op/predict:d1', { kind: 'op', objectId: 'predict', digest: 'd1' }],
-    ['weave:///acme/other/object/Model:abc', null],
-    ['weave:///acme/demo/object/Model:abc/attr/x', null],
-    ['weave:///acme/demo/object/Model', null],
-    ['weave:///acme/demo/object/Model:', null],
-    ['weave:///acme/demo/object/:abc', null],
-    ['weave:///acme/demo/table/abc', null],
-    ['weave:///acme/demo/call/abc', null],
-    ['plain', null],
-  ];
-  for (const [ref, expected] of cases) assert.deepEqual(expandableRef(ref, 'acme/demo'), expected, ref);
 });
 
 test('expandInValue replaces in order, adds _ref to objects, walks arrays, skips misses', async () => {

@@ -154,7 +154,7 @@ export class CallsExprCompiler {
     return { base, rest: path.slice(consumed) };
   }
 
-  /** The value (JSON text) of the live object version a ref names, by the rule of domain/ref-expansion.ts; NULL otherwise. */
+  /** The value (JSON text) of the live object version a ref without an extra path names (domain/ref-expansion.ts); NULL otherwise. */
   #resolvedObject(ref: string): string {
     const { d, p } = this;
     const lookups = (['object', 'op'] as const).map((kind) => {
