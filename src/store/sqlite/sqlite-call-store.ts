@@ -4,7 +4,7 @@ import type { CallPart, CallRow, CallsQuery, CallStore } from '../types.js';
 import { callPartRow } from './call-writes.js';
 import { sqliteDialect } from './sqlite-dialect.js';
 import type { ReadPool } from './read-pool.js';
-import { bindNamed, StatementCache } from './statements.js';
+import { bindNamed, RowStatementCache, StatementCache } from './statements.js';
 import type { SqliteWriter } from './writer.js';
 
 export class SqliteCallStore implements CallStore {
@@ -12,6 +12,7 @@ export class SqliteCallStore implements CallStore {
   #rowsSinceAnalyze = 0;
   #analyzeAfter = 10_000;
   readonly #statements = new StatementCache();
+  readonly #rowStatements = new RowStatementCache();
 
   constructor(
     private readonly writer: SqliteWriter,
@@ -43,9 +44,10 @@ export class SqliteCallStore implements CallStore {
 
   async *#stream(compiled: CompiledSql): AsyncGenerator<CallRow> {
     const db = await this.reads.acquire();
-    const rows = this.#prepare(db, compiled.sql).iterate(bindNamed(compiled.params)) as IterableIterator<CallRow>;
+    const { statement, toRow } = this.#rowStatements.get(db, compiled.sql);
+    const rows = statement.iterate(bindNamed(compiled.params)) as IterableIterator<unknown[]>;
     try {
-      for (const row of rows) yield row;
+      for (const values of rows) yield toRow(values) as unknown as CallRow;
     } finally {
       rows.return?.();
       this.reads.release(db);

@@ -20,6 +20,40 @@ export class StatementCache {
   }
 }
 
+/** A statement in raw mode with a builder that turns each array of values into a row object. */
+export interface RowStatement {
+  statement: Database.Statement;
+  toRow: (values: unknown[]) => Record<string, unknown>;
+}
+
+/**
+ * Statements for long result streams. better-sqlite3 builds each row object in C++, key by key;
+ * raw arrays turned into objects by an object literal of the statement's columns cost about half
+ * as much (bench calls of ~1.3 KB: 8–13 µs → 4–7 µs per row). The literal is generated once per
+ * statement.
+ */
+export class RowStatementCache {
+  readonly #statements = new StatementCache();
+  readonly #builders = new WeakMap<Database.Statement, RowStatement>();
+
+  get(db: Database.Database, sql: string): RowStatement {
+    const statement = this.#statements.get(db, sql);
+    let entry = this.#builders.get(statement);
+    if (!entry) {
+      statement.raw(true);
+      entry = { statement, toRow: rowBuilder(statement.columns().map((c) => c.name)) };
+      this.#builders.set(statement, entry);
+    }
+    return entry;
+  }
+}
+
+/** `(values) => ({"name": values[0], …})`; names are quoted as JSON strings, so any name is safe. */
+function rowBuilder(names: string[]): (values: unknown[]) => Record<string, unknown> {
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: values[${i}]`).join(', ');
+  return new Function('values', `return { ${fields} };`) as (values: unknown[]) => Record<string, unknown>;
+}
+
 /** The writer connection's statements (it lives in the writer thread, one per store). */
 const writerStatements = new StatementCache();
 
