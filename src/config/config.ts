@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import path from 'node:path';
+import type { CatalogFile } from '../schemas/inference-catalog.js';
+import { loadCatalogFile } from './inference-catalog-file.js';
 
 /**
  * The process configuration, read once from the environment. Nothing else reads process.env.
@@ -45,6 +47,8 @@ const EnvSchema = Type.Object({
   HEDDLE_INFERENCE_CONCURRENCY: Type.Integer({ minimum: 1, default: 4 }),
   /** Requests that may wait for a slot; beyond that they get 429 (ART sends a step's rollouts at once). */
   HEDDLE_INFERENCE_QUEUE_LIMIT: Type.Integer({ minimum: 0, default: 256 }),
+  /** JSON file with the inference catalogues (otel-service-queues spec §C); unset = empty lists. */
+  HEDDLE_INFERENCE_CATALOG: Type.Optional(Type.String()),
   HEDDLE_LOG_LEVEL: Type.Union(
     [Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('silent')],
     { default: 'info' },
@@ -76,6 +80,7 @@ export interface Config {
   trainingBaseModels?: string[];
   inferenceConcurrency: number;
   inferenceQueueLimit: number;
+  inferenceCatalog: CatalogFile;
 }
 
 export class ConfigError extends Error {}
@@ -110,6 +115,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${[...lines.values()].join('\n  ')}`);
   }
   const parsed = converted as Env;
+  let inferenceCatalog: CatalogFile;
+  try {
+    inferenceCatalog = loadCatalogFile(parsed.HEDDLE_INFERENCE_CATALOG);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  HEDDLE_INFERENCE_CATALOG: ${(error as Error).message}`);
+  }
   return Object.freeze({
     host: parsed.HEDDLE_HOST,
     port: parsed.HEDDLE_PORT,
@@ -133,5 +144,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trainingBaseModels: parsed.HEDDLE_TRAINING_BASE_MODELS?.split(',').map((s) => s.trim()).filter(Boolean),
     inferenceConcurrency: parsed.HEDDLE_INFERENCE_CONCURRENCY,
     inferenceQueueLimit: parsed.HEDDLE_INFERENCE_QUEUE_LIMIT,
+    inferenceCatalog,
   });
 }

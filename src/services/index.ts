@@ -7,6 +7,7 @@ import { CallWriteService } from './call-service.js';
 import { CallStatsService } from './call-stats-service.js';
 import { CallUsageService } from './call-usage-service.js';
 import { CostService } from './cost-service.js';
+import { InferenceCatalogService } from './inference-catalog.js';
 import { FeedbackService } from './feedback-service.js';
 import { FeedbackStatsService } from './feedback-stats-service.js';
 import { FileService } from './file-service.js';
@@ -47,6 +48,8 @@ export interface Services {
   otel: OtelService;
   /** Training API: models, jobs, inference, external workers, and this node's runner and sweeper. */
   training: TrainingServices;
+  /** Inference model and hardware catalogues. */
+  catalog: InferenceCatalogService;
 }
 
 export function createServices(store: TraceStore, config: Config, trainer: Trainer | null = null): Services {
@@ -73,6 +76,7 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     feedback,
     feedbackStats: new FeedbackStatsService(store, access),
     costs: new CostService(store, access),
+    catalog: new InferenceCatalogService(config.inferenceCatalog),
     otel: new OtelService(store, access, objects),
     training: createTrainingServices(store, access, config, trainer),
   };

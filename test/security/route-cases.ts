@@ -172,6 +172,11 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   'GET /geolocate': { noProject: 'location of an IP address, no project' },
   'POST /service/projects_info': post('/service/projects_info', (p) => ({ project_ids: [p] })),
 
+  // ---- inference catalogues (otel-service-queues spec §C)
+  'GET /inference/analysis/:partner/models': { noProject: "the deployment's model catalogue, no project" },
+  'GET /inference/router/:partner/models': { noProject: "the deployment's model catalogue, no project" },
+  'GET /inference/:partner/v2/hardware': { noProject: "the deployment's hardware catalogue, no project" },
+
   // ---- calls (calls spec §4)
   'POST /call/start': post('/call/start', startReq, richStart),
   'POST /call/end': post('/call/end', endReq, richEnd),

@@ -1,0 +1,27 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import * as S from '../schemas/inference-catalog.js';
+import type { Services } from '../services/index.js';
+
+const tags = ['Inference'];
+type Partner = Static<typeof S.PartnerParams>;
+
+/** Model and hardware catalogues (otel-service-queues spec §C). */
+export default async function inferenceCatalogRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+  const { catalog } = services;
+  app.get(
+    '/inference/analysis/:partner/models',
+    { schema: { tags, summary: 'Analysis Models', params: S.PartnerParams, response: { 200: S.RouterModelsRes } } },
+    async (request) => catalog.analysisModels((request.params as Partner).partner),
+  );
+  app.get(
+    '/inference/router/:partner/models',
+    { schema: { tags, summary: 'Router Models', params: S.PartnerParams, response: { 200: S.RouterModelsRes } } },
+    async (request) => catalog.routerModels((request.params as Partner).partner),
+  );
+  app.get(
+    '/inference/:partner/v2/hardware',
+    { schema: { tags, summary: 'Hardware Options', params: S.PartnerParams, querystring: S.HardwareQuery, response: { 200: S.HardwareRes } } },
+    async (request) => catalog.hardware((request.params as Partner).partner, (request.query as Static<typeof S.HardwareQuery>).model),
+  );
+}
