@@ -20,6 +20,7 @@ import trainingJobRoutes from './routes/training-jobs.js';
 import trainingWorkerRoutes from './routes/training-workers.js';
 import inferenceRoutes from './routes/inference.js';
 import inferenceCatalogRoutes from './routes/inference-catalogs.js';
+import annotationQueueRoutes from './routes/annotation-queues.js';
 import { createAjv } from './schemas/ajv.js';
 import { CallSchema } from './schemas/calls.js';
 import { Operand } from './schemas/query.js';
@@ -92,6 +93,7 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   await app.register(trainingWorkerRoutes, { services });
   await app.register(inferenceRoutes, { services });
   await app.register(inferenceCatalogRoutes, { services });
+  await app.register(annotationQueueRoutes, { services });
   // Training runs in the background of every node: the sweeper always, the built-in runner when a trainer is set.
   app.addHook('onReady', async () => services.training.runtime.start(app.log));
   app.addHook('onClose', async () => services.training.runtime.stop());

@@ -7,6 +7,7 @@ import { CallWriteService } from './call-service.js';
 import { CallStatsService } from './call-stats-service.js';
 import { CallUsageService } from './call-usage-service.js';
 import { CostService } from './cost-service.js';
+import { AnnotationQueueService } from './annotation-queue-service.js';
 import { InferenceCatalogService } from './inference-catalog.js';
 import { FeedbackService } from './feedback-service.js';
 import { FeedbackStatsService } from './feedback-stats-service.js';
@@ -50,6 +51,7 @@ export interface Services {
   training: TrainingServices;
   /** Inference model and hardware catalogues. */
   catalog: InferenceCatalogService;
+  annotationQueues: AnnotationQueueService;
 }
 
 export function createServices(store: TraceStore, config: Config, trainer: Trainer | null = null): Services {
@@ -77,6 +79,7 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     feedbackStats: new FeedbackStatsService(store, access),
     costs: new CostService(store, access),
     catalog: new InferenceCatalogService(config.inferenceCatalog),
+    annotationQueues: new AnnotationQueueService(store, access),
     otel: new OtelService(store, access, objects),
     training: createTrainingServices(store, access, config, trainer),
   };

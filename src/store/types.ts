@@ -14,6 +14,7 @@ import type {
 import type { CostStore, FeedbackStore } from './feedback-types.js';
 import type { TableStore } from './table-types.js';
 import type { TrainingStore } from './training-types.js';
+import type { AnnotationStore } from './annotation-types.js';
 
 export type * from './object-types.js';
 export type * from './feedback-types.js';
@@ -36,6 +37,8 @@ export interface TraceStore {
   readonly tables: TableStore;
   /** Training models, checkpoints and the job queue (training spec). */
   readonly training: TrainingStore;
+  /** Annotation queues, their items and per-annotator progress (otel-service-queues spec §D). */
+  readonly annotations: AnnotationStore;
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Flushes pending writes, then closes every connection. */

@@ -177,6 +177,17 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   'GET /inference/router/:partner/models': { noProject: "the deployment's model catalogue, no project" },
   'GET /inference/:partner/v2/hardware': { noProject: "the deployment's hardware catalogue, no project" },
 
+  // ---- annotation queues (otel-service-queues spec §D); the queue id is unknown, so owners get 404
+  'POST /annotation_queues': post('/annotation_queues', (p) => ({ project_id: p, name: 'q', scorer_refs: [] })),
+  'POST /annotation_queues/query': post('/annotation_queues/query', (p) => ({ project_id: p }), (p) => ({ project_id: p, name: 'q', sort_by: [{ field: 'name', direction: 'asc' }], limit: 5, offset: 0 })),
+  'POST /annotation_queues/stats': post('/annotation_queues/stats', (p) => ({ project_id: p, queue_ids: ['sec-q'] })),
+  'GET /annotation_queues/:queue_id': { request: (p) => ({ url: `/annotation_queues/sec-q?project_id=${encodeURIComponent(p)}` }) },
+  'PUT /annotation_queues/:queue_id': put('/annotation_queues/sec-q', (p) => ({ project_id: p, name: 'renamed' })),
+  'DELETE /annotation_queues/:queue_id': { request: (p) => ({ url: `/annotation_queues/sec-q?project_id=${encodeURIComponent(p)}` }) },
+  'POST /annotation_queues/:queue_id/items': post('/annotation_queues/sec-q/items', (p) => ({ project_id: p, call_ids: ['c1'], display_fields: ['inputs'] })),
+  'POST /annotation_queues/:queue_id/items/query': post('/annotation_queues/sec-q/items/query', (p) => ({ project_id: p })),
+  'POST /annotation_queues/:queue_id/items/:item_id/progress': post('/annotation_queues/sec-q/items/sec-i/progress', (p) => ({ project_id: p, annotation_state: 'completed' })),
+
   // ---- calls (calls spec §4)
   'POST /call/start': post('/call/start', startReq, richStart),
   'POST /call/end': post('/call/end', endReq, richEnd),

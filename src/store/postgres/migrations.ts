@@ -3,6 +3,7 @@ import { FUNCTIONS_SQL } from './schema-functions.js';
 import { TABLES_SQL } from './schema-tables.js';
 import { FEEDBACK_TABLES_SQL } from './schema-feedback.js';
 import { TABLE_STORE_SQL } from './schema-table-store.js';
+import { annotationTablesSql } from '../sql/annotation-schema.js';
 import { trainingTablesSql } from '../sql/training-schema.js';
 
 /**
@@ -18,6 +19,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   TABLE_STORE_SQL,
   // 4: training tables (SQLite's training migration)
   trainingTablesSql('postgres'),
+  // 5: annotation queues (SQLite's annotation migration)
+  annotationTablesSql('postgres'),
 ];
 
 /**

@@ -11,7 +11,8 @@ import { mapErrors, PG_TYPES } from './pg-support.js';
 import { SqlCostStore, SqlFeedbackStore } from '../sql/record-stores.js';
 import { PgExecutor } from './pg-executor.js';
 import { postgresDialect } from './postgres-dialect.js';
-import { createPostgresTrainingStore } from './postgres-training.js';
+import { createPostgresAnnotationStore, createPostgresTrainingStore } from './postgres-training.js';
+import type { AnnotationStore } from '../annotation-types.js';
 import type { TrainingStore } from '../training-types.js';
 
 export interface PostgresStoreOptions {
@@ -40,6 +41,7 @@ export class PostgresStore implements TraceStore {
   readonly feedback: SqlFeedbackStore;
   readonly costs: SqlCostStore;
   readonly training: TrainingStore;
+  readonly annotations: AnnotationStore;
   readonly #pool: pg.Pool;
   readonly #streamPool: pg.Pool;
   readonly #writer: CallWriter;
@@ -61,6 +63,7 @@ export class PostgresStore implements TraceStore {
     this.feedback = new SqlFeedbackStore(executor, postgresDialect, (sql) => `${sql}::jsonb`);
     this.costs = new SqlCostStore(executor, postgresDialect);
     this.training = createPostgresTrainingStore(this.#pool);
+    this.annotations = createPostgresAnnotationStore(this.#pool);
   }
 
   async migrate(): Promise<void> {

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { CompiledSql } from '../sql/calls-select.js';
+import { SqlAnnotationStore } from '../sql/annotation-store.js';
 import { SqlTrainingStore } from '../sql/training-store.js';
 import type { TrainingSqlDialect } from '../sql/training-sql.js';
 import { driveAsync, type Tx, type TxOp, type TxRunner } from '../sql/training-tx.js';
@@ -41,4 +42,9 @@ const POSTGRES_TRAINING: TrainingSqlDialect = {
 
 export function createPostgresTrainingStore(pool: pg.Pool): SqlTrainingStore {
   return new SqlTrainingStore(new PgTxRunner(pool), POSTGRES_TRAINING);
+}
+
+/** The annotation queues (otel-service-queues spec §D) over the same transactions. */
+export function createPostgresAnnotationStore(pool: pg.Pool): SqlAnnotationStore {
+  return new SqlAnnotationStore(new PgTxRunner(pool), POSTGRES_TRAINING);
 }

@@ -1,3 +1,4 @@
+import { annotationTablesSql } from '../sql/annotation-schema.js';
 import { trainingTablesSql } from '../sql/training-schema.js';
 
 /**
@@ -204,4 +205,6 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   `,
   // training (training spec §4–§6): models, checkpoints, log history, the job queue and its events
   trainingTablesSql('sqlite'),
+  // annotation queues (otel-service-queues spec §D)
+  annotationTablesSql('sqlite'),
 ];

@@ -13,7 +13,8 @@ import { sqliteDialect } from './sqlite-dialect.js';
 import { SqliteWriter } from './writer.js';
 import { SqlCostStore, SqlFeedbackStore } from '../sql/record-stores.js';
 import { SqliteExecutor } from './sqlite-executor.js';
-import { createSqliteTrainingStore } from './sqlite-training.js';
+import { createSqliteAnnotationStore, createSqliteTrainingStore } from './sqlite-training.js';
+import type { AnnotationStore } from '../annotation-types.js';
 import type { TrainingStore } from '../training-types.js';
 
 export interface SqliteStoreOptions {
@@ -38,6 +39,7 @@ export class SqliteStore implements TraceStore {
   readonly feedback: SqlFeedbackStore;
   readonly costs: SqlCostStore;
   readonly training: TrainingStore;
+  readonly annotations: AnnotationStore;
   readonly #db: Database.Database;
   readonly #writer: SqliteWriter;
   readonly #reads: ReadPool;
@@ -58,6 +60,7 @@ export class SqliteStore implements TraceStore {
     this.feedback = new SqlFeedbackStore(executor, sqliteDialect);
     this.costs = new SqlCostStore(executor, sqliteDialect);
     this.training = createSqliteTrainingStore(this.#writer, this.#reads);
+    this.annotations = createSqliteAnnotationStore(this.#writer, this.#reads);
   }
 
   async migrate(): Promise<void> {

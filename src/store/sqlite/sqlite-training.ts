@@ -1,5 +1,6 @@
 import type { CompiledSql } from '../sql/calls-select.js';
 import { sqliteDialect } from './sqlite-dialect.js';
+import { SqlAnnotationStore } from '../sql/annotation-store.js';
 import { SqlTrainingStore } from '../sql/training-store.js';
 import type { TrainingSqlDialect } from '../sql/training-sql.js';
 import type { Tx, TxRunner } from '../sql/training-tx.js';
@@ -37,4 +38,9 @@ const SQLITE_TRAINING: TrainingSqlDialect = {
 
 export function createSqliteTrainingStore(writer: SqliteWriter, reads: ReadPool): SqlTrainingStore {
   return new SqlTrainingStore(new SqliteTxRunner(writer, reads), SQLITE_TRAINING);
+}
+
+/** The annotation queues (otel-service-queues spec §D) over the same transactions. */
+export function createSqliteAnnotationStore(writer: SqliteWriter, reads: ReadPool): SqlAnnotationStore {
+  return new SqlAnnotationStore(new SqliteTxRunner(writer, reads), SQLITE_TRAINING);
 }
