@@ -69,6 +69,18 @@ export class FileService {
     }
   }
 
+  /** Stores bytes the server itself produced (v2 object APIs: `obj.py` sources) exactly as `/file/create` would. */
+  async createFromBytes(caller: Caller, projectId: string, name: string, bytes: Buffer): Promise<{ digest: string }> {
+    await this.access.assertCanWrite(caller, projectId);
+    const staged = await this.#stage(projectId, iterate([bytes]));
+    try {
+      return await this.#commit(projectId, staged, name, undefined);
+    } catch (error) {
+      await this.store.files.discardUpload(projectId, staged.uploadId);
+      throw error;
+    }
+  }
+
   async #commit(projectId: string, staged: StagedUpload, filename: string | null, expected: string | undefined): Promise<{ digest: string }> {
     // §1.7: an empty field counts as absent (form encoders send "" for a missing optional)
     if (expected !== undefined && expected !== '' && expected !== staged.digest) throw new DigestMismatchError('file', expected, staged.digest);
