@@ -22,6 +22,7 @@ import { ProjectAccess } from './project-access.js';
 import { RefService } from './ref-service.js';
 import { ServiceInfo } from './service-info.js';
 import { TableService } from './table-service.js';
+import { V2ObjectService } from './v2-object-service.js';
 import { ThreadService } from './thread-service.js';
 import { createTrainingServices, type TrainingServices } from './training/index.js';
 import { WandbCompatService } from './wandb-compat-service.js';
@@ -52,6 +53,8 @@ export interface Services {
   /** Inference model and hardware catalogues. */
   catalog: InferenceCatalogService;
   annotationQueues: AnnotationQueueService;
+  /** v2 ops, datasets, scorers, models and evaluations (evaluations spec §2). */
+  v2Objects: V2ObjectService;
 }
 
 export function createServices(store: TraceStore, config: Config, trainer: Trainer | null = null): Services {
@@ -59,6 +62,8 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
   const prices = new StorePriceLookup(store.costs);
   const feedback = new FeedbackService(store, access);
   const objects = new ObjectService(store, access);
+  const files = new FileService(store, access);
+  const tables = new TableService(store, access);
   return {
     auth: new AuthService(store),
     access,
@@ -68,8 +73,8 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     callUsage: new CallUsageService(store, access, prices),
     objects,
     objectLabels: new ObjectLabelService(store, access),
-    files: new FileService(store, access),
-    tables: new TableService(store, access),
+    files,
+    tables,
     refs: new RefService(store, access),
     images: new ImageService({ apiKey: config.openaiApiKey, baseUrl: config.openaiBaseUrl }, access, new FileService(store, access), new CallWriteService(store, access)),
     threads: new ThreadService(store, access),
@@ -80,6 +85,7 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     costs: new CostService(store, access),
     catalog: new InferenceCatalogService(config.inferenceCatalog),
     annotationQueues: new AnnotationQueueService(store, access),
+    v2Objects: new V2ObjectService(store, access, objects, files, tables),
     otel: new OtelService(store, access, objects),
     training: createTrainingServices(store, access, config, trainer),
   };
