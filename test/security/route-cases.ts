@@ -59,6 +59,33 @@ const inPath = (rest: string, body: (p: string) => unknown): RouteCase => ({
   projectInPath: true,
 });
 
+/** A bodiless `/v2/{entity}/{project}/…` request (list, read, delete). */
+const inPathNoBody = (rest: string): RouteCase => ({
+  request: (p) => ({ url: `/v2/${p.split('/').map(encodeURIComponent).join('/')}/${rest}` }),
+  projectInPath: true,
+});
+
+/** Minimal create bodies of the v2 object families (evaluations spec §2); v2 bodies never name the project. */
+const V2_OBJECT_BODIES: Record<string, unknown> = {
+  ops: { name: 'sec-op', source_code: 'def f():\n    return 1\n' },
+  datasets: { name: 'sec-data', rows: [{ a: 1 }] },
+  scorers: { name: 'sec-scorer', op_source_code: 'def score(output):\n    return True\n' },
+  models: { name: 'sec-model', source_code: 'class M:\n    pass\n', attributes: { temperature: 0.5 } },
+  evaluations: { name: 'sec-eval', dataset: 'weave:///acme/demo/object/sec-data:abc', trials: 2 },
+};
+
+/** The four routes of each v2 object family; reading or deleting the unknown `sec-x` gives the owner 404. */
+function v2ObjectCases(): Record<string, RouteCase> {
+  const cases: Record<string, RouteCase> = {};
+  for (const [family, body] of Object.entries(V2_OBJECT_BODIES)) {
+    cases[`POST /v2/:entity/:project/${family}`] = inPath(family, () => body);
+    cases[`GET /v2/:entity/:project/${family}`] = inPathNoBody(`${family}?limit=5`);
+    cases[`GET /v2/:entity/:project/${family}/:object_id/versions/:digest`] = inPathNoBody(`${family}/sec-x/versions/latest`);
+    cases[`DELETE /v2/:entity/:project/${family}/:object_id`] = inPathNoBody(`${family}/sec-x`);
+  }
+  return cases;
+}
+
 /** A `/file/create` form: `project_id` and a small `file`. */
 function multipartUpload(projectId: string): { contentType: string; payload: string } {
   const boundary = 'heddle-security-boundary';
@@ -226,6 +253,9 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   })),
   'POST /v2/:entity/:project/call/start': inPath('call/start', startReq),
   'POST /v2/:entity/:project/call/end': inPath('call/end', endReq),
+
+  // ---- v2 object APIs (evaluations spec §2; routes/v2-objects.ts)
+  ...v2ObjectCases(),
 
   // ---- objects (objects spec §3)
   'POST /obj/create': post('/obj/create', (p) => ({ obj: { project_id: p, object_id: 'sec-obj', val: { a: 1 } } }), (p) => ({
