@@ -1,6 +1,6 @@
 import { isJsonObject, type JsonObject } from '../domain/json-value.js';
 import { formatMicros } from '../domain/time.js';
-import { AppError } from '../errors/app-error.js';
+import { AppError, RequestValidationError } from '../errors/app-error.js';
 import { ObjectDeletedError, ObjectInvalidRequestError, ObjectNotFoundError } from '../errors/object-errors.js';
 import type { ObjCreateReq } from '../schemas/objects.js';
 import type * as S from '../schemas/v2-objects.js';
@@ -41,6 +41,7 @@ export class V2ObjectService {
 
   async datasetCreate(caller: Caller, projectId: string, body: S.DatasetCreateBody): Promise<PublishedVersion> {
     const objectId = await this.#prepare(caller, projectId, V.makeObjectId(body.name, V.DEFAULT_OBJECT_ID.datasets));
+    assertRowObjects(body.rows);
     const table = await this.tables.create(caller, { table: { project_id: projectId, rows: body.rows, expected_digest: null } });
     return this.#publish(caller, projectId, objectId, {
       ...V.classFields('Dataset'),
@@ -202,4 +203,10 @@ function attributesOf(value: unknown, field: string): JsonObject | null {
   if (value == null) return null;
   if (!isJsonObject(value)) throw new ObjectInvalidRequestError(`${field} must be an object`, 'ValueError');
   return value;
+}
+
+/** Rows must be JSON objects; a number literal parses to an object, so the schema alone cannot tell (422 like a schema failure). */
+function assertRowObjects(rows: unknown[]): void {
+  const bad = rows.findIndex((row) => !isJsonObject(row));
+  if (bad >= 0) throw new RequestValidationError([{ loc: ['body', 'rows', String(bad)], msg: 'Input should be a valid dictionary', type: 'dict_type' }]);
 }

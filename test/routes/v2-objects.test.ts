@@ -185,6 +185,9 @@ test('12-13: a dataset without a name is "Dataset" (description null); without r
   assert.equal(view.description, null);
   assert.equal((await objRead(h, 'Dataset', created.digest)).val.description, null);
   assert.equal((await h.post(`${V2}/datasets`, { name: 'x' })).statusCode, 422);
+  const numberRow = await h.post(`${V2}/datasets`, { name: 'x', rows: [{ a: 1 }, 5] });
+  assert.equal(numberRow.statusCode, 422, numberRow.body);
+  assert.deepEqual(numberRow.json().detail[0].loc, ['body', 'rows', '1']);
 });
 
 test('14, 16: scorer create returns its ref; read keeps the name case; /obj/read shows the Scorer value and the two ops exist', async (t) => {
