@@ -125,8 +125,8 @@ export class V2ObjectService {
     const rows = await this.store.objects.query({ project_id: projectId, filter: V.familyFilter(family) });
     const ordered = rows.filter((row) => V.belongsToFamily(row, family)).sort(listOrder);
     const start = page.offset ?? 0;
-    const page_ = ordered.slice(start, page.limit == null ? undefined : start + page.limit);
-    for (const row of page_) yield `${JSON.stringify(await this.#view(caller, projectId, family, row, 'list'))}\n`;
+    const selected = ordered.slice(start, page.limit == null ? undefined : start + page.limit);
+    for (const row of selected) yield `${JSON.stringify(await this.#view(caller, projectId, family, row, 'list'))}\n`;
   }
 
   /**
