@@ -13,7 +13,9 @@ interface Item {
 }
 
 function answer(body: { batch: Item[] }): string {
-  const res = body.batch.map((item) => (item.req.start ? { id: item.req.start.id, trace_id: item.req.start.trace_id } : {}));
+  const res = body.batch.map((item) =>
+    item.req.start ? { id: item.req.start.id, trace_id: item.req.start.trace_id } : {},
+  );
   return JSON.stringify({ res });
 }
 
@@ -37,7 +39,9 @@ function serveHttp(port: number): void {
 
 async function serveFastify(port: number): Promise<void> {
   const app = Fastify({ logger: false, bodyLimit: 32 * 1024 * 1024 });
-  app.post('/call/upsert_batch', async (request, reply) => reply.type('application/json').send(answer(request.body as { batch: Item[] })));
+  app.post('/call/upsert_batch', async (request, reply) =>
+    reply.type('application/json').send(answer(request.body as { batch: Item[] })),
+  );
   await app.listen({ host: '127.0.0.1', port });
   process.stdout.write(`listening ${port}\n`);
 }

@@ -56,7 +56,9 @@ class Databases {
 
   async fresh(label: string): Promise<string> {
     const name = `heddle_bench_${Date.now().toString(36)}_${label}_${randomBytes(3).toString('hex')}`;
-    await this.#admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`));
+    await this.#admin((c) =>
+      c.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`),
+    );
     this.#names.push(name);
     const url = new URL(this.adminUrl);
     url.pathname = `/${name}`;
@@ -67,7 +69,8 @@ class Databases {
   }
 
   async dropAll(): Promise<void> {
-    for (const name of this.#names.splice(0)) await this.#admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).catch(() => undefined);
+    for (const name of this.#names.splice(0))
+      await this.#admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).catch(() => undefined);
   }
 
   async #admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -82,9 +85,27 @@ class Databases {
 }
 
 const COPY_COLUMNS = [
-  'project_id', 'id', 'display_name', 'op_name', 'op_display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id',
-  'wb_user_id', 'wb_run_id', 'started_at', 'wb_run_step', 'attributes', 'inputs', 'otel_dump',
-  'ended_at', 'exception', 'output', 'summary', 'wb_run_step_end',
+  'project_id',
+  'id',
+  'display_name',
+  'op_name',
+  'op_display_name',
+  'trace_id',
+  'parent_id',
+  'thread_id',
+  'turn_id',
+  'wb_user_id',
+  'wb_run_id',
+  'started_at',
+  'wb_run_step',
+  'attributes',
+  'inputs',
+  'otel_dump',
+  'ended_at',
+  'exception',
+  'output',
+  'summary',
+  'wb_run_step_end',
 ];
 
 /** COPY text format: tab-separated, `\N` for NULL, backslash escapes. */
@@ -100,7 +121,8 @@ function copyChunks(work: Workload): Buffer[] {
   const chunks: Buffer[] = [];
   for (let from = 0; from < rows; from += 5000) {
     const lines: string[] = [];
-    for (let r = from; r < Math.min(rows, from + 5000); r += 1) lines.push(`${columns.map((column) => copyField(column[r])).join('\t')}\n`);
+    for (let r = from; r < Math.min(rows, from + 5000); r += 1)
+      lines.push(`${columns.map((column) => copyField(column[r])).join('\t')}\n`);
     chunks.push(Buffer.from(lines.join('')));
   }
   return chunks;
@@ -110,7 +132,10 @@ async function countRows(url: string, project: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM calls WHERE project_id = $1 AND started_at IS NOT NULL', [project]);
+    const { rows } = await client.query<{ n: string }>(
+      'SELECT count(*) AS n FROM calls WHERE project_id = $1 AND started_at IS NOT NULL',
+      [project],
+    );
     return Number(rows[0].n);
   } finally {
     await client.end();
@@ -123,10 +148,15 @@ async function copyPhase(dbs: Databases, work: Workload, label: string): Promise
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const result = await measure(`COPY calls FROM STDIN, the same rows finished (${label})`, work.calls, null, async () => {
-      const sink = client.query(copyFrom(`COPY calls (${COPY_COLUMNS.join(', ')}) FROM STDIN`));
-      await pipeline(Readable.from(chunks), sink);
-    });
+    const result = await measure(
+      `COPY calls FROM STDIN, the same rows finished (${label})`,
+      work.calls,
+      null,
+      async () => {
+        const sink = client.query(copyFrom(`COPY calls (${COPY_COLUMNS.join(', ')}) FROM STDIN`));
+        await pipeline(Readable.from(chunks), sink);
+      },
+    );
     const stored = await countRows(url, work.project);
     if (stored !== work.calls) throw new Error(`COPY stored ${stored} calls, expected ${work.calls}`);
     return result;
@@ -135,7 +165,12 @@ async function copyPhase(dbs: Databases, work: Workload, label: string): Promise
   }
 }
 
-async function rawStorePhase(dbs: Databases, work: Workload, warmup: Workload, concurrency: number): Promise<PhaseResult> {
+async function rawStorePhase(
+  dbs: Databases,
+  work: Workload,
+  warmup: Workload,
+  concurrency: number,
+): Promise<PhaseResult> {
   const store = new PostgresStore({ url: await dbs.fresh('raw') });
   try {
     await runPool(warmup.batches.length, concurrency, (i) => store.calls.write(warmup.batches[i].parts));
@@ -147,7 +182,12 @@ async function rawStorePhase(dbs: Databases, work: Workload, warmup: Workload, c
   }
 }
 
-async function heddlePhase(dbs: Databases, work: Workload, warmup: Workload, cfg: ReturnType<typeof loadConfig>): Promise<PhaseResult> {
+async function heddlePhase(
+  dbs: Databases,
+  work: Workload,
+  warmup: Workload,
+  cfg: ReturnType<typeof loadConfig>,
+): Promise<PhaseResult> {
   const url = await dbs.fresh('heddle');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-bench-pg-'));
   const key = randomBytes(20).toString('hex');
@@ -156,12 +196,20 @@ async function heddlePhase(dbs: Databases, work: Workload, warmup: Workload, cfg
   let server: ChildServer | null = null;
   try {
     server = await startHeddle({ dataDir, adminKey: key });
-    const result = await batchPhase(`Heddle /call/upsert_batch on PostgreSQL (${cfg.batchCalls} calls per request)`, server, key, work, warmup, cfg.concurrency);
+    const result = await batchPhase(
+      `Heddle /call/upsert_batch on PostgreSQL (${cfg.batchCalls} calls per request)`,
+      server,
+      key,
+      work,
+      warmup,
+      cfg.concurrency,
+    );
     const client = new LoadClient(server.url, key, 1);
     const reply = await client.postOk('/calls/query_stats', JSON.stringify({ project_id: work.project }), true);
     client.close();
     const stored = (JSON.parse(reply.text!) as { count: number }).count;
-    if (stored !== work.calls) throw new Error(`after batch ingest the project holds ${stored} calls, expected ${work.calls}`);
+    if (stored !== work.calls)
+      throw new Error(`after batch ingest the project holds ${stored} calls, expected ${work.calls}`);
     return result;
   } finally {
     delete process.env.HEDDLE_DATABASE_URL;
@@ -186,7 +234,8 @@ function summary(copies: PhaseResult[], raw: PhaseResult, heddle: PhaseResult, b
 async function main(): Promise<void> {
   const cfg = loadConfig();
   const adminUrl = await ensurePostgres();
-  if (adminUrl === null) throw new Error('PostgreSQL is not available (set HEDDLE_TEST_POSTGRES_URL or install postgresql)');
+  if (adminUrl === null)
+    throw new Error('PostgreSQL is not available (set HEDDLE_TEST_POSTGRES_URL or install postgresql)');
   const dbs = new Databases(adminUrl);
   const stop = (signal: string): void => {
     log(`${signal}: dropping the benchmark databases`);
@@ -207,14 +256,19 @@ async function main(): Promise<void> {
     const heddle = await heddlePhase(dbs, work, warmup, cfg);
     log('COPY phase (2 of 2)');
     const copyAfter = await copyPhase(dbs, work, 'after');
-    const header = Object.entries({ ...machine, postgres: await serverVersion(adminUrl), config: JSON.stringify(cfg) }).map(([k, v]) => `- ${k}: ${v}`).join('\n');
+    const header = Object.entries({ ...machine, postgres: await serverVersion(adminUrl), config: JSON.stringify(cfg) })
+      .map(([k, v]) => `- ${k}: ${v}`)
+      .join('\n');
     const markdown = `# Ingest benchmark on PostgreSQL\n\n${header}\n\n${summary([copyBefore, copyAfter], raw, heddle, work.bytesPerCall)}\n\n${phaseTable([copyBefore, raw, heddle, copyAfter])}\n`;
     const dir = path.join(REPO_ROOT, 'bench', 'results');
     fs.mkdirSync(dir, { recursive: true });
     const stamp = machine.date.replace(/[:.]/g, '-');
     const file = path.join(dir, `ingest-postgres-${stamp}.md`);
     fs.writeFileSync(file, markdown);
-    fs.writeFileSync(path.join(dir, `ingest-postgres-${stamp}.json`), `${JSON.stringify({ machine, config: cfg, phases: [copyBefore, raw, heddle, copyAfter] }, null, 2)}\n`);
+    fs.writeFileSync(
+      path.join(dir, `ingest-postgres-${stamp}.json`),
+      `${JSON.stringify({ machine, config: cfg, phases: [copyBefore, raw, heddle, copyAfter] }, null, 2)}\n`,
+    );
     process.stdout.write(`${markdown}\nResults written to ${path.relative(REPO_ROOT, file)}\n`);
   } finally {
     await dbs.dropAll();

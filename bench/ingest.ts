@@ -4,7 +4,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { summariseDir, type ProfileWindow } from './lib/cpu-profile.js';
-import { batchPhase, buildUnbatched, buildWorkload, rawStorePhase, unbatchedPhase, type Workload } from './lib/ingest-phases.js';
+import {
+  batchPhase,
+  buildUnbatched,
+  buildWorkload,
+  rawStorePhase,
+  unbatchedPhase,
+  type Workload,
+} from './lib/ingest-phases.js';
 import { LoadClient } from './lib/load.js';
 import { measuredSpans, type PhaseResult } from './lib/measure.js';
 import { REPO_ROOT, startBare, startHeddle, type ChildServer } from './lib/processes.js';
@@ -96,12 +103,20 @@ async function withHeddle<T>(
     const spans = measuredSpans.filter((m) => m.pid === server.pid);
     const exitedAt = server.exitedAt();
     if (spans.length > 0 && exitedAt !== null) {
-      profileWindows.set(opts.phase, { from: Math.min(...spans.map((m) => m.from)), to: Math.max(...spans.map((m) => m.to)), exitedAt });
+      profileWindows.set(opts.phase, {
+        from: Math.min(...spans.map((m) => m.from)),
+        to: Math.max(...spans.map((m) => m.to)),
+        exitedAt,
+      });
     }
   }
 }
 
-async function withBare<T>(cleanup: Cleanup, kind: 'http' | 'fastify', fn: (server: ChildServer) => Promise<T>): Promise<T> {
+async function withBare<T>(
+  cleanup: Cleanup,
+  kind: 'http' | 'fastify',
+  fn: (server: ChildServer) => Promise<T>,
+): Promise<T> {
   const server = await startBare(kind);
   cleanup.servers.add(server);
   try {
@@ -122,21 +137,39 @@ async function countCalls(server: ChildServer, apiKey: string, project: string):
   }
 }
 
-async function writePhases(cleanup: Cleanup, cfg: BenchConfig, key: string, dataDir: string, profileDir: string | null) {
+async function writePhases(
+  cleanup: Cleanup,
+  cfg: BenchConfig,
+  key: string,
+  dataDir: string,
+  profileDir: string | null,
+) {
   log(`building workload: ${cfg.ingestCalls} calls in batches of ${cfg.batchCalls}`);
   const work = buildWorkload('bench/ingest', cfg.ingestCalls, cfg.batchCalls);
   const warmup: Workload = buildWorkload('bench/warmup', cfg.warmupBatches * cfg.batchCalls, cfg.batchCalls);
   log(`raw store phase (${Math.round(work.bytesPerCall)} bytes per call on the wire)`);
   const rawStore = await rawStorePhase(work, warmup, cfg.concurrency);
   log('bare node:http phase');
-  const bareHttp = await withBare(cleanup, 'http', (s) => batchPhase('bare node:http, JSON.parse only', s, null, work, warmup, cfg.concurrency, cfg.bareRounds));
+  const bareHttp = await withBare(cleanup, 'http', (s) =>
+    batchPhase('bare node:http, JSON.parse only', s, null, work, warmup, cfg.concurrency, cfg.bareRounds),
+  );
   log('bare Fastify phase');
-  const bareFastify = await withBare(cleanup, 'fastify', (s) => batchPhase('bare Fastify, no plugins', s, null, work, warmup, cfg.concurrency, cfg.bareRounds));
+  const bareFastify = await withBare(cleanup, 'fastify', (s) =>
+    batchPhase('bare Fastify, no plugins', s, null, work, warmup, cfg.concurrency, cfg.bareRounds),
+  );
   log('Heddle /call/upsert_batch phase');
   const batch = await withHeddle(cleanup, { dataDir, adminKey: key, profileDir, phase: 'batch' }, async (s) => {
-    const result = await batchPhase(`Heddle /call/upsert_batch (${cfg.batchCalls} calls = ${2 * cfg.batchCalls} items per request)`, s, key, work, warmup, cfg.concurrency);
+    const result = await batchPhase(
+      `Heddle /call/upsert_batch (${cfg.batchCalls} calls = ${2 * cfg.batchCalls} items per request)`,
+      s,
+      key,
+      work,
+      warmup,
+      cfg.concurrency,
+    );
     const stored = await countCalls(s, key, work.project);
-    if (stored !== work.calls) throw new Error(`after batch ingest the project holds ${stored} calls, expected ${work.calls}`);
+    if (stored !== work.calls)
+      throw new Error(`after batch ingest the project holds ${stored} calls, expected ${work.calls}`);
     return result;
   });
   log('Heddle unbatched phase');
@@ -145,25 +178,54 @@ async function writePhases(cleanup: Cleanup, cfg: BenchConfig, key: string, data
   const unbatched = await withHeddle(cleanup, { dataDir, adminKey: key, profileDir, phase: 'unbatched' }, (s) =>
     unbatchedPhase(s, key, unbatchedWarmup, unbatchedWork, cfg.unbatchedClients),
   );
-  return { rawStore, bareHttp, bareFastify, batch, unbatched, bytesPerCall: work.bytesPerCall, ingested: work.calls, project: work.project };
+  return {
+    rawStore,
+    bareHttp,
+    bareFastify,
+    batch,
+    unbatched,
+    bytesPerCall: work.bytesPerCall,
+    ingested: work.calls,
+    project: work.project,
+  };
 }
 
-async function readPhases(cleanup: Cleanup, cfg: BenchConfig, key: string, ingest: { dataDir: string; project: string; calls: number }, profileDir: string | null) {
+async function readPhases(
+  cleanup: Cleanup,
+  cfg: BenchConfig,
+  key: string,
+  ingest: { dataDir: string; project: string; calls: number },
+  profileDir: string | null,
+) {
   log(`stream phase: ${ingest.calls} calls`);
-  const stream = await withHeddle(cleanup, { dataDir: ingest.dataDir, adminKey: key, profileDir, phase: 'stream' }, (s) =>
-    streamPhase(s, key, ingest.project, ingest.calls, cfg.streamRuns),
+  const stream = await withHeddle(
+    cleanup,
+    { dataDir: ingest.dataDir, adminKey: key, profileDir, phase: 'stream' },
+    (s) => streamPhase(s, key, ingest.project, ingest.calls, cfg.streamRuns),
   );
   fs.rmSync(ingest.dataDir, { recursive: true, force: true });
   log(`seeding ${cfg.storedCalls} calls`);
   const storedDir = cleanup.tempDir('heddle-bench-stored-');
   const seed = await seedStore(storedDir, cfg.storedCalls, cfg.seedChunkCalls);
   log('first-page latency phase');
-  const latency = await latencyPages(cleanup, cfg, key, { seed, dataDir: storedDir, profileDir, phase: 'latency', label: '' });
+  const latency = await latencyPages(cleanup, cfg, key, {
+    seed,
+    dataDir: storedDir,
+    profileDir,
+    phase: 'latency',
+    label: '',
+  });
   let latencyAnalyzed: PhaseResult[] = [];
   if (cfg.analyze) {
     log('first-page latency again after ANALYZE (what-if: the server does not run ANALYZE itself)');
     analyzeStore(storedDir);
-    latencyAnalyzed = await latencyPages(cleanup, cfg, key, { seed, dataDir: storedDir, profileDir, phase: 'latency-analyzed', label: ', after ANALYZE' });
+    latencyAnalyzed = await latencyPages(cleanup, cfg, key, {
+      seed,
+      dataDir: storedDir,
+      profileDir,
+      phase: 'latency-analyzed',
+      label: ', after ANALYZE',
+    });
   }
   return { stream, seed: seed.result, latency, latencyAnalyzed };
 }
@@ -179,14 +241,26 @@ async function latencyPages(
   const n = cfg.storedCalls.toLocaleString('en-US');
   const page = (s: ChildServer, name: string, opNames: string[], expected = 100): Promise<PhaseResult> => {
     const query = { project_id: seed.project, filter: { op_names: opNames } };
-    return latencyPhase(s, key, `First page (${n} stored${opts.label}), ${name}`, query, 5, cfg.latencyRequests, expected);
+    return latencyPhase(
+      s,
+      key,
+      `First page (${n} stored${opts.label}), ${name}`,
+      query,
+      5,
+      cfg.latencyRequests,
+      expected,
+    );
   };
   const rareCalls = Math.ceil(cfg.storedCalls / CALLS_PER_TRACE / RARE_EVERY);
-  return withHeddle(cleanup, { dataDir: opts.dataDir, adminKey: key, profileDir: opts.profileDir, phase: opts.phase }, async (s) => [
-    await page(s, 'common op, exact ref (40 % of calls)', [seed.ops.chat]),
-    await page(s, 'op version wildcard `:*` (20 %, 3 versions)', [`weave:///${seed.project}/op/run_agent:*`]),
-    await page(s, 'rare op, exact ref (0.1 %)', [seed.ops.rare], Math.min(100, rareCalls)),
-  ]);
+  return withHeddle(
+    cleanup,
+    { dataDir: opts.dataDir, adminKey: key, profileDir: opts.profileDir, phase: opts.phase },
+    async (s) => [
+      await page(s, 'common op, exact ref (40 % of calls)', [seed.ops.chat]),
+      await page(s, 'op version wildcard `:*` (20 %, 3 versions)', [`weave:///${seed.project}/op/run_agent:*`]),
+      await page(s, 'rare op, exact ref (0.1 %)', [seed.ops.rare], Math.min(100, rareCalls)),
+    ],
+  );
 }
 
 /** Gathers planner statistics (sqlite_stat1/stat4) on the stopped server's database. */
@@ -210,21 +284,36 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   const machine = machineInfo();
   const key = randomBytes(20).toString('hex');
-  const profileDir = cfg.cpuProfile ? path.join(REPO_ROOT, 'bench', 'results', `prof-${machine.date.replace(/[:.]/g, '-')}`) : null;
+  const profileDir = cfg.cpuProfile
+    ? path.join(REPO_ROOT, 'bench', 'results', `prof-${machine.date.replace(/[:.]/g, '-')}`)
+    : null;
   if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
   try {
     const dataDir = cleanup.tempDir('heddle-bench-ingest-');
     const writes = await writePhases(cleanup, cfg, key, dataDir, profileDir);
-    const reads = await readPhases(cleanup, cfg, key, { dataDir, project: writes.project, calls: writes.ingested }, profileDir);
+    const reads = await readPhases(
+      cleanup,
+      cfg,
+      key,
+      { dataDir, project: writes.project, calls: writes.ingested },
+      profileDir,
+    );
     const summary: Summary = { ...writes, ...reads };
     const phases: PhaseResult[] = [
       ...[writes.rawStore, writes.bareHttp, writes.bareFastify, writes.batch, writes.unbatched],
       ...[reads.stream, reads.seed, ...reads.latency, ...reads.latencyAnalyzed],
     ];
-    const header = Object.entries({ ...machine, config: JSON.stringify(cfg) }).map(([k, v]) => `- ${k}: ${v}`).join('\n');
+    const header = Object.entries({ ...machine, config: JSON.stringify(cfg) })
+      .map(([k, v]) => `- ${k}: ${v}`)
+      .join('\n');
     const markdown = `# Ingest benchmark\n\n${header}\n\n${summaryTable(summary)}\n\n${phaseTable(phases)}\n${profileDir ? `\nCPU profiles: ${profileDir}\n` : ''}`;
     const file = writeResults(markdown, { machine, config: cfg, phases });
-    if (profileDir) log(`profile summaries: ${summariseDir(profileDir, profileWindows).map((f) => path.relative(REPO_ROOT, f)).join(', ')}`);
+    if (profileDir)
+      log(
+        `profile summaries: ${summariseDir(profileDir, profileWindows)
+          .map((f) => path.relative(REPO_ROOT, f))
+          .join(', ')}`,
+      );
     process.stdout.write(`${markdown}\nResults written to ${path.relative(REPO_ROOT, file)}\n`);
   } finally {
     await cleanup.run();

@@ -110,7 +110,12 @@ async function startOn(setup: StoreSetup, key: string, profileDir?: string): Pro
   }
 }
 
-async function withServer<T>(setup: StoreSetup, key: string, profileDir: string | undefined, fn: (s: ChildServer) => Promise<T>): Promise<{ value: T; server: ChildServer }> {
+async function withServer<T>(
+  setup: StoreSetup,
+  key: string,
+  profileDir: string | undefined,
+  fn: (s: ChildServer) => Promise<T>,
+): Promise<{ value: T; server: ChildServer }> {
   const server = await startOn(setup, key, profileDir);
   try {
     return { value: await fn(server), server };
@@ -120,7 +125,14 @@ async function withServer<T>(setup: StoreSetup, key: string, profileDir: string 
 }
 
 /** Streams and store reads alternate, run by run, so both see the same machine load. */
-async function tableReads(server: ChildServer, key: string, store: TraceStore, project: string, table: BuiltTable, runs: number) {
+async function tableReads(
+  server: ChildServer,
+  key: string,
+  store: TraceStore,
+  project: string,
+  table: BuiltTable,
+  runs: number,
+) {
   log('warm-up: one stream and one store read');
   await streamTable(server, key, project, table, 0);
   await readTableFromStore(store, project, table, 0, false);
@@ -131,7 +143,9 @@ async function tableReads(server: ChildServer, key: string, store: TraceStore, p
     streams.push(await streamTable(server, key, project, table, run));
     storeReads.push(await readTableFromStore(store, project, table, run, false));
     storeLines.push(await readTableFromStore(store, project, table, run, true));
-    log(`run ${run}: stream ${Math.round(streams.at(-1)!.perSecond)} rows/s, store ${Math.round(storeReads.at(-1)!.perSecond)} rows/s`);
+    log(
+      `run ${run}: stream ${Math.round(streams.at(-1)!.perSecond)} rows/s, store ${Math.round(storeReads.at(-1)!.perSecond)} rows/s`,
+    );
   }
   return { streams, storeReads, storeLines };
 }
@@ -145,7 +159,9 @@ async function fileTrips(server: ChildServer, key: string, store: TraceStore, pr
   for (let run = 1; run <= cfg.runs; run += 1) {
     files.push(await fileRoundTrip(server, key, project, cfg.fileMiB, run));
     storeFiles.push(await fileThroughStore(store, project, cfg.fileMiB, run));
-    log(`run ${run}: upload ${files.at(-1)!.upload.perSecond.toFixed(1)} MiB/s, download ${files.at(-1)!.download.perSecond.toFixed(1)} MiB/s`);
+    log(
+      `run ${run}: upload ${files.at(-1)!.upload.perSecond.toFixed(1)} MiB/s, download ${files.at(-1)!.download.perSecond.toFixed(1)} MiB/s`,
+    );
   }
   return { smallFile, files, storeFiles };
 }
@@ -154,18 +170,28 @@ async function runStore(setup: StoreSetup, cfg: Config, profileRoot: string | nu
   const key = randomBytes(20).toString('hex');
   const project = 'bench/objects';
   log(`${setup.name}: building a ${cfg.tableRows}-row table over HTTP`);
-  const built = await withServer(setup, key, undefined, (s) => buildTableOverHttp(s, key, project, cfg.tableRows, cfg.batchRows));
+  const built = await withServer(setup, key, undefined, (s) =>
+    buildTableOverHttp(s, key, project, cfg.tableRows, cfg.batchRows),
+  );
   const table = built.value;
   const store = setup.open();
   const profileDir = profileRoot ? path.join(profileRoot, setup.name.toLowerCase()) : undefined;
   try {
     log(`${setup.name}: streaming (fresh server)`);
     const reads = await withServer(setup, key, profileDir, (s) => tableReads(s, key, store, project, table, cfg.runs));
-    if (profileRoot && profileDir) summariseProfile(profileRoot, setup.name.toLowerCase(), reads.server, reads.value.streams);
+    if (profileRoot && profileDir)
+      summariseProfile(profileRoot, setup.name.toLowerCase(), reads.server, reads.value.streams);
     // files on a fresh server too: a heap grown by the streams would hide what an upload allocates
     log(`${setup.name}: files (fresh server)`);
     const files = await withServer(setup, key, undefined, (s) => fileTrips(s, key, store, project, cfg));
-    return { backend: setup.name, rows: table.rows, rowBytes: table.rowBytes, build: table.result, ...reads.value, ...files.value };
+    return {
+      backend: setup.name,
+      rows: table.rows,
+      rowBytes: table.rowBytes,
+      build: table.result,
+      ...reads.value,
+      ...files.value,
+    };
   } finally {
     await store.close();
   }
@@ -179,17 +205,26 @@ function summariseProfile(root: string, phase: string, server: ChildServer, stre
   const spans = measuredSpans.filter((m) => m.pid === server.pid).slice(1, 1 + streams.length);
   const exitedAt = server.exitedAt();
   if (spans.length === 0 || exitedAt === null) return;
-  const window: ProfileWindow = { from: Math.min(...spans.map((m) => m.from)), to: Math.max(...spans.map((m) => m.to)), exitedAt };
+  const window: ProfileWindow = {
+    from: Math.min(...spans.map((m) => m.from)),
+    to: Math.max(...spans.map((m) => m.to)),
+    exitedAt,
+  };
   profileWindows.set(phase, window);
   const written = summariseDir(root, profileWindows);
   log(`profile summaries: ${written.map((f) => path.relative(REPO_ROOT, f)).join(', ')}`);
 }
 
 function report(results: BackendResult[], machine: Record<string, string>, cfg: Config): string {
-  const header = Object.entries({ ...machine, config: JSON.stringify(cfg) }).map(([k, v]) => `- ${k}: ${v}`).join('\n');
+  const header = Object.entries({ ...machine, config: JSON.stringify(cfg) })
+    .map(([k, v]) => `- ${k}: ${v}`)
+    .join('\n');
   const sections = results.map((r) => {
     const phases = [r.build, ...r.streams, ...r.storeReads, ...r.storeLines, r.smallFile.upload, r.smallFile.download];
-    phases.push(...r.files.flatMap((f) => [f.upload, f.download]), ...r.storeFiles.flatMap((f) => [f.upload, f.download]));
+    phases.push(
+      ...r.files.flatMap((f) => [f.upload, f.download]),
+      ...r.storeFiles.flatMap((f) => [f.upload, f.download]),
+    );
     return `## ${r.backend}\n\n${summaryTable(r)}\n\n${phaseTable(phases)}`;
   });
   return `# Objects benchmark\n\n${header}\n\n${sections.join('\n\n')}\n`;
@@ -198,7 +233,9 @@ function report(results: BackendResult[], machine: Record<string, string>, cfg: 
 async function main(): Promise<void> {
   const cfg = loadConfig();
   const machine = machineInfo();
-  const profileRoot = cfg.cpuProfile ? path.join(REPO_ROOT, 'bench', 'results', `prof-objects-${machine.date.replace(/[:.]/g, '-')}`) : null;
+  const profileRoot = cfg.cpuProfile
+    ? path.join(REPO_ROOT, 'bench', 'results', `prof-objects-${machine.date.replace(/[:.]/g, '-')}`)
+    : null;
   const setups: StoreSetup[] = [];
   const cleanup = async (): Promise<void> => {
     for (const setup of setups.splice(0)) await setup.dispose();
@@ -222,7 +259,17 @@ async function main(): Promise<void> {
       await setup.dispose();
       setups.splice(setups.indexOf(setup), 1);
     }
-    const markdown = report(results, { ...machine, load_at_end: os.loadavg().map((l) => l.toFixed(2)).join(' ') }, cfg);
+    const markdown = report(
+      results,
+      {
+        ...machine,
+        load_at_end: os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' '),
+      },
+      cfg,
+    );
     const file = writeObjectsResults(markdown, { machine, config: cfg, results });
     process.stdout.write(`${markdown}\nResults written to ${path.relative(REPO_ROOT, file)}\n`);
   } finally {

@@ -44,7 +44,11 @@ type Config = ReturnType<typeof loadConfig>;
 const log = (message: string): void => {
   process.stderr.write(`[bench-otel ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 };
-const loadAvg = (): string => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const loadAvg = (): string =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 /** Servers and temp dirs of the run, undone on exit (also on Ctrl-C or failure). */
 class Cleanup {
@@ -72,16 +76,31 @@ async function heddleCount(client: LoadClient, projects: string[]): Promise<numb
   return total;
 }
 
-async function heddlePhase(cleanup: Cleanup, cfg: Config, work: OtlpWorkload, warmup: OtlpWorkload, profileDir: string | null) {
+async function heddlePhase(
+  cleanup: Cleanup,
+  cfg: Config,
+  work: OtlpWorkload,
+  warmup: OtlpWorkload,
+  profileDir: string | null,
+) {
   const key = randomBytes(20).toString('hex');
   const dataDir = cleanup.tempDir('heddle-bench-otel-');
-  const server = await startHeddle({ dataDir, adminKey: key, cpuProfileDir: profileDir ? path.join(profileDir, 'heddle') : undefined });
+  const server = await startHeddle({
+    dataDir,
+    adminKey: key,
+    cpuProfileDir: profileDir ? path.join(profileDir, 'heddle') : undefined,
+  });
   cleanup.servers.add(server);
   const counter = new LoadClient(server.url, key, 1);
   let window: ProfileWindow | null = null;
   try {
     const storedSpans = () => heddleCount(counter, [warmup.project, work.project]);
-    const phase = await receiverPhase({ name: 'Heddle', server, apiKey: key, urlPath: OTLP_PATH_HEDDLE, storedSpans }, work, warmup, cfg.concurrency);
+    const phase = await receiverPhase(
+      { name: 'Heddle', server, apiKey: key, urlPath: OTLP_PATH_HEDDLE, storedSpans },
+      work,
+      warmup,
+      cfg.concurrency,
+    );
     return { phase, window: () => window };
   } finally {
     counter.close();
@@ -89,11 +108,17 @@ async function heddlePhase(cleanup: Cleanup, cfg: Config, work: OtlpWorkload, wa
     cleanup.servers.delete(server);
     const spans = measuredSpans.filter((m) => m.pid === server.pid);
     const exitedAt = server.exitedAt();
-    if (spans.length > 0 && exitedAt !== null) window = { from: spans[0].from, to: spans[spans.length - 1].to, exitedAt };
+    if (spans.length > 0 && exitedAt !== null)
+      window = { from: spans[0].from, to: spans[spans.length - 1].to, exitedAt };
   }
 }
 
-async function phoenixPhase(cleanup: Cleanup, cfg: Config, work: OtlpWorkload, warmup: OtlpWorkload): Promise<PhaseResult> {
+async function phoenixPhase(
+  cleanup: Cleanup,
+  cfg: Config,
+  work: OtlpWorkload,
+  warmup: OtlpWorkload,
+): Promise<PhaseResult> {
   const launcher = await ensurePhoenix(log);
   const workDir = cleanup.tempDir('heddle-bench-phoenix-');
   log(`starting Phoenix ${PHOENIX_VERSION} (working dir ${workDir})`);
@@ -102,10 +127,16 @@ async function phoenixPhase(cleanup: Cleanup, cfg: Config, work: OtlpWorkload, w
   const stored = phoenixStoredSpans(server.dbFile);
   try {
     log('Phoenix phase');
-    const phase = await receiverPhase({ name: 'Phoenix', server, apiKey: null, urlPath: OTLP_PATH_PHOENIX, storedSpans: stored.count }, work, warmup, cfg.concurrency);
+    const phase = await receiverPhase(
+      { name: 'Phoenix', server, apiKey: null, urlPath: OTLP_PATH_PHOENIX, storedSpans: stored.count },
+      work,
+      warmup,
+      cfg.concurrency,
+    );
     // the same spans through Phoenix's own API (after the clock): its project's span count
     const viaApi = await phoenixRecordCount(server.url, work.phoenixProject);
-    if (viaApi !== work.spans) throw new Error(`Phoenix GraphQL reports ${viaApi} spans in ${work.phoenixProject}, expected ${work.spans}`);
+    if (viaApi !== work.spans)
+      throw new Error(`Phoenix GraphQL reports ${viaApi} spans in ${work.phoenixProject}, expected ${work.spans}`);
     return { ...phase, extra: { ...phase.extra, graphql_record_count: viaApi } };
   } finally {
     stored.close();
@@ -114,7 +145,13 @@ async function phoenixPhase(cleanup: Cleanup, cfg: Config, work: OtlpWorkload, w
   }
 }
 
-function summary(cfg: Config, work: OtlpWorkload, raw: PhaseResult, heddle: PhaseResult, phoenix: PhaseResult | null): string {
+function summary(
+  cfg: Config,
+  work: OtlpWorkload,
+  raw: PhaseResult,
+  heddle: PhaseResult,
+  phoenix: PhaseResult | null,
+): string {
   const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}×`;
   const cpuUs = (p: PhaseResult): string => fmtRate(((p.serverCpu ?? p.clientCpu) * 1e6) / p.units);
   const rows = [
@@ -134,7 +171,9 @@ function summary(cfg: Config, work: OtlpWorkload, raw: PhaseResult, heddle: Phas
       `| Heddle / Phoenix, CPU per span | ${ratio(Number(cpuUs(phoenix).replace(/,/g, '')), Number(cpuUs(heddle).replace(/,/g, '')))} | |`,
     );
   }
-  rows.push(`| Workload | ${work.spans.toLocaleString('en-US')} spans, ${work.bodies.length} requests of ${work.spansPerBody}, ${Math.round(work.bytesPerSpan)} B/span, ${cfg.concurrency} in flight | |`);
+  rows.push(
+    `| Workload | ${work.spans.toLocaleString('en-US')} spans, ${work.bodies.length} requests of ${work.spansPerBody}, ${Math.round(work.bytesPerSpan)} B/span, ${cfg.concurrency} in flight | |`,
+  );
   return rows.join('\n');
 }
 
@@ -158,7 +197,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   const machine = machineInfo();
-  const profileDir = cfg.cpuProfile ? path.join(REPO_ROOT, 'bench', 'results', `prof-otel-${machine.date.replace(/[:.]/g, '-')}`) : null;
+  const profileDir = cfg.cpuProfile
+    ? path.join(REPO_ROOT, 'bench', 'results', `prof-otel-${machine.date.replace(/[:.]/g, '-')}`)
+    : null;
   try {
     log(`building the workload: ${cfg.spans} spans in requests of ${cfg.spansPerRequest}`);
     const work = buildOtlpWorkload('otel', cfg.spans, cfg.spansPerRequest, 1);
@@ -169,11 +210,14 @@ async function main(): Promise<void> {
     const heddle = await heddlePhase(cleanup, cfg, work, warmup, profileDir);
     const phoenix = cfg.phoenix ? await phoenixPhase(cleanup, cfg, work, warmup) : null;
     const phases = [raw, heddle.phase, ...(phoenix ? [phoenix] : [])];
-    const header = Object.entries({ ...machine, load_at_end: loadAvg(), config: JSON.stringify(cfg) }).map(([k, v]) => `- ${k}: ${v}`).join('\n');
+    const header = Object.entries({ ...machine, load_at_end: loadAvg(), config: JSON.stringify(cfg) })
+      .map(([k, v]) => `- ${k}: ${v}`)
+      .join('\n');
     const markdown = `# OTel ingest benchmark\n\n${header}\n\n${summary(cfg, work, raw, heddle.phase, phoenix)}\n\n${phaseTable(phases)}\n`;
     const file = writeResults(markdown, { machine: { ...machine, load_at_end: loadAvg() }, config: cfg, phases });
     const window = heddle.window();
-    if (profileDir && window) log(`profile summary: ${summariseDir(profileDir, new Map([['heddle', window]])).join(', ')}`);
+    if (profileDir && window)
+      log(`profile summary: ${summariseDir(profileDir, new Map([['heddle', window]])).join(', ')}`);
     process.stdout.write(`${markdown}\nResults written to ${path.relative(REPO_ROOT, file)}\n`);
   } finally {
     await cleanup.run();

@@ -60,7 +60,11 @@ async function serve(config: Config): Promise<void> {
   await app.listen({ host: config.host, port: config.port });
 }
 
-const CREATE_OPTIONS = { entity: { type: 'string' }, user: { type: 'string' }, admin: { type: 'boolean', default: false } } as const;
+const CREATE_OPTIONS = {
+  entity: { type: 'string' },
+  user: { type: 'string' },
+  admin: { type: 'boolean', default: false },
+} as const;
 
 function parseCreateOptions(args: string[]): { entity?: string; user?: string; admin?: boolean } {
   try {
@@ -80,16 +84,21 @@ async function keys(config: Config, args: string[]): Promise<void> {
       const entity = values.entity;
       if (!entity) throw new UsageError('keys create needs --entity');
       // Entities are the first half of `entity/project` ids (calls spec §1).
-      if (entity.includes('/') || entity.length > 128) throw new UsageError(`Invalid entity name "${entity}": no "/", at most 128 characters`);
+      if (entity.includes('/') || entity.length > 128)
+        throw new UsageError(`Invalid entity name "${entity}": no "/", at most 128 characters`);
       const admin = values.admin === true;
       const { key, record } = await auth.createKey({ entity, username: values.user, admin });
-      process.stdout.write(`id: ${record.id}\nuser: ${record.username}\nentity: ${entity}\nadmin: ${admin}\nkey: ${key}\n`);
+      process.stdout.write(
+        `id: ${record.id}\nuser: ${record.username}\nentity: ${entity}\nadmin: ${admin}\nkey: ${key}\n`,
+      );
     } else if (sub === 'list' && rest.length === 0) {
       // Only the prefix is stored, so the secret cannot be shown even by mistake.
       process.stdout.write('id\tprefix\tuser\trole\tcreated\tstate\n');
       for (const k of await auth.listKeys()) {
         const state = k.revoked_at === null ? 'active' : `revoked ${formatMicros(k.revoked_at)}`;
-        process.stdout.write(`${k.id}\t${k.prefix}…\t${k.username}\t${k.is_admin ? 'admin' : 'user'}\t${formatMicros(k.created_at)}\t${state}\n`);
+        process.stdout.write(
+          `${k.id}\t${k.prefix}…\t${k.username}\t${k.is_admin ? 'admin' : 'user'}\t${formatMicros(k.created_at)}\t${state}\n`,
+        );
       }
     } else if (sub === 'revoke' && rest.length === 1) {
       if (!(await auth.revokeKey(rest[0]))) throw new UsageError(`No key with id ${rest[0]}`);

@@ -28,7 +28,12 @@ export function areaOf(url: string, functionName: string): string {
   if (pkg) return pkg[1];
   const src = /\/(src|bench)\/([^/]+)\//.exec(url);
   if (src) return `${src[1]}/${src[2]}`;
-  if (url.startsWith('node:')) return url.startsWith('node:internal/streams') ? 'node:streams' : url.startsWith('node:internal/http') || url.includes('_http') ? 'node:http' : 'node:internal';
+  if (url.startsWith('node:'))
+    return url.startsWith('node:internal/streams')
+      ? 'node:streams'
+      : url.startsWith('node:internal/http') || url.includes('_http')
+        ? 'node:http'
+        : 'node:internal';
   return path.basename(url);
 }
 
@@ -83,7 +88,13 @@ export function summarise(profile: Profile, top: number, window: ProfileWindow |
   const busy = total - (areas.get('(idle)') ?? 0);
   const table = (title: string, map: Map<string, number>, base: number, limit: number): string => {
     const rows = [...map].sort((a, b) => b[1] - a[1]).slice(0, limit);
-    return [`${title}`, ...rows.map(([k, us]) => `  ${((100 * us) / base).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`)].join('\n');
+    return [
+      `${title}`,
+      ...rows.map(
+        ([k, us]) =>
+          `  ${((100 * us) / base).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`,
+      ),
+    ].join('\n');
   };
   const span = window ? `, cut to the measured ${((window.to - window.from) / 1000).toFixed(2)} s` : '';
   return [
@@ -105,7 +116,10 @@ export function summariseDir(dir: string, windows: ReadonlyMap<string, ProfileWi
     const main = fs.readdirSync(path.join(dir, phase.name)).find((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f));
     if (!main) continue;
     const out = path.join(dir, `${phase.name}.txt`);
-    fs.writeFileSync(out, `${summarise(readProfile(path.join(dir, phase.name, main)), top, windows.get(phase.name) ?? null)}\n`);
+    fs.writeFileSync(
+      out,
+      `${summarise(readProfile(path.join(dir, phase.name, main)), top, windows.get(phase.name) ?? null)}\n`,
+    );
     written.push(out);
   }
   return written;

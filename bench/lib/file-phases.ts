@@ -22,7 +22,8 @@ export function procMemory(pid: number): { rss: number; anon: number; file: numb
   } catch {
     return null;
   }
-  const field = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  const field = (name: string): number =>
+    Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
   return { rss: field('VmRSS'), anon: field('RssAnon'), file: field('RssFile') };
 }
 
@@ -56,7 +57,13 @@ function loopback(baseUrl: string): URL {
 }
 
 /** POSTs the multipart form, writing the file in 1 MiB pieces with backpressure; resolves with the digest. */
-export function uploadFile(baseUrl: string, apiKey: string, project: string, name: string, data: Buffer): Promise<string> {
+export function uploadFile(
+  baseUrl: string,
+  apiKey: string,
+  project: string,
+  name: string,
+  data: Buffer,
+): Promise<string> {
   const url = loopback(baseUrl);
   const head = Buffer.from(
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="project_id"\r\n\r\n${project}\r\n` +
@@ -69,16 +76,20 @@ export function uploadFile(baseUrl: string, apiKey: string, project: string, nam
     authorization: authHeader(apiKey),
   };
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: '/file/create', method: 'POST', headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (res.statusCode !== 200) reject(new Error(`/file/create answered ${res.statusCode}: ${text.slice(0, 300)}`));
-        else resolve((JSON.parse(text) as { digest: string }).digest);
-      });
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: url.hostname, port: url.port, path: '/file/create', method: 'POST', headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode !== 200)
+            reject(new Error(`/file/create answered ${res.statusCode}: ${text.slice(0, 300)}`));
+          else resolve((JSON.parse(text) as { digest: string }).digest);
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     void (async () => {
       req.write(head);
@@ -91,26 +102,38 @@ export function uploadFile(baseUrl: string, apiKey: string, project: string, nam
 }
 
 /** Reads /file/content as it arrives into a SHA-256; resolves with the hex digest and the byte count. */
-export function downloadFile(baseUrl: string, apiKey: string, project: string, digest: string): Promise<{ sha256: string; bytes: number }> {
+export function downloadFile(
+  baseUrl: string,
+  apiKey: string,
+  project: string,
+  digest: string,
+): Promise<{ sha256: string; bytes: number }> {
   const url = loopback(baseUrl);
   const payload = Buffer.from(JSON.stringify({ project_id: project, digest }));
-  const headers = { 'content-type': 'application/json', 'content-length': payload.length, authorization: authHeader(apiKey) };
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': payload.length,
+    authorization: authHeader(apiKey),
+  };
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: '/file/content', method: 'POST', headers, agent: false }, (res) => {
-      if (res.statusCode !== 200) {
-        reject(new Error(`/file/content answered ${res.statusCode}`));
-        res.resume();
-        return;
-      }
-      const hash = createHash('sha256');
-      let bytes = 0;
-      res.on('data', (chunk: Buffer) => {
-        hash.update(chunk);
-        bytes += chunk.length;
-      });
-      res.on('end', () => resolve({ sha256: hash.digest('hex'), bytes }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: url.hostname, port: url.port, path: '/file/content', method: 'POST', headers, agent: false },
+      (res) => {
+        if (res.statusCode !== 200) {
+          reject(new Error(`/file/content answered ${res.statusCode}`));
+          res.resume();
+          return;
+        }
+        const hash = createHash('sha256');
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => {
+          hash.update(chunk);
+          bytes += chunk.length;
+        });
+        res.on('end', () => resolve({ sha256: hash.digest('hex'), bytes }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -127,7 +150,13 @@ const mibOf = (bytes: number): number => Math.round(bytes / MIB);
  * One round trip of `sizeMiB` fresh random bytes: upload, download, sha256 compared. Units are
  * MiB, so Units/s is MiB/s. Each phase notes the server's RSS before it and the peaks during it.
  */
-export async function fileRoundTrip(server: ChildServer, apiKey: string, project: string, sizeMiB: number, run: number): Promise<RoundTrip> {
+export async function fileRoundTrip(
+  server: ChildServer,
+  apiKey: string,
+  project: string,
+  sizeMiB: number,
+  run: number,
+): Promise<RoundTrip> {
   const data = randomBytes(sizeMiB * MIB);
   const sha256 = createHash('sha256').update(data).digest('hex');
   let digest = '';
@@ -144,7 +173,8 @@ export async function fileRoundTrip(server: ChildServer, apiKey: string, project
       got = await downloadFile(server.url, apiKey, project, digest);
     }),
   );
-  if (got.bytes !== data.length || got.sha256 !== sha256) throw new Error(`file round trip changed the bytes: ${got.bytes} bytes, sha256 ${got.sha256} vs ${sha256}`);
+  if (got.bytes !== data.length || got.sha256 !== sha256)
+    throw new Error(`file round trip changed the bytes: ${got.bytes} bytes, sha256 ${got.sha256} vs ${sha256}`);
   const after = procMemory(server.pid);
   const note = (start: typeof before, phase: PhaseResult, s: { maxAnon: number; maxFile: number }): PhaseResult => ({
     ...phase,
@@ -158,22 +188,43 @@ export async function fileRoundTrip(server: ChildServer, apiKey: string, project
     },
   });
   const download = note(between, down.value, down);
-  return { upload: note(before, up.value, up), download: { ...download, extra: { ...download.extra, rss_after_mib: after ? mibOf(after.rss) : 'n/a' } } };
+  return {
+    upload: note(before, up.value, up),
+    download: { ...download, extra: { ...download.extra, rss_after_mib: after ? mibOf(after.rss) : 'n/a' } },
+  };
 }
 
 /** The same bytes through the store in process (stageChunk of 1 MiB pieces + commitUpload, then readChunks). */
-export async function fileThroughStore(store: TraceStore, project: string, sizeMiB: number, run: number): Promise<RoundTrip> {
+export async function fileThroughStore(
+  store: TraceStore,
+  project: string,
+  sizeMiB: number,
+  run: number,
+): Promise<RoundTrip> {
   const data = randomBytes(sizeMiB * MIB);
   const uploadId = `bench-${run}-${randomBytes(6).toString('hex')}`;
   const digest = `bench-${uploadId}`;
-  const upload = await measure(`store stageChunk + commitUpload, ${sizeMiB} MiB, in process (MiB/s)`, sizeMiB, null, async () => {
-    for (let seq = 0; seq * MIB < data.length; seq += 1) await store.files.stageChunk(project, uploadId, seq, data.subarray(seq * MIB, (seq + 1) * MIB));
-    await store.files.commitUpload(project, uploadId, { digest, name: null, size_bytes: data.length, chunk_count: Math.ceil(data.length / MIB), created_at: Date.now() * 1000 });
-  });
+  const upload = await measure(
+    `store stageChunk + commitUpload, ${sizeMiB} MiB, in process (MiB/s)`,
+    sizeMiB,
+    null,
+    async () => {
+      for (let seq = 0; seq * MIB < data.length; seq += 1)
+        await store.files.stageChunk(project, uploadId, seq, data.subarray(seq * MIB, (seq + 1) * MIB));
+      await store.files.commitUpload(project, uploadId, {
+        digest,
+        name: null,
+        size_bytes: data.length,
+        chunk_count: Math.ceil(data.length / MIB),
+        created_at: Date.now() * 1000,
+      });
+    },
+  );
   const hash = createHash('sha256');
   const download = await measure(`store readChunks, ${sizeMiB} MiB, in process (MiB/s)`, sizeMiB, null, async () => {
     for await (const chunk of store.files.readChunks(project, digest)) hash.update(chunk);
   });
-  if (hash.digest('hex') !== createHash('sha256').update(data).digest('hex')) throw new Error('store file round trip changed the bytes');
+  if (hash.digest('hex') !== createHash('sha256').update(data).digest('hex'))
+    throw new Error('store file round trip changed the bytes');
   return { upload: { ...upload, extra: { run } }, download: { ...download, extra: { run } } };
 }

@@ -75,7 +75,8 @@ export async function batchPhase(
   try {
     const first = await client.postOk('/call/upsert_batch', warmup.batches[0].body, true);
     const answered = (JSON.parse(first.text!) as { res: unknown[] }).res.length;
-    if (answered !== warmup.batches[0].calls * 2) throw new Error(`${name}: expected ${warmup.batches[0].calls * 2} results, got ${answered}`);
+    if (answered !== warmup.batches[0].calls * 2)
+      throw new Error(`${name}: expected ${warmup.batches[0].calls * 2} results, got ${answered}`);
     await runPool(warmup.batches.length - 1, concurrency, async (i) => {
       await client.postOk('/call/upsert_batch', warmup.batches[i + 1].body);
     });
@@ -94,7 +95,10 @@ export async function batchPhase(
 /** Start+end bodies for single-call requests. */
 export function buildUnbatched(project: string, calls: number): Array<{ start: Buffer; end: Buffer }> {
   const all: GenCall[] = makeCalls(project, opRefs(project, 1), calls, BASE_MICROS, 3_000_000);
-  return all.map((c) => ({ start: Buffer.from(JSON.stringify({ start: c.start })), end: Buffer.from(JSON.stringify({ end: c.end })) }));
+  return all.map((c) => ({
+    start: Buffer.from(JSON.stringify({ start: c.start })),
+    end: Buffer.from(JSON.stringify({ end: c.end })),
+  }));
 }
 
 /** `clients` concurrent clients, each sending /call/start then /call/end for its next call. */

@@ -23,7 +23,8 @@ export class LoadClient {
   constructor(baseUrl: string, apiKey: string | null, maxSockets: number, contentType = 'application/json') {
     this.#contentType = contentType;
     this.#base = new URL(baseUrl);
-    if (this.#base.hostname !== '127.0.0.1') throw new Error(`the load generator only targets loopback, not ${baseUrl}`);
+    if (this.#base.hostname !== '127.0.0.1')
+      throw new Error(`the load generator only targets loopback, not ${baseUrl}`);
     this.#auth = apiKey === null ? null : `Basic ${Buffer.from(`api:${apiKey}`).toString('base64')}`;
     this.#agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
   }
@@ -46,7 +47,14 @@ export class LoadClient {
             for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines += 1;
             if (keep) chunks.push(chunk);
           });
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, lines, text: keep ? Buffer.concat(chunks).toString('utf8') : null }));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              bytes,
+              lines,
+              text: keep ? Buffer.concat(chunks).toString('utf8') : null,
+            }),
+          );
           res.on('error', reject);
         },
       );
@@ -68,7 +76,11 @@ export class LoadClient {
 }
 
 /** Runs `task(0..count-1)` with at most `concurrency` in flight; rejects on the first failure. */
-export async function runPool(count: number, concurrency: number, task: (index: number) => Promise<void>): Promise<void> {
+export async function runPool(
+  count: number,
+  concurrency: number,
+  task: (index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   let failed: unknown = null;
   const worker = async (): Promise<void> => {

@@ -27,7 +27,12 @@ export interface PhaseResult {
 export const measuredSpans: Array<{ pid: number; from: number; to: number }> = [];
 
 /** Runs `fn` against `server` (or in process when null), recording time, CPU and the phase's peak RSS. */
-export async function measure(name: string, units: number, server: ChildServer | null, fn: () => Promise<void>): Promise<PhaseResult> {
+export async function measure(
+  name: string,
+  units: number,
+  server: ChildServer | null,
+  fn: () => Promise<void>,
+): Promise<PhaseResult> {
   server?.resetPeakRss();
   const pid = server?.pid ?? process.pid;
   const main0 = mainThreadCpuSeconds(pid);
@@ -38,7 +43,16 @@ export async function measure(name: string, units: number, server: ChildServer |
   const serverCpu = server ? server.cpuSeconds() - cpu0 : null;
   const main1 = mainThreadCpuSeconds(pid);
   const mainThreadCpu = main0 === null || main1 === null ? null : main1 - main0;
-  return { name, units, seconds, perSecond: units / seconds, serverCpu, clientCpu, serverPeakRss: server?.peakRss() ?? null, mainThreadCpu };
+  return {
+    name,
+    units,
+    seconds,
+    perSecond: units / seconds,
+    serverCpu,
+    clientCpu,
+    serverPeakRss: server?.peakRss() ?? null,
+    mainThreadCpu,
+  };
 }
 
 /** utime + stime of a process's main thread (Linux /proc; null elsewhere). */

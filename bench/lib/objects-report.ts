@@ -26,7 +26,8 @@ export function median(phases: PhaseResult[]): PhaseResult {
 }
 
 const medianOf = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
-const extraMedian = (phases: PhaseResult[], key: string): number => round2(medianOf(phases.map((p) => Number(p.extra?.[key]))));
+const extraMedian = (phases: PhaseResult[], key: string): number =>
+  round2(medianOf(phases.map((p) => Number(p.extra?.[key]))));
 const firstRow = (phases: PhaseResult[]): number => extraMedian(phases, 'first_row_ms');
 /** CPU of the process doing the work (the server, or this process in process) per row, µs. */
 const cpuPerRow = (p: PhaseResult): number => Math.round((((p.serverCpu ?? p.clientCpu) * 1e6) / p.units) * 10) / 10;

@@ -30,7 +30,9 @@ export function partsOf(work: OtlpWorkload, userId: string): CallPart[][] {
   return work.bodies.map((body) => {
     const mapped = mapExport(decodeOtlpProtobuf(body), { projectId: null, wbRunId: null });
     if (mapped.rejected.length > 0) throw new Error(`the workload has rejected spans: ${mapped.rejected[0].reason}`);
-    return mapped.calls.flatMap(({ projectId, call }) => otelCallParts(userId, projectId, `weave:///${projectId}/op/${opObjectId(call.span_name)}:${RAW_DIGEST}`, call));
+    return mapped.calls.flatMap(({ projectId, call }) =>
+      otelCallParts(userId, projectId, `weave:///${projectId}/op/${opObjectId(call.span_name)}:${RAW_DIGEST}`, call),
+    );
   });
 }
 
@@ -40,7 +42,11 @@ function collectGarbage(): void {
 }
 
 /** The same spans' rows straight into a fresh SqliteStore: one calls.write per body, `concurrency` in flight. */
-export async function rawStorePhase(work: OtlpWorkload, warmup: OtlpWorkload, concurrency: number): Promise<PhaseResult> {
+export async function rawStorePhase(
+  work: OtlpWorkload,
+  warmup: OtlpWorkload,
+  concurrency: number,
+): Promise<PhaseResult> {
   const parts = partsOf(work, 'bench-user');
   const warmParts = partsOf(warmup, 'bench-user');
   // the mapping's garbage would otherwise be collected inside the timed writes
@@ -70,7 +76,12 @@ export interface Sent {
  * Posts every body (protobuf) with `concurrency` in flight. A 503 or 429 is retried after
  * Retry-After or a short backoff (OTLP/HTTP exporters retry these); anything else but 200 fails.
  */
-export async function postAll(client: LoadClient, urlPath: string, bodies: Buffer[], concurrency: number): Promise<Sent> {
+export async function postAll(
+  client: LoadClient,
+  urlPath: string,
+  bodies: Buffer[],
+  concurrency: number,
+): Promise<Sent> {
   const t0 = performance.now();
   let retries = 0;
   await runPool(bodies.length, concurrency, async (i) => {
@@ -88,7 +99,12 @@ export async function postAll(client: LoadClient, urlPath: string, bodies: Buffe
 }
 
 /** Polls `count` every `everyMs` until it reaches `target`; fails when it stops growing for `stallMs`. */
-export async function waitForCount(count: () => Promise<number> | number, target: number, everyMs = 50, stallMs = 180_000): Promise<number> {
+export async function waitForCount(
+  count: () => Promise<number> | number,
+  target: number,
+  everyMs = 50,
+  stallMs = 180_000,
+): Promise<number> {
   let last = -1;
   let lastChange = Date.now();
   for (;;) {
@@ -118,17 +134,28 @@ export interface Receiver {
  * from the first request until every span is stored and queryable (`storedSpans` reaches the
  * warm-up plus the workload), not just until the last 200.
  */
-export async function receiverPhase(r: Receiver, work: OtlpWorkload, warmup: OtlpWorkload, concurrency: number): Promise<PhaseResult> {
+export async function receiverPhase(
+  r: Receiver,
+  work: OtlpWorkload,
+  warmup: OtlpWorkload,
+  concurrency: number,
+): Promise<PhaseResult> {
   const client = new LoadClient(r.server.url, r.apiKey, concurrency, PROTOBUF);
   try {
     await postAll(client, r.urlPath, warmup.bodies, concurrency);
     const base = await waitForCount(r.storedSpans, warmup.spans);
-    if (base !== warmup.spans) throw new Error(`${r.name}: ${base} spans stored after the warm-up, expected ${warmup.spans}`);
+    if (base !== warmup.spans)
+      throw new Error(`${r.name}: ${base} spans stored after the warm-up, expected ${warmup.spans}`);
     let sent: Sent = { acceptedSeconds: 0, retries: 0 };
-    const result = await measure(`${r.name}: OTLP protobuf over HTTP (${work.spansPerBody} spans per request, ${concurrency} in flight)`, work.spans, r.server, async () => {
-      sent = await postAll(client, r.urlPath, work.bodies, concurrency);
-      await waitForCount(r.storedSpans, warmup.spans + work.spans);
-    });
+    const result = await measure(
+      `${r.name}: OTLP protobuf over HTTP (${work.spansPerBody} spans per request, ${concurrency} in flight)`,
+      work.spans,
+      r.server,
+      async () => {
+        sent = await postAll(client, r.urlPath, work.bodies, concurrency);
+        await waitForCount(r.storedSpans, warmup.spans + work.spans);
+      },
+    );
     const stored = Number(await r.storedSpans()) - warmup.spans;
     if (stored !== work.spans) throw new Error(`${r.name}: ${stored} spans stored, expected ${work.spans}`);
     return {

@@ -61,7 +61,13 @@ const QUESTIONS = [
   'Draft a polite reply declining the meeting and proposing two other slots next week.',
 ];
 
-const llmAttrs = (model: string, messages: Array<[string, string]>, answer: string, prompt: number, completion: number): Record<string, unknown> => {
+const llmAttrs = (
+  model: string,
+  messages: Array<[string, string]>,
+  answer: string,
+  prompt: number,
+  completion: number,
+): Record<string, unknown> => {
   const out: Record<string, unknown> = {
     'openinference.span.kind': 'LLM',
     'llm.system': 'openai',
@@ -119,11 +125,20 @@ const agentAttrs = (n: number, question: string, answer: string): Record<string,
 /** The five spans of trace number `n`: agent → retriever, llm, tool → llm. */
 function traceSpecs(n: number): SpanSpec[] {
   const question = QUESTIONS[n % QUESTIONS.length];
-  const docs = [0, 1, 2].map((i) => `Document ${(n * 7 + i) % 997}: ${question.slice(0, 40)} … policy text section ${i + 1}, revised 2025.`);
+  const docs = [0, 1, 2].map(
+    (i) => `Document ${(n * 7 + i) % 997}: ${question.slice(0, 40)} … policy text section ${i + 1}, revised 2025.`,
+  );
   const failing = n % ERROR_EVERY === ERROR_EVERY - 1;
   const answer = `Based on the documents, here is the answer to "${question}" with two caveats and a link to the policy page.`;
   return [
-    { name: 'support_agent.run', kind: 1, parent: null, from: 0, to: 2400, attributes: agentAttrs(n, question, answer) },
+    {
+      name: 'support_agent.run',
+      kind: 1,
+      parent: null,
+      from: 0,
+      to: 2400,
+      attributes: agentAttrs(n, question, answer),
+    },
     {
       name: 'vector_store.search',
       kind: 1,
@@ -148,7 +163,16 @@ function traceSpecs(n: number): SpanSpec[] {
       parent: 0,
       from: 200,
       to: 1300,
-      attributes: llmAttrs('gpt-4o-mini', [['system', 'You are a helpful support agent. Cite the documents.'], ['user', `${question}\n\nContext:\n${docs.join('\n')}`]], 'I will look up the account first.', 420 + (n % 50), 24),
+      attributes: llmAttrs(
+        'gpt-4o-mini',
+        [
+          ['system', 'You are a helpful support agent. Cite the documents.'],
+          ['user', `${question}\n\nContext:\n${docs.join('\n')}`],
+        ],
+        'I will look up the account first.',
+        420 + (n % 50),
+        24,
+      ),
     },
     {
       name: 'lookup_account',
@@ -173,7 +197,16 @@ function traceSpecs(n: number): SpanSpec[] {
       parent: 3,
       from: 1400,
       to: 2380,
-      attributes: llmAttrs('gpt-4o', [['system', 'Answer using the account data.'], ['user', question]], answer, 180 + (n % 30), 96),
+      attributes: llmAttrs(
+        'gpt-4o',
+        [
+          ['system', 'Answer using the account data.'],
+          ['user', question],
+        ],
+        answer,
+        180 + (n % 30),
+        96,
+      ),
     },
   ];
 }
@@ -198,7 +231,13 @@ function encodeTrace(n: number, rand: () => number, baseNs: bigint): Array<Recor
       endTimeUnixNano: ns(s.to).toString(),
       attributes: attrs(s.attributes),
       events: s.error
-        ? [{ timeUnixNano: ns(s.to).toString(), name: 'exception', attributes: attrs({ 'exception.type': 'TimeoutError', 'exception.message': s.error }) }]
+        ? [
+            {
+              timeUnixNano: ns(s.to).toString(),
+              name: 'exception',
+              attributes: attrs({ 'exception.type': 'TimeoutError', 'exception.message': s.error }),
+            },
+          ]
         : [],
       status: s.error ? { code: 2, message: s.error } : { code: 1 },
     };
@@ -230,11 +269,21 @@ export function buildOtlpWorkload(label: string, spans: number, spansPerBody: nu
   const bodies: Buffer[] = [];
   for (let first = 0; first < traces; first += tracesPerBody) {
     const spanObjects: Array<Record<string, unknown>> = [];
-    for (let n = first; n < Math.min(traces, first + tracesPerBody); n += 1) spanObjects.push(...encodeTrace(n + seed * 1_000_000, rand, baseNs));
+    for (let n = first; n < Math.min(traces, first + tracesPerBody); n += 1)
+      spanObjects.push(...encodeTrace(n + seed * 1_000_000, rand, baseNs));
     const scope = { name: 'openinference.instrumentation.openai', version: '0.1.30' };
-    bodies.push(Buffer.from(encodeOtlpProtobuf({ resourceSpans: [{ resource, scopeSpans: [{ scope, spans: spanObjects }] }] })));
+    bodies.push(
+      Buffer.from(encodeOtlpProtobuf({ resourceSpans: [{ resource, scopeSpans: [{ scope, spans: spanObjects }] }] })),
+    );
   }
   const bytes = bodies.reduce((sum, b) => sum + b.length, 0);
   const total = traces * SPANS_PER_TRACE;
-  return { project, phoenixProject, bodies, spans: total, spansPerBody: tracesPerBody * SPANS_PER_TRACE, bytesPerSpan: bytes / total };
+  return {
+    project,
+    phoenixProject,
+    bodies,
+    spans: total,
+    spansPerBody: tracesPerBody * SPANS_PER_TRACE,
+    bytesPerSpan: bytes / total,
+  };
 }

@@ -19,7 +19,11 @@ const execFileP = promisify(execFile);
 
 async function run(file: string, args: string[], timeoutMs: number): Promise<{ ok: boolean; out: string }> {
   try {
-    const { stdout, stderr } = await execFileP(file, args, { cwd: REPO_ROOT, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024 });
+    const { stdout, stderr } = await execFileP(file, args, {
+      cwd: REPO_ROOT,
+      timeout: timeoutMs,
+      maxBuffer: 32 * 1024 * 1024,
+    });
     return { ok: true, out: `${stdout}${stderr}` };
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
@@ -29,7 +33,11 @@ async function run(file: string, args: string[], timeoutMs: number): Promise<{ o
 
 async function installedVersion(): Promise<string | null> {
   if (!fs.existsSync(VENV_PYTHON)) return null;
-  const res = await run(VENV_PYTHON, ['-c', 'import importlib.metadata as m; print(m.version("arize-phoenix"))'], 60_000);
+  const res = await run(
+    VENV_PYTHON,
+    ['-c', 'import importlib.metadata as m; print(m.version("arize-phoenix"))'],
+    60_000,
+  );
   return res.ok ? res.out.trim() : null;
 }
 
@@ -45,10 +53,15 @@ export async function ensurePhoenix(log: (m: string) => void): Promise<string> {
       if (!made.ok) throw new Error(`python3 -m venv failed:\n${made.out}`);
     }
     log(`pip install arize-phoenix==${PHOENIX_VERSION} (once; a few minutes)`);
-    const pip = await run(VENV_PYTHON, ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', `arize-phoenix==${PHOENIX_VERSION}`], 1_800_000);
+    const pip = await run(
+      VENV_PYTHON,
+      ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', `arize-phoenix==${PHOENIX_VERSION}`],
+      1_800_000,
+    );
     if (!pip.ok) throw new Error(`pip install arize-phoenix==${PHOENIX_VERSION} failed:\n${pip.out}`);
     const version = await installedVersion();
-    if (version !== PHOENIX_VERSION) throw new Error(`arize-phoenix ${version} importable after install, expected ${PHOENIX_VERSION}`);
+    if (version !== PHOENIX_VERSION)
+      throw new Error(`arize-phoenix ${version} importable after install, expected ${PHOENIX_VERSION}`);
     return launcher;
   });
 }
@@ -111,7 +124,10 @@ export async function phoenixRecordCount(url: string, project: string): Promise<
     body: JSON.stringify({ query: '{ projects { edges { node { name recordCount } } } }' }),
   });
   if (!res.ok) throw new Error(`Phoenix GraphQL answered ${res.status}: ${await res.text()}`);
-  const data = (await res.json()) as { data?: { projects: { edges: Array<{ node: { name: string; recordCount: number } }> } }; errors?: unknown };
+  const data = (await res.json()) as {
+    data?: { projects: { edges: Array<{ node: { name: string; recordCount: number } }> } };
+    errors?: unknown;
+  };
   if (!data.data) throw new Error(`Phoenix GraphQL errors: ${JSON.stringify(data.errors)}`);
   return data.data.projects.edges.find((e) => e.node.name === project)?.node.recordCount ?? 0;
 }

@@ -107,7 +107,12 @@ export function watch(name: string, child: ChildProcess, url: string, tail: () =
   };
 }
 
-export function spawnTracked(args: string[], env: NodeJS.ProcessEnv, file = process.execPath, cwd = REPO_ROOT): { child: ChildProcess; tail: () => string } {
+export function spawnTracked(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  file = process.execPath,
+  cwd = REPO_ROOT,
+): { child: ChildProcess; tail: () => string } {
   const child = spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = '';
   const append = (chunk: Buffer): void => {
@@ -118,7 +123,13 @@ export function spawnTracked(args: string[], env: NodeJS.ProcessEnv, file = proc
   return { child, tail: () => tail };
 }
 
-export async function waitUntil(ready: () => Promise<boolean>, child: ChildProcess, tail: () => string, what: string, timeoutMs = 60_000): Promise<void> {
+export async function waitUntil(
+  ready: () => Promise<boolean>,
+  child: ChildProcess,
+  tail: () => string,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}:\n${tail()}`);
@@ -151,7 +162,10 @@ export async function startHeddle(opts: HeddleOptions): Promise<ChildServer> {
     HEDDLE_HOST: '127.0.0.1',
     HEDDLE_PORT: String(port),
   };
-  const { child, tail } = spawnTracked([...profile, '--import', 'tsx', path.join(REPO_ROOT, 'src', 'main.ts'), 'serve'], env);
+  const { child, tail } = spawnTracked(
+    [...profile, '--import', 'tsx', path.join(REPO_ROOT, 'src', 'main.ts'), 'serve'],
+    env,
+  );
   const url = `http://127.0.0.1:${port}`;
   const server = watch('heddle', child, url, tail);
   try {

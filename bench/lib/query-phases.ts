@@ -9,7 +9,13 @@ import { CALLS_PER_TRACE, makeCalls, opRefs, toParts, type OpRefs } from './work
 /** The read phases: streaming a whole project, seeding a large store, first-page latency. */
 
 /** Streams every call of `project` through /calls/stream_query `runs` times; reports the median run. */
-export async function streamPhase(server: ChildServer, apiKey: string, project: string, expected: number, runs: number): Promise<PhaseResult> {
+export async function streamPhase(
+  server: ChildServer,
+  apiKey: string,
+  project: string,
+  expected: number,
+  runs: number,
+): Promise<PhaseResult> {
   const client = new LoadClient(server.url, apiKey, 1);
   const body = JSON.stringify({ project_id: project });
   try {
@@ -19,7 +25,8 @@ export async function streamPhase(server: ChildServer, apiKey: string, project: 
       results.push(
         await measure(`stream_query, all ${expected} calls of one project`, expected, server, async () => {
           const reply = await client.postOk('/calls/stream_query', body);
-          if (reply.lines !== expected) throw new Error(`stream_query returned ${reply.lines} lines, expected ${expected}`);
+          if (reply.lines !== expected)
+            throw new Error(`stream_query returned ${reply.lines} lines, expected ${expected}`);
           bytes = reply.bytes;
         }),
       );
@@ -30,7 +37,12 @@ export async function streamPhase(server: ChildServer, apiKey: string, project: 
     return {
       ...median,
       serverPeakRss: peak || null,
-      extra: { runs, best_calls_per_s: Math.round(sorted[0].perSecond), mib_per_s: Math.round(bytes / 1024 / 1024 / median.seconds), bytes_per_call: Math.round(bytes / expected) },
+      extra: {
+        runs,
+        best_calls_per_s: Math.round(sorted[0].perSecond),
+        mib_per_s: Math.round(bytes / 1024 / 1024 / median.seconds),
+        bytes_per_call: Math.round(bytes / expected),
+      },
     };
   } finally {
     client.close();
@@ -67,7 +79,10 @@ export async function seedStore(dataDir: string, count: number, chunkCalls: numb
       for (let written = 0; written < count; written += chunk) {
         const n = Math.min(chunk, count - written);
         const start = from + (written / CALLS_PER_TRACE) * spacing;
-        const calls = makeCalls(project, ops, n, start, spacing, { rareEvery: RARE_EVERY, firstTrace: written / CALLS_PER_TRACE });
+        const calls = makeCalls(project, ops, n, start, spacing, {
+          rareEvery: RARE_EVERY,
+          firstTrace: written / CALLS_PER_TRACE,
+        });
         await store.calls.write(toParts(calls, 'bench-user', micros));
       }
     });
@@ -88,14 +103,17 @@ export async function latencyPhase(
   expectedLines = 100,
 ): Promise<PhaseResult> {
   const client = new LoadClient(server.url, apiKey, 1);
-  const body = Buffer.from(JSON.stringify({ ...query, sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 100 }));
+  const body = Buffer.from(
+    JSON.stringify({ ...query, sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 100 }),
+  );
   const timings: number[] = [];
   try {
     const once = async (): Promise<number> => {
       const t0 = performance.now();
       const reply = await client.postOk('/calls/stream_query', body);
       const ms = performance.now() - t0;
-      if (reply.lines !== expectedLines) throw new Error(`${name}: first page has ${reply.lines} calls, expected ${expectedLines}`);
+      if (reply.lines !== expectedLines)
+        throw new Error(`${name}: first page has ${reply.lines} calls, expected ${expectedLines}`);
       return ms;
     };
     for (let i = 0; i < warmup; i += 1) await once();
@@ -104,7 +122,11 @@ export async function latencyPhase(
     });
     return {
       ...result,
-      extra: { median_ms: round2(quantile(timings, 0.5)), p95_ms: round2(quantile(timings, 0.95)), max_ms: round2(Math.max(...timings)) },
+      extra: {
+        median_ms: round2(quantile(timings, 0.5)),
+        p95_ms: round2(quantile(timings, 0.95)),
+        max_ms: round2(Math.max(...timings)),
+      },
     };
   } finally {
     client.close();

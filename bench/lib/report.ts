@@ -37,7 +37,10 @@ export function machineInfo(): Record<string, string> {
     node: process.version,
     cpus: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown'}`,
     memory: `${Math.round(os.totalmem() / 1024 ** 3)} GiB`,
-    load_at_start: os.loadavg().map((l) => l.toFixed(2)).join(' '),
+    load_at_start: os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' '),
   };
 }
 
@@ -49,7 +52,9 @@ export function phaseTable(phases: PhaseResult[]): string {
   const rows = phases.map((p) => {
     const details: Record<string, number | string> = { ...p.extra };
     if (p.mainThreadCpu !== null) details.main_thread_cpu_us_per_unit = Math.round((p.mainThreadCpu * 1e6) / p.units);
-    const extra = Object.entries(details).map(([k, v]) => `${k}=${v}`).join(', ');
+    const extra = Object.entries(details)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ');
     return `| ${p.name} | ${p.units.toLocaleString('en-US')} | ${p.seconds.toFixed(2)} | ${fmtRate(p.perSecond)} | ${cores(p.serverCpu, p.seconds)} | ${cores(p.clientCpu, p.seconds)} | ${fmtRate(cpuPerUnit(p))} | ${mib(p.serverPeakRss)} | ${extra} |`;
   });
   return [
@@ -65,13 +70,17 @@ export function summaryTable(s: Summary): string {
   const limit = Math.min(s.bareHttp.perSecond, s.rawStore.perSecond);
   const limitBy = s.bareHttp.perSecond <= s.rawStore.perSecond ? 'bare HTTP server' : 'raw store';
   const share = (100 * s.batch.perSecond) / limit;
-  const peak = Math.max(...[s.batch, s.unbatched, s.stream, ...s.latency, ...s.latencyAnalyzed].map((p) => p.serverPeakRss ?? 0));
+  const peak = Math.max(
+    ...[s.batch, s.unbatched, s.stream, ...s.latency, ...s.latencyAnalyzed].map((p) => p.serverPeakRss ?? 0),
+  );
   const lines = [
     '| Measure | Result | Target |',
     '|---|---:|---|',
     `| Raw store, calls.write of the same parts (rows/s) | ${fmtRate(s.rawStore.perSecond)} | |`,
     `| Bare node:http server, JSON.parse only (calls/s) | ${fmtRate(s.bareHttp.perSecond)} | |`,
-    ...(s.bareFastify ? [`| Bare Fastify server, no plugins (calls/s, for reference) | ${fmtRate(s.bareFastify.perSecond)} | |`] : []),
+    ...(s.bareFastify
+      ? [`| Bare Fastify server, no plugins (calls/s, for reference) | ${fmtRate(s.bareFastify.perSecond)} | |`]
+      : []),
     `| Ingest limit = lower of the two above (calls/s) | ${fmtRate(limit)} (${limitBy}) | |`,
     `| **/call/upsert_batch** (calls/s, ${Math.round(s.bytesPerCall)} B/call) | ${fmtRate(s.batch.perSecond)} | |`,
     `| Batch ingest as % of the ingest limit | ${share.toFixed(0)} % | ≥ 50 %: ${pass(share >= 50)} |`,
@@ -81,10 +90,14 @@ export function summaryTable(s: Summary): string {
   ];
   for (const l of s.latency) {
     const median = Number(l.extra?.median_ms);
-    lines.push(`| ${l.name}: median / p95 (ms) | ${median} / ${l.extra?.p95_ms} | median ≤ 20 ms: ${pass(median <= 20)} |`);
+    lines.push(
+      `| ${l.name}: median / p95 (ms) | ${median} / ${l.extra?.p95_ms} | median ≤ 20 ms: ${pass(median <= 20)} |`,
+    );
   }
   for (const l of s.latencyAnalyzed) {
-    lines.push(`| ${l.name}: median / p95 (ms) | ${l.extra?.median_ms} / ${l.extra?.p95_ms} | what-if, not current behaviour |`);
+    lines.push(
+      `| ${l.name}: median / p95 (ms) | ${l.extra?.median_ms} / ${l.extra?.p95_ms} | what-if, not current behaviour |`,
+    );
   }
   lines.push(`| Seeding the store in big batches (rows/s) | ${fmtRate(s.seed.perSecond)} | |`);
   lines.push(`| Server peak RSS, highest phase (VmHWM) | ${mib(peak)} | |`);

@@ -55,7 +55,11 @@ export function datasetRow(i: number): Record<string, unknown> {
       ],
     },
     expected: { answer: text(rand, 100, 300), label: ['yes', 'no', 'partial'][i % 3] },
-    metadata: { split: i % 10 === 0 ? 'validation' : 'test', difficulty: 1 + (i % 5), tags: ['rag', `topic-${i % 37}`] },
+    metadata: {
+      split: i % 10 === 0 ? 'validation' : 'test',
+      difficulty: 1 + (i % 5),
+      tags: ['rag', `topic-${i % 37}`],
+    },
   };
 }
 
@@ -68,24 +72,44 @@ export interface BuiltTable {
 }
 
 /** Creates a `rows`-row table: /table/create with the first batch, then /table/update appends of `batchRows`. */
-export async function buildTableOverHttp(server: ChildServer, apiKey: string, project: string, rows: number, batchRows: number): Promise<BuiltTable> {
+export async function buildTableOverHttp(
+  server: ChildServer,
+  apiKey: string,
+  project: string,
+  rows: number,
+  batchRows: number,
+): Promise<BuiltTable> {
   const client = new LoadClient(server.url, apiKey, 1);
   let digest = '';
   let bytes = 0;
-  const batch = (from: number): Array<Record<string, unknown>> => Array.from({ length: Math.min(batchRows, rows - from) }, (_, k) => datasetRow(from + k));
+  const batch = (from: number): Array<Record<string, unknown>> =>
+    Array.from({ length: Math.min(batchRows, rows - from) }, (_, k) => datasetRow(from + k));
   try {
-    const result = await measure(`table build: /table/create + /table/update appends of ${batchRows} rows`, rows, server, async () => {
-      const first = batch(0);
-      bytes += first.reduce((sum, row) => sum + JSON.stringify(row).length, 0);
-      const created = await client.postOk('/table/create', JSON.stringify({ table: { project_id: project, rows: first } }), true);
-      digest = (JSON.parse(created.text!) as { digest: string }).digest;
-      for (let from = first.length; from < rows; from += batchRows) {
-        const next = batch(from);
-        bytes += next.reduce((sum, row) => sum + JSON.stringify(row).length, 0);
-        const body = JSON.stringify({ project_id: project, base_digest: digest, updates: next.map((row) => ({ append: { row } })) });
-        digest = (JSON.parse((await client.postOk('/table/update', body, true)).text!) as { digest: string }).digest;
-      }
-    });
+    const result = await measure(
+      `table build: /table/create + /table/update appends of ${batchRows} rows`,
+      rows,
+      server,
+      async () => {
+        const first = batch(0);
+        bytes += first.reduce((sum, row) => sum + JSON.stringify(row).length, 0);
+        const created = await client.postOk(
+          '/table/create',
+          JSON.stringify({ table: { project_id: project, rows: first } }),
+          true,
+        );
+        digest = (JSON.parse(created.text!) as { digest: string }).digest;
+        for (let from = first.length; from < rows; from += batchRows) {
+          const next = batch(from);
+          bytes += next.reduce((sum, row) => sum + JSON.stringify(row).length, 0);
+          const body = JSON.stringify({
+            project_id: project,
+            base_digest: digest,
+            updates: next.map((row) => ({ append: { row } })),
+          });
+          digest = (JSON.parse((await client.postOk('/table/update', body, true)).text!) as { digest: string }).digest;
+        }
+      },
+    );
     return { digest, rows, rowBytes: bytes / rows, result };
   } finally {
     client.close();
@@ -106,32 +130,51 @@ export function readJsonl(baseUrl: string, apiKey: string, path: string, body: s
   const url = new URL(baseUrl);
   if (url.hostname !== '127.0.0.1') throw new Error(`loopback only, not ${baseUrl}`);
   const payload = Buffer.from(body);
-  const headers = { 'content-type': 'application/json', 'content-length': payload.length, authorization: `Basic ${Buffer.from(`api:${apiKey}`).toString('base64')}` };
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': payload.length,
+    authorization: `Basic ${Buffer.from(`api:${apiKey}`).toString('base64')}`,
+  };
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path, method: 'POST', headers, agent: false }, (res) => {
-      const reading: StreamReading = { status: res.statusCode ?? 0, lines: 0, bytes: 0, firstRowMs: -1, firstLine: '' };
-      let head: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => {
-        reading.bytes += chunk.length;
-        let at = chunk.indexOf(10);
-        if (reading.firstRowMs < 0 && at !== -1) {
-          reading.firstRowMs = performance.now() - t0;
-          reading.firstLine = Buffer.concat([...head, chunk.subarray(0, at)]).toString('utf8');
-          head = [];
-        } else if (reading.firstRowMs < 0) head.push(chunk);
-        for (; at !== -1; at = chunk.indexOf(10, at + 1)) reading.lines += 1;
-      });
-      res.on('end', () => resolve(reading));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: url.hostname, port: url.port, path, method: 'POST', headers, agent: false },
+      (res) => {
+        const reading: StreamReading = {
+          status: res.statusCode ?? 0,
+          lines: 0,
+          bytes: 0,
+          firstRowMs: -1,
+          firstLine: '',
+        };
+        let head: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => {
+          reading.bytes += chunk.length;
+          let at = chunk.indexOf(10);
+          if (reading.firstRowMs < 0 && at !== -1) {
+            reading.firstRowMs = performance.now() - t0;
+            reading.firstLine = Buffer.concat([...head, chunk.subarray(0, at)]).toString('utf8');
+            head = [];
+          } else if (reading.firstRowMs < 0) head.push(chunk);
+          for (; at !== -1; at = chunk.indexOf(10, at + 1)) reading.lines += 1;
+        });
+        res.on('end', () => resolve(reading));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
 }
 
 /** One /table/query_stream of the whole table over loopback; checks the row count and the first row. */
-export async function streamTable(server: ChildServer, apiKey: string, project: string, table: BuiltTable, run: number): Promise<PhaseResult> {
+export async function streamTable(
+  server: ChildServer,
+  apiKey: string,
+  project: string,
+  table: BuiltTable,
+  run: number,
+): Promise<PhaseResult> {
   let reading: StreamReading | null = null;
   const body = JSON.stringify({ project_id: project, digest: table.digest });
   // a small request over a new connection, like the stream's: what any request costs before its first byte
@@ -146,8 +189,18 @@ export async function streamTable(server: ChildServer, apiKey: string, project: 
   if (r === null || r.status !== 200) throw new Error(`/table/query_stream answered ${r?.status}`);
   if (r.lines !== table.rows) throw new Error(`/table/query_stream returned ${r.lines} rows, expected ${table.rows}`);
   const first = JSON.parse(r.firstLine) as { original_index: number; val: { id: string } };
-  if (first.original_index !== 0 || first.val.id !== 'q-000000') throw new Error(`unexpected first row: ${r.firstLine.slice(0, 200)}`);
-  return { ...result, extra: { run, first_row_ms: round2(r.firstRowMs), small_request_ms: round2(requestMs), mib_per_s: round2(r.bytes / 1024 / 1024 / result.seconds), bytes_per_row: Math.round(r.bytes / table.rows) } };
+  if (first.original_index !== 0 || first.val.id !== 'q-000000')
+    throw new Error(`unexpected first row: ${r.firstLine.slice(0, 200)}`);
+  return {
+    ...result,
+    extra: {
+      run,
+      first_row_ms: round2(r.firstRowMs),
+      small_request_ms: round2(requestMs),
+      mib_per_s: round2(r.bytes / 1024 / 1024 / result.seconds),
+      bytes_per_row: Math.round(r.bytes / table.rows),
+    },
+  };
 }
 
 /**
@@ -155,8 +208,21 @@ export async function streamTable(server: ChildServer, apiKey: string, project: 
  * with `asLines`, each row is also turned into its JSONL line (the service's tableRowJson) and
  * gathered into 64 KiB chunks as the route does, without HTTP.
  */
-export async function readTableFromStore(store: TraceStore, project: string, table: BuiltTable, run: number, asLines: boolean): Promise<PhaseResult> {
-  const query: TableQuery = { project_id: project, digest: table.digest, row_digests: null, sort_by: [], limit: null, offset: null };
+export async function readTableFromStore(
+  store: TraceStore,
+  project: string,
+  table: BuiltTable,
+  run: number,
+  asLines: boolean,
+): Promise<PhaseResult> {
+  const query: TableQuery = {
+    project_id: project,
+    digest: table.digest,
+    row_digests: null,
+    sort_by: [],
+    limit: null,
+    offset: null,
+  };
   let rows = 0;
   let bytes = 0;
   let firstRowMs = -1;

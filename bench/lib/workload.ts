@@ -138,7 +138,14 @@ function chatStep(parent: number, question: string): Step {
   return {
     op: 'chat',
     parent,
-    inputs: { messages: [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: question }], model: 'gpt-4o-mini', temperature: 0.2 },
+    inputs: {
+      messages: [
+        { role: 'system', content: SYSTEM_PROMPT },
+        { role: 'user', content: question },
+      ],
+      model: 'gpt-4o-mini',
+      temperature: 0.2,
+    },
     output: {
       id: `chatcmpl-${digest()}`,
       object: 'chat.completion',
@@ -152,18 +159,35 @@ function chatStep(parent: number, question: string): Step {
 
 function traceSteps(projectId: string): Step[] {
   const question = pick(QUESTIONS);
-  const docs = [0, 1, 2].map(() => ({ id: `doc-${int(1, 99999)}`, score: Math.round(random() * 1000) / 1000, text: pick(SNIPPETS) }));
+  const docs = [0, 1, 2].map(() => ({
+    id: `doc-${int(1, 99999)}`,
+    score: Math.round(random() * 1000) / 1000,
+    text: pick(SNIPPETS),
+  }));
   return [
     {
       op: 'agent',
       parent: null,
-      inputs: { self: `weave:///${projectId}/object/SupportAgent:${digest()}`, question, config: { max_steps: 4, temperature: 0.2 } },
+      inputs: {
+        self: `weave:///${projectId}/object/SupportAgent:${digest()}`,
+        question,
+        config: { max_steps: 4, temperature: 0.2 },
+      },
       output: { answer: pick(ANSWERS), steps: 3 },
-      summary: { usage: { [MODEL]: usage(int(900, 3000), int(100, 700)) }, status_counts: { success: CALLS_PER_TRACE, error: 0 } },
+      summary: {
+        usage: { [MODEL]: usage(int(900, 3000), int(100, 700)) },
+        status_counts: { success: CALLS_PER_TRACE, error: 0 },
+      },
     },
     { op: 'retrieve', parent: 0, inputs: { query: question, k: 3 }, output: docs, summary: {} },
     chatStep(0, question),
-    { op: 'tool', parent: 0, inputs: { query: pick(SNIPPETS) }, output: { results: [{ title: pick(SNIPPETS), url: `https://example.com/${int(1, 9999)}` }] }, summary: {} },
+    {
+      op: 'tool',
+      parent: 0,
+      inputs: { query: pick(SNIPPETS) },
+      output: { results: [{ title: pick(SNIPPETS), url: `https://example.com/${int(1, 9999)}` }] },
+      summary: {},
+    },
     chatStep(3, question),
   ];
 }
@@ -178,14 +202,29 @@ export function makeTrace(projectId: string, ops: OpRefs, startMicros: number, r
     const op = step.op === 'agent' ? rootOp : ops[step.op as 'retrieve' | 'chat' | 'tool'];
     return {
       start: {
-        project_id: projectId, id: ids[i], op_name: op, display_name: null, trace_id: ids[0],
-        parent_id: step.parent === null ? null : ids[step.parent], thread_id: null, turn_id: null,
-        started_at: formatMicros(started), attributes: ATTRIBUTES, inputs: step.inputs,
-        wb_user_id: null, wb_run_id: null, wb_run_step: null,
+        project_id: projectId,
+        id: ids[i],
+        op_name: op,
+        display_name: null,
+        trace_id: ids[0],
+        parent_id: step.parent === null ? null : ids[step.parent],
+        thread_id: null,
+        turn_id: null,
+        started_at: formatMicros(started),
+        attributes: ATTRIBUTES,
+        inputs: step.inputs,
+        wb_user_id: null,
+        wb_run_id: null,
+        wb_run_step: null,
       },
       end: {
-        project_id: projectId, id: ids[i], ended_at: formatMicros(ended), exception: null,
-        output: step.output, summary: step.summary, wb_run_step_end: null,
+        project_id: projectId,
+        id: ids[i],
+        ended_at: formatMicros(ended),
+        exception: null,
+        output: step.output,
+        summary: step.summary,
+        wb_run_step_end: null,
       },
     };
   });
@@ -227,15 +266,33 @@ export function batchBody(calls: GenCall[]): string {
 /** The store parts the service derives from these calls (what CallWriteService hands to calls.write). */
 export function toParts(calls: GenCall[], userId: string, toMicros: (iso: string) => number): CallPart[] {
   const starts = calls.map((c): CallStartPart => ({
-    kind: 'start', project_id: c.start.project_id, id: c.start.id, op_name: c.start.op_name,
-    op_display_name: opDisplayName(c.start.op_name), display_name: null, trace_id: c.start.trace_id,
-    parent_id: c.start.parent_id, thread_id: null, turn_id: null, started_at: toMicros(c.start.started_at),
-    attributes: JSON.stringify(c.start.attributes), inputs: JSON.stringify(c.start.inputs), otel_dump: null,
-    wb_user_id: userId, wb_run_id: null, wb_run_step: null,
+    kind: 'start',
+    project_id: c.start.project_id,
+    id: c.start.id,
+    op_name: c.start.op_name,
+    op_display_name: opDisplayName(c.start.op_name),
+    display_name: null,
+    trace_id: c.start.trace_id,
+    parent_id: c.start.parent_id,
+    thread_id: null,
+    turn_id: null,
+    started_at: toMicros(c.start.started_at),
+    attributes: JSON.stringify(c.start.attributes),
+    inputs: JSON.stringify(c.start.inputs),
+    otel_dump: null,
+    wb_user_id: userId,
+    wb_run_id: null,
+    wb_run_step: null,
   }));
   const ends = calls.map((c): CallEndPart => ({
-    kind: 'end', project_id: c.end.project_id, id: c.end.id, ended_at: toMicros(c.end.ended_at), exception: null,
-    output: JSON.stringify(c.end.output), summary: JSON.stringify(c.end.summary), wb_run_step_end: null,
+    kind: 'end',
+    project_id: c.end.project_id,
+    id: c.end.id,
+    ended_at: toMicros(c.end.ended_at),
+    exception: null,
+    output: JSON.stringify(c.end.output),
+    summary: JSON.stringify(c.end.summary),
+    wb_run_step_end: null,
   }));
   return [...starts, ...ends];
 }

@@ -50,7 +50,14 @@ const EnvSchema = Type.Object({
   /** JSON file with the inference catalogues (otel-service-queues spec §C); unset = empty lists. */
   HEDDLE_INFERENCE_CATALOG: Type.Optional(Type.String()),
   HEDDLE_LOG_LEVEL: Type.Union(
-    [Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('silent')],
+    [
+      Type.Literal('fatal'),
+      Type.Literal('error'),
+      Type.Literal('warn'),
+      Type.Literal('info'),
+      Type.Literal('debug'),
+      Type.Literal('silent'),
+    ],
     { default: 'info' },
   ),
 });
@@ -93,7 +100,8 @@ function shown(name: string, value: unknown): string {
 /** TypeBox says "Expected union value" for the log level; name the allowed values instead. */
 function describeError(schema: unknown, message: string): string {
   const anyOf = (schema as { anyOf?: Array<{ const?: unknown }> }).anyOf;
-  if (anyOf && anyOf.every((s) => s.const !== undefined)) return `expected one of ${anyOf.map((s) => String(s.const)).join(', ')}`;
+  if (anyOf && anyOf.every((s) => s.const !== undefined))
+    return `expected one of ${anyOf.map((s) => String(s.const)).join(', ')}`;
   return message;
 }
 
@@ -141,7 +149,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trainingBuiltinRunner: parsed.HEDDLE_TRAINING_BUILTIN_RUNNER,
     trainingBuiltinConcurrency: parsed.HEDDLE_TRAINING_BUILTIN_CONCURRENCY,
     trainingWorkerTtlSeconds: parsed.HEDDLE_TRAINING_WORKER_TTL_SECONDS,
-    trainingBaseModels: parsed.HEDDLE_TRAINING_BASE_MODELS?.split(',').map((s) => s.trim()).filter(Boolean),
+    trainingBaseModels: parsed.HEDDLE_TRAINING_BASE_MODELS?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     inferenceConcurrency: parsed.HEDDLE_INFERENCE_CONCURRENCY,
     inferenceQueueLimit: parsed.HEDDLE_INFERENCE_QUEUE_LIMIT,
     inferenceCatalog,

@@ -34,12 +34,17 @@ export interface ProcessedValue extends ObjectClasses {
  * §2.2); with one, the value is checked and filled in. Throws InvalidRequestError (400).
  */
 export function processObjectValue(val: JsonValue, className: string | null): ProcessedValue {
-  if (className === null) return { val, ...(detectObjectClasses(val) ?? { base_object_class: null, leaf_object_class: null }) };
-  if (!isJsonObject(val)) throw new ObjectInvalidRequestError('object_class cannot be provided for non-dict objects', 'ValueError');
+  if (className === null)
+    return { val, ...(detectObjectClasses(val) ?? { base_object_class: null, leaf_object_class: null }) };
+  if (!isJsonObject(val))
+    throw new ObjectInvalidRequestError('object_class cannot be provided for non-dict objects', 'ValueError');
   const detected = detectObjectClasses(val);
   if (detected !== null) {
     if (detected.leaf_object_class !== className) {
-      throw new ObjectInvalidRequestError(`object_class must match val's defined object class: ${String(detected.leaf_object_class)} != ${className}`, 'ValueError');
+      throw new ObjectInvalidRequestError(
+        `object_class must match val's defined object class: ${String(detected.leaf_object_class)} != ${className}`,
+        'ValueError',
+      );
     }
     return { val, ...detected };
   }
@@ -60,7 +65,8 @@ export function processObjectValue(val: JsonValue, className: string | null): Pr
 function optionalString(val: JsonObject, field: string): string | null {
   const value = val[field];
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') throw new ObjectInvalidRequestError(`Invalid ${field}: input should be a valid string`, 'ValueError');
+  if (typeof value !== 'string')
+    throw new ObjectInvalidRequestError(`Invalid ${field}: input should be a valid string`, 'ValueError');
   return value;
 }
 
@@ -82,11 +88,16 @@ const schemaChecker = new Ajv({ strict: false, validateSchema: true });
  */
 function annotationSpecFields(val: JsonObject): JsonObject {
   const fieldSchema = val.field_schema ?? {};
-  if (!isJsonObject(fieldSchema)) throw new ObjectInvalidRequestError('Invalid field_schema: input should be a valid dictionary', 'ValueError');
+  if (!isJsonObject(fieldSchema))
+    throw new ObjectInvalidRequestError('Invalid field_schema: input should be a valid dictionary', 'ValueError');
   if (!schemaChecker.validateSchema(toPlainJson(fieldSchema) as object)) {
-    throw new ObjectInvalidRequestError(`Invalid field_schema: not a valid JSON Schema (${schemaChecker.errorsText(schemaChecker.errors)})`, 'ValueError');
+    throw new ObjectInvalidRequestError(
+      `Invalid field_schema: not a valid JSON Schema (${schemaChecker.errorsText(schemaChecker.errors)})`,
+      'ValueError',
+    );
   }
-  const unique = val.unique_among_creators === undefined ? false : laxBool(val.unique_among_creators, 'unique_among_creators');
+  const unique =
+    val.unique_among_creators === undefined ? false : laxBool(val.unique_among_creators, 'unique_among_creators');
   const opScope = val.op_scope ?? null;
   if (opScope !== null && (!Array.isArray(opScope) || opScope.some((item) => typeof item !== 'string'))) {
     throw new ObjectInvalidRequestError('Invalid op_scope: input should be a list of strings or null', 'ValueError');

@@ -32,12 +32,21 @@ export type CallField =
   | { kind: 'feedback'; feedbackType: string; target: { payload: string[] } | 'runnable_ref' | 'trigger_ref' };
 
 export const CALL_STRING_COLUMNS: readonly CallStringColumn[] = [
-  'id', 'project_id', 'trace_id', 'parent_id', 'thread_id', 'turn_id', 'op_name', 'display_name', 'exception', 'wb_user_id', 'wb_run_id',
+  'id',
+  'project_id',
+  'trace_id',
+  'parent_id',
+  'thread_id',
+  'turn_id',
+  'op_name',
+  'display_name',
+  'exception',
+  'wb_user_id',
+  'wb_run_id',
 ];
 export const CALL_INT_COLUMNS: readonly CallIntColumn[] = ['wb_run_step', 'wb_run_step_end'];
 export const CALL_TIME_COLUMNS: readonly CallTimeColumn[] = ['started_at', 'ended_at', 'deleted_at'];
 export const CALL_JSON_COLUMNS: readonly CallJsonColumn[] = ['inputs', 'output', 'attributes', 'summary'];
-
 
 /** Resolves a calls query field path (calls spec §5.2); unknown or forbidden fields → 422 with a reason. */
 export function resolveCallField(path: string): CallField {
@@ -72,6 +81,7 @@ function resolveFeedbackField(path: string): CallField {
   const [, feedbackType, remainder] = match;
   const [target, ...rest] = splitFieldPath(remainder);
   if (target === 'payload') return { kind: 'feedback', feedbackType, target: { payload: rest } };
-  if ((target === 'runnable_ref' || target === 'trigger_ref') && rest.length === 0) return { kind: 'feedback', feedbackType, target };
+  if ((target === 'runnable_ref' || target === 'trigger_ref') && rest.length === 0)
+    return { kind: 'feedback', feedbackType, target };
   throw new InvalidFieldError(`Invalid feedback field ${path}`);
 }

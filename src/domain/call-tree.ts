@@ -3,7 +3,10 @@
  * descendants a delete cascades to (calls spec §3.1). `calls` are the live calls of the traces
  * involved; links to calls outside them are not followed.
  */
-export function collectDescendants(collected: Set<string>, calls: ReadonlyArray<{ id: string; parent_id: string | null }>): void {
+export function collectDescendants(
+  collected: Set<string>,
+  calls: ReadonlyArray<{ id: string; parent_id: string | null }>,
+): void {
   const children = new Map<string, string[]>();
   for (const call of calls) {
     if (call.parent_id === null) continue;

@@ -18,7 +18,10 @@ export interface CallViewOptions {
 
 export type TraceStatus = 'success' | 'error' | 'running' | 'descendant_error';
 
-export function deriveStatus(row: Pick<CallRow, 'exception' | 'ended_at'>, summary: Record<string, unknown>): TraceStatus {
+export function deriveStatus(
+  row: Pick<CallRow, 'exception' | 'ended_at'>,
+  summary: Record<string, unknown>,
+): TraceStatus {
   if (row.exception != null) return 'error';
   if (row.ended_at == null) return 'running';
   const counts = summary.status_counts as Record<string, unknown> | undefined;
@@ -27,11 +30,22 @@ export function deriveStatus(row: Pick<CallRow, 'exception' | 'ended_at'>, summa
 }
 
 /** The server-derived `weave` object of a summary (spec §2.6), keeping the client's other `weave` keys. */
-function deriveWeave(row: Partial<CallRow>, stored: Record<string, unknown>, extras?: Record<string, unknown>): Record<string, unknown> {
-  const clientWeave = stored.weave !== null && typeof stored.weave === 'object' && !Array.isArray(stored.weave) ? (stored.weave as Record<string, unknown>) : {};
+function deriveWeave(
+  row: Partial<CallRow>,
+  stored: Record<string, unknown>,
+  extras?: Record<string, unknown>,
+): Record<string, unknown> {
+  const clientWeave =
+    stored.weave !== null && typeof stored.weave === 'object' && !Array.isArray(stored.weave)
+      ? (stored.weave as Record<string, unknown>)
+      : {};
   const { status: _s, latency_ms: _l, trace_name: _t, display_name: _d, ...keptWeave } = clientWeave;
-  const weave: Record<string, unknown> = { ...keptWeave, status: deriveStatus({ exception: row.exception ?? null, ended_at: row.ended_at ?? null }, stored) };
-  if (row.ended_at != null && row.started_at != null) weave.latency_ms = Math.floor((row.ended_at - row.started_at) / 1000);
+  const weave: Record<string, unknown> = {
+    ...keptWeave,
+    status: deriveStatus({ exception: row.exception ?? null, ended_at: row.ended_at ?? null }, stored),
+  };
+  if (row.ended_at != null && row.started_at != null)
+    weave.latency_ms = Math.floor((row.ended_at - row.started_at) / 1000);
   if (row.display_name) weave.display_name = row.display_name;
   else if (row.op_display_name != null) weave.trace_name = row.op_display_name;
   if (extras) Object.assign(weave, extras);
@@ -55,7 +69,9 @@ function summaryJson(row: CallRow, extras: Record<string, unknown> | undefined):
   const text = row.summary ?? '{}';
   if (text.includes('"weave"')) return JSON.stringify(deriveSummary(row, extras));
   const needsCounts = row.exception == null && row.ended_at != null && text.includes('"status_counts"');
-  const weave = JSON.stringify(deriveWeave(row, needsCounts ? (JSON.parse(text) as Record<string, unknown>) : NO_SUMMARY, extras));
+  const weave = JSON.stringify(
+    deriveWeave(row, needsCounts ? (JSON.parse(text) as Record<string, unknown>) : NO_SUMMARY, extras),
+  );
   return text === '{}' ? `{"weave":${weave}}` : `${text.slice(0, -1)},"weave":${weave}}`;
 }
 
@@ -66,7 +82,9 @@ const time = (value: number | null | undefined): string => (value == null ? 'nul
 function attributesText(row: CallRow): string {
   const attributes = row.attributes ?? '{}';
   if (row.otel_dump == null) return attributes;
-  return attributes === '{}' ? `{"otel_span":${row.otel_dump}}` : `${attributes.slice(0, -1)},"otel_span":${row.otel_dump}}`;
+  return attributes === '{}'
+    ? `{"otel_span":${row.otel_dump}}`
+    : `${attributes.slice(0, -1)},"otel_span":${row.otel_dump}}`;
 }
 
 /** One call as JSON text. */

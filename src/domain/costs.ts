@@ -14,7 +14,11 @@ import { formatMicros } from './time.js';
  */
 export function choosePrice(candidates: readonly CostRow[], startedAt: number): CostRow | null {
   let best: CostRow | null = null;
-  const rank = (row: CostRow): [number, number, number] => [row.effective_date <= startedAt ? 0 : 1, row.pricing_level === 'project' ? 0 : 1, -row.effective_date];
+  const rank = (row: CostRow): [number, number, number] => [
+    row.effective_date <= startedAt ? 0 : 1,
+    row.pricing_level === 'project' ? 0 : 1,
+    -row.effective_date,
+  ];
   for (const row of candidates) {
     if (best === null) {
       best = row;

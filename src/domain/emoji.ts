@@ -21,7 +21,11 @@ const key = (text: string): string => text.replace(VARIATION, '');
 
 /** "thumbs up: medium skin tone" → ":thumbs_up_medium_skin_tone:"; flags drop their "flag: " prefix. */
 function aliasOf(label: string): string {
-  const name = label.replace(/^flag: /, '').replace(/[:,]/g, '').trim().replace(/\s+/g, '_');
+  const name = label
+    .replace(/^flag: /, '')
+    .replace(/[:,]/g, '')
+    .trim()
+    .replace(/\s+/g, '_');
   return `:${name}:`;
 }
 

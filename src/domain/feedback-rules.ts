@@ -73,16 +73,24 @@ function checkRefKinds(req: FeedbackInput): void {
 
 const hasScorerData = (req: FeedbackInput): boolean =>
   (req.scorer_tags?.length ?? 0) > 0 ||
-  (['scorer_tag_reasons', 'scorer_tag_confidences', 'scorer_ratings', 'scorer_rating_reasons', 'scorer_rating_confidences'] as const).some(
-    (field) => Object.keys(req[field] ?? {}).length > 0,
-  );
+  (
+    [
+      'scorer_tag_reasons',
+      'scorer_tag_confidences',
+      'scorer_ratings',
+      'scorer_rating_reasons',
+      'scorer_rating_confidences',
+    ] as const
+  ).some((field) => Object.keys(req[field] ?? {}).length > 0);
 
 function forbid(req: FeedbackInput, fields: readonly RefField[], type: string): void {
-  for (const field of fields) if (req[field] != null) throw new ObjectInvalidRequestError(`${field} is not allowed for feedback type ${type}`);
+  for (const field of fields)
+    if (req[field] != null) throw new ObjectInvalidRequestError(`${field} is not allowed for feedback type ${type}`);
 }
 
 function requireRefs(req: FeedbackInput, fields: readonly RefField[], type: string): void {
-  for (const field of fields) if (req[field] == null) throw new ObjectInvalidRequestError(`${field} is required for feedback type ${type}`);
+  for (const field of fields)
+    if (req[field] == null) throw new ObjectInvalidRequestError(`${field} is required for feedback type ${type}`);
 }
 
 /** `<prefix><name>` exactly, returning the name. */
@@ -106,14 +114,16 @@ function checkNote(payload: Record<string, unknown>): void {
   const note = payload.note;
   if (typeof note !== 'string') throw new ObjectInvalidRequestError('Note payload must have a string note');
   const length = [...note].length;
-  if (length < 1 || length > MAX_NOTE_CHARS) throw new ObjectInvalidRequestError(`Note must be between 1 and ${MAX_NOTE_CHARS} characters long`);
+  if (length < 1 || length > MAX_NOTE_CHARS)
+    throw new ObjectInvalidRequestError(`Note must be between 1 and ${MAX_NOTE_CHARS} characters long`);
 }
 
 function checkRunnable(req: FeedbackInput, type: string): void {
   const name = suffixName(type, 'wandb.runnable.');
   requireRefs(req, ['runnable_ref'], type);
   const ref = parseRef(req.runnable_ref!)!;
-  if (ref.name !== name) throw new ObjectInvalidRequestError(`runnable_ref name ${ref.name} does not match feedback type ${type}`);
+  if (ref.name !== name)
+    throw new ObjectInvalidRequestError(`runnable_ref name ${ref.name} does not match feedback type ${type}`);
   if (ref.kind === 'op') requireRefs(req, ['call_ref'], type);
   if (!('output' in req.payload)) throw new ObjectInvalidRequestError('Runnable feedback payload must have an output');
 }
@@ -122,13 +132,18 @@ function checkRunnable(req: FeedbackInput, type: string): void {
  * Checks §7.2 in order and returns the processed payload (reactions gain their names) and, for
  * annotations, the spec ref the caller must still resolve. Any violation → 400.
  */
-export function checkFeedback(req: FeedbackInput): { payload: Record<string, unknown>; annotationSpec: ParsedRef | null } {
+export function checkFeedback(req: FeedbackInput): {
+  payload: Record<string, unknown>;
+  annotationSpec: ParsedRef | null;
+} {
   const type = req.feedback_type;
   checkRefKinds(req);
   let payload = req.payload;
   let annotationSpec: ParsedRef | null = null;
-  const scorerAllowed = type.startsWith('wandb.runnable') || type === 'wandb.agent_monitor' || type === 'wandb.agent_user_feedback';
-  if (!scorerAllowed && hasScorerData(req)) throw new ObjectInvalidRequestError(`scorer fields are not allowed for feedback type ${type}`);
+  const scorerAllowed =
+    type.startsWith('wandb.runnable') || type === 'wandb.agent_monitor' || type === 'wandb.agent_user_feedback';
+  if (!scorerAllowed && hasScorerData(req))
+    throw new ObjectInvalidRequestError(`scorer fields are not allowed for feedback type ${type}`);
   if (type === 'wandb.reaction.1') {
     forbid(req, REF_FIELDS, type);
     payload = checkReaction(payload);
@@ -139,19 +154,25 @@ export function checkFeedback(req: FeedbackInput): { payload: Record<string, unk
     const name = suffixName(type, 'wandb.annotation.');
     requireRefs(req, ['annotation_ref'], type);
     annotationSpec = parseRef(req.annotation_ref!)!;
-    if (annotationSpec.name !== name) throw new ObjectInvalidRequestError(`annotation_ref name ${annotationSpec.name} does not match feedback type ${type}`);
-    if (annotationSpec.projectId !== req.project_id) throw new ObjectInvalidRequestError('annotation_ref must be in the same project');
+    if (annotationSpec.name !== name)
+      throw new ObjectInvalidRequestError(
+        `annotation_ref name ${annotationSpec.name} does not match feedback type ${type}`,
+      );
+    if (annotationSpec.projectId !== req.project_id)
+      throw new ObjectInvalidRequestError('annotation_ref must be in the same project');
     if (!('value' in payload)) throw new ObjectInvalidRequestError('Annotation payload must have a value');
   } else if (type.startsWith('wandb.runnable')) {
     checkRunnable(req, type);
   } else if (type === 'wandb.agent_monitor') {
     requireRefs(req, ['runnable_ref', 'call_ref', 'trigger_ref'], type);
   } else if (type === 'wandb.agent_user_feedback') {
-    if ((req.scorer_tags?.length ?? 0) === 0) throw new ObjectInvalidRequestError('scorer_tags must not be empty for feedback type wandb.agent_user_feedback');
+    if ((req.scorer_tags?.length ?? 0) === 0)
+      throw new ObjectInvalidRequestError('scorer_tags must not be empty for feedback type wandb.agent_user_feedback');
     forbid(req, REF_FIELDS, type);
   } else {
     forbid(req, REF_FIELDS, type);
   }
-  if (canonicalJson(payload).length > MAX_PAYLOAD_CHARS) throw new ObjectInvalidRequestError('Feedback payload too large');
+  if (canonicalJson(payload).length > MAX_PAYLOAD_CHARS)
+    throw new ObjectInvalidRequestError('Feedback payload too large');
   return { payload, annotationSpec };
 }

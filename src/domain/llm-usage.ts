@@ -18,7 +18,8 @@ export interface ModelUsage {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-const numberOr = (value: unknown, fallback: number): number => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
+const numberOr = (value: unknown, fallback: number): number =>
+  typeof value === 'number' && Number.isFinite(value) ? value : fallback;
 
 /** The usage entries of a stored summary (JSON text), in key order; [] when there is none. */
 export function usageEntries(summaryText: string | null): ModelUsage[] {

@@ -119,8 +119,10 @@ export class GroupStats<M extends string> {
     for (const plan of plans) {
       const accumulator = this.#metrics.get(plan.metric)!;
       const restricted = sumOnly(plan.metric);
-      for (const kind of plan.aggregations) out[`${kind}_${plan.metric}`] = restricted && kind !== 'sum' ? null : accumulator.aggregate(kind);
-      for (const p of plan.percentiles) out[`p${percentileLabel(p)}_${plan.metric}`] = restricted ? null : accumulator.percentile(p);
+      for (const kind of plan.aggregations)
+        out[`${kind}_${plan.metric}`] = restricted && kind !== 'sum' ? null : accumulator.aggregate(kind);
+      for (const p of plan.percentiles)
+        out[`p${percentileLabel(p)}_${plan.metric}`] = restricted ? null : accumulator.percentile(p);
     }
     out.count = this.count;
     return out;

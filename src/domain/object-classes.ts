@@ -22,7 +22,13 @@ export function detectObjectClasses(val: JsonValue): ObjectClasses | null {
   if (!isJsonObject(val) || !Array.isArray(val._bases) || !('_class_name' in val)) return null;
   const bases = val._bases;
   const n = bases.length;
-  if (n < 2 || bases[n - 1] !== 'BaseModel' || typeof bases[n - 2] !== 'string' || !ROOT_CLASSES.has(bases[n - 2] as string)) return null;
+  if (
+    n < 2 ||
+    bases[n - 1] !== 'BaseModel' ||
+    typeof bases[n - 2] !== 'string' ||
+    !ROOT_CLASSES.has(bases[n - 2] as string)
+  )
+    return null;
   const leaf = typeof val._class_name === 'string' ? val._class_name : null;
   const base = n === 2 ? leaf : typeof bases[n - 3] === 'string' ? (bases[n - 3] as string) : null;
   return { base_object_class: base, leaf_object_class: leaf };

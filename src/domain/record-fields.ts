@@ -8,35 +8,98 @@ import { splitFieldPath } from './query/parse.js';
  */
 
 export const FEEDBACK_STRING_COLUMNS = [
-  'id', 'project_id', 'weave_ref', 'wb_user_id', 'creator', 'feedback_type', 'annotation_ref', 'runnable_ref', 'call_ref',
-  'trigger_ref', 'queue_id', 'span_agent_name', 'span_agent_version', 'span_status_code', 'span_conversation_id', 'span_trace_id',
+  'id',
+  'project_id',
+  'weave_ref',
+  'wb_user_id',
+  'creator',
+  'feedback_type',
+  'annotation_ref',
+  'runnable_ref',
+  'call_ref',
+  'trigger_ref',
+  'queue_id',
+  'span_agent_name',
+  'span_agent_version',
+  'span_status_code',
+  'span_conversation_id',
+  'span_trace_id',
   'scorer_trace_id',
 ] as const;
 export const FEEDBACK_JSON_COLUMNS = [
-  'payload', 'scorer_tags', 'scorer_tag_reasons', 'scorer_tag_confidences', 'scorer_ratings', 'scorer_rating_reasons', 'scorer_rating_confidences',
+  'payload',
+  'scorer_tags',
+  'scorer_tag_reasons',
+  'scorer_tag_confidences',
+  'scorer_ratings',
+  'scorer_rating_reasons',
+  'scorer_rating_confidences',
 ] as const;
 /** Every column in the order responses list them. */
 export const FEEDBACK_COLUMNS: readonly string[] = [
-  'id', 'project_id', 'weave_ref', 'wb_user_id', 'creator', 'created_at', 'feedback_type', 'payload', 'annotation_ref', 'runnable_ref',
-  'call_ref', 'trigger_ref', 'queue_id', 'scorer_tags', 'scorer_tag_reasons', 'scorer_tag_confidences', 'scorer_ratings',
-  'scorer_rating_reasons', 'scorer_rating_confidences', 'span_agent_name', 'span_agent_version', 'span_status_code',
-  'span_conversation_id', 'span_trace_id', 'scorer_trace_id',
+  'id',
+  'project_id',
+  'weave_ref',
+  'wb_user_id',
+  'creator',
+  'created_at',
+  'feedback_type',
+  'payload',
+  'annotation_ref',
+  'runnable_ref',
+  'call_ref',
+  'trigger_ref',
+  'queue_id',
+  'scorer_tags',
+  'scorer_tag_reasons',
+  'scorer_tag_confidences',
+  'scorer_ratings',
+  'scorer_rating_reasons',
+  'scorer_rating_confidences',
+  'span_agent_name',
+  'span_agent_version',
+  'span_status_code',
+  'span_conversation_id',
+  'span_trace_id',
+  'scorer_trace_id',
 ];
 
 export function resolveFeedbackField(path: string): RecordField {
   const [head, ...rest] = splitFieldPath(path);
-  if ((FEEDBACK_STRING_COLUMNS as readonly string[]).includes(head) && rest.length === 0) return { kind: 'column', name: head, type: 'string' };
+  if ((FEEDBACK_STRING_COLUMNS as readonly string[]).includes(head) && rest.length === 0)
+    return { kind: 'column', name: head, type: 'string' };
   if (head === 'created_at' && rest.length === 0) return { kind: 'column', name: head, type: 'datetime' };
   if ((FEEDBACK_JSON_COLUMNS as readonly string[]).includes(head)) return { kind: 'json', column: head, path: rest };
   throw new ObjectInvalidRequestError(`Unknown feedback field: ${path}`);
 }
 
-const COST_STRING_COLUMNS = ['id', 'llm_id', 'provider_id', 'pricing_level', 'prompt_token_cost_unit', 'completion_token_cost_unit', 'created_by'];
-const COST_NUMBER_COLUMNS = ['prompt_token_cost', 'completion_token_cost', 'cache_read_input_token_cost', 'cache_creation_input_token_cost'];
+const COST_STRING_COLUMNS = [
+  'id',
+  'llm_id',
+  'provider_id',
+  'pricing_level',
+  'prompt_token_cost_unit',
+  'completion_token_cost_unit',
+  'created_by',
+];
+const COST_NUMBER_COLUMNS = [
+  'prompt_token_cost',
+  'completion_token_cost',
+  'cache_read_input_token_cost',
+  'cache_creation_input_token_cost',
+];
 /** The keys of a `/cost/query` result item (objects spec §8.3). */
 export const COST_OUTPUT_FIELDS = [
-  'id', 'llm_id', 'prompt_token_cost', 'completion_token_cost', 'cache_read_input_token_cost', 'cache_creation_input_token_cost',
-  'prompt_token_cost_unit', 'completion_token_cost_unit', 'effective_date', 'provider_id',
+  'id',
+  'llm_id',
+  'prompt_token_cost',
+  'completion_token_cost',
+  'cache_read_input_token_cost',
+  'cache_creation_input_token_cost',
+  'prompt_token_cost_unit',
+  'completion_token_cost_unit',
+  'effective_date',
+  'provider_id',
 ] as const;
 
 export function resolveCostField(path: string): RecordField {
@@ -50,7 +113,8 @@ export function resolveCostField(path: string): RecordField {
 
 type Raw = Record<string, unknown>;
 const isRaw = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
-const only = (node: unknown, key: string): unknown => (isRaw(node) && Object.keys(node).length === 1 && key in node ? node[key] : undefined);
+const only = (node: unknown, key: string): unknown =>
+  isRaw(node) && Object.keys(node).length === 1 && key in node ? node[key] : undefined;
 const isIdField = (node: unknown): boolean => only(node, '$getField') === 'id';
 const stringLiteral = (node: unknown): string | null => {
   const value = only(node, '$literal');

@@ -51,7 +51,10 @@ export async function expandInValue(root: unknown, paths: string[][], resolve: R
     if (typeof current !== 'string') continue;
     const resolved = await resolve(current);
     if (resolved === undefined) continue;
-    const value = resolved !== null && typeof resolved === 'object' && !Array.isArray(resolved) ? { ...resolved, _ref: current } : resolved;
+    const value =
+      resolved !== null && typeof resolved === 'object' && !Array.isArray(resolved)
+        ? { ...resolved, _ref: current }
+        : resolved;
     if (Array.isArray(container)) container[Number(last)] = value;
     else (container as Record<string, unknown>)[last] = value;
   }
@@ -61,6 +64,7 @@ export async function expandInValue(root: unknown, paths: string[][], resolve: R
 /** A key of an object, or an index of an array (numeric segment), else undefined. */
 function child(value: unknown, segment: string): unknown {
   if (Array.isArray(value)) return /^\d+$/.test(segment) ? value[Number(segment)] : undefined;
-  if (value !== null && typeof value === 'object') return Object.hasOwn(value, segment) ? (value as Record<string, unknown>)[segment] : undefined;
+  if (value !== null && typeof value === 'object')
+    return Object.hasOwn(value, segment) ? (value as Record<string, unknown>)[segment] : undefined;
   return undefined;
 }

@@ -45,7 +45,8 @@ function parseExtra(parts: string[], uri: string): RefStep[] {
     const edge = parts[i];
     if (!EDGES.has(edge)) throw new RefParseError(`Invalid URI: ${uri} (unknown edge "${edge}")`);
     const value = decodePart(parts[i + 1], uri);
-    if (edge === 'index' && !/^-?\d+$/.test(value)) throw new RefParseError(`Invalid URI: ${uri} (index must be an integer)`);
+    if (edge === 'index' && !/^-?\d+$/.test(value))
+      throw new RefParseError(`Invalid URI: ${uri} (index must be an integer)`);
     steps.push({ edge: edge as RefEdge, value });
   }
   return steps;
@@ -68,7 +69,14 @@ export function parseRef(uri: string): ParsedRef {
   if (pieces.length !== 2 || pieces[0] === '' || pieces[1] === '') {
     throw new RefParseError(`Invalid URI: ${uri} (expected <name>:<version>)`);
   }
-  return { kind, entity, project, name: decodePart(pieces[0], uri), version: decodePart(pieces[1], uri), extra: parseExtra(rest, uri) };
+  return {
+    kind,
+    entity,
+    project,
+    name: decodePart(pieces[0], uri),
+    version: decodePart(pieces[1], uri),
+    extra: parseExtra(rest, uri),
+  };
 }
 
 /** Renders a parsed ref back to its external form (values percent-encoded). */

@@ -24,11 +24,26 @@ export type UsageByModel = Map<string, AggregatedUsage>;
 
 export type CostFields = Pick<
   AggregatedUsage,
-  'prompt_tokens_total_cost' | 'completion_tokens_total_cost' | 'cache_read_input_tokens_total_cost' | 'cache_creation_input_tokens_total_cost'
+  | 'prompt_tokens_total_cost'
+  | 'completion_tokens_total_cost'
+  | 'cache_read_input_tokens_total_cost'
+  | 'cache_creation_input_tokens_total_cost'
 >;
 
-const COUNT_KEYS = ['requests', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const;
-const COST_KEYS = ['prompt_tokens_total_cost', 'completion_tokens_total_cost', 'cache_read_input_tokens_total_cost', 'cache_creation_input_tokens_total_cost'] as const;
+const COUNT_KEYS = [
+  'requests',
+  'prompt_tokens',
+  'completion_tokens',
+  'total_tokens',
+  'cache_read_input_tokens',
+  'cache_creation_input_tokens',
+] as const;
+const COST_KEYS = [
+  'prompt_tokens_total_cost',
+  'completion_tokens_total_cost',
+  'cache_read_input_tokens_total_cost',
+  'cache_creation_input_tokens_total_cost',
+] as const;
 
 /**
  * One call's own usage. `total_tokens` of 0 or missing becomes prompt + completion. An entry with
@@ -38,7 +53,8 @@ const COST_KEYS = ['prompt_tokens_total_cost', 'completion_tokens_total_cost', '
 export function ownUsage(entries: readonly ModelUsage[], costs: (entry: ModelUsage) => CostFields): UsageByModel {
   const out: UsageByModel = new Map();
   for (const u of entries) {
-    const total = u.total_tokens === null || u.total_tokens === 0 ? u.prompt_tokens + u.completion_tokens : u.total_tokens;
+    const total =
+      u.total_tokens === null || u.total_tokens === 0 ? u.prompt_tokens + u.completion_tokens : u.total_tokens;
     const usage: AggregatedUsage = {
       requests: u.requests,
       prompt_tokens: u.prompt_tokens,
@@ -101,7 +117,8 @@ export function rollUp(nodes: readonly UsageNode[]): Map<string, UsageByModel> {
       if (!top.expanded) {
         top.expanded = true;
         entered.add(top.id);
-        for (const child of children.get(top.id) ?? []) if (!entered.has(child)) stack.push({ id: child, expanded: false });
+        for (const child of children.get(top.id) ?? [])
+          if (!entered.has(child)) stack.push({ id: child, expanded: false });
         continue;
       }
       stack.pop();

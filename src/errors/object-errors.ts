@@ -35,7 +35,13 @@ export class ObjectInvalidRequestError extends InvalidRequestError {
 
 /** 400 when an object id is already bound to another base class (§2.5). */
 export class ObjectNameTypeCollisionError extends InvalidRequestError {
-  constructor(details: { object_id: string; kind: string; new_base_object_class: string | null; existing_base_object_classes: Array<string | null>; object_name: string | null }) {
+  constructor(details: {
+    object_id: string;
+    kind: string;
+    new_base_object_class: string | null;
+    existing_base_object_classes: Array<string | null>;
+    object_name: string | null;
+  }) {
     const describe = (cls: string | null): string => (cls === null ? 'a generic (untyped) object' : `a ${cls}`);
     const existing = [...new Set(details.existing_base_object_classes.map(describe))].join(' or ');
     super(

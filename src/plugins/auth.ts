@@ -42,7 +42,11 @@ export function registerAuth(app: FastifyInstance, auth: AuthService): void {
     const key = extractApiKey(request, config?.apiKeyHeader === true);
     if (key === null) {
       // The training routes word it as their clients expect (training spec §1).
-      throw new AuthError(request.url.startsWith('/v1/') ? 'Not authenticated' : 'Missing API key: use HTTP Basic "api:<key>" or "Authorization: Bearer <key>"');
+      throw new AuthError(
+        request.url.startsWith('/v1/')
+          ? 'Not authenticated'
+          : 'Missing API key: use HTTP Basic "api:<key>" or "Authorization: Bearer <key>"',
+      );
     }
     request.caller = await auth.authenticate(key);
   });

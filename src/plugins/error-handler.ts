@@ -3,7 +3,12 @@ import { AppError, RequestValidationError } from '../errors/app-error.js';
 import { toValidationDetails } from '../schemas/ajv.js';
 import { collectRoutes } from './route-table.js';
 
-const CONTEXT_TO_LOC: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+const CONTEXT_TO_LOC: Record<string, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+};
 
 /**
  * One place that turns every failure into the service's error bodies: `{"detail": [...]}` for
@@ -29,7 +34,10 @@ export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimitByt
     if (error.validation) {
       const where = CONTEXT_TO_LOC[error.validationContext ?? 'body'] ?? 'body';
       const detail = toValidationDetails(error.validation as never, where);
-      return sendDetail(reply, detail.length > 0 ? detail : [{ loc: [where], msg: error.message, type: 'value_error' }]);
+      return sendDetail(
+        reply,
+        detail.length > 0 ? detail : [{ loc: [where], msg: error.message, type: 'value_error' }],
+      );
     }
     if (error instanceof RequestValidationError) {
       request.log.info({ detail: error.detail }, 'request validation failed');
@@ -44,22 +52,38 @@ export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimitByt
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         // A route may set its own limit (uploads); name the one that applied.
-        return sendReason(request, reply, 413, `Request too large: the body exceeds the limit of ${request.routeOptions.bodyLimit ?? opts.bodyLimitBytes} bytes`);
+        return sendReason(
+          request,
+          reply,
+          413,
+          `Request too large: the body exceeds the limit of ${request.routeOptions.bodyLimit ?? opts.bodyLimitBytes} bytes`,
+        );
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return sendReason(request, reply, 415, `Unsupported content type: ${request.headers['content-type'] ?? '(none)'}`);
+        return sendReason(
+          request,
+          reply,
+          415,
+          `Unsupported content type: ${request.headers['content-type'] ?? '(none)'}`,
+        );
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return reply.code(422).send({ detail: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] });
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return reply.code(422).send({ detail: [{ loc: ['body'], msg: `JSON decode error: ${error.message}`, type: 'json_invalid' }] });
+        return reply
+          .code(422)
+          .send({ detail: [{ loc: ['body'], msg: `JSON decode error: ${error.message}`, type: 'json_invalid' }] });
     }
     if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
-      return reply.code(422).send({ detail: [{ loc: ['body'], msg: `JSON decode error: ${error.message}`, type: 'json_invalid' }] });
+      return reply
+        .code(422)
+        .send({ detail: [{ loc: ['body'], msg: `JSON decode error: ${error.message}`, type: 'json_invalid' }] });
     }
     if (error instanceof RangeError && /call stack/i.test(error.message)) {
       // Recursive code (a JSON parser, a digest, a view) ran out of stack on a deeply nested
       // input: the input is at fault, and README says never a 500 for bad input.
       request.log.warn({ err: error }, 'input nested too deeply');
-      return reply.code(422).send({ detail: [{ loc: ['body'], msg: 'Input is nested too deeply', type: 'value_error' }] });
+      return reply
+        .code(422)
+        .send({ detail: [{ loc: ['body'], msg: 'Input is nested too deeply', type: 'value_error' }] });
     }
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ err: error }, 'request rejected');
@@ -90,7 +114,13 @@ function isTrainingRoute(request: FastifyRequest): boolean {
 }
 
 /** A non-validation error: `{"reason": …, …extra}` (README "Other errors"), `{"detail": …}` on /v1. */
-function sendReason(request: FastifyRequest, reply: FastifyReply, status: number, message: string, extra: Record<string, unknown> = {}): FastifyReply {
+function sendReason(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  message: string,
+  extra: Record<string, unknown> = {},
+): FastifyReply {
   const key = isTrainingRoute(request) ? 'detail' : 'reason';
   return reply.code(status).send({ [key]: message, ...extra });
 }

@@ -14,14 +14,22 @@ export async function registerOpenApi(app: FastifyInstance, opts: { version: str
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Heddle', description: 'Weave-compatible trace server', version: opts.version },
-      components: { securitySchemes: { basic: { type: 'http', scheme: 'basic' }, bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: { basic: { type: 'http', scheme: 'basic' }, bearer: { type: 'http', scheme: 'bearer' } },
+      },
       security: [{ basic: [] }, { bearer: [] }],
     },
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
-    transform: ({ schema, url, route }) => ({ schema: documentRoute(schema as RouteSchema, route) as FastifySchema, url }),
-    transformObject: (doc) => toJsonSchema2020('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as ReturnType<SwaggerTransformObject>,
+    transform: ({ schema, url, route }) => ({
+      schema: documentRoute(schema as RouteSchema, route) as FastifySchema,
+      url,
+    }),
+    transformObject: (doc) =>
+      toJsonSchema2020(
+        'openapiObject' in doc ? doc.openapiObject : doc.swaggerObject,
+      ) as ReturnType<SwaggerTransformObject>,
   });
 }
 
@@ -37,7 +45,8 @@ function documentRoute(schema: RouteSchema | undefined, route: RouteOptions): Ro
   const response: Record<string, unknown> = { ...(schema.response ?? {}) };
   // Streams declare no response schema; once error responses are added swagger no longer
   // invents the default 200, so name it here.
-  if (!Object.keys(response).some((code) => code.startsWith('2'))) response['200'] = { description: 'Successful Response' };
+  if (!Object.keys(response).some((code) => code.startsWith('2')))
+    response['200'] = { description: 'Successful Response' };
   if (takesInput && response['422'] === undefined) {
     response['422'] = { description: 'Validation Error', $ref: 'HTTPValidationError#' };
   }

@@ -29,7 +29,9 @@ function patternToRegex(url: string): RegExp {
     // A segment may mix literal text and parameters (`:a-:b`); each parameter takes what it can.
     return segment
       .split(/(:[A-Za-z0-9_]+(?:\([^)]*\))?|\*)/)
-      .map((piece) => (piece.startsWith(':') ? '[^/]+' : piece === '*' ? '.*' : piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+      .map((piece) =>
+        piece.startsWith(':') ? '[^/]+' : piece === '*' ? '.*' : piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&'),
+      )
       .join('');
   });
   return new RegExp(`^${parts.join('/')}/?$`);

@@ -10,45 +10,113 @@ type ItemParams = Static<typeof S.ItemParams>;
 type ProjectQuery = Static<typeof S.ProjectQuery>;
 
 /** Annotation queues, their items and review progress (otel-service-queues spec §D). */
-export default async function annotationQueueRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export default async function annotationQueueRoutes(
+  app: FastifyInstance,
+  { services }: { services: Services },
+): Promise<void> {
   const { annotationQueues: queues } = services;
-  app.post('/annotation_queues', { schema: { tags, summary: 'Annotation Queue Create', body: S.QueueCreateReq, response: { 200: S.QueueCreateRes } } }, async (request) =>
-    queues.create(request.caller, request.body as S.QueueCreateReq),
+  app.post(
+    '/annotation_queues',
+    {
+      schema: { tags, summary: 'Annotation Queue Create', body: S.QueueCreateReq, response: { 200: S.QueueCreateRes } },
+    },
+    async (request) => queues.create(request.caller, request.body as S.QueueCreateReq),
   );
-  app.post('/annotation_queues/query', { schema: { tags, summary: 'Annotation Queues Query Stream', body: S.QueueQueryReq } }, async (request, reply) =>
-    sendJsonl(reply, queues.query(request.caller, request.body as S.QueueQueryReq)),
+  app.post(
+    '/annotation_queues/query',
+    { schema: { tags, summary: 'Annotation Queues Query Stream', body: S.QueueQueryReq } },
+    async (request, reply) => sendJsonl(reply, queues.query(request.caller, request.body as S.QueueQueryReq)),
   );
-  app.post('/annotation_queues/stats', { schema: { tags, summary: 'Annotation Queues Stats', body: S.QueueStatsReq, response: { 200: S.QueueStatsRes } } }, async (request) =>
-    queues.stats(request.caller, request.body as Static<typeof S.QueueStatsReq>),
+  app.post(
+    '/annotation_queues/stats',
+    { schema: { tags, summary: 'Annotation Queues Stats', body: S.QueueStatsReq, response: { 200: S.QueueStatsRes } } },
+    async (request) => queues.stats(request.caller, request.body as Static<typeof S.QueueStatsReq>),
   );
   app.get(
     '/annotation_queues/:queue_id',
-    { schema: { tags, summary: 'Annotation Queue Read', params: S.QueueParams, querystring: S.ProjectQuery, response: { 200: S.QueueRes } } },
-    async (request) => queues.read(request.caller, (request.query as ProjectQuery).project_id, (request.params as QueueParams).queue_id),
+    {
+      schema: {
+        tags,
+        summary: 'Annotation Queue Read',
+        params: S.QueueParams,
+        querystring: S.ProjectQuery,
+        response: { 200: S.QueueRes },
+      },
+    },
+    async (request) =>
+      queues.read(request.caller, (request.query as ProjectQuery).project_id, (request.params as QueueParams).queue_id),
   );
   app.put(
     '/annotation_queues/:queue_id',
-    { schema: { tags, summary: 'Annotation Queue Update', params: S.QueueParams, body: S.QueueUpdateReq, response: { 200: S.QueueRes } } },
-    async (request) => queues.update(request.caller, (request.params as QueueParams).queue_id, request.body as S.QueueUpdateReq),
+    {
+      schema: {
+        tags,
+        summary: 'Annotation Queue Update',
+        params: S.QueueParams,
+        body: S.QueueUpdateReq,
+        response: { 200: S.QueueRes },
+      },
+    },
+    async (request) =>
+      queues.update(request.caller, (request.params as QueueParams).queue_id, request.body as S.QueueUpdateReq),
   );
   app.delete(
     '/annotation_queues/:queue_id',
-    { schema: { tags, summary: 'Annotation Queue Delete', params: S.QueueParams, querystring: S.ProjectQuery, response: { 200: S.QueueRes } } },
-    async (request) => queues.delete(request.caller, (request.query as ProjectQuery).project_id, (request.params as QueueParams).queue_id),
+    {
+      schema: {
+        tags,
+        summary: 'Annotation Queue Delete',
+        params: S.QueueParams,
+        querystring: S.ProjectQuery,
+        response: { 200: S.QueueRes },
+      },
+    },
+    async (request) =>
+      queues.delete(
+        request.caller,
+        (request.query as ProjectQuery).project_id,
+        (request.params as QueueParams).queue_id,
+      ),
   );
   app.post(
     '/annotation_queues/:queue_id/items',
-    { schema: { tags, summary: 'Annotation Queue Add Calls', params: S.QueueParams, body: S.ItemsAddReq, response: { 200: S.ItemsAddRes } } },
-    async (request) => queues.addItems(request.caller, (request.params as QueueParams).queue_id, request.body as S.ItemsAddReq),
+    {
+      schema: {
+        tags,
+        summary: 'Annotation Queue Add Calls',
+        params: S.QueueParams,
+        body: S.ItemsAddReq,
+        response: { 200: S.ItemsAddRes },
+      },
+    },
+    async (request) =>
+      queues.addItems(request.caller, (request.params as QueueParams).queue_id, request.body as S.ItemsAddReq),
   );
   app.post(
     '/annotation_queues/:queue_id/items/query',
-    { schema: { tags, summary: 'Annotation Queue Items Query', params: S.QueueParams, body: S.ItemsQueryReq, response: { 200: S.ItemsQueryRes } } },
-    async (request) => queues.queryItems(request.caller, (request.params as QueueParams).queue_id, request.body as S.ItemsQueryReq),
+    {
+      schema: {
+        tags,
+        summary: 'Annotation Queue Items Query',
+        params: S.QueueParams,
+        body: S.ItemsQueryReq,
+        response: { 200: S.ItemsQueryRes },
+      },
+    },
+    async (request) =>
+      queues.queryItems(request.caller, (request.params as QueueParams).queue_id, request.body as S.ItemsQueryReq),
   );
   app.post(
     '/annotation_queues/:queue_id/items/:item_id/progress',
-    { schema: { tags, summary: 'Annotator Queue Items Progress Update', params: S.ItemParams, body: S.ProgressReq, response: { 200: S.ItemRes } } },
+    {
+      schema: {
+        tags,
+        summary: 'Annotator Queue Items Progress Update',
+        params: S.ItemParams,
+        body: S.ProgressReq,
+        response: { 200: S.ItemRes },
+      },
+    },
     async (request) => {
       const { queue_id, item_id } = request.params as ItemParams;
       return queues.setProgress(request.caller, queue_id, item_id, request.body as S.ProgressReq);

@@ -16,13 +16,34 @@ export default async function callsV2Routes(app: FastifyInstance, { services }: 
 
   app.post(
     '/v2/:entity/:project/calls/complete',
-    { schema: { tags, summary: 'Calls Upsert Complete', params: S.ProjectParams, body: S.CallsUpsertCompleteReq, response: { 200: S.CallsUpsertCompleteRes } } },
-    (request) => callWrites.callsComplete(request.caller, projectOf(request.params), (request.body as S.CallsUpsertCompleteReq).batch),
+    {
+      schema: {
+        tags,
+        summary: 'Calls Upsert Complete',
+        params: S.ProjectParams,
+        body: S.CallsUpsertCompleteReq,
+        response: { 200: S.CallsUpsertCompleteRes },
+      },
+    },
+    (request) =>
+      callWrites.callsComplete(
+        request.caller,
+        projectOf(request.params),
+        (request.body as S.CallsUpsertCompleteReq).batch,
+      ),
   );
 
   app.post(
     '/v2/:entity/:project/call/start',
-    { schema: { tags, summary: 'Call Start V2', params: S.ProjectParams, body: S.CallStartV2Req, response: { 200: CallStartRes } } },
+    {
+      schema: {
+        tags,
+        summary: 'Call Start V2',
+        params: S.ProjectParams,
+        body: S.CallStartV2Req,
+        response: { 200: CallStartRes },
+      },
+    },
     (request) => {
       const body = request.body as CallStartReq;
       assertSameProject(projectOf(request.params), body.start.project_id, ['body', 'start', 'project_id']);
@@ -32,7 +53,15 @@ export default async function callsV2Routes(app: FastifyInstance, { services }: 
 
   app.post(
     '/v2/:entity/:project/call/end',
-    { schema: { tags, summary: 'Call End V2', params: S.ProjectParams, body: S.CallEndV2Req, response: { 200: CallEndRes } } },
+    {
+      schema: {
+        tags,
+        summary: 'Call End V2',
+        params: S.ProjectParams,
+        body: S.CallEndV2Req,
+        response: { 200: CallEndRes },
+      },
+    },
     (request) => {
       const body = request.body as CallEndReq;
       assertSameProject(projectOf(request.params), body.end.project_id, ['body', 'end', 'project_id']);

@@ -18,7 +18,10 @@ export default async function callsRoutes(app: FastifyInstance, { services }: { 
   const validateItem = (kind: 'start' | 'end', req: unknown, loc: string[]): void => {
     const validate = validators[kind];
     if (!validate(req)) {
-      const details = toValidationDetails(validate.errors ?? [], 'body').map((d) => ({ ...d, loc: [...loc, ...d.loc.slice(1)] }));
+      const details = toValidationDetails(validate.errors ?? [], 'body').map((d) => ({
+        ...d,
+        loc: [...loc, ...d.loc.slice(1)],
+      }));
       throw new RequestValidationError(details);
     }
   };
@@ -33,37 +36,55 @@ export default async function callsRoutes(app: FastifyInstance, { services }: { 
 
   app.post(
     '/call/upsert_batch',
-    { schema: { tags, summary: 'Call Start Batch', body: S.CallCreateBatchReq, response: { 200: S.CallCreateBatchRes } } },
+    {
+      schema: {
+        tags,
+        summary: 'Call Start Batch',
+        body: S.CallCreateBatchReq,
+        response: { 200: S.CallCreateBatchRes },
+      },
+    },
     (request) => callWrites.callUpsertBatch(request.caller, (request.body as S.CallCreateBatchReq).batch, validateItem),
   );
 
-  app.post('/call/read', { schema: { tags, body: S.CallReadReq, response: { 200: S.CallReadRes } } }, async (request, reply) =>
-    reply.type('application/json').send(await callQueries.callRead(request.caller, request.body as S.CallReadReq)),
+  app.post(
+    '/call/read',
+    { schema: { tags, body: S.CallReadReq, response: { 200: S.CallReadRes } } },
+    async (request, reply) =>
+      reply.type('application/json').send(await callQueries.callRead(request.caller, request.body as S.CallReadReq)),
   );
 
   app.post('/call/update', { schema: { tags, body: S.CallUpdateReq, response: { 200: EmptyRes } } }, (request) =>
     callWrites.callUpdate(request.caller, request.body as S.CallUpdateReq),
   );
 
-  app.post('/calls/delete', { schema: { tags, body: S.CallsDeleteReq, response: { 200: S.CallsDeleteRes } } }, (request) =>
-    callWrites.callsDelete(request.caller, request.body as S.CallsDeleteReq),
+  app.post(
+    '/calls/delete',
+    { schema: { tags, body: S.CallsDeleteReq, response: { 200: S.CallsDeleteRes } } },
+    (request) => callWrites.callsDelete(request.caller, request.body as S.CallsDeleteReq),
   );
 
   app.post(
     '/calls/stream_query',
     { schema: { tags, summary: 'Calls Query Stream', body: S.CallsQueryReq, produces: ['application/jsonl'] } },
-    async (request, reply) => sendJsonl(reply, await callQueries.callsQueryStream(request.caller, request.body as S.CallsQueryReq)),
+    async (request, reply) =>
+      sendJsonl(reply, await callQueries.callsQueryStream(request.caller, request.body as S.CallsQueryReq)),
   );
 
-  app.post('/calls/query', { schema: { tags, body: S.CallsQueryReq, response: { 200: S.CallsQueryRes } } }, async (request, reply) => {
-    const lines = await callQueries.callsQueryStream(request.caller, request.body as S.CallsQueryReq);
-    const calls: string[] = [];
-    for await (const line of lines) calls.push(line.slice(0, -1));
-    return reply.type('application/json').send(`{"calls":[${calls.join(',')}]}`);
-  });
+  app.post(
+    '/calls/query',
+    { schema: { tags, body: S.CallsQueryReq, response: { 200: S.CallsQueryRes } } },
+    async (request, reply) => {
+      const lines = await callQueries.callsQueryStream(request.caller, request.body as S.CallsQueryReq);
+      const calls: string[] = [];
+      for await (const line of lines) calls.push(line.slice(0, -1));
+      return reply.type('application/json').send(`{"calls":[${calls.join(',')}]}`);
+    },
+  );
 
-  app.post('/calls/query_stats', { schema: { tags, body: S.CallsQueryStatsReq, response: { 200: S.CallsQueryStatsRes } } }, (request) =>
-    callQueries.callsQueryStats(request.caller, request.body as S.CallsQueryStatsReq),
+  app.post(
+    '/calls/query_stats',
+    { schema: { tags, body: S.CallsQueryStatsReq, response: { 200: S.CallsQueryStatsRes } } },
+    (request) => callQueries.callsQueryStats(request.caller, request.body as S.CallsQueryStatsReq),
   );
 }
-

@@ -43,10 +43,15 @@ async function* uploadParts(request: FastifyRequest, limit: number): AsyncGenera
 }
 
 /** Files (objects spec §6.1–6.3); each route is also served at the path newer clients use. */
-export default async function filesRoutes(app: FastifyInstance, { services, fileLimitBytes }: { services: Services; fileLimitBytes: number }): Promise<void> {
+export default async function filesRoutes(
+  app: FastifyInstance,
+  { services, fileLimitBytes }: { services: Services; fileLimitBytes: number },
+): Promise<void> {
   const { files } = services;
   // scoped to this plugin: other routes never see multipart bodies
-  await app.register(multipart, { limits: { fileSize: fileLimitBytes, fieldSize: 1024 * 1024, fields: 100, parts: 200 } });
+  await app.register(multipart, {
+    limits: { fileSize: fileLimitBytes, fieldSize: 1024 * 1024, fields: 100, parts: 200 },
+  });
 
   for (const url of ['/file/create', '/files/create']) {
     app.post(
@@ -62,7 +67,9 @@ export default async function filesRoutes(app: FastifyInstance, { services, file
       },
       async (request) => {
         if (!request.isMultipart()) {
-          throw new RequestValidationError(['project_id', 'file'].map((name) => ({ loc: ['body', name], msg: 'Field required', type: 'missing' })));
+          throw new RequestValidationError(
+            ['project_id', 'file'].map((name) => ({ loc: ['body', name], msg: 'Field required', type: 'missing' })),
+          );
         }
         return files.fileCreate(request.caller, uploadParts(request, fileLimitBytes));
       },
@@ -72,7 +79,15 @@ export default async function filesRoutes(app: FastifyInstance, { services, file
   for (const url of ['/file/content', '/files/content']) {
     app.post(
       url,
-      { schema: { tags, summary: 'File Content', body: S.FileContentReadReq, produces: ['application/octet-stream'], hide: url !== '/file/content' } },
+      {
+        schema: {
+          tags,
+          summary: 'File Content',
+          body: S.FileContentReadReq,
+          produces: ['application/octet-stream'],
+          hide: url !== '/file/content',
+        },
+      },
       async (request, reply) => {
         const { size, chunks } = await files.fileContent(request.caller, request.body as S.FileContentReadReq);
         return reply.type('application/octet-stream').header('content-length', size).send(Readable.from(chunks));
@@ -80,7 +95,9 @@ export default async function filesRoutes(app: FastifyInstance, { services, file
     );
   }
 
-  app.post('/files/query_stats', { schema: { tags, summary: 'Files Stats', body: S.FilesStatsReq, response: { 200: S.FilesStatsRes } } }, (request) =>
-    files.filesStats(request.caller, request.body as S.FilesStatsReq),
+  app.post(
+    '/files/query_stats',
+    { schema: { tags, summary: 'Files Stats', body: S.FilesStatsReq, response: { 200: S.FilesStatsRes } } },
+    (request) => files.filesStats(request.caller, request.body as S.FilesStatsReq),
   );
 }

@@ -12,11 +12,16 @@ const ImageGenerationCreateReq = Type.Object({
   track_llm_call: NullableLaxBool(),
 });
 
-const ImageGenerationCreateRes = Type.Object({ response: FreeObject(), weave_call_id: Type.Union([Type.String(), Type.Null()]) });
+const ImageGenerationCreateRes = Type.Object({
+  response: FreeObject(),
+  weave_call_id: Type.Union([Type.String(), Type.Null()]),
+});
 
 /** `/image/create` (objects spec §6.4). */
 export default async function imagesRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
-  app.post('/image/create', { schema: { tags: ['Images'], body: ImageGenerationCreateReq, response: { 200: ImageGenerationCreateRes } } }, (request) =>
-    services.images.create(request.caller, request.body as ImageCreateReq),
+  app.post(
+    '/image/create',
+    { schema: { tags: ['Images'], body: ImageGenerationCreateReq, response: { 200: ImageGenerationCreateRes } } },
+    (request) => services.images.create(request.caller, request.body as ImageCreateReq),
   );
 }

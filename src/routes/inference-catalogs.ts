@@ -7,7 +7,10 @@ const tags = ['Inference'];
 type Partner = Static<typeof S.PartnerParams>;
 
 /** Model and hardware catalogues (otel-service-queues spec §C). */
-export default async function inferenceCatalogRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export default async function inferenceCatalogRoutes(
+  app: FastifyInstance,
+  { services }: { services: Services },
+): Promise<void> {
   const { catalog } = services;
   app.get(
     '/inference/analysis/:partner/models',
@@ -21,7 +24,16 @@ export default async function inferenceCatalogRoutes(app: FastifyInstance, { ser
   );
   app.get(
     '/inference/:partner/v2/hardware',
-    { schema: { tags, summary: 'Hardware Options', params: S.PartnerParams, querystring: S.HardwareQuery, response: { 200: S.HardwareRes } } },
-    async (request) => catalog.hardware((request.params as Partner).partner, (request.query as Static<typeof S.HardwareQuery>).model),
+    {
+      schema: {
+        tags,
+        summary: 'Hardware Options',
+        params: S.PartnerParams,
+        querystring: S.HardwareQuery,
+        response: { 200: S.HardwareRes },
+      },
+    },
+    async (request) =>
+      catalog.hardware((request.params as Partner).partner, (request.query as Static<typeof S.HardwareQuery>).model),
   );
 }

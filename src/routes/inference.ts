@@ -11,31 +11,48 @@ const ChatCompletionRequest = Type.Object({
 });
 
 /** `POST /v1/chat/completions` against checkpoints, and the training health routes (training spec §4.10, §4.11). */
-export default async function inferenceRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export default async function inferenceRoutes(
+  app: FastifyInstance,
+  { services }: { services: Services },
+): Promise<void> {
   const { inference, runtime } = services.training;
-  app.post('/v1/chat/completions', { schema: { tags, summary: 'Chat Completions', body: ChatCompletionRequest } }, async (request) =>
-    inference.complete(request.caller, request.body as Static<typeof ChatCompletionRequest>),
+  app.post(
+    '/v1/chat/completions',
+    { schema: { tags, summary: 'Chat Completions', body: ChatCompletionRequest } },
+    async (request) => inference.complete(request.caller, request.body as Static<typeof ChatCompletionRequest>),
   );
 
-  app.get('/v1/health', { config: { public: true }, schema: { tags, summary: 'Health' } }, async () => ({ status: 'ok' }));
-  app.get('/v1/system-check', { config: { public: true }, schema: { tags, summary: 'System Check' } }, async (_request, reply) => {
-    const database = await timed(() => runtime.ping());
-    const body = {
-      api: true,
-      database: database.success,
-      training_queue: database,
-      trainer: { success: true, duration: 0, error: null, name: runtime.trainer?.name ?? null },
-    };
-    return reply.code(database.success ? 200 : 503).send(body);
-  });
+  app.get('/v1/health', { config: { public: true }, schema: { tags, summary: 'Health' } }, async () => ({
+    status: 'ok',
+  }));
+  app.get(
+    '/v1/system-check',
+    { config: { public: true }, schema: { tags, summary: 'System Check' } },
+    async (_request, reply) => {
+      const database = await timed(() => runtime.ping());
+      const body = {
+        api: true,
+        database: database.success,
+        training_queue: database,
+        trainer: { success: true, duration: 0, error: null, name: runtime.trainer?.name ?? null },
+      };
+      return reply.code(database.success ? 200 : 503).send(body);
+    },
+  );
 }
 
-async function timed(check: () => Promise<void>): Promise<{ success: boolean; duration: number; error: string | null }> {
+async function timed(
+  check: () => Promise<void>,
+): Promise<{ success: boolean; duration: number; error: string | null }> {
   const started = performance.now();
   try {
     await check();
     return { success: true, duration: (performance.now() - started) / 1000, error: null };
   } catch (error) {
-    return { success: false, duration: (performance.now() - started) / 1000, error: error instanceof Error ? error.message : String(error) };
+    return {
+      success: false,
+      duration: (performance.now() - started) / 1000,
+      error: error instanceof Error ? error.message : String(error),
+    };
   }
 }

@@ -13,21 +13,29 @@ export default async function objectsRoutes(app: FastifyInstance, { services }: 
   // values are hashed, so this route alone parses its body keeping number literals (§1.2)
   await app.register(async (lossless) => {
     useLosslessJsonBodies(lossless);
-    lossless.post('/obj/create', { schema: { tags, body: S.ObjCreateReq, response: { 200: S.ObjCreateRes } } }, (request) =>
-      objects.objCreate(request.caller, request.body as S.ObjCreateReq),
+    lossless.post(
+      '/obj/create',
+      { schema: { tags, body: S.ObjCreateReq, response: { 200: S.ObjCreateRes } } },
+      (request) => objects.objCreate(request.caller, request.body as S.ObjCreateReq),
     );
   });
 
-  app.post('/obj/read', { schema: { tags, body: S.ObjReadReq, response: { 200: S.ObjReadRes } } }, async (request, reply) =>
-    reply.type('application/json').send(await objects.objRead(request.caller, request.body as S.ObjReadReq)),
+  app.post(
+    '/obj/read',
+    { schema: { tags, body: S.ObjReadReq, response: { 200: S.ObjReadRes } } },
+    async (request, reply) =>
+      reply.type('application/json').send(await objects.objRead(request.caller, request.body as S.ObjReadReq)),
   );
 
   app.post('/obj/delete', { schema: { tags, body: S.ObjDeleteReq, response: { 200: S.ObjDeleteRes } } }, (request) =>
     objects.objDelete(request.caller, request.body as S.ObjDeleteReq),
   );
 
-  app.post('/objs/query', { schema: { tags, body: S.ObjQueryReq, response: { 200: S.ObjQueryRes } } }, async (request, reply) =>
-    reply.type('application/json').send(await objects.objsQuery(request.caller, request.body as S.ObjQueryReq)),
+  app.post(
+    '/objs/query',
+    { schema: { tags, body: S.ObjQueryReq, response: { 200: S.ObjQueryRes } } },
+    async (request, reply) =>
+      reply.type('application/json').send(await objects.objsQuery(request.caller, request.body as S.ObjQueryReq)),
   );
 
   type VersionParams = { object_id: string; digest: string };
@@ -35,7 +43,15 @@ export default async function objectsRoutes(app: FastifyInstance, { services }: 
 
   app.put(
     '/objs/:object_id/versions/:digest/tags',
-    { schema: { tags, summary: 'Obj Add Tags', params: S.ObjVersionParams, body: S.ObjTagsBody, response: { 200: EmptyRes } } },
+    {
+      schema: {
+        tags,
+        summary: 'Obj Add Tags',
+        params: S.ObjVersionParams,
+        body: S.ObjTagsBody,
+        response: { 200: EmptyRes },
+      },
+    },
     (request) => {
       const params = request.params as VersionParams;
       return objectLabels.addTags(request.caller, params.object_id, params.digest, request.body as S.ObjTagsBody);
@@ -44,7 +60,15 @@ export default async function objectsRoutes(app: FastifyInstance, { services }: 
 
   app.post(
     '/objs/:object_id/versions/:digest/tags/remove',
-    { schema: { tags, summary: 'Obj Remove Tags', params: S.ObjVersionParams, body: S.ObjTagsBody, response: { 200: EmptyRes } } },
+    {
+      schema: {
+        tags,
+        summary: 'Obj Remove Tags',
+        params: S.ObjVersionParams,
+        body: S.ObjTagsBody,
+        response: { 200: EmptyRes },
+      },
+    },
     (request) => {
       const params = request.params as VersionParams;
       return objectLabels.removeTags(request.caller, params.object_id, params.digest, request.body as S.ObjTagsBody);
@@ -53,21 +77,51 @@ export default async function objectsRoutes(app: FastifyInstance, { services }: 
 
   app.put(
     '/objs/:object_id/aliases',
-    { schema: { tags, summary: 'Obj Set Aliases', params: S.ObjParams, body: S.ObjSetAliasesBody, response: { 200: EmptyRes } } },
-    (request) => objectLabels.setAliases(request.caller, (request.params as ObjectParams).object_id, request.body as S.ObjSetAliasesBody),
+    {
+      schema: {
+        tags,
+        summary: 'Obj Set Aliases',
+        params: S.ObjParams,
+        body: S.ObjSetAliasesBody,
+        response: { 200: EmptyRes },
+      },
+    },
+    (request) =>
+      objectLabels.setAliases(
+        request.caller,
+        (request.params as ObjectParams).object_id,
+        request.body as S.ObjSetAliasesBody,
+      ),
   );
 
   app.post(
     '/objs/:object_id/aliases/remove',
-    { schema: { tags, summary: 'Obj Remove Aliases', params: S.ObjParams, body: S.ObjRemoveAliasesBody, response: { 200: EmptyRes } } },
-    (request) => objectLabels.removeAliases(request.caller, (request.params as ObjectParams).object_id, request.body as S.ObjRemoveAliasesBody),
+    {
+      schema: {
+        tags,
+        summary: 'Obj Remove Aliases',
+        params: S.ObjParams,
+        body: S.ObjRemoveAliasesBody,
+        response: { 200: EmptyRes },
+      },
+    },
+    (request) =>
+      objectLabels.removeAliases(
+        request.caller,
+        (request.params as ObjectParams).object_id,
+        request.body as S.ObjRemoveAliasesBody,
+      ),
   );
 
-  app.get('/tags', { schema: { tags, summary: 'Tags List', querystring: S.ProjectQuery, response: { 200: S.TagsListRes } } }, (request) =>
-    objectLabels.listTags(request.caller, (request.query as { project_id: string }).project_id),
+  app.get(
+    '/tags',
+    { schema: { tags, summary: 'Tags List', querystring: S.ProjectQuery, response: { 200: S.TagsListRes } } },
+    (request) => objectLabels.listTags(request.caller, (request.query as { project_id: string }).project_id),
   );
 
-  app.get('/aliases', { schema: { tags, summary: 'Aliases List', querystring: S.ProjectQuery, response: { 200: S.AliasesListRes } } }, (request) =>
-    objectLabels.listAliases(request.caller, (request.query as { project_id: string }).project_id),
+  app.get(
+    '/aliases',
+    { schema: { tags, summary: 'Aliases List', querystring: S.ProjectQuery, response: { 200: S.AliasesListRes } } },
+    (request) => objectLabels.listAliases(request.caller, (request.query as { project_id: string }).project_id),
   );
 }

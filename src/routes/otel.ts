@@ -18,14 +18,18 @@ class UnsupportedEncodingError extends AppError {
 
 /** The raw body, gunzipped when `Content-Encoding: gzip`, never more than the limit (§A.1). */
 function decompress(request: FastifyRequest, raw: Buffer): Buffer {
-  const encoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const encoding = String(request.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
   if (encoding === 'identity' || encoding === '') return raw;
   if (encoding !== 'gzip' && encoding !== 'x-gzip') throw new UnsupportedEncodingError(encoding);
   try {
     return gunzipSync(raw, { maxOutputLength: OTEL_BODY_LIMIT_BYTES });
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new RequestTooLargeError(`Request too large: the decompressed body exceeds the limit of ${OTEL_BODY_LIMIT_BYTES} bytes`);
+      throw new RequestTooLargeError(
+        `Request too large: the decompressed body exceeds the limit of ${OTEL_BODY_LIMIT_BYTES} bytes`,
+      );
     }
     throw new InvalidRequestError(`Invalid gzip body: ${(error as Error).message}`);
   }
@@ -43,13 +47,15 @@ function header(request: FastifyRequest, name: string): string | null {
 export default async function otelRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
   app.removeAllContentTypeParsers();
   const parseAs = { parseAs: 'buffer', bodyLimit: OTEL_BODY_LIMIT_BYTES } as const;
-  const keep = (encoding: OtlpBody['encoding']) => (request: FastifyRequest, body: Buffer | string, done: (err: Error | null, body?: unknown) => void) => {
-    try {
-      done(null, { encoding, bytes: decompress(request, body as Buffer) } satisfies OtlpBody);
-    } catch (error) {
-      done(error as Error);
-    }
-  };
+  const keep =
+    (encoding: OtlpBody['encoding']) =>
+    (request: FastifyRequest, body: Buffer | string, done: (err: Error | null, body?: unknown) => void) => {
+      try {
+        done(null, { encoding, bytes: decompress(request, body as Buffer) } satisfies OtlpBody);
+      } catch (error) {
+        done(error as Error);
+      }
+    };
   app.addContentTypeParser(['application/x-protobuf', 'application/protobuf'], parseAs, keep('protobuf'));
   app.addContentTypeParser('application/json', parseAs, keep('json'));
 

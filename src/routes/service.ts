@@ -8,19 +8,36 @@ const tags = ['Service'];
 /** Health, version, server info, caller location, project info (otel-service-queues spec §B). */
 export default async function serviceRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
   const { info } = services;
-  app.get('/health', { config: { public: true }, schema: { tags, summary: 'Read Root', response: { 200: S.HealthRes } } }, async () => ({
-    status: 'ok',
-  }));
-  app.get('/version', { schema: { tags, summary: 'Read Version', response: { 200: S.VersionRes } } }, async () => info.version());
+  app.get(
+    '/health',
+    { config: { public: true }, schema: { tags, summary: 'Read Root', response: { 200: S.HealthRes } } },
+    async () => ({
+      status: 'ok',
+    }),
+  );
+  app.get('/version', { schema: { tags, summary: 'Read Version', response: { 200: S.VersionRes } } }, async () =>
+    info.version(),
+  );
   app.get('/server_info', { schema: { tags, response: { 200: S.ServerInfoRes } } }, async () => info.serverInfo());
   app.get(
     '/geolocate',
-    { schema: { tags, summary: 'Get Caller Location', querystring: S.GeolocateQuery, response: { 200: S.GeolocationRes } } },
+    {
+      schema: {
+        tags,
+        summary: 'Get Caller Location',
+        querystring: S.GeolocateQuery,
+        response: { 200: S.GeolocationRes },
+      },
+    },
     async (request) => info.geolocate((request.query as Static<typeof S.GeolocateQuery>).ip, request.ip),
   );
-  app.post('/service/projects_info', { schema: { tags, body: S.ProjectsInfoReq, response: { 200: S.ProjectsInfoRes } } }, async (request) => {
-    const { project_ids } = request.body as Static<typeof S.ProjectsInfoReq>;
-    for (const id of project_ids) services.access.assertCanRead(request.caller, id);
-    return info.projectsInfo(project_ids);
-  });
+  app.post(
+    '/service/projects_info',
+    { schema: { tags, body: S.ProjectsInfoReq, response: { 200: S.ProjectsInfoRes } } },
+    async (request) => {
+      const { project_ids } = request.body as Static<typeof S.ProjectsInfoReq>;
+      for (const id of project_ids) services.access.assertCanRead(request.caller, id);
+      return info.projectsInfo(project_ids);
+    },
+  );
 }

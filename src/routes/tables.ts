@@ -31,8 +31,10 @@ export default async function tablesRoutes(app: FastifyInstance, { services }: {
   // rows are hashed, so these routes parse bodies keeping number literals (§1.2)
   await app.register(async (lossless) => {
     useLosslessJsonBodies(lossless);
-    lossless.post('/table/create', { schema: { tags, body: S.TableCreateReq, response: { 200: S.TableCreateRes } } }, (request) =>
-      tables.create(request.caller, request.body as S.TableCreateReq),
+    lossless.post(
+      '/table/create',
+      { schema: { tags, body: S.TableCreateReq, response: { 200: S.TableCreateRes } } },
+      (request) => tables.create(request.caller, request.body as S.TableCreateReq),
     );
     lossless.post(
       '/table/update',
@@ -44,12 +46,17 @@ export default async function tablesRoutes(app: FastifyInstance, { services }: {
     );
   });
 
-  app.post('/table/create_from_digests', { schema: { tags, body: S.TableCreateFromDigestsReq, response: { 200: S.TableCreateFromDigestsRes } } }, (request) =>
-    tables.createFromDigests(request.caller, request.body as S.TableCreateFromDigestsReq),
+  app.post(
+    '/table/create_from_digests',
+    { schema: { tags, body: S.TableCreateFromDigestsReq, response: { 200: S.TableCreateFromDigestsRes } } },
+    (request) => tables.createFromDigests(request.caller, request.body as S.TableCreateFromDigestsReq),
   );
 
-  app.post('/table/query', { schema: { tags, body: S.TableQueryReq, response: { 200: S.TableQueryRes } } }, async (request, reply) =>
-    reply.type('application/json').send(await tables.query(request.caller, request.body as S.TableQueryReq)),
+  app.post(
+    '/table/query',
+    { schema: { tags, body: S.TableQueryReq, response: { 200: S.TableQueryRes } } },
+    async (request, reply) =>
+      reply.type('application/json').send(await tables.query(request.caller, request.body as S.TableQueryReq)),
   );
 
   app.post('/table/query_stream', { schema: { tags, body: S.TableQueryReq } }, async (request, reply) => {
@@ -62,15 +69,24 @@ export default async function tablesRoutes(app: FastifyInstance, { services }: {
     );
   });
 
-  app.post('/table/query_stats', { schema: { tags, body: S.TableQueryStatsReq, response: { 200: S.TableQueryStatsRes } } }, (request) =>
-    tables.queryStats(request.caller, request.body as S.TableQueryStatsReq),
+  app.post(
+    '/table/query_stats',
+    { schema: { tags, body: S.TableQueryStatsReq, response: { 200: S.TableQueryStatsRes } } },
+    (request) => tables.queryStats(request.caller, request.body as S.TableQueryStatsReq),
   );
 
-  app.post('/table/query_stats_batch', { schema: { tags, body: S.TableQueryStatsBatchReq, response: { 200: S.TableQueryStatsBatchRes } } }, (request) =>
-    tables.queryStatsBatch(request.caller, request.body as S.TableQueryStatsBatchReq),
+  app.post(
+    '/table/query_stats_batch',
+    { schema: { tags, body: S.TableQueryStatsBatchReq, response: { 200: S.TableQueryStatsBatchRes } } },
+    (request) => tables.queryStatsBatch(request.caller, request.body as S.TableQueryStatsBatchReq),
   );
 
-  app.post('/refs/read_batch', { schema: { tags: ['Refs'], body: S.RefsReadBatchReq, response: { 200: S.RefsReadBatchRes } } }, async (request, reply) =>
-    reply.type('application/json').send(await refs.readBatch(request.caller, (request.body as S.RefsReadBatchReq).refs)),
+  app.post(
+    '/refs/read_batch',
+    { schema: { tags: ['Refs'], body: S.RefsReadBatchReq, response: { 200: S.RefsReadBatchRes } } },
+    async (request, reply) =>
+      reply
+        .type('application/json')
+        .send(await refs.readBatch(request.caller, (request.body as S.RefsReadBatchReq).refs)),
   );
 }

@@ -28,7 +28,10 @@ const CompleteReq = Type.Object({
 });
 const FailReq = Type.Object({ fencing_token: Type.Integer(), error_message: Type.String() });
 
-export default async function trainingWorkerRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export default async function trainingWorkerRoutes(
+  app: FastifyInstance,
+  { services }: { services: Services },
+): Promise<void> {
   const { workers } = services.training;
   const id = (request: { params: unknown }): string => (request.params as Static<typeof JobParams>).job_id;
 
@@ -46,18 +49,24 @@ export default async function trainingWorkerRoutes(app: FastifyInstance, { servi
       return reply.type('application/octet-stream').send(Buffer.from(parent.data));
     },
   );
-  app.post('/v1/workers/jobs/:job_id/heartbeat', { schema: { tags, summary: 'Heartbeat', params: JobParams, body: HeartbeatReq } }, async (request) =>
-    workers.heartbeat(request.caller, id(request), request.body as Static<typeof HeartbeatReq>),
+  app.post(
+    '/v1/workers/jobs/:job_id/heartbeat',
+    { schema: { tags, summary: 'Heartbeat', params: JobParams, body: HeartbeatReq } },
+    async (request) => workers.heartbeat(request.caller, id(request), request.body as Static<typeof HeartbeatReq>),
   );
-  app.post('/v1/workers/jobs/:job_id/events', { schema: { tags, summary: 'Post Training Event', params: JobParams, body: EventReq } }, async (request) =>
-    workers.event(request.caller, id(request), request.body as Static<typeof EventReq>),
+  app.post(
+    '/v1/workers/jobs/:job_id/events',
+    { schema: { tags, summary: 'Post Training Event', params: JobParams, body: EventReq } },
+    async (request) => workers.event(request.caller, id(request), request.body as Static<typeof EventReq>),
   );
   app.post(
     '/v1/workers/jobs/:job_id/complete',
     { schema: { tags, summary: 'Complete Training Job', params: JobParams, body: CompleteReq } },
     async (request) => workers.complete(request.caller, id(request), request.body as Static<typeof CompleteReq>),
   );
-  app.post('/v1/workers/jobs/:job_id/fail', { schema: { tags, summary: 'Fail Training Job', params: JobParams, body: FailReq } }, async (request) =>
-    workers.fail(request.caller, id(request), request.body as Static<typeof FailReq>),
+  app.post(
+    '/v1/workers/jobs/:job_id/fail',
+    { schema: { tags, summary: 'Fail Training Job', params: JobParams, body: FailReq } },
+    async (request) => workers.fail(request.caller, id(request), request.body as Static<typeof FailReq>),
   );
 }

@@ -13,37 +13,60 @@ const tags = ['Training'];
  */
 async function ignoreEmptyJsonBody(request: FastifyRequest): Promise<void> {
   const length = request.headers['content-length'];
-  if ((length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined) delete request.headers['content-type'];
+  if ((length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined)
+    delete request.headers['content-type'];
 }
 
 /** Models, checkpoints and `/log` of the training API (training spec §4.1–§4.5, §4.12). */
-export default async function trainingRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export default async function trainingRoutes(
+  app: FastifyInstance,
+  { services }: { services: Services },
+): Promise<void> {
   const { models } = services.training;
   type Id = Static<typeof S.ModelIdParams>;
 
   app.post('/v1/preview/models', { schema: { tags, summary: 'Create Model', body: S.ModelCreate } }, async (request) =>
     models.create(request.caller, request.body as Static<typeof S.ModelCreate>),
   );
-  app.get('/v1/preview/models', { schema: { tags, summary: 'List Models', querystring: S.ModelPageQuery } }, async (request) =>
-    models.list(request.caller, request.query as Static<typeof S.ModelPageQuery>),
+  app.get(
+    '/v1/preview/models',
+    { schema: { tags, summary: 'List Models', querystring: S.ModelPageQuery } },
+    async (request) => models.list(request.caller, request.query as Static<typeof S.ModelPageQuery>),
   );
-  app.get('/v1/preview/models/:model_id', { schema: { tags, summary: 'Get Model', params: S.ModelIdParams } }, async (request) =>
-    models.get(request.caller, (request.params as Id).model_id),
+  app.get(
+    '/v1/preview/models/:model_id',
+    { schema: { tags, summary: 'Get Model', params: S.ModelIdParams } },
+    async (request) => models.get(request.caller, (request.params as Id).model_id),
   );
-  app.delete('/v1/preview/models/:model_id', { onRequest: ignoreEmptyJsonBody, schema: { tags, summary: 'Delete Model', params: S.ModelIdParams } }, async (request) =>
-    models.delete(request.caller, (request.params as Id).model_id),
+  app.delete(
+    '/v1/preview/models/:model_id',
+    { onRequest: ignoreEmptyJsonBody, schema: { tags, summary: 'Delete Model', params: S.ModelIdParams } },
+    async (request) => models.delete(request.caller, (request.params as Id).model_id),
   );
   app.get(
     '/v1/preview/models/:model_id/checkpoints',
     { schema: { tags, summary: 'List Checkpoints', params: S.ModelIdParams, querystring: S.CheckpointPageQuery } },
-    async (request) => models.listCheckpoints(request.caller, (request.params as Id).model_id, request.query as Static<typeof S.CheckpointPageQuery>),
+    async (request) =>
+      models.listCheckpoints(
+        request.caller,
+        (request.params as Id).model_id,
+        request.query as Static<typeof S.CheckpointPageQuery>,
+      ),
   );
   app.delete(
     '/v1/preview/models/:model_id/checkpoints',
     { schema: { tags, summary: 'Delete Checkpoints', params: S.ModelIdParams, body: S.DeleteCheckpointsRequest } },
-    async (request) => models.deleteCheckpoints(request.caller, (request.params as Id).model_id, (request.body as Static<typeof S.DeleteCheckpointsRequest>).steps),
+    async (request) =>
+      models.deleteCheckpoints(
+        request.caller,
+        (request.params as Id).model_id,
+        (request.body as Static<typeof S.DeleteCheckpointsRequest>).steps,
+      ),
   );
-  app.post('/v1/preview/models/:model_id/log', { schema: { tags, summary: 'Log Trajectories', params: S.ModelIdParams, body: LogRequest } }, async (request) =>
-    models.log(request.caller, (request.params as Id).model_id, request.body as Static<typeof LogRequest>),
+  app.post(
+    '/v1/preview/models/:model_id/log',
+    { schema: { tags, summary: 'Log Trajectories', params: S.ModelIdParams, body: LogRequest } },
+    async (request) =>
+      models.log(request.caller, (request.params as Id).model_id, request.body as Static<typeof LogRequest>),
   );
 }

@@ -15,7 +15,12 @@ const FAMILY_ROUTES = {
   datasets: { tag: 'Datasets', create: S.DatasetCreateBody, created: S.DatasetCreateRes, read: S.DatasetReadRes },
   scorers: { tag: 'Scorers', create: S.ScorerCreateBody, created: S.ScorerCreateRes, read: S.ScorerReadRes },
   models: { tag: 'Models', create: S.ModelCreateBody, created: S.ModelCreateRes, read: S.ModelReadRes },
-  evaluations: { tag: 'Evaluations', create: S.EvaluationCreateBody, created: S.EvaluationCreateRes, read: S.EvaluationReadRes },
+  evaluations: {
+    tag: 'Evaluations',
+    create: S.EvaluationCreateBody,
+    created: S.EvaluationCreateRes,
+    read: S.EvaluationReadRes,
+  },
 } as const;
 
 const projectOf = (params: unknown): string => {
@@ -40,7 +45,13 @@ function digestList(query: S.V2DeleteQuery): string[] | null {
 }
 
 /** Hands a validated create body to the family's service method. */
-function createIn(v2Objects: V2ObjectService, family: V2Family, caller: Caller, projectId: string, body: unknown): Promise<unknown> {
+function createIn(
+  v2Objects: V2ObjectService,
+  family: V2Family,
+  caller: Caller,
+  projectId: string,
+  body: unknown,
+): Promise<unknown> {
   switch (family) {
     case 'ops':
       return v2Objects.opCreate(caller, projectId, body as S.OpCreateBody);
@@ -56,7 +67,10 @@ function createIn(v2Objects: V2ObjectService, family: V2Family, caller: Caller, 
 }
 
 /** The v2 object APIs: create, list, read and delete for ops, datasets, scorers, models and evaluations. */
-export default async function v2ObjectRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export default async function v2ObjectRoutes(
+  app: FastifyInstance,
+  { services }: { services: Services },
+): Promise<void> {
   const { v2Objects } = services;
   await app.register(async (lossless) => {
     useLosslessJsonBodies(lossless);
@@ -64,7 +78,13 @@ export default async function v2ObjectRoutes(app: FastifyInstance, { services }:
       lossless.post(
         `/v2/:entity/:project/${family}`,
         {
-          schema: { tags: [spec.tag], summary: `${spec.tag} Create`, params: ProjectParams, body: spec.create, response: { 200: spec.created } },
+          schema: {
+            tags: [spec.tag],
+            summary: `${spec.tag} Create`,
+            params: ProjectParams,
+            body: spec.create,
+            response: { 200: spec.created },
+          },
           preValidation: async (request) => plainTrials(request.body),
         },
         (request) => createIn(v2Objects, family, request.caller, projectOf(request.params), request.body),
@@ -77,7 +97,11 @@ export default async function v2ObjectRoutes(app: FastifyInstance, { services }:
     app.get(
       `/v2/:entity/:project/${family}`,
       { schema: { tags, summary: `${spec.tag} List`, params: ProjectParams, querystring: S.V2ListQuery } },
-      (request, reply) => sendJsonl(reply, v2Objects.list(request.caller, projectOf(request.params), family, request.query as S.V2ListQuery)),
+      (request, reply) =>
+        sendJsonl(
+          reply,
+          v2Objects.list(request.caller, projectOf(request.params), family, request.query as S.V2ListQuery),
+        ),
     );
 
     app.get(
@@ -99,10 +123,24 @@ export default async function v2ObjectRoutes(app: FastifyInstance, { services }:
 
     app.delete(
       `/v2/:entity/:project/${family}/:object_id`,
-      { schema: { tags, summary: `${spec.tag} Delete`, params: S.V2ObjectParams, querystring: S.V2DeleteQuery, response: { 200: S.V2DeleteRes } } },
+      {
+        schema: {
+          tags,
+          summary: `${spec.tag} Delete`,
+          params: S.V2ObjectParams,
+          querystring: S.V2DeleteQuery,
+          response: { 200: S.V2DeleteRes },
+        },
+      },
       (request) => {
         const params = request.params as { object_id: string };
-        return v2Objects.delete(request.caller, projectOf(request.params), family, params.object_id, digestList(request.query as S.V2DeleteQuery));
+        return v2Objects.delete(
+          request.caller,
+          projectOf(request.params),
+          family,
+          params.object_id,
+          digestList(request.query as S.V2DeleteQuery),
+        );
       },
     );
   }

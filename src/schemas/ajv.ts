@@ -23,15 +23,20 @@ export function createAjv(sharedSchemas: TSchema[] = []): Ajv {
     keyword: 'heddleCoerce',
     modifying: true,
     schemaType: 'string',
-    compile: (kind: string) => (data: unknown, ctx?: { parentData?: Record<string | number, unknown>; parentDataProperty?: string | number }) => {
-      if (ctx?.parentData === undefined || ctx.parentDataProperty === undefined) return true;
-      let converted: unknown = data;
-      if (kind === 'int' && typeof data === 'string' && /^\s*[+-]?\d+\s*$/.test(data)) converted = Number(data);
-      if (kind === 'bool' && (data === 0 || data === 1)) converted = data === 1;
-      if (kind === 'bool' && (data === 'true' || data === 'false')) converted = data === 'true';
-      if (converted !== data) ctx.parentData[ctx.parentDataProperty] = converted;
-      return true;
-    },
+    compile:
+      (kind: string) =>
+      (
+        data: unknown,
+        ctx?: { parentData?: Record<string | number, unknown>; parentDataProperty?: string | number },
+      ) => {
+        if (ctx?.parentData === undefined || ctx.parentDataProperty === undefined) return true;
+        let converted: unknown = data;
+        if (kind === 'int' && typeof data === 'string' && /^\s*[+-]?\d+\s*$/.test(data)) converted = Number(data);
+        if (kind === 'bool' && (data === 0 || data === 1)) converted = data === 1;
+        if (kind === 'bool' && (data === 'true' || data === 'false')) converted = data === 'true';
+        if (converted !== data) ctx.parentData[ctx.parentDataProperty] = converted;
+        return true;
+      },
   });
   for (const schema of sharedSchemas) ajv.addSchema(schema);
   return ajv;
@@ -103,7 +108,9 @@ function describe(error: ErrorObject): [string, string, string[]] {
 function inputOf(error: ErrorObject): unknown {
   const data = error.data;
   if (error.keyword === 'additionalProperties' && data !== null && typeof data === 'object') {
-    return echoable((data as Record<string, unknown>)[String((error.params as Record<string, unknown>).additionalProperty)]);
+    return echoable(
+      (data as Record<string, unknown>)[String((error.params as Record<string, unknown>).additionalProperty)],
+    );
   }
   return echoable(data);
 }
@@ -134,7 +141,13 @@ export function toValidationDetails(errors: ErrorObject[], where: string): Valid
     // summary "must match then schema" adds nothing.
     if (error.keyword === 'if') continue;
     const [type, msg, extraLoc] = describe(error);
-    const path = error.instancePath === '' ? [] : error.instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const path =
+      error.instancePath === ''
+        ? []
+        : error.instancePath
+            .slice(1)
+            .split('/')
+            .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     const loc = [where, ...path, ...extraLoc];
     const key = `${loc.join('\u0000')}|${type}`;
     if (seen.has(key)) continue;

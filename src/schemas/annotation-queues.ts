@@ -3,16 +3,28 @@ import { LaxBool, LaxInt, Nullable, strict } from './common.js';
 
 /** Annotation queues (otel-service-queues spec §D). */
 
-const SortBy = Nullable(Type.Array(Type.Object({ field: Type.String(), direction: Type.Union([Type.Literal('asc'), Type.Literal('desc')]) }, strict)));
+const SortBy = Nullable(
+  Type.Array(
+    Type.Object({ field: Type.String(), direction: Type.Union([Type.Literal('asc'), Type.Literal('desc')]) }, strict),
+  ),
+);
 const Page = { limit: Nullable(LaxInt({ minimum: 0 })), offset: Nullable(LaxInt({ minimum: 0 })) };
 
 export const QueueCreateReq = Type.Object(
-  { project_id: Type.String(), name: Type.String(), description: Nullable(Type.String()), scorer_refs: Type.Array(Type.String()) },
+  {
+    project_id: Type.String(),
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    scorer_refs: Type.Array(Type.String()),
+  },
   strict,
 );
 export type QueueCreateReq = Static<typeof QueueCreateReq>;
 
-export const QueueQueryReq = Type.Object({ project_id: Type.String(), name: Nullable(Type.String()), sort_by: SortBy, ...Page }, strict);
+export const QueueQueryReq = Type.Object(
+  { project_id: Type.String(), name: Nullable(Type.String()), sort_by: SortBy, ...Page },
+  strict,
+);
 export type QueueQueryReq = Static<typeof QueueQueryReq>;
 
 export const QueueStatsReq = Type.Object({ project_id: Type.String(), queue_ids: Type.Array(Type.String()) }, strict);
@@ -22,12 +34,20 @@ export const ItemParams = Type.Object({ queue_id: Type.String(), item_id: Type.S
 export const ProjectQuery = Type.Object({ project_id: Type.String() });
 
 export const QueueUpdateReq = Type.Object(
-  { project_id: Type.String(), name: Nullable(Type.String()), description: Nullable(Type.String()), scorer_refs: Nullable(Type.Array(Type.String())) },
+  {
+    project_id: Type.String(),
+    name: Nullable(Type.String()),
+    description: Nullable(Type.String()),
+    scorer_refs: Nullable(Type.Array(Type.String())),
+  },
   strict,
 );
 export type QueueUpdateReq = Static<typeof QueueUpdateReq>;
 
-export const ItemsAddReq = Type.Object({ project_id: Type.String(), call_ids: Type.Array(Type.String()), display_fields: Type.Array(Type.String()) }, strict);
+export const ItemsAddReq = Type.Object(
+  { project_id: Type.String(), call_ids: Type.Array(Type.String()), display_fields: Type.Array(Type.String()) },
+  strict,
+);
 export type ItemsAddReq = Static<typeof ItemsAddReq>;
 
 export const ItemsQueryReq = Type.Object(
@@ -92,7 +112,9 @@ export const ItemSchema = Type.Object({
 export const QueueCreateRes = Type.Object({ id: Type.String() });
 export const QueueRes = Type.Object({ queue: QueueSchema });
 export const QueueStatsRes = Type.Object({
-  stats: Type.Array(Type.Object({ queue_id: Type.String(), total_items: Type.Integer(), completed_items: Type.Integer() })),
+  stats: Type.Array(
+    Type.Object({ queue_id: Type.String(), total_items: Type.Integer(), completed_items: Type.Integer() }),
+  ),
 });
 export const ItemsAddRes = Type.Object({ added_count: Type.Integer(), duplicates: Type.Integer() });
 export const ItemsQueryRes = Type.Object({ items: Type.Array(ItemSchema) });

@@ -6,8 +6,14 @@ import { DateTimeIn, FreeObject, Nullable, NullableLaxInt, strict } from './comm
 /** `/calls/stats` models (calls spec §4.9). */
 
 export const USAGE_METRICS = [
-  'input_tokens', 'output_tokens', 'total_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens',
-  'input_cost', 'output_cost', 'total_cost',
+  'input_tokens',
+  'output_tokens',
+  'total_tokens',
+  'cache_read_input_tokens',
+  'cache_creation_input_tokens',
+  'input_cost',
+  'output_cost',
+  'total_cost',
 ] as const;
 export const CALL_METRICS = ['latency_ms', 'call_count', 'error_count'] as const;
 
@@ -15,7 +21,8 @@ export type UsageMetric = (typeof USAGE_METRICS)[number];
 export type CallMetric = (typeof CALL_METRICS)[number];
 
 /** A string enum as a plain `enum` keyword, so a bad value answers `literal_error` rather than a union failure. */
-const StringEnum = <T extends string>(values: readonly T[]): TUnsafe<T> => Type.Unsafe<T>({ type: 'string', enum: [...values] });
+const StringEnum = <T extends string>(values: readonly T[]): TUnsafe<T> =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values] });
 
 /** Percentile bounds are checked by the service: out of range is a 400, not a 422 (§4.9). */
 const specFields = {

@@ -8,7 +8,10 @@ const traceStatuses = ['success', 'error', 'running', 'descendant_error'] as con
 
 export const LLMUsageSchema = Type.Object(
   Object.fromEntries(
-    ['prompt_tokens', 'input_tokens', 'completion_tokens', 'output_tokens', 'requests', 'total_tokens'].map((k) => [k, NullableLaxInt()]),
+    ['prompt_tokens', 'input_tokens', 'completion_tokens', 'output_tokens', 'requests', 'total_tokens'].map((k) => [
+      k,
+      NullableLaxInt(),
+    ]),
   ),
   { additionalProperties: true },
 );
@@ -62,7 +65,11 @@ export const CallEndRes = Type.Object({});
  * (`["body","batch","3","req",…]`) instead of a union.
  */
 export const CallCreateBatchReq = Type.Object(
-  { batch: Type.Array(Type.Object({ mode: Type.Optional(Type.String()), req: FreeObject() }, { additionalProperties: true })) },
+  {
+    batch: Type.Array(
+      Type.Object({ mode: Type.Optional(Type.String()), req: FreeObject() }, { additionalProperties: true }),
+    ),
+  },
   strict,
 );
 export const CallCreateBatchRes = Type.Object({ res: Type.Array(Type.Union([CallStartRes, CallEndRes])) });
@@ -162,7 +169,9 @@ export const CallsQueryReq = Type.Object(
     include_storage_size: NullableLaxBool(),
     include_total_storage_size: NullableLaxBool(),
     include_usernames: NullableLaxBool(),
-    latest_only: NullableLaxBool({ description: 'Sent by weave 0.54 (always false); Heddle keeps one row per call, so it changes nothing' }),
+    latest_only: NullableLaxBool({
+      description: 'Sent by weave 0.54 (always false); Heddle keeps one row per call, so it changes nothing',
+    }),
   },
   strict,
 );

@@ -18,7 +18,12 @@ export const LaxInt = (options: Record<string, unknown> = {}): TUnsafe<number> =
 
 /** Boolean that also accepts 0/1 and "true"/"false", converted to a boolean. */
 export const LaxBool = (options: Record<string, unknown> = {}): TUnsafe<boolean> =>
-  Type.Unsafe<boolean>({ type: ['boolean', 'integer', 'string'], enum: [true, false, 0, 1, 'true', 'false'], heddleCoerce: 'bool', ...options });
+  Type.Unsafe<boolean>({
+    type: ['boolean', 'integer', 'string'],
+    enum: [true, false, 0, 1, 'true', 'false'],
+    heddleCoerce: 'bool',
+    ...options,
+  });
 
 /**
  * `T | null`, optional. Written as a JSON-type list (`["object", "null"]`) rather than `anyOf`
@@ -34,15 +39,28 @@ export const Nullable = <T extends TSchema>(schema: T) => {
 };
 
 export const NullableLaxInt = (options: Record<string, unknown> = {}) =>
-  Type.Optional(Type.Unsafe<number | null>({ type: ['integer', 'string', 'null'], pattern: '^\\s*[+-]?\\d+\\s*$', heddleCoerce: 'int', ...options }));
+  Type.Optional(
+    Type.Unsafe<number | null>({
+      type: ['integer', 'string', 'null'],
+      pattern: '^\\s*[+-]?\\d+\\s*$',
+      heddleCoerce: 'int',
+      ...options,
+    }),
+  );
 
 export const NullableLaxBool = (options: Record<string, unknown> = {}) =>
   Type.Optional(
-    Type.Unsafe<boolean | null>({ type: ['boolean', 'integer', 'string', 'null'], enum: [true, false, 0, 1, 'true', 'false', null], heddleCoerce: 'bool', ...options }),
+    Type.Unsafe<boolean | null>({
+      type: ['boolean', 'integer', 'string', 'null'],
+      enum: [true, false, 0, 1, 'true', 'false', null],
+      heddleCoerce: 'bool',
+      ...options,
+    }),
   );
 
 /** A free-form JSON object (inputs, attributes, payloads): anything inside is accepted. */
-export const FreeObject = (options: Record<string, unknown> = {}) => Type.Record(Type.String(), Type.Unknown(), options);
+export const FreeObject = (options: Record<string, unknown> = {}) =>
+  Type.Record(Type.String(), Type.Unknown(), options);
 
 /** Every error body with a `reason`. */
 export const ErrorRes = Type.Object({ reason: Type.String() }, { additionalProperties: true, $id: 'ErrorRes' });
@@ -50,7 +68,10 @@ export const ErrorRes = Type.Object({ reason: Type.String() }, { additionalPrope
 export const ValidationErrorRes = Type.Object(
   {
     detail: Type.Array(
-      Type.Object({ loc: Type.Array(Type.String()), msg: Type.String(), type: Type.String() }, { additionalProperties: true }),
+      Type.Object(
+        { loc: Type.Array(Type.String()), msg: Type.String(), type: Type.String() },
+        { additionalProperties: true },
+      ),
     ),
   },
   { $id: 'HTTPValidationError' },

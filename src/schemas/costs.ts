@@ -20,7 +20,11 @@ export const CostCreateInput = Type.Object(
 export type CostCreateInput = Static<typeof CostCreateInput>;
 
 export const CostCreateReq = Type.Object(
-  { project_id: Type.String(), costs: Type.Record(Type.String(), CostCreateInput), wb_user_id: Nullable(Type.String()) },
+  {
+    project_id: Type.String(),
+    costs: Type.Record(Type.String(), CostCreateInput),
+    wb_user_id: Nullable(Type.String()),
+  },
   strict,
 );
 export type CostCreateReq = Static<typeof CostCreateReq>;

@@ -63,17 +63,24 @@ const windowFields = {
   trigger_ref: Nullable(Type.String()),
 };
 
-export const FeedbackPayloadSchemaReq = Type.Object({ ...windowFields, sample_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })) }, strict);
+export const FeedbackPayloadSchemaReq = Type.Object(
+  { ...windowFields, sample_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })) },
+  strict,
+);
 export type FeedbackPayloadSchemaReq = Static<typeof FeedbackPayloadSchemaReq>;
 export const FeedbackPayloadSchemaRes = Type.Object({
   paths: Type.Array(Type.Object({ json_path: Type.String(), value_type: Type.String() })),
 });
 
-const Aggregation = Type.Union((['sum', 'avg', 'min', 'max', 'count', 'count_true', 'count_false'] as const).map((a) => Type.Literal(a)));
+const Aggregation = Type.Union(
+  (['sum', 'avg', 'min', 'max', 'count', 'count_true', 'count_false'] as const).map((a) => Type.Literal(a)),
+);
 export const FeedbackMetricSpec = Type.Object(
   {
     json_path: Type.String(),
-    value_type: Type.Optional(Type.Union([Type.Literal('numeric'), Type.Literal('boolean'), Type.Literal('categorical')])),
+    value_type: Type.Optional(
+      Type.Union([Type.Literal('numeric'), Type.Literal('boolean'), Type.Literal('categorical')]),
+    ),
     aggregations: Type.Optional(Type.Array(Aggregation)),
     percentiles: Type.Optional(Type.Array(Type.Number({ minimum: 0, maximum: 100 }))),
   },

@@ -11,7 +11,11 @@ export const FileCreateForm = Type.Unsafe<{ project_id: string; file: string; ex
   title: 'Body_file_create_file_create_post',
   properties: {
     project_id: { type: 'string' },
-    file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file bytes; the part filename is kept as the file name.' },
+    file: {
+      type: 'string',
+      contentMediaType: 'application/octet-stream',
+      description: 'The file bytes; the part filename is kept as the file name.',
+    },
     expected_digest: { type: 'string', description: 'Optional; 409 when it differs from the digest of the bytes.' },
   },
   required: ['project_id', 'file'],

@@ -28,7 +28,10 @@ export const HardwareOption = Type.Object({
   id: Type.String(),
   name: Type.String(),
   type: Type.String(),
-  pricing: Type.Object({ cents_per_million_input_tokens: Type.Number(), cents_per_million_output_tokens: Type.Number() }),
+  pricing: Type.Object({
+    cents_per_million_input_tokens: Type.Number(),
+    cents_per_million_output_tokens: Type.Number(),
+  }),
   specs: Type.Record(Type.String(), Type.Unknown()),
 });
 

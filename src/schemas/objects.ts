@@ -19,25 +19,23 @@ export const ObjCreateReq = Type.Object({ obj: ObjSchemaForInsert }, strict);
 export type ObjCreateReq = Static<typeof ObjCreateReq>;
 export const ObjCreateRes = Type.Object({ digest: Type.String(), object_id: Type.String() });
 
-export const ObjSchema = Type.Object(
-  {
-    project_id: Type.String(),
-    object_id: Type.String(),
-    created_at: Type.String({ format: 'date-time' }),
-    deleted_at: Type.Union([Type.String(), Type.Null()]),
-    digest: Type.String(),
-    version_index: Type.Integer(),
-    is_latest: Type.Integer(),
-    kind: Type.String(),
-    base_object_class: Type.Union([Type.String(), Type.Null()]),
-    leaf_object_class: Type.Union([Type.String(), Type.Null()]),
-    val: Type.Unknown(),
-    wb_user_id: Type.Union([Type.String(), Type.Null()]),
-    size_bytes: Type.Union([Type.Integer(), Type.Null()]),
-    tags: Type.Union([Type.Array(Type.String()), Type.Null()]),
-    aliases: Type.Union([Type.Array(Type.String()), Type.Null()]),
-  },
-);
+export const ObjSchema = Type.Object({
+  project_id: Type.String(),
+  object_id: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+  deleted_at: Type.Union([Type.String(), Type.Null()]),
+  digest: Type.String(),
+  version_index: Type.Integer(),
+  is_latest: Type.Integer(),
+  kind: Type.String(),
+  base_object_class: Type.Union([Type.String(), Type.Null()]),
+  leaf_object_class: Type.Union([Type.String(), Type.Null()]),
+  val: Type.Unknown(),
+  wb_user_id: Type.Union([Type.String(), Type.Null()]),
+  size_bytes: Type.Union([Type.Integer(), Type.Null()]),
+  tags: Type.Union([Type.Array(Type.String()), Type.Null()]),
+  aliases: Type.Union([Type.Array(Type.String()), Type.Null()]),
+});
 
 export const ObjReadReq = Type.Object(
   {
@@ -111,9 +109,15 @@ export const ObjVersionParams = Type.Object({ object_id: Type.String(), digest: 
 export const ObjParams = Type.Object({ object_id: Type.String() });
 export const ObjTagsBody = Type.Object({ project_id: Type.String(), tags: Type.Array(Type.String()) }, strict);
 export type ObjTagsBody = Static<typeof ObjTagsBody>;
-export const ObjSetAliasesBody = Type.Object({ project_id: Type.String(), digest: Type.String(), aliases: Type.Array(Type.String()) }, strict);
+export const ObjSetAliasesBody = Type.Object(
+  { project_id: Type.String(), digest: Type.String(), aliases: Type.Array(Type.String()) },
+  strict,
+);
 export type ObjSetAliasesBody = Static<typeof ObjSetAliasesBody>;
-export const ObjRemoveAliasesBody = Type.Object({ project_id: Type.String(), aliases: Type.Array(Type.String()) }, strict);
+export const ObjRemoveAliasesBody = Type.Object(
+  { project_id: Type.String(), aliases: Type.Array(Type.String()) },
+  strict,
+);
 export type ObjRemoveAliasesBody = Static<typeof ObjRemoveAliasesBody>;
 export const ProjectQuery = Type.Object({ project_id: Type.String() });
 export const TagsListRes = Type.Object({ tags: Type.Array(Type.String()) });

@@ -21,13 +21,15 @@ export const ExportTraceBody = {
     'application/x-protobuf': {
       schema: Type.Unsafe<unknown>({
         title: 'ExportTraceServiceRequest',
-        description: 'OTLP ExportTraceServiceRequest, binary protobuf (opentelemetry-proto collector/trace/v1). Content-Encoding gzip or identity.',
+        description:
+          'OTLP ExportTraceServiceRequest, binary protobuf (opentelemetry-proto collector/trace/v1). Content-Encoding gzip or identity.',
       }),
     },
     'application/json': {
       schema: Type.Unsafe<unknown>({
         title: 'ExportTraceServiceRequestJson',
-        description: 'OTLP/JSON ExportTraceServiceRequest: hex trace/span ids, int64 as strings or numbers. Content-Encoding gzip or identity.',
+        description:
+          'OTLP/JSON ExportTraceServiceRequest: hex trace/span ids, int64 as strings or numbers. Content-Encoding gzip or identity.',
         properties: { resourceSpans: { type: 'array', items: { type: 'object' } } },
       }),
     },

@@ -25,7 +25,10 @@ export const Operand = Type.Recursive(
       ),
       Type.Object({ $in: Type.Tuple([Self, Type.Array(Self)]) }, strict),
       ...(['$contains', '$containsToken'] as const).map((op) =>
-        Type.Object({ [op]: Type.Object({ input: Self, substr: Self, case_insensitive: Type.Optional(LaxBool()) }) }, strict),
+        Type.Object(
+          { [op]: Type.Object({ input: Self, substr: Self, case_insensitive: Type.Optional(LaxBool()) }) },
+          strict,
+        ),
       ),
     ]),
   { $id: 'QueryOperand' },

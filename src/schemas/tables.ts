@@ -35,7 +35,10 @@ export const TableUpdateReq = Type.Object(
 export type TableUpdateReq = Static<typeof TableUpdateReq>;
 export const TableUpdateRes = Type.Object({ digest: Type.String(), updated_row_digests: Type.Array(Type.String()) });
 
-export const TableSortBy = Type.Object({ field: Type.String(), direction: Type.Union([Type.Literal('asc'), Type.Literal('desc')]) }, strict);
+export const TableSortBy = Type.Object(
+  { field: Type.String(), direction: Type.Union([Type.Literal('asc'), Type.Literal('desc')]) },
+  strict,
+);
 
 export const TableQueryReq = Type.Object(
   {
@@ -49,7 +52,11 @@ export const TableQueryReq = Type.Object(
   strict,
 );
 export type TableQueryReq = Static<typeof TableQueryReq>;
-export const TableRowSchema = Type.Object({ digest: Type.String(), val: Type.Unknown(), original_index: Type.Integer() });
+export const TableRowSchema = Type.Object({
+  digest: Type.String(),
+  val: Type.Unknown(),
+  original_index: Type.Integer(),
+});
 export const TableQueryRes = Type.Object({ rows: Type.Array(TableRowSchema) });
 
 export const TableQueryStatsReq = Type.Object({ project_id: Type.String(), digest: Type.String() }, strict);
@@ -66,7 +73,13 @@ export const TableQueryStatsBatchReq = Type.Object(
 );
 export type TableQueryStatsBatchReq = Static<typeof TableQueryStatsBatchReq>;
 export const TableQueryStatsBatchRes = Type.Object({
-  tables: Type.Array(Type.Object({ count: Type.Integer(), digest: Type.String(), storage_size_bytes: Type.Union([Type.Integer(), Type.Null()]) })),
+  tables: Type.Array(
+    Type.Object({
+      count: Type.Integer(),
+      digest: Type.String(),
+      storage_size_bytes: Type.Union([Type.Integer(), Type.Null()]),
+    }),
+  ),
 });
 
 /** `/refs/read_batch` (objects spec §5.2). */

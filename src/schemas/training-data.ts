@@ -31,18 +31,29 @@ const TokenLogprob = Type.Object({ token: Type.String(), logprob: Type.Number() 
 /** §5.5: a sampled assistant turn; an item with a `message` key is a Choice. */
 export const Choice = Type.Object({
   index: Type.Integer(),
-  finish_reason: Type.Unsafe<string>({ type: 'string', enum: ['stop', 'length', 'tool_calls', 'content_filter', 'function_call'] }),
+  finish_reason: Type.Unsafe<string>({
+    type: 'string',
+    enum: ['stop', 'length', 'tool_calls', 'content_filter', 'function_call'],
+  }),
   message: Type.Object({}),
   logprobs: nullable({
     type: 'object',
-    properties: { content: nullable({ type: 'array', items: TokenLogprob }), refusal: nullable({ type: 'array', items: TokenLogprob }) },
+    properties: {
+      content: nullable({ type: 'array', items: TokenLogprob }),
+      refusal: nullable({ type: 'array', items: TokenLogprob }),
+    },
   }),
   token_ids: Type.Optional(Type.Array(Type.Integer())),
   prompt_token_ids: Type.Optional(Type.Array(Type.Integer())),
 });
 
 /** Message | Choice, told apart the way ART does (presence of `message`). */
-export const MessageOrChoice = Type.Unsafe({ type: 'object', if: { required: ['message'] }, then: Choice, else: Message });
+export const MessageOrChoice = Type.Unsafe({
+  type: 'object',
+  if: { required: ['message'] },
+  then: Choice,
+  else: Message,
+});
 
 const History = Type.Object({
   messages_and_choices: Type.Array(MessageOrChoice),
@@ -69,7 +80,9 @@ export const Trajectory = Type.Object({
 export const TrajectoryGroup = Type.Object({
   // Optional: ART sends a group without trajectories as `{}`.
   trajectories: Type.Optional(Type.Array(Trajectory)),
-  exceptions: Type.Optional(Type.Array(Type.Object({ type: Type.Optional(Type.String()), message: Type.Optional(Type.String()) }))),
+  exceptions: Type.Optional(
+    Type.Array(Type.Object({ type: Type.Optional(Type.String()), message: Type.Optional(Type.String()) })),
+  ),
   metadata: Type.Optional(MetadataMap),
   metrics: Type.Optional(MetricMap),
   logs: Type.Optional(Type.Array(Type.String())),
@@ -87,7 +100,10 @@ export const ExperimentalTrainingConfig = Type.Object({
   loss_fn: nullable({ type: 'string', enum: ['ppo', 'cispo', null] }),
   epsilon: num(),
   epsilon_high: num(),
-  importance_sampling_level: nullable({ type: 'string', enum: ['token', 'sequence', 'average', 'geometric_average', null] }),
+  importance_sampling_level: nullable({
+    type: 'string',
+    enum: ['token', 'sequence', 'average', 'geometric_average', null],
+  }),
   max_negative_advantage_importance_sampling_weight: num(),
   mask_prob_ratio: bool(),
   kimi_k2_tau: num(),
@@ -112,7 +128,12 @@ export const SftTrainingJobCreate = Type.Object({
   config: nullable({
     type: 'object',
     properties: {
-      batch_size: Type.Optional(Type.Unsafe({ type: ['integer', 'string', 'null'], anyOf: [{ type: 'integer' }, { const: 'auto' }, { type: 'null' }] })),
+      batch_size: Type.Optional(
+        Type.Unsafe({
+          type: ['integer', 'string', 'null'],
+          anyOf: [{ type: 'integer' }, { const: 'auto' }, { type: 'null' }],
+        }),
+      ),
       learning_rate: nullable({ type: ['number', 'array'], items: { type: 'number' } }),
     },
   }),

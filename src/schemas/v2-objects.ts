@@ -7,7 +7,12 @@ import { FreeObject, LaxBool, LaxInt, Nullable } from './common.js';
  */
 
 export const V2ObjectParams = Type.Object({ entity: Type.String(), project: Type.String(), object_id: Type.String() });
-export const V2VersionParams = Type.Object({ entity: Type.String(), project: Type.String(), object_id: Type.String(), digest: Type.String() });
+export const V2VersionParams = Type.Object({
+  entity: Type.String(),
+  project: Type.String(),
+  object_id: Type.String(),
+  digest: Type.String(),
+});
 export type V2VersionParams = Static<typeof V2VersionParams>;
 
 /** `limit`/`offset` of every list (§1): non-integers → 422; negative values reach the service (400). */
@@ -18,7 +23,9 @@ export type V2ListQuery = Static<typeof V2ListQuery>;
 export const OpReadQuery = Type.Object({ eager: Type.Optional(LaxBool()) });
 
 /** Repeated `digests` keys arrive as an array, a single one as a string. */
-export const V2DeleteQuery = Type.Object({ digests: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])) });
+export const V2DeleteQuery = Type.Object({
+  digests: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+});
 export type V2DeleteQuery = Static<typeof V2DeleteQuery>;
 export const V2DeleteRes = Type.Object({ num_deleted: Type.Integer() });
 
@@ -37,12 +44,26 @@ export const DatasetCreateBody = Type.Object({
 });
 export type DatasetCreateBody = Static<typeof DatasetCreateBody>;
 export const DatasetCreateRes = Type.Object(versionFields);
-export const DatasetReadRes = Type.Object({ ...readFields, name: Type.String(), description: Nullable(Type.String()), rows: Type.String() });
+export const DatasetReadRes = Type.Object({
+  ...readFields,
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  rows: Type.String(),
+});
 
-export const ScorerCreateBody = Type.Object({ name: Type.String(), description: Nullable(Type.String()), op_source_code: Type.String() });
+export const ScorerCreateBody = Type.Object({
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  op_source_code: Type.String(),
+});
 export type ScorerCreateBody = Static<typeof ScorerCreateBody>;
 export const ScorerCreateRes = Type.Object({ ...versionFields, scorer: Type.String() });
-export const ScorerReadRes = Type.Object({ ...readFields, name: Type.String(), description: Nullable(Type.String()), score_op: Type.String() });
+export const ScorerReadRes = Type.Object({
+  ...readFields,
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  score_op: Type.String(),
+});
 
 export const ModelCreateBody = Type.Object({
   name: Type.String(),

@@ -2,7 +2,13 @@ import { uuidv7 } from '../domain/ids.js';
 import { formatMicros, nowMicros } from '../domain/time.js';
 import { InvalidRequestError, NotFoundError } from '../errors/app-error.js';
 import type * as S from '../schemas/annotation-queues.js';
-import type { AnnotationItemRow, AnnotationProgressRow, AnnotationQueueRow, AnnotationState, QueueChanges } from '../store/annotation-types.js';
+import type {
+  AnnotationItemRow,
+  AnnotationProgressRow,
+  AnnotationQueueRow,
+  AnnotationState,
+  QueueChanges,
+} from '../store/annotation-types.js';
 import type { TraceStore } from '../store/types.js';
 import type { Caller } from './auth-service.js';
 import type { ProjectAccess } from './project-access.js';
@@ -64,7 +70,12 @@ function itemView(d: DerivedItem, position: number | null) {
 }
 
 /** Sorts by the known fields of `sort_by` (unknown ones ignored), then `id` ascending. */
-function sortRows<T extends { id: string }>(rows: T[], sortBy: SortSpec | null | undefined, allowed: Set<string>, fallback: SortSpec): T[] {
+function sortRows<T extends { id: string }>(
+  rows: T[],
+  sortBy: SortSpec | null | undefined,
+  allowed: Set<string>,
+  fallback: SortSpec,
+): T[] {
   const keys = (sortBy ?? fallback).filter((s) => allowed.has(s.field));
   keys.push({ field: 'id', direction: 'asc' });
   const compare = (a: unknown, b: unknown): number => {
@@ -92,7 +103,12 @@ function derive(items: AnnotationItemRow[], progress: AnnotationProgressRow[]): 
   const latest = new Map<string, AnnotationProgressRow>();
   for (const p of progress) {
     const seen = latest.get(p.item_id);
-    if (!seen || p.updated_at > seen.updated_at || (p.updated_at === seen.updated_at && p.annotator_user_id > seen.annotator_user_id)) latest.set(p.item_id, p);
+    if (
+      !seen ||
+      p.updated_at > seen.updated_at ||
+      (p.updated_at === seen.updated_at && p.annotator_user_id > seen.annotator_user_id)
+    )
+      latest.set(p.item_id, p);
   }
   return items.map((row) => {
     const p = latest.get(row.id);
@@ -140,7 +156,11 @@ export class AnnotationQueueService {
     this.access.assertCanRead(caller, req.project_id);
     const counts = await this.store.annotations.stats(req.project_id, req.queue_ids);
     return {
-      stats: req.queue_ids.map((id) => ({ queue_id: id, total_items: counts.get(id)?.total ?? 0, completed_items: counts.get(id)?.completed ?? 0 })),
+      stats: req.queue_ids.map((id) => ({
+        queue_id: id,
+        total_items: counts.get(id)?.total ?? 0,
+        completed_items: counts.get(id)?.completed ?? 0,
+      })),
     };
   }
 
@@ -168,35 +188,51 @@ export class AnnotationQueueService {
   }
 
   /** Adds the named calls that exist (live) in the project and are not in the queue yet, in request order. */
-  async addItems(caller: Caller, queueId: string, req: S.ItemsAddReq): Promise<{ added_count: number; duplicates: number }> {
+  async addItems(
+    caller: Caller,
+    queueId: string,
+    req: S.ItemsAddReq,
+  ): Promise<{ added_count: number; duplicates: number }> {
     await this.access.assertCanWrite(caller, req.project_id);
     await this.#liveQueue(req.project_id, queueId);
     const wanted = [...new Set(req.call_ids)];
     const found = new Map<string, { started_at: number; ended_at: number | null; op_name: string; trace_id: string }>();
     if (wanted.length > 0) {
-      const rows = this.store.calls.query({ project_id: req.project_id, filter: { call_ids: wanted }, columns: ['id', 'started_at', 'ended_at', 'op_name', 'trace_id'] });
-      for await (const row of rows) found.set(row.id, { started_at: row.started_at!, ended_at: row.ended_at ?? null, op_name: row.op_name ?? '', trace_id: row.trace_id ?? '' });
+      const rows = this.store.calls.query({
+        project_id: req.project_id,
+        filter: { call_ids: wanted },
+        columns: ['id', 'started_at', 'ended_at', 'op_name', 'trace_id'],
+      });
+      for await (const row of rows)
+        found.set(row.id, {
+          started_at: row.started_at!,
+          ended_at: row.ended_at ?? null,
+          op_name: row.op_name ?? '',
+          trace_id: row.trace_id ?? '',
+        });
     }
     const now = nowMicros();
     const items: AnnotationItemRow[] = wanted.flatMap((callId) => {
       const call = found.get(callId);
       if (!call) return [];
-      return [{
-        project_id: req.project_id,
-        id: uuidv7(),
-        queue_id: queueId,
-        call_id: callId,
-        call_started_at: call.started_at,
-        call_ended_at: call.ended_at,
-        call_op_name: call.op_name,
-        call_trace_id: call.trace_id,
-        display_fields: JSON.stringify(req.display_fields),
-        added_by: caller.userId,
-        created_at: now,
-        created_by: caller.userId,
-        updated_at: now,
-        deleted_at: null,
-      }];
+      return [
+        {
+          project_id: req.project_id,
+          id: uuidv7(),
+          queue_id: queueId,
+          call_id: callId,
+          call_started_at: call.started_at,
+          call_ended_at: call.ended_at,
+          call_op_name: call.op_name,
+          call_trace_id: call.trace_id,
+          display_fields: JSON.stringify(req.display_fields),
+          added_by: caller.userId,
+          created_at: now,
+          created_by: caller.userId,
+          updated_at: now,
+          deleted_at: null,
+        },
+      ];
     });
     const { added, duplicates } = await this.store.annotations.addItems(req.project_id, queueId, items);
     // every id named was already in the queue: each mention counts, repeats included (spec §D.3)
@@ -210,24 +246,46 @@ export class AnnotationQueueService {
     const f = req.filter ?? {};
     const exact = (['id', 'call_id', 'call_op_name', 'call_trace_id', 'added_by'] as const).filter((k) => f[k] != null);
     const items = (await this.#derived(req.project_id, queueId)).filter((d) => exact.every((k) => d.row[k] === f[k]));
-    const sorted = sortRows(items.map((d) => ({ ...d.row, derived: d })), req.sort_by, ITEM_SORT, [{ field: 'created_at', direction: 'asc' }]);
+    const sorted = sortRows(
+      items.map((d) => ({ ...d.row, derived: d })),
+      req.sort_by,
+      ITEM_SORT,
+      [{ field: 'created_at', direction: 'asc' }],
+    );
     const positioned = sorted.map((r, i) => ({ derived: r.derived, position: i + 1 }));
     const states = f.annotation_states;
     const kept = states == null ? positioned : positioned.filter((p) => states.includes(p.derived.state));
-    return { items: page(kept, req.offset, req.limit).map((p) => itemView(p.derived, req.include_position === true ? p.position : null)) };
+    return {
+      items: page(kept, req.offset, req.limit).map((p) =>
+        itemView(p.derived, req.include_position === true ? p.position : null),
+      ),
+    };
   }
 
   async setProgress(caller: Caller, queueId: string, itemId: string, req: S.ProgressReq) {
     const state = req.annotation_state as AnnotationState;
-    if (!STATES.includes(state)) throw new InvalidRequestError(`Invalid annotation_state '${req.annotation_state}'. Must be one of: ${STATES.join(', ')}`);
+    if (!STATES.includes(state))
+      throw new InvalidRequestError(
+        `Invalid annotation_state '${req.annotation_state}'. Must be one of: ${STATES.join(', ')}`,
+      );
     await this.access.assertCanWrite(caller, req.project_id);
     await this.#liveQueue(req.project_id, queueId);
-    const outcome = await this.store.annotations.setProgress(req.project_id, queueId, itemId, caller.userId, state, nowMicros());
+    const outcome = await this.store.annotations.setProgress(
+      req.project_id,
+      queueId,
+      itemId,
+      caller.userId,
+      state,
+      nowMicros(),
+    );
     if (!outcome.ok) {
       if (outcome.reason === 'in_progress_after_record') {
-        throw new InvalidRequestError(`Cannot transition to 'in_progress' when a record already exists (current state: '${outcome.from}')`);
+        throw new InvalidRequestError(
+          `Cannot transition to 'in_progress' when a record already exists (current state: '${outcome.from}')`,
+        );
       }
-      if (outcome.reason === 'invalid_transition') throw new InvalidRequestError(`Invalid state transition from '${outcome.from}' to '${state}'`);
+      if (outcome.reason === 'invalid_transition')
+        throw new InvalidRequestError(`Invalid state transition from '${outcome.from}' to '${state}'`);
       throw new InvalidRequestError(`Queue item '${itemId}' not found in queue '${queueId}'`);
     }
     const item = (await this.#derived(req.project_id, queueId)).find((d) => d.row.id === itemId);
@@ -236,7 +294,10 @@ export class AnnotationQueueService {
   }
 
   async #derived(projectId: string, queueId: string): Promise<DerivedItem[]> {
-    const [items, progress] = await Promise.all([this.store.annotations.listItems(projectId, queueId), this.store.annotations.listProgress(projectId, queueId)]);
+    const [items, progress] = await Promise.all([
+      this.store.annotations.listItems(projectId, queueId),
+      this.store.annotations.listProgress(projectId, queueId),
+    ]);
     return derive(items, progress);
   }
 

@@ -69,7 +69,12 @@ export class AuthService {
    * Creates a key for the user `username` (created when missing) as a member of `entity`.
    * Returns the plain key: it is shown once and only its hash is kept.
    */
-  async createKey(opts: { entity: string; username?: string; admin?: boolean; key?: string }): Promise<{ key: string; record: Pick<ApiKeyRecord, 'id' | 'prefix'> & { username: string } }> {
+  async createKey(opts: {
+    entity: string;
+    username?: string;
+    admin?: boolean;
+    key?: string;
+  }): Promise<{ key: string; record: Pick<ApiKeyRecord, 'id' | 'prefix'> & { username: string } }> {
     const username = opts.username ?? opts.entity;
     const user = await this.store.auth.ensureUser(username, opts.entity);
     await this.store.auth.addMembership(user.id, opts.entity);
@@ -77,7 +82,13 @@ export class AuthService {
     const key = opts.key ?? generateApiKey();
     const id = `key_${randomBytes(6).toString('hex')}`;
     const prefix = key.slice(0, 6);
-    await this.store.auth.createApiKey({ id, user_id: user.id, key_hash: hashApiKey(key), prefix, is_admin: opts.admin ?? false });
+    await this.store.auth.createApiKey({
+      id,
+      user_id: user.id,
+      key_hash: hashApiKey(key),
+      prefix,
+      is_admin: opts.admin ?? false,
+    });
     return { key, record: { id, prefix, username } };
   }
 

@@ -5,7 +5,14 @@ import { parseQuery, parseSort, splitFieldPath } from '../domain/query/parse.js'
 import { toPlainJson } from '../domain/json-value.js';
 import { expandInValue, parseExpandColumns, type ExpandPath } from '../domain/ref-expansion.js';
 import { InvalidRequestError } from '../errors/app-error.js';
-import type { CallReadReq, CallsFilterReq, CallsQueryReq, CallsQueryStatsReq, QueryReq, SortByReq } from '../schemas/calls.js';
+import type {
+  CallReadReq,
+  CallsFilterReq,
+  CallsQueryReq,
+  CallsQueryStatsReq,
+  QueryReq,
+  SortByReq,
+} from '../schemas/calls.js';
 import type { CallRow, CallRowColumn, CallsFilter, CallsQuery, TraceStore } from '../store/types.js';
 import type { Caller } from './auth-service.js';
 import { costExtras } from './call-extras.js';
@@ -20,11 +27,33 @@ const FEEDBACK_CHUNK = 200;
 /** Longest list a `CallsFilter` field may hold (calls spec §5.4). */
 export const MAX_FILTER_LIST = 1000;
 
-const FILTER_LISTS = ['op_names', 'input_refs', 'output_refs', 'parent_ids', 'trace_ids', 'call_ids', 'thread_ids', 'turn_ids'] as const;
+const FILTER_LISTS = [
+  'op_names',
+  'input_refs',
+  'output_refs',
+  'parent_ids',
+  'trace_ids',
+  'call_ids',
+  'thread_ids',
+  'turn_ids',
+] as const;
 
 const SELECTABLE: ReadonlySet<string> = new Set<CallRowColumn>([
-  'display_name', 'parent_id', 'thread_id', 'turn_id', 'attributes', 'inputs', 'otel_dump', 'wb_user_id', 'wb_run_id',
-  'wb_run_step', 'ended_at', 'exception', 'output', 'summary', 'wb_run_step_end',
+  'display_name',
+  'parent_id',
+  'thread_id',
+  'turn_id',
+  'attributes',
+  'inputs',
+  'otel_dump',
+  'wb_user_id',
+  'wb_run_id',
+  'wb_run_step',
+  'ended_at',
+  'exception',
+  'output',
+  'summary',
+  'wb_run_step_end',
 ]);
 
 export function checkFilter(filter: CallsFilterReq | null | undefined): CallsFilter | null {
@@ -32,7 +61,9 @@ export function checkFilter(filter: CallsFilterReq | null | undefined): CallsFil
   for (const name of FILTER_LISTS) {
     const list = filter[name];
     if (list && list.length > MAX_FILTER_LIST) {
-      throw new InvalidRequestError(`Parameter: '${name}' request length is greater than max length (${MAX_FILTER_LIST}). Actual length: ${list.length}`);
+      throw new InvalidRequestError(
+        `Parameter: '${name}' request length is greater than max length (${MAX_FILTER_LIST}). Actual length: ${list.length}`,
+      );
     }
   }
   return filter as CallsFilter;
@@ -50,10 +81,14 @@ export function compileSort(sortBy: SortByReq[] | null | undefined): SortKey<Cal
  * Limits and offsets beyond what the store can bind (2^53) mean "everything": clamped rather
  * than refused, since a client may send a huge number to ask for all rows.
  */
-const clampCount = (n: number | null | undefined): number | null => (n == null ? null : Math.min(n, Number.MAX_SAFE_INTEGER));
+const clampCount = (n: number | null | undefined): number | null =>
+  n == null ? null : Math.min(n, Number.MAX_SAFE_INTEGER);
 
 /** Our choice (spec §4.7): negative limit or offset → 400. */
-function checkPaging(limit: number | null | undefined, offset: number | null | undefined): { limit: number | null; offset: number | null } {
+function checkPaging(
+  limit: number | null | undefined,
+  offset: number | null | undefined,
+): { limit: number | null; offset: number | null } {
   if (limit != null && limit < 0) throw new InvalidRequestError('limit must not be negative');
   if (offset != null && offset < 0) throw new InvalidRequestError('offset must not be negative');
   return { limit: clampCount(limit), offset: clampCount(offset) };
@@ -91,8 +126,19 @@ export class CallQueryService {
    * The `summary.weave` additions of calls spec §2.10 for a batch of rows: costs from the
    * project's price book, and the feedback list (possibly empty) of every call.
    */
-  async #extras(projectId: string, rows: CallRow[], book: RecordPriceBook | null, withFeedback: boolean): Promise<Map<CallRow, Record<string, unknown>>> {
-    const feedback = withFeedback && this.feedback ? await this.feedback.forCalls(projectId, rows.map((row) => row.id)) : null;
+  async #extras(
+    projectId: string,
+    rows: CallRow[],
+    book: RecordPriceBook | null,
+    withFeedback: boolean,
+  ): Promise<Map<CallRow, Record<string, unknown>>> {
+    const feedback =
+      withFeedback && this.feedback
+        ? await this.feedback.forCalls(
+            projectId,
+            rows.map((row) => row.id),
+          )
+        : null;
     const out = new Map<CallRow, Record<string, unknown>>();
     for (const row of rows) {
       const extras: Record<string, unknown> = book ? costExtras(row, book) : {};
@@ -105,7 +151,10 @@ export class CallQueryService {
   /** `{"call": …}` as JSON text. */
   async callRead(caller: Caller, req: CallReadReq): Promise<string> {
     this.access.assertCanRead(caller, req.project_id);
-    const opts = { include_storage_size: req.include_storage_size === true, include_total_storage_size: req.include_total_storage_size === true };
+    const opts = {
+      include_storage_size: req.include_storage_size === true,
+      include_total_storage_size: req.include_total_storage_size === true,
+    };
     const row = await this.store.calls.read(req.project_id, req.id, opts);
     if (!row) return '{"call":null}';
     const book = req.include_costs === true ? await this.prices.forProject(req.project_id) : null;
@@ -157,13 +206,17 @@ export class CallQueryService {
       })();
     }
     const book = includeCosts ? await this.prices.forProject(req.project_id) : null;
-    const hydrate = (batch: CallRow[]): Promise<Map<CallRow, Record<string, unknown>>> => this.#extras(req.project_id, batch, book, withFeedback);
+    const hydrate = (batch: CallRow[]): Promise<Map<CallRow, Record<string, unknown>>> =>
+      this.#extras(req.project_id, batch, book, withFeedback);
     return (async function* hydratedLines() {
       let batch: CallRow[] = [];
       const flush = async function* (): AsyncGenerator<string> {
         const extras = await hydrate(batch);
         for (const row of batch) {
-          const line = callToJson(expand.length > 0 ? await expandRow(row) : row, { ...view, weaveExtras: () => extras.get(row) });
+          const line = callToJson(expand.length > 0 ? await expandRow(row) : row, {
+            ...view,
+            weaveExtras: () => extras.get(row),
+          });
           yield `${line}\n`;
         }
         batch = [];
@@ -185,7 +238,9 @@ export class CallQueryService {
     const resolve = (ref: string): Promise<unknown | undefined> => {
       let found = cache.get(ref);
       if (!found) {
-        found = this.#refs.expansion(projectId, ref).then((value) => (value === MISSING ? undefined : toPlainJson(value)));
+        found = this.#refs
+          .expansion(projectId, ref)
+          .then((value) => (value === MISSING ? undefined : toPlainJson(value)));
         cache.set(ref, found);
       }
       // each call gets its own copy: expansions below may write into the value
@@ -203,7 +258,10 @@ export class CallQueryService {
     };
   }
 
-  async callsQueryStats(caller: Caller, req: CallsQueryStatsReq): Promise<{ count: number; total_storage_size_bytes: number | null; has_more: boolean | null }> {
+  async callsQueryStats(
+    caller: Caller,
+    req: CallsQueryStatsReq,
+  ): Promise<{ count: number; total_storage_size_bytes: number | null; has_more: boolean | null }> {
     this.access.assertCanRead(caller, req.project_id);
     if (req.limit != null && req.limit < 1) throw new InvalidRequestError('Limit must be a positive integer');
     const includeTotal = req.include_total_storage_size === true;

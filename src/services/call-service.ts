@@ -25,7 +25,8 @@ export interface BatchItemValidator {
 
 function requireMicros(value: string | number, loc: string[]): number {
   const micros = toMicros(value);
-  if (micros === null) throw new RequestValidationError([{ loc, msg: 'Input should be a valid datetime', type: 'datetime_parsing' }]);
+  if (micros === null)
+    throw new RequestValidationError([{ loc, msg: 'Input should be a valid datetime', type: 'datetime_parsing' }]);
   return micros;
 }
 
@@ -37,7 +38,9 @@ function assertRefsWellFormed(value: unknown, what: string): void {
 /** The project named by a `/v2/{entity}/{project}/…` route must be the one in the body. */
 export function assertSameProject(routeProject: string, bodyProject: string, loc: string[]): void {
   if (routeProject !== bodyProject) {
-    throw new InvalidRequestError(`${loc.slice(1).join('.')} "${bodyProject}" does not match the project of the route "${routeProject}"`);
+    throw new InvalidRequestError(
+      `${loc.slice(1).join('.')} "${bodyProject}" does not match the project of the route "${routeProject}"`,
+    );
   }
 }
 
@@ -76,9 +79,11 @@ export class CallWriteService {
     batch.forEach((item, i) => {
       const loc = ['body', 'batch', String(i), 'req'];
       const shape = 'start' in item.req ? 'start' : 'end' in item.req ? 'end' : null;
-      if (item.mode !== undefined && item.mode !== 'start' && item.mode !== 'end') throw new InvalidRequestError('Invalid mode');
+      if (item.mode !== undefined && item.mode !== 'start' && item.mode !== 'end')
+        throw new InvalidRequestError('Invalid mode');
       const kind = shape ?? (item.mode as 'start' | 'end' | undefined) ?? 'start';
-      if (item.mode !== undefined && item.mode !== kind) throw new InvalidRequestError(`Batch item ${i}: mode "${item.mode}" does not match its request`);
+      if (item.mode !== undefined && item.mode !== kind)
+        throw new InvalidRequestError(`Batch item ${i}: mode "${item.mode}" does not match its request`);
       validate(kind, item.req, loc);
       if (kind === 'start') {
         const part = this.#startPart(caller, (item.req as CallStartReq).start, [...loc, 'start']);
@@ -89,7 +94,8 @@ export class CallWriteService {
         res.push({});
       }
     });
-    for (const projectId of new Set(parts.map((p) => p.project_id))) await this.access.assertCanWrite(caller, projectId);
+    for (const projectId of new Set(parts.map((p) => p.project_id)))
+      await this.access.assertCanWrite(caller, projectId);
     if (parts.length > 0) await this.store.calls.write(parts);
     return { res };
   }
@@ -98,7 +104,11 @@ export class CallWriteService {
    * Finished calls in one batch (the Python client's default write path): each item writes its
    * start and end parts together. Every item must belong to the project of the route.
    */
-  async callsComplete(caller: Caller, projectId: string, batch: CompleteCallSchemaForInsert[]): Promise<Record<string, never>> {
+  async callsComplete(
+    caller: Caller,
+    projectId: string,
+    batch: CompleteCallSchemaForInsert[],
+  ): Promise<Record<string, never>> {
     const parts: CallPart[] = [];
     batch.forEach((call, i) => {
       assertSameProject(projectId, call.project_id, ['body', 'batch', String(i), 'project_id']);
@@ -114,7 +124,9 @@ export class CallWriteService {
   async callUpdate(caller: Caller, req: CallUpdateReq): Promise<Record<string, never>> {
     if (req.display_name == null) throw new InvalidRequestError('One of [display_name] is required for call update');
     await this.access.assertCanWrite(caller, req.project_id);
-    await this.store.calls.write([{ kind: 'update', project_id: req.project_id, id: req.call_id, display_name: req.display_name }]);
+    await this.store.calls.write([
+      { kind: 'update', project_id: req.project_id, id: req.call_id, display_name: req.display_name },
+    ]);
     return {};
   }
 
@@ -122,7 +134,11 @@ export class CallWriteService {
     if (req.call_ids.length > MAX_DELETE_IDS) throw new RequestTooLargeError();
     await this.access.assertCanWrite(caller, req.project_id);
     if (req.call_ids.length === 0) return { num_deleted: 0 };
-    const numDeleted = await this.store.calls.deleteCascade(req.project_id, req.call_ids, nowMicros() - (nowMicros() % 1000));
+    const numDeleted = await this.store.calls.deleteCascade(
+      req.project_id,
+      req.call_ids,
+      nowMicros() - (nowMicros() % 1000),
+    );
     return { num_deleted: numDeleted };
   }
 

@@ -37,14 +37,23 @@ function autoGranularity(rangeSeconds: number): number {
 }
 
 /** Defaults of a metric spec: absent aggregations mean `["sum"]`, and with nothing left at all `sum` is used. */
-function toPlans<M extends string>(specs: Array<{ metric: M; aggregations?: MetricPlan<M>['aggregations'] | null; percentiles?: number[] | null }> | null | undefined): MetricPlan<M>[] {
+function toPlans<M extends string>(
+  specs:
+    | Array<{ metric: M; aggregations?: MetricPlan<M>['aggregations'] | null; percentiles?: number[] | null }>
+    | null
+    | undefined,
+): MetricPlan<M>[] {
   return (specs ?? []).map((spec) => {
     for (const p of spec.percentiles ?? []) {
       if (!(p >= 0 && p <= 100)) throw new InvalidRequestError(`Percentile must be between 0 and 100, got ${p}`);
     }
     const aggregations = spec.aggregations === undefined ? ['sum' as const] : (spec.aggregations ?? []);
     const percentiles = spec.percentiles ?? [];
-    return { metric: spec.metric, aggregations: aggregations.length === 0 && percentiles.length === 0 ? ['sum'] : aggregations, percentiles };
+    return {
+      metric: spec.metric,
+      aggregations: aggregations.length === 0 && percentiles.length === 0 ? ['sum'] : aggregations,
+      percentiles,
+    };
   });
 }
 
@@ -61,10 +70,13 @@ function resolveWindow(req: CallStatsReq): StatsWindow {
   // toMicros refuses instants outside years 1–9999 (a Unix-seconds number may be anything)
   const start = toMicros(req.start);
   const end = req.end == null ? nowMicros() : toMicros(req.end);
-  if (start === null || end === null) throw new InvalidRequestError('start and end must be dates between the years 1 and 9999');
+  if (start === null || end === null)
+    throw new InvalidRequestError('start and end must be dates between the years 1 and 9999');
   if (end < start) throw new InvalidRequestError('end must not be before start');
-  if (end - start > MAX_RANGE_DAYS * 86_400 * SECOND_US) throw new InvalidRequestError(`The time range must not exceed ${MAX_RANGE_DAYS} days`);
-  if (req.granularity != null && req.granularity <= 0) throw new InvalidRequestError('granularity must be a positive number of seconds');
+  if (end - start > MAX_RANGE_DAYS * 86_400 * SECOND_US)
+    throw new InvalidRequestError(`The time range must not exceed ${MAX_RANGE_DAYS} days`);
+  if (req.granularity != null && req.granularity <= 0)
+    throw new InvalidRequestError('granularity must be a positive number of seconds');
   const timezone = req.timezone ?? 'UTC';
   const zone = canonicalTimeZone(timezone);
   if (zone === null) throw new InvalidRequestError(`Unknown timezone: ${timezone}`);
@@ -124,7 +136,12 @@ class BucketGroups<M extends string> {
         out.push({ timestamp, ...(this.groups.get(String(i)) ?? empty).columns(this.plans, sumOnly) });
         return;
       }
-      for (const model of models) out.push({ timestamp, model, ...(this.groups.get(`${i}\u0000${model}`) ?? empty).columns(this.plans, sumOnly) });
+      for (const model of models)
+        out.push({
+          timestamp,
+          model,
+          ...(this.groups.get(`${i}\u0000${model}`) ?? empty).columns(this.plans, sumOnly),
+        });
     });
     return out;
   }
@@ -145,7 +162,8 @@ export class CallStatsService {
     const calls = new BucketGroups(toPlans<CallMetric>(req.call_metrics));
     const filter = checkFilter(req.filter);
     const starts = bucketStarts(window.start, window.end, window.granularity, window.zone);
-    if (usage.plans.length > 0 || calls.plans.length > 0) await this.#aggregate(req.project_id, filter, window, starts, usage, calls);
+    if (usage.plans.length > 0 || calls.plans.length > 0)
+      await this.#aggregate(req.project_id, filter, window, starts, usage, calls);
     return {
       start: formatMicros(window.start),
       end: formatMicros(window.end),
@@ -172,7 +190,12 @@ export class CallStatsService {
     if (usage.plans.length > 0) columns.push('summary');
     // insertion order: the bucket comes from a search over the bucket starts, so no sort is needed
     const rows = this.store.calls.query({
-      project_id: projectId, filter, sort_by: [], columns, started_from: window.start, started_before: window.end,
+      project_id: projectId,
+      filter,
+      sort_by: [],
+      columns,
+      started_from: window.start,
+      started_before: window.end,
     });
     for await (const row of rows) {
       const bucket = bucketIndex(starts, row.started_at);

@@ -1,7 +1,14 @@
 import type { CallField } from '../domain/call-fields.js';
 import { usageEntries, type ModelUsage } from '../domain/llm-usage.js';
 import type { SortKey } from '../domain/query/ast.js';
-import { ownUsage, rollUp, usageObject, type AggregatedUsage, type CostFields, type UsageNode } from '../domain/usage-rollup.js';
+import {
+  ownUsage,
+  rollUp,
+  usageObject,
+  type AggregatedUsage,
+  type CostFields,
+  type UsageNode,
+} from '../domain/usage-rollup.js';
 import { InvalidRequestError, RequestTooLargeError } from '../errors/app-error.js';
 import type { CallsUsageReq, TraceUsageReq } from '../schemas/calls-usage.js';
 import type { CallRow, CallRowColumn, TraceStore } from '../store/types.js';
@@ -16,12 +23,20 @@ export const DEFAULT_USAGE_LIMIT = 10_000;
 const ID_CHUNK = 1000;
 
 const USAGE_COLUMNS: CallRowColumn[] = ['parent_id', 'ended_at', 'summary'];
-const BY_TRACE: SortKey<CallField>[] = [{ field: { kind: 'column', name: 'trace_id', type: 'string' }, direction: 'asc' }];
+const BY_TRACE: SortKey<CallField>[] = [
+  { field: { kind: 'column', name: 'trace_id', type: 'string' }, direction: 'asc' },
+];
 const NO_COSTS: CostFields = {
-  prompt_tokens_total_cost: null, completion_tokens_total_cost: null, cache_read_input_tokens_total_cost: null, cache_creation_input_tokens_total_cost: null,
+  prompt_tokens_total_cost: null,
+  completion_tokens_total_cost: null,
+  cache_read_input_tokens_total_cost: null,
+  cache_creation_input_tokens_total_cost: null,
 };
 const ZERO_COSTS: CostFields = {
-  prompt_tokens_total_cost: 0, completion_tokens_total_cost: 0, cache_read_input_tokens_total_cost: 0, cache_creation_input_tokens_total_cost: 0,
+  prompt_tokens_total_cost: 0,
+  completion_tokens_total_cost: 0,
+  cache_read_input_tokens_total_cost: 0,
+  cache_creation_input_tokens_total_cost: 0,
 };
 
 export interface UsageResult {
@@ -78,7 +93,11 @@ export class CallUsageService {
   ) {}
 
   #node(row: CallRow, includeCosts: boolean, prices: PriceBook): UsageNode {
-    return { id: row.id, parent_id: row.parent_id, own: ownUsage(usageEntries(row.summary), costFields(includeCosts, prices, row.started_at)) };
+    return {
+      id: row.id,
+      parent_id: row.parent_id,
+      own: ownUsage(usageEntries(row.summary), costFields(includeCosts, prices, row.started_at)),
+    };
   }
 
   /**
@@ -96,7 +115,9 @@ export class CallUsageService {
     if (ids.length === 0) return { call_usage: {}, unfinished_call_ids: [] };
     const includeCosts = req.include_costs === true;
     const missing = new Set<string>();
-    const prices = includeCosts ? recordingMisses(await this.prices.forProject(req.project_id), missing) : NO_PRICE_BOOK;
+    const prices = includeCosts
+      ? recordingMisses(await this.prices.forProject(req.project_id), missing)
+      : NO_PRICE_BOOK;
     const traceIds = await this.#tracesOf(req.project_id, ids);
     const wanted = new Set(ids);
     const finishTrace = (nodes: UsageNode[]): void => {
@@ -104,7 +125,12 @@ export class CallUsageService {
       for (const node of nodes) if (wanted.has(node.id)) usage.set(node.id, usageObject(totals.get(node.id)));
     };
     for (const chunk of chunks(traceIds, ID_CHUNK)) {
-      const rows = this.store.calls.query({ project_id: req.project_id, filter: { trace_ids: chunk }, sort_by: BY_TRACE, columns: USAGE_COLUMNS });
+      const rows = this.store.calls.query({
+        project_id: req.project_id,
+        filter: { trace_ids: chunk },
+        sort_by: BY_TRACE,
+        columns: USAGE_COLUMNS,
+      });
       let trace: string | null = null;
       let nodes: UsageNode[] = [];
       for await (const row of rows) {
@@ -119,14 +145,23 @@ export class CallUsageService {
       }
       finishTrace(nodes);
     }
-    return { call_usage: Object.fromEntries(usage), unfinished_call_ids: unfinished.sort(), ...unpricedField(includeCosts, missing) };
+    return {
+      call_usage: Object.fromEntries(usage),
+      unfinished_call_ids: unfinished.sort(),
+      ...unpricedField(includeCosts, missing),
+    };
   }
 
   /** Distinct traces of the visible calls among `ids`, sorted. */
   async #tracesOf(projectId: string, ids: string[]): Promise<string[]> {
     const traces = new Set<string>();
     for (const chunk of chunks(ids, ID_CHUNK)) {
-      for await (const row of this.store.calls.query({ project_id: projectId, filter: { call_ids: chunk }, sort_by: [], columns: [] })) {
+      for await (const row of this.store.calls.query({
+        project_id: projectId,
+        filter: { call_ids: chunk },
+        sort_by: [],
+        columns: [],
+      })) {
         traces.add(row.trace_id);
       }
     }
@@ -142,10 +177,16 @@ export class CallUsageService {
     const limit = checkLimit(req.limit);
     const includeCosts = req.include_costs === true;
     const rows = this.store.calls.query({
-      project_id: req.project_id, filter: checkFilter(req.filter), where: compileWhere(req.query), limit, columns: USAGE_COLUMNS,
+      project_id: req.project_id,
+      filter: checkFilter(req.filter),
+      where: compileWhere(req.query),
+      limit,
+      columns: USAGE_COLUMNS,
     });
     const missing = new Set<string>();
-    const prices = includeCosts ? recordingMisses(await this.prices.forProject(req.project_id), missing) : NO_PRICE_BOOK;
+    const prices = includeCosts
+      ? recordingMisses(await this.prices.forProject(req.project_id), missing)
+      : NO_PRICE_BOOK;
     const nodes: UsageNode[] = [];
     const unfinished: string[] = [];
     for await (const row of rows) {

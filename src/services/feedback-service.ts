@@ -5,16 +5,43 @@ import { parseQuery, parseSort, splitFieldPath } from '../domain/query/parse.js'
 import { FEEDBACK_COLUMNS, purgeIds, resolveFeedbackField } from '../domain/record-fields.js';
 import { formatMicros, nowMicros } from '../domain/time.js';
 import { ObjectInvalidRequestError } from '../errors/object-errors.js';
-import type { FeedbackBatchCreateReq, FeedbackCreateReq, FeedbackCreateRes, FeedbackQueryReq, FeedbackReplaceReq, PurgeReq } from '../schemas/feedback.js';
+import type {
+  FeedbackBatchCreateReq,
+  FeedbackCreateReq,
+  FeedbackCreateRes,
+  FeedbackQueryReq,
+  FeedbackReplaceReq,
+  PurgeReq,
+} from '../schemas/feedback.js';
 import type { FeedbackRow, TraceStore } from '../store/types.js';
 import type { Caller } from './auth-service.js';
 import type { ProjectAccess } from './project-access.js';
 
 /** The feedback API (objects spec §7.1–7.6) and feedback hydration of calls (calls spec §2.10). */
 
-const JSON_COLUMNS = new Set(['payload', 'scorer_tags', 'scorer_tag_reasons', 'scorer_tag_confidences', 'scorer_ratings', 'scorer_rating_reasons', 'scorer_rating_confidences']);
+const JSON_COLUMNS = new Set([
+  'payload',
+  'scorer_tags',
+  'scorer_tag_reasons',
+  'scorer_tag_confidences',
+  'scorer_ratings',
+  'scorer_rating_reasons',
+  'scorer_rating_confidences',
+]);
 /** The keys of a `summary.weave.feedback` item (calls spec §2.10). */
-const HYDRATED = ['id', 'feedback_type', 'weave_ref', 'payload', 'creator', 'created_at', 'wb_user_id', 'runnable_ref', 'call_ref', 'trigger_ref', 'annotation_ref'];
+const HYDRATED = [
+  'id',
+  'feedback_type',
+  'weave_ref',
+  'payload',
+  'creator',
+  'created_at',
+  'wb_user_id',
+  'runnable_ref',
+  'call_ref',
+  'trigger_ref',
+  'annotation_ref',
+];
 
 /** A column's response value: JSON columns parsed, instants as ISO text. */
 function columnValue(row: FeedbackRow, column: string): unknown {
@@ -53,7 +80,8 @@ export class FeedbackService {
   /** Validates one request (§7.2) and builds its row; nothing is stored. */
   async #prepare(caller: Caller, req: FeedbackCreateReq, createdAt: number): Promise<FeedbackRow> {
     const { payload, annotationSpec } = checkFeedback(req);
-    if (req.queue_id != null) throw new ObjectInvalidRequestError(`Annotation queue ${req.queue_id} not found in project ${req.project_id}`);
+    if (req.queue_id != null)
+      throw new ObjectInvalidRequestError(`Annotation queue ${req.queue_id} not found in project ${req.project_id}`);
     if (annotationSpec) await this.#checkAnnotation(annotationSpec, payload.value);
     const json = (value: unknown, fallback: unknown): string => JSON.stringify(value ?? fallback);
     return {
@@ -88,7 +116,12 @@ export class FeedbackService {
   /** §7.2: the spec must be a live AnnotationSpec and `value` must satisfy its `field_schema`. */
   async #checkAnnotation(ref: ParsedRef, value: unknown): Promise<void> {
     const version = await this.store.objects.findVersion(ref.projectId, ref.name, { by: 'digest', digest: ref.digest });
-    if (!version || version.deleted_at !== null || version.digest !== ref.digest || version.base_object_class !== 'AnnotationSpec') {
+    if (
+      !version ||
+      version.deleted_at !== null ||
+      version.digest !== ref.digest ||
+      version.base_object_class !== 'AnnotationSpec'
+    ) {
       throw new ObjectInvalidRequestError(`annotation_ref does not name an AnnotationSpec: ${ref.name}:${ref.digest}`);
     }
     const spec = JSON.parse(version.val) as { field_schema?: unknown };
@@ -99,11 +132,19 @@ export class FeedbackService {
     } catch {
       throw new ObjectInvalidRequestError('The AnnotationSpec field_schema is not a valid JSON Schema');
     }
-    if (!valid) throw new ObjectInvalidRequestError(`Annotation value does not match the AnnotationSpec: ${this.#ajv.errorsText()}`);
+    if (!valid)
+      throw new ObjectInvalidRequestError(
+        `Annotation value does not match the AnnotationSpec: ${this.#ajv.errorsText()}`,
+      );
   }
 
   #response(row: FeedbackRow): FeedbackCreateRes {
-    return { id: row.id, created_at: formatMicros(row.created_at), wb_user_id: row.wb_user_id, payload: JSON.parse(row.payload) as Record<string, unknown> };
+    return {
+      id: row.id,
+      created_at: formatMicros(row.created_at),
+      wb_user_id: row.wb_user_id,
+      payload: JSON.parse(row.payload) as Record<string, unknown>,
+    };
   }
 
   async create(caller: Caller, req: FeedbackCreateReq): Promise<FeedbackCreateRes> {
@@ -115,7 +156,8 @@ export class FeedbackService {
 
   /** §7.3: every item is validated before anything is stored. */
   async batchCreate(caller: Caller, req: FeedbackBatchCreateReq): Promise<{ res: FeedbackCreateRes[] }> {
-    for (const projectId of new Set(req.batch.map((item) => item.project_id))) await this.access.assertCanWrite(caller, projectId);
+    for (const projectId of new Set(req.batch.map((item) => item.project_id)))
+      await this.access.assertCanWrite(caller, projectId);
     const now = nowMicros();
     const rows: FeedbackRow[] = [];
     for (const item of req.batch) rows.push(await this.#prepare(caller, item, now));
@@ -135,12 +177,16 @@ export class FeedbackService {
   async purge(caller: Caller, req: PurgeReq): Promise<Record<string, never>> {
     await this.access.assertCanWrite(caller, req.project_id);
     const ids = purgeIds(req.query, false);
-    if (ids === null) throw new ObjectInvalidRequestError('Can only purge feedback by specifying one or more feedback ids');
+    if (ids === null)
+      throw new ObjectInvalidRequestError('Can only purge feedback by specifying one or more feedback ids');
     await this.store.feedback.purge(req.project_id, ids);
     return {};
   }
 
-  async query(caller: Caller, req: FeedbackQueryReq): Promise<{ result: Record<string, unknown>[]; total_count: number }> {
+  async query(
+    caller: Caller,
+    req: FeedbackQueryReq,
+  ): Promise<{ result: Record<string, unknown>[]; total_count: number }> {
     this.access.assertCanRead(caller, req.project_id);
     if (req.limit != null && req.limit < 0) throw new ObjectInvalidRequestError('limit must not be negative');
     if (req.offset != null && req.offset < 0) throw new ObjectInvalidRequestError('offset must not be negative');
@@ -174,7 +220,10 @@ export class FeedbackService {
     const prefix = `weave:///${projectId}/call/`;
     const ids = [...out.keys()];
     for (let i = 0; i < ids.length; i += 500) {
-      const rows = await this.store.feedback.forRefs(projectId, ids.slice(i, i + 500).map((id) => prefix + id));
+      const rows = await this.store.feedback.forRefs(
+        projectId,
+        ids.slice(i, i + 500).map((id) => prefix + id),
+      );
       for (const row of rows) out.get(row.weave_ref.slice(prefix.length))?.push(feedbackItem(row, HYDRATED));
     }
     return out;

@@ -1,4 +1,12 @@
-import { DEFAULT_AGGREGATIONS, extract, leafPaths, metricSummary, valueAt, valueTypeOf, type FeedbackMetricPlan } from '../domain/feedback-stats.js';
+import {
+  DEFAULT_AGGREGATIONS,
+  extract,
+  leafPaths,
+  metricSummary,
+  valueAt,
+  valueTypeOf,
+  type FeedbackMetricPlan,
+} from '../domain/feedback-stats.js';
 import { canonicalTimeZone } from '../domain/time-zone.js';
 import { formatMicros, nowMicros, toMicros } from '../domain/time.js';
 import { RequestValidationError } from '../errors/app-error.js';
@@ -43,7 +51,13 @@ function toPlans(req: FeedbackStatsReq): FeedbackMetricPlan[] {
     const valueType = m.value_type ?? 'numeric';
     const aggregations = m.aggregations && m.aggregations.length > 0 ? m.aggregations : DEFAULT_AGGREGATIONS[valueType];
     const percentiles = valueType === 'numeric' ? (m.percentiles ?? []) : [];
-    return { json_path: m.json_path, slug: m.json_path.replaceAll('.', '_'), value_type: valueType, aggregations, percentiles };
+    return {
+      json_path: m.json_path,
+      slug: m.json_path.replaceAll('.', '_'),
+      value_type: valueType,
+      aggregations,
+      percentiles,
+    };
   });
 }
 
@@ -53,7 +67,10 @@ export class FeedbackStatsService {
     private readonly access: ProjectAccess,
   ) {}
 
-  async payloadSchema(caller: Caller, req: FeedbackPayloadSchemaReq): Promise<{ paths: Array<{ json_path: string; value_type: string }> }> {
+  async payloadSchema(
+    caller: Caller,
+    req: FeedbackPayloadSchemaReq,
+  ): Promise<{ paths: Array<{ json_path: string; value_type: string }> }> {
     this.access.assertCanRead(caller, req.project_id);
     const window = windowOf(req);
     const limit = req.sample_limit ?? DEFAULT_SAMPLE_LIMIT;
@@ -61,7 +78,8 @@ export class FeedbackStatsService {
     const rows = await this.store.feedback.inWindow({ ...window, newest_per_trigger_ref: true }, limit);
     const samples: unknown[] = rows.map((row) => JSON.parse(row.payload));
     const paths = new Map<string, unknown[]>();
-    for (const sample of samples) for (const [path, values] of leafPaths(sample)) paths.set(path, [...(paths.get(path) ?? []), ...values]);
+    for (const sample of samples)
+      for (const [path, values] of leafPaths(sample)) paths.set(path, [...(paths.get(path) ?? []), ...values]);
     const sorted = [...paths.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     return { paths: sorted.map((path) => ({ json_path: path, value_type: valueTypeOf(paths.get(path)!) })) };
   }
@@ -71,7 +89,8 @@ export class FeedbackStatsService {
     const window = windowOf(req);
     const timezone = req.timezone ?? 'UTC';
     if (canonicalTimeZone(timezone) === null) throw new ObjectInvalidRequestError(`Unknown timezone: ${timezone}`);
-    if (req.granularity != null && req.granularity <= 0) throw new ObjectInvalidRequestError('granularity must be a positive number of seconds');
+    if (req.granularity != null && req.granularity <= 0)
+      throw new ObjectInvalidRequestError('granularity must be a positive number of seconds');
     const plans = toPlans(req);
     const base = { start: formatMicros(window.from), end: formatMicros(window.to), timezone };
     if (plans.length === 0) return { ...base, granularity: 3600, buckets: [], window_stats: null };
@@ -82,11 +101,14 @@ export class FeedbackStatsService {
     const buckets: FeedbackRow[][] = Array.from({ length: count }, () => []);
     for (const row of rows) buckets[Math.min(count - 1, Math.floor((row.created_at - window.from) / step))].push(row);
     const valuesOf = (list: FeedbackRow[], plan: FeedbackMetricPlan): number[] =>
-      list.map((row) => extract(valueAt(JSON.parse(row.payload), plan.json_path), plan.value_type)).filter((v): v is number => v !== null);
+      list
+        .map((row) => extract(valueAt(JSON.parse(row.payload), plan.json_path), plan.value_type))
+        .filter((v): v is number => v !== null);
     const out = buckets.map((list, i) => {
       const bucket: Record<string, unknown> = { timestamp: formatMicros(window.from + i * step), count: list.length };
       for (const plan of plans) {
-        for (const [key, value] of Object.entries(metricSummary(valuesOf(list, plan), plan))) bucket[`${key}_${plan.slug}`] = value;
+        for (const [key, value] of Object.entries(metricSummary(valuesOf(list, plan), plan)))
+          bucket[`${key}_${plan.slug}`] = value;
       }
       return bucket;
     });

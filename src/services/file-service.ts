@@ -55,8 +55,14 @@ export class FileService {
           early = { filename: part.filename, chunks };
         }
       }
-      const missing = [...(fields.project_id === undefined ? ['project_id'] : []), ...(staged === null && early === null ? ['file'] : [])];
-      if (missing.length > 0) throw new RequestValidationError(missing.map((name) => ({ loc: ['body', name], msg: 'Field required', type: 'missing' })));
+      const missing = [
+        ...(fields.project_id === undefined ? ['project_id'] : []),
+        ...(staged === null && early === null ? ['file'] : []),
+      ];
+      if (missing.length > 0)
+        throw new RequestValidationError(
+          missing.map((name) => ({ loc: ['body', name], msg: 'Field required', type: 'missing' })),
+        );
       if (staged === null && early !== null) {
         await this.access.assertCanWrite(caller, fields.project_id);
         filename = early.filename;
@@ -64,7 +70,8 @@ export class FileService {
       }
       return await this.#commit(fields.project_id, staged!, filename, fields.expected_digest);
     } catch (error) {
-      if (staged !== null && fields.project_id !== undefined) await this.store.files.discardUpload(fields.project_id, staged.uploadId);
+      if (staged !== null && fields.project_id !== undefined)
+        await this.store.files.discardUpload(fields.project_id, staged.uploadId);
       throw error;
     }
   }
@@ -81,9 +88,15 @@ export class FileService {
     }
   }
 
-  async #commit(projectId: string, staged: StagedUpload, filename: string | null, expected: string | undefined): Promise<{ digest: string }> {
+  async #commit(
+    projectId: string,
+    staged: StagedUpload,
+    filename: string | null,
+    expected: string | undefined,
+  ): Promise<{ digest: string }> {
     // §1.7: an empty field counts as absent (form encoders send "" for a missing optional)
-    if (expected !== undefined && expected !== '' && expected !== staged.digest) throw new DigestMismatchError('file', expected, staged.digest);
+    if (expected !== undefined && expected !== '' && expected !== staged.digest)
+      throw new DigestMismatchError('file', expected, staged.digest);
     await this.store.files.commitUpload(projectId, staged.uploadId, {
       digest: staged.digest,
       name: filename,
@@ -133,7 +146,10 @@ export class FileService {
   }
 
   /** The file's size and bytes; 404 before anything is sent when the project has no such file (§6.2). */
-  async fileContent(caller: Caller, req: { project_id: string; digest: string }): Promise<{ size: number; chunks: AsyncIterable<Buffer> }> {
+  async fileContent(
+    caller: Caller,
+    req: { project_id: string; digest: string },
+  ): Promise<{ size: number; chunks: AsyncIterable<Buffer> }> {
     this.access.assertCanRead(caller, req.project_id);
     const file = await this.store.files.find(req.project_id, req.digest);
     if (file === null) throw new ObjectNotFoundError(`File with digest ${req.digest} not found`);

@@ -11,7 +11,12 @@ import {
 } from 'graphql';
 import { WANDB_SDL, type GraphqlRequest } from '../schemas/graphql.js';
 import type { Caller } from './auth-service.js';
-import { WandbCompatError, type EntityView, type ProjectView, type WandbCompatService } from './wandb-compat-service.js';
+import {
+  WandbCompatError,
+  type EntityView,
+  type ProjectView,
+  type WandbCompatService,
+} from './wandb-compat-service.js';
 
 /** What every resolver sees. */
 export interface GraphqlContext {
@@ -51,16 +56,29 @@ export class GraphqlService {
 
   async execute(body: unknown, context: GraphqlContext): Promise<GraphqlResponse> {
     const request = readRequest(body);
-    if (typeof request === 'string') return { status: 400, body: { errors: [{ message: request, extensions: { code: 'BAD_REQUEST' } }] }, internalErrors: [] };
+    if (typeof request === 'string')
+      return {
+        status: 400,
+        body: { errors: [{ message: request, extensions: { code: 'BAD_REQUEST' } }] },
+        internalErrors: [],
+      };
     let document: DocumentNode;
     try {
       document = parse(request.query);
     } catch (error) {
-      return { status: 200, body: { errors: [withCode(error as GraphQLError, 'GRAPHQL_PARSE_FAILED')] }, internalErrors: [] };
+      return {
+        status: 200,
+        body: { errors: [withCode(error as GraphQLError, 'GRAPHQL_PARSE_FAILED')] },
+        internalErrors: [],
+      };
     }
     const invalid = validate(this.schema, document);
     if (invalid.length > 0) {
-      return { status: 200, body: { errors: invalid.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')) }, internalErrors: [] };
+      return {
+        status: 200,
+        body: { errors: invalid.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')) },
+        internalErrors: [],
+      };
     }
     const result = await execute({
       schema: this.schema,
@@ -89,7 +107,11 @@ export class GraphqlService {
         viewer: (_src, _args, { caller }) => compat.viewer(caller),
         entity: (_src, args, { caller }) => compat.entity(caller, args.name as string),
         project: (_src, args, { caller }) =>
-          compat.project(caller, (args.entityName as string | null | undefined) ?? caller.defaultEntity, args.name as string),
+          compat.project(
+            caller,
+            (args.entityName as string | null | undefined) ?? caller.defaultEntity,
+            args.name as string,
+          ),
         serverInfo: (_src, _args, { requestOrigin }) => compat.serverInfo(requestOrigin),
         artifact: () => null,
       },
@@ -102,7 +124,8 @@ export class GraphqlService {
       },
       User: {
         name: (src) => (src as { username: string }).username,
-        defaultEntity: (src, _args, { caller }) => compat.entity(caller, (src as { defaultEntity: string }).defaultEntity),
+        defaultEntity: (src, _args, { caller }) =>
+          compat.entity(caller, (src as { defaultEntity: string }).defaultEntity),
       },
       Entity: {
         id: (src) => nodeId('Entity', (src as EntityView).name),
@@ -135,15 +158,21 @@ function attachResolvers(schema: GraphQLSchema, resolvers: ResolverMap): void {
 
 /** The request, or why it is not a GraphQL-over-HTTP request (400). */
 function readRequest(body: unknown): GraphqlRequest | string {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'The body must be a JSON object with a "query" string';
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return 'The body must be a JSON object with a "query" string';
   const { query, variables, operationName } = body as Record<string, unknown>;
   if (typeof query !== 'string' || query.trim() === '') return 'The body must contain a non-empty "query" string';
   if (query.length > MAX_QUERY_CHARS) return `The query is longer than ${MAX_QUERY_CHARS} characters`;
   if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) {
     return '"variables" must be an object';
   }
-  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return '"operationName" must be a string';
-  return { query, variables: variables as Record<string, unknown> | null | undefined, operationName: operationName as string | null | undefined };
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string')
+    return '"operationName" must be a string';
+  return {
+    query,
+    variables: variables as Record<string, unknown> | null | undefined,
+    operationName: operationName as string | null | undefined,
+  };
 }
 
 function withCode(error: GraphQLError, code: string): Record<string, unknown> {

@@ -38,7 +38,12 @@ export function normaliseUsage(usage: Record<string, unknown>): Record<string, u
   const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
   const prompt = num(usage.prompt_tokens ?? usage.input_tokens);
   const completion = num(usage.completion_tokens ?? usage.output_tokens);
-  return { ...usage, prompt_tokens: prompt, completion_tokens: completion, total_tokens: num(usage.total_tokens) || prompt + completion };
+  return {
+    ...usage,
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: num(usage.total_tokens) || prompt + completion,
+  };
 }
 
 async function* once(bytes: Buffer): AsyncGenerator<Buffer> {
@@ -78,7 +83,8 @@ export class ImageService {
     const stored = [];
     for (const [i, item] of data.entries()) stored.push(await this.#storeImage(caller, req.project_id, item, i));
     const response: Record<string, unknown> = { ...payload, model: req.inputs.model, data: stored };
-    if (payload.usage !== null && typeof payload.usage === 'object') response.usage = normaliseUsage(payload.usage as Record<string, unknown>);
+    if (payload.usage !== null && typeof payload.usage === 'object')
+      response.usage = normaliseUsage(payload.usage as Record<string, unknown>);
     return response;
   }
 
@@ -103,13 +109,20 @@ export class ImageService {
     }
     if (!res.ok || parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       const message = (parsed as { error?: { message?: unknown } } | null)?.error?.message;
-      throw new ImageGenerationError(`Image generation failed (${res.status}): ${typeof message === 'string' ? message : text.slice(0, 500)}`);
+      throw new ImageGenerationError(
+        `Image generation failed (${res.status}): ${typeof message === 'string' ? message : text.slice(0, 500)}`,
+      );
     }
     return parsed as Record<string, unknown>;
   }
 
   /** One `data[i]` (url or b64_json) → the Content object value of §6.4; other keys of the item are kept. */
-  async #storeImage(caller: Caller, projectId: string, item: Record<string, unknown>, index: number): Promise<Record<string, unknown>> {
+  async #storeImage(
+    caller: Caller,
+    projectId: string,
+    item: Record<string, unknown>,
+    index: number,
+  ): Promise<Record<string, unknown>> {
     let bytes: Buffer;
     let mimetype = 'image/png';
     if (typeof item.b64_json === 'string') {
@@ -124,12 +137,29 @@ export class ImageService {
     } else {
       return item;
     }
-    const extension = mimetype.startsWith('image/') ? `.${mimetype.slice(6).replace('jpeg', 'jpg').replace(/\+.*$/, '')}` : '.bin';
+    const extension = mimetype.startsWith('image/')
+      ? `.${mimetype.slice(6).replace('jpeg', 'jpg').replace(/\+.*$/, '')}`
+      : '.bin';
     const filename = `image_${index}${extension}`;
     // Our choice: the metadata describes the bytes the way a Content object's metadata does
-    const metadata = { mimetype, extension, filename, size: bytes.length, content_type: 'bytes', input_type: 'bytes', path: null, encoding: 'utf-8', metadata: null };
+    const metadata = {
+      mimetype,
+      extension,
+      filename,
+      size: bytes.length,
+      content_type: 'bytes',
+      input_type: 'bytes',
+      path: null,
+      encoding: 'utf-8',
+      metadata: null,
+    };
     const content = await this.#storeFile(caller, projectId, 'content', bytes);
-    const meta = await this.#storeFile(caller, projectId, 'metadata.json', Buffer.from(JSON.stringify(metadata), 'utf8'));
+    const meta = await this.#storeFile(
+      caller,
+      projectId,
+      'metadata.json',
+      Buffer.from(JSON.stringify(metadata), 'utf8'),
+    );
     const rest = { ...item };
     delete rest.url;
     delete rest.b64_json;
@@ -153,17 +183,37 @@ export class ImageService {
   }
 
   /** §6.4: one finished call with the request inputs, the response as output and usage per model. */
-  async #record(caller: Caller, req: ImageCreateReq, response: Record<string, unknown>, startedAt: number): Promise<string> {
+  async #record(
+    caller: Caller,
+    req: ImageCreateReq,
+    response: Record<string, unknown>,
+    startedAt: number,
+  ): Promise<string> {
     const id = uuidv7();
     // the call summary keeps only the numeric counters of the usage
     const raw = (response.usage as Record<string, unknown> | undefined) ?? {};
     const usage: Record<string, number> = { requests: 1 };
-    for (const [key, value] of Object.entries(raw)) if (typeof value === 'number' && Number.isFinite(value)) usage[key] = value;
+    for (const [key, value] of Object.entries(raw))
+      if (typeof value === 'number' && Number.isFinite(value)) usage[key] = value;
     await this.calls.callStart(caller, {
-      start: { project_id: req.project_id, id, trace_id: uuidv7(), op_name: IMAGE_OP_NAME, started_at: formatMicros(startedAt), attributes: {}, inputs: req.inputs },
+      start: {
+        project_id: req.project_id,
+        id,
+        trace_id: uuidv7(),
+        op_name: IMAGE_OP_NAME,
+        started_at: formatMicros(startedAt),
+        attributes: {},
+        inputs: req.inputs,
+      },
     });
     await this.calls.callEnd(caller, {
-      end: { project_id: req.project_id, id, ended_at: formatMicros(nowMicros()), output: response, summary: { usage: { [req.inputs.model]: usage } } },
+      end: {
+        project_id: req.project_id,
+        id,
+        ended_at: formatMicros(nowMicros()),
+        output: response,
+        summary: { usage: { [req.inputs.model]: usage } },
+      },
     });
     return id;
   }

@@ -76,7 +76,12 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     files,
     tables,
     refs: new RefService(store, access),
-    images: new ImageService({ apiKey: config.openaiApiKey, baseUrl: config.openaiBaseUrl }, access, new FileService(store, access), new CallWriteService(store, access)),
+    images: new ImageService(
+      { apiKey: config.openaiApiKey, baseUrl: config.openaiBaseUrl },
+      access,
+      new FileService(store, access),
+      new CallWriteService(store, access),
+    ),
     threads: new ThreadService(store, access),
     info: new ServiceInfo(config),
     graphql: new GraphqlService(new WandbCompatService(store, access, config)),

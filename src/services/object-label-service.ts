@@ -11,7 +11,8 @@ function validated(names: string[], what: 'tag' | 'alias'): string[] {
   const distinct = dedupeNames(names);
   for (const name of distinct) {
     const problem = what === 'tag' ? tagProblem(name) : aliasProblem(name);
-    if (problem !== null) throw new ObjectInvalidRequestError(`Invalid ${what} ${JSON.stringify(name)}: ${what} names ${problem}`);
+    if (problem !== null)
+      throw new ObjectInvalidRequestError(`Invalid ${what} ${JSON.stringify(name)}: ${what} names ${problem}`);
   }
   return distinct;
 }
@@ -33,7 +34,12 @@ export class ObjectLabelService {
     return {};
   }
 
-  async removeTags(caller: Caller, objectId: string, digest: string, body: ObjTagsBody): Promise<Record<string, never>> {
+  async removeTags(
+    caller: Caller,
+    objectId: string,
+    digest: string,
+    body: ObjTagsBody,
+  ): Promise<Record<string, never>> {
     await this.access.assertCanWrite(caller, body.project_id);
     const tags = dedupeNames(body.tags);
     if (tags.length > 0) await this.store.objects.removeTags(body.project_id, objectId, digest, tags);

@@ -46,7 +46,10 @@ export function assertValidObjectId(objectId: string): void {
     );
   }
   if (objectId.length > MAX_OBJECT_ID_LENGTH) {
-    throw new ObjectInvalidRequestError(`object_id is too long: ${objectId.length} characters, at most ${MAX_OBJECT_ID_LENGTH} allowed`, 'CHValidationError');
+    throw new ObjectInvalidRequestError(
+      `object_id is too long: ${objectId.length} characters, at most ${MAX_OBJECT_ID_LENGTH} allowed`,
+      'CHValidationError',
+    );
   }
 }
 
@@ -68,11 +71,13 @@ export class ObjectService {
     this.access.assertCanRead(caller, obj.project_id);
     const val = (obj.val === undefined ? null : obj.val) as JsonValue;
     const bad = findBadRef(val);
-    if (bad?.kind === 'internal') throw new ObjectInvalidRequestError('Encountered unexpected internal ref format.', 'InvalidInternalRef');
+    if (bad?.kind === 'internal')
+      throw new ObjectInvalidRequestError('Encountered unexpected internal ref format.', 'InvalidInternalRef');
     if (bad) throw new ObjectInvalidRequestError(`Invalid URI: ${bad.value}`, 'InvalidExternalRef');
     const processed = processObjectValue(val, obj.builtin_object_class ?? obj.set_base_object_class ?? null);
     const { digest, canonical } = digestValue(processed.val);
-    if (obj.expected_digest != null && obj.expected_digest !== digest) throw new DigestMismatchError('object', obj.expected_digest, digest);
+    if (obj.expected_digest != null && obj.expected_digest !== digest)
+      throw new DigestMismatchError('object', obj.expected_digest, digest);
     await this.access.assertCanWrite(caller, obj.project_id);
     const kind = objectKind(processed.val);
     const outcome = await this.store.objects.create({
@@ -103,7 +108,9 @@ export class ObjectService {
   /** `{"obj": ObjSchema}` as JSON text; 404 when missing, 404 ObjectDeletedError when deleted (§3.2). */
   async objRead(caller: Caller, req: ObjReadReq): Promise<string> {
     this.access.assertCanRead(caller, req.project_id);
-    const row = await this.store.objects.findVersion(req.project_id, req.object_id, readSelector(req.digest), { metadata_only: req.metadata_only });
+    const row = await this.store.objects.findVersion(req.project_id, req.object_id, readSelector(req.digest), {
+      metadata_only: req.metadata_only,
+    });
     if (row === null) throw new ObjectNotFoundError(`Obj ${req.object_id}:${req.digest} not found`);
     if (row.deleted_at !== null) {
       const deletedAt = formatMicros(row.deleted_at);
@@ -116,28 +123,43 @@ export class ObjectService {
   async objDelete(
     caller: Caller,
     req: ObjDeleteReq,
-  ): Promise<{ num_deleted: number; deleted_versions: Array<{ digest: string; base_object_class: string | null; leaf_object_class: string | null }> }> {
+  ): Promise<{
+    num_deleted: number;
+    deleted_versions: Array<{ digest: string; base_object_class: string | null; leaf_object_class: string | null }>;
+  }> {
     if (req.digests != null && req.digests.length > MAX_DELETE_DIGESTS) {
-      throw new ObjectInvalidRequestError(`Object delete request contains ${req.digests.length} digests; at most ${MAX_DELETE_DIGESTS} are allowed`, 'ValueError');
+      throw new ObjectInvalidRequestError(
+        `Object delete request contains ${req.digests.length} digests; at most ${MAX_DELETE_DIGESTS} are allowed`,
+        'ValueError',
+      );
     }
     await this.access.assertCanWrite(caller, req.project_id);
     const selectors = req.digests == null || req.digests.length === 0 ? null : req.digests.map(deleteSelector);
     const deleted = await this.store.objects.delete(req.project_id, req.object_id, selectors, nowMicros());
-    if (deleted === null) throw new ObjectNotFoundError(`Object ${req.object_id} (${pythonList(req.digests)}) not found when deleting.`);
+    if (deleted === null)
+      throw new ObjectNotFoundError(`Object ${req.object_id} (${pythonList(req.digests)}) not found when deleting.`);
     return {
       num_deleted: deleted.length,
-      deleted_versions: deleted.map((row) => ({ digest: row.digest, base_object_class: row.base_object_class, leaf_object_class: row.leaf_object_class })),
+      deleted_versions: deleted.map((row) => ({
+        digest: row.digest,
+        base_object_class: row.base_object_class,
+        leaf_object_class: row.leaf_object_class,
+      })),
     };
   }
 
   /** `{"objs": [ObjSchema, …]}` as JSON text (§3.4). */
   async objsQuery(caller: Caller, req: ObjQueryReq): Promise<string> {
     this.access.assertCanRead(caller, req.project_id);
-    if (req.limit != null && req.limit < 0) throw new ObjectInvalidRequestError('limit must be non-negative', 'ValueError');
-    if (req.offset != null && req.offset < 0) throw new ObjectInvalidRequestError('offset must be non-negative', 'ValueError');
+    if (req.limit != null && req.limit < 0)
+      throw new ObjectInvalidRequestError('limit must be non-negative', 'ValueError');
+    if (req.offset != null && req.offset < 0)
+      throw new ObjectInvalidRequestError('offset must be non-negative', 'ValueError');
     if (req.limit === 0) return '{"objs":[]}';
     // only object_id and created_at sort (§3.4); other fields are ignored
-    const sortBy = (req.sort_by ?? []).filter((key): key is ObjectsSortKey => key.field === 'object_id' || key.field === 'created_at');
+    const sortBy = (req.sort_by ?? []).filter(
+      (key): key is ObjectsSortKey => key.field === 'object_id' || key.field === 'created_at',
+    );
     const rows = await this.store.objects.query({
       project_id: req.project_id,
       filter: req.filter ?? null,
@@ -153,12 +175,19 @@ export class ObjectService {
     return `{"objs":[${objs.join(',')}]}`;
   }
 
-  async #render(rows: ObjectVersionRow[], opts: { include_storage_size?: boolean; include_tags_and_aliases?: boolean }): Promise<string[]> {
-    const labels = opts.include_tags_and_aliases && rows.length > 0 ? await this.store.objects.labels(rows[0].project_id, rows) : null;
+  async #render(
+    rows: ObjectVersionRow[],
+    opts: { include_storage_size?: boolean; include_tags_and_aliases?: boolean },
+  ): Promise<string[]> {
+    const labels =
+      opts.include_tags_and_aliases && rows.length > 0
+        ? await this.store.objects.labels(rows[0].project_id, rows)
+        : null;
     return rows.map((row) =>
       objectVersionJson(row, {
         include_storage_size: opts.include_storage_size,
-        labels: labels === null ? undefined : (labels.get(`${row.object_id}:${row.digest}`) ?? { tags: [], aliases: [] }),
+        labels:
+          labels === null ? undefined : (labels.get(`${row.object_id}:${row.digest}`) ?? { tags: [], aliases: [] }),
       }),
     );
   }

@@ -29,7 +29,9 @@ const PLACEHOLDER_DIGEST = digestBytes(PLACEHOLDER_BYTES);
 
 function decode(body: OtlpBody): OtlpTraceRequest {
   try {
-    return body.encoding === 'protobuf' ? decodeOtlpProtobuf(body.bytes) : decodeOtlpJson(Buffer.from(body.bytes).toString('utf8'));
+    return body.encoding === 'protobuf'
+      ? decodeOtlpProtobuf(body.bytes)
+      : decodeOtlpJson(Buffer.from(body.bytes).toString('utf8'));
   } catch (error) {
     if (error instanceof OtlpDecodeError) throw new InvalidRequestError(error.message);
     throw error;
@@ -47,7 +49,9 @@ export class OtelService {
   async otelExport(caller: Caller, body: OtlpBody, headers: RoutingHeaders): Promise<ExportTraceResult> {
     const mapped = mapExport(decode(body), headers);
     if (mapped.spanCount > 0 && !mapped.anyRoutable) {
-      throw new InvalidRequestError(`No span could be routed to a project: ${mapped.rejected[0]?.reason ?? 'no routable resource'}`);
+      throw new InvalidRequestError(
+        `No span could be routed to a project: ${mapped.rejected[0]?.reason ?? 'no routable resource'}`,
+      );
     }
     const byProject = new Map<string, OtelCall[]>();
     for (const { projectId, call } of mapped.calls) {
@@ -61,7 +65,8 @@ export class OtelService {
     const parts: CallPart[] = [];
     for (const [projectId, calls] of byProject) {
       const ops = await this.#resolveOps(caller, projectId, calls);
-      for (const call of calls) parts.push(...otelCallParts(caller.userId, projectId, ops.get(opObjectId(call.span_name))!, call));
+      for (const call of calls)
+        parts.push(...otelCallParts(caller.userId, projectId, ops.get(opObjectId(call.span_name))!, call));
     }
     if (parts.length > 0) await this.store.calls.write(parts);
     return { partial_success: partialSuccess(mapped.rejected) };
@@ -72,13 +77,19 @@ export class OtelService {
     const refs = new Map<string, string>();
     let placeholderStored = false;
     for (const objectId of new Set(calls.map((c) => opObjectId(c.span_name)))) {
-      const latest = await this.store.objects.findVersion(projectId, objectId, { by: 'latest' }, { metadata_only: true });
+      const latest = await this.store.objects.findVersion(
+        projectId,
+        objectId,
+        { by: 'latest' },
+        { metadata_only: true },
+      );
       let digest = latest !== null && latest.kind === 'op' && latest.deleted_at === null ? latest.digest : null;
       if (digest === null) {
         if (!placeholderStored) await this.#storePlaceholder(projectId);
         placeholderStored = true;
         const val = { _type: 'CustomWeaveType', weave_type: { type: 'Op' }, files: { 'obj.py': PLACEHOLDER_DIGEST } };
-        digest = (await this.objects.objCreate(caller, { obj: { project_id: projectId, object_id: objectId, val } })).digest;
+        digest = (await this.objects.objCreate(caller, { obj: { project_id: projectId, object_id: objectId, val } }))
+          .digest;
       }
       refs.set(objectId, `weave:///${projectId}/op/${objectId}:${digest}`);
     }

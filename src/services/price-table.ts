@@ -12,7 +12,19 @@ import type { PriceBook, PriceLookup } from './price-lookup.js';
  */
 
 interface DefaultPriceFile {
-  prices: Array<Omit<CostRow, 'id' | 'pricing_level' | 'pricing_level_id' | 'effective_date' | 'created_by' | 'created_at' | 'prompt_token_cost_unit' | 'completion_token_cost_unit'> & { effective_date: string; source: string }>;
+  prices: Array<
+    Omit<
+      CostRow,
+      | 'id'
+      | 'pricing_level'
+      | 'pricing_level_id'
+      | 'effective_date'
+      | 'created_by'
+      | 'created_at'
+      | 'prompt_token_cost_unit'
+      | 'completion_token_cost_unit'
+    > & { effective_date: string; source: string }
+  >;
 }
 
 /** The default rows as price records (`created_by: "system"`, created at their effective date). */

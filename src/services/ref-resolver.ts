@@ -33,7 +33,11 @@ export class RefResolver {
   /** The object version's value; MISSING when deleted (or, for nested refs, missing); 404 for a missing root. */
   async loadObject(ref: ObjectRef, isRoot: boolean): Promise<Resolved> {
     if (ref.version === 'latest' && !isRoot) return MISSING;
-    const row = await this.store.objects.findVersion(`${ref.entity}/${ref.project}`, ref.name, readSelector(ref.version));
+    const row = await this.store.objects.findVersion(
+      `${ref.entity}/${ref.project}`,
+      ref.name,
+      readSelector(ref.version),
+    );
     if (row === null) {
       if (isRoot) throw new ObjectNotFoundError(`Obj ${ref.name}:${ref.version} not found`);
       return MISSING;
@@ -87,7 +91,11 @@ export class RefResolver {
   }
 
   /** The value a ref string met mid-walk stands for; a table ref consumes the `id` step. */
-  async #deref(projectId: string, uri: string, step: RefStep): Promise<{ value: JsonValue; consumed: boolean } | typeof MISSING> {
+  async #deref(
+    projectId: string,
+    uri: string,
+    step: RefStep,
+  ): Promise<{ value: JsonValue; consumed: boolean } | typeof MISSING> {
     let nested: ParsedRef;
     try {
       nested = parseRef(uri);
@@ -96,7 +104,8 @@ export class RefResolver {
     }
     if (`${nested.entity}/${nested.project}` !== projectId || nested.kind === 'call') return MISSING;
     if (nested.kind === 'table') {
-      if (step.edge !== 'id') throw new ObjectInvalidRequestError(`Expected an id step after table ref ${uri}`, 'ValueError');
+      if (step.edge !== 'id')
+        throw new ObjectInvalidRequestError(`Expected an id step after table ref ${uri}`, 'ValueError');
       const row = await this.store.tables.row(projectId, nested.digest, step.value);
       return row == null ? MISSING : { value: parseLosslessJson(row), consumed: true };
     }

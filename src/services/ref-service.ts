@@ -20,7 +20,8 @@ function parseTopLevel(uri: string): ObjectRef {
   }
   if (ref.kind === 'table') throw new ObjectInvalidRequestError('Table refs not supported', 'ValueError');
   if (ref.kind === 'call') throw new ObjectInvalidRequestError('Call refs not supported', 'ValueError');
-  if (ref.version === 'latest') throw new ObjectInvalidRequestError('Reading refs with `latest` is not supported', 'ValueError');
+  if (ref.version === 'latest')
+    throw new ObjectInvalidRequestError('Reading refs with `latest` is not supported', 'ValueError');
   return ref;
 }
 
@@ -37,13 +38,19 @@ export class RefService {
 
   /** `{"vals": [...]}` as JSON text; values are rendered losslessly (floats keep `.0`). */
   async readBatch(caller: Caller, refs: string[]): Promise<string> {
-    if (refs.length > MAX_REFS) throw new ObjectInvalidRequestError(`Too many refs: ${refs.length} given, at most ${MAX_REFS} allowed`, 'ValueError');
+    if (refs.length > MAX_REFS)
+      throw new ObjectInvalidRequestError(
+        `Too many refs: ${refs.length} given, at most ${MAX_REFS} allowed`,
+        'ValueError',
+      );
     const parsed = refs.map(parseTopLevel);
-    for (const projectId of new Set(parsed.map((ref) => `${ref.entity}/${ref.project}`))) this.access.assertCanRead(caller, projectId);
+    for (const projectId of new Set(parsed.map((ref) => `${ref.entity}/${ref.project}`)))
+      this.access.assertCanRead(caller, projectId);
     const vals: string[] = [];
     for (const ref of parsed) {
       const root = await this.#resolver.loadObject(ref, true);
-      const value = root === MISSING ? MISSING : await this.#resolver.walk(`${ref.entity}/${ref.project}`, root, ref.extra);
+      const value =
+        root === MISSING ? MISSING : await this.#resolver.walk(`${ref.entity}/${ref.project}`, root, ref.extra);
       vals.push(value === MISSING ? 'null' : canonicalJson(value));
     }
     return `{"vals":[${vals.join(',')}]}`;

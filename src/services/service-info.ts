@@ -13,14 +13,19 @@ export class ServiceInfo {
   }
 
   serverInfo(): { min_required_weave_python_version: string; trace_server_version: string } {
-    return { min_required_weave_python_version: this.config.minPythonClientVersion, trace_server_version: HEDDLE_VERSION };
+    return {
+      min_required_weave_python_version: this.config.minPythonClientVersion,
+      trace_server_version: HEDDLE_VERSION,
+    };
   }
 
   /** Without an IP database every address is allowed and has no known location (our choice). */
   geolocate(ip: string | undefined, peer: string): { ip: string; location: null; allowed: boolean } {
     const address = ip ?? peer;
     if (ip !== undefined && isIP(ip) === 0) {
-      throw new RequestValidationError([{ loc: ['query', 'ip'], msg: 'Input is not a valid IP address', type: 'ip_any_address' }]);
+      throw new RequestValidationError([
+        { loc: ['query', 'ip'], msg: 'Input is not a valid IP address', type: 'ip_any_address' },
+      ]);
     }
     return { ip: address, location: null, allowed: true };
   }

@@ -12,9 +12,13 @@ import type { ProjectAccess } from './project-access.js';
 /** A hashed row: its digest and the canonical text (§1.4). Rows with malformed refs are refused (§5.5). */
 function hashRow(row: unknown, loc: string[]): TableRowInsert {
   // number literals arrive as objects from the lossless parser, so the schema cannot tell them from rows
-  if (!isJsonObject(row)) throw new RequestValidationError([{ loc, msg: 'Input should be a valid dictionary', type: 'dict_type', input: toPlainJson(row) }]);
+  if (!isJsonObject(row))
+    throw new RequestValidationError([
+      { loc, msg: 'Input should be a valid dictionary', type: 'dict_type', input: toPlainJson(row) },
+    ]);
   const bad = findBadRef(row);
-  if (bad?.kind === 'internal') throw new ObjectInvalidRequestError('Encountered unexpected internal ref format.', 'InvalidInternalRef');
+  if (bad?.kind === 'internal')
+    throw new ObjectInvalidRequestError('Encountered unexpected internal ref format.', 'InvalidInternalRef');
   if (bad) throw new ObjectInvalidRequestError(`Invalid URI: ${bad.value}`, 'InvalidExternalRef');
   const { digest, canonical } = digestValue(row as JsonValue);
   return { digest, val: canonical };
@@ -23,7 +27,8 @@ function hashRow(row: unknown, loc: string[]): TableRowInsert {
 /** §4.4: `"a.b.0"` → `["a","b","0"]`; an empty field, a leading/trailing dot or `..` is a 400. */
 export function parseSortField(field: string): string[] {
   const parts = field.split('.');
-  if (parts.some((part) => part === '')) throw new ObjectInvalidRequestError(`Invalid sort field: ${JSON.stringify(field)}`, 'ValueError');
+  if (parts.some((part) => part === ''))
+    throw new ObjectInvalidRequestError(`Invalid sort field: ${JSON.stringify(field)}`, 'ValueError');
   return parts;
 }
 
@@ -58,7 +63,8 @@ export class TableService {
   async createFromDigests(caller: Caller, req: S.TableCreateFromDigestsReq): Promise<{ digest: string }> {
     this.access.assertCanRead(caller, req.project_id);
     const digest = tableDigest(req.row_digests);
-    if (req.expected_digest != null && req.expected_digest !== digest) throw new DigestMismatchError('table', req.expected_digest, digest);
+    if (req.expected_digest != null && req.expected_digest !== digest)
+      throw new DigestMismatchError('table', req.expected_digest, digest);
     await this.access.assertCanWrite(caller, req.project_id);
     await this.#tables.create(req.project_id, digest, req.row_digests, [], nowMicros());
     return { digest };
@@ -73,7 +79,8 @@ export class TableService {
     const updated: string[] = [];
     for (const [n, spec] of req.updates.entries()) {
       const ops = ['append', 'pop', 'insert'].filter((op) => op in spec);
-      if (ops.length !== 1) throw new ObjectInvalidRequestError('Each update must name exactly one of append, pop, insert', 'ValueError');
+      if (ops.length !== 1)
+        throw new ObjectInvalidRequestError('Each update must name exactly one of append, pop, insert', 'ValueError');
       if ('append' in spec) {
         const row = hashRow(spec.append.row, ['body', 'updates', String(n), 'append', 'row']);
         newRows.push(row);
@@ -81,11 +88,13 @@ export class TableService {
         updated.push(row.digest);
       } else if ('pop' in spec) {
         const index = spec.pop.index;
-        if (index < 0 || index >= current.length) throw new ObjectInvalidRequestError('Index out of range', 'ValueError');
+        if (index < 0 || index >= current.length)
+          throw new ObjectInvalidRequestError('Index out of range', 'ValueError');
         updated.push(current.splice(index, 1)[0]);
       } else {
         const index = spec.insert.index;
-        if (index < 0 || index > current.length) throw new ObjectInvalidRequestError('Index out of range', 'ValueError');
+        if (index < 0 || index > current.length)
+          throw new ObjectInvalidRequestError('Index out of range', 'ValueError');
         const row = hashRow(spec.insert.row, ['body', 'updates', String(n), 'insert', 'row']);
         newRows.push(row);
         current.splice(index, 0, row.digest);
@@ -100,9 +109,14 @@ export class TableService {
   /** §4.4: the rows as JSON text lines (no newline), streamed from the store. */
   async queryLines(caller: Caller, req: S.TableQueryReq): Promise<AsyncIterable<string>> {
     this.access.assertCanRead(caller, req.project_id);
-    if (req.limit != null && req.limit < 0) throw new ObjectInvalidRequestError('limit must be non-negative', 'ValueError');
-    if (req.offset != null && req.offset < 0) throw new ObjectInvalidRequestError('offset must be non-negative', 'ValueError');
-    const sortBy: TableSortKey[] = (req.sort_by ?? []).map((key) => ({ path: parseSortField(key.field), direction: key.direction }));
+    if (req.limit != null && req.limit < 0)
+      throw new ObjectInvalidRequestError('limit must be non-negative', 'ValueError');
+    if (req.offset != null && req.offset < 0)
+      throw new ObjectInvalidRequestError('offset must be non-negative', 'ValueError');
+    const sortBy: TableSortKey[] = (req.sort_by ?? []).map((key) => ({
+      path: parseSortField(key.field),
+      direction: key.direction,
+    }));
     const rows = this.#tables.query({
       project_id: req.project_id,
       digest: req.digest,
@@ -129,10 +143,15 @@ export class TableService {
     return { count: stats?.count ?? 0 };
   }
 
-  async queryStatsBatch(caller: Caller, req: S.TableQueryStatsBatchReq): Promise<{ tables: Array<{ count: number; digest: string; storage_size_bytes: number | null }> }> {
+  async queryStatsBatch(
+    caller: Caller,
+    req: S.TableQueryStatsBatchReq,
+  ): Promise<{ tables: Array<{ count: number; digest: string; storage_size_bytes: number | null }> }> {
     this.access.assertCanRead(caller, req.project_id);
     const stats = await this.#tables.stats(req.project_id, req.digests ?? [], req.include_storage_size === true);
-    return { tables: stats.map((s) => ({ count: s.count, digest: s.digest, storage_size_bytes: s.storage_size_bytes })) };
+    return {
+      tables: stats.map((s) => ({ count: s.count, digest: s.digest, storage_size_bytes: s.storage_size_bytes })),
+    };
   }
 }
 

@@ -9,7 +9,14 @@ import type { Caller } from './auth-service.js';
 import type { ProjectAccess } from './project-access.js';
 
 /** Fields `/threads/stream_query` can sort by (calls spec §4.12). */
-export const THREAD_SORT_FIELDS = ['thread_id', 'turn_count', 'start_time', 'last_updated', 'p50_turn_duration_ms', 'p99_turn_duration_ms'] as const;
+export const THREAD_SORT_FIELDS = [
+  'thread_id',
+  'turn_count',
+  'start_time',
+  'last_updated',
+  'p50_turn_duration_ms',
+  'p99_turn_duration_ms',
+] as const;
 type ThreadSortField = (typeof THREAD_SORT_FIELDS)[number];
 
 interface ThreadSortKey {
@@ -20,14 +27,20 @@ interface ThreadSortKey {
 /** Ids per `IN (…)` list sent to the store. */
 const ID_CHUNK = 1000;
 
-const column = (name: 'id' | 'turn_id' | 'thread_id'): { kind: 'field'; field: CallField } => ({ kind: 'field', field: { kind: 'column', name, type: 'string' } });
+const column = (name: 'id' | 'turn_id' | 'thread_id'): { kind: 'field'; field: CallField } => ({
+  kind: 'field',
+  field: { kind: 'column', name, type: 'string' },
+});
 
 /** Turn calls (`id == turn_id`, §2.7) of a non-empty thread; a NULL thread fails the `<> ''` test too. */
 const TURN_CALLS: Operation<CallField> = {
   kind: 'and',
   args: [
     { kind: 'compare', op: 'eq', left: column('id'), right: column('turn_id') },
-    { kind: 'not', arg: { kind: 'compare', op: 'eq', left: column('thread_id'), right: { kind: 'literal', value: '' } } },
+    {
+      kind: 'not',
+      arg: { kind: 'compare', op: 'eq', left: column('thread_id'), right: { kind: 'literal', value: '' } },
+    },
   ],
 };
 
@@ -50,7 +63,11 @@ class ThreadTurns {
       this.firstTurnId = row.id;
     }
     if (row.ended_at == null) return;
-    if (this.lastUpdated === null || row.ended_at > this.lastUpdated || (row.ended_at === this.lastUpdated && row.id > this.lastTurnId!)) {
+    if (
+      this.lastUpdated === null ||
+      row.ended_at > this.lastUpdated ||
+      (row.ended_at === this.lastUpdated && row.id > this.lastTurnId!)
+    ) {
       this.lastUpdated = row.ended_at;
       this.lastTurnId = row.id;
     }
@@ -107,7 +124,8 @@ function compareThreads(keys: readonly ThreadSortKey[]): (a: ThreadView, b: Thre
 function checkSort(sortBy: ThreadsQueryReq['sort_by']): ThreadSortKey[] {
   if (sortBy == null) return [{ field: 'last_updated', direction: 'desc' }];
   return sortBy.map(({ field, direction }) => {
-    if (!(THREAD_SORT_FIELDS as readonly string[]).includes(field)) throw new InvalidRequestError(`Unsupported sort field: ${field}`);
+    if (!(THREAD_SORT_FIELDS as readonly string[]).includes(field))
+      throw new InvalidRequestError(`Unsupported sort field: ${field}`);
     return { field: field as ThreadSortField, direction };
   });
 }
@@ -158,8 +176,13 @@ export class ThreadService {
     const threads = new Map<string, ThreadTurns>();
     for (const group of groups) {
       const rows = this.store.calls.query({
-        project_id: req.project_id, filter: group ? { thread_ids: group } : null, where: TURN_CALLS, sort_by: [],
-        columns: ['thread_id', 'turn_id', 'ended_at'], started_from: after, started_before: before,
+        project_id: req.project_id,
+        filter: group ? { thread_ids: group } : null,
+        where: TURN_CALLS,
+        sort_by: [],
+        columns: ['thread_id', 'turn_id', 'ended_at'],
+        started_from: after,
+        started_before: before,
       });
       for await (const row of rows) {
         if (!row.thread_id) continue;

@@ -42,7 +42,9 @@ export class V2ObjectService {
   async datasetCreate(caller: Caller, projectId: string, body: S.DatasetCreateBody): Promise<PublishedVersion> {
     const objectId = await this.#prepare(caller, projectId, V.makeObjectId(body.name, V.DEFAULT_OBJECT_ID.datasets));
     assertRowObjects(body.rows);
-    const table = await this.tables.create(caller, { table: { project_id: projectId, rows: body.rows, expected_digest: null } });
+    const table = await this.tables.create(caller, {
+      table: { project_id: projectId, rows: body.rows, expected_digest: null },
+    });
     return this.#publish(caller, projectId, objectId, {
       ...V.classFields('Dataset'),
       name: body.name ?? V.DEFAULT_OBJECT_ID.datasets,
@@ -51,8 +53,15 @@ export class V2ObjectService {
     });
   }
 
-  async scorerCreate(caller: Caller, projectId: string, body: S.ScorerCreateBody): Promise<PublishedVersion & { scorer: string }> {
-    const objectId = await this.#prepare(caller, projectId, V.makeObjectId(body.name, V.DEFAULT_OBJECT_ID.scorers), ['_score', '_summarize']);
+  async scorerCreate(
+    caller: Caller,
+    projectId: string,
+    body: S.ScorerCreateBody,
+  ): Promise<PublishedVersion & { scorer: string }> {
+    const objectId = await this.#prepare(caller, projectId, V.makeObjectId(body.name, V.DEFAULT_OBJECT_ID.scorers), [
+      '_score',
+      '_summarize',
+    ]);
     const score = await this.#publishOp(caller, projectId, `${objectId}_score`, body.op_source_code);
     const summarize = await this.#publishOp(caller, projectId, `${objectId}_summarize`, V.SCORER_SUMMARIZE_SOURCE);
     const version = await this.#publish(caller, projectId, objectId, {
@@ -66,7 +75,11 @@ export class V2ObjectService {
     return { ...version, scorer: V.objectRef(projectId, objectId, version.digest) };
   }
 
-  async modelCreate(caller: Caller, projectId: string, body: S.ModelCreateBody): Promise<PublishedVersion & { model_ref: string }> {
+  async modelCreate(
+    caller: Caller,
+    projectId: string,
+    body: S.ModelCreateBody,
+  ): Promise<PublishedVersion & { model_ref: string }> {
     const objectId = await this.#prepare(caller, projectId, V.makeObjectId(body.name, V.DEFAULT_OBJECT_ID.models));
     const file = await this.files.createFromBytes(caller, projectId, 'obj.py', Buffer.from(body.source_code, 'utf8'));
     const version = await this.#publish(caller, projectId, objectId, {
@@ -79,11 +92,20 @@ export class V2ObjectService {
     return { ...version, model_ref: V.objectRef(projectId, objectId, version.digest) };
   }
 
-  async evaluationCreate(caller: Caller, projectId: string, body: S.EvaluationCreateBody): Promise<PublishedVersion & { evaluation_ref: string }> {
+  async evaluationCreate(
+    caller: Caller,
+    projectId: string,
+    body: S.EvaluationCreateBody,
+  ): Promise<PublishedVersion & { evaluation_ref: string }> {
     const trials = body.trials ?? 1;
     if (trials < 1) throw new ObjectInvalidRequestError(`trials must be at least 1, got ${trials}`, 'ValueError');
     const opNames = Object.keys(V.EVALUATION_OP_SOURCES) as Array<keyof typeof V.EVALUATION_OP_SOURCES>;
-    const objectId = await this.#prepare(caller, projectId, V.makeObjectId(body.name, V.DEFAULT_OBJECT_ID.evaluations), opNames.map((op) => `.${op}`));
+    const objectId = await this.#prepare(
+      caller,
+      projectId,
+      V.makeObjectId(body.name, V.DEFAULT_OBJECT_ID.evaluations),
+      opNames.map((op) => `.${op}`),
+    );
     const opRefs: JsonObject = {};
     for (const op of opNames) {
       const published = await this.#publishOp(caller, projectId, `${objectId}.${op}`, V.EVALUATION_OP_SOURCES[op]);
@@ -106,10 +128,17 @@ export class V2ObjectService {
   }
 
   /** One version as the family shows it; 404 when missing or of another family, 404 with `deleted_at` when deleted. */
-  async read(caller: Caller, projectId: string, family: V.V2Family, objectId: string, digest: string): Promise<Record<string, unknown>> {
+  async read(
+    caller: Caller,
+    projectId: string,
+    family: V.V2Family,
+    objectId: string,
+    digest: string,
+  ): Promise<Record<string, unknown>> {
     this.access.assertCanRead(caller, projectId);
     const row = await this.store.objects.findVersion(projectId, objectId, readSelector(digest));
-    if (row === null || !V.belongsToFamily(row, family)) throw new ObjectNotFoundError(`${familyLabel(family)} ${objectId}:${digest} not found`);
+    if (row === null || !V.belongsToFamily(row, family))
+      throw new ObjectNotFoundError(`${familyLabel(family)} ${objectId}:${digest} not found`);
     if (row.deleted_at !== null) {
       const deletedAt = formatMicros(row.deleted_at);
       throw new ObjectDeletedError(`${objectId}:v${row.version_index} was deleted at ${deletedAt}`, deletedAt);
@@ -120,8 +149,10 @@ export class V2ObjectService {
   /** Every live version of the family: `object_id` ascending, then newest version first (§2.1), one JSON text each. */
   async *list(caller: Caller, projectId: string, family: V.V2Family, page: S.V2ListQuery): AsyncGenerator<string> {
     this.access.assertCanRead(caller, projectId);
-    if (page.limit != null && page.limit < 0) throw new ObjectInvalidRequestError('limit must be non-negative', 'ValueError');
-    if (page.offset != null && page.offset < 0) throw new ObjectInvalidRequestError('offset must be non-negative', 'ValueError');
+    if (page.limit != null && page.limit < 0)
+      throw new ObjectInvalidRequestError('limit must be non-negative', 'ValueError');
+    if (page.offset != null && page.offset < 0)
+      throw new ObjectInvalidRequestError('offset must be non-negative', 'ValueError');
     const rows = await this.store.objects.query({ project_id: projectId, filter: V.familyFilter(family) });
     const ordered = rows.filter((row) => V.belongsToFamily(row, family)).sort(listOrder);
     const start = page.offset ?? 0;
@@ -133,7 +164,13 @@ export class V2ObjectService {
    * Deletes the named versions of the family's object, or all of them (§2.1). An unknown object,
    * one of another family, or any digest that is not a live version of it → 404, nothing deleted.
    */
-  async delete(caller: Caller, projectId: string, family: V.V2Family, objectId: string, digests: string[] | null): Promise<{ num_deleted: number }> {
+  async delete(
+    caller: Caller,
+    projectId: string,
+    family: V.V2Family,
+    objectId: string,
+    digests: string[] | null,
+  ): Promise<{ num_deleted: number }> {
     await this.access.assertCanWrite(caller, projectId);
     const live = await this.store.objects.query({ project_id: projectId, filter: { object_ids: [objectId] } });
     const own = live.filter((row) => V.belongsToFamily(row, family));
@@ -141,10 +178,15 @@ export class V2ObjectService {
     const ownDigests = new Set(own.map((row) => row.digest));
     const wanted = digests === null || digests.length === 0 ? null : [...new Set(digests)];
     const missing = wanted?.filter((digest) => !ownDigests.has(digest)) ?? [];
-    if (missing.length > 0) throw new ObjectNotFoundError(`${familyLabel(family)} ${objectId} has no version ${missing.join(', ')}`);
+    if (missing.length > 0)
+      throw new ObjectNotFoundError(`${familyLabel(family)} ${objectId} has no version ${missing.join(', ')}`);
     // with other kinds of versions under the same id, name this family's versions explicitly
     const selection = wanted ?? (own.length === live.length ? null : [...ownDigests]);
-    const { num_deleted } = await this.objects.objDelete(caller, { project_id: projectId, object_id: objectId, digests: selection });
+    const { num_deleted } = await this.objects.objDelete(caller, {
+      project_id: projectId,
+      object_id: objectId,
+      digests: selection,
+    });
     return { num_deleted };
   }
 
@@ -166,12 +208,23 @@ export class V2ObjectService {
   async #publish(caller: Caller, projectId: string, objectId: string, val: JsonObject): Promise<PublishedVersion> {
     const req = { obj: { project_id: projectId, object_id: objectId, val } } as ObjCreateReq;
     const { digest } = await this.objects.objCreate(caller, req);
-    const row = await this.store.objects.findVersion(projectId, objectId, { by: 'digest', digest }, { metadata_only: true });
+    const row = await this.store.objects.findVersion(
+      projectId,
+      objectId,
+      { by: 'digest', digest },
+      { metadata_only: true },
+    );
     if (row === null) throw new AppError(500, `Version ${objectId}:${digest} vanished after create`);
     return { digest, object_id: objectId, version_index: row.version_index };
   }
 
-  #view(caller: Caller, projectId: string, family: V.V2Family, row: ObjectVersionRow, mode: ViewMode): Promise<Record<string, unknown>> {
+  #view(
+    caller: Caller,
+    projectId: string,
+    family: V.V2Family,
+    row: ObjectVersionRow,
+    mode: ViewMode,
+  ): Promise<Record<string, unknown>> {
     return familyView(family, row, (digest) => this.#readText(caller, projectId, digest), mode);
   }
 
@@ -208,5 +261,8 @@ function attributesOf(value: unknown, field: string): JsonObject | null {
 /** Rows must be JSON objects; a number literal parses to an object, so the schema alone cannot tell (422 like a schema failure). */
 function assertRowObjects(rows: unknown[]): void {
   const bad = rows.findIndex((row) => !isJsonObject(row));
-  if (bad >= 0) throw new RequestValidationError([{ loc: ['body', 'rows', String(bad)], msg: 'Input should be a valid dictionary', type: 'dict_type' }]);
+  if (bad >= 0)
+    throw new RequestValidationError([
+      { loc: ['body', 'rows', String(bad)], msg: 'Input should be a valid dictionary', type: 'dict_type' },
+    ]);
 }

@@ -50,16 +50,19 @@ export function familyFilter(family: V2Family): ObjectsFilter {
 // Placeholder sources stored when there is no real code to keep. They are fixed text, so publishing
 // the same thing twice gives the same digests (§2.7).
 
-export const OP_SOURCE_PLACEHOLDER = 'def func(*args, **kwargs):\n    # Heddle: this op was created without source code; nothing was captured.\n    ...\n';
+export const OP_SOURCE_PLACEHOLDER =
+  'def func(*args, **kwargs):\n    # Heddle: this op was created without source code; nothing was captured.\n    ...\n';
 
 export const SCORER_SUMMARIZE_SOURCE =
   'def summarize(score_rows):\n    # Heddle placeholder: scores are summarised by the default auto-summary (mean of numbers, ratio of booleans).\n    ...\n';
 
 export const EVALUATION_OP_SOURCES: Record<'evaluate' | 'predict_and_score' | 'summarize', string> = {
-  evaluate: 'def evaluate(self, model):\n    # Heddle placeholder: this evaluation was declared through the v2 API; it runs client-side.\n    ...\n',
+  evaluate:
+    'def evaluate(self, model):\n    # Heddle placeholder: this evaluation was declared through the v2 API; it runs client-side.\n    ...\n',
   predict_and_score:
     'def predict_and_score(self, model, example):\n    # Heddle placeholder: prediction and scoring of one row happen in the client.\n    ...\n',
-  summarize: 'def summarize(self, eval_table):\n    # Heddle placeholder: results are summarised by the default auto-summary.\n    ...\n',
+  summarize:
+    'def summarize(self, eval_table):\n    # Heddle placeholder: results are summarised by the default auto-summary.\n    ...\n',
 };
 
 /** The stored value of an op whose source is the file `obj.py` (§2.3). */
@@ -75,7 +78,14 @@ export function classFields(className: string): JsonObject {
 }
 
 /** Model value keys that attributes cannot overwrite (our choice in §2.6). */
-export const MODEL_RESERVED_KEYS: ReadonlySet<string> = new Set(['_type', '_class_name', '_bases', 'name', 'description', 'files']);
+export const MODEL_RESERVED_KEYS: ReadonlySet<string> = new Set([
+  '_type',
+  '_class_name',
+  '_bases',
+  'name',
+  'description',
+  'files',
+]);
 
 /** Every key an evaluation value sets itself; `eval_attributes` cannot overwrite any of them (our choice in §2.7). */
 export const EVALUATION_RESERVED_KEYS: ReadonlySet<string> = new Set([
@@ -95,7 +105,8 @@ export const EVALUATION_RESERVED_KEYS: ReadonlySet<string> = new Set([
 export function withoutReserved(extra: JsonObject | null | undefined, reserved: ReadonlySet<string>): JsonObject {
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(extra ?? {})) {
-    if (!reserved.has(key)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    if (!reserved.has(key))
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -17,10 +17,20 @@ export type ViewMode = 'read' | 'list';
 
 type View = Record<string, unknown>;
 
-export async function familyView(family: V2Family, row: ObjectVersionRow, loadSource: SourceLoader, mode: ViewMode): Promise<View> {
+export async function familyView(
+  family: V2Family,
+  row: ObjectVersionRow,
+  loadSource: SourceLoader,
+  mode: ViewMode,
+): Promise<View> {
   const parsed: unknown = JSON.parse(row.val);
   const val: JsonObject = isJsonObject(parsed) ? parsed : {};
-  const base = { object_id: row.object_id, digest: row.digest, version_index: row.version_index, created_at: formatMicros(row.created_at) };
+  const base = {
+    object_id: row.object_id,
+    digest: row.digest,
+    version_index: row.version_index,
+    created_at: formatMicros(row.created_at),
+  };
   switch (family) {
     case 'ops':
       return { ...base, code: await sourceOf(val, loadSource) };
@@ -45,10 +55,19 @@ async function sourceOf(val: JsonObject, loadSource: SourceLoader): Promise<stri
   return digest === null ? '' : ((await loadSource(digest)) ?? '');
 }
 
-async function modelFields(val: JsonObject, row: ObjectVersionRow, loadSource: SourceLoader, mode: ViewMode): Promise<View> {
-  if (mode === 'read' && sourceFileDigest(val) === null) throw new ObjectInvalidRequestError(`Model ${row.object_id} has no source file`, 'ValueError');
+async function modelFields(
+  val: JsonObject,
+  row: ObjectVersionRow,
+  loadSource: SourceLoader,
+  mode: ViewMode,
+): Promise<View> {
+  if (mode === 'read' && sourceFileDigest(val) === null)
+    throw new ObjectInvalidRequestError(`Model ${row.object_id} has no source file`, 'ValueError');
   const attributes = Object.fromEntries(Object.entries(val).filter(([key]) => !MODEL_RESERVED_KEYS.has(key)));
-  return { source_code: await sourceOf(val, loadSource), attributes: Object.keys(attributes).length === 0 ? null : attributes };
+  return {
+    source_code: await sourceOf(val, loadSource),
+    attributes: Object.keys(attributes).length === 0 ? null : attributes,
+  };
 }
 
 function evaluationFields(val: JsonObject): View {

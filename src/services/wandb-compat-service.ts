@@ -63,7 +63,9 @@ export class WandbCompatService {
   async project(caller: Caller, entityName: string, name: string): Promise<ProjectView | null> {
     if (!this.#canReach(caller, entityName) || !isValidName(entityName) || !isValidName(name)) return null;
     const record = await this.store.auth.findProject(`${entityName}/${name}`);
-    return record === null ? null : { projectId: record.project_id, name, entityName, createdAt: formatMicros(record.created_at) };
+    return record === null
+      ? null
+      : { projectId: record.project_id, name, entityName, createdAt: formatMicros(record.created_at) };
   }
 
   /**
@@ -71,16 +73,26 @@ export class WandbCompatService {
    * `weave.init` after `project` answered null; a refusal must carry PERMISSION_ERROR, which the
    * Python client turns into a readable "no permission" message.
    */
-  async upsertProject(caller: Caller, input: { name?: string | null; entityName?: string | null }): Promise<{ project: ProjectView; inserted: boolean }> {
+  async upsertProject(
+    caller: Caller,
+    input: { name?: string | null; entityName?: string | null },
+  ): Promise<{ project: ProjectView; inserted: boolean }> {
     const entityName = input.entityName ?? caller.defaultEntity;
     const name = input.name;
-    if (name === undefined || name === null) throw new WandbCompatError('BAD_USER_INPUT', 'upsertModel needs input.name');
+    if (name === undefined || name === null)
+      throw new WandbCompatError('BAD_USER_INPUT', 'upsertModel needs input.name');
     if (!isValidName(entityName)) throw new WandbCompatError('BAD_USER_INPUT', `Invalid entity name "${entityName}"`);
     if (!isValidName(name)) {
-      throw new WandbCompatError('BAD_USER_INPUT', `Invalid project name "${name}": 1 to ${MAX_NAME_LENGTH} characters, no "/"`);
+      throw new WandbCompatError(
+        'BAD_USER_INPUT',
+        `Invalid project name "${name}": 1 to ${MAX_NAME_LENGTH} characters, no "/"`,
+      );
     }
     if (!this.#canReach(caller, entityName)) {
-      throw new WandbCompatError('PERMISSION_ERROR', `You are not a member of entity "${entityName}" and cannot create projects in it`);
+      throw new WandbCompatError(
+        'PERMISSION_ERROR',
+        `You are not a member of entity "${entityName}" and cannot create projects in it`,
+      );
     }
     const projectId = `${entityName}/${name}`;
     const existing = await this.store.auth.findProject(projectId);

@@ -62,13 +62,24 @@ export interface AnnotationStore {
   /** Soft-deletes a live queue; null when it is not live. */
   deleteQueue(projectId: string, id: string, now: number): Promise<AnnotationQueueRow | null>;
   /** Inserts the items whose call is not yet live in the queue; returns how many were new and how many already there. */
-  addItems(projectId: string, queueId: string, items: AnnotationItemRow[]): Promise<{ added: number; duplicates: number }>;
+  addItems(
+    projectId: string,
+    queueId: string,
+    items: AnnotationItemRow[],
+  ): Promise<{ added: number; duplicates: number }>;
   /** Live items of a queue. */
   listItems(projectId: string, queueId: string): Promise<AnnotationItemRow[]>;
   /** Progress records of the queue's items, every annotator. */
   listProgress(projectId: string, queueId: string): Promise<AnnotationProgressRow[]>;
   /** The caller's progress on an item, by the transition rules of §D.2 (checked in that order). */
-  setProgress(projectId: string, queueId: string, itemId: string, annotator: string, state: AnnotationState, now: number): Promise<ProgressOutcome>;
+  setProgress(
+    projectId: string,
+    queueId: string,
+    itemId: string,
+    annotator: string,
+    state: AnnotationState,
+    now: number,
+  ): Promise<ProgressOutcome>;
   /** Live item counts and items with a completed or skipped record, per queue id (absent ids: zeros). */
   stats(projectId: string, queueIds: string[]): Promise<Map<string, { total: number; completed: number }>>;
 }

@@ -51,7 +51,13 @@ export interface TableStore {
    * they are) and the ordered row digests under `tableDigest`. Idempotent: an existing table is
    * left unchanged. `rowDigests` may name rows that are not stored (`/table/create_from_digests`).
    */
-  create(projectId: string, tableDigest: string, rowDigests: readonly string[], rows: readonly TableRowInsert[], createdAt: number): Promise<void>;
+  create(
+    projectId: string,
+    tableDigest: string,
+    rowDigests: readonly string[],
+    rows: readonly TableRowInsert[],
+    createdAt: number,
+  ): Promise<void>;
   /** The table's row digests in table order; null when the project has no such table. */
   rowDigests(projectId: string, tableDigest: string): Promise<string[] | null>;
   /**

@@ -126,7 +126,8 @@ export interface EventAppend {
   seq?: number;
 }
 
-export type WriteOutcome<T> = { ok: true; value: T } | { ok: false; reason: 'stale' | 'finished' | 'not_found' | 'out_of_order' };
+export type WriteOutcome<T> =
+  { ok: true; value: T } | { ok: false; reason: 'stale' | 'finished' | 'not_found' | 'out_of_order' };
 
 export interface JobSuccess {
   now: number;
@@ -147,10 +148,27 @@ export interface TrainingStore {
   /** Creates the model, or returns the live model of that name (created false). */
   createModel(row: TrainingModelRow): Promise<{ model: TrainingModelRow; created: boolean }>;
   /** Live models of the given entities (null = all), ascending by id, after `afterId`. */
-  listModels(entities: string[] | null, project: string | null, afterId: string | null, limit: number): Promise<TrainingModelRow[]>;
+  listModels(
+    entities: string[] | null,
+    project: string | null,
+    afterId: string | null,
+    limit: number,
+  ): Promise<TrainingModelRow[]>;
   /** Tombstones the model, drops checkpoints and history, fails its open jobs. Null when unknown or already deleted. */
-  deleteModel(projectId: string, id: string, now: number, message: string, newId: () => string): Promise<{ deletedCheckpoints: number } | null>;
-  listCheckpoints(projectId: string, modelId: string, afterStep: number | null, order: 'asc' | 'desc', limit: number): Promise<CheckpointRow[]>;
+  deleteModel(
+    projectId: string,
+    id: string,
+    now: number,
+    message: string,
+    newId: () => string,
+  ): Promise<{ deletedCheckpoints: number } | null>;
+  listCheckpoints(
+    projectId: string,
+    modelId: string,
+    afterStep: number | null,
+    order: 'asc' | 'desc',
+    limit: number,
+  ): Promise<CheckpointRow[]>;
   /** Step of a checkpoint id of this model, or null. */
   checkpointStep(projectId: string, modelId: string, checkpointId: string): Promise<number | null>;
   /** The checkpoint at `step`, or the newest one when `step` is null. */
@@ -169,13 +187,35 @@ export interface TrainingStore {
   /** Extends the lease; false when the token is stale or the job is no longer running. */
   heartbeat(projectId: string, jobId: string, token: number, now: number, leaseMicros: number): Promise<boolean>;
   /** Appends a progress event under the current token (never a terminal one: see completeJob/failJob). */
-  appendEvent(projectId: string, jobId: string, token: number, event: EventAppend): Promise<WriteOutcome<TrainingEventRow>>;
+  appendEvent(
+    projectId: string,
+    jobId: string,
+    token: number,
+    event: EventAppend,
+  ): Promise<WriteOutcome<TrainingEventRow>>;
   /** Stores the checkpoint at `last_step + 1`, marks the job succeeded and appends `training_ended`. */
-  completeJob(projectId: string, jobId: string, token: number, success: JobSuccess): Promise<WriteOutcome<{ step: number }>>;
+  completeJob(
+    projectId: string,
+    jobId: string,
+    token: number,
+    success: JobSuccess,
+  ): Promise<WriteOutcome<{ step: number }>>;
   /** Fails a job with `training_failed`; token null = any holder (sweeper, service). */
-  failJob(projectId: string, jobId: string, token: number | null, message: string, now: number, eventId: string): Promise<WriteOutcome<null>>;
+  failJob(
+    projectId: string,
+    jobId: string,
+    token: number | null,
+    message: string,
+    now: number,
+    eventId: string,
+  ): Promise<WriteOutcome<null>>;
   /** Fails running jobs whose lease expired and queued jobs created before `queuedBefore`; returns how many. */
-  sweep(now: number, queuedBefore: number, messages: { leaseExpired: string; queueTimeout: string }, newId: () => string): Promise<number>;
+  sweep(
+    now: number,
+    queuedBefore: number,
+    messages: { leaseExpired: string; queueTimeout: string },
+    newId: () => string,
+  ): Promise<number>;
   /** A worker's advertisement of the base models it serves. */
   recordWorker(workerId: string, baseModels: string[], now: number): Promise<void>;
   /** Base models advertised by workers seen at or after `since`. */

@@ -83,7 +83,13 @@ export interface AuthStore {
   /** Entities the user belongs to, sorted. */
   listEntities(userId: string): Promise<string[]>;
   /** Stores a new key; the hash must be unique (a second insert of the same hash is a no-op). */
-  createApiKey(key: { id: string; user_id: string; key_hash: string; prefix: string; is_admin: boolean }): Promise<void>;
+  createApiKey(key: {
+    id: string;
+    user_id: string;
+    key_hash: string;
+    prefix: string;
+    is_admin: boolean;
+  }): Promise<void>;
   /** Every key, newest first, revoked ones included. */
   listApiKeys(): Promise<ApiKeyRecord[]>;
   /** Marks the key revoked; false when no such key. */
@@ -221,7 +227,11 @@ export interface CallStore {
    */
   write(parts: CallPart[]): Promise<void>;
   /** A visible (started, not deleted) call, or null. */
-  read(projectId: string, id: string, opts?: { include_storage_size?: boolean; include_total_storage_size?: boolean }): Promise<CallRow | null>;
+  read(
+    projectId: string,
+    id: string,
+    opts?: { include_storage_size?: boolean; include_total_storage_size?: boolean },
+  ): Promise<CallRow | null>;
   /**
    * Streams matching visible calls in the requested order without loading the whole result.
    * Throws InvalidRequestError for literals the query cannot use (for example an unparseable date).
@@ -251,7 +261,12 @@ export interface ObjectStore {
    * or digest prefers the live version, else the most recently deleted one; an alias resolves
    * through the object's aliases first. Null when nothing matches.
    */
-  findVersion(projectId: string, objectId: string, selector: VersionSelector, opts?: { metadata_only?: boolean }): Promise<ObjectVersionRow | null>;
+  findVersion(
+    projectId: string,
+    objectId: string,
+    selector: VersionSelector,
+    opts?: { metadata_only?: boolean },
+  ): Promise<ObjectVersionRow | null>;
   /** Live versions matching the query (§3.4), in its order, after offset and limit. */
   query(q: ObjectsQuery): Promise<ObjectVersionRow[]>;
   /**
@@ -261,7 +276,12 @@ export interface ObjectStore {
    * latest to the surviving version with the greatest (created_at, version_index).
    * Returns the deleted versions by version_index.
    */
-  delete(projectId: string, objectId: string, selectors: VersionSelector[] | null, deletedAt: number): Promise<ObjectVersionRow[] | null>;
+  delete(
+    projectId: string,
+    objectId: string,
+    selectors: VersionSelector[] | null,
+    deletedAt: number,
+  ): Promise<ObjectVersionRow[] | null>;
   /** Tags and aliases per version, keyed `${object_id}:${digest}`; versions without any are absent. */
   labels(projectId: string, versions: Array<{ object_id: string; digest: string }>): Promise<Map<string, ObjectLabels>>;
   /** Adds tags (idempotent) to a live version given by content digest; false when no such live version. */

@@ -101,7 +101,8 @@ export function buildRows(groups: readonly unknown[], cfg: ObjectiveConfig, cont
   const segments: Segment[] = [];
   kept.forEach((t, i) => {
     // §9 step 7 / §5.2: additional histories share the trajectory's weight and advantage.
-    for (const history of t.histories) segments.push({ history, advantage: scaling.advantages[i], weight: scaling.weights[i] });
+    for (const history of t.histories)
+      segments.push({ history, advantage: scaling.advantages[i], weight: scaling.weights[i] });
   });
   const random = seededRandom(seed);
   shuffleInPlace(segments, random);

@@ -5,7 +5,14 @@
  * finished threads are kept for the next job (starting one costs ~1–3 s: tsx and tfjs load).
  * Completions share one long-lived thread that caches loaded checkpoints (LRU by checkpoint id).
  */
-import type { ChatCompletionInput, CheckpointHandle, Trainer, TrainingJobInput, TrainingOutcome, TrainingProgress } from './trainer-port.js';
+import type {
+  ChatCompletionInput,
+  CheckpointHandle,
+  Trainer,
+  TrainingJobInput,
+  TrainingOutcome,
+  TrainingProgress,
+} from './trainer-port.js';
 import type { WorkerOptions } from './worker/protocol.js';
 import { WorkerHost } from './worker/worker-host.js';
 
@@ -46,7 +53,11 @@ export class BuiltinTrainer implements Trainer {
     return this.backend;
   }
 
-  async train(input: TrainingJobInput, onProgress: (progress: TrainingProgress) => Promise<void>, signal: AbortSignal): Promise<TrainingOutcome> {
+  async train(
+    input: TrainingJobInput,
+    onProgress: (progress: TrainingProgress) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<TrainingOutcome> {
     const host = this.idle.pop() ?? new WorkerHost(this.options);
     this.jobs.add(host);
     let reusable = false;
@@ -54,8 +65,15 @@ export class BuiltinTrainer implements Trainer {
       this.backend = await host.start();
       const backendFlag = this.backend === 'wasm' ? 1 : 0;
       const report = (p: TrainingProgress) =>
-        onProgress(p.type === 'training_started' ? { type: p.type, data: { ...p.data, backend_wasm: backendFlag } } : p);
-      const outcome = (await host.request({ type: 'train', input }, { onProgress: report }, signal, true)) as TrainingOutcome;
+        onProgress(
+          p.type === 'training_started' ? { type: p.type, data: { ...p.data, backend_wasm: backendFlag } } : p,
+        );
+      const outcome = (await host.request(
+        { type: 'train', input },
+        { onProgress: report },
+        signal,
+        true,
+      )) as TrainingOutcome;
       reusable = true;
       return outcome;
     } finally {
@@ -66,10 +84,17 @@ export class BuiltinTrainer implements Trainer {
     }
   }
 
-  async complete(checkpoint: CheckpointHandle, request: ChatCompletionInput, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  async complete(
+    checkpoint: CheckpointHandle,
+    request: ChatCompletionInput,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     this.backend = await this.inference.start();
     const message = { type: 'complete' as const, checkpointId: checkpoint.id, request };
-    return (await this.inference.request(message, { loadCheckpoint: () => checkpoint.load() }, signal)) as Record<string, unknown>;
+    return (await this.inference.request(message, { loadCheckpoint: () => checkpoint.load() }, signal)) as Record<
+      string,
+      unknown
+    >;
   }
 
   async close(): Promise<void> {

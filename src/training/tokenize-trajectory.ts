@@ -57,7 +57,9 @@ function entryTokens(entry: unknown, out: SampledTurn): void {
     out.logprobs.push(logprob);
     return;
   }
-  const bytes = Array.isArray(entry.bytes) ? entry.bytes.filter((b): b is number => Number.isInteger(b) && b >= 0 && b < 256) : encodeText(entry.token);
+  const bytes = Array.isArray(entry.bytes)
+    ? entry.bytes.filter((b): b is number => Number.isInteger(b) && b >= 0 && b < 256)
+    : encodeText(entry.token);
   for (const b of bytes) {
     out.ids.push(b);
     out.logprobs.push(bytes.length === 1 ? logprob : NaN);
@@ -85,10 +87,17 @@ function describe(where: string, n: number, max: number): string {
 }
 
 /** Tokenizes one history (main conversation or an additional history); null if nothing is trainable. */
-export function tokenizeHistory(items: unknown[], tools: unknown, opts: TokenizeOptions, where: string): TokenizedHistory | null {
+export function tokenizeHistory(
+  items: unknown[],
+  tools: unknown,
+  opts: TokenizeOptions,
+  where: string,
+): TokenizedHistory | null {
   const turns = items.map((item) => sampledTurn(item, opts.allowTrainingWithoutLogprobs));
   let last = -1;
-  turns.forEach((t, i) => { if (t) last = i; });
+  turns.forEach((t, i) => {
+    if (t) last = i;
+  });
   if (last < 0) return null;
   const kept = items.slice(0, last + 1);
   const messages: PlainMessage[] = kept.map((item, i) => {
@@ -124,7 +133,8 @@ export function tokenizeHistory(items: unknown[], tools: unknown, opts: Tokenize
  * followed by the response's first choice.
  */
 function exchangeHistories(t: Rec): { items: unknown[]; tools: unknown }[] {
-  const exchanges = isRecord(t.exchanges) && Array.isArray(t.exchanges.chat_completions) ? t.exchanges.chat_completions : [];
+  const exchanges =
+    isRecord(t.exchanges) && Array.isArray(t.exchanges.chat_completions) ? t.exchanges.chat_completions : [];
   return exchanges.filter(isRecord).map((e) => {
     const request = isRecord(e.request) ? e.request : {};
     const choices = isRecord(e.response) && Array.isArray(e.response.choices) ? e.response.choices : [];

@@ -60,8 +60,16 @@ export interface Trainer {
    * event before the next one exists. Rejects with TrainingContentError for bad content, or with
    * an AbortError when `signal` fires (model deleted, lease lost, shutdown).
    */
-  train(input: TrainingJobInput, onProgress: (progress: TrainingProgress) => Promise<void>, signal: AbortSignal): Promise<TrainingOutcome>;
+  train(
+    input: TrainingJobInput,
+    onProgress: (progress: TrainingProgress) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<TrainingOutcome>;
   /** Samples from a checkpoint; the result is the response body minus `id`, `created`, `model`. */
-  complete(checkpoint: CheckpointHandle, request: ChatCompletionInput, signal?: AbortSignal): Promise<Record<string, unknown>>;
+  complete(
+    checkpoint: CheckpointHandle,
+    request: ChatCompletionInput,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }

@@ -26,7 +26,12 @@ export function runCli(args: string[], env: Record<string, string | undefined>):
 }
 
 /** POST a JSON body to a running server with Basic credentials. */
-export async function postJson(baseUrl: string, url: string, body: unknown, key: string): Promise<{ status: number; json: unknown; text: string }> {
+export async function postJson(
+  baseUrl: string,
+  url: string,
+  body: unknown,
+  key: string,
+): Promise<{ status: number; json: unknown; text: string }> {
   const res = await fetch(`${baseUrl}${url}`, {
     method: 'POST',
     headers: { authorization: basicAuthHeader(key), 'content-type': 'application/json' },
@@ -44,7 +49,15 @@ export async function postJson(baseUrl: string, url: string, body: unknown, key:
 
 /** A minimal call start for `/call/start` or a batch item. */
 export function startOf(projectId: string, id: string): Record<string, unknown> {
-  return { project_id: projectId, id, trace_id: id, op_name: 'op', started_at: '2025-01-01T10:00:00Z', attributes: {}, inputs: { id } };
+  return {
+    project_id: projectId,
+    id,
+    trace_id: id,
+    op_name: 'op',
+    started_at: '2025-01-01T10:00:00Z',
+    attributes: {},
+    inputs: { id },
+  };
 }
 
 /** The ids of every call in a project (JSON Lines from /calls/stream_query). */

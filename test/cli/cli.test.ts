@@ -86,7 +86,12 @@ test('invalid configuration exits with 2 and names every invalid variable (never
   for (const args of [['serve'], ['keys', 'list']]) {
     const run = await runCli(args, env);
     assert.equal(run.code, 2, run.stderr);
-    for (const name of ['HEDDLE_PORT="abc"', 'HEDDLE_BODY_LIMIT_BYTES="12"', 'HEDDLE_LOG_LEVEL="loud"', 'HEDDLE_ADMIN_KEY']) {
+    for (const name of [
+      'HEDDLE_PORT="abc"',
+      'HEDDLE_BODY_LIMIT_BYTES="12"',
+      'HEDDLE_LOG_LEVEL="loud"',
+      'HEDDLE_ADMIN_KEY',
+    ]) {
       assert.ok(run.stderr.includes(name), `${args[0]}: ${name} not reported in:\n${run.stderr}`);
     }
     assert.match(run.stderr, /expected one of fatal, error, warn, info, debug, silent/);

@@ -26,7 +26,10 @@ function burst(url: string, key: string, tag: string, count: number, perBatch: n
     const ids = Array.from({ length: perBatch }, (_u, j) => `${tag}-${i}-${j}`);
     const batch = ids.flatMap((id) => [
       { mode: 'start', req: { start: startOf(PROJECT, id) } },
-      { mode: 'end', req: { end: { project_id: PROJECT, id, ended_at: '2025-01-01T10:00:01Z', summary: {}, output: id } } },
+      {
+        mode: 'end',
+        req: { end: { project_id: PROJECT, id, ended_at: '2025-01-01T10:00:01Z', summary: {}, output: id } },
+      },
     ]);
     try {
       const res = await postJson(url, '/call/upsert_batch', { batch }, key);
@@ -45,7 +48,11 @@ test('SIGTERM right after a burst of writes loses no acknowledged call', async (
   const env = { HEDDLE_ADMIN_KEY: first.adminKey };
 
   const outcomes = await Promise.all(burst(first.url, first.adminKey, 'a', 80, 5));
-  assert.deepEqual(outcomes.filter((o) => o.status !== 200), [], 'every request of the burst is acknowledged');
+  assert.deepEqual(
+    outcomes.filter((o) => o.status !== 200),
+    [],
+    'every request of the burst is acknowledged',
+  );
   const started = Date.now();
   assert.equal(await first.stop(), 0, `exit code after SIGTERM; output:\n${first.output().slice(-2000)}`);
   const stopMs = Date.now() - started;
@@ -55,7 +62,11 @@ test('SIGTERM right after a burst of writes loses no acknowledged call', async (
   const stored = await callIds(second.url, PROJECT, second.adminKey);
   const acknowledged = outcomes.flatMap((o) => o.ids);
   assert.equal(acknowledged.length, 400);
-  assert.deepEqual(acknowledged.filter((id) => !stored.has(id)), [], 'acknowledged calls missing after restart');
+  assert.deepEqual(
+    acknowledged.filter((id) => !stored.has(id)),
+    [],
+    'acknowledged calls missing after restart',
+  );
   const one = await postJson(second.url, '/call/read', { project_id: PROJECT, id: 'a-79-4' }, second.adminKey);
   assert.equal((one.json as { call: { output: string } }).call.output, 'a-79-4', 'the end part is there too');
 });
@@ -95,19 +106,28 @@ test('SIGTERM during a burst: processed requests are answered, nothing acknowled
   t.diagnostic(`network errors: ${JSON.stringify(Object.fromEntries(why))}`);
   // 503 is what a request arriving on an open connection while closing gets; a connection the
   // server had accepted but not yet read from is reset (Node closes idle sockets on close).
-  assert.deepEqual(outcomes.filter((o) => typeof o.status === 'number' && o.status !== 200 && o.status !== 503), [], 'failed requests');
+  assert.deepEqual(
+    outcomes.filter((o) => typeof o.status === 'number' && o.status !== 200 && o.status !== 503),
+    [],
+    'failed requests',
+  );
   const acknowledged = outcomes.filter((o) => o.status === 200).flatMap((o) => o.ids);
   assert.ok(acknowledged.length >= 20 * 5, `only ${acknowledged.length / 5} of 200 requests acknowledged`);
 
   const second = await startServerProcess(t, { dataDir, env });
   const stored = await callIds(second.url, PROJECT, second.adminKey);
-  assert.deepEqual(acknowledged.filter((id) => !stored.has(id)), [], 'acknowledged calls missing after restart');
+  assert.deepEqual(
+    acknowledged.filter((id) => !stored.has(id)),
+    [],
+    'acknowledged calls missing after restart',
+  );
   // A batch is all or nothing (calls spec §4.3, our choice), and a request the server processed
   // was answered: written ⇔ acknowledged. A request cut after its commit would be written but
   // unanswered (what closing every connection at SIGTERM did).
   for (const o of outcomes) {
     const present = o.ids.filter((id) => stored.has(id)).length;
     assert.ok(present === 0 || present === o.ids.length, `batch ${o.ids[0]} half written (${present}/5)`);
-    if (present > 0) assert.equal(o.status, 200, `batch ${o.ids[0]} was written but the client got ${o.status} ${o.body}`);
+    if (present > 0)
+      assert.equal(o.status, 200, `batch ${o.ids[0]} was written but the client got ${o.status} ${o.body}`);
   }
 });

@@ -25,30 +25,56 @@ const SCRIPT_TIMEOUT_MS = 8 * 60_000;
 type Json = Record<string, any>;
 
 /** Runs the script with the venv's interpreter in a fresh HOME; resolves with its last-line JSON. */
-function runArt(python: string, server: ServerProcess, key: string, args: string[]): Promise<{ result: Json; log: string }> {
+function runArt(
+  python: string,
+  server: ServerProcess,
+  key: string,
+  args: string[],
+): Promise<{ result: Json; log: string }> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-art-'));
   // No WANDB_API_KEY: ART would also start a W&B run; the key reaches ServerlessBackend(api_key=...).
   // LITELLM_LOCAL_MODEL_COST_MAP: litellm (imported by art) otherwise fetches a price list from GitHub.
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, PYTHONUNBUFFERED: '1', HEDDLE_API_KEY: key, LITELLM_LOCAL_MODEL_COST_MAP: 'True' };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    PYTHONUNBUFFERED: '1',
+    HEDDLE_API_KEY: key,
+    LITELLM_LOCAL_MODEL_COST_MAP: 'True',
+  };
   const fullArgs = [SCRIPT, args[0], `${server.url}/v1`, ...args.slice(1)];
   return new Promise((resolve, reject) => {
-    execFile(python, fullArgs, { cwd: home, env, timeout: SCRIPT_TIMEOUT_MS, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
-      fs.rmSync(home, { recursive: true, force: true });
-      const log = `--- python stdout\n${stdout.slice(-8000)}\n--- python stderr\n${stderr.slice(-8000)}\n--- heddle output (tail)\n${server.output().slice(-6000)}`;
-      if (error) return reject(new Error(`art_training_loop.py ${args.join(' ')} failed: ${error.message}\n${log}`));
-      try {
-        resolve({ result: JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as Json, log });
-      } catch {
-        reject(new Error(`art_training_loop.py printed no JSON result\n${log}`));
-      }
-    });
+    execFile(
+      python,
+      fullArgs,
+      { cwd: home, env, timeout: SCRIPT_TIMEOUT_MS, maxBuffer: 32 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        fs.rmSync(home, { recursive: true, force: true });
+        const log = `--- python stdout\n${stdout.slice(-8000)}\n--- python stderr\n${stderr.slice(-8000)}\n--- heddle output (tail)\n${server.output().slice(-6000)}`;
+        if (error) return reject(new Error(`art_training_loop.py ${args.join(' ')} failed: ${error.message}\n${log}`));
+        try {
+          resolve({ result: JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as Json, log });
+        } catch {
+          reject(new Error(`art_training_loop.py printed no JSON result\n${log}`));
+        }
+      },
+    );
   });
 }
 
-async function call(server: ServerProcess, key: string, method: string, url: string, body?: unknown): Promise<{ status: number; json: any }> {
+async function call(
+  server: ServerProcess,
+  key: string,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   const headers: Record<string, string> = { authorization: `Bearer ${key}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${server.url}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${server.url}${url}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   let json: any = text;
   try {
@@ -75,7 +101,14 @@ async function listAll(server: ServerProcess, key: string, url: string): Promise
 }
 
 /** One finished job of the loop: its record, and its events in order with exactly one terminal event. */
-async function assertJobSucceeded(server: ServerProcess, key: string, jobId: string, modelId: string, step: number, log: string): Promise<void> {
+async function assertJobSucceeded(
+  server: ServerProcess,
+  key: string,
+  jobId: string,
+  modelId: string,
+  step: number,
+  log: string,
+): Promise<void> {
   const job = await call(server, key, 'GET', `/v1/preview/training-jobs/${jobId}`);
   assert.equal(job.status, 200, JSON.stringify(job.json));
   assert.equal(job.json.id, jobId);
@@ -89,7 +122,8 @@ async function assertJobSucceeded(server: ServerProcess, key: string, jobId: str
   assert.equal(types.filter((x) => x === 'training_ended' || x === 'training_failed').length, 1, types.join(','));
   const gradientSteps = events.filter((e) => e.type === 'gradient_step');
   assert.equal(gradientSteps.length, events[0].data.num_sequences, JSON.stringify(events[0]));
-  for (const e of gradientSteps) for (const v of Object.values(e.data)) assert.equal(typeof v, 'number', JSON.stringify(e));
+  for (const e of gradientSteps)
+    for (const v of Object.values(e.data)) assert.equal(typeof v, 'number', JSON.stringify(e));
   assert.equal(events.at(-1)!.data.step, step, JSON.stringify(events.at(-1)));
 }
 
@@ -131,10 +165,21 @@ test(`ART serverless training loop through openpipe-art==${ART_VERSION}`, { time
 
   // backend.train returned after each job's training_ended with the new step
   const steps = result.steps as Json[];
-  assert.deepEqual(steps.map((s) => s.step), [1, 2, 3], log);
-  assert.deepEqual(steps.map((s) => s.artifact_name), [1, 2, 3].map((n) => `acme/${PROJECT}/${NAME}:step${n}`), log);
+  assert.deepEqual(
+    steps.map((s) => s.step),
+    [1, 2, 3],
+    log,
+  );
+  assert.deepEqual(
+    steps.map((s) => s.artifact_name),
+    [1, 2, 3].map((n) => `acme/${PROJECT}/${NAME}:step${n}`),
+    log,
+  );
   for (const s of steps) assert.equal(s.inference_name, `wandb-artifact:///acme/${PROJECT}/${NAME}`);
-  assert.ok(steps.some((s) => s.metric_keys.includes('loss/train')), `no step reported gradient-step metrics\n${log}`);
+  assert.ok(
+    steps.some((s) => s.metric_keys.includes('loss/train')),
+    `no step reported gradient-step metrics\n${log}`,
+  );
 
   const jobIds = result.job_ids as string[];
   assert.equal(jobIds.length, STEPS, log);
@@ -145,7 +190,8 @@ test(`ART serverless training loop through openpipe-art==${ART_VERSION}`, { time
   const bestVal = Math.max(...steps.map((s) => s.val_reward));
   assert.ok(kept.includes(STEPS), `latest checkpoint deleted: ${kept}`);
   assert.ok(kept.length <= 2, `kept ${kept}`);
-  for (const step of kept.filter((s) => s !== STEPS)) assert.equal(steps[step - 1].val_reward, bestVal, `kept ${kept}: ${JSON.stringify(steps)}`);
+  for (const step of kept.filter((s) => s !== STEPS))
+    assert.equal(steps[step - 1].val_reward, bestVal, `kept ${kept}: ${JSON.stringify(steps)}`);
   const newest = await call(server, key, 'GET', `/v1/preview/models/${modelId}/checkpoints?limit=1&order=desc`);
   assert.equal(newest.json.data[0].step, STEPS);
 
@@ -167,19 +213,27 @@ test(`ART serverless training loop through openpipe-art==${ART_VERSION}`, { time
   assert.equal(gone.status, 404, JSON.stringify(gone.json));
 });
 
-test(`rollouts captured by art.Trajectory() scopes (exchanges form) train through openpipe-art==${ART_VERSION}`, { timeout: 10 * 60_000 }, async (t) => {
-  const python = await artPython(t);
-  if (python === null) return;
-  const { server, key } = await startHeddle(t);
-  const { result, log } = await runArt(python, server, key, ['captured', PROJECT, 'captured-bot']);
-  // ART sent every trajectory as `exchanges` only (docs/art-client.md), and the job trained on them
-  assert.equal(result.stats.completions, 8, log);
-  assert.equal(result.sent_exchanges, 8, log);
-  assert.equal(result.step, 1, log);
-  assert.equal(result.job_ids.length, 1, log);
-  await assertJobSucceeded(server, key, result.job_ids[0], result.model_id, 1, log);
-  const events = await listAll(server, key, `/v1/preview/training-jobs/${result.job_ids[0]}/events`);
-  const rewards = result.rewards as number[];
-  const groupsVary = [0, 4].some((i) => new Set(rewards.slice(i, i + 4)).size > 1);
-  if (groupsVary) assert.ok(events[0].data.num_sequences > 0, `rewards ${rewards} vary but nothing was trainable: ${JSON.stringify(events[0])}`);
-});
+test(
+  `rollouts captured by art.Trajectory() scopes (exchanges form) train through openpipe-art==${ART_VERSION}`,
+  { timeout: 10 * 60_000 },
+  async (t) => {
+    const python = await artPython(t);
+    if (python === null) return;
+    const { server, key } = await startHeddle(t);
+    const { result, log } = await runArt(python, server, key, ['captured', PROJECT, 'captured-bot']);
+    // ART sent every trajectory as `exchanges` only (docs/art-client.md), and the job trained on them
+    assert.equal(result.stats.completions, 8, log);
+    assert.equal(result.sent_exchanges, 8, log);
+    assert.equal(result.step, 1, log);
+    assert.equal(result.job_ids.length, 1, log);
+    await assertJobSucceeded(server, key, result.job_ids[0], result.model_id, 1, log);
+    const events = await listAll(server, key, `/v1/preview/training-jobs/${result.job_ids[0]}/events`);
+    const rewards = result.rewards as number[];
+    const groupsVary = [0, 4].some((i) => new Set(rewards.slice(i, i + 4)).size > 1);
+    if (groupsVary)
+      assert.ok(
+        events[0].data.num_sequences > 0,
+        `rewards ${rewards} vary but nothing was trainable: ${JSON.stringify(events[0])}`,
+      );
+  },
+);

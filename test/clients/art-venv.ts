@@ -25,12 +25,13 @@ const MIN_PYTHON: [number, number] = [3, 12];
 export const ART_VENV_DIR = path.join(REPO_ROOT, '.cache', 'venv-art');
 const ART_PYTHON = path.join(ART_VENV_DIR, 'bin', 'python');
 
-const CHECK_IMPORT = 'import importlib.metadata as m, pyarrow; from art.serverless.backend import ServerlessBackend; print(m.version("openpipe-art"))';
+const CHECK_IMPORT =
+  'import importlib.metadata as m, pyarrow; from art.serverless.backend import ServerlessBackend; print(m.version("openpipe-art"))';
 
 async function installedVersion(): Promise<string | null> {
   if (!fs.existsSync(ART_PYTHON)) return null;
   const res = await run(ART_PYTHON, ['-c', CHECK_IMPORT], 120_000);
-  return res.ok ? res.out.trim().split('\n').at(-1) ?? null : null;
+  return res.ok ? (res.out.trim().split('\n').at(-1) ?? null) : null;
 }
 
 /** True when `candidate` runs, is at least MIN_PYTHON and can make virtualenvs. */
@@ -77,10 +78,15 @@ export async function ensureArtVenv(): Promise<VenvResult> {
 }
 
 async function buildArtVenv(): Promise<VenvResult> {
-  if (fs.existsSync(ART_PYTHON) && !(await usable(ART_PYTHON))) fs.rmSync(ART_VENV_DIR, { recursive: true, force: true });
+  if (fs.existsSync(ART_PYTHON) && !(await usable(ART_PYTHON)))
+    fs.rmSync(ART_VENV_DIR, { recursive: true, force: true });
   if (!fs.existsSync(ART_PYTHON)) {
     const base = await basePython();
-    if (base === null) return { ok: false, reason: `no Python >= ${MIN_PYTHON.join('.')} interpreter with the venv module (tried ${candidates().join(', ')})` };
+    if (base === null)
+      return {
+        ok: false,
+        reason: `no Python >= ${MIN_PYTHON.join('.')} interpreter with the venv module (tried ${candidates().join(', ')})`,
+      };
     fs.mkdirSync(path.dirname(ART_VENV_DIR), { recursive: true });
     const made = await run(base, ['-m', 'venv', ART_VENV_DIR], 300_000);
     if (!made.ok) return { ok: false, reason: `${base} -m venv failed:\n${made.out}` };
@@ -89,6 +95,7 @@ async function buildArtVenv(): Promise<VenvResult> {
   const pip = await run(ART_PYTHON, ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', ...specs], 900_000);
   if (!pip.ok) return { ok: false, reason: `pip install ${specs.join(' ')} failed:\n${pip.out}` };
   const version = await installedVersion();
-  if (version !== ART_VERSION) return { ok: false, reason: `openpipe-art ${version} importable after install, expected ${ART_VERSION}` };
+  if (version !== ART_VERSION)
+    return { ok: false, reason: `openpipe-art ${version} importable after install, expected ${ART_VERSION}` };
   return { ok: true, python: ART_PYTHON };
 }

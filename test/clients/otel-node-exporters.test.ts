@@ -13,7 +13,10 @@ import { basicAuthHeader, startServerProcess, type ServerProcess } from '../help
  * read back through /calls/stream_query.
  */
 
-async function exportNestedTrace(exporter: SpanExporter, project: string): Promise<{ traceId: string; rootId: string; childId: string }> {
+async function exportNestedTrace(
+  exporter: SpanExporter,
+  project: string,
+): Promise<{ traceId: string; rootId: string; childId: string }> {
   const [entity, name] = project.split('/');
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': 'e2e', 'wandb.entity': entity, 'wandb.project': name }),
@@ -48,7 +51,11 @@ async function exportNestedTrace(exporter: SpanExporter, project: string): Promi
   child.end();
   root.setStatus({ code: SpanStatusCode.OK });
   root.end();
-  const ids = { traceId: root.spanContext().traceId, rootId: root.spanContext().spanId, childId: child.spanContext().spanId };
+  const ids = {
+    traceId: root.spanContext().traceId,
+    rootId: root.spanContext().spanId,
+    childId: child.spanContext().spanId,
+  };
   await provider.forceFlush();
   await provider.shutdown();
   return ids;
@@ -61,10 +68,17 @@ async function readCalls(server: ServerProcess, key: string, project: string): P
     body: JSON.stringify({ project_id: project }),
   });
   assert.equal(res.status, 200);
-  return (await res.text()).split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  return (await res.text())
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 }
 
-function checkTrace(calls: Array<Record<string, any>>, ids: { traceId: string; rootId: string; childId: string }, project: string): void {
+function checkTrace(
+  calls: Array<Record<string, any>>,
+  ids: { traceId: string; rootId: string; childId: string },
+  project: string,
+): void {
   assert.equal(calls.length, 2, JSON.stringify(calls));
   const root = calls.find((c) => c.id === ids.rootId)!;
   const child = calls.find((c) => c.id === ids.childId)!;
@@ -85,7 +99,12 @@ function checkTrace(calls: Array<Record<string, any>>, ids: { traceId: string; r
   assert.equal(child.attributes.model, 'gpt-4o-mini-2024-07-18');
   assert.deepEqual(child.attributes.model_parameters, { model: 'gpt-4o-mini', temperature: 0.5 });
   assert.deepEqual(child.summary.usage['gpt-4o-mini-2024-07-18'], {
-    input_tokens: 120, output_tokens: 80, prompt_tokens: null, completion_tokens: null, total_tokens: 200, requests: null,
+    input_tokens: 120,
+    output_tokens: 80,
+    prompt_tokens: null,
+    completion_tokens: null,
+    total_tokens: 200,
+    requests: null,
   });
   assert.equal(child.attributes.otel_span.kind, 'CLIENT');
   assert.equal(child.attributes.otel_span.events[0].name, 'gen_ai.choice');
@@ -103,11 +122,18 @@ test('OTel JS exporters (OTLP protobuf and OTLP JSON, wandb-api-key) against a r
   const protoIds = await exportNestedTrace(proto, 'acme/otel-proto');
   checkTrace(await readCalls(server, key, 'acme/otel-proto'), protoIds, 'acme/otel-proto');
 
-  const json = new OtlpHttpJsonExporter({ url: `${server.url}/otel/v1/traces`, headers: { authorization: basicAuthHeader(key) } });
+  const json = new OtlpHttpJsonExporter({
+    url: `${server.url}/otel/v1/traces`,
+    headers: { authorization: basicAuthHeader(key) },
+  });
   const jsonIds = await exportNestedTrace(json, 'acme/otel-json');
   checkTrace(await readCalls(server, key, 'acme/otel-json'), jsonIds, 'acme/otel-json');
 
-  const gzip = new OtlpProtoExporter({ url: `${server.url}/otel/v1/traces`, headers: { 'wandb-api-key': key }, compression: 'gzip' as never });
+  const gzip = new OtlpProtoExporter({
+    url: `${server.url}/otel/v1/traces`,
+    headers: { 'wandb-api-key': key },
+    compression: 'gzip' as never,
+  });
   const gzipIds = await exportNestedTrace(gzip, 'acme/otel-gzip');
   checkTrace(await readCalls(server, key, 'acme/otel-gzip'), gzipIds, 'acme/otel-gzip');
 });

@@ -14,15 +14,28 @@ import { basicAuthHeader, REPO_ROOT, startServerProcess, type ServerProcess } fr
 
 const execFileP = promisify(execFile);
 const OTEL_PY_VERSION = '1.45.2';
-const PACKAGES = [`opentelemetry-sdk==${OTEL_PY_VERSION}`, `opentelemetry-exporter-otlp-proto-http==${OTEL_PY_VERSION}`];
+const PACKAGES = [
+  `opentelemetry-sdk==${OTEL_PY_VERSION}`,
+  `opentelemetry-exporter-otlp-proto-http==${OTEL_PY_VERSION}`,
+];
 /** Gitignored; reused between runs once the pinned packages import. */
 const VENV_DIR = path.join(REPO_ROOT, '.cache', 'venv-otel-py');
 const PYTHON = path.join(VENV_DIR, 'bin', 'python');
 const SCRIPT = path.join(REPO_ROOT, 'test', 'clients', 'python', 'otel_export.py');
 
-async function run(file: string, args: string[], timeoutMs: number, env?: NodeJS.ProcessEnv): Promise<{ ok: boolean; out: string }> {
+async function run(
+  file: string,
+  args: string[],
+  timeoutMs: number,
+  env?: NodeJS.ProcessEnv,
+): Promise<{ ok: boolean; out: string }> {
   try {
-    const { stdout, stderr } = await execFileP(file, args, { cwd: REPO_ROOT, timeout: timeoutMs, env, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout, stderr } = await execFileP(file, args, {
+      cwd: REPO_ROOT,
+      timeout: timeoutMs,
+      env,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return { ok: true, out: `${stdout}${stderr}` };
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
@@ -32,10 +45,23 @@ async function run(file: string, args: string[], timeoutMs: number, env?: NodeJS
 
 /** The venv's python with the pinned SDK, creating it when needed; a reason string when impossible. */
 async function ensureOtelVenv(): Promise<{ python: string } | { reason: string }> {
-  const check = () => run(PYTHON, ['-c', 'import importlib.metadata as m; print(m.version("opentelemetry-sdk"), m.version("opentelemetry-exporter-otlp-proto-http"))'], 60_000);
-  if (fs.existsSync(PYTHON) && (await check()).out.trim() === `${OTEL_PY_VERSION} ${OTEL_PY_VERSION}`) return { python: PYTHON };
+  const check = () =>
+    run(
+      PYTHON,
+      [
+        '-c',
+        'import importlib.metadata as m; print(m.version("opentelemetry-sdk"), m.version("opentelemetry-exporter-otlp-proto-http"))',
+      ],
+      60_000,
+    );
+  if (fs.existsSync(PYTHON) && (await check()).out.trim() === `${OTEL_PY_VERSION} ${OTEL_PY_VERSION}`)
+    return { python: PYTHON };
   if (!fs.existsSync(PYTHON)) {
-    if (process.env.CI === 'true' && process.getuid?.() === 0 && !(await run('python3', ['-c', 'import venv, ensurepip'], 30_000)).ok) {
+    if (
+      process.env.CI === 'true' &&
+      process.getuid?.() === 0 &&
+      !(await run('python3', ['-c', 'import venv, ensurepip'], 30_000)).ok
+    ) {
       await run('apt-get', ['update'], 300_000);
       await run('apt-get', ['install', '-y', 'python3', 'python3-venv', 'python3-pip'], 600_000);
     }
@@ -55,10 +81,19 @@ async function readCalls(server: ServerProcess, key: string, project: string): P
     body: JSON.stringify({ project_id: project }),
   });
   assert.equal(res.status, 200);
-  return (await res.text()).split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  return (await res.text())
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 }
 
-async function exportAndCheck(python: string, server: ServerProcess, key: string, project: string, gzip: boolean): Promise<void> {
+async function exportAndCheck(
+  python: string,
+  server: ServerProcess,
+  key: string,
+  project: string,
+  gzip: boolean,
+): Promise<void> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-otelpy-'));
   const env = { PATH: process.env.PATH, HOME: home, PYTHONUNBUFFERED: '1' };
   const res = await run(python, [SCRIPT, server.url, key, project, ...(gzip ? ['gzip'] : [])], 120_000, env);
@@ -79,7 +114,14 @@ async function exportAndCheck(python: string, server: ServerProcess, key: string
   assert.equal(child.exception, 'ValueError: bad');
   assert.equal(child.summary.weave.status, 'error');
   assert.equal(root.summary.weave.status, 'success');
-  assert.deepEqual(child.summary.usage['gpt-4o-mini'], { input_tokens: 11, output_tokens: 7, prompt_tokens: 11, completion_tokens: null, total_tokens: 18, requests: null });
+  assert.deepEqual(child.summary.usage['gpt-4o-mini'], {
+    input_tokens: 11,
+    output_tokens: 7,
+    prompt_tokens: 11,
+    completion_tokens: null,
+    total_tokens: 18,
+    requests: null,
+  });
   assert.deepEqual(child.attributes.model_parameters, { model: 'gpt-4o-mini', stop_sequences: ['a', 'b'] });
   assert.equal(child.attributes.team, 'py');
   assert.equal(child.attributes.otel_span.events[0].attributes.exception.type, 'ValueError');

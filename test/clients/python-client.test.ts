@@ -33,7 +33,13 @@ interface ScriptRun {
   log: string;
 }
 
-function runScript(python: string, server: ServerProcess, key: string, args: string[], extraEnv: Record<string, string> = {}): Promise<ScriptRun> {
+function runScript(
+  python: string,
+  server: ServerProcess,
+  key: string,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<ScriptRun> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-pyclient-'));
   // Only what the client needs: no inherited WANDB_* (WANDB_ENTITY would bypass the GraphQL lookup).
   const env: NodeJS.ProcessEnv = {
@@ -48,17 +54,22 @@ function runScript(python: string, server: ServerProcess, key: string, args: str
     ...extraEnv,
   };
   return new Promise((resolve, reject) => {
-    execFile(python, [SCRIPT, ...args], { cwd: home, env, timeout: SCRIPT_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      fs.rmSync(home, { recursive: true, force: true });
-      const log = `--- python stdout\n${stdout}\n--- python stderr\n${stderr}\n--- heddle output (tail)\n${server.output().slice(-6000)}`;
-      if (error) return reject(new Error(`trace_demo.py ${args.join(' ')} failed: ${error.message}\n${log}`));
-      const last = stdout.trim().split('\n').at(-1) ?? '';
-      try {
-        resolve({ result: JSON.parse(last) as Record<string, any>, log });
-      } catch {
-        reject(new Error(`trace_demo.py printed no JSON result\n${log}`));
-      }
-    });
+    execFile(
+      python,
+      [SCRIPT, ...args],
+      { cwd: home, env, timeout: SCRIPT_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        fs.rmSync(home, { recursive: true, force: true });
+        const log = `--- python stdout\n${stdout}\n--- python stderr\n${stderr}\n--- heddle output (tail)\n${server.output().slice(-6000)}`;
+        if (error) return reject(new Error(`trace_demo.py ${args.join(' ')} failed: ${error.message}\n${log}`));
+        const last = stdout.trim().split('\n').at(-1) ?? '';
+        try {
+          resolve({ result: JSON.parse(last) as Record<string, any>, log });
+        } catch {
+          reject(new Error(`trace_demo.py printed no JSON result\n${log}`));
+        }
+      },
+    );
   });
 }
 
@@ -70,10 +81,18 @@ async function streamQuery(server: ServerProcess, key: string, projectId: string
   });
   const body = await res.text();
   assert.equal(res.status, 200, body);
-  return body.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, any>);
+  return body
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, any>);
 }
 
-async function graphql(server: ServerProcess, key: string, query: string, variables: Record<string, unknown>): Promise<any> {
+async function graphql(
+  server: ServerProcess,
+  key: string,
+  query: string,
+  variables: Record<string, unknown>,
+): Promise<any> {
   const res = await fetch(`${server.url}/graphql`, {
     method: 'POST',
     headers: { authorization: basicAuthHeader(key), 'content-type': 'application/json' },
@@ -84,11 +103,21 @@ async function graphql(server: ServerProcess, key: string, query: string, variab
 }
 
 /** The pipeline(21) trace: a root with two children, the second raising ValueError. */
-function assertTrace(calls: Array<Pick<ScriptCall, 'id' | 'trace_id' | 'parent_id' | 'op_name' | 'output' | 'exception'> & { inputs?: unknown }>, projectId: string, log: string): void {
+function assertTrace(
+  calls: Array<
+    Pick<ScriptCall, 'id' | 'trace_id' | 'parent_id' | 'op_name' | 'output' | 'exception'> & { inputs?: unknown }
+  >,
+  projectId: string,
+  log: string,
+): void {
   const byOp = (name: string) => {
     const pattern = new RegExp(`^weave:///${projectId}/op/${name}:[A-Za-z0-9]+$`);
     const found = calls.filter((c) => pattern.test(c.op_name));
-    assert.equal(found.length, 1, `one ${name} call expected in ${JSON.stringify(calls.map((c) => c.op_name))}\n${log}`);
+    assert.equal(
+      found.length,
+      1,
+      `one ${name} call expected in ${JSON.stringify(calls.map((c) => c.op_name))}\n${log}`,
+    );
     return found[0];
   };
   assert.equal(calls.length, 3, `three calls expected, got ${JSON.stringify(calls, null, 1)}\n${log}`);
@@ -111,7 +140,13 @@ function assertTrace(calls: Array<Pick<ScriptCall, 'id' | 'trace_id' | 'parent_i
   assert.equal(exception.message, 'cannot handle 21');
 }
 
-async function traceAndCheck(python: string, server: ServerProcess, key: string, project: string, extraEnv: Record<string, string> = {}): Promise<void> {
+async function traceAndCheck(
+  python: string,
+  server: ServerProcess,
+  key: string,
+  project: string,
+  extraEnv: Record<string, string> = {},
+): Promise<void> {
   const { result, log } = await runScript(python, server, key, [project], extraEnv);
   const projectId = project.includes('/') ? project : `acme/${project}`;
   assert.equal(`${result.entity}/${result.project}`, projectId, log);
@@ -127,7 +162,9 @@ async function traceAndCheck(python: string, server: ServerProcess, key: string,
   for (const line of raw) assert.equal(line.project_id, projectId);
 }
 
-async function setup(t: TestContext): Promise<{ python: string; server: ServerProcess; aliceKey: string; bobKey: string } | null> {
+async function setup(
+  t: TestContext,
+): Promise<{ python: string; server: ServerProcess; aliceKey: string; bobKey: string } | null> {
   const venv = await ensureWeaveVenv();
   if (!venv.ok) {
     // The brief allows skipping only off CI; under CI=true a missing client is a failure.
@@ -141,31 +178,49 @@ async function setup(t: TestContext): Promise<{ python: string; server: ServerPr
   return { python: venv.python, server, aliceKey, bobKey };
 }
 
-test(`official Python client weave==${WEAVE_PY_VERSION} against a Heddle process`, { timeout: 20 * 60_000 }, async (t) => {
-  const ctx = await setup(t);
-  if (ctx === null) return;
-  const { python, server, aliceKey, bobKey } = ctx;
+test(
+  `official Python client weave==${WEAVE_PY_VERSION} against a Heddle process`,
+  { timeout: 20 * 60_000 },
+  async (t) => {
+    const ctx = await setup(t);
+    if (ctx === null) return;
+    const { python, server, aliceKey, bobKey } = ctx;
 
-  await t.test('weave.init("acme/demo"), nested ops with one raising, get_calls (default calls_complete write path)', async () => {
-    await traceAndCheck(python, server, aliceKey, 'acme/demo');
-  });
+    await t.test(
+      'weave.init("acme/demo"), nested ops with one raising, get_calls (default calls_complete write path)',
+      async () => {
+        await traceAndCheck(python, server, aliceKey, 'acme/demo');
+      },
+    );
 
-  await t.test('the same trace through the legacy /call/upsert_batch path (WEAVE_USE_CALLS_COMPLETE=false)', async () => {
-    await traceAndCheck(python, server, aliceKey, 'acme/legacy', { WEAVE_USE_CALLS_COMPLETE: 'false' });
-  });
+    await t.test(
+      'the same trace through the legacy /call/upsert_batch path (WEAVE_USE_CALLS_COMPLETE=false)',
+      async () => {
+        await traceAndCheck(python, server, aliceKey, 'acme/legacy', { WEAVE_USE_CALLS_COMPLETE: 'false' });
+      },
+    );
 
-  // Legacy write path here so that this checks the GraphQL entity lookup and nothing else.
-  await t.test('weave.init("solo") finds the entity through GraphQL viewer.defaultEntity and creates the project', async () => {
-    await traceAndCheck(python, server, aliceKey, 'solo', { WEAVE_USE_CALLS_COMPLETE: 'false' });
-    const found = await graphql(server, aliceKey, 'query ($e: String!, $p: String!) { project(name: $p, entityName: $e) { name } }', { e: 'acme', p: 'solo' });
-    assert.deepEqual(found, { data: { project: { name: 'solo' } } });
-  });
+    // Legacy write path here so that this checks the GraphQL entity lookup and nothing else.
+    await t.test(
+      'weave.init("solo") finds the entity through GraphQL viewer.defaultEntity and creates the project',
+      async () => {
+        await traceAndCheck(python, server, aliceKey, 'solo', { WEAVE_USE_CALLS_COMPLETE: 'false' });
+        const found = await graphql(
+          server,
+          aliceKey,
+          'query ($e: String!, $p: String!) { project(name: $p, entityName: $e) { name } }',
+          { e: 'acme', p: 'solo' },
+        );
+        assert.deepEqual(found, { data: { project: { name: 'solo' } } });
+      },
+    );
 
-  await t.test('weave.init into an entity the key does not belong to fails with a permission error', async () => {
-    const { result, log } = await runScript(python, server, bobKey, ['--init-only', 'acme/forbidden']);
-    assert.equal(result.error_type, 'UnableToCreateProjectError', log);
-    assert.match(result.error, /do not have permission to access or create project `acme\/forbidden`/);
-    const found = await graphql(server, aliceKey, '{ project(name: "forbidden", entityName: "acme") { name } }', {});
-    assert.deepEqual(found, { data: { project: null } });
-  });
-});
+    await t.test('weave.init into an entity the key does not belong to fails with a permission error', async () => {
+      const { result, log } = await runScript(python, server, bobKey, ['--init-only', 'acme/forbidden']);
+      assert.equal(result.error_type, 'UnableToCreateProjectError', log);
+      assert.match(result.error, /do not have permission to access or create project `acme\/forbidden`/);
+      const found = await graphql(server, aliceKey, '{ project(name: "forbidden", entityName: "acme") { name } }', {});
+      assert.deepEqual(found, { data: { project: null } });
+    });
+  },
+);

@@ -14,12 +14,21 @@ import { ensureWeaveVenv, WEAVE_PY_VERSION } from './python-venv.js';
 const SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), 'python', 'feedback_demo.py');
 const PROJECT = 'acme/fbdemo';
 
-function runScript(python: string, server: ServerProcess, key: string, args: string[]): Promise<{ result: Record<string, any>; log: string }> {
+function runScript(
+  python: string,
+  server: ServerProcess,
+  key: string,
+  args: string[],
+): Promise<{ result: Record<string, any>; log: string }> {
   return runPythonDemo(python, SCRIPT, server, key, args);
 }
 
 async function post(server: ServerProcess, key: string, url: string, body: unknown): Promise<any> {
-  const res = await fetch(`${server.url}${url}`, { method: 'POST', headers: { authorization: basicAuthHeader(key), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${server.url}${url}`, {
+    method: 'POST',
+    headers: { authorization: basicAuthHeader(key), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   assert.equal(res.status, 200, text);
   return JSON.parse(text);
@@ -39,11 +48,19 @@ test(`feedback and costs through weave==${WEAVE_PY_VERSION}`, { timeout: 10 * 60
   const callId = result.call_id as string;
   const [listed] = result.calls as Array<Record<string, any>>;
   assert.equal(listed.id, callId, log);
-  assert.deepEqual(listed.usage, { 'gpt-4o-mini': { requests: 1, prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 } }, log);
+  assert.deepEqual(
+    listed.usage,
+    { 'gpt-4o-mini': { requests: 1, prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 } },
+    log,
+  );
 
   // the three feedback records, as the client sees them and over /feedback/query
   const byType = Object.fromEntries(listed.feedback.map((f: any) => [f.feedback_type, f.payload]));
-  assert.deepEqual(byType['wandb.reaction.1'], { emoji: '👍', alias: ':thumbs_up:', detoned: '👍', detoned_alias: ':thumbs_up:' }, log);
+  assert.deepEqual(
+    byType['wandb.reaction.1'],
+    { emoji: '👍', alias: ':thumbs_up:', detoned: '👍', detoned_alias: ':thumbs_up:' },
+    log,
+  );
   assert.deepEqual(byType['wandb.note.1'], { note: 'looks right' }, log);
   assert.deepEqual(byType.custom, { score: 0.9, label: 'good' }, log);
   const queried = await post(server, key, '/feedback/query', { project_id: PROJECT });
@@ -60,7 +77,14 @@ test(`feedback and costs through weave==${WEAVE_PY_VERSION}`, { timeout: 10 * 60
   // a project price in force at the call's start takes over
   await post(server, key, '/cost/create', {
     project_id: PROJECT,
-    costs: { 'gpt-4o-mini': { prompt_token_cost: 0.001, completion_token_cost: 0.002, effective_date: '2020-01-01T00:00:00Z', provider_id: 'openai' } },
+    costs: {
+      'gpt-4o-mini': {
+        prompt_token_cost: 0.001,
+        completion_token_cost: 0.002,
+        effective_date: '2020-01-01T00:00:00Z',
+        provider_id: 'openai',
+      },
+    },
   });
   const reread = await runScript(venv.python, server, key, ['read', PROJECT, callId]);
   const own = reread.result.call.costs['gpt-4o-mini'];

@@ -30,15 +30,20 @@ export function runPythonDemo(
     WEAVE_SERVER_CACHE_DIR: path.join(home, 'weave-server-cache'),
   };
   return new Promise((resolve, reject) => {
-    execFile(python, [script, ...args], { cwd: home, env, timeout: SCRIPT_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      fs.rmSync(home, { recursive: true, force: true });
-      const log = `--- python stdout\n${stdout}\n--- python stderr\n${stderr}\n--- heddle output (tail)\n${server.output().slice(-6000)}`;
-      if (error) return reject(new Error(`${name} ${args.join(' ')} failed: ${error.message}\n${log}`));
-      try {
-        resolve({ result: JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as Record<string, any>, log });
-      } catch {
-        reject(new Error(`${name} printed no JSON result\n${log}`));
-      }
-    });
+    execFile(
+      python,
+      [script, ...args],
+      { cwd: home, env, timeout: SCRIPT_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        fs.rmSync(home, { recursive: true, force: true });
+        const log = `--- python stdout\n${stdout}\n--- python stderr\n${stderr}\n--- heddle output (tail)\n${server.output().slice(-6000)}`;
+        if (error) return reject(new Error(`${name} ${args.join(' ')} failed: ${error.message}\n${log}`));
+        try {
+          resolve({ result: JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as Record<string, any>, log });
+        } catch {
+          reject(new Error(`${name} printed no JSON result\n${log}`));
+        }
+      },
+    );
   });
 }

@@ -19,7 +19,11 @@ export type VenvResult = { ok: true; python: string } | { ok: false; reason: str
 
 export async function run(file: string, args: string[], timeoutMs: number): Promise<{ ok: boolean; out: string }> {
   try {
-    const { stdout, stderr } = await execFileP(file, args, { cwd: REPO_ROOT, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024 });
+    const { stdout, stderr } = await execFileP(file, args, {
+      cwd: REPO_ROOT,
+      timeout: timeoutMs,
+      maxBuffer: 32 * 1024 * 1024,
+    });
     return { ok: true, out: `${stdout}${stderr}` };
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
@@ -69,9 +73,14 @@ async function buildWeaveVenv(): Promise<VenvResult> {
     const made = await run(base, ['-m', 'venv', VENV_DIR], 300_000);
     if (!made.ok) return { ok: false, reason: `python -m venv failed:\n${made.out}` };
   }
-  const pip = await run(VENV_PYTHON, ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', `weave==${WEAVE_PY_VERSION}`], 900_000);
+  const pip = await run(
+    VENV_PYTHON,
+    ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', `weave==${WEAVE_PY_VERSION}`],
+    900_000,
+  );
   if (!pip.ok) return { ok: false, reason: `pip install weave==${WEAVE_PY_VERSION} failed:\n${pip.out}` };
   const version = await installedVersion();
-  if (version !== WEAVE_PY_VERSION) return { ok: false, reason: `weave ${version} importable after install, expected ${WEAVE_PY_VERSION}` };
+  if (version !== WEAVE_PY_VERSION)
+    return { ok: false, reason: `weave ${version} importable after install, expected ${WEAVE_PY_VERSION}` };
   return { ok: true, python: VENV_PYTHON };
 }

@@ -27,7 +27,11 @@ test('official TypeScript client traces into Heddle', { timeout: 180_000 }, asyn
   const out = run.output;
   assert.ok(out, `the demo script wrote no output\n${describeRun(run)}`);
   // Endpoints the client needs but the server lacks (or rejects) are named here, with the request body.
-  assert.deepEqual(failedExchanges(out.exchanges).map((e) => `${e.method} ${e.path} → ${e.status}`), [], describeRun(run));
+  assert.deepEqual(
+    failedExchanges(out.exchanges).map((e) => `${e.method} ${e.path} → ${e.status}`),
+    [],
+    describeRun(run),
+  );
   assert.deepEqual(out.unhandledRejections, [], describeRun(run));
   assert.equal(out.failure, null, describeRun(run));
   assert.equal(out.finished, true, describeRun(run));
@@ -44,7 +48,10 @@ test('official TypeScript client traces into Heddle', { timeout: 180_000 }, asyn
   };
 
   await t.test('the client authenticated every request with Basic api:<key> and used only these endpoints', () => {
-    assert.deepEqual(out.exchanges.filter((e) => e.auth !== 'api').map((e) => `${e.path}: ${e.auth}`), []);
+    assert.deepEqual(
+      out.exchanges.filter((e) => e.auth !== 'api').map((e) => `${e.path}: ${e.auth}`),
+      [],
+    );
     const paths = new Set(out.exchanges.map((e) => `${e.method} ${e.path}`));
     assert.deepEqual([...paths].sort(), ['POST /call/upsert_batch', 'POST /file/create', 'POST /obj/create']);
   });
@@ -57,7 +64,11 @@ test('official TypeScript client traces into Heddle', { timeout: 180_000 }, asyn
     for (const c of calls) {
       assert.equal(c.project_id, PROJECT);
       assert.match(String(c.op_name), OP_REF);
-      assert.equal(Date.parse(c.started_at), Date.parse(sent.starts.get(c.id)?.startedAt ?? ''), `started_at of ${opName(c)}`);
+      assert.equal(
+        Date.parse(c.started_at),
+        Date.parse(sent.starts.get(c.id)?.startedAt ?? ''),
+        `started_at of ${opName(c)}`,
+      );
       assert.notEqual(c.ended_at, null, `ended_at of ${opName(c)}`);
       assert.deepEqual(c.attributes.weave, { client_version: '0.11.1', source: 'js-sdk' });
     }
@@ -82,7 +93,13 @@ test('official TypeScript client traces into Heddle', { timeout: 180_000 }, asyn
     assert.equal(child.trace_id, parent.trace_id);
     assert.equal(grandchild.trace_id, parent.trace_id);
     assert.notEqual(parent.trace_id, parent.id);
-    assert.deepEqual(calls.filter((c) => c.trace_id === parent.trace_id).map(opName).sort(), ['child', 'grandchild', 'parent']);
+    assert.deepEqual(
+      calls
+        .filter((c) => c.trace_id === parent.trace_id)
+        .map(opName)
+        .sort(),
+      ['child', 'grandchild', 'parent'],
+    );
   });
 
   await t.test('inputs and outputs of the nested ops', () => {
@@ -110,7 +127,10 @@ test('official TypeScript client traces into Heddle', { timeout: 180_000 }, asyn
       const weave = c.summary?.weave;
       assert.deepEqual(Object.keys(c.summary).sort(), ['weave'], `summary keys of ${opName(c)}`);
       assert.equal(weave.status, opName(c) === 'failing' ? 'error' : 'success', `status of ${opName(c)}`);
-      assert.ok(Number.isInteger(weave.latency_ms) && weave.latency_ms >= 0, `latency_ms of ${opName(c)}: ${weave.latency_ms}`);
+      assert.ok(
+        Number.isInteger(weave.latency_ms) && weave.latency_ms >= 0,
+        `latency_ms of ${opName(c)}: ${weave.latency_ms}`,
+      );
       // The client sends millisecond instants, so the derived latency is exact.
       assert.equal(weave.latency_ms, Date.parse(c.ended_at) - Date.parse(c.started_at), `latency_ms of ${opName(c)}`);
       assert.equal(weave.trace_name, opName(c));
@@ -127,15 +147,26 @@ test('official TypeScript client traces into Heddle', { timeout: 180_000 }, asyn
       assert.equal(c.output, c.inputs.arg0 * c.inputs.arg0, `output for input ${c.inputs.arg0}`);
     }
     const inputs = squares.map((c) => c.inputs.arg0 as number).sort((a, b) => a - b);
-    assert.deepEqual(inputs, Array.from({ length: CONCURRENT_CALLS }, (_, i) => i));
-    assert.deepEqual(out.squares, Array.from({ length: CONCURRENT_CALLS }, (_, i) => i * i));
+    assert.deepEqual(
+      inputs,
+      Array.from({ length: CONCURRENT_CALLS }, (_, i) => i),
+    );
+    assert.deepEqual(
+      out.squares,
+      Array.from({ length: CONCURRENT_CALLS }, (_, i) => i * i),
+    );
   });
 
   await t.test("the ops' source files are stored under the digests the client computed", async () => {
     const parentFile = opFileDigests(out.exchanges).get('parent');
     assert.ok(parentFile, 'no obj.py digest for op parent');
-    const created = out.exchanges.filter((e) => e.path === '/file/create').map((e) => (JSON.parse(e.response ?? '{}') as { digest?: string }).digest);
-    assert.ok(created.includes(parentFile), `/file/create answered ${created.join(', ')}; the client put ${parentFile} in the op`);
+    const created = out.exchanges
+      .filter((e) => e.path === '/file/create')
+      .map((e) => (JSON.parse(e.response ?? '{}') as { digest?: string }).digest);
+    assert.ok(
+      created.includes(parentFile),
+      `/file/create answered ${created.join(', ')}; the client put ${parentFile} in the op`,
+    );
     const res = await postJson(server.url, apiKey, '/file/content', { project_id: PROJECT, digest: parentFile });
     const body = await res.text();
     assert.equal(res.status, 200, body);
@@ -148,12 +179,16 @@ test('official TypeScript client traces into Heddle', { timeout: 180_000 }, asyn
 });
 
 /** Starts (id → trace id, started_at) and ended ids the client sent through /call/upsert_batch. */
-function sentCallWrites(exchanges: RecordedExchange[]): { starts: Map<string, { traceId: string; startedAt: string }>; ends: string[] } {
+function sentCallWrites(exchanges: RecordedExchange[]): {
+  starts: Map<string, { traceId: string; startedAt: string }>;
+  ends: string[];
+} {
   const starts = new Map<string, { traceId: string; startedAt: string }>();
   const ends: string[] = [];
   for (const e of exchanges.filter((x) => x.path === '/call/upsert_batch')) {
     for (const item of (e.request as { batch: Array<{ mode: string; req: any }> }).batch) {
-      if (item.mode === 'start') starts.set(item.req.start.id, { traceId: item.req.start.trace_id, startedAt: item.req.start.started_at });
+      if (item.mode === 'start')
+        starts.set(item.req.start.id, { traceId: item.req.start.trace_id, startedAt: item.req.start.started_at });
       else if (item.mode === 'end') ends.push(item.req.end.id);
       else assert.fail(`unexpected batch mode ${item.mode}`);
     }

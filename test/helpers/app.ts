@@ -37,11 +37,22 @@ export const TEST_STORE: 'sqlite' | 'postgres' = process.env.HEDDLE_TEST_STORE =
  * A fresh app on its own store, closed and removed when the test ends: a SQLite file, or with
  * HEDDLE_TEST_STORE=postgres a fresh PostgreSQL database (test/helpers/postgres.ts).
  */
-export async function buildTestApp(t: Pick<TestContext, 'after'>, env: Record<string, string> = {}, opts: { trainer?: Trainer } = {}): Promise<TestApp> {
+export async function buildTestApp(
+  t: Pick<TestContext, 'after'>,
+  env: Record<string, string> = {},
+  opts: { trainer?: Trainer } = {},
+): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-test-'));
   const database = TEST_STORE === 'postgres' ? await createTestDatabase() : null;
-  const config = loadConfig({ HEDDLE_DATA_DIR: dir, HEDDLE_LOG_LEVEL: 'silent', ...(database ? { HEDDLE_DATABASE_URL: database.url } : {}), ...env });
-  const store: TraceStore = database ? new PostgresStore({ url: database.url }) : new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
+  const config = loadConfig({
+    HEDDLE_DATA_DIR: dir,
+    HEDDLE_LOG_LEVEL: 'silent',
+    ...(database ? { HEDDLE_DATABASE_URL: database.url } : {}),
+    ...env,
+  });
+  const store: TraceStore = database
+    ? new PostgresStore({ url: database.url })
+    : new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
   await store.migrate();
   const app = await buildApp({ config, store, trainer: opts.trainer ?? null });
   await app.ready();
@@ -64,12 +75,20 @@ export async function buildTestApp(t: Pick<TestContext, 'after'>, env: Record<st
     aliceKey,
     bobKey,
     post: (url, body, key) =>
-      app.inject({ method: 'POST', url, headers: { ...headers(key), 'content-type': 'application/json' }, payload: JSON.stringify(body) }),
+      app.inject({
+        method: 'POST',
+        url,
+        headers: { ...headers(key), 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      }),
     get: (url, key) => app.inject({ method: 'GET', url, headers: headers(key) }),
   };
 }
 
 /** Parses a JSON Lines body. */
 export function parseJsonl(body: string): Array<Record<string, unknown>> {
-  return body.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+  return body
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }

@@ -24,7 +24,9 @@ export interface TableDump {
 export function dumpTables(h: HasConfig): TableDump[] {
   if (h.config.databaseUrl) return JSON.parse(runPg(h.config.databaseUrl, 'dump', '')) as TableDump[];
   return withSqlite(h, (db) => {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+      name: string;
+    }[];
     return tables.map(({ name }) => ({
       table: name,
       rows: (db.prepare(`SELECT * FROM "${name.replace(/"/g, '""')}"`).all() as unknown[]).map((row) =>
@@ -37,7 +39,10 @@ export function dumpTables(h: HasConfig): TableDump[] {
 /** The number of rows of one table. */
 export function countRows(h: HasConfig, table: string): number {
   if (h.config.databaseUrl) return Number(runPg(h.config.databaseUrl, 'count', table));
-  return withSqlite(h, (db) => (db.prepare(`SELECT COUNT(*) AS n FROM "${table.replace(/"/g, '""')}"`).get() as { n: number }).n);
+  return withSqlite(
+    h,
+    (db) => (db.prepare(`SELECT COUNT(*) AS n FROM "${table.replace(/"/g, '""')}"`).get() as { n: number }).n,
+  );
 }
 
 function withSqlite<T>(h: HasConfig, work: (db: Database.Database) => T): T {
@@ -76,5 +81,10 @@ const [url, mode, table] = process.argv.slice(1);
 `;
 
 function runPg(url: string, mode: 'dump' | 'count', table: string): string {
-  return execFileSync(process.execPath, ['-e', PG_SCRIPT, url, mode, table], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000, maxBuffer: 256 * 1024 * 1024 });
+  return execFileSync(process.execPath, ['-e', PG_SCRIPT, url, mode, table], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+    maxBuffer: 256 * 1024 * 1024,
+  });
 }

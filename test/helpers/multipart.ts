@@ -6,7 +6,10 @@ export interface FormPart {
   filename?: string;
 }
 
-export function multipartBody(parts: FormPart[], boundary = `heddle-${Math.random().toString(16).slice(2)}`): { payload: Buffer; contentType: string } {
+export function multipartBody(
+  parts: FormPart[],
+  boundary = `heddle-${Math.random().toString(16).slice(2)}`,
+): { payload: Buffer; contentType: string } {
   const chunks: Buffer[] = [];
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.filename !== undefined ? `; filename="${part.filename}"` : ''}`;

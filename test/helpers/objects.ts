@@ -24,7 +24,12 @@ export async function createObject(
 }
 
 /** Creates the object and returns its digest, failing the test unless the server answers 200. */
-export async function createDigest(h: TestApp, objectId: string, valJson: string, extra: Record<string, unknown> = {}): Promise<string> {
+export async function createDigest(
+  h: TestApp,
+  objectId: string,
+  valJson: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const res = await createObject(h, objectId, valJson, extra);
   assert.equal(res.statusCode, 200, JSON.stringify(res.body));
   return res.body.digest as string;
@@ -35,7 +40,10 @@ export async function readObject(h: TestApp, objectId: string, digest: string, e
   return { statusCode: res.statusCode, body: res.json() as Record<string, any>, raw: res.body };
 }
 
-export async function queryObjects(h: TestApp, body: Record<string, unknown> = {}): Promise<Array<Record<string, any>>> {
+export async function queryObjects(
+  h: TestApp,
+  body: Record<string, unknown> = {},
+): Promise<Array<Record<string, any>>> {
   const res = await h.post('/objs/query', { project_id: PROJECT, ...body });
   assert.equal(res.statusCode, 200, res.body);
   return (res.json() as { objs: Array<Record<string, any>> }).objs;

@@ -60,12 +60,16 @@ async function findOrStart(): Promise<string> {
   }
   // several test processes start at once: one sets the server up, the others wait for it
   const port = await withFileLock('heddle-test-postgres', setUpLocalCluster);
-  if (!(await canConnect(local(port)))) throw new Error(`the local cluster on port ${port} does not accept ${LOCAL_ROLE}`);
+  if (!(await canConnect(local(port))))
+    throw new Error(`the local cluster on port ${port} does not accept ${LOCAL_ROLE}`);
   return local(port);
 }
 
 async function sh(command: string, args: string[], timeoutMs = 120_000): Promise<string> {
-  const { stdout } = await execFileP(command, args, { timeout: timeoutMs, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const { stdout } = await execFileP(command, args, {
+    timeout: timeoutMs,
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   return stdout;
 }
 
@@ -85,12 +89,21 @@ async function setUpLocalCluster(): Promise<number> {
     await sh('apt-get', ['update'], 600_000);
     await sh('apt-get', ['install', '-y', 'postgresql'], 900_000);
   }
-  let clusters = (await sh('pg_lsclusters', ['--no-header'])).split('\n').filter((line) => line.trim() !== '').map((line) => line.trim().split(/\s+/));
+  let clusters = (await sh('pg_lsclusters', ['--no-header']))
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => line.trim().split(/\s+/));
   if (clusters.length === 0) {
-    const versions = fs.readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const versions = fs
+      .readdirSync('/usr/lib/postgresql')
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     if (versions.length === 0) throw new Error('no PostgreSQL server version under /usr/lib/postgresql');
     await sh('pg_createcluster', [versions[0], 'main', '--start']);
-    clusters = (await sh('pg_lsclusters', ['--no-header'])).split('\n').filter((line) => line.trim() !== '').map((line) => line.trim().split(/\s+/));
+    clusters = (await sh('pg_lsclusters', ['--no-header']))
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => line.trim().split(/\s+/));
   }
   const [version, name, port, status] = clusters[0];
   if (status !== 'online') await sh('pg_ctlcluster', [version, name, 'start']);
@@ -111,7 +124,9 @@ async function dropStaleDatabases(adminUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
   try {
     await client.connect();
-    const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${DB_PREFIX}%`]);
+    const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [
+      `${DB_PREFIX}%`,
+    ]);
     for (const { datname } of rows) {
       const created = parseInt(datname.slice(DB_PREFIX.length).split('_')[0], 36);
       if (Number.isFinite(created) && Date.now() - created > STALE_AFTER_MS) {

@@ -37,14 +37,18 @@ after(async () => {
   const pool = admin;
   admin = undefined;
   free.length = 0;
-  for (const name of created.splice(0)) await dropDatabase(pool, name).catch((error: unknown) => process.stderr.write(`could not drop ${name}: ${String(error)}\n`));
+  for (const name of created.splice(0))
+    await dropDatabase(pool, name).catch((error: unknown) =>
+      process.stderr.write(`could not drop ${name}: ${String(error)}\n`),
+    );
   await pool.end();
 });
 
 /** A UTF-8 database of its own, fresh or emptied; throws when no server can be had. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = await ensurePostgres();
-  if (adminUrl === null) throw new Error('PostgreSQL is not available (set HEDDLE_TEST_POSTGRES_URL or install postgresql)');
+  if (adminUrl === null)
+    throw new Error('PostgreSQL is not available (set HEDDLE_TEST_POSTGRES_URL or install postgresql)');
   admin ??= new pg.Pool({ connectionString: adminUrl, max: 2, idleTimeoutMillis: 1000, allowExitOnIdle: true });
   const urlOf = (name: string): string => {
     const url = new URL(adminUrl);
@@ -107,7 +111,9 @@ async function emptyDatabase(url: string): Promise<void> {
 async function dropDatabase(pool: pg.Pool, name: string): Promise<void> {
   for (let attempt = 0; ; attempt += 1) {
     try {
-      await pool.query(attempt < 3 ? `DROP DATABASE IF EXISTS ${name}` : `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await pool.query(
+        attempt < 3 ? `DROP DATABASE IF EXISTS ${name}` : `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`,
+      );
       return;
     } catch (error) {
       if (attempt >= 3) throw error;
@@ -126,4 +132,3 @@ export async function testDatabase(t: Pick<TestContext, 'after' | 'skip'>): Prom
   t.after(() => db.release());
   return db.url;
 }
-

@@ -59,7 +59,11 @@ export function basicAuthHeader(key: string): string {
 
 /** Runs the Heddle CLI (`node --import tsx src/main.ts ...args`) with `env`; returns stdout. */
 export async function runHeddleCli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  const { stdout } = await execFileP(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: REPO_ROOT, env, timeout: 60_000 });
+  const { stdout } = await execFileP(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    cwd: REPO_ROOT,
+    env,
+    timeout: 60_000,
+  });
   return stdout;
 }
 
@@ -67,7 +71,10 @@ export async function runHeddleCli(args: string[], env: NodeJS.ProcessEnv): Prom
  * Starts a server. With `t`, the server is stopped and its temp data removed in `t.after`, so a
  * failing test never leaves a process behind.
  */
-export async function startServerProcess(t?: Pick<TestContext, 'after'>, opts: ServerProcessOptions = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  t?: Pick<TestContext, 'after'>,
+  opts: ServerProcessOptions = {},
+): Promise<ServerProcess> {
   const ownDir = opts.dataDir === undefined;
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-proc-'));
   const adminKey = opts.env?.HEDDLE_ADMIN_KEY ?? randomBytes(20).toString('hex');
@@ -81,7 +88,11 @@ export async function startServerProcess(t?: Pick<TestContext, 'after'>, opts: S
     HEDDLE_HOST: '127.0.0.1',
     HEDDLE_PORT: '0',
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let tail = '';
   const append = (chunk: Buffer): void => {
     tail = (tail + chunk.toString('utf8')).slice(-OUTPUT_TAIL_CHARS);
@@ -91,7 +102,8 @@ export async function startServerProcess(t?: Pick<TestContext, 'after'>, opts: S
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   // If the test process itself ends abruptly (uncaught error, process.exit), do not leave the server behind.
   const killOnExit = (): void => {
-    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined)
+      process.kill(child.pid, 'SIGKILL');
     if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });
   };
   process.once('exit', killOnExit);
@@ -133,14 +145,22 @@ export async function startServerProcess(t?: Pick<TestContext, 'after'>, opts: S
 }
 
 /** Resolves with the port from Fastify's "Server listening at http://127.0.0.1:<port>" line. */
-function waitForListening(child: ChildProcess, exited: Promise<number | null>, output: () => string, timeoutMs: number): Promise<number> {
+function waitForListening(
+  child: ChildProcess,
+  exited: Promise<number | null>,
+  output: () => string,
+  timeoutMs: number,
+): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     const pattern = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/;
     const onData = (): void => {
       const match = pattern.exec(output());
       if (match) finish(() => resolve(Number(match[1])));
     };
-    const timer = setTimeout(() => finish(() => reject(new Error(`Heddle did not start within ${timeoutMs} ms:\n${output()}`))), timeoutMs);
+    const timer = setTimeout(
+      () => finish(() => reject(new Error(`Heddle did not start within ${timeoutMs} ms:\n${output()}`))),
+      timeoutMs,
+    );
     const finish = (settle: () => void): void => {
       clearTimeout(timer);
       child.stdout!.off('data', onData);
@@ -149,7 +169,9 @@ function waitForListening(child: ChildProcess, exited: Promise<number | null>, o
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    void exited.then((code) => finish(() => reject(new Error(`Heddle exited with code ${code} before listening:\n${output()}`))));
+    void exited.then((code) =>
+      finish(() => reject(new Error(`Heddle exited with code ${code} before listening:\n${output()}`))),
+    );
   });
 }
 

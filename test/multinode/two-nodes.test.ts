@@ -36,7 +36,10 @@ function node(server: ServerProcess, key: string): Node {
 async function visibleIds(n: Node): Promise<string[]> {
   const res = await n.post('/calls/stream_query', { project_id: PROJECT, columns: ['id'] });
   assert.equal(res.status, 200, res.text);
-  return res.text.split('\n').filter((line) => line !== '').map((line) => (JSON.parse(line) as { id: string }).id);
+  return res.text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => (JSON.parse(line) as { id: string }).id);
 }
 
 /** Runs `tasks` with at most `limit` in flight. */
@@ -60,7 +63,14 @@ async function concurrentIngest(nodes: Node[]): Promise<void> {
     const id = `ingest-${String(i).padStart(4, '0')}`;
     const via = nodes[i % 2];
     const batch = [
-      { mode: 'start', req: makeStart({ id, trace_id: `trace-${i % 20}`, started_at: new Date(Date.UTC(2025, 0, 1, 10, 0, 0, i)).toISOString() }) },
+      {
+        mode: 'start',
+        req: makeStart({
+          id,
+          trace_id: `trace-${i % 20}`,
+          started_at: new Date(Date.UTC(2025, 0, 1, 10, 0, 0, i)).toISOString(),
+        }),
+      },
       { mode: 'end', req: makeEnd(id, { output: { i } }) },
     ];
     const res = await via.post('/call/upsert_batch', { batch });
@@ -68,7 +78,8 @@ async function concurrentIngest(nodes: Node[]): Promise<void> {
   });
   const acknowledged = (await pooled(tasks, 24)).filter((id): id is string => id !== null);
   assert.equal(acknowledged.length, 240, 'every write was acknowledged');
-  for (const n of nodes) assert.deepEqual((await visibleIds(n)).filter((id) => id.startsWith('ingest-')).sort(), acknowledged.sort());
+  for (const n of nodes)
+    assert.deepEqual((await visibleIds(n)).filter((id) => id.startsWith('ingest-')).sort(), acknowledged.sort());
   const stats = await b.post('/calls/query_stats', { project_id: PROJECT, filter: { trace_ids: ['trace-3'] } });
   assert.equal((JSON.parse(stats.text) as { count: number }).count, 12);
 }
@@ -105,7 +116,11 @@ async function readYourWrites([a, b]: Node[]): Promise<void> {
     const id = `ryw-${i}`;
     assert.equal((await writer.post('/call/start', makeStart({ id, display_name: `n${i}` }))).status, 200);
     const read = await reader.post('/call/read', { project_id: PROJECT, id });
-    assert.equal((JSON.parse(read.text) as { call: { display_name: string } | null }).call?.display_name, `n${i}`, `call ${id} written through one node is missing on the other`);
+    assert.equal(
+      (JSON.parse(read.text) as { call: { display_name: string } | null }).call?.display_name,
+      `n${i}`,
+      `call ${id} written through one node is missing on the other`,
+    );
     assert.equal((await reader.post('/call/end', makeEnd(id, { output: 'done' }))).status, 200);
     const ended = await writer.post('/call/read', { project_id: PROJECT, id });
     assert.equal((JSON.parse(ended.text) as { call: { output: unknown } }).call.output, 'done');
@@ -116,13 +131,17 @@ async function readYourWrites([a, b]: Node[]): Promise<void> {
 async function revocation(serverA: ServerProcess, serverB: ServerProcess): Promise<void> {
   const other = await serverB.createKey('acme', { user: 'temp' });
   const status = async (n: ServerProcess): Promise<number> =>
-    (await fetch(`${n.url}/calls/query_stats`, {
-      method: 'POST',
-      headers: { authorization: basicAuthHeader(other), 'content-type': 'application/json' },
-      body: JSON.stringify({ project_id: PROJECT }),
-    })).status;
+    (
+      await fetch(`${n.url}/calls/query_stats`, {
+        method: 'POST',
+        headers: { authorization: basicAuthHeader(other), 'content-type': 'application/json' },
+        body: JSON.stringify({ project_id: PROJECT }),
+      })
+    ).status;
   assert.deepEqual([await status(serverA), await status(serverB)], [200, 200]);
-  const id = /^(\S+)\t/m.exec((await runHeddleCli(['keys', 'list'], serverA.env)).split('\n').find((line) => line.includes('\ttemp\t')) ?? '')?.[1];
+  const id = /^(\S+)\t/m.exec(
+    (await runHeddleCli(['keys', 'list'], serverA.env)).split('\n').find((line) => line.includes('\ttemp\t')) ?? '',
+  )?.[1];
   assert.ok(id, 'keys list shows the key');
   await runHeddleCli(['keys', 'revoke', id], serverA.env);
   assert.deepEqual([await status(serverA), await status(serverB)], [401, 401]);
@@ -138,7 +157,9 @@ test('two nodes on one PostgreSQL act as one service', { timeout: 240_000 }, asy
   // a key made through the CLI of one node's environment is known to both (nothing is cached per node)
   const key = await serverA.createKey('acme', { user: 'alice' });
   const nodes = [node(serverA, key), node(serverB, key)];
-  await t.test('concurrent ingest through both nodes: every acknowledged call is visible through either', () => concurrentIngest(nodes));
+  await t.test('concurrent ingest through both nodes: every acknowledged call is visible through either', () =>
+    concurrentIngest(nodes),
+  );
   await t.test('the same batch sent to both nodes at once is stored once', () => sameBatchTwice(nodes));
   await t.test('a client reads its own write right away through the other node', () => readYourWrites(nodes));
   await t.test('a key revoked through one process is refused by both at once', () => revocation(serverA, serverB));

@@ -8,7 +8,10 @@ import { assertValidationBody, expr, field, fixtureApp, lit, queryIds, readCall 
 
 test('checklist 29: an unknown $getField → 422 with a reason body', async (t) => {
   const h = await fixtureApp(t);
-  const res = await h.post('/calls/stream_query', { project_id: PROJECT, ...expr({ $eq: [field('bogus_field'), lit('x')] }) });
+  const res = await h.post('/calls/stream_query', {
+    project_id: PROJECT,
+    ...expr({ $eq: [field('bogus_field'), lit('x')] }),
+  });
   assert.equal(res.statusCode, 422);
   assert.equal(typeof res.json().reason, 'string');
   assert.equal(res.json().detail, undefined);
@@ -18,7 +21,10 @@ test('checklist 29: an unknown $getField → 422 with a reason body', async (t) 
     assert.equal(r.statusCode, 422, path);
     assert.equal(typeof r.json().reason, 'string', path);
   }
-  const sort = await h.post('/calls/stream_query', { project_id: PROJECT, sort_by: [{ field: 'bogus_field', direction: 'asc' }] });
+  const sort = await h.post('/calls/stream_query', {
+    project_id: PROJECT,
+    sort_by: [{ field: 'bogus_field', direction: 'asc' }],
+  });
   assert.equal(sort.statusCode, 422);
   assert.equal(typeof sort.json().reason, 'string');
 });
@@ -50,14 +56,18 @@ test('checklist 31: $eq with one operand → 422 detail', async (t) => {
     assert.equal(r.statusCode, 422, JSON.stringify(bad));
     assertValidationBody(r.json());
   }
-  const extra = await h.post('/calls/stream_query', { project_id: PROJECT, query: { $expr: { $eq: [field('id'), lit('a')] }, foo: 1 } });
+  const extra = await h.post('/calls/stream_query', {
+    project_id: PROJECT,
+    query: { $expr: { $eq: [field('id'), lit('a')] }, foo: 1 },
+  });
   assert.equal(extra.statusCode, 422);
   assertValidationBody(extra.json());
 });
 
 test('checklist 32: query_stats count / limit / has_more; limit 0 → 400', async (t) => {
   const h = await fixtureApp(t);
-  const stats = (body: Record<string, unknown>) => h.post('/calls/query_stats', { project_id: PROJECT, filter: { op_names: ['chat'] }, ...body });
+  const stats = (body: Record<string, unknown>) =>
+    h.post('/calls/query_stats', { project_id: PROJECT, filter: { op_names: ['chat'] }, ...body });
   assert.equal((await stats({})).json().count, 2);
   assert.deepEqual((await stats({ limit: 1 })).json(), { count: 1, total_storage_size_bytes: null, has_more: true });
   assert.deepEqual((await stats({ limit: 2 })).json(), { count: 2, total_storage_size_bytes: null, has_more: false });
@@ -100,8 +110,13 @@ test('checklist 40: every 422 validation response has a non-empty detail of {loc
     assertValidationBody(res.json());
   }
   const notJson = await h.app.inject({
-    method: 'POST', url: '/call/start', payload: '{"start": ',
-    headers: { authorization: `Basic ${Buffer.from(`api:${h.aliceKey}`).toString('base64')}`, 'content-type': 'application/json' },
+    method: 'POST',
+    url: '/call/start',
+    payload: '{"start": ',
+    headers: {
+      authorization: `Basic ${Buffer.from(`api:${h.aliceKey}`).toString('base64')}`,
+      'content-type': 'application/json',
+    },
   });
   assert.equal(notJson.statusCode, 422);
   assert.equal(assertValidationBody(notJson.json())[0].type, 'json_invalid');
@@ -111,19 +126,31 @@ test('batch item failures name their item; a bad mode → 400; nothing is applie
   const h = await buildTestApp(t);
   const { start } = makeStart({ id: 'b2' });
   delete start.op_name;
-  const res = await h.post('/call/upsert_batch', { batch: [{ mode: 'start', req: makeStart({ id: 'b1' }) }, { mode: 'start', req: { start } }] });
+  const res = await h.post('/call/upsert_batch', {
+    batch: [
+      { mode: 'start', req: makeStart({ id: 'b1' }) },
+      { mode: 'start', req: { start } },
+    ],
+  });
   assert.equal(res.statusCode, 422);
   const detail = assertValidationBody(res.json());
   assert.deepEqual(detail[0].loc, ['body', 'batch', '1', 'req', 'start', 'op_name']);
   assert.equal(detail[0].type, 'missing');
   assert.equal(await readCall(h, 'b1'), null);
-  const mode = await h.post('/call/upsert_batch', { batch: [{ mode: 'start', req: makeStart({ id: 'b1' }) }, { mode: 'finish', req: makeEnd('b1') }] });
+  const mode = await h.post('/call/upsert_batch', {
+    batch: [
+      { mode: 'start', req: makeStart({ id: 'b1' }) },
+      { mode: 'finish', req: makeEnd('b1') },
+    ],
+  });
   assert.equal(mode.statusCode, 400);
   assert.equal(mode.json().reason, 'Invalid mode');
   assert.equal(await readCall(h, 'b1'), null);
   const mismatch = await h.post('/call/upsert_batch', { batch: [{ mode: 'end', req: makeStart({ id: 'b1' }) }] });
   assert.equal(mismatch.statusCode, 400);
-  const defaults = await h.post('/call/upsert_batch', { batch: [{ req: makeStart({ id: 'b3' }) }, { req: makeEnd('b3'), extra: 1 }] });
+  const defaults = await h.post('/call/upsert_batch', {
+    batch: [{ req: makeStart({ id: 'b3' }) }, { req: makeEnd('b3'), extra: 1 }],
+  });
   assert.deepEqual(defaults.json(), { res: [{ id: 'b3', trace_id: 'b3' }, {}] });
   assert.deepEqual((await h.post('/call/upsert_batch', { batch: [] })).json(), { res: [] });
 });
@@ -133,7 +160,11 @@ test('§6.3 lax scalars: limit "10", include_storage_size "true"; op_name 5 → 
   assert.deepEqual(await queryIds(h, { limit: '2' }), ['c-0001', 'c-0002']);
   assert.deepEqual(await queryIds(h, { limit: '10', offset: '3' }), ['c-0004']);
   assert.deepEqual(await queryIds(h, { limit: 0 }), ['c-0001', 'c-0002', 'c-0003', 'c-0004']);
-  const sized = await h.post('/calls/stream_query', { project_id: PROJECT, include_storage_size: 'true', filter: { call_ids: ['c-0001'], trace_roots_only: 1 } });
+  const sized = await h.post('/calls/stream_query', {
+    project_id: PROJECT,
+    include_storage_size: 'true',
+    filter: { call_ids: ['c-0001'], trace_roots_only: 1 },
+  });
   assert.equal(sized.statusCode, 200);
   assert.ok(JSON.parse(sized.body).storage_size_bytes > 0);
   const off = await h.post('/calls/stream_query', { project_id: PROJECT, include_storage_size: 'false', limit: 1 });
@@ -145,7 +176,10 @@ test('§6.3 lax scalars: limit "10", include_storage_size "true"; op_name 5 → 
   const opName = await h.post('/call/start', makeStart({ op_name: 5 }));
   assert.equal(opName.statusCode, 422);
   const detail = assertValidationBody(opName.json());
-  assert.ok(detail.some((d) => d.type === 'string_type' && JSON.stringify(d.loc) === '["body","start","op_name"]'), opName.body);
+  assert.ok(
+    detail.some((d) => d.type === 'string_type' && JSON.stringify(d.loc) === '["body","start","op_name"]'),
+    opName.body,
+  );
   const step = await h.post('/call/start', makeStart({ id: 's5', wb_run_step: '7' }));
   assert.equal(step.statusCode, 200);
   assert.equal((await readCall(h, 's5'))?.wb_run_step, 7);
@@ -160,31 +194,57 @@ test('§6.3 lax scalars: limit "10", include_storage_size "true"; op_name 5 → 
 test('filter lists over 1000 entries → 400 naming the parameter', async (t) => {
   const h = await fixtureApp(t);
   const long = Array.from({ length: 1001 }, (_, i) => `v${i}`);
-  for (const name of ['op_names', 'input_refs', 'output_refs', 'parent_ids', 'trace_ids', 'call_ids', 'thread_ids', 'turn_ids']) {
+  for (const name of [
+    'op_names',
+    'input_refs',
+    'output_refs',
+    'parent_ids',
+    'trace_ids',
+    'call_ids',
+    'thread_ids',
+    'turn_ids',
+  ]) {
     const res = await h.post('/calls/stream_query', { project_id: PROJECT, filter: { [name]: long } });
     assert.equal(res.statusCode, 400, name);
-    assert.match(res.json().reason, new RegExp(`Parameter: '${name}' request length is greater than max length \\(1000\\)`));
+    assert.match(
+      res.json().reason,
+      new RegExp(`Parameter: '${name}' request length is greater than max length \\(1000\\)`),
+    );
     const stats = await h.post('/calls/query_stats', { project_id: PROJECT, filter: { [name]: long } });
     assert.equal(stats.statusCode, 400, name);
   }
-  const ok = await h.post('/calls/stream_query', { project_id: PROJECT, filter: { call_ids: [...long.slice(0, 999), 'c-0002'] } });
+  const ok = await h.post('/calls/stream_query', {
+    project_id: PROJECT,
+    filter: { call_ids: [...long.slice(0, 999), 'c-0002'] },
+  });
   assert.equal(ok.statusCode, 200);
   assert.equal(ok.body.split('\n').filter(Boolean).length, 1);
 });
 
 test('a malformed weave:/// string in inputs or output → 400; well-formed refs pass', async (t) => {
   const h = await buildTestApp(t);
-  for (const bad of ['weave:///', 'weave:///acme', 'weave:///acme/demo', 'weave:////demo/op/x', 'weave:///acme//op/x']) {
+  for (const bad of [
+    'weave:///',
+    'weave:///acme',
+    'weave:///acme/demo',
+    'weave:////demo/op/x',
+    'weave:///acme//op/x',
+  ]) {
     const res = await h.post('/call/start', makeStart({ id: 'm1', inputs: { nested: [{ ref: bad }] } }));
     assert.equal(res.statusCode, 400, bad);
     assert.equal(typeof res.json().reason, 'string');
   }
   assert.equal(await readCall(h, 'm1'), null);
-  const good = await h.post('/call/start', makeStart({ id: 'm1', inputs: { model: 'weave:///acme/demo/object/Model:abc', text: 'see weave:///' } }));
+  const good = await h.post(
+    '/call/start',
+    makeStart({ id: 'm1', inputs: { model: 'weave:///acme/demo/object/Model:abc', text: 'see weave:///' } }),
+  );
   assert.equal(good.statusCode, 200);
   const end = await h.post('/call/end', makeEnd('m1', { output: { r: 'weave:///acme' } }));
   assert.equal(end.statusCode, 400);
-  const batch = await h.post('/call/upsert_batch', { batch: [{ req: makeStart({ id: 'm2' }) }, { req: makeEnd('m2', { output: 'weave:///x' }) }] });
+  const batch = await h.post('/call/upsert_batch', {
+    batch: [{ req: makeStart({ id: 'm2' }) }, { req: makeEnd('m2', { output: 'weave:///x' }) }],
+  });
   assert.equal(batch.statusCode, 400);
   assert.equal(await readCall(h, 'm2'), null);
 });
@@ -218,9 +278,15 @@ test('wrong method → 405; unparseable datetime literal → 400', async (t) => 
   const get = await h.get('/calls/stream_query');
   assert.equal(get.statusCode, 405);
   assert.deepEqual(get.json(), { detail: 'Method Not Allowed' });
-  const res = await h.post('/calls/stream_query', { project_id: PROJECT, ...expr({ $gt: [field('started_at'), lit('yesterday')] }) });
+  const res = await h.post('/calls/stream_query', {
+    project_id: PROJECT,
+    ...expr({ $gt: [field('started_at'), lit('yesterday')] }),
+  });
   assert.equal(res.statusCode, 400);
-  const objLit = await h.post('/calls/stream_query', { project_id: PROJECT, ...expr({ $eq: [field('inputs.n'), lit({ a: 1 })] }) });
+  const objLit = await h.post('/calls/stream_query', {
+    project_id: PROJECT,
+    ...expr({ $eq: [field('inputs.n'), lit({ a: 1 })] }),
+  });
   assert.equal(objLit.statusCode, 400);
   const root = await h.post('/calls/stream_query', { project_id: PROJECT, ...expr(lit(true)) });
   assert.equal(root.statusCode, 422);

@@ -40,14 +40,28 @@ test('§5.6 expand_columns replaces resolvable refs by their object plus _ref; o
   const { h, refs } = await expandApp(t);
   const calls = await streamQuery(h, { expand_columns: ['inputs.model', 'inputs.missing', 'bogus.x', 'inputs'] });
   const inputs = new Map(calls.map((c) => [c.id, c.inputs as Record<string, unknown>]));
-  assert.deepEqual(inputs.get('e1'), { model: { temperature: 0.5, name: 'm1', _ref: refs.model1 }, other: refs.model1 });
+  assert.deepEqual(inputs.get('e1'), {
+    model: { temperature: 0.5, name: 'm1', _ref: refs.model1 },
+    other: refs.model1,
+  });
   assert.deepEqual(inputs.get('e2')!.model, { temperature: 0.9, config: refs.config, _ref: refs.model2 });
   assert.equal(inputs.get('e3')!.model, `${OBJ}Model:nope`);
   assert.deepEqual(inputs.get('e4')!.model, { temperature: 0.7 });
   assert.equal(inputs.get('e5')!.model, refs.model1.replace(`/${PROJECT}/`, '/acme/other/'));
-  const nested = await streamQuery(h, { expand_columns: ['inputs.model.config', 'inputs.model'], filter: { call_ids: ['e2'] } });
-  assert.deepEqual((nested[0].inputs as { model: unknown }).model, { temperature: 0.9, config: { depth: 3, _ref: refs.config }, _ref: refs.model2 });
-  const kept = await streamQuery(h, { expand_columns: ['inputs.model'], return_expanded_column_values: false, filter: { call_ids: ['e1'] } });
+  const nested = await streamQuery(h, {
+    expand_columns: ['inputs.model.config', 'inputs.model'],
+    filter: { call_ids: ['e2'] },
+  });
+  assert.deepEqual((nested[0].inputs as { model: unknown }).model, {
+    temperature: 0.9,
+    config: { depth: 3, _ref: refs.config },
+    _ref: refs.model2,
+  });
+  const kept = await streamQuery(h, {
+    expand_columns: ['inputs.model'],
+    return_expanded_column_values: false,
+    filter: { call_ids: ['e1'] },
+  });
   assert.equal((kept[0].inputs as { model: unknown }).model, refs.model1);
 });
 
@@ -56,7 +70,10 @@ test('§5.6 filters and sorts traverse expanded refs; without expansion they see
   const hot = expr({ $gt: [field('inputs.model.temperature'), lit(0.6)] });
   assert.deepEqual(await queryIds(h, { ...hot, expand_columns: ['inputs.model'] }), ['e2', 'e4']);
   assert.deepEqual(await queryIds(h, hot), ['e4']);
-  assert.deepEqual(await queryIds(h, { ...hot, expand_columns: ['inputs.model'], return_expanded_column_values: false }), ['e2', 'e4']);
+  assert.deepEqual(
+    await queryIds(h, { ...hot, expand_columns: ['inputs.model'], return_expanded_column_values: false }),
+    ['e2', 'e4'],
+  );
   const sort = { sort_by: [{ field: 'inputs.model.temperature', direction: 'desc' }] };
   assert.deepEqual(await queryIds(h, { ...sort, expand_columns: ['inputs.model'] }), ['e2', 'e4', 'e1', 'e5', 'e3']);
   assert.deepEqual(await queryIds(h, sort), ['e4', 'e5', 'e3', 'e2', 'e1']);
@@ -70,7 +87,13 @@ test('§5.6 filters and sorts traverse expanded refs; without expansion they see
   const stats = await h.post('/calls/query_stats', { project_id: PROJECT, ...hot, expand_columns: ['inputs.model'] });
   assert.equal(stats.json().count, 2);
   // the unexpanded sibling `inputs.other` holds the same refs and is not traversed
-  assert.deepEqual(await queryIds(h, { ...expr({ $gt: [field('inputs.other.temperature'), lit(0.6)] }), expand_columns: ['inputs.model'] }), ['e4']);
+  assert.deepEqual(
+    await queryIds(h, {
+      ...expr({ $gt: [field('inputs.other.temperature'), lit(0.6)] }),
+      expand_columns: ['inputs.model'],
+    }),
+    ['e4'],
+  );
 });
 
 test('§5.6 a deleted object version no longer expands', async (t) => {
@@ -78,7 +101,10 @@ test('§5.6 a deleted object version no longer expands', async (t) => {
   const digest = refs.config.split(':').pop()!;
   const del = await h.post('/obj/delete', { project_id: PROJECT, object_id: 'Config', digests: [digest] });
   assert.equal(del.statusCode, 200, del.body);
-  const [call] = await streamQuery(h, { expand_columns: ['inputs.model', 'inputs.model.config'], filter: { call_ids: ['e2'] } });
+  const [call] = await streamQuery(h, {
+    expand_columns: ['inputs.model', 'inputs.model.config'],
+    filter: { call_ids: ['e2'] },
+  });
   assert.equal((call.inputs as { model: { config: unknown } }).model.config, refs.config);
   const depth = expr({ $eq: [field('inputs.model.config.depth'), lit(3)] });
   assert.deepEqual(await queryIds(h, { ...depth, expand_columns: ['inputs.model', 'inputs.model.config'] }), []);
@@ -86,11 +112,20 @@ test('§5.6 a deleted object version no longer expands', async (t) => {
 
 test('§5.6 refs with an extra path expand to what they name: dataset rows, attributes; a path that misses stays a ref', async (t) => {
   const h = await buildTestApp(t);
-  const rows = [{ q: '2+2', a: 4 }, { q: 'capital of France', a: 'Paris', score: 1.5 }];
+  const rows = [
+    { q: '2+2', a: 4 },
+    { q: 'capital of France', a: 'Paris', score: 1.5 },
+  ];
   const table = await h.post('/table/create', { table: { project_id: PROJECT, rows } });
   assert.equal(table.statusCode, 200, table.body);
   const { digest: tableDigest, row_digests: rowDigests } = table.json() as { digest: string; row_digests: string[] };
-  const dataset = await createObject(h, 'qa', { _type: 'Dataset', _class_name: 'Dataset', _bases: ['Object', 'BaseModel'], name: 'qa', rows: `weave:///${PROJECT}/table/${tableDigest}` });
+  const dataset = await createObject(h, 'qa', {
+    _type: 'Dataset',
+    _class_name: 'Dataset',
+    _bases: ['Object', 'BaseModel'],
+    name: 'qa',
+    rows: `weave:///${PROJECT}/table/${tableDigest}`,
+  });
   const rowRef = (i: number) => `${dataset}/attr/rows/id/${rowDigests[i]}`;
   const model = await createObject(h, 'Model', { temperature: 0.5, config: { depth: 3 } });
   const cases: Array<[string, string]> = [

@@ -12,7 +12,12 @@ const OBJ = 'weave:///acme/demo/object/';
 test('§5.4 op_names: exact names and `:*` version wildcards', async (t) => {
   const h = await buildTestApp(t);
   const ops: Array<[string, string]> = [
-    ['o1', `${OP}chat:v1`], ['o2', `${OP}chat:v2`], ['o3', `${OP}chatter:v1`], ['o4', `${OP}chat:\u{1F600}`], ['o5', 'embed'], ['o6', `${OP}chat`],
+    ['o1', `${OP}chat:v1`],
+    ['o2', `${OP}chat:v2`],
+    ['o3', `${OP}chatter:v1`],
+    ['o4', `${OP}chat:\u{1F600}`],
+    ['o5', 'embed'],
+    ['o6', `${OP}chat`],
   ];
   for (const [id, op] of ops) await h.post('/call/start', makeStart({ id, op_name: op }));
   const ids = (opNames: string[]) => queryIds(h, { filter: { op_names: opNames } });
@@ -77,7 +82,10 @@ test('§5.4 list filters, empty thread_ids/turn_ids match nothing, conditions ar
     [{ call_ids: [] }, ['f1', 'f2', 'f3', 'f4']],
   ];
   for (const [filter, ids] of cases) assert.deepEqual(await queryIds(h, { filter }), ids, JSON.stringify(filter));
-  const both = await queryIds(h, { filter: { thread_ids: ['th1'] }, ...expr({ $eq: [field('parent_id'), lit(null)] }) });
+  const both = await queryIds(h, {
+    filter: { thread_ids: ['th1'] },
+    ...expr({ $eq: [field('parent_id'), lit(null)] }),
+  });
   assert.deepEqual(both, ['f1']);
 });
 
@@ -93,9 +101,18 @@ test('§4.8 query_stats: same matching as stream_query, storage totals of matchi
   assert.deepEqual(await stats({ limit: 3 }), { count: 3, total_storage_size_bytes: null, has_more: true });
   assert.equal((await stats(expr({ $eq: [field('summary.weave.status'), lit('success')] }))).count, 2);
   assert.equal((await stats({ filter: { trace_roots_only: true }, expand_columns: ['inputs.model'] })).count, 3);
-  const sizes = new Map((await streamQuery(h, { include_total_storage_size: true })).map((c) => [c.id, c.total_storage_size_bytes as number | null]));
+  const sizes = new Map(
+    (await streamQuery(h, { include_total_storage_size: true })).map((c) => [
+      c.id,
+      c.total_storage_size_bytes as number | null,
+    ]),
+  );
   const chat = await stats({ filter: { op_names: ['chat'] }, include_total_storage_size: true });
-  assert.deepEqual(chat, { count: 2, total_storage_size_bytes: sizes.get('c-0001')! + sizes.get('c-0003')!, has_more: null });
+  assert.deepEqual(chat, {
+    count: 2,
+    total_storage_size_bytes: sizes.get('c-0001')! + sizes.get('c-0003')!,
+    has_more: null,
+  });
   const child = await stats({ filter: { call_ids: ['c-0002'] }, include_total_storage_size: true });
   assert.deepEqual(child, { count: 1, total_storage_size_bytes: 0, has_more: null });
   const none = await stats({ filter: { call_ids: ['nope'] }, include_total_storage_size: true, limit: 5 });
@@ -104,7 +121,10 @@ test('§4.8 query_stats: same matching as stream_query, storage totals of matchi
   assert.equal((await stats({})).count, 3);
   const after = await stats({ filter: { call_ids: ['c-0001'] }, include_total_storage_size: true });
   assert.ok(after.total_storage_size_bytes! < sizes.get('c-0001')!);
-  const bad = await h.post('/calls/query_stats', { project_id: PROJECT, ...expr({ $eq: [field('storage_size_bytes'), lit(1)] }) });
+  const bad = await h.post('/calls/query_stats', {
+    project_id: PROJECT,
+    ...expr({ $eq: [field('storage_size_bytes'), lit(1)] }),
+  });
   assert.equal(bad.statusCode, 422);
   assert.equal(typeof bad.json().reason, 'string');
 });

@@ -21,10 +21,50 @@ interface FixtureCall {
 }
 
 export const FIXTURE_CALLS: readonly FixtureCall[] = [
-  { id: 'c-0001', parent_id: null, trace_id: 'c-0001', op_name: 'chat', started_at: '2025-01-01T10:00:00Z', ended_at: '2025-01-01T10:00:02.5Z', exception: null, display_name: null, inputs: { prompt: 'Hello World', n: 3 } },
-  { id: 'c-0002', parent_id: 'c-0001', trace_id: 'c-0001', op_name: 'retrieve', started_at: '2025-01-01T10:00:00.5Z', ended_at: '2025-01-01T10:00:01Z', exception: null, display_name: null, inputs: { query: 'hello', k: 10 } },
-  { id: 'c-0003', parent_id: null, trace_id: 'c-0003', op_name: 'chat', started_at: '2025-01-01T10:05:00Z', ended_at: '2025-01-01T10:05:01Z', exception: 'ValueError: boom', display_name: 'Second chat', inputs: { prompt: 'bye', n: 12 } },
-  { id: 'c-0004', parent_id: null, trace_id: 'c-0004', op_name: 'embed', started_at: '2025-01-01T10:10:00Z', ended_at: null, exception: null, display_name: null, inputs: { text: 'x' } },
+  {
+    id: 'c-0001',
+    parent_id: null,
+    trace_id: 'c-0001',
+    op_name: 'chat',
+    started_at: '2025-01-01T10:00:00Z',
+    ended_at: '2025-01-01T10:00:02.5Z',
+    exception: null,
+    display_name: null,
+    inputs: { prompt: 'Hello World', n: 3 },
+  },
+  {
+    id: 'c-0002',
+    parent_id: 'c-0001',
+    trace_id: 'c-0001',
+    op_name: 'retrieve',
+    started_at: '2025-01-01T10:00:00.5Z',
+    ended_at: '2025-01-01T10:00:01Z',
+    exception: null,
+    display_name: null,
+    inputs: { query: 'hello', k: 10 },
+  },
+  {
+    id: 'c-0003',
+    parent_id: null,
+    trace_id: 'c-0003',
+    op_name: 'chat',
+    started_at: '2025-01-01T10:05:00Z',
+    ended_at: '2025-01-01T10:05:01Z',
+    exception: 'ValueError: boom',
+    display_name: 'Second chat',
+    inputs: { prompt: 'bye', n: 12 },
+  },
+  {
+    id: 'c-0004',
+    parent_id: null,
+    trace_id: 'c-0004',
+    op_name: 'embed',
+    started_at: '2025-01-01T10:10:00Z',
+    ended_at: null,
+    exception: null,
+    display_name: null,
+    inputs: { text: 'x' },
+  },
 ];
 
 /** Writes the fixture into `project` (default acme/demo) and checks every write answered 200. */
@@ -32,14 +72,28 @@ export async function writeFixture(h: TestApp, project = PROJECT): Promise<void>
   for (const c of FIXTURE_CALLS) {
     const start = await h.post('/call/start', {
       start: {
-        project_id: project, id: c.id, trace_id: c.trace_id, parent_id: c.parent_id, op_name: c.op_name,
-        display_name: c.display_name, started_at: c.started_at, attributes: {}, inputs: c.inputs,
+        project_id: project,
+        id: c.id,
+        trace_id: c.trace_id,
+        parent_id: c.parent_id,
+        op_name: c.op_name,
+        display_name: c.display_name,
+        started_at: c.started_at,
+        attributes: {},
+        inputs: c.inputs,
       },
     });
     assert.equal(start.statusCode, 200, start.body);
     if (c.ended_at === null) continue;
     const end = await h.post('/call/end', {
-      end: { project_id: project, id: c.id, ended_at: c.ended_at, exception: c.exception, output: { id: c.id }, summary: {} },
+      end: {
+        project_id: project,
+        id: c.id,
+        ended_at: c.ended_at,
+        exception: c.exception,
+        output: { id: c.id },
+        summary: {},
+      },
     });
     assert.equal(end.statusCode, 200, end.body);
   }
@@ -70,7 +124,12 @@ export const field = (path: string): { $getField: string } => ({ $getField: path
 export const lit = (value: unknown): { $literal: unknown } => ({ $literal: value });
 
 /** /call/read as alice; returns the `call` (null when not visible). */
-export async function readCall(h: TestApp, id: string, extra: Record<string, unknown> = {}, project = PROJECT): Promise<Record<string, any> | null> {
+export async function readCall(
+  h: TestApp,
+  id: string,
+  extra: Record<string, unknown> = {},
+  project = PROJECT,
+): Promise<Record<string, any> | null> {
   const res = await h.post('/call/read', { project_id: project, id, ...extra });
   assert.equal(res.statusCode, 200, res.body);
   return res.json().call;

@@ -11,7 +11,11 @@ test('§3 end before start in separate requests: invisible everywhere until the 
   await h.post('/call/end', makeEnd('e1', { ended_at: '2025-01-01T10:00:03Z', exception: 'late', output: [1, 2] }));
   assert.equal(await readCall(h, 'e1'), null);
   assert.deepEqual(await queryIds(h, {}), []);
-  assert.deepEqual((await h.post('/calls/query_stats', { project_id: PROJECT })).json(), { count: 0, total_storage_size_bytes: null, has_more: null });
+  assert.deepEqual((await h.post('/calls/query_stats', { project_id: PROJECT })).json(), {
+    count: 0,
+    total_storage_size_bytes: null,
+    has_more: null,
+  });
   await h.post('/call/start', makeStart({ id: 'e1' }));
   const call = await readCall(h, 'e1');
   assert.deepEqual(call?.output, [1, 2]);
@@ -23,9 +27,15 @@ test('§3 end before start in separate requests: invisible everywhere until the 
 
 test('§3 duplicate start: the later start replaces start-side fields, the end stays', async (t) => {
   const h = await buildTestApp(t);
-  await h.post('/call/start', makeStart({ id: 'd1', op_name: 'first', inputs: { v: 1 }, attributes: { a: 1 }, parent_id: 'p', thread_id: 'th' }));
+  await h.post(
+    '/call/start',
+    makeStart({ id: 'd1', op_name: 'first', inputs: { v: 1 }, attributes: { a: 1 }, parent_id: 'p', thread_id: 'th' }),
+  );
   await h.post('/call/end', makeEnd('d1', { output: 'out' }));
-  await h.post('/call/start', makeStart({ id: 'd1', op_name: 'second', inputs: { v: 2 }, started_at: '2025-01-01T09:59:00Z' }));
+  await h.post(
+    '/call/start',
+    makeStart({ id: 'd1', op_name: 'second', inputs: { v: 2 }, started_at: '2025-01-01T09:59:00Z' }),
+  );
   const call = await readCall(h, 'd1');
   assert.equal(call?.op_name, 'second');
   assert.deepEqual(call?.inputs, { v: 2 });
@@ -42,7 +52,15 @@ test('§3 duplicate start: the later start replaces start-side fields, the end s
 test('§3 duplicate end: the later end replaces end-side fields', async (t) => {
   const h = await buildTestApp(t);
   await h.post('/call/start', makeStart({ id: 'd2' }));
-  await h.post('/call/end', makeEnd('d2', { exception: 'boom', output: 'first', summary: { usage: { m: { requests: 1 } } }, wb_run_step_end: 4 }));
+  await h.post(
+    '/call/end',
+    makeEnd('d2', {
+      exception: 'boom',
+      output: 'first',
+      summary: { usage: { m: { requests: 1 } } },
+      wb_run_step_end: 4,
+    }),
+  );
   await h.post('/call/end', makeEnd('d2', { ended_at: '2025-01-01T10:00:05Z', output: 'second', summary: {} }));
   const call = await readCall(h, 'd2');
   assert.equal(call?.output, 'second');
@@ -54,7 +72,9 @@ test('§3 duplicate end: the later end replaces end-side fields', async (t) => {
 
 test('§3 a start (and an end) for a deleted id is accepted but the call stays deleted', async (t) => {
   const h = await fixtureApp(t);
-  assert.deepEqual((await h.post('/calls/delete', { project_id: PROJECT, call_ids: ['c-0004'] })).json(), { num_deleted: 1 });
+  assert.deepEqual((await h.post('/calls/delete', { project_id: PROJECT, call_ids: ['c-0004'] })).json(), {
+    num_deleted: 1,
+  });
   const start = await h.post('/call/start', makeStart({ id: 'c-0004' }));
   assert.equal(start.statusCode, 200);
   const end = await h.post('/call/end', makeEnd('c-0004'));
@@ -62,7 +82,9 @@ test('§3 a start (and an end) for a deleted id is accepted but the call stays d
   assert.equal(await readCall(h, 'c-0004'), null);
   assert.deepEqual(await queryIds(h, {}), ['c-0001', 'c-0002', 'c-0003']);
   // deleting an id that was never written is remembered: its later start stays invisible too
-  assert.deepEqual((await h.post('/calls/delete', { project_id: PROJECT, call_ids: ['future', 'future'] })).json(), { num_deleted: 1 });
+  assert.deepEqual((await h.post('/calls/delete', { project_id: PROJECT, call_ids: ['future', 'future'] })).json(), {
+    num_deleted: 1,
+  });
   await h.post('/call/start', makeStart({ id: 'future' }));
   assert.equal(await readCall(h, 'future'), null);
 });
@@ -92,7 +114,12 @@ test('§4.5 display_name "" is stored and reads back as null with a trace_name',
   const call = await readCall(h, 'u2');
   assert.equal(call?.display_name, null);
   assert.deepEqual(call?.summary.weave, { status: 'running', trace_name: 'chat' });
-  const unknown = await h.post('/call/update', { project_id: PROJECT, call_id: 'nobody', display_name: 'n', wb_user_id: 'spoof' });
+  const unknown = await h.post('/call/update', {
+    project_id: PROJECT,
+    call_id: 'nobody',
+    display_name: 'n',
+    wb_user_id: 'spoof',
+  });
   assert.equal(unknown.statusCode, 200);
 });
 
@@ -124,7 +151,10 @@ test('§3 project isolation: the same id in two projects denotes two calls', asy
 
 test('§2.8 wb_user_id is the caller, whatever the client sends', async (t) => {
   const h = await buildTestApp(t);
-  await h.post('/call/start', makeStart({ id: 'w1', wb_user_id: 'spoofed', wb_run_id: 'acme/demo/run1', wb_run_step: 3 }));
+  await h.post(
+    '/call/start',
+    makeStart({ id: 'w1', wb_user_id: 'spoofed', wb_run_id: 'acme/demo/run1', wb_run_step: 3 }),
+  );
   await h.post('/call/end', makeEnd('w1', { wb_run_step_end: 9 }));
   const call = await readCall(h, 'w1');
   assert.notEqual(call?.wb_user_id, 'spoofed');
@@ -140,10 +170,15 @@ test('§2.8 wb_user_id is the caller, whatever the client sends', async (t) => {
 test('§3.1 delete cascade: descendants within the trace, counts include unknown and repeated ids', async (t) => {
   const h = await buildTestApp(t);
   const tree: Array<[string, string | null, string]> = [
-    ['root', null, 'root'], ['a', 'root', 'root'], ['a1', 'a', 'root'], ['a2', 'a', 'root'], ['b', 'root', 'root'],
+    ['root', null, 'root'],
+    ['a', 'root', 'root'],
+    ['a1', 'a', 'root'],
+    ['a2', 'a', 'root'],
+    ['b', 'root', 'root'],
     ['stray', 'a', 'other-trace'],
   ];
-  for (const [id, parent, trace] of tree) await h.post('/call/start', makeStart({ id, parent_id: parent, trace_id: trace }));
+  for (const [id, parent, trace] of tree)
+    await h.post('/call/start', makeStart({ id, parent_id: parent, trace_id: trace }));
   const res = await h.post('/calls/delete', { project_id: PROJECT, call_ids: ['a', 'a', 'ghost'] });
   assert.deepEqual(res.json(), { num_deleted: 4 });
   assert.deepEqual((await queryIds(h, {})).sort(), ['b', 'root', 'stray']);

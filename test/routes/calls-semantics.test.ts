@@ -8,8 +8,20 @@ import { expr, field, fixtureApp, lit, queryIds } from './calls-fixture.js';
 
 /** One call per kind of stored value at `inputs.v` (v06 has no `v` at all). */
 const VALUES: Array<[string, unknown]> = [
-  ['v01', 2], ['v02', 10], ['v03', 'abc'], ['v04', 'b'], ['v05', null], ['v06', undefined], ['v07', true],
-  ['v08', 2.5], ['v09', '10'], ['v10', { a: 1 }], ['v11', [1, 2]], ['v12', false], ['v13', 300], ['v14', 'true'],
+  ['v01', 2],
+  ['v02', 10],
+  ['v03', 'abc'],
+  ['v04', 'b'],
+  ['v05', null],
+  ['v06', undefined],
+  ['v07', true],
+  ['v08', 2.5],
+  ['v09', '10'],
+  ['v10', { a: 1 }],
+  ['v11', [1, 2]],
+  ['v12', false],
+  ['v13', 300],
+  ['v14', 'true'],
 ];
 const ALL = VALUES.map(([id]) => id);
 
@@ -98,14 +110,20 @@ test('§5.3 $convert to double, int, bool, string and exists', async (t) => {
     ['exists as a condition', { $not: [convert('exists')] }, ['v05', 'v06']],
     ['int column to string', { $eq: [convert('string', field('wb_run_step')), lit('12')] }, ['v13']],
     ['literal to int', { $eq: [convert('int', lit('5')), lit(5)] }, ALL],
-    ['started_at to double is Unix seconds', { $gte: [convert('double', field('started_at')), lit(1735725612)] }, ['v13', 'v14']],
+    [
+      'started_at to double is Unix seconds',
+      { $gte: [convert('double', field('started_at')), lit(1735725612)] },
+      ['v13', 'v14'],
+    ],
     ['int of a column', { $eq: [convert('int', field('wb_run_step')), lit(1)] }, ['v02']],
   ]);
 });
 
 test('§5.3 $contains on strings and objects; $containsToken; non-strings are false', async (t) => {
   const h = await valuesApp(t);
-  const contains = (input: unknown, substr: unknown, extra: Record<string, unknown> = {}) => ({ $contains: { input, substr, ...extra } });
+  const contains = (input: unknown, substr: unknown, extra: Record<string, unknown> = {}) => ({
+    $contains: { input, substr, ...extra },
+  });
   await check(h, [
     ['object path searches compact JSON', contains(V, lit('"a":1')), ['v10']],
     ['array', contains(V, lit('1,2')), ['v11']],
@@ -118,12 +136,19 @@ test('§5.3 $contains on strings and objects; $containsToken; non-strings are fa
     ['extra keys in the spec are ignored', contains(V, lit('abc'), { flavour: 'x' }), ['v03']],
   ]);
   const fx = await fixtureApp(t);
-  const token = (substr: string, ci = false) => ({ $containsToken: { input: field('inputs.prompt'), substr: lit(substr), case_insensitive: ci } });
+  const token = (substr: string, ci = false) => ({
+    $containsToken: { input: field('inputs.prompt'), substr: lit(substr), case_insensitive: ci },
+  });
   assert.deepEqual(await queryIds(fx, expr(token('World'))), ['c-0001']);
   assert.deepEqual(await queryIds(fx, expr(token('Wor'))), []);
   assert.deepEqual(await queryIds(fx, expr(token('world', true))), ['c-0001']);
   // a null column is not a string: $contains is false, so its negation matches
-  assert.deepEqual(await queryIds(fx, expr({ $not: [contains(field('display_name'), lit('x'))] })), ['c-0001', 'c-0002', 'c-0003', 'c-0004']);
+  assert.deepEqual(await queryIds(fx, expr({ $not: [contains(field('display_name'), lit('x'))] })), [
+    'c-0001',
+    'c-0002',
+    'c-0003',
+    'c-0004',
+  ]);
   assert.deepEqual(await queryIds(fx, expr(contains(field('display_name'), lit('chat')))), ['c-0003']);
 });
 
@@ -133,7 +158,11 @@ test('§5.3 three-valued logic and bare operands as conditions', async (t) => {
     ['$not keeps null comparisons out', { $not: [{ $gt: [V, lit(5)] }] }, ['v01', 'v08']],
     ['$or', { $or: [{ $gt: [V, lit(5)] }, { $eq: [V, lit('abc')] }] }, ['v02', 'v03', 'v09', 'v13']],
     ['$and of one element is that element', { $and: [{ $eq: [V, lit('b')] }] }, ['v04']],
-    ['$not of $or with a null part', { $not: [{ $or: [{ $gt: [V, lit(5)] }, { $eq: [V, lit('abc')] }] }] }, ['v01', 'v08']],
+    [
+      '$not of $or with a null part',
+      { $not: [{ $or: [{ $gt: [V, lit(5)] }, { $eq: [V, lit('abc')] }] }] },
+      ['v01', 'v08'],
+    ],
     ['bare field: true and non-zero numbers', { $and: [V] }, ['v01', 'v02', 'v07', 'v08', 'v13']],
     ['bare int column', { $or: [field('wb_run_step')] }, ALL.slice(1)],
     ['bare string column is false', { $or: [field('op_name')] }, []],
@@ -162,7 +191,11 @@ test('§5.3 columns: mismatched literal kinds are null, datetimes take ISO, offs
     ['dynamic vs dynamic compares text', { $lt: [field('inputs.n'), field('inputs.k')] }, ['c-0002']],
     ['derived latency', { $eq: [field('summary.weave.latency_ms'), lit(2500)] }, ['c-0001']],
     ['derived trace_name prefers display_name', { $eq: [field('summary.weave.trace_name'), lit('chat')] }, ['c-0001']],
-    ['derived status in a list', { $in: [field('summary.weave.status'), [lit('error'), lit('running')]] }, ['c-0003', 'c-0004']],
+    [
+      'derived status in a list',
+      { $in: [field('summary.weave.status'), [lit('error'), lit('running')]] },
+      ['c-0003', 'c-0004'],
+    ],
     ['parent_id null', { $eq: [field('parent_id'), lit(null)] }, ['c-0001', 'c-0003', 'c-0004']],
   ];
   for (const [name, e, ids] of cases) assert.deepEqual(await queryIds(h, expr(e)), ids, name);

@@ -11,11 +11,39 @@ const by = (fieldPath: string, direction: 'asc' | 'desc') => ({ field: fieldPath
 test('§5.5 dynamic fields: present first, numbers numerically, then text, ties by id desc', async (t) => {
   const h = await buildTestApp(t);
   const values: Array<[string, unknown]> = [
-    ['s1', 2], ['s2', 10], ['s3', 'abc'], ['s4', 'b'], ['s5', null], ['s6', undefined], ['s7', '10'], ['s8', true], ['s9', 2.5],
+    ['s1', 2],
+    ['s2', 10],
+    ['s3', 'abc'],
+    ['s4', 'b'],
+    ['s5', null],
+    ['s6', undefined],
+    ['s7', '10'],
+    ['s8', true],
+    ['s9', 2.5],
   ];
   for (const [id, v] of values) await h.post('/call/start', makeStart({ id, inputs: v === undefined ? {} : { v } }));
-  assert.deepEqual(await queryIds(h, { sort_by: [by('inputs.v', 'asc')] }), ['s1', 's9', 's7', 's2', 's3', 's4', 's8', 's6', 's5']);
-  assert.deepEqual(await queryIds(h, { sort_by: [by('inputs.v', 'desc')] }), ['s7', 's2', 's9', 's1', 's8', 's4', 's3', 's6', 's5']);
+  assert.deepEqual(await queryIds(h, { sort_by: [by('inputs.v', 'asc')] }), [
+    's1',
+    's9',
+    's7',
+    's2',
+    's3',
+    's4',
+    's8',
+    's6',
+    's5',
+  ]);
+  assert.deepEqual(await queryIds(h, { sort_by: [by('inputs.v', 'desc')] }), [
+    's7',
+    's2',
+    's9',
+    's1',
+    's8',
+    's4',
+    's3',
+    's6',
+    's5',
+  ]);
   assert.deepEqual(await queryIds(h, { sort_by: [by('inputs.v', 'asc')], limit: 3, offset: 2 }), ['s7', 's2', 's3']);
 });
 
@@ -35,8 +63,14 @@ test('§5.5 column and derived fields: natural order, nulls last in both directi
     [[by('display_name', 'desc')], ['c-0003', 'c-0004', 'c-0002', 'c-0001']],
     [[by('op_name', 'asc')], ['c-0003', 'c-0001', 'c-0004', 'c-0002']],
     [[by('op_name', 'desc')], ['c-0002', 'c-0004', 'c-0003', 'c-0001']],
-    [[by('op_name', 'asc'), by('started_at', 'desc')], ['c-0003', 'c-0001', 'c-0004', 'c-0002']],
-    [[by('op_name', 'asc'), by('id', 'asc')], ['c-0001', 'c-0003', 'c-0004', 'c-0002']],
+    [
+      [by('op_name', 'asc'), by('started_at', 'desc')],
+      ['c-0003', 'c-0001', 'c-0004', 'c-0002'],
+    ],
+    [
+      [by('op_name', 'asc'), by('id', 'asc')],
+      ['c-0001', 'c-0003', 'c-0004', 'c-0002'],
+    ],
     [[by('ended_at', 'asc')], ['c-0002', 'c-0001', 'c-0003', 'c-0004']],
     [[by('ended_at', 'desc')], ['c-0003', 'c-0001', 'c-0002', 'c-0004']],
     [[by('started_at', 'desc')], ['c-0004', 'c-0003', 'c-0002', 'c-0001']],
@@ -48,7 +82,8 @@ test('§5.5 column and derived fields: natural order, nulls last in both directi
     [[by('parent_id', 'asc')], ['c-0002', 'c-0004', 'c-0003', 'c-0001']],
     [[], ['c-0001', 'c-0002', 'c-0003', 'c-0004']],
   ];
-  for (const [sortBy, ids] of cases) assert.deepEqual(await queryIds(h, { sort_by: sortBy }), ids, JSON.stringify(sortBy));
+  for (const [sortBy, ids] of cases)
+    assert.deepEqual(await queryIds(h, { sort_by: sortBy }), ids, JSON.stringify(sortBy));
 });
 
 test('§5.5 the appended id follows a final started_at key, else it is id desc', async (t) => {
@@ -65,12 +100,19 @@ test('§5.5 the appended id follows a final started_at key, else it is id desc',
 
 test('§5.5 sort_by is strict: a bad direction or an extra key → 422, an unknown field → 422 reason', async (t) => {
   const h = await buildTestApp(t);
-  for (const sortBy of [[{ field: 'id', direction: 'up' }], [{ field: 'id', direction: 'asc', nulls: 'first' }], [{ direction: 'asc' }]]) {
+  for (const sortBy of [
+    [{ field: 'id', direction: 'up' }],
+    [{ field: 'id', direction: 'asc', nulls: 'first' }],
+    [{ direction: 'asc' }],
+  ]) {
     const res = await h.post('/calls/stream_query', { project_id: PROJECT, sort_by: sortBy });
     assert.equal(res.statusCode, 422, JSON.stringify(sortBy));
     assert.ok(Array.isArray(res.json().detail));
   }
-  const unknown = await h.post('/calls/stream_query', { project_id: PROJECT, sort_by: [by('summary.weave.costs', 'asc')] });
+  const unknown = await h.post('/calls/stream_query', {
+    project_id: PROJECT,
+    sort_by: [by('summary.weave.costs', 'asc')],
+  });
   assert.equal(unknown.statusCode, 422);
   assert.equal(typeof unknown.json().reason, 'string');
 });
@@ -82,17 +124,31 @@ test('§5.6 columns: top-level fields by first segment, unknown names ignored, s
   assert.equal(first.output, null);
   assert.equal((first.summary as { weave: { status: string } }).weave.status, 'running');
   const [withSummary] = await streamQuery(h, { columns: ['summary'], filter: { call_ids: ['c-0003'] } });
-  assert.deepEqual((withSummary.summary as { weave: unknown }).weave, { status: 'error', latency_ms: 1000, display_name: 'Second chat' });
+  assert.deepEqual((withSummary.summary as { weave: unknown }).weave, {
+    status: 'error',
+    latency_ms: 1000,
+    display_name: 'Second chat',
+  });
   assert.equal(withSummary.display_name, 'Second chat');
   assert.equal(withSummary.exception, 'ValueError: boom');
   assert.equal(withSummary.ended_at, '2025-01-01T10:05:01Z');
   assert.deepEqual(withSummary.inputs, {});
-  const [partial] = await streamQuery(h, { columns: ['parent_id', 'ended_at', 'output'], filter: { call_ids: ['c-0002'] } });
+  const [partial] = await streamQuery(h, {
+    columns: ['parent_id', 'ended_at', 'output'],
+    filter: { call_ids: ['c-0002'] },
+  });
   assert.equal(partial.parent_id, 'c-0001');
   assert.deepEqual(partial.output, { id: 'c-0002' });
-  assert.deepEqual((partial.summary as { weave: unknown }).weave, { status: 'success', latency_ms: 500, trace_name: 'retrieve' });
+  assert.deepEqual((partial.summary as { weave: unknown }).weave, {
+    status: 'success',
+    latency_ms: 500,
+    trace_name: 'retrieve',
+  });
   const bare = await streamQuery(h, { columns: [] });
-  assert.deepEqual(bare.map((c) => c.id), ['c-0001', 'c-0002', 'c-0003', 'c-0004']);
+  assert.deepEqual(
+    bare.map((c) => c.id),
+    ['c-0001', 'c-0002', 'c-0003', 'c-0004'],
+  );
   assert.equal(bare[1].trace_id, 'c-0001');
   assert.equal(bare[1].parent_id, null);
   assert.equal(bare[2].display_name, null);

@@ -23,23 +23,39 @@ function completeCall(overrides: Record<string, unknown> = {}): Record<string, u
 
 test('calls/complete writes finished calls that read back with start and end merged', async (t) => {
   const h = await buildTestApp(t);
-  const child = completeCall({ id: 'k2', trace_id: 'k1', parent_id: 'k1', op_name: 'child', exception: '{"type":"ValueError","message":"boom"}' });
-  const parent = completeCall({ id: 'k1', trace_id: 'k1', op_name: 'parent', summary: { status_counts: { success: 1, error: 1 } } });
+  const child = completeCall({
+    id: 'k2',
+    trace_id: 'k1',
+    parent_id: 'k1',
+    op_name: 'child',
+    exception: '{"type":"ValueError","message":"boom"}',
+  });
+  const parent = completeCall({
+    id: 'k1',
+    trace_id: 'k1',
+    op_name: 'parent',
+    summary: { status_counts: { success: 1, error: 1 } },
+  });
   const res = await h.post('/v2/acme/demo/calls/complete', { batch: [child, parent] });
   assert.equal(res.statusCode, 200);
   assert.deepEqual(res.json(), {});
   const lines = parseJsonl((await h.post('/calls/stream_query', { project_id: PROJECT })).body);
-  assert.deepEqual(lines.map((c) => [c.id, c.parent_id, (c.summary as { weave: { status: string } }).weave.status]), [
-    ['k1', null, 'descendant_error'],
-    ['k2', 'k1', 'error'],
-  ]);
+  assert.deepEqual(
+    lines.map((c) => [c.id, c.parent_id, (c.summary as { weave: { status: string } }).weave.status]),
+    [
+      ['k1', null, 'descendant_error'],
+      ['k2', 'k1', 'error'],
+    ],
+  );
   assert.deepEqual(lines[0].output, { answer: 4 });
   assert.equal((lines[0].summary as { weave: { latency_ms: number } }).weave.latency_ms, 1500);
 });
 
 test('calls/complete rejects an item of another project than the route and writes nothing', async (t) => {
   const h = await buildTestApp(t);
-  const res = await h.post('/v2/acme/demo/calls/complete', { batch: [completeCall({ id: 'ok' }), completeCall({ id: 'bad', project_id: 'acme/elsewhere' })] });
+  const res = await h.post('/v2/acme/demo/calls/complete', {
+    batch: [completeCall({ id: 'ok' }), completeCall({ id: 'bad', project_id: 'acme/elsewhere' })],
+  });
   assert.equal(res.statusCode, 400);
   assert.match(res.json().reason, /does not match the project of the route/);
   const read = await h.post('/call/read', { project_id: PROJECT, id: 'ok' });

@@ -36,7 +36,10 @@ test('checklist 3: an unknown key beside start → 422 extra_forbidden at ["body
   const res = await h.post('/call/start', { ...makeStart({ id: 'x' }), foo: 1 });
   assert.equal(res.statusCode, 422);
   const detail = assertValidationBody(res.json());
-  assert.ok(detail.some((d) => d.type === 'extra_forbidden' && JSON.stringify(d.loc) === '["body","foo"]'), res.body);
+  assert.ok(
+    detail.some((d) => d.type === 'extra_forbidden' && JSON.stringify(d.loc) === '["body","foo"]'),
+    res.body,
+  );
   assert.equal(await readCall(h, 'x'), null);
 });
 
@@ -47,7 +50,10 @@ test('checklist 4: a start without started_at → 422 missing at ["body","start"
   const res = await h.post('/call/start', { start });
   assert.equal(res.statusCode, 422);
   const detail = assertValidationBody(res.json());
-  assert.ok(detail.some((d) => d.type === 'missing' && JSON.stringify(d.loc) === '["body","start","started_at"]'), res.body);
+  assert.ok(
+    detail.some((d) => d.type === 'missing' && JSON.stringify(d.loc) === '["body","start","started_at"]'),
+    res.body,
+  );
 });
 
 test('checklist 5: a started call reads back running, without latency', async (t) => {
@@ -60,9 +66,30 @@ test('checklist 5: a started call reads back running, without latency', async (t
   assert.equal(call.summary.weave.status, 'running');
   assert.equal('latency_ms' in call.summary.weave, false);
   assert.deepEqual(Object.keys(call).sort(), [
-    'attributes', 'deleted_at', 'display_name', 'ended_at', 'exception', 'expire_at', 'id', 'inputs', 'op_name', 'output',
-    'parent_id', 'project_id', 'started_at', 'storage_size_bytes', 'summary', 'thread_id', 'total_storage_size_bytes',
-    'trace_id', 'turn_id', 'wb_run_id', 'wb_run_step', 'wb_run_step_end', 'wb_user_id', 'wb_username',
+    'attributes',
+    'deleted_at',
+    'display_name',
+    'ended_at',
+    'exception',
+    'expire_at',
+    'id',
+    'inputs',
+    'op_name',
+    'output',
+    'parent_id',
+    'project_id',
+    'started_at',
+    'storage_size_bytes',
+    'summary',
+    'thread_id',
+    'total_storage_size_bytes',
+    'trace_id',
+    'turn_id',
+    'wb_run_id',
+    'wb_run_step',
+    'wb_run_step_end',
+    'wb_user_id',
+    'wb_username',
   ]);
 });
 
@@ -135,7 +162,10 @@ test('checklist 11: /call/upsert_batch [end x3, start x3] answers per item and x
 test('checklist 12: trace_name from an op ref; display_name replaces it', async (t) => {
   const h = await buildTestApp(t);
   await h.post('/call/start', makeStart({ id: 'n1', op_name: 'weave:///acme/demo/op/answer:abc' }));
-  await h.post('/call/start', makeStart({ id: 'n2', op_name: 'weave:///acme/demo/op/answer:abc', display_name: 'Nice' }));
+  await h.post(
+    '/call/start',
+    makeStart({ id: 'n2', op_name: 'weave:///acme/demo/op/answer:abc', display_name: 'Nice' }),
+  );
   const plain = await readCall(h, 'n1');
   assert.equal(plain?.summary.weave.trace_name, 'answer');
   assert.equal('display_name' in plain!.summary.weave, false);

@@ -11,7 +11,11 @@ async function call(h: TestApp, id: string): Promise<void> {
 }
 
 async function feedback(h: TestApp, id: string, body: Record<string, unknown>): Promise<void> {
-  const res = await h.post('/feedback/create', { project_id: PROJECT, weave_ref: `weave:///${PROJECT}/call/${id}`, ...body });
+  const res = await h.post('/feedback/create', {
+    project_id: PROJECT,
+    weave_ref: `weave:///${PROJECT}/call/${id}`,
+    ...body,
+  });
   assert.equal(res.statusCode, 200, res.body);
 }
 
@@ -27,17 +31,53 @@ test('filter and sort calls by their feedback', async (t) => {
   await feedback(h, 'a', { feedback_type: 'score', payload: { value: 0.9, label: 'good' } });
   await feedback(h, 'b', { feedback_type: 'score', payload: { value: 0.2, label: 'bad' } });
   await feedback(h, 'b', { feedback_type: 'wandb.reaction.1', payload: { emoji: '👍' } });
-  await feedback(h, 'c', { feedback_type: 'wandb.runnable.judge', runnable_ref: `weave:///${PROJECT}/op/judge:d1`, call_ref: `weave:///${PROJECT}/call/x`, payload: { output: { ok: true } } });
+  await feedback(h, 'c', {
+    feedback_type: 'wandb.runnable.judge',
+    runnable_ref: `weave:///${PROJECT}/op/judge:d1`,
+    call_ref: `weave:///${PROJECT}/call/x`,
+    payload: { output: { ok: true } },
+  });
   const gt = (path: string, value: number) => ({ $expr: { $gt: [{ $getField: path }, { $literal: value }] } });
   assert.deepEqual(await ids(h, { query: gt('feedback.[score].payload.value', 0.5) }), ['a']);
-  assert.deepEqual(await ids(h, { query: { $expr: { $eq: [{ $getField: 'feedback.[wandb.reaction.1].payload.alias' }, { $literal: ':thumbs_up:' }] } } }), ['b']);
-  assert.deepEqual(await ids(h, { query: { $expr: { $eq: [{ $getField: 'feedback.[*].runnable_ref' }, { $literal: `weave:///${PROJECT}/op/judge:d1` }] } } }), ['c']);
-  assert.deepEqual(await ids(h, { query: { $expr: { $eq: [{ $getField: 'feedback.[wandb.runnable.judge].payload.output.ok' }, { $literal: true }] } } }), ['c']);
-  assert.deepEqual(await ids(h, { sort_by: [{ field: 'feedback.[score].payload.label', direction: 'asc' }] }), ['b', 'a', 'c']);
+  assert.deepEqual(
+    await ids(h, {
+      query: {
+        $expr: { $eq: [{ $getField: 'feedback.[wandb.reaction.1].payload.alias' }, { $literal: ':thumbs_up:' }] },
+      },
+    }),
+    ['b'],
+  );
+  assert.deepEqual(
+    await ids(h, {
+      query: {
+        $expr: { $eq: [{ $getField: 'feedback.[*].runnable_ref' }, { $literal: `weave:///${PROJECT}/op/judge:d1` }] },
+      },
+    }),
+    ['c'],
+  );
+  assert.deepEqual(
+    await ids(h, {
+      query: {
+        $expr: { $eq: [{ $getField: 'feedback.[wandb.runnable.judge].payload.output.ok' }, { $literal: true }] },
+      },
+    }),
+    ['c'],
+  );
+  assert.deepEqual(await ids(h, { sort_by: [{ field: 'feedback.[score].payload.label', direction: 'asc' }] }), [
+    'b',
+    'a',
+    'c',
+  ]);
   // the first record of a type counts, and a call without one has '' for the ref fields
   await feedback(h, 'a', { feedback_type: 'score', payload: { value: 0.1, label: 'later' } });
   assert.deepEqual(await ids(h, { query: gt('feedback.[score].payload.value', 0.5) }), ['a']);
-  assert.deepEqual(await ids(h, { query: { $expr: { $eq: [{ $getField: 'feedback.[*].trigger_ref' }, { $literal: '' }] } } }), ['a', 'b', 'c']);
-  const count = await h.post('/calls/query_stats', { project_id: PROJECT, query: gt('feedback.[score].payload.value', 0) });
+  assert.deepEqual(
+    await ids(h, { query: { $expr: { $eq: [{ $getField: 'feedback.[*].trigger_ref' }, { $literal: '' }] } } }),
+    ['a', 'b', 'c'],
+  );
+  const count = await h.post('/calls/query_stats', {
+    project_id: PROJECT,
+    query: gt('feedback.[score].payload.value', 0),
+  });
   assert.equal(count.json().count, 2);
 });

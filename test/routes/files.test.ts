@@ -64,7 +64,10 @@ test('uploading the same bytes twice stores them once; /files/query_stats sums d
   await upload(h, fileParts(''));
   await upload(h, fileParts('abc'));
   assert.deepEqual((await h.post('/files/query_stats', { project_id: PROJECT })).json(), { total_size_bytes: 14 });
-  const empty = await h.post('/file/content', { project_id: PROJECT, digest: '47DEQpj8HBSaXYTImWX5JCeuQeRkm5NMpJWZG3hSuFU' });
+  const empty = await h.post('/file/content', {
+    project_id: PROJECT,
+    digest: '47DEQpj8HBSaXYTImWX5JCeuQeRkm5NMpJWZG3hSuFU',
+  });
   assert.equal(empty.statusCode, 200);
   assert.equal(empty.rawPayload.length, 0);
 });
@@ -89,17 +92,26 @@ test('a file sent before project_id is still stored', async (t) => {
   ]);
   assert.equal(res.statusCode, 200, res.body);
   assert.equal(res.json().digest, HELLO_DIGEST);
-  assert.equal((await h.post('/file/content', { project_id: PROJECT, digest: HELLO_DIGEST })).rawPayload.toString(), 'hello world');
+  assert.equal(
+    (await h.post('/file/content', { project_id: PROJECT, digest: HELLO_DIGEST })).rawPayload.toString(),
+    'hello world',
+  );
 });
 
 test('missing form fields answer 422 naming them', async (t) => {
   const h = await buildTestApp(t);
   const noFile = await upload(h, [{ name: 'project_id', value: PROJECT }]);
   assert.equal(noFile.statusCode, 422);
-  assert.deepEqual(noFile.json().detail.map((d: { loc: string[] }) => d.loc), [['body', 'file']]);
+  assert.deepEqual(
+    noFile.json().detail.map((d: { loc: string[] }) => d.loc),
+    [['body', 'file']],
+  );
   const noProject = await upload(h, [{ name: 'file', filename: 'a', value: 'x' }]);
   assert.equal(noProject.statusCode, 422);
-  assert.deepEqual(noProject.json().detail.map((d: { loc: string[] }) => d.loc), [['body', 'project_id']]);
+  assert.deepEqual(
+    noProject.json().detail.map((d: { loc: string[] }) => d.loc),
+    [['body', 'project_id']],
+  );
   const json = await h.post('/file/create', { project_id: PROJECT });
   assert.equal(json.statusCode, 422);
 });
@@ -141,7 +153,10 @@ test('tenancy: bob cannot upload to, read from or measure acme/demo (403)', asyn
   const h = await buildTestApp(t);
   await upload(h, fileParts('hello world'));
   assert.equal((await upload(h, fileParts('secret'), { key: h.bobKey })).statusCode, 403);
-  assert.equal((await h.post('/file/content', { project_id: PROJECT, digest: HELLO_DIGEST }, h.bobKey)).statusCode, 403);
+  assert.equal(
+    (await h.post('/file/content', { project_id: PROJECT, digest: HELLO_DIGEST }, h.bobKey)).statusCode,
+    403,
+  );
   assert.equal((await h.post('/files/query_stats', { project_id: PROJECT }, h.bobKey)).statusCode, 403);
   // bob's own project does not see acme's file
   const own = await h.post('/file/content', { project_id: 'other/p', digest: HELLO_DIGEST }, h.bobKey);
@@ -158,8 +173,16 @@ test('/file/content rejects unknown keys (422 extra_forbidden)', async (t) => {
 test('a malformed multipart body answers 400, never 500', async (t) => {
   const h = await buildTestApp(t);
   const send = (payload: string, contentType: string) =>
-    h.app.inject({ method: 'POST', url: '/file/create', headers: { authorization: basicAuth(h.aliceKey), 'content-type': contentType }, payload });
-  const truncated = await send(`--x\r\nContent-Disposition: form-data; name="project_id"\r\n\r\n${PROJECT}\r\n--x\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nhel`, 'multipart/form-data; boundary=x');
+    h.app.inject({
+      method: 'POST',
+      url: '/file/create',
+      headers: { authorization: basicAuth(h.aliceKey), 'content-type': contentType },
+      payload,
+    });
+  const truncated = await send(
+    `--x\r\nContent-Disposition: form-data; name="project_id"\r\n\r\n${PROJECT}\r\n--x\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nhel`,
+    'multipart/form-data; boundary=x',
+  );
   assert.equal(truncated.statusCode, 400);
   assert.match(truncated.json().reason, /^Malformed multipart body: /);
   const noBoundary = await send('', 'multipart/form-data');

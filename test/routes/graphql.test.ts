@@ -3,8 +3,10 @@ import { test } from 'node:test';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 /** The documents weave 0.54.0 sends, as gql prints them (see docs/python-client.md). */
-const DEFAULT_ENTITY = 'query DefaultEntity {\n  viewer {\n    username\n    defaultEntity {\n      name\n    }\n  }\n}';
-const PROJECT_QUERY = 'query Project($name: String!, $entityName: String!) {\n  project(name: $name, entityName: $entityName) {\n    name\n  }\n}';
+const DEFAULT_ENTITY =
+  'query DefaultEntity {\n  viewer {\n    username\n    defaultEntity {\n      name\n    }\n  }\n}';
+const PROJECT_QUERY =
+  'query Project($name: String!, $entityName: String!) {\n  project(name: $name, entityName: $entityName) {\n    name\n  }\n}';
 const UPSERT_MODEL = `mutation UpsertModel($name: String!, $id: String, $entity: String!, $description: String, $repo: String) {
   upsertModel(
     input: {id: $id, name: $name, entityName: $entity, description: $description, repo: $repo}
@@ -15,7 +17,8 @@ const UPSERT_MODEL = `mutation UpsertModel($name: String!, $id: String, $entity:
     }
   }
 }`;
-const ENTITY_ACCESS = 'query Entity($entityName: String!) { viewer { username } entity(name: $entityName) { readOnly } }';
+const ENTITY_ACCESS =
+  'query Entity($entityName: String!) { viewer { username } entity(name: $entityName) { readOnly } }';
 const SERVER_INFO = 'query ServerInfo { serverInfo { frontendHost } }';
 const ARTIFACT_MANIFEST = `query ArtifactManifest($entityName: String!, $projectName: String!, $name: String!) {
   project(name: $projectName, entityName: $entityName) { artifact(name: $name) { currentManifest { id file { directUrl } } } }
@@ -26,7 +29,12 @@ interface GqlBody {
   errors?: Array<{ message: string; path?: string[]; extensions?: { code?: string } }>;
 }
 
-async function gql(h: TestApp, query: string, variables?: Record<string, unknown>, key?: string | null): Promise<GqlBody> {
+async function gql(
+  h: TestApp,
+  query: string,
+  variables?: Record<string, unknown>,
+  key?: string | null,
+): Promise<GqlBody> {
   const res = await h.post('/graphql', variables === undefined ? { query } : { query, variables }, key);
   assert.equal(res.statusCode, 200, res.body);
   assert.match(String(res.headers['content-type']), /application\/json/);
@@ -38,8 +46,12 @@ const upsert = (h: TestApp, entity: string, name: string, key?: string) =>
 
 test('viewer answers the DefaultEntity query with the key owner and its entity', async (t) => {
   const h = await buildTestApp(t);
-  assert.deepEqual(await gql(h, DEFAULT_ENTITY), { data: { viewer: { username: 'alice', defaultEntity: { name: 'acme' } } } });
-  assert.deepEqual(await gql(h, DEFAULT_ENTITY, undefined, h.bobKey), { data: { viewer: { username: 'bob', defaultEntity: { name: 'other' } } } });
+  assert.deepEqual(await gql(h, DEFAULT_ENTITY), {
+    data: { viewer: { username: 'alice', defaultEntity: { name: 'acme' } } },
+  });
+  assert.deepEqual(await gql(h, DEFAULT_ENTITY, undefined, h.bobKey), {
+    data: { viewer: { username: 'bob', defaultEntity: { name: 'other' } } },
+  });
   const full = await gql(h, '{ viewer { id name admin } }');
   assert.equal(full.data?.viewer.name, 'alice');
   assert.equal(full.data?.viewer.admin, false);
@@ -49,9 +61,16 @@ test('viewer answers the DefaultEntity query with the key owner and its entity',
 test('project is null until upsertModel creates it; a second upsert changes nothing', async (t) => {
   const h = await buildTestApp(t);
   assert.deepEqual(await gql(h, PROJECT_QUERY, { entityName: 'acme', name: 'fresh' }), { data: { project: null } });
-  assert.deepEqual(await upsert(h, 'acme', 'fresh'), { data: { upsertModel: { model: { name: 'fresh', description: null } } } });
-  assert.deepEqual(await gql(h, PROJECT_QUERY, { entityName: 'acme', name: 'fresh' }), { data: { project: { name: 'fresh' } } });
-  const again = await gql(h, 'mutation { upsertModel(input: {name: "fresh", entityName: "acme"}) { inserted project { name entityName } } }');
+  assert.deepEqual(await upsert(h, 'acme', 'fresh'), {
+    data: { upsertModel: { model: { name: 'fresh', description: null } } },
+  });
+  assert.deepEqual(await gql(h, PROJECT_QUERY, { entityName: 'acme', name: 'fresh' }), {
+    data: { project: { name: 'fresh' } },
+  });
+  const again = await gql(
+    h,
+    'mutation { upsertModel(input: {name: "fresh", entityName: "acme"}) { inserted project { name entityName } } }',
+  );
   assert.deepEqual(again.data?.upsertModel, { inserted: false, project: { name: 'fresh', entityName: 'acme' } });
   const record = await h.store.auth.findProject('acme/fresh');
   assert.equal(record?.entity, 'acme');
@@ -59,8 +78,14 @@ test('project is null until upsertModel creates it; a second upsert changes noth
 
 test('upsertModel without entityName uses the caller default entity', async (t) => {
   const h = await buildTestApp(t);
-  const res = await gql(h, 'mutation { upsertModel(input: {name: "solo"}) { inserted model { name entityName entity { name readOnly } } } }');
-  assert.deepEqual(res.data?.upsertModel, { inserted: true, model: { name: 'solo', entityName: 'acme', entity: { name: 'acme', readOnly: false } } });
+  const res = await gql(
+    h,
+    'mutation { upsertModel(input: {name: "solo"}) { inserted model { name entityName entity { name readOnly } } } }',
+  );
+  assert.deepEqual(res.data?.upsertModel, {
+    inserted: true,
+    model: { name: 'solo', entityName: 'acme', entity: { name: 'acme', readOnly: false } },
+  });
   assert.notEqual(await h.store.auth.findProject('acme/solo'), null);
 });
 
@@ -73,9 +98,15 @@ test('tenancy: another entity cannot be created in, seen or probed', async (t) =
   assert.deepEqual(denied.errors?.[0].path, ['upsertModel']);
   assert.equal(await h.store.auth.findProject('acme/intrusion'), null);
   // bob sees acme's existing project exactly as a missing one
-  assert.deepEqual(await gql(h, PROJECT_QUERY, { entityName: 'acme', name: 'secret' }, h.bobKey), { data: { project: null } });
-  assert.deepEqual(await gql(h, ENTITY_ACCESS, { entityName: 'acme' }, h.bobKey), { data: { viewer: { username: 'bob' }, entity: null } });
-  assert.deepEqual(await gql(h, ENTITY_ACCESS, { entityName: 'acme' }), { data: { viewer: { username: 'alice' }, entity: { readOnly: false } } });
+  assert.deepEqual(await gql(h, PROJECT_QUERY, { entityName: 'acme', name: 'secret' }, h.bobKey), {
+    data: { project: null },
+  });
+  assert.deepEqual(await gql(h, ENTITY_ACCESS, { entityName: 'acme' }, h.bobKey), {
+    data: { viewer: { username: 'bob' }, entity: null },
+  });
+  assert.deepEqual(await gql(h, ENTITY_ACCESS, { entityName: 'acme' }), {
+    data: { viewer: { username: 'alice' }, entity: { readOnly: false } },
+  });
   const nested = await gql(h, '{ entity(name: "acme") { name isTeam project(name: "secret") { name } } }');
   assert.deepEqual(nested.data?.entity, { name: 'acme', isTeam: false, project: { name: 'secret' } });
 });
@@ -85,9 +116,15 @@ test('an admin key reaches every existing entity and may create projects anywher
   const { key: adminKey } = await h.app.services.auth.createKey({ entity: 'admin', username: 'root', admin: true });
   const created = await upsert(h, 'other', 'ops', adminKey);
   assert.deepEqual(created.data, { upsertModel: { model: { name: 'ops', description: null } } });
-  assert.deepEqual(await gql(h, PROJECT_QUERY, { entityName: 'other', name: 'ops' }, adminKey), { data: { project: { name: 'ops' } } });
-  assert.deepEqual(await gql(h, PROJECT_QUERY, { entityName: 'other', name: 'ops' }, h.bobKey), { data: { project: { name: 'ops' } } });
-  assert.deepEqual(await gql(h, ENTITY_ACCESS, { entityName: 'acme' }, adminKey), { data: { viewer: { username: 'root' }, entity: { readOnly: false } } });
+  assert.deepEqual(await gql(h, PROJECT_QUERY, { entityName: 'other', name: 'ops' }, adminKey), {
+    data: { project: { name: 'ops' } },
+  });
+  assert.deepEqual(await gql(h, PROJECT_QUERY, { entityName: 'other', name: 'ops' }, h.bobKey), {
+    data: { project: { name: 'ops' } },
+  });
+  assert.deepEqual(await gql(h, ENTITY_ACCESS, { entityName: 'acme' }, adminKey), {
+    data: { viewer: { username: 'root' }, entity: { readOnly: false } },
+  });
   assert.deepEqual((await gql(h, '{ entity(name: "nobody") { name } }', undefined, adminKey)).data, { entity: null });
   assert.deepEqual((await gql(h, '{ viewer { admin } }', undefined, adminKey)).data, { viewer: { admin: true } });
 });
@@ -95,7 +132,10 @@ test('an admin key reaches every existing entity and may create projects anywher
 test('a created project shares its internal id with /service/projects_info', async (t) => {
   const h = await buildTestApp(t);
   await upsert(h, 'acme', 'linked');
-  const res = await gql(h, '{ project(name: "linked", entityName: "acme") { id internalId createdAt entity { name } } }');
+  const res = await gql(
+    h,
+    '{ project(name: "linked", entityName: "acme") { id internalId createdAt entity { name } } }',
+  );
   const info = await h.post('/service/projects_info', { project_ids: ['acme/linked'] });
   assert.equal(res.data?.project.internalId, info.json()[0].internal_project_id);
   assert.match(res.data?.project.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
@@ -117,14 +157,22 @@ test('invalid names are refused with BAD_USER_INPUT and nothing is created', asy
 
 test('serverInfo.frontendHost: HEDDLE_PUBLIC_URL, else the configured address, else the request origin', async (t) => {
   const configured = await buildTestApp(t, { HEDDLE_PUBLIC_URL: 'https://heddle.example.com/' });
-  assert.deepEqual(await gql(configured, SERVER_INFO), { data: { serverInfo: { frontendHost: 'https://heddle.example.com' } } });
+  assert.deepEqual(await gql(configured, SERVER_INFO), {
+    data: { serverInfo: { frontendHost: 'https://heddle.example.com' } },
+  });
   const byAddress = await buildTestApp(t, { HEDDLE_HOST: '127.0.0.1', HEDDLE_PORT: '9123' });
-  assert.deepEqual(await gql(byAddress, SERVER_INFO), { data: { serverInfo: { frontendHost: 'http://127.0.0.1:9123' } } });
+  assert.deepEqual(await gql(byAddress, SERVER_INFO), {
+    data: { serverInfo: { frontendHost: 'http://127.0.0.1:9123' } },
+  });
   const ephemeral = await buildTestApp(t, { HEDDLE_PORT: '0' });
   const res = await ephemeral.app.inject({
     method: 'POST',
     url: '/graphql',
-    headers: { authorization: `Bearer ${ephemeral.aliceKey}`, host: 'heddle.internal:4321', 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${ephemeral.aliceKey}`,
+      host: 'heddle.internal:4321',
+      'content-type': 'application/json',
+    },
     payload: JSON.stringify({ query: SERVER_INFO }),
   });
   assert.deepEqual(res.json(), { data: { serverInfo: { frontendHost: 'http://heddle.internal:4321' } } });
@@ -133,8 +181,12 @@ test('serverInfo.frontendHost: HEDDLE_PUBLIC_URL, else the configured address, e
 test('artifact lookups validate and answer null (no W&B artifacts are stored)', async (t) => {
   const h = await buildTestApp(t);
   await upsert(h, 'acme', 'arts');
-  assert.deepEqual(await gql(h, ARTIFACT_MANIFEST, { entityName: 'acme', projectName: 'arts', name: 'x:v0' }), { data: { project: { artifact: null } } });
-  assert.deepEqual(await gql(h, 'query ($id: ID!) { artifact(id: $id) { id } }', { id: 'QXJ0aWZhY3Q6MQ==' }), { data: { artifact: null } });
+  assert.deepEqual(await gql(h, ARTIFACT_MANIFEST, { entityName: 'acme', projectName: 'arts', name: 'x:v0' }), {
+    data: { project: { artifact: null } },
+  });
+  assert.deepEqual(await gql(h, 'query ($id: ID!) { artifact(id: $id) { id } }', { id: 'QXJ0aWZhY3Q6MQ==' }), {
+    data: { artifact: null },
+  });
 });
 
 test('errors come back in GraphQL form', async (t) => {

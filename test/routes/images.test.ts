@@ -26,14 +26,19 @@ async function startFakeProvider(t: TestContext, status = 200): Promise<FakeProv
       }
       requests.push({ url: req.url ?? '', authorization: req.headers.authorization, body: JSON.parse(text) });
       if (status !== 200) {
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'quota exceeded' } }));
+        res
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'quota exceeded' } }));
         return;
       }
       const { port } = server.address() as AddressInfo;
       res.writeHead(200, { 'content-type': 'application/json' }).end(
         JSON.stringify({
           created: 1700000000,
-          data: [{ b64_json: PNG.toString('base64'), revised_prompt: 'a cat' }, { url: `http://127.0.0.1:${port}/files/pic.jpg` }],
+          data: [
+            { b64_json: PNG.toString('base64'), revised_prompt: 'a cat' },
+            { url: `http://127.0.0.1:${port}/files/pic.jpg` },
+          ],
           usage: { input_tokens: 10, output_tokens: 20 },
         }),
       );
@@ -64,9 +69,21 @@ test('§6.4 /image/create stores each image as Content files and records a call 
   const res = await h.post('/image/create', BODY);
   assert.equal(res.statusCode, 200, res.body);
   const { response, weave_call_id: callId } = res.json();
-  assert.deepEqual(provider.requests, [{ url: '/v1/images/generations', authorization: 'Bearer sk-test', body: { model: 'gpt-image-1', prompt: 'a cat', n: 2 } }]);
+  assert.deepEqual(provider.requests, [
+    {
+      url: '/v1/images/generations',
+      authorization: 'Bearer sk-test',
+      body: { model: 'gpt-image-1', prompt: 'a cat', n: 2 },
+    },
+  ]);
   assert.equal(response.model, 'gpt-image-1');
-  assert.deepEqual(response.usage, { input_tokens: 10, output_tokens: 20, prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 });
+  assert.deepEqual(response.usage, {
+    input_tokens: 10,
+    output_tokens: 20,
+    prompt_tokens: 10,
+    completion_tokens: 20,
+    total_tokens: 30,
+  });
   assert.equal(response.data.length, 2);
   const images = [PNG, JPEG];
   for (const [i, item] of response.data.entries()) {
@@ -77,12 +94,16 @@ test('§6.4 /image/create stores each image as Content files and records a call 
     assert.equal(item.files.content, digestBytes(images[i]));
     const content = await h.post('/file/content', { project_id: PROJECT, digest: item.files.content });
     assert.deepEqual(content.rawPayload, images[i]);
-    const meta = JSON.parse((await h.post('/file/content', { project_id: PROJECT, digest: item.files['metadata.json'] })).body);
+    const meta = JSON.parse(
+      (await h.post('/file/content', { project_id: PROJECT, digest: item.files['metadata.json'] })).body,
+    );
     assert.equal(meta.mimetype, i === 0 ? 'image/png' : 'image/jpeg');
     assert.equal(meta.size, images[i].length);
   }
   assert.equal(response.data[0].revised_prompt, 'a cat');
-  const [call] = parseJsonl((await h.post('/calls/stream_query', { project_id: PROJECT, filter: { call_ids: [callId] } })).body);
+  const [call] = parseJsonl(
+    (await h.post('/calls/stream_query', { project_id: PROJECT, filter: { call_ids: [callId] } })).body,
+  );
   assert.equal(call.op_name, 'weave.image_generation_create');
   assert.deepEqual(call.inputs, BODY.inputs);
   assert.deepEqual(call.output, response);
@@ -95,7 +116,11 @@ test('§6.4 /image/create stores each image as Content files and records a call 
 test('§6.4 dall-e-3 forces n=1; track_llm_call=false records no call; provider errors stay inside a 200', async (t) => {
   const provider = await startFakeProvider(t);
   const h = await buildTestApp(t, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: provider.baseUrl });
-  const res = await h.post('/image/create', { project_id: PROJECT, inputs: { model: 'dall-e-3', prompt: 'p', n: 4 }, track_llm_call: false });
+  const res = await h.post('/image/create', {
+    project_id: PROJECT,
+    inputs: { model: 'dall-e-3', prompt: 'p', n: 4 },
+    track_llm_call: false,
+  });
   assert.equal(res.statusCode, 200, res.body);
   assert.equal(res.json().weave_call_id, null);
   assert.equal(provider.requests[0].body.n, 1);

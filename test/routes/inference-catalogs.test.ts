@@ -23,12 +23,21 @@ const LLAMA = {
   datacenters: [{ country_code: 'US' }],
   vendor_extra: { kept: true },
 };
-const SERVERLESS = { id: 'serverless-h100', name: 'Serverless', type: 'serverless', pricing: { cents_per_million_input_tokens: 22, cents_per_million_output_tokens: 22 }, specs: {} };
+const SERVERLESS = {
+  id: 'serverless-h100',
+  name: 'Serverless',
+  type: 'serverless',
+  pricing: { cents_per_million_input_tokens: 22, cents_per_million_output_tokens: 22 },
+  specs: {},
+};
 const DEDICATED = { ...SERVERLESS, id: 'dedicated-h100', name: 'Dedicated', type: 'dedicated' };
 const CATALOG = {
   router_models: [LLAMA],
   analysis_models: [{ id: 'openai/gpt-oss-20b', name: 'gpt-oss 20B' }],
-  hardware: { 'meta-llama/Llama-3.1-8B-Instruct': [SERVERLESS, DEDICATED], 'other/Llama-3.1-8B-Instruct': [{ ...SERVERLESS, id: 'serverless-a100' }] },
+  hardware: {
+    'meta-llama/Llama-3.1-8B-Instruct': [SERVERLESS, DEDICATED],
+    'other/Llama-3.1-8B-Instruct': [{ ...SERVERLESS, id: 'serverless-a100' }],
+  },
 };
 
 function catalogFile(t: TestContext, content: unknown): string {
@@ -59,12 +68,17 @@ test('item 26: the model catalogues answer {"data": [...]} from the configured f
 
 test('item 26: another partner word is 404 with a reason; no credentials is 401', async (t) => {
   const h = await catalogApp(t);
-  for (const url of ['/inference/router/artificialanalysis/models', '/inference/analysis/acme/models', '/inference/openrouter/v2/hardware?model=x']) {
+  for (const url of [
+    '/inference/router/artificialanalysis/models',
+    '/inference/analysis/acme/models',
+    '/inference/openrouter/v2/hardware?model=x',
+  ]) {
     const res = await h.get(url);
     assert.equal(res.statusCode, 404, url);
     assert.match(res.json().reason, /Unknown inference partner/);
   }
-  for (const url of ['/inference/router/openrouter/models', '/inference/nvidia/v2/hardware?model=x']) assert.equal((await h.get(url, null)).statusCode, 401, url);
+  for (const url of ['/inference/router/openrouter/models', '/inference/nvidia/v2/hardware?model=x'])
+    assert.equal((await h.get(url, null)).statusCode, 401, url);
 });
 
 test('item 27: hardware needs `model` (422); it matches the name after the last "/" in any case and returns serverless options only', async (t) => {
@@ -76,7 +90,11 @@ test('item 27: hardware needs `model` (422); it matches the name after the last 
   assert.equal(res.statusCode, 200, res.body);
   assert.deepEqual(res.json(), { hardware: [SERVERLESS, { ...SERVERLESS, id: 'serverless-a100' }] });
   assert.deepEqual((await h.get('/inference/partner/v2/hardware?model=unknown')).json(), { hardware: [] });
-  assert.deepEqual((await h.get('/inference/nvidia/v2/hardware?model=meta-llama%2FLlama-3.1-8B-Instruct')).json(), { hardware: [] }, 'the publisher prefix is not part of the name');
+  assert.deepEqual(
+    (await h.get('/inference/nvidia/v2/hardware?model=meta-llama%2FLlama-3.1-8B-Instruct')).json(),
+    { hardware: [] },
+    'the publisher prefix is not part of the name',
+  );
 });
 
 test('without a catalogue file every list is empty', async (t) => {
@@ -94,7 +112,14 @@ test('a catalogue file that cannot be read or breaks the format is a configurati
     [{ models: [] }, /HEDDLE_INFERENCE_CATALOG: .*models/],
   ];
   for (const [content, message] of cases) {
-    assert.throws(() => loadConfig({ HEDDLE_INFERENCE_CATALOG: catalogFile(t, content) }), (e: unknown) => e instanceof ConfigError && message.test(e.message), JSON.stringify(content));
+    assert.throws(
+      () => loadConfig({ HEDDLE_INFERENCE_CATALOG: catalogFile(t, content) }),
+      (e: unknown) => e instanceof ConfigError && message.test(e.message),
+      JSON.stringify(content),
+    );
   }
-  assert.throws(() => loadConfig({ HEDDLE_INFERENCE_CATALOG: '/nonexistent/catalog.json' }), /HEDDLE_INFERENCE_CATALOG: cannot read \/nonexistent\/catalog\.json/);
+  assert.throws(
+    () => loadConfig({ HEDDLE_INFERENCE_CATALOG: '/nonexistent/catalog.json' }),
+    /HEDDLE_INFERENCE_CATALOG: cannot read \/nonexistent\/catalog\.json/,
+  );
 });

@@ -5,8 +5,10 @@ import { createDigest, createObject, queryObjects, readObject } from '../helpers
 
 // Objects spec §10, items 18–24, plus class detection, builtin classes and tenancy.
 
-const MODEL_VAL = '{"_type":"MyModel","name":"m1","temperature":0.5,"_class_name":"MyModel","_bases":["Model","Object","BaseModel"]}';
-const OP_VAL = '{"_type":"CustomWeaveType","weave_type":{"type":"Op"},"files":{"obj.py":"uU0nuZNNPgilLlLX2n2rXsSE7XN6U4DukIj3rOLvzek"}}';
+const MODEL_VAL =
+  '{"_type":"MyModel","name":"m1","temperature":0.5,"_class_name":"MyModel","_bases":["Model","Object","BaseModel"]}';
+const OP_VAL =
+  '{"_type":"CustomWeaveType","weave_type":{"type":"Op"},"files":{"obj.py":"uU0nuZNNPgilLlLX2n2rXsSE7XN6U4DukIj3rOLvzek"}}';
 
 test('§10.18 a Model value gets base Model and leaf MyModel; class filters use them', async (t) => {
   const h = await buildTestApp(t);
@@ -16,11 +18,20 @@ test('§10.18 a Model value gets base Model and leaf MyModel; class filters use 
   const obj = (await readObject(h, 'm', digest)).body.obj;
   assert.equal(obj.base_object_class, 'Model');
   assert.equal(obj.leaf_object_class, 'MyModel');
-  assert.deepEqual((await queryObjects(h, { filter: { base_object_classes: ['Model'] } })).map((o) => o.object_id), ['m']);
+  assert.deepEqual(
+    (await queryObjects(h, { filter: { base_object_classes: ['Model'] } })).map((o) => o.object_id),
+    ['m'],
+  );
   assert.deepEqual(await queryObjects(h, { filter: { leaf_object_classes: ['Model'] } }), []);
-  assert.deepEqual((await queryObjects(h, { filter: { leaf_object_classes: ['MyModel'] } })).map((o) => o.object_id), ['m']);
+  assert.deepEqual(
+    (await queryObjects(h, { filter: { leaf_object_classes: ['MyModel'] } })).map((o) => o.object_id),
+    ['m'],
+  );
   // our choice: versions without a base class survive exclude_base_object_classes
-  assert.deepEqual((await queryObjects(h, { filter: { exclude_base_object_classes: ['Model'] } })).map((o) => o.object_id), ['plain']);
+  assert.deepEqual(
+    (await queryObjects(h, { filter: { exclude_base_object_classes: ['Model'] } })).map((o) => o.object_id),
+    ['plain'],
+  );
 });
 
 test('§2.2 class detection table', async (t) => {
@@ -47,7 +58,9 @@ test('§10.19 builtin_object_class on a non-object value answers 400', async (t)
 
 test('§2.4 builtin AnnotationSpec is filled in and hashed as the reference does', async (t) => {
   const h = await buildTestApp(t);
-  const res = await createObject(h, 'spec', '{"field_schema":{"type":"number","minimum":0,"maximum":5}}', { builtin_object_class: 'AnnotationSpec' });
+  const res = await createObject(h, 'spec', '{"field_schema":{"type":"number","minimum":0,"maximum":5}}', {
+    builtin_object_class: 'AnnotationSpec',
+  });
   assert.equal(res.statusCode, 200, JSON.stringify(res.body));
   assert.equal(res.body.digest, 'CS2vOwCnCX1pZ0UxWw7MpVHdOn90XrhWkyAXL0TFa6Q');
   const obj = (await readObject(h, 'spec', 'latest')).body.obj;
@@ -55,12 +68,19 @@ test('§2.4 builtin AnnotationSpec is filled in and hashed as the reference does
   assert.equal(obj.leaf_object_class, 'AnnotationSpec');
   assert.equal(obj.val.unique_among_creators, false);
   assert.deepEqual(obj.val._bases, ['BaseObject', 'BaseModel']);
-  assert.equal((await createObject(h, 'u', '{}', { builtin_object_class: 'NoSuchClass' })).body.reason, 'Unknown object class: NoSuchClass');
+  assert.equal(
+    (await createObject(h, 'u', '{}', { builtin_object_class: 'NoSuchClass' })).body.reason,
+    'Unknown object class: NoSuchClass',
+  );
   const mismatch = await createObject(h, 'mm', MODEL_VAL, { builtin_object_class: 'AnnotationSpec' });
   assert.equal(mismatch.statusCode, 400);
-  const badSchema = await createObject(h, 'bad', '{"field_schema":{"type":"nonsense"}}', { builtin_object_class: 'AnnotationSpec' });
+  const badSchema = await createObject(h, 'bad', '{"field_schema":{"type":"nonsense"}}', {
+    builtin_object_class: 'AnnotationSpec',
+  });
   assert.equal(badSchema.statusCode, 400);
-  const model = await createObject(h, 'llm', '{"llm_model_id":"gpt"}', { set_base_object_class: 'LLMStructuredCompletionModel' });
+  const model = await createObject(h, 'llm', '{"llm_model_id":"gpt"}', {
+    set_base_object_class: 'LLMStructuredCompletionModel',
+  });
   assert.equal(model.statusCode, 200);
   const llm = (await readObject(h, 'llm', 'latest')).body.obj;
   assert.deepEqual([llm.base_object_class, llm.leaf_object_class], ['Model', 'LLMStructuredCompletionModel']);
@@ -88,7 +108,10 @@ test('§10.21 an op value has kind "op"; is_op filters', async (t) => {
   const ops = await queryObjects(h, { filter: { is_op: true } });
   assert.deepEqual(ops.map((o) => o.object_id).sort(), ['my_op', 'thing']);
   assert.ok(ops.every((o) => o.kind === 'op'));
-  assert.deepEqual((await queryObjects(h, { filter: { is_op: false } })).map((o) => o.object_id), ['data']);
+  assert.deepEqual(
+    (await queryObjects(h, { filter: { is_op: false } })).map((o) => o.object_id),
+    ['data'],
+  );
 });
 
 test('§10.22 metadata_only empties val; include_storage_size gives the canonical byte length', async (t) => {
@@ -126,14 +149,30 @@ test('§10.24 sort by created_at desc with limit and offset pages from the newes
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
   const sort_by = [{ field: 'created_at', direction: 'desc' }];
-  assert.deepEqual((await queryObjects(h, { sort_by, limit: 1 })).map((o) => o.object_id), ['o2']);
-  assert.deepEqual((await queryObjects(h, { sort_by, limit: 1, offset: 1 })).map((o) => o.object_id), ['o1']);
-  assert.deepEqual((await queryObjects(h, { sort_by: [{ field: 'object_id', direction: 'desc' }] })).map((o) => o.object_id), ['o2', 'o1', 'o0']);
+  assert.deepEqual(
+    (await queryObjects(h, { sort_by, limit: 1 })).map((o) => o.object_id),
+    ['o2'],
+  );
+  assert.deepEqual(
+    (await queryObjects(h, { sort_by, limit: 1, offset: 1 })).map((o) => o.object_id),
+    ['o1'],
+  );
+  assert.deepEqual(
+    (await queryObjects(h, { sort_by: [{ field: 'object_id', direction: 'desc' }] })).map((o) => o.object_id),
+    ['o2', 'o1', 'o0'],
+  );
   assert.deepEqual(await queryObjects(h, { limit: 0 }), []);
   assert.equal((await h.post('/objs/query', { project_id: PROJECT, limit: -1 })).statusCode, 400);
-  assert.equal((await h.post('/objs/query', { project_id: PROJECT, sort_by: [{ field: 'created_at', direction: 'ASC' }] })).statusCode, 422);
+  assert.equal(
+    (await h.post('/objs/query', { project_id: PROJECT, sort_by: [{ field: 'created_at', direction: 'ASC' }] }))
+      .statusCode,
+    422,
+  );
   // unknown sort fields are ignored: default order
-  assert.deepEqual((await queryObjects(h, { sort_by: [{ field: 'val.i', direction: 'desc' }] })).map((o) => o.object_id), ['o0', 'o1', 'o2']);
+  assert.deepEqual(
+    (await queryObjects(h, { sort_by: [{ field: 'val.i', direction: 'desc' }] })).map((o) => o.object_id),
+    ['o0', 'o1', 'o2'],
+  );
 });
 
 test('§2.5 an object id bound to one base class rejects another (ObjectNameTypeCollision)', async (t) => {
@@ -162,7 +201,10 @@ test('refs in values: malformed weave:/// and internal refs answer 400; well-for
 
 test('big integers keep every digit; duplicate keys keep the last value', async (t) => {
   const h = await buildTestApp(t);
-  assert.equal(await createDigest(h, 'big', '{"big": 12345678901234567890}'), 'GbRsLDYZiVS5AmYZwJjl1sguqJYEmSeYXN5PtvCLzig');
+  assert.equal(
+    await createDigest(h, 'big', '{"big": 12345678901234567890}'),
+    'GbRsLDYZiVS5AmYZwJjl1sguqJYEmSeYXN5PtvCLzig',
+  );
   assert.match((await readObject(h, 'big', 'latest')).raw, /"val":\{"big": 12345678901234567890\}/);
   assert.equal(await createDigest(h, 'dup', '{"b":0,"a":"x","b":1}'), 'OFgg8Alv1Vj0CRMZ5Yp0LOv4d9w7rKGAmBiJ8cQOyoQ');
 });
@@ -176,7 +218,20 @@ test('tenancy: bob gets 403 on every objects endpoint of acme/demo', async (t) =
   assert.equal((await bob('/objs/query', { project_id: PROJECT })).statusCode, 403);
   assert.equal((await bob('/obj/delete', { project_id: PROJECT, object_id: 'o', digests: null })).statusCode, 403);
   assert.equal((await h.get(`/tags?project_id=${encodeURIComponent(PROJECT)}`, h.bobKey)).statusCode, 403);
-  assert.equal((await h.app.inject({ method: 'PUT', url: `/objs/o/versions/${digest}/tags`, headers: { authorization: `Basic ${Buffer.from(`api:${h.bobKey}`).toString('base64')}`, 'content-type': 'application/json' }, payload: JSON.stringify({ project_id: PROJECT, tags: ['x'] }) })).statusCode, 403);
+  assert.equal(
+    (
+      await h.app.inject({
+        method: 'PUT',
+        url: `/objs/o/versions/${digest}/tags`,
+        headers: {
+          authorization: `Basic ${Buffer.from(`api:${h.bobKey}`).toString('base64')}`,
+          'content-type': 'application/json',
+        },
+        payload: JSON.stringify({ project_id: PROJECT, tags: ['x'] }),
+      })
+    ).statusCode,
+    403,
+  );
   // nothing changed for alice, and bob's own project is separate
   assert.equal((await readObject(h, 'o', 'latest')).body.obj.digest, digest);
   assert.deepEqual((await (await bob('/objs/query', { project_id: 'other/p' })).json()).objs, []);

@@ -6,11 +6,19 @@ import { createDigest, queryObjects, readObject } from '../helpers/objects.js';
 // Objects spec §10, items 25–32: tags and aliases.
 
 function put(h: TestApp, url: string, body: unknown) {
-  return h.app.inject({ method: 'PUT', url, headers: { authorization: basicAuth(h.aliceKey), 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  return h.app.inject({
+    method: 'PUT',
+    url,
+    headers: { authorization: basicAuth(h.aliceKey), 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
 }
-const addTags = (h: TestApp, id: string, digest: string, tags: string[]) => put(h, `/objs/${id}/versions/${digest}/tags`, { project_id: PROJECT, tags });
-const setAliases = (h: TestApp, id: string, digest: string, aliases: string[]) => put(h, `/objs/${id}/aliases`, { project_id: PROJECT, digest, aliases });
-const listOf = async (h: TestApp, what: 'tags' | 'aliases') => (await h.get(`/${what}?project_id=${encodeURIComponent(PROJECT)}`)).json();
+const addTags = (h: TestApp, id: string, digest: string, tags: string[]) =>
+  put(h, `/objs/${id}/versions/${digest}/tags`, { project_id: PROJECT, tags });
+const setAliases = (h: TestApp, id: string, digest: string, aliases: string[]) =>
+  put(h, `/objs/${id}/aliases`, { project_id: PROJECT, digest, aliases });
+const listOf = async (h: TestApp, what: 'tags' | 'aliases') =>
+  (await h.get(`/${what}?project_id=${encodeURIComponent(PROJECT)}`)).json();
 
 test('§10.25 tags are deduplicated and listed sorted', async (t) => {
   const h = await buildTestApp(t);
@@ -113,7 +121,8 @@ test('§10.32 filter.tags matches any tag; tags and aliases together must both h
   await addTags(h, 'x', x, ['alpha']);
   await addTags(h, 'y', y, ['beta']);
   await setAliases(h, 'y', y, ['prod']);
-  const ids = async (filter: Record<string, unknown>) => (await queryObjects(h, { filter })).map((o) => o.object_id).sort();
+  const ids = async (filter: Record<string, unknown>) =>
+    (await queryObjects(h, { filter })).map((o) => o.object_id).sort();
   assert.deepEqual(await ids({ tags: ['alpha', 'beta'] }), ['x', 'y']);
   assert.deepEqual(await ids({ tags: ['alpha'], aliases: ['prod'] }), []);
   assert.deepEqual(await ids({ tags: ['beta'], aliases: ['prod'] }), ['y']);

@@ -35,7 +35,12 @@ test('§10.5 non-ASCII, floats and astral characters (E2)', async (t) => {
   const h = await buildTestApp(t);
   const digest = await createDigest(h, 'e2', '{"name":"café","score":1.0,"n":10,"items":[true,null,"😀"]}');
   assert.equal(digest, 'lzxTMXGcAgvtarnYYnDs3mhqpLRsSpZpKUwDCIAZOmY');
-  assert.deepEqual((await readObject(h, 'e2', digest)).body.obj.val, { items: [true, null, '😀'], n: 10, name: 'café', score: 1 });
+  assert.deepEqual((await readObject(h, 'e2', digest)).body.obj.val, {
+    items: [true, null, '😀'],
+    n: 10,
+    name: 'café',
+    score: 1,
+  });
 });
 
 test('§10.9 a wrong expected_digest answers 409 and writes nothing', async (t) => {
@@ -119,11 +124,17 @@ test('§10.14 deleting the latest version moves latest back to v0', async (t) =>
   const d1 = await createDigest(h, 'o', '{"v":1}');
   const del = await h.post('/obj/delete', { project_id: PROJECT, object_id: 'o', digests: [d1] });
   assert.equal(del.statusCode, 200);
-  assert.deepEqual(del.json(), { num_deleted: 1, deleted_versions: [{ digest: d1, base_object_class: null, leaf_object_class: null }] });
+  assert.deepEqual(del.json(), {
+    num_deleted: 1,
+    deleted_versions: [{ digest: d1, base_object_class: null, leaf_object_class: null }],
+  });
   const latest = await readObject(h, 'o', 'latest');
   assert.equal(latest.body.obj.digest, d0);
   assert.equal(latest.body.obj.is_latest, 1);
-  assert.deepEqual((await queryObjects(h)).map((o) => o.digest), [d0]);
+  assert.deepEqual(
+    (await queryObjects(h)).map((o) => o.digest),
+    [d0],
+  );
 });
 
 test('§10.15 reading a deleted digest answers 404 ObjectDeletedError with deleted_at', async (t) => {
@@ -168,7 +179,11 @@ test('/obj/delete is all or nothing, and digests null deletes every live version
   const partial = await h.post('/obj/delete', { project_id: PROJECT, object_id: 'o', digests: [d0, 'v9'] });
   assert.equal(partial.statusCode, 404);
   assert.equal((await queryObjects(h)).length, 2);
-  const tooMany = await h.post('/obj/delete', { project_id: PROJECT, object_id: 'o', digests: Array.from({ length: 101 }, (_, i) => `v${i}`) });
+  const tooMany = await h.post('/obj/delete', {
+    project_id: PROJECT,
+    object_id: 'o',
+    digests: Array.from({ length: 101 }, (_, i) => `v${i}`),
+  });
   assert.equal(tooMany.statusCode, 400);
   const all = await h.post('/obj/delete', { project_id: PROJECT, object_id: 'o', digests: [] });
   assert.equal(all.json().num_deleted, 2);
@@ -178,7 +193,12 @@ test('/obj/delete is all or nothing, and digests null deletes every live version
 test('/obj/create body errors: invalid JSON 422, empty 422, over the body limit 413', async (t) => {
   const h = await buildTestApp(t, { HEDDLE_BODY_LIMIT_BYTES: '2048' });
   const send = (payload: string) =>
-    h.app.inject({ method: 'POST', url: '/obj/create', headers: { authorization: basicAuth(h.aliceKey), 'content-type': 'application/json' }, payload });
+    h.app.inject({
+      method: 'POST',
+      url: '/obj/create',
+      headers: { authorization: basicAuth(h.aliceKey), 'content-type': 'application/json' },
+      payload,
+    });
   const invalid = await send('{"obj": {');
   assert.equal(invalid.statusCode, 422);
   assert.equal(invalid.json().detail[0].type, 'json_invalid');

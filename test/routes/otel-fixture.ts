@@ -18,7 +18,8 @@ function anyValue(value: unknown): Record<string, unknown> {
   if (typeof value === 'bigint') return { intValue: value.toString() };
   if (typeof value === 'number') return Number.isInteger(value) ? { intValue: String(value) } : { doubleValue: value };
   if (Array.isArray(value)) return { arrayValue: { values: value.map(anyValue) } };
-  if (value !== null && typeof value === 'object') return { kvlistValue: { values: Object.entries(value).map(([k, v]) => attr(k, v)) } };
+  if (value !== null && typeof value === 'object')
+    return { kvlistValue: { values: Object.entries(value).map(([k, v]) => attr(k, v)) } };
   return {};
 }
 
@@ -55,9 +56,21 @@ export function span(s: SpanInput = {}): Record<string, unknown> {
 }
 
 /** An export request of one resource group (routed to `project` by resource attributes unless null). */
-export function exportReq(spans: Array<Record<string, unknown>>, project: string | null = 'acme/demo', extraResource: Attr[] = []): Record<string, unknown> {
-  const routing = project === null ? [] : [attr('wandb.entity', project.split('/')[0]), attr('wandb.project', project.split('/')[1])];
-  return { resourceSpans: [{ resource: { attributes: [attr('service.name', 'svc'), ...routing, ...extraResource] }, scopeSpans: [{ scope: { name: 'test' }, spans }] }] };
+export function exportReq(
+  spans: Array<Record<string, unknown>>,
+  project: string | null = 'acme/demo',
+  extraResource: Attr[] = [],
+): Record<string, unknown> {
+  const routing =
+    project === null ? [] : [attr('wandb.entity', project.split('/')[0]), attr('wandb.project', project.split('/')[1])];
+  return {
+    resourceSpans: [
+      {
+        resource: { attributes: [attr('service.name', 'svc'), ...routing, ...extraResource] },
+        scopeSpans: [{ scope: { name: 'test' }, spans }],
+      },
+    ],
+  };
 }
 
 /** The same request in protobufjs object form (ids as bytes), encoded. */
@@ -70,7 +83,10 @@ export function toProtobuf(req: Record<string, unknown>): Buffer {
   });
   const groups = (req.resourceSpans as Array<Record<string, unknown>>).map((g) => ({
     ...g,
-    scopeSpans: (g.scopeSpans as Array<Record<string, unknown>>).map((ss) => ({ ...ss, spans: (ss.spans as Array<Record<string, unknown>>).map(fixIds) })),
+    scopeSpans: (g.scopeSpans as Array<Record<string, unknown>>).map((ss) => ({
+      ...ss,
+      spans: (ss.spans as Array<Record<string, unknown>>).map(fixIds),
+    })),
   }));
   return Buffer.from(encodeOtlpProtobuf({ resourceSpans: groups }));
 }
@@ -84,9 +100,18 @@ export interface SendOptions {
 }
 
 /** POSTs an export: `body` as OTLP/JSON (object) or raw bytes. Authenticated as alice unless `key` says otherwise. */
-export function sendOtel(h: TestApp, body: Record<string, unknown> | Buffer | string, opts: SendOptions = {}): Promise<LightMyRequestResponse> {
-  let payload: Buffer = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
-  const headers: Record<string, string> = { 'content-type': opts.contentType ?? (Buffer.isBuffer(body) ? 'application/x-protobuf' : 'application/json'), ...opts.headers };
+export function sendOtel(
+  h: TestApp,
+  body: Record<string, unknown> | Buffer | string,
+  opts: SendOptions = {},
+): Promise<LightMyRequestResponse> {
+  let payload: Buffer = Buffer.isBuffer(body)
+    ? body
+    : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  const headers: Record<string, string> = {
+    'content-type': opts.contentType ?? (Buffer.isBuffer(body) ? 'application/x-protobuf' : 'application/json'),
+    ...opts.headers,
+  };
   if (opts.gzip) {
     payload = gzipSync(payload);
     headers['content-encoding'] = 'gzip';

@@ -11,7 +11,10 @@ test('checklist 20: without resource routing the project_id header routes the sp
   const h = await buildTestApp(t);
   const routed = await sendOtel(h, exportReq([span()], null), { headers: { project_id: 'acme/legacy' } });
   assert.equal(routed.statusCode, 200, routed.body);
-  assert.deepEqual((await projectCalls(h, 'acme/legacy')).map((c) => c.id), ['b7ad6b7169203331']);
+  assert.deepEqual(
+    (await projectCalls(h, 'acme/legacy')).map((c) => c.id),
+    ['b7ad6b7169203331'],
+  );
 
   const before = dbFingerprint(h);
   const lost = await sendOtel(h, toProtobuf(exportReq([span({ spanId: '1212121212121212' })], null)));
@@ -28,10 +31,21 @@ test('checklist 20 (groups): resource attributes beat the header; groups may tar
   const res = await sendOtel(h, { resourceSpans: [...a, ...b, ...c] });
   assert.equal(res.statusCode, 200);
   assert.equal(res.json().partial_success.rejected_spans, 1);
-  assert.match(res.json().partial_success.error_message, /name='lost'.*span_id='c1c1c1c1c1c1c1c1'.*wandb\.entity, wandb\.project/);
-  assert.deepEqual((await projectCalls(h, 'acme/one')).map((x) => x.id), ['a1a1a1a1a1a1a1a1']);
-  assert.deepEqual((await projectCalls(h, 'acme/two')).map((x) => x.id), ['b1b1b1b1b1b1b1b1']);
-  const header = await sendOtel(h, exportReq([span({ spanId: 'd1d1d1d1d1d1d1d1' })], 'acme/one'), { headers: { project_id: 'acme/two' } });
+  assert.match(
+    res.json().partial_success.error_message,
+    /name='lost'.*span_id='c1c1c1c1c1c1c1c1'.*wandb\.entity, wandb\.project/,
+  );
+  assert.deepEqual(
+    (await projectCalls(h, 'acme/one')).map((x) => x.id),
+    ['a1a1a1a1a1a1a1a1'],
+  );
+  assert.deepEqual(
+    (await projectCalls(h, 'acme/two')).map((x) => x.id),
+    ['b1b1b1b1b1b1b1b1'],
+  );
+  const header = await sendOtel(h, exportReq([span({ spanId: 'd1d1d1d1d1d1d1d1' })], 'acme/one'), {
+    headers: { project_id: 'acme/two' },
+  });
   assert.equal(header.statusCode, 200);
   assert.equal((await projectCalls(h, 'acme/one')).length, 2);
 });
@@ -43,11 +57,20 @@ test('checklist 21: empty resourceSpans → 200 null; undecodable protobuf or JS
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json(), { partial_success: null });
   }
-  assert.deepEqual((await sendOtel(h, Buffer.alloc(0))).json(), { partial_success: null }, 'an empty protobuf message is an empty request');
+  assert.deepEqual(
+    (await sendOtel(h, Buffer.alloc(0))).json(),
+    { partial_success: null },
+    'an empty protobuf message is an empty request',
+  );
   const badPb = await sendOtel(h, Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f, 0x01]));
   assert.equal(badPb.statusCode, 400);
   assert.match(badPb.json().reason, /protobuf/i);
-  for (const text of ['{"resourceSpans": [', '{"resourceSpans": {"x": 1}}', '{"resourceSpans": [{"scopeSpans": [{"spans": [{"startTimeUnixNano": 1.5}]}]}]}', '']) {
+  for (const text of [
+    '{"resourceSpans": [',
+    '{"resourceSpans": {"x": 1}}',
+    '{"resourceSpans": [{"scopeSpans": [{"spans": [{"startTimeUnixNano": 1.5}]}]}]}',
+    '',
+  ]) {
     const res = await sendOtel(h, text, { contentType: 'application/json' });
     assert.equal(res.statusCode, 400, `${text}: ${res.body}`);
     assert.equal(typeof res.json().reason, 'string');
@@ -89,10 +112,18 @@ test('auth: the key is accepted as wandb-api-key, Basic or Bearer; missing or wr
   assert.equal((await send({ 'wandb-api-key': h.aliceKey })).statusCode, 200);
   assert.equal((await send({ authorization: basicAuth(h.aliceKey) })).statusCode, 200);
   assert.equal((await send({ authorization: `Bearer ${h.aliceKey}` })).statusCode, 200);
-  assert.equal((await send({ authorization: basicAuth(h.aliceKey) }, '/otel/v1/trace')).statusCode, 200, 'the alias takes Basic');
+  assert.equal(
+    (await send({ authorization: basicAuth(h.aliceKey) }, '/otel/v1/trace')).statusCode,
+    200,
+    'the alias takes Basic',
+  );
   assert.equal((await send({})).statusCode, 401);
   assert.equal((await send({ 'wandb-api-key': 'nope'.repeat(10) })).statusCode, 401);
-  assert.equal((await send({ 'wandb-api-key': h.aliceKey }, '/otel/v1/trace')).statusCode, 401, 'wandb-api-key belongs to the new path only');
+  assert.equal(
+    (await send({ 'wandb-api-key': h.aliceKey }, '/otel/v1/trace')).statusCode,
+    401,
+    'wandb-api-key belongs to the new path only',
+  );
   assert.equal((await projectCalls(h)).length, 1);
 });
 
@@ -115,11 +146,16 @@ test("tenancy: bob cannot export into acme's project (403, nothing written), eve
 test('wb_run_id: the header applies to every span; else wandb.wb_run_id without / or : is prefixed with the project', async (t) => {
   const h = await buildTestApp(t);
   const spans = [
-    span({ spanId: 'f000000000000001', attributes: [attr('wandb.wb_run_id', 'run7'), attr('wandb.wb_run_step', 3), attr('wandb.wb_run_step_end', 4)] }),
+    span({
+      spanId: 'f000000000000001',
+      attributes: [attr('wandb.wb_run_id', 'run7'), attr('wandb.wb_run_step', 3), attr('wandb.wb_run_step_end', 4)],
+    }),
     span({ spanId: 'f000000000000002', attributes: [attr('wandb.wb_run_id', 'acme/demo:run7')] }),
   ];
   assert.equal((await sendOtel(h, exportReq(spans))).statusCode, 200);
-  const byId = Object.fromEntries((await projectCalls(h)).map((c) => [c.id, [c.wb_run_id, c.wb_run_step, c.wb_run_step_end]]));
+  const byId = Object.fromEntries(
+    (await projectCalls(h)).map((c) => [c.id, [c.wb_run_id, c.wb_run_step, c.wb_run_step_end]]),
+  );
   assert.deepEqual(byId, { f000000000000001: ['acme/demo:run7', 3, 4], f000000000000002: [null, null, null] });
   await sendOtel(h, exportReq([span({ spanId: 'f000000000000003' })]), { headers: { wb_run_id: 'acme/demo:r2' } });
   assert.equal((await projectCalls(h)).find((c) => c.id === 'f000000000000003')!.wb_run_id, 'acme/demo:r2');

@@ -88,7 +88,14 @@ const VECTOR = String.raw`
 }
 `;
 
-const NULL_USAGE = { input_tokens: null, output_tokens: null, prompt_tokens: null, completion_tokens: null, total_tokens: null, requests: null };
+const NULL_USAGE = {
+  input_tokens: null,
+  output_tokens: null,
+  prompt_tokens: null,
+  completion_tokens: null,
+  total_tokens: null,
+  requests: null,
+};
 
 test('§A.10 test vector: three spans become three calls with the mapped fields', async (t) => {
   const h = await buildTestApp(t);
@@ -99,20 +106,32 @@ test('§A.10 test vector: three spans become three calls with the mapped fields'
 
   const calls = await projectCalls(h, 'acme/otel-demo');
   assert.equal(calls.length, 3);
-  const [root, llm, tool] = ['a1b2c3d4e5f60718', 'b2c3d4e5f6071829', 'c3d4e5f60718293a'].map((id) => calls.find((c) => c.id === id)!);
+  const [root, llm, tool] = ['a1b2c3d4e5f60718', 'b2c3d4e5f6071829', 'c3d4e5f60718293a'].map((id) =>
+    calls.find((c) => c.id === id)!,
+  );
 
   const ops = await h.post('/objs/query', { project_id: 'acme/otel-demo', filter: { is_op: true } });
   const objs = ops.json().objs as Array<{ object_id: string; digest: string }>;
-  assert.deepEqual(objs.map((o) => o.object_id).sort(), ['chat_gpt-4o-mini', 'execute_tool_get_weather', 'invoke_agent_trip_planner']);
+  assert.deepEqual(objs.map((o) => o.object_id).sort(), [
+    'chat_gpt-4o-mini',
+    'execute_tool_get_weather',
+    'invoke_agent_trip_planner',
+  ]);
   const digest = objs[0].digest;
-  assert.ok(objs.every((o) => o.digest === digest), 'all OTel ops share one digest');
+  assert.ok(
+    objs.every((o) => o.digest === digest),
+    'all OTel ops share one digest',
+  );
 
   for (const call of calls) {
     assert.equal(call.project_id, 'acme/otel-demo');
     assert.equal(call.trace_id, '7d3f0c2a9b1e4f6a8c5d2e0f1a3b5c7d');
     assert.equal(call.wb_run_id, null);
     assert.equal(typeof call.wb_user_id, 'string');
-    assert.deepEqual(call.attributes.otel_span.resource.attributes, { service: { name: 'trip-planner' }, wandb: { entity: 'acme', project: 'otel-demo' } });
+    assert.deepEqual(call.attributes.otel_span.resource.attributes, {
+      service: { name: 'trip-planner' },
+      wandb: { entity: 'acme', project: 'otel-demo' },
+    });
   }
   const me = (await h.app.services.auth.authenticate(h.aliceKey)).userId;
   assert.equal(root.wb_user_id, me);
@@ -126,16 +145,27 @@ test('§A.10 test vector: three spans become three calls with the mapped fields'
   assert.deepEqual([root.display_name, llm.display_name, tool.display_name], ['Plan a trip', null, null]);
   assert.deepEqual([root.thread_id, root.turn_id], ['thread-42', 'a1b2c3d4e5f60718']);
   assert.deepEqual([llm.thread_id, llm.turn_id, tool.thread_id, tool.turn_id], [null, null, null, null]);
-  assert.deepEqual([root.started_at, llm.started_at, tool.started_at], ['2026-01-01T00:00:00Z', '2026-01-01T00:00:00.200000Z', '2026-01-01T00:00:01.500000Z']);
-  assert.deepEqual([root.ended_at, llm.ended_at, tool.ended_at], ['2026-01-01T00:00:03.500000Z', '2026-01-01T00:00:01.450000Z', '2026-01-01T00:00:01.900000Z']);
+  assert.deepEqual(
+    [root.started_at, llm.started_at, tool.started_at],
+    ['2026-01-01T00:00:00Z', '2026-01-01T00:00:00.200000Z', '2026-01-01T00:00:01.500000Z'],
+  );
+  assert.deepEqual(
+    [root.ended_at, llm.ended_at, tool.ended_at],
+    ['2026-01-01T00:00:03.500000Z', '2026-01-01T00:00:01.450000Z', '2026-01-01T00:00:01.900000Z'],
+  );
 
   assert.deepEqual(root.inputs, { 'input.value': { destination: 'Lisbon', days: 2 } });
   assert.deepEqual(llm.inputs, { 'gen_ai.prompt': [{ role: 'user', content: 'Plan 2 days in Lisbon' }] });
   assert.deepEqual(tool.inputs, { city: 'Lisbon' });
   assert.deepEqual(root.output, { 'output.value': 'Day 1: Alfama. Day 2: Belem.' });
-  assert.deepEqual(llm.output, { 'gen_ai.completion': [{ role: 'assistant', content: 'Day 1: Alfama. Day 2: Belem.' }] });
+  assert.deepEqual(llm.output, {
+    'gen_ai.completion': [{ role: 'assistant', content: 'Day 1: Alfama. Day 2: Belem.' }],
+  });
   assert.deepEqual(tool.output, {});
-  assert.deepEqual([root.exception, llm.exception, tool.exception], [null, null, 'TimeoutError: weather API did not respond']);
+  assert.deepEqual(
+    [root.exception, llm.exception, tool.exception],
+    [null, null, 'TimeoutError: weather API did not respond'],
+  );
 
   assert.deepEqual(ownAttributes(root), { agent: 'trip_planner', operation: 'invoke_agent' });
   assert.deepEqual(ownAttributes(llm), {
@@ -148,7 +178,14 @@ test('§A.10 test vector: three spans become three calls with the mapped fields'
 
   assert.deepEqual(root.summary.usage, { usage: NULL_USAGE });
   assert.deepEqual(llm.summary.usage, {
-    'gpt-4o-mini-2024-07-18': { input_tokens: 120, output_tokens: 80, prompt_tokens: null, completion_tokens: null, total_tokens: 200, requests: null },
+    'gpt-4o-mini-2024-07-18': {
+      input_tokens: 120,
+      output_tokens: 80,
+      prompt_tokens: null,
+      completion_tokens: null,
+      total_tokens: 200,
+      requests: null,
+    },
   });
   assert.deepEqual(tool.summary.usage, { usage: NULL_USAGE });
 
@@ -169,6 +206,8 @@ test('§A.10 test vector: three spans become three calls with the mapped fields'
   assert.deepEqual(llmSpan.attributes.gen_ai.prompt, { '0': { role: 'user', content: 'Plan 2 days in Lisbon' } });
   assert.deepEqual(toolSpan.status, { code: 'ERROR', message: 'TimeoutError: weather API did not respond' });
   assert.equal(toolSpan.events[0].name, 'exception');
-  assert.deepEqual(toolSpan.events[0].attributes, { exception: { type: 'TimeoutError', message: 'weather API did not respond' } });
+  assert.deepEqual(toolSpan.events[0].attributes, {
+    exception: { type: 'TimeoutError', message: 'weather API did not respond' },
+  });
   assert.equal(toolSpan.events[0].timestamp, '2026-01-01T00:00:01.890000Z');
 });

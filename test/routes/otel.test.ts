@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildTestApp } from '../helpers/app.js';
-import { attr, exportReq, ingestOne, ownAttributes, projectCalls, sendOtel, span, toProtobuf, TRACE } from './otel-fixture.js';
+import {
+  attr,
+  exportReq,
+  ingestOne,
+  ownAttributes,
+  projectCalls,
+  sendOtel,
+  span,
+  toProtobuf,
+  TRACE,
+} from './otel-fixture.js';
 
 /** Otel spec §E checklist items 1–11 (transport, ids, op names, status, usage, inputs), and cache token usage. */
 
@@ -30,13 +40,17 @@ test('checklist 1: an OTLP protobuf export is routed by wandb.entity/wandb.proje
 
 test('checklist 2: the same payload as OTLP/JSON gives an identical call (int64 exact)', async (t) => {
   const h = await buildTestApp(t);
-  const req = (project: string) => exportReq([span({ attributes: [...LLM_ATTRS, attr('big', 9223372036854775807n)] })], project);
+  const req = (project: string) =>
+    exportReq([span({ attributes: [...LLM_ATTRS, attr('big', 9223372036854775807n)] })], project);
   assert.equal((await sendOtel(h, toProtobuf(req('acme/pb')))).statusCode, 200);
   assert.equal((await sendOtel(h, req('acme/js'))).statusCode, 200);
   const raw = async (project: string) => {
     const res = await h.post('/calls/stream_query', { project_id: project });
     const name = project.split('/')[1];
-    return res.body.replaceAll(project, 'P').replaceAll(`"project":"${name}"`, '"project":"P"').replace(/"wb_user_id":"[^"]*"/, '');
+    return res.body
+      .replaceAll(project, 'P')
+      .replaceAll(`"project":"${name}"`, '"project":"P"')
+      .replace(/"wb_user_id":"[^"]*"/, '');
   };
   const [pb, js] = [await raw('acme/pb'), await raw('acme/js')];
   assert.equal(pb, js);
@@ -65,9 +79,18 @@ test('checklist 4: parentSpanId becomes parent_id; absent or empty is a root', a
     span({ spanId: 'cccccccccccccccc', parentSpanId: '' }),
   ];
   assert.equal((await sendOtel(h, exportReq(spans))).statusCode, 200);
-  assert.equal((await sendOtel(h, toProtobuf(exportReq([span({ spanId: 'dddddddddddddddd', parentSpanId: 'bbbbbbbbbbbbbbbb' })])))).statusCode, 200);
+  assert.equal(
+    (await sendOtel(h, toProtobuf(exportReq([span({ spanId: 'dddddddddddddddd', parentSpanId: 'bbbbbbbbbbbbbbbb' })]))))
+      .statusCode,
+    200,
+  );
   const byId = Object.fromEntries((await projectCalls(h)).map((c) => [c.id, c.parent_id]));
-  assert.deepEqual(byId, { aaaaaaaaaaaaaaaa: null, bbbbbbbbbbbbbbbb: 'aaaaaaaaaaaaaaaa', cccccccccccccccc: null, dddddddddddddddd: 'bbbbbbbbbbbbbbbb' });
+  assert.deepEqual(byId, {
+    aaaaaaaaaaaaaaaa: null,
+    bbbbbbbbbbbbbbbb: 'aaaaaaaaaaaaaaaa',
+    cccccccccccccccc: null,
+    dddddddddddddddd: 'bbbbbbbbbbbbbbbb',
+  });
 });
 
 test('checklist 5: op_name is the lowercased name with spaces and / as _, and trace_name is that object id', async (t) => {
@@ -80,7 +103,10 @@ test('checklist 5: op_name is the lowercased name with spaces and / as _, and tr
   assert.equal(call.summary.weave.trace_name, 'post__v1_chat_completions');
   // a second export of the same name reuses the op
   await ingestOne(h, { name: 'POST /v1/Chat Completions', spanId: '9999999999999999' });
-  assert.equal((await h.post('/objs/query', { project_id: 'acme/demo', filter: { is_op: true } })).json().objs.length, 1);
+  assert.equal(
+    (await h.post('/objs/query', { project_id: 'acme/demo', filter: { is_op: true } })).json().objs.length,
+    1,
+  );
 });
 
 test('checklist 6: a span name of 128+ characters becomes ≤128 characters ending in : and 4 hex chars', async (t) => {
@@ -117,19 +143,40 @@ test('checklist 7: status ERROR sets exception and status error; OK and UNSET do
 test('checklist 8: input/output tokens with gen_ai.response.model fill summary.usage[model] with total 200', async (t) => {
   const h = await buildTestApp(t);
   const call = await ingestOne(h, {
-    attributes: [attr('gen_ai.response.model', 'M'), attr('gen_ai.usage.input_tokens', 120), attr('gen_ai.usage.output_tokens', 80)],
+    attributes: [
+      attr('gen_ai.response.model', 'M'),
+      attr('gen_ai.usage.input_tokens', 120),
+      attr('gen_ai.usage.output_tokens', 80),
+    ],
   });
   assert.deepEqual(call.summary.usage, {
-    M: { input_tokens: 120, output_tokens: 80, prompt_tokens: null, completion_tokens: null, total_tokens: 200, requests: null },
+    M: {
+      input_tokens: 120,
+      output_tokens: 80,
+      prompt_tokens: null,
+      completion_tokens: null,
+      total_tokens: 200,
+      requests: null,
+    },
   });
 });
 
 test('checklist 9: the usage key prefers gen_ai.response.model over gen_ai.request.model; no model gives "usage"', async (t) => {
   const h = await buildTestApp(t);
-  const both = await ingestOne(h, { spanId: '2000000000000001', attributes: [attr('gen_ai.request.model', 'req'), attr('gen_ai.response.model', 'resp'), attr('llm.token_count.prompt', '7')] });
+  const both = await ingestOne(h, {
+    spanId: '2000000000000001',
+    attributes: [
+      attr('gen_ai.request.model', 'req'),
+      attr('gen_ai.response.model', 'resp'),
+      attr('llm.token_count.prompt', '7'),
+    ],
+  });
   assert.deepEqual(Object.keys(both.summary.usage), ['resp']);
   assert.equal(both.summary.usage.resp.prompt_tokens, 7);
-  const requestOnly = await ingestOne(h, { spanId: '2000000000000002', attributes: [attr('gen_ai.request.model', 'req')] });
+  const requestOnly = await ingestOne(h, {
+    spanId: '2000000000000002',
+    attributes: [attr('gen_ai.request.model', 'req')],
+  });
   assert.deepEqual(Object.keys(requestOnly.summary.usage), ['req']);
   const none = await ingestOne(h, { spanId: '2000000000000003', attributes: [attr('llm.token_count.total', 5)] });
   assert.deepEqual(Object.keys(none.summary.usage), ['usage']);
@@ -148,15 +195,26 @@ test('checklist 10: gen_ai.prompt.N.* / gen_ai.completion.N.* become arrays of o
       attr('gen_ai.completion.0.content', 'hello'),
     ],
   });
-  assert.deepEqual(call.inputs, { 'gen_ai.prompt': [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] });
+  assert.deepEqual(call.inputs, {
+    'gen_ai.prompt': [
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: 'hi' },
+    ],
+  });
   assert.deepEqual(call.output, { 'gen_ai.completion': [{ role: 'assistant', content: 'hello' }] });
 });
 
 test('checklist 11: input.value holding a JSON object is parsed; plain text stays text', async (t) => {
   const h = await buildTestApp(t);
-  const json = await ingestOne(h, { spanId: '3000000000000001', attributes: [attr('input.value', '{"city": "Lisbon", "days": [1, 2]}')] });
+  const json = await ingestOne(h, {
+    spanId: '3000000000000001',
+    attributes: [attr('input.value', '{"city": "Lisbon", "days": [1, 2]}')],
+  });
   assert.deepEqual(json.inputs, { 'input.value': { city: 'Lisbon', days: [1, 2] } });
-  const text = await ingestOne(h, { spanId: '3000000000000002', attributes: [attr('input.value', 'plan a trip'), attr('output.value', ' {not json')] });
+  const text = await ingestOne(h, {
+    spanId: '3000000000000002',
+    attributes: [attr('input.value', 'plan a trip'), attr('output.value', ' {not json')],
+  });
   assert.deepEqual(text.inputs, { 'input.value': 'plan a trip' });
   assert.deepEqual(text.output, { 'output.value': ' {not json' });
   const broken = await ingestOne(h, { spanId: '3000000000000003', attributes: [attr('input.value', '{broken')] });
@@ -177,17 +235,37 @@ test('usage with prompt-cache tokens: OTel GenAI, OpenLLMetry and OpenInference 
     ],
   });
   assert.deepEqual(genAi.summary.usage.claude, {
-    input_tokens: 100, output_tokens: 10, prompt_tokens: null, completion_tokens: null, total_tokens: 110, requests: null,
-    cache_read_input_tokens: 60, cache_creation_input_tokens: 20,
+    input_tokens: 100,
+    output_tokens: 10,
+    prompt_tokens: null,
+    completion_tokens: null,
+    total_tokens: 110,
+    requests: null,
+    cache_read_input_tokens: 60,
+    cache_creation_input_tokens: 20,
   });
-  const openLlmetry = await ingestOne(h, { spanId: 'c000000000000002', attributes: [attr('gen_ai.request.model', 'm'), attr('gen_ai.usage.cache_read_input_tokens', '7')] });
+  const openLlmetry = await ingestOne(h, {
+    spanId: 'c000000000000002',
+    attributes: [attr('gen_ai.request.model', 'm'), attr('gen_ai.usage.cache_read_input_tokens', '7')],
+  });
   assert.equal(openLlmetry.summary.usage.m.cache_read_input_tokens, 7);
   assert.equal('cache_creation_input_tokens' in openLlmetry.summary.usage.m, false);
   const openInference = await ingestOne(h, {
     spanId: 'c000000000000003',
-    attributes: [attr('llm.model_name', 'oi'), attr('llm.token_count.prompt', 50), attr('llm.token_count.prompt_details.cache_read', 30), attr('llm.token_count.prompt_details.cache_write', 5)],
+    attributes: [
+      attr('llm.model_name', 'oi'),
+      attr('llm.token_count.prompt', 50),
+      attr('llm.token_count.prompt_details.cache_read', 30),
+      attr('llm.token_count.prompt_details.cache_write', 5),
+    ],
   });
-  assert.deepEqual([openInference.summary.usage.oi.cache_read_input_tokens, openInference.summary.usage.oi.cache_creation_input_tokens], [30, 5]);
+  assert.deepEqual(
+    [
+      openInference.summary.usage.oi.cache_read_input_tokens,
+      openInference.summary.usage.oi.cache_creation_input_tokens,
+    ],
+    [30, 5],
+  );
   // the calls usage roll-up reads them
   const usage = await h.post('/calls/usage', { project_id: 'acme/demo', call_ids: ['c000000000000001'] });
   assert.equal(usage.statusCode, 200, usage.body);

@@ -25,11 +25,14 @@ test('§10.33 refs walk keys and indexes into nested values; a missing key answe
   const d = await createObj(h, 'cfg', { a: [10, { b: 7 }] });
   assert.deepEqual(await vals(h, [`${REF}/object/cfg:${d}/key/a/index/1/key/b`]), [7]);
   assert.deepEqual(await vals(h, [`${REF}/object/cfg:${d}/key/missing`]), [null]);
-  assert.deepEqual(await vals(h, [`${REF}/object/cfg:${d}`, `${REF}/object/cfg:${d}/attr/a/index/0`, `${REF}/object/cfg:${d}/key/a/index/2`]), [
-    { a: [10, { b: 7 }] },
-    10,
-    null,
-  ]);
+  assert.deepEqual(
+    await vals(h, [
+      `${REF}/object/cfg:${d}`,
+      `${REF}/object/cfg:${d}/attr/a/index/0`,
+      `${REF}/object/cfg:${d}/key/a/index/2`,
+    ]),
+    [{ a: [10, { b: 7 }] }, 10, null],
+  );
 });
 
 test('§10.34 a ref to a deleted version answers null; an unknown digest fails the whole request with 404', async (t) => {
@@ -45,13 +48,24 @@ test('§10.34 a ref to a deleted version answers null; an unknown digest fails t
 
 test('§10.35 a dataset row ref walks through the table ref into the row', async (t) => {
   const h = await buildTestApp(t);
-  const table = await h.post('/table/create', { table: { project_id: PROJECT, rows: [{ q: '2+2', a: 4 }, { q: 'x', a: 'y' }] } });
+  const table = await h.post('/table/create', {
+    table: {
+      project_id: PROJECT,
+      rows: [
+        { q: '2+2', a: 4 },
+        { q: 'x', a: 'y' },
+      ],
+    },
+  });
   const { digest: tableDigest, row_digests: rowDigests } = table.json();
   const ds = await createObj(h, 'ds', { _type: 'Dataset', rows: `${REF}/table/${tableDigest}` });
-  assert.deepEqual(await vals(h, [`${REF}/object/ds:${ds}/attr/rows/id/${rowDigests[1]}`, `${REF}/object/ds:${ds}/attr/rows/id/${rowDigests[0]}/key/a`]), [
-    { q: 'x', a: 'y' },
-    4,
-  ]);
+  assert.deepEqual(
+    await vals(h, [
+      `${REF}/object/ds:${ds}/attr/rows/id/${rowDigests[1]}`,
+      `${REF}/object/ds:${ds}/attr/rows/id/${rowDigests[0]}/key/a`,
+    ]),
+    [{ q: 'x', a: 'y' }, 4],
+  );
   // a row that is not in that table
   assert.deepEqual(await vals(h, [`${REF}/object/ds:${ds}/attr/rows/id/${'Q'.repeat(43)}`]), [null]);
   // the step after a table ref must be id
@@ -82,11 +96,14 @@ test('refs follow nested object refs (§5.4), keep a final ref as is, never leav
   const inner = await createObj(h, 'inner', { c: 5 });
   const innerRef = `${REF}/object/inner:${inner}`;
   const cfg = await createObj(h, 'cfg', { a: [10, { b: innerRef }], other: 'weave:///other/p/object/x:y' });
-  assert.deepEqual(await vals(h, [`${REF}/object/cfg:${cfg}/key/a/index/1/key/b/key/c`, `${REF}/object/cfg:${cfg}/key/a/index/1/key/b`, `${REF}/object/cfg:${cfg}/key/zzz`]), [
-    5,
-    innerRef,
-    null,
-  ]);
+  assert.deepEqual(
+    await vals(h, [
+      `${REF}/object/cfg:${cfg}/key/a/index/1/key/b/key/c`,
+      `${REF}/object/cfg:${cfg}/key/a/index/1/key/b`,
+      `${REF}/object/cfg:${cfg}/key/zzz`,
+    ]),
+    [5, innerRef, null],
+  );
   assert.deepEqual(await vals(h, [`${REF}/object/cfg:${cfg}/key/other/key/x`]), [null]);
   // version aliases and vN resolve; floats keep their form
   const res = await h.app.inject({

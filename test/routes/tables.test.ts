@@ -4,14 +4,22 @@ import { digestValue } from '../../src/domain/digest.js';
 import { parseLosslessJson } from '../../src/domain/json-value.js';
 import { basicAuth, buildTestApp, parseJsonl, PROJECT, type TestApp } from '../helpers/app.js';
 
-const E9_ROWS = [{ q: '2+2', a: 4 }, { q: 'capital of France', a: 'Paris' }];
+const E9_ROWS = [
+  { q: '2+2', a: 4 },
+  { q: 'capital of France', a: 'Paris' },
+];
 const E9_ROW_DIGESTS = ['VFqNlLTJiR3tbX0qjLO67Q2feGsqM1vILazadYZcfEI', 'Qf7PtO7LOmJhnRvTrOPu786gRYJ7rwZZ3ZZ6lmEMSdE'];
 const E9_DIGEST = '025ed7a6455ee35f2b15483140ce8ee0161bf30dd9abc9f326da69b11c37fbfe';
 const EMPTY_DIGEST = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
 /** POSTs raw JSON text (number literals like `1.0` survive). */
 function postRaw(h: TestApp, url: string, text: string) {
-  return h.app.inject({ method: 'POST', url, headers: { authorization: basicAuth(h.aliceKey), 'content-type': 'application/json' }, payload: text });
+  return h.app.inject({
+    method: 'POST',
+    url,
+    headers: { authorization: basicAuth(h.aliceKey), 'content-type': 'application/json' },
+    payload: text,
+  });
 }
 
 async function createTable(h: TestApp, rows: unknown[]): Promise<{ digest: string; row_digests: string[] }> {
@@ -20,7 +28,10 @@ async function createTable(h: TestApp, rows: unknown[]): Promise<{ digest: strin
   return res.json();
 }
 
-async function queryRows(h: TestApp, body: Record<string, unknown>): Promise<Array<{ digest: string; val: unknown; original_index: number }>> {
+async function queryRows(
+  h: TestApp,
+  body: Record<string, unknown>,
+): Promise<Array<{ digest: string; val: unknown; original_index: number }>> {
   const res = await h.post('/table/query', { project_id: PROJECT, ...body });
   assert.equal(res.statusCode, 200, res.body);
   return res.json().rows;
@@ -40,21 +51,38 @@ test('§10.7 /table/create of no rows answers the SHA-256 of empty input', async
   const h = await buildTestApp(t);
   assert.deepEqual(await createTable(h, []), { digest: EMPTY_DIGEST, row_digests: [] });
   assert.deepEqual(await queryRows(h, { digest: EMPTY_DIGEST }), []);
-  assert.deepEqual((await h.post('/table/query_stats', { project_id: PROJECT, digest: EMPTY_DIGEST })).json(), { count: 0 });
+  assert.deepEqual((await h.post('/table/query_stats', { project_id: PROJECT, digest: EMPTY_DIGEST })).json(), {
+    count: 0,
+  });
 });
 
 test('/table/create hashes number literals losslessly, keeps duplicates and stores each row once', async (t) => {
   const h = await buildTestApp(t);
-  const res = await postRaw(h, '/table/create', `{"table":{"project_id":"${PROJECT}","rows":[{"x":1},{"x":1.0},{"x":1},{"big":12345678901234567890}]}}`);
+  const res = await postRaw(
+    h,
+    '/table/create',
+    `{"table":{"project_id":"${PROJECT}","rows":[{"x":1},{"x":1.0},{"x":1},{"big":12345678901234567890}]}}`,
+  );
   assert.equal(res.statusCode, 200, res.body);
   const { digest, row_digests: rowDigests } = res.json();
-  assert.deepEqual(rowDigests.slice(0, 3), ['YTYlqmU0Pbsbmr5qusZ3P1yRvWDT8vX34urmnh24sic', 'hXYo5CD9tT04YhwV9Lb3Yn20n4eGfwZO2DFpPCvifmA', 'YTYlqmU0Pbsbmr5qusZ3P1yRvWDT8vX34urmnh24sic']);
+  assert.deepEqual(rowDigests.slice(0, 3), [
+    'YTYlqmU0Pbsbmr5qusZ3P1yRvWDT8vX34urmnh24sic',
+    'hXYo5CD9tT04YhwV9Lb3Yn20n4eGfwZO2DFpPCvifmA',
+    'YTYlqmU0Pbsbmr5qusZ3P1yRvWDT8vX34urmnh24sic',
+  ]);
   assert.equal(rowDigests[3], 'GbRsLDYZiVS5AmYZwJjl1sguqJYEmSeYXN5PtvCLzig');
   const query = await h.post('/table/query', { project_id: PROJECT, digest });
   assert.match(query.body, /"val":\{"x": 1\.0\}/);
   assert.match(query.body, /12345678901234567890/);
-  assert.deepEqual(JSON.parse(query.body).rows.map((r: { original_index: number }) => r.original_index), [0, 1, 2, 3]);
-  const batch = await h.post('/table/query_stats_batch', { project_id: PROJECT, digests: [digest, 'f'.repeat(64)], include_storage_size: true });
+  assert.deepEqual(
+    JSON.parse(query.body).rows.map((r: { original_index: number }) => r.original_index),
+    [0, 1, 2, 3],
+  );
+  const batch = await h.post('/table/query_stats_batch', {
+    project_id: PROJECT,
+    digests: [digest, 'f'.repeat(64)],
+    include_storage_size: true,
+  });
   // rows {"x": 1} (8 bytes) twice, {"x": 1.0} (10), {"big": …} (29)
   assert.deepEqual(batch.json(), { tables: [{ count: 4, digest, storage_size_bytes: 8 + 10 + 8 + 29 }] });
   const noSize = await h.post('/table/query_stats_batch', { project_id: PROJECT, digests: [digest] });
@@ -63,11 +91,15 @@ test('/table/create hashes number literals losslessly, keeps duplicates and stor
 
 test('/table/create: expected_digest mismatch is a 409, non-object rows a 422, malformed refs a 400', async (t) => {
   const h = await buildTestApp(t);
-  const mismatch = await h.post('/table/create', { table: { project_id: PROJECT, rows: E9_ROWS, expected_digest: 'wrong' } });
+  const mismatch = await h.post('/table/create', {
+    table: { project_id: PROJECT, rows: E9_ROWS, expected_digest: 'wrong' },
+  });
   assert.equal(mismatch.statusCode, 409);
   assert.equal(mismatch.json().error_type, 'DigestMismatchError');
   assert.equal((await h.post('/table/query_stats', { project_id: PROJECT, digest: E9_DIGEST })).json().count, 0);
-  const ok = await h.post('/table/create', { table: { project_id: PROJECT, rows: E9_ROWS, expected_digest: E9_DIGEST } });
+  const ok = await h.post('/table/create', {
+    table: { project_id: PROJECT, rows: E9_ROWS, expected_digest: E9_DIGEST },
+  });
   assert.equal(ok.statusCode, 200);
   const bad = await h.post('/table/create', { table: { project_id: PROJECT, rows: [{ a: 1 }, 5] } });
   assert.equal(bad.statusCode, 422);
@@ -80,7 +112,10 @@ test('/table/create_from_digests builds the same table; unknown rows are skipped
   const h = await buildTestApp(t);
   await createTable(h, E9_ROWS);
   const unknown = 'A'.repeat(43);
-  const res = await h.post('/table/create_from_digests', { project_id: PROJECT, row_digests: [E9_ROW_DIGESTS[1], unknown, E9_ROW_DIGESTS[0]] });
+  const res = await h.post('/table/create_from_digests', {
+    project_id: PROJECT,
+    row_digests: [E9_ROW_DIGESTS[1], unknown, E9_ROW_DIGESTS[0]],
+  });
   assert.equal(res.statusCode, 200, res.body);
   const { digest } = res.json();
   const rows = await queryRows(h, { digest });
@@ -89,9 +124,17 @@ test('/table/create_from_digests builds the same table; unknown rows are skipped
     { digest: E9_ROW_DIGESTS[0], val: E9_ROWS[0], original_index: 2 },
   ]);
   assert.deepEqual((await h.post('/table/query_stats', { project_id: PROJECT, digest })).json(), { count: 3 });
-  const same = await h.post('/table/create_from_digests', { project_id: PROJECT, row_digests: E9_ROW_DIGESTS, expected_digest: E9_DIGEST });
+  const same = await h.post('/table/create_from_digests', {
+    project_id: PROJECT,
+    row_digests: E9_ROW_DIGESTS,
+    expected_digest: E9_DIGEST,
+  });
   assert.deepEqual(same.json(), { digest: E9_DIGEST });
-  const mismatch = await h.post('/table/create_from_digests', { project_id: PROJECT, row_digests: E9_ROW_DIGESTS, expected_digest: EMPTY_DIGEST });
+  const mismatch = await h.post('/table/create_from_digests', {
+    project_id: PROJECT,
+    row_digests: E9_ROW_DIGESTS,
+    expected_digest: EMPTY_DIGEST,
+  });
   assert.equal(mismatch.statusCode, 409);
 });
 
@@ -112,15 +155,27 @@ test('/table/update applies append, insert and pop in order and leaves the base 
   assert.equal(body.updated_row_digests[2], expected.row_digests[1]);
   const rows = await h.post('/table/query', { project_id: PROJECT, digest: body.digest });
   assert.match(rows.body, /"val":\{"n": 3\.0\}/);
-  assert.deepEqual(JSON.parse(rows.body).rows.map((r: { val: { n: number } }) => r.val.n), [1, 9, 2, 3]);
-  assert.deepEqual((await queryRows(h, { digest: base.digest })).map((r) => (r.val as { n: number }).n), [0, 1, 2]);
+  assert.deepEqual(
+    JSON.parse(rows.body).rows.map((r: { val: { n: number } }) => r.val.n),
+    [1, 9, 2, 3],
+  );
+  assert.deepEqual(
+    (await queryRows(h, { digest: base.digest })).map((r) => (r.val as { n: number }).n),
+    [0, 1, 2],
+  );
 });
 
 test('/table/update: index out of range is a 400, an unknown base a 404, a bad spec a 422', async (t) => {
   const h = await buildTestApp(t);
   const base = await createTable(h, [{ n: 0 }]);
-  const update = (updates: unknown[], digest = base.digest) => h.post('/table/update', { project_id: PROJECT, base_digest: digest, updates });
-  for (const spec of [{ pop: { index: 1 } }, { pop: { index: -1 } }, { insert: { index: 2, row: {} } }, { insert: { index: -1, row: {} } }]) {
+  const update = (updates: unknown[], digest = base.digest) =>
+    h.post('/table/update', { project_id: PROJECT, base_digest: digest, updates });
+  for (const spec of [
+    { pop: { index: 1 } },
+    { pop: { index: -1 } },
+    { insert: { index: 2, row: {} } },
+    { insert: { index: -1, row: {} } },
+  ]) {
     const res = await update([spec]);
     assert.equal(res.statusCode, 400, JSON.stringify(spec));
     assert.equal(res.json().reason, 'Index out of range');
@@ -133,9 +188,18 @@ test('/table/update: index out of range is a 400, an unknown base a 404, a bad s
 
 test('/table/query filters by row digest, sorts by paths in the §4.4 order, pages; query_stream matches', async (t) => {
   const h = await buildTestApp(t);
-  const rows = [{ k: 'b', v: { n: 2 } }, { k: 1 }, { k: null }, { k: 'a', v: { n: [5, 1] } }, { k: true }, { k: 0.5 }, {}];
+  const rows = [
+    { k: 'b', v: { n: 2 } },
+    { k: 1 },
+    { k: null },
+    { k: 'a', v: { n: [5, 1] } },
+    { k: true },
+    { k: 0.5 },
+    {},
+  ];
   const { digest, row_digests: rowDigests } = await createTable(h, rows);
-  const order = async (body: Record<string, unknown>) => (await queryRows(h, { digest, ...body })).map((r) => r.original_index);
+  const order = async (body: Record<string, unknown>) =>
+    (await queryRows(h, { digest, ...body })).map((r) => r.original_index);
   assert.deepEqual(await order({}), [0, 1, 2, 3, 4, 5, 6]);
   // missing/null (table order), numbers (true = 1), strings
   assert.deepEqual(await order({ sort_by: [{ field: 'k', direction: 'asc' }] }), [2, 6, 5, 1, 4, 3, 0]);
@@ -147,11 +211,18 @@ test('/table/query filters by row digest, sorts by paths in the §4.4 order, pag
     const res = await h.post('/table/query', { project_id: PROJECT, digest, sort_by: [{ field, direction: 'asc' }] });
     assert.equal(res.statusCode, 400, field);
   }
-  const stream = await h.post('/table/query_stream', { project_id: PROJECT, digest, sort_by: [{ field: 'k', direction: 'desc' }] });
+  const stream = await h.post('/table/query_stream', {
+    project_id: PROJECT,
+    digest,
+    sort_by: [{ field: 'k', direction: 'desc' }],
+  });
   assert.equal(stream.statusCode, 200);
   assert.equal(stream.headers['content-type'], 'application/jsonl');
   assert.ok(stream.body.endsWith('\n'));
-  assert.deepEqual(parseJsonl(stream.body), await queryRows(h, { digest, sort_by: [{ field: 'k', direction: 'desc' }] }));
+  assert.deepEqual(
+    parseJsonl(stream.body),
+    await queryRows(h, { digest, sort_by: [{ field: 'k', direction: 'desc' }] }),
+  );
   assert.deepEqual(await queryRows(h, { digest: 'f'.repeat(64) }), []);
   const emptyStream = await h.post('/table/query_stream', { project_id: PROJECT, digest: 'f'.repeat(64) });
   assert.equal(emptyStream.statusCode, 200);

@@ -18,13 +18,23 @@ interface Turn {
 
 async function write(h: TestApp, turns: Turn[]): Promise<void> {
   for (const c of turns) {
-    const start = makeStart({ id: c.id, thread_id: c.thread, turn_id: c.turn === undefined ? c.id : c.turn, parent_id: c.parent ?? null, started_at: c.start });
+    const start = makeStart({
+      id: c.id,
+      thread_id: c.thread,
+      turn_id: c.turn === undefined ? c.id : c.turn,
+      parent_id: c.parent ?? null,
+      started_at: c.start,
+    });
     assert.equal((await h.post('/call/start', start)).statusCode, 200);
     if (c.end !== null) assert.equal((await h.post('/call/end', makeEnd(c.id, { ended_at: c.end }))).statusCode, 200);
   }
 }
 
-async function threads(h: TestApp, body: Record<string, unknown> = {}, key?: string): Promise<Array<Record<string, any>>> {
+async function threads(
+  h: TestApp,
+  body: Record<string, unknown> = {},
+  key?: string,
+): Promise<Array<Record<string, any>>> {
   const res = await h.post('/threads/stream_query', { project_id: PROJECT, ...body }, key);
   assert.equal(res.statusCode, 200, res.body);
   assert.match(String(res.headers['content-type']), /^application\/jsonl/);
@@ -44,8 +54,14 @@ test('checklist 36: one line per thread from its turn calls only', async (t) => 
   await write(h, T1);
   assert.deepEqual(await threads(h), [
     {
-      thread_id: 't-1', turn_count: 2, start_time: '2025-01-02T09:00:00Z', last_updated: '2025-01-02T09:01:03Z',
-      first_turn_id: 'turn-a', last_turn_id: 'turn-b', p50_turn_duration_ms: 2000, p99_turn_duration_ms: 2980,
+      thread_id: 't-1',
+      turn_count: 2,
+      start_time: '2025-01-02T09:00:00Z',
+      last_updated: '2025-01-02T09:01:03Z',
+      first_turn_id: 'turn-a',
+      last_turn_id: 'turn-b',
+      p50_turn_duration_ms: 2000,
+      p99_turn_duration_ms: 2980,
     },
   ]);
 });
@@ -80,10 +96,16 @@ test('default order is last_updated desc with ties by thread_id; running-only an
 
 test('checklist 37: an unsupported sort field → 400 with a reason', async (t) => {
   const h = await buildTestApp(t);
-  const res = await h.post('/threads/stream_query', { project_id: PROJECT, sort_by: [{ field: 'bogus', direction: 'asc' }] });
+  const res = await h.post('/threads/stream_query', {
+    project_id: PROJECT,
+    sort_by: [{ field: 'bogus', direction: 'asc' }],
+  });
   assert.equal(res.statusCode, 400);
   assert.equal(res.json().reason, 'Unsupported sort field: bogus');
-  const badDirection = await h.post('/threads/stream_query', { project_id: PROJECT, sort_by: [{ field: 'turn_count', direction: 'up' }] });
+  const badDirection = await h.post('/threads/stream_query', {
+    project_id: PROJECT,
+    sort_by: [{ field: 'turn_count', direction: 'up' }],
+  });
   assert.equal(badDirection.statusCode, 422);
   assertValidationBody(badDirection.json());
 });
@@ -91,7 +113,8 @@ test('checklist 37: an unsupported sort field → 400 with a reason', async (t) 
 test('sorting by every allowed field, ties broken by thread_id ascending', async (t) => {
   const h = await buildTestApp(t);
   await write(h, MANY);
-  const sorted = async (field: string, direction: string): Promise<string[]> => ids(await threads(h, { sort_by: [{ field, direction }] }));
+  const sorted = async (field: string, direction: string): Promise<string[]> =>
+    ids(await threads(h, { sort_by: [{ field, direction }] }));
   assert.deepEqual(await sorted('thread_id', 'desc'), ['t-3', 't-2', 't-1', 't-0']);
   assert.deepEqual(await sorted('turn_count', 'desc'), ['t-3', 't-1', 't-0', 't-2']);
   assert.deepEqual(await sorted('turn_count', 'asc'), ['t-0', 't-2', 't-1', 't-3']);
@@ -99,7 +122,12 @@ test('sorting by every allowed field, ties broken by thread_id ascending', async
   assert.deepEqual(await sorted('last_updated', 'asc'), ['t-3', 't-1', 't-0', 't-2']);
   assert.deepEqual(await sorted('p50_turn_duration_ms', 'desc'), ['t-2', 't-0', 't-1', 't-3']);
   assert.deepEqual(await sorted('p99_turn_duration_ms', 'asc'), ['t-3', 't-1', 't-0', 't-2']);
-  const twoKeys = await threads(h, { sort_by: [{ field: 'last_updated', direction: 'desc' }, { field: 'thread_id', direction: 'desc' }] });
+  const twoKeys = await threads(h, {
+    sort_by: [
+      { field: 'last_updated', direction: 'desc' },
+      { field: 'thread_id', direction: 'desc' },
+    ],
+  });
   assert.deepEqual(ids(twoKeys), ['t-2', 't-0', 't-1', 't-3']);
 });
 
@@ -111,7 +139,8 @@ test('limit and offset page the sorted threads; negative values → 400', async 
   assert.deepEqual(ids(await threads(h, { offset: 3 })), ['t-3']);
   assert.deepEqual(ids(await threads(h, { limit: 0 })), ['t-0', 't-2', 't-1', 't-3']);
   assert.deepEqual(await threads(h, { offset: 10 }), []);
-  for (const body of [{ limit: -1 }, { offset: -1 }]) assert.equal((await h.post('/threads/stream_query', { project_id: PROJECT, ...body })).statusCode, 400);
+  for (const body of [{ limit: -1 }, { offset: -1 }])
+    assert.equal((await h.post('/threads/stream_query', { project_id: PROJECT, ...body })).statusCode, 400);
 });
 
 test('filters: thread_ids, and after/before_datetime on the turns’ start (both exclusive)', async (t) => {
@@ -120,7 +149,10 @@ test('filters: thread_ids, and after/before_datetime on the turns’ start (both
   assert.deepEqual(ids(await threads(h, { filter: { thread_ids: ['t-3', 't-1', 'nope'] } })), ['t-1', 't-3']);
   assert.deepEqual(ids(await threads(h, { filter: { thread_ids: [] } })), ['t-0', 't-2', 't-1', 't-3']);
   // after 07:00:00 exactly: y1 (07:00:00) is out, so t-3 has y2 and the running y3
-  const after = await threads(h, { filter: { after_datetime: day('07:00:00') }, sort_by: [{ field: 'thread_id', direction: 'asc' }] });
+  const after = await threads(h, {
+    filter: { after_datetime: day('07:00:00') },
+    sort_by: [{ field: 'thread_id', direction: 'asc' }],
+  });
   assert.deepEqual(ids(after), ['t-0', 't-1', 't-2', 't-3']);
   assert.equal(after[3].turn_count, 2);
   assert.equal(after[3].first_turn_id, 'y2');

@@ -21,7 +21,12 @@ export function traj(reward: number, metrics: Record<string, number | boolean> =
   return {
     messages_and_choices: [
       { role: 'user', content: 'play' },
-      { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'a1' }, logprobs: { content: [{ token: 'token_id:97', logprob: -0.5, bytes: [97], top_logprobs: [] }] } },
+      {
+        index: 0,
+        finish_reason: 'stop',
+        message: { role: 'assistant', content: 'a1' },
+        logprobs: { content: [{ token: 'token_id:97', logprob: -0.5, bytes: [97], top_logprobs: [] }] },
+      },
     ],
     reward,
     metrics,
@@ -60,8 +65,17 @@ export async function pollEvents(h: TestApp, jobId: string, timeoutMs = 20_000):
 }
 
 /** Creates an RL job and waits for its terminal event. */
-export async function runJob(h: TestApp, modelId: string, groups: unknown[], config: unknown = null): Promise<{ id: string; events: JobEvent[] }> {
-  const res = await h.post('/v1/preview/training-jobs', { model_id: modelId, trajectory_groups: groups, experimental_config: config });
+export async function runJob(
+  h: TestApp,
+  modelId: string,
+  groups: unknown[],
+  config: unknown = null,
+): Promise<{ id: string; events: JobEvent[] }> {
+  const res = await h.post('/v1/preview/training-jobs', {
+    model_id: modelId,
+    trajectory_groups: groups,
+    experimental_config: config,
+  });
   assert.equal(res.statusCode, 200, res.body);
   const id = res.json().id as string;
   return { id, events: await pollEvents(h, id) };

@@ -19,7 +19,11 @@ test('item 33: after a job, :stepN, latest, step 0 and the two-slash form resolv
   assert.match(initial.json().choices[0].message.content, /^checkpoint=initial jobs=0/);
   const { events } = await runJob(h, model, [group([1, 0])]);
   const checkpointId = events.at(-1)!.data.checkpoint_id;
-  for (const name of ['wandb-artifact:///acme/rl/bot:step1', 'wandb-artifact:///acme/rl/bot', 'wandb-artifact://acme/rl/bot']) {
+  for (const name of [
+    'wandb-artifact:///acme/rl/bot:step1',
+    'wandb-artifact:///acme/rl/bot',
+    'wandb-artifact://acme/rl/bot',
+  ]) {
     const res = await h.post('/v1/chat/completions', chat(name));
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
@@ -28,8 +32,17 @@ test('item 33: after a job, :stepN, latest, step 0 and the two-slash form resolv
     assert.equal(body.choices[0].message.content, `checkpoint=${checkpointId} jobs=1 messages=1`);
   }
   const step0 = await h.post('/v1/chat/completions/', chat('wandb-artifact:///acme/rl/bot:step0'));
-  assert.match(step0.json().choices[0].message.content, /^checkpoint=initial/, 'trailing-slash form, step 0 = initial policy');
-  for (const name of ['wandb-artifact:///acme/rl/bot:step7', 'wandb-artifact:///acme/rl/nobody', 'gpt-4o', 'wandb-artifact:///acme/other/bot']) {
+  assert.match(
+    step0.json().choices[0].message.content,
+    /^checkpoint=initial/,
+    'trailing-slash form, step 0 = initial policy',
+  );
+  for (const name of [
+    'wandb-artifact:///acme/rl/bot:step7',
+    'wandb-artifact:///acme/rl/nobody',
+    'gpt-4o',
+    'wandb-artifact:///acme/other/bot',
+  ]) {
     const res = await h.post('/v1/chat/completions', chat(name));
     assert.deepEqual([res.statusCode, res.json()], [404, { detail: 'Model not found' }], name);
   }
@@ -39,15 +52,27 @@ test('item 33: after a job, :stepN, latest, step 0 and the two-slash form resolv
 
 test('requests over the concurrency cap wait in line; beyond the queue limit they get 429 "Concurrency limit reached for requests"', async (t) => {
   const trainer = new ScriptedTrainer({ completeDelayMs: 200 });
-  const h = await buildTestApp(t, { HEDDLE_INFERENCE_CONCURRENCY: '2', HEDDLE_INFERENCE_QUEUE_LIMIT: '3' }, { trainer });
+  const h = await buildTestApp(
+    t,
+    { HEDDLE_INFERENCE_CONCURRENCY: '2', HEDDLE_INFERENCE_QUEUE_LIMIT: '3' },
+    { trainer },
+  );
   await createModel(h, 'bot');
   let peak = 0;
   const watch = setInterval(() => (peak = Math.max(peak, trainer.activeCompletions)), 5);
-  const answers = await Promise.all(Array.from({ length: 6 }, () => h.post('/v1/chat/completions', chat('wandb-artifact:///acme/rl/bot'))));
+  const answers = await Promise.all(
+    Array.from({ length: 6 }, () => h.post('/v1/chat/completions', chat('wandb-artifact:///acme/rl/bot'))),
+  );
   clearInterval(watch);
-  assert.deepEqual(answers.map((r) => r.statusCode).sort(), [200, 200, 200, 200, 200, 429], '2 served + 3 waiting, the sixth refused');
+  assert.deepEqual(
+    answers.map((r) => r.statusCode).sort(),
+    [200, 200, 200, 200, 200, 429],
+    '2 served + 3 waiting, the sixth refused',
+  );
   assert.equal(peak, 2, 'never more than the cap at once');
-  assert.deepEqual(answers.find((r) => r.statusCode === 429)!.json(), { detail: 'Concurrency limit reached for requests' });
+  assert.deepEqual(answers.find((r) => r.statusCode === 429)!.json(), {
+    detail: 'Concurrency limit reached for requests',
+  });
   // the line drained: a later request is served
   assert.equal((await h.post('/v1/chat/completions', chat('wandb-artifact:///acme/rl/bot'))).statusCode, 200);
 });
@@ -57,21 +82,32 @@ test('GET /v1/health is public; /v1/system-check reports the database and answer
   assert.deepEqual((await h.get('/v1/health', null)).json(), { status: 'ok' });
   const ok = await h.get('/v1/system-check', null);
   assert.equal(ok.statusCode, 200);
-  assert.deepEqual([ok.json().api, ok.json().database, ok.json().training_queue.success, ok.json().trainer.name], [true, true, true, 'test:scripted']);
+  assert.deepEqual(
+    [ok.json().api, ok.json().database, ok.json().training_queue.success, ok.json().trainer.name],
+    [true, true, true, 'test:scripted'],
+  );
   // an outage: the store is closed (PostgreSQL: the pool is ended; SQLite: the file is gone too, so no new read connection opens)
   const close = h.store.close.bind(h.store);
   h.store.close = async () => undefined; // closed here already; the harness must not close it twice
   await close();
-  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(h.config.dataDir, `heddle.sqlite${suffix}`), { force: true });
+  for (const suffix of ['', '-wal', '-shm'])
+    fs.rmSync(path.join(h.config.dataDir, `heddle.sqlite${suffix}`), { force: true });
   const down = await h.get('/v1/system-check', null);
   assert.equal(down.statusCode, 503);
-  assert.deepEqual([down.json().database, down.json().training_queue.success, typeof down.json().training_queue.error], [false, false, 'string']);
+  assert.deepEqual(
+    [down.json().database, down.json().training_queue.success, typeof down.json().training_queue.error],
+    [false, false, 'string'],
+  );
 });
 
 test('the built-in trainer serves completions with logprobs from the initial policy (the default trainer of buildApp)', async (t) => {
   const h = await buildTestApp(t, {}, { trainer: new BuiltinTrainer({ backend: 'cpu' }) });
   await createModel(h, 'bot');
-  const res = await h.post('/v1/chat/completions', { ...chat('wandb-artifact:///acme/rl/bot'), max_tokens: 4, seed: 1 });
+  const res = await h.post('/v1/chat/completions', {
+    ...chat('wandb-artifact:///acme/rl/bot'),
+    max_tokens: 4,
+    seed: 1,
+  });
   assert.equal(res.statusCode, 200, res.body);
   const choice = res.json().choices[0];
   assert.equal(choice.message.role, 'assistant');
@@ -86,7 +122,14 @@ test('the built-in trainer behind the runner: sampled choices train into step 1,
   const messages = [{ role: 'user', content: 'say a' }];
   const trajectories = [];
   for (const reward of [1, 0]) {
-    const res = await h.post('/v1/chat/completions', { model: name, messages, logprobs: true, max_tokens: 6, seed: reward, temperature: 1 });
+    const res = await h.post('/v1/chat/completions', {
+      model: name,
+      messages,
+      logprobs: true,
+      max_tokens: 6,
+      seed: reward,
+      temperature: 1,
+    });
     assert.equal(res.statusCode, 200, res.body);
     trajectories.push({ messages_and_choices: [...messages, res.json().choices[0]], reward });
   }

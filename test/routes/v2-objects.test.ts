@@ -8,7 +8,8 @@ import { basicAuth, buildTestApp, parseJsonl, PROJECT, type TestApp } from '../h
 type Json = Record<string, any>;
 const V2 = `/v2/${PROJECT}`;
 const SOURCE = 'def f():\n    return 1\n';
-const MODEL_SOURCE = 'import weave\n\nclass TestModel(weave.Model):\n    @weave.op\n    def predict(self, q: str) -> str:\n        return q\n';
+const MODEL_SOURCE =
+  'import weave\n\nclass TestModel(weave.Model):\n    @weave.op\n    def predict(self, q: str) -> str:\n        return q\n';
 
 async function ok(pending: Promise<LightMyRequestResponse>): Promise<Json> {
   const res = await pending;
@@ -17,10 +18,16 @@ async function ok(pending: Promise<LightMyRequestResponse>): Promise<Json> {
 }
 
 const create = (h: TestApp, family: string, body: Json): Promise<Json> => ok(h.post(`${V2}/${family}`, body));
-const read = (h: TestApp, family: string, id: string, digest: string): Promise<LightMyRequestResponse> => h.get(`${V2}/${family}/${id}/versions/${digest}`);
+const read = (h: TestApp, family: string, id: string, digest: string): Promise<LightMyRequestResponse> =>
+  h.get(`${V2}/${family}/${id}/versions/${digest}`);
 const del = (h: TestApp, family: string, id: string, query = ''): Promise<LightMyRequestResponse> =>
-  h.app.inject({ method: 'DELETE', url: `${V2}/${family}/${id}${query}`, headers: { authorization: basicAuth(h.aliceKey) } });
-const objRead = async (h: TestApp, id: string, digest: string): Promise<Json> => (await ok(h.post('/obj/read', { project_id: PROJECT, object_id: id, digest }))).obj;
+  h.app.inject({
+    method: 'DELETE',
+    url: `${V2}/${family}/${id}${query}`,
+    headers: { authorization: basicAuth(h.aliceKey) },
+  });
+const objRead = async (h: TestApp, id: string, digest: string): Promise<Json> =>
+  (await ok(h.post('/obj/read', { project_id: PROJECT, object_id: id, digest }))).obj;
 
 async function list(h: TestApp, family: string, query = ''): Promise<Json[]> {
   const res = await h.get(`${V2}/${family}${query}`);
@@ -29,9 +36,15 @@ async function list(h: TestApp, family: string, query = ''): Promise<Json[]> {
   return parseJsonl(res.body);
 }
 
-const createModel = (h: TestApp, body: Json = {}): Promise<Json> => create(h, 'models', { name: 'Test Model', source_code: MODEL_SOURCE, ...body });
+const createModel = (h: TestApp, body: Json = {}): Promise<Json> =>
+  create(h, 'models', { name: 'Test Model', source_code: MODEL_SOURCE, ...body });
 const createScorer = (h: TestApp, body: Json = {}): Promise<Json> =>
-  create(h, 'scorers', { name: 'Exact Match', description: 'compares', op_source_code: 'def score(output, target):\n    return output == target\n', ...body });
+  create(h, 'scorers', {
+    name: 'Exact Match',
+    description: 'compares',
+    op_source_code: 'def score(output, target):\n    return output == target\n',
+    ...body,
+  });
 
 test('1-4: op create derives the id, repeats keep the digest, new source adds a version; read returns the code verbatim', async (t) => {
   const h = await buildTestApp(t);
@@ -86,7 +99,10 @@ test('2.2: object ids from names; empty or illegal ids → 422, over 128 charact
 
 test('v2 bodies ignore unknown fields; wrong types → 422', async (t) => {
   const h = await buildTestApp(t);
-  assert.equal((await create(h, 'ops', { name: 'x', source_code: SOURCE, project_id: 'ignored', extra: 1 })).object_id, 'x');
+  assert.equal(
+    (await create(h, 'ops', { name: 'x', source_code: SOURCE, project_id: 'ignored', extra: 1 })).object_id,
+    'x',
+  );
   assert.equal((await h.post(`${V2}/ops`, { name: 5 })).statusCode, 422);
 });
 
@@ -106,11 +122,17 @@ test('6: op list is JSONL of OpReadRes, object_id ascending then newest first; l
   const a1 = await create(h, 'ops', { name: 'a', source_code: 'def a():\n    return 1\n' });
   const b0 = await create(h, 'ops', { name: 'b', source_code: SOURCE });
   const all = await list(h, 'ops');
-  assert.deepEqual(all.map((line) => line.digest), [a1.digest, a0.digest, b0.digest]);
+  assert.deepEqual(
+    all.map((line) => line.digest),
+    [a1.digest, a0.digest, b0.digest],
+  );
   assert.deepEqual(Object.keys(all[0]).sort(), ['code', 'created_at', 'digest', 'object_id', 'version_index']);
   assert.equal(all[2].code, SOURCE);
   assert.equal((await list(h, 'ops', '?limit=2')).length, 2);
-  assert.deepEqual((await list(h, 'ops', '?offset=1&limit=1')).map((line) => line.digest), [a0.digest]);
+  assert.deepEqual(
+    (await list(h, 'ops', '?offset=1&limit=1')).map((line) => line.digest),
+    [a0.digest],
+  );
   assert.deepEqual(await list(h, 'ops', '?limit=0'), []);
   assert.equal((await h.get(`${V2}/ops?limit=abc`)).statusCode, 422);
   assert.equal((await h.get(`${V2}/ops?offset=-1`)).statusCode, 400);
@@ -125,19 +147,30 @@ test('8: deleting one op digest leaves the other version readable; the deleted o
   assert.equal(gone.statusCode, 404);
   assert.equal(typeof gone.json().deleted_at, 'string');
   await ok(read(h, 'ops', 'my_op', d1.digest));
-  assert.deepEqual((await list(h, 'ops')).map((line) => line.digest), [d1.digest]);
+  assert.deepEqual(
+    (await list(h, 'ops')).map((line) => line.digest),
+    [d1.digest],
+  );
 });
 
 test('9-10: delete without digests removes every version; unknown object or digest → 404 with nothing deleted', async (t) => {
   const h = await buildTestApp(t);
   for (const temperature of [0.1, 0.2, 0.3]) await createModel(h, { attributes: { temperature } });
   await createModel(h, { name: 'Other' });
-  const unknownDigest = await del(h, 'models', 'test_model', `?digests=${(await list(h, 'models'))[1].digest}&digests=nope`);
+  const unknownDigest = await del(
+    h,
+    'models',
+    'test_model',
+    `?digests=${(await list(h, 'models'))[1].digest}&digests=nope`,
+  );
   assert.equal(unknownDigest.statusCode, 404, unknownDigest.body);
   assert.equal((await list(h, 'models')).length, 4);
   assert.equal((await del(h, 'models', 'no_such_model')).statusCode, 404);
   assert.deepEqual(await ok(del(h, 'models', 'test_model')), { num_deleted: 3 });
-  assert.deepEqual((await list(h, 'models')).map((line) => line.object_id), ['other']);
+  assert.deepEqual(
+    (await list(h, 'models')).map((line) => line.object_id),
+    ['other'],
+  );
 });
 
 test('2.1 our choice: family routes do not see other families (read and delete → 404)', async (t) => {
@@ -151,7 +184,10 @@ test('2.1 our choice: family routes do not see other families (read and delete �
 
 test('11: dataset create stores a table and the exact value; read echoes name, description and the table ref', async (t) => {
   const h = await buildTestApp(t);
-  const rows = [{ q: 'a', n: 1.0 }, { q: 'b', n: 2 }];
+  const rows = [
+    { q: 'a', n: 1.0 },
+    { q: 'b', n: 2 },
+  ];
   const created = await create(h, 'datasets', { name: 'Golden Set', description: 'two rows', rows });
   assert.equal(created.object_id, 'golden_set');
   assert.deepEqual(Object.keys(created).sort(), ['digest', 'object_id', 'version_index']);
@@ -161,7 +197,10 @@ test('11: dataset create stores a table and the exact value; read echoes name, d
   const tableDigest = view.rows.replace(`weave:///${PROJECT}/table/`, '');
   assert.equal(view.rows, `weave:///${PROJECT}/table/${tableDigest}`);
   const table = await ok(h.post('/table/query', { project_id: PROJECT, digest: tableDigest }));
-  assert.deepEqual(table.rows.map((row: Json) => row.val.q), ['a', 'b']);
+  assert.deepEqual(
+    table.rows.map((row: Json) => row.val.q),
+    ['a', 'b'],
+  );
 
   const stored = await objRead(h, 'golden_set', created.digest);
   assert.equal(stored.base_object_class, 'Dataset');
@@ -203,7 +242,16 @@ test('14, 16: scorer create returns its ref; read keeps the name case; /obj/read
   const stored = await objRead(h, 'exact_match', created.digest);
   assert.equal(stored.base_object_class, 'Scorer');
   assert.equal(stored.val._type, 'Scorer');
-  assert.deepEqual(Object.keys(stored.val).sort(), ['_bases', '_class_name', '_type', 'column_map', 'description', 'name', 'score', 'summarize']);
+  assert.deepEqual(Object.keys(stored.val).sort(), [
+    '_bases',
+    '_class_name',
+    '_type',
+    'column_map',
+    'description',
+    'name',
+    'score',
+    'summarize',
+  ]);
   assert.equal(stored.val.column_map, null);
   assert.match(stored.val.summarize, new RegExp(`^weave:///${PROJECT}/op/exact_match_summarize:`));
   const ops = (await list(h, 'ops')).map((line) => line.object_id);
@@ -225,11 +273,37 @@ test('17: lists are scoped by family; SDK-published Model/Scorer/Evaluation/Data
   await createModel(h);
   await create(h, 'datasets', { name: 'd', rows: [] });
   await create(h, 'evaluations', { name: 'e', dataset: 'weave:///acme/demo/object/d:abc' });
-  const publish = (objectId: string, val: Json): Promise<Json> => ok(h.post('/obj/create', { obj: { project_id: PROJECT, object_id: objectId, val } }));
-  await publish('judge', { _type: 'LLMAsAJudgeScorer', _class_name: 'LLMAsAJudgeScorer', _bases: ['Scorer', 'Object', 'BaseModel'], name: 'judge', score: 'weave:///acme/demo/op/judge_score:abc' });
-  await publish('my_model', { _type: 'MyModel', _class_name: 'MyModel', _bases: ['Model', 'Object', 'BaseModel'], name: 'mine', temperature: 1 });
-  await publish('sdk_eval', { _type: 'Evaluation', _class_name: 'Evaluation', _bases: ['Object', 'BaseModel'], name: 'sdk', dataset: 'weave:///acme/demo/object/d:abc', scorers: [], trials: 3 });
-  await publish('sdk_rows', { _type: 'MyDataset', _class_name: 'MyDataset', _bases: ['Dataset', 'Object', 'BaseModel'], rows: 'weave:///acme/demo/table/abc' });
+  const publish = (objectId: string, val: Json): Promise<Json> =>
+    ok(h.post('/obj/create', { obj: { project_id: PROJECT, object_id: objectId, val } }));
+  await publish('judge', {
+    _type: 'LLMAsAJudgeScorer',
+    _class_name: 'LLMAsAJudgeScorer',
+    _bases: ['Scorer', 'Object', 'BaseModel'],
+    name: 'judge',
+    score: 'weave:///acme/demo/op/judge_score:abc',
+  });
+  await publish('my_model', {
+    _type: 'MyModel',
+    _class_name: 'MyModel',
+    _bases: ['Model', 'Object', 'BaseModel'],
+    name: 'mine',
+    temperature: 1,
+  });
+  await publish('sdk_eval', {
+    _type: 'Evaluation',
+    _class_name: 'Evaluation',
+    _bases: ['Object', 'BaseModel'],
+    name: 'sdk',
+    dataset: 'weave:///acme/demo/object/d:abc',
+    scorers: [],
+    trials: 3,
+  });
+  await publish('sdk_rows', {
+    _type: 'MyDataset',
+    _class_name: 'MyDataset',
+    _bases: ['Dataset', 'Object', 'BaseModel'],
+    rows: 'weave:///acme/demo/table/abc',
+  });
 
   const ids = async (family: string): Promise<string[]> => (await list(h, family)).map((line) => line.object_id);
   assert.deepEqual(await ids('scorers'), ['exact_match', 'judge']);
@@ -248,7 +322,10 @@ test('17: lists are scoped by family; SDK-published Model/Scorer/Evaluation/Data
 
 test('18: model create derives the id and returns its ref; read returns source and attributes; /obj/read has the exact value', async (t) => {
   const h = await buildTestApp(t);
-  const created = await createModel(h, { description: 'echo', attributes: { temperature: 0.7, name: 'ignored', files: 'ignored' } });
+  const created = await createModel(h, {
+    description: 'echo',
+    attributes: { temperature: 0.7, name: 'ignored', files: 'ignored' },
+  });
   assert.equal(created.object_id, 'test_model');
   assert.equal(created.model_ref, `weave:///${PROJECT}/object/test_model:${created.digest}`);
   const view = await ok(read(h, 'models', 'test_model', created.digest));
@@ -259,22 +336,33 @@ test('18: model create derives the id and returns its ref; read returns source a
   const stored = await objRead(h, 'test_model', created.digest);
   assert.equal(stored.base_object_class, 'Model');
   assert.equal(typeof stored.val.files['obj.py'], 'string');
-  assert.deepEqual({ ...stored.val, files: null }, {
-    _type: 'Model',
-    _class_name: 'Model',
-    _bases: ['Object', 'BaseModel'],
-    name: 'Test Model',
-    description: 'echo',
-    files: null,
-    temperature: 0.7,
-  });
+  assert.deepEqual(
+    { ...stored.val, files: null },
+    {
+      _type: 'Model',
+      _class_name: 'Model',
+      _bases: ['Object', 'BaseModel'],
+      name: 'Test Model',
+      description: 'echo',
+      files: null,
+      temperature: 0.7,
+    },
+  );
 });
 
 test('19, 2.6: a model without attributes reads attributes null; a Model without obj.py reads 400 but lists with ""', async (t) => {
   const h = await buildTestApp(t);
   const created = await createModel(h);
   assert.equal((await ok(read(h, 'models', 'test_model', created.digest))).attributes, null);
-  const bare = await ok(h.post('/obj/create', { obj: { project_id: PROJECT, object_id: 'bare', val: { _type: 'Model', _class_name: 'Model', _bases: ['Object', 'BaseModel'], name: 'bare' } } }));
+  const bare = await ok(
+    h.post('/obj/create', {
+      obj: {
+        project_id: PROJECT,
+        object_id: 'bare',
+        val: { _type: 'Model', _class_name: 'Model', _bases: ['Object', 'BaseModel'], name: 'bare' },
+      },
+    }),
+  );
   const res = await read(h, 'models', 'bare', bare.digest);
   assert.equal(res.statusCode, 400, res.body);
   assert.equal(res.json().reason, 'Model bare has no source file');
@@ -293,7 +381,11 @@ test('20: evaluation defaults: trials 1, scorers [], op refs set, the stored val
   assert.equal(view.dataset, dataset);
   assert.equal(view.description, null);
   assert.equal(view.evaluation_name, null);
-  for (const [field, op] of [['evaluate_op', 'evaluate'], ['predict_and_score_op', 'predict_and_score'], ['summarize_op', 'summarize']]) {
+  for (const [field, op] of [
+    ['evaluate_op', 'evaluate'],
+    ['predict_and_score_op', 'predict_and_score'],
+    ['summarize_op', 'summarize'],
+  ]) {
     assert.match(view[field], new RegExp(`^weave:///${PROJECT}/op/my_eval\\.${op}:`));
   }
   const stored = await objRead(h, 'my_eval', created.digest);
@@ -320,7 +412,15 @@ test('20: evaluation defaults: trials 1, scorers [], op refs set, the stored val
 test('21: evaluation read echoes dataset, scorers in order, trials and evaluation_name; trials < 1 → 400', async (t) => {
   const h = await buildTestApp(t);
   const scorers = [`weave:///${PROJECT}/object/b:2`, `weave:///${PROJECT}/object/a:1`];
-  const body = { name: 'E', description: 'd', dataset: `weave:///${PROJECT}/object/d:1`, scorers, trials: 2, evaluation_name: 'nightly', eval_attributes: { team: 'x', trials: 9 } };
+  const body = {
+    name: 'E',
+    description: 'd',
+    dataset: `weave:///${PROJECT}/object/d:1`,
+    scorers,
+    trials: 2,
+    evaluation_name: 'nightly',
+    eval_attributes: { team: 'x', trials: 9 },
+  };
   const created = await create(h, 'evaluations', body);
   const view = await ok(read(h, 'evaluations', 'e', created.digest));
   assert.deepEqual(view.scorers, scorers);
@@ -332,7 +432,7 @@ test('21: evaluation read echoes dataset, scorers in order, trials and evaluatio
   assert.equal((await h.post(`${V2}/evaluations`, { ...body, trials: 'two' })).statusCode, 422);
 });
 
-test('v2 object routes refuse another entity\'s project (403)', async (t) => {
+test("v2 object routes refuse another entity's project (403)", async (t) => {
   const h = await buildTestApp(t);
   const res = await h.post(`${V2}/ops`, { name: 'x', source_code: SOURCE }, h.bobKey);
   assert.equal(res.statusCode, 403, res.body);

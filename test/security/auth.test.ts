@@ -22,7 +22,10 @@ test('every authenticated route has an entry in test/security/route-cases.ts', a
 test('only the health routes and the OpenAPI document are public', async (t) => {
   const h = await buildTestApp(t);
   const publicRoutes = h.app.routeTable.filter((r) => r.public && !r.autoHead).map((r) => `${r.method} ${r.url}`);
-  assert.deepEqual(publicRoutes.filter((r) => !PUBLIC_ROUTES.has(r)), []);
+  assert.deepEqual(
+    publicRoutes.filter((r) => !PUBLIC_ROUTES.has(r)),
+    [],
+  );
   const health = await h.get('/health', null);
   assert.equal(health.statusCode, 200);
   assert.deepEqual(health.json(), { status: 'ok' });
@@ -82,7 +85,12 @@ test('an unknown key in the wandb-api-key header gets 401 on the OTel route, whe
   if (!otel) return; // the OTel area is not registered in this build; the generic 401 test covers the rest
   const before = dbFingerprint(h);
   for (const headers of [{}, { 'wandb-api-key': 'x'.repeat(40) }, { authorization: basicAuth('y'.repeat(40)) }]) {
-    const res = await h.app.inject({ method: 'POST', url: '/otel/v1/traces', headers: { ...headers, 'content-type': 'application/json' }, payload: '{}' });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/otel/v1/traces',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: '{}',
+    });
     assert.equal(res.statusCode, 401, res.body);
   }
   assert.equal(dbFingerprint(h), before);
@@ -94,7 +102,16 @@ test('Bearer works like Basic, and Basic ignores the user name', async (t) => {
     method: 'POST',
     url: '/call/start',
     headers: { authorization: `Bearer ${h.aliceKey}`, 'content-type': 'application/json' },
-    payload: JSON.stringify({ start: { project_id: PROJECT, id: 'b1', op_name: 'op', started_at: '2025-01-01T00:00:00Z', attributes: {}, inputs: {} } }),
+    payload: JSON.stringify({
+      start: {
+        project_id: PROJECT,
+        id: 'b1',
+        op_name: 'op',
+        started_at: '2025-01-01T00:00:00Z',
+        attributes: {},
+        inputs: {},
+      },
+    }),
   });
   assert.equal(asBearer.statusCode, 200, asBearer.body);
   const otherUser = `Basic ${Buffer.from(`someone:${h.aliceKey}`).toString('base64')}`;
@@ -121,19 +138,40 @@ test('Bearer works like Basic, and Basic ignores the user name', async (t) => {
 test('the admin key (HEDDLE_ADMIN_KEY) reaches every entity; an --admin key too', async (t) => {
   const adminKey = randomBytes(20).toString('hex');
   const h = await buildTestApp(t, { HEDDLE_ADMIN_KEY: adminKey });
-  assert.equal(await h.app.services.auth.bootstrapAdmin(h.config.adminKey, 'admin'), null, 'a configured key is not generated');
+  assert.equal(
+    await h.app.services.auth.bootstrapAdmin(h.config.adminKey, 'admin'),
+    null,
+    'a configured key is not generated',
+  );
   const second = (await h.app.services.auth.createKey({ entity: 'ops', username: 'root', admin: true })).key;
   for (const key of [adminKey, second]) {
     for (const project of [PROJECT, 'other/x', 'nobody-yet/new']) {
       const id = `adm-${key.slice(0, 4)}-${project.replace('/', '-')}`;
-      const start = await h.post('/call/start', { start: { project_id: project, id, op_name: 'op', started_at: '2025-01-01T00:00:00Z', attributes: {}, inputs: {} } }, key);
+      const start = await h.post(
+        '/call/start',
+        {
+          start: {
+            project_id: project,
+            id,
+            op_name: 'op',
+            started_at: '2025-01-01T00:00:00Z',
+            attributes: {},
+            inputs: {},
+          },
+        },
+        key,
+      );
       assert.equal(start.statusCode, 200, `${project}: ${start.body}`);
       const read = await h.post('/call/read', { project_id: project, id }, key);
       assert.equal(read.json().call?.id, id);
     }
   }
   // What the admin wrote into acme/demo, alice sees; what it wrote into other/x, she does not reach.
-  assert.equal((await h.post('/call/read', { project_id: PROJECT, id: `adm-${adminKey.slice(0, 4)}-acme-demo` })).json().call.op_name, 'op');
+  assert.equal(
+    (await h.post('/call/read', { project_id: PROJECT, id: `adm-${adminKey.slice(0, 4)}-acme-demo` })).json().call
+      .op_name,
+    'op',
+  );
   assert.equal((await h.post('/call/read', { project_id: 'other/x', id: 'x' })).statusCode, 403);
   // Starting again with the same configured key does not add a second key.
   const keysBefore = (await h.app.services.auth.listKeys()).length;
@@ -156,7 +194,12 @@ test('wb_user_id in a body is ignored and replaced by the caller', async (t) => 
   assert.equal((await h.post('/call/start', { start: start('u1') })).statusCode, 200);
   const batch = await h.post('/call/upsert_batch', { batch: [{ mode: 'start', req: { start: start('u2') } }] });
   assert.equal(batch.statusCode, 200, batch.body);
-  const update = await h.post('/call/update', { project_id: PROJECT, call_id: 'u1', display_name: 'n', wb_user_id: 'mallory' });
+  const update = await h.post('/call/update', {
+    project_id: PROJECT,
+    call_id: 'u1',
+    display_name: 'n',
+    wb_user_id: 'mallory',
+  });
   assert.equal(update.statusCode, 200, update.body);
   for (const id of ['u1', 'u2']) {
     const call = (await h.post('/call/read', { project_id: PROJECT, id })).json().call;
@@ -165,7 +208,12 @@ test('wb_user_id in a body is ignored and replaced by the caller', async (t) => 
   const byMallory = await h.post('/calls/stream_query', { project_id: PROJECT, filter: { wb_user_ids: ['mallory'] } });
   assert.deepEqual(parseJsonl(byMallory.body), []);
   const byAlice = await h.post('/calls/stream_query', { project_id: PROJECT, filter: { wb_user_ids: [alice.userId] } });
-  assert.deepEqual(parseJsonl(byAlice.body).map((c) => c.id).sort(), ['u1', 'u2']);
+  assert.deepEqual(
+    parseJsonl(byAlice.body)
+      .map((c) => c.id)
+      .sort(),
+    ['u1', 'u2'],
+  );
   // A delete naming another user is still the caller's delete of the caller's calls.
   const del = await h.post('/calls/delete', { project_id: PROJECT, call_ids: ['u1'], wb_user_id: 'mallory' });
   assert.equal(del.statusCode, 200, del.body);

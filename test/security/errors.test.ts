@@ -30,7 +30,8 @@ function errorShapeProblems(res: LightMyRequestResponse, shape?: RouteCase['erro
   const problems: string[] = [];
   for (const item of body.detail as Array<{ loc?: unknown; msg?: unknown; type?: unknown }>) {
     const loc = item.loc;
-    if (!Array.isArray(loc) || loc.length === 0 || !loc.every((p) => typeof p === 'string')) problems.push(`loc not a string[]: ${JSON.stringify(loc)}`);
+    if (!Array.isArray(loc) || loc.length === 0 || !loc.every((p) => typeof p === 'string'))
+      problems.push(`loc not a string[]: ${JSON.stringify(loc)}`);
     else if (!LOC_ROOTS.has(loc[0])) problems.push(`loc starts with ${JSON.stringify(loc[0])}`);
     if (typeof item.msg !== 'string' || item.msg === '') problems.push('msg missing');
     if (typeof item.type !== 'string' || item.type === '') problems.push('type missing');
@@ -42,7 +43,11 @@ test('unknown routes answer 404 {"detail":"Not Found"}, with or without credenti
   const h = await buildTestApp(t);
   for (const url of ['/nope', '/call', '/call/start/extra', '/calls/', '/v9/x', '/%2e%2e/etc']) {
     for (const key of [undefined, null]) {
-      const res = await h.app.inject({ method: 'POST', url, headers: key === null ? {} : { authorization: basicAuth(h.aliceKey) } });
+      const res = await h.app.inject({
+        method: 'POST',
+        url,
+        headers: key === null ? {} : { authorization: basicAuth(h.aliceKey) },
+      });
       assert.equal(res.statusCode, 404, `${url}: ${res.body}`);
       assert.deepEqual(res.json(), { detail: 'Not Found' });
     }
@@ -72,7 +77,13 @@ test('a known path with the wrong method answers 405 {"detail":"Method Not Allow
   // Every registered route: another method on its path is a 405, never a 404 or 500. "Another"
   // means one that no route matching the concrete path takes (`GET /annotation_queues/query` is
   // the read of a queue whose id is "query").
-  const pattern = (url: string): RegExp => new RegExp(`^${url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+').replace(/\*/g, '.*')}$`);
+  const pattern = (url: string): RegExp =>
+    new RegExp(
+      `^${url
+        .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+        .replace(/:[A-Za-z0-9_]+/g, '[^/]+')
+        .replace(/\*/g, '.*')}$`,
+    );
   const routes = h.app.routeTable.map((r) => ({ method: r.method, re: pattern(r.url) }));
   for (const url of new Set(h.app.routeTable.map((r) => r.url))) {
     const concrete = url.replace(/:([A-Za-z0-9_]+)/g, 'x').replace(/\*/g, 'x');
@@ -115,15 +126,30 @@ test('a body that is not JSON answers 422 json_invalid; a wrong content type 415
 
   const valid = JSON.stringify(makeStart({ id: 'ct' }));
   for (const contentType of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'image/png']) {
-    const res = await h.app.inject({ method: 'POST', url: '/call/start', headers: { ...headers, 'content-type': contentType }, payload: valid });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/call/start',
+      headers: { ...headers, 'content-type': contentType },
+      payload: valid,
+    });
     assert.equal(res.statusCode, 415, `${contentType}: ${res.body}`);
     assert.match(res.json().reason, new RegExp(contentType.replace('/', '\\/')));
   }
-  const noType = await h.app.inject({ method: 'POST', url: '/call/start', headers: { authorization: basicAuth(h.aliceKey) }, payload: valid });
+  const noType = await h.app.inject({
+    method: 'POST',
+    url: '/call/start',
+    headers: { authorization: basicAuth(h.aliceKey) },
+    payload: valid,
+  });
   assert.equal(noType.statusCode, 415, noType.body);
   assert.equal(typeof noType.json().reason, 'string');
   // A charset parameter is still JSON.
-  const charset = await h.app.inject({ method: 'POST', url: '/call/start', headers: { ...headers, 'content-type': 'application/json; charset=utf-8' }, payload: valid });
+  const charset = await h.app.inject({
+    method: 'POST',
+    url: '/call/start',
+    headers: { ...headers, 'content-type': 'application/json; charset=utf-8' },
+    payload: valid,
+  });
   assert.equal(charset.statusCode, 200, charset.body);
   assert.deepEqual((await h.post('/call/read', { project_id: PROJECT, id: 'ct' })).json().call.id, 'ct');
 });
@@ -132,18 +158,31 @@ test('schema failures answer 422 with a non-empty detail list of {loc: string[],
   const h = await buildTestApp(t);
   const cases: Array<[string, unknown, string[], string]> = [
     ['/call/start', {}, ['body', 'start'], 'missing'],
-    ['/call/start', { start: { ...makeStart().start, started_at: 'yesterday' } }, ['body', 'start', 'started_at'], 'datetime_parsing'],
+    [
+      '/call/start',
+      { start: { ...makeStart().start, started_at: 'yesterday' } },
+      ['body', 'start', 'started_at'],
+      'datetime_parsing',
+    ],
     ['/call/read', { project_id: PROJECT, id: 'x', extra: 1 }, ['body', 'extra'], 'extra_forbidden'],
     ['/call/read', { project_id: 7, id: 'x' }, ['body', 'project_id'], 'string_type'],
     ['/calls/stream_query', { project_id: PROJECT, limit: 'ten' }, ['body', 'limit'], 'int_parsing'],
-    ['/call/upsert_batch', { batch: [{ mode: 'start', req: { start: { project_id: PROJECT } } }] }, ['body', 'batch', '0', 'req', 'start', 'op_name'], 'missing'],
+    [
+      '/call/upsert_batch',
+      { batch: [{ mode: 'start', req: { start: { project_id: PROJECT } } }] },
+      ['body', 'batch', '0', 'req', 'start', 'op_name'],
+      'missing',
+    ],
   ];
   for (const [url, body, loc, type] of cases) {
     const res = await h.post(url, body);
     assert.equal(res.statusCode, 422, `${url}: ${res.body}`);
     assert.deepEqual(errorShapeProblems(res), [], res.body);
     const detail = res.json().detail as Array<{ loc: string[]; type: string }>;
-    assert.ok(detail.some((d) => JSON.stringify(d.loc) === JSON.stringify(loc) && d.type === type), `${url}: wanted ${loc.join('.')} ${type}, got ${res.body}`);
+    assert.ok(
+      detail.some((d) => JSON.stringify(d.loc) === JSON.stringify(loc) && d.type === type),
+      `${url}: wanted ${loc.join('.')} ${type}, got ${res.body}`,
+    );
   }
 });
 
@@ -154,7 +193,12 @@ test('the rich fuzz seeds are valid requests (so mutating them reaches the servi
     const entry = ROUTE_CASES[routeKey(route)];
     if (!entry?.fuzzBody || !entry.request) continue;
     const request = { url: entry.request(PROJECT).url, body: entry.fuzzBody(PROJECT) };
-    const res = await h.app.inject({ method: route.method as 'POST', url: request.url, headers: { authorization: basicAuth(h.aliceKey), 'content-type': 'application/json' }, payload: JSON.stringify(request.body) });
+    const res = await h.app.inject({
+      method: route.method as 'POST',
+      url: request.url,
+      headers: { authorization: basicAuth(h.aliceKey), 'content-type': 'application/json' },
+      payload: JSON.stringify(request.body),
+    });
     if (res.statusCode !== 200) failures.push(describeResponse(route.method, request.url, res));
   }
   assert.deepEqual(failures, []);
@@ -172,9 +216,15 @@ test('extreme paging values (limit, offset) never produce a 500 on any route', a
     for (const field of ['limit', 'offset']) {
       for (const value of extremes) {
         const body = { ...(base as Record<string, unknown>), [field]: value };
-        const res = await h.app.inject({ method: route.method as 'POST', url, headers: { authorization: basicAuth(h.aliceKey), 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+        const res = await h.app.inject({
+          method: route.method as 'POST',
+          url,
+          headers: { authorization: basicAuth(h.aliceKey), 'content-type': 'application/json' },
+          payload: JSON.stringify(body),
+        });
         const problems = errorShapeProblems(res, entry?.errorShape);
-        if (problems.length > 0) failures.push(`${field}=${JSON.stringify(value)}: ${describeResponse(route.method, url, res)}`);
+        if (problems.length > 0)
+          failures.push(`${field}=${JSON.stringify(value)}: ${describeResponse(route.method, url, res)}`);
       }
     }
   }
@@ -201,7 +251,13 @@ test('no malformed body produces a 500: a few hundred seeded bodies per POST/PUT
       else if (roll < 6) payload = JSON.stringify(f.mutate(f.mutate(valid.body ?? {})));
       else if (roll < 8) payload = JSON.stringify(f.value(4));
       else payload = f.rawText(validJson);
-      if (f.int(40) === 0) contentType = f.pick(['text/plain', 'application/json; charset=latin1', 'application/octet-stream', 'multipart/form-data']);
+      if (f.int(40) === 0)
+        contentType = f.pick([
+          'text/plain',
+          'application/json; charset=latin1',
+          'application/octet-stream',
+          'multipart/form-data',
+        ]);
       const res = await h.app.inject({
         method: route.method as 'POST',
         url: valid.url,
@@ -209,7 +265,10 @@ test('no malformed body produces a 500: a few hundred seeded bodies per POST/PUT
         payload,
       });
       const problems = errorShapeProblems(res, ROUTE_CASES[routeKey(route)]?.errorShape);
-      if (problems.length > 0) failures.push(`${problems.join('; ')} — ${describeResponse(route.method, valid.url, res)} — body ${payload.slice(0, 200)}`);
+      if (problems.length > 0)
+        failures.push(
+          `${problems.join('; ')} — ${describeResponse(route.method, valid.url, res)} — body ${payload.slice(0, 200)}`,
+        );
     }
   }
   assert.deepEqual(failures.slice(0, 20), [], `${failures.length} bad answers`);

@@ -60,7 +60,20 @@ export class Fuzzer {
   }
 
   number(): number {
-    return this.pick([0, -0, 1, -1, 0.5, 1e308, -1e308, 2 ** 53 + 1, -(2 ** 63), 1e-320, 123456789012, this.rand() * 1e6]);
+    return this.pick([
+      0,
+      -0,
+      1,
+      -1,
+      0.5,
+      1e308,
+      -1e308,
+      2 ** 53 + 1,
+      -(2 ** 63),
+      1e-320,
+      123456789012,
+      this.rand() * 1e6,
+    ]);
   }
 
   /** A random JSON value, nested at most `depth` levels. */
@@ -80,7 +93,9 @@ export class Fuzzer {
         return Array.from({ length: this.int(4) }, () => this.value(depth - 1));
       default: {
         const obj: Record<string, unknown> = {};
-        for (let i = this.int(4); i > 0; i -= 1) obj[this.pick([this.string(), '$and', '$or', '$not', '$getField', '$literal', 'project_id', 'id'])] = this.value(depth - 1);
+        for (let i = this.int(4); i > 0; i -= 1)
+          obj[this.pick([this.string(), '$and', '$or', '$not', '$getField', '$literal', 'project_id', 'id'])] =
+            this.value(depth - 1);
         return obj;
       }
     }

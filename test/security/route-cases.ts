@@ -39,7 +39,17 @@ export interface RouteCase {
 const T0 = '2025-01-01T10:00:00Z';
 
 function startReq(projectId: string): Record<string, unknown> {
-  return { start: { project_id: projectId, id: 'sec-call', trace_id: 'sec-trace', op_name: 'op', started_at: T0, attributes: {}, inputs: {} } };
+  return {
+    start: {
+      project_id: projectId,
+      id: 'sec-call',
+      trace_id: 'sec-trace',
+      op_name: 'op',
+      started_at: T0,
+      attributes: {},
+      inputs: {},
+    },
+  };
 }
 
 function endReq(projectId: string): Record<string, unknown> {
@@ -80,7 +90,9 @@ function v2ObjectCases(): Record<string, RouteCase> {
   for (const [family, body] of Object.entries(V2_OBJECT_BODIES)) {
     cases[`POST /v2/:entity/:project/${family}`] = inPath(family, () => body);
     cases[`GET /v2/:entity/:project/${family}`] = inPathNoBody(`${family}?limit=5`);
-    cases[`GET /v2/:entity/:project/${family}/:object_id/versions/:digest`] = inPathNoBody(`${family}/sec-x/versions/latest`);
+    cases[`GET /v2/:entity/:project/${family}/:object_id/versions/:digest`] = inPathNoBody(
+      `${family}/sec-x/versions/latest`,
+    );
     cases[`DELETE /v2/:entity/:project/${family}/:object_id`] = inPathNoBody(`${family}/sec-x`);
   }
   return cases;
@@ -99,7 +111,12 @@ function multipartUpload(projectId: string): { contentType: string; payload: str
 
 /** A note on the security test call (objects spec §7.1). */
 function feedbackReq(projectId: string): Record<string, unknown> {
-  return { project_id: projectId, weave_ref: `weave:///${projectId}/call/sec-call`, feedback_type: 'wandb.note.1', payload: { note: 'n' } };
+  return {
+    project_id: projectId,
+    weave_ref: `weave:///${projectId}/call/sec-call`,
+    feedback_type: 'wandb.note.1',
+    payload: { note: 'n' },
+  };
 }
 
 /** The only query shape purges accept (objects spec §7.6, §8.4). */
@@ -114,7 +131,12 @@ const RICH_QUERY = {
       { $gte: [{ $getField: 'started_at' }, { $literal: '2025-01-01T00:00:00Z' }] },
       { $contains: { input: { $getField: 'op_name' }, substr: { $literal: 'o' }, case_insensitive: true } },
       { $in: [{ $getField: 'display_name' }, [{ $literal: 'a' }, { $literal: 'b' }]] },
-      { $or: [{ $not: [{ $eq: [{ $getField: 'output.y' }, { $literal: null }] }] }, { $eq: [{ $getField: 'trace_id' }, { $literal: 't' }] }] },
+      {
+        $or: [
+          { $not: [{ $eq: [{ $getField: 'output.y' }, { $literal: null }] }] },
+          { $eq: [{ $getField: 'trace_id' }, { $literal: 't' }] },
+        ],
+      },
     ],
   },
 };
@@ -126,7 +148,10 @@ function richCallsQuery(projectId: string): Record<string, unknown> {
     project_id: projectId,
     filter: RICH_FILTER,
     query: RICH_QUERY,
-    sort_by: [{ field: 'started_at', direction: 'desc' }, { field: 'inputs.x', direction: 'asc' }],
+    sort_by: [
+      { field: 'started_at', direction: 'desc' },
+      { field: 'inputs.x', direction: 'asc' },
+    ],
     limit: 10,
     offset: 1,
     columns: ['id', 'inputs.x', 'summary'],
@@ -161,7 +186,11 @@ function richEnd(projectId: string): Record<string, unknown> {
       ...end,
       output: { y: [1, 2, { z: 'weave:///acme/demo/call/c' }] },
       exception: null,
-      summary: { usage: { 'gpt-4o': { prompt_tokens: 3, completion_tokens: '4', requests: 1 } }, status_counts: { success: 1 }, extra: 1 },
+      summary: {
+        usage: { 'gpt-4o': { prompt_tokens: 3, completion_tokens: '4', requests: 1 } },
+        status_counts: { success: 1 },
+        extra: 1,
+      },
       wb_run_step_end: 4,
     },
   };
@@ -172,23 +201,41 @@ function otelExport(projectId: string): Record<string, unknown> {
   const [entity, project] = projectId.split('/');
   const attr = (key: string, value: unknown) => ({ key, value });
   return {
-    resourceSpans: [{
-      resource: { attributes: [attr('wandb.entity', { stringValue: entity }), attr('wandb.project', { stringValue: project })] },
-      scopeSpans: [{
-        scope: { name: 'sec' },
-        spans: [{
-          traceId: '0af7651916cd43dd8448eb211c80319c',
-          spanId: 'b7ad6b7169203331',
-          name: 'sec span',
-          kind: 'SPAN_KIND_CLIENT',
-          startTimeUnixNano: '1735725600000000000',
-          endTimeUnixNano: 1735725601000000000,
-          attributes: [attr('gen_ai.request.model', { stringValue: 'm' }), attr('gen_ai.usage.input_tokens', { intValue: '3' }), attr('input.value', { stringValue: '{"a": [1, 2]}' })],
-          events: [{ name: 'gen_ai.choice', timeUnixNano: '1735725600500000000', attributes: [attr('text', { stringValue: 'x' })] }],
-          status: { code: 'STATUS_CODE_ERROR', message: 'boom' },
-        }],
-      }],
-    }],
+    resourceSpans: [
+      {
+        resource: {
+          attributes: [attr('wandb.entity', { stringValue: entity }), attr('wandb.project', { stringValue: project })],
+        },
+        scopeSpans: [
+          {
+            scope: { name: 'sec' },
+            spans: [
+              {
+                traceId: '0af7651916cd43dd8448eb211c80319c',
+                spanId: 'b7ad6b7169203331',
+                name: 'sec span',
+                kind: 'SPAN_KIND_CLIENT',
+                startTimeUnixNano: '1735725600000000000',
+                endTimeUnixNano: 1735725601000000000,
+                attributes: [
+                  attr('gen_ai.request.model', { stringValue: 'm' }),
+                  attr('gen_ai.usage.input_tokens', { intValue: '3' }),
+                  attr('input.value', { stringValue: '{"a": [1, 2]}' }),
+                ],
+                events: [
+                  {
+                    name: 'gen_ai.choice',
+                    timeUnixNano: '1735725600500000000',
+                    attributes: [attr('text', { stringValue: 'x' })],
+                  },
+                ],
+                status: { code: 'STATUS_CODE_ERROR', message: 'boom' },
+              },
+            ],
+          },
+        ],
+      },
+    ],
   };
 }
 
@@ -206,42 +253,72 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
 
   // ---- annotation queues (otel-service-queues spec §D); the queue id is unknown, so owners get 404
   'POST /annotation_queues': post('/annotation_queues', (p) => ({ project_id: p, name: 'q', scorer_refs: [] })),
-  'POST /annotation_queues/query': post('/annotation_queues/query', (p) => ({ project_id: p }), (p) => ({ project_id: p, name: 'q', sort_by: [{ field: 'name', direction: 'asc' }], limit: 5, offset: 0 })),
+  'POST /annotation_queues/query': post(
+    '/annotation_queues/query',
+    (p) => ({ project_id: p }),
+    (p) => ({ project_id: p, name: 'q', sort_by: [{ field: 'name', direction: 'asc' }], limit: 5, offset: 0 }),
+  ),
   'POST /annotation_queues/stats': post('/annotation_queues/stats', (p) => ({ project_id: p, queue_ids: ['sec-q'] })),
-  'GET /annotation_queues/:queue_id': { request: (p) => ({ url: `/annotation_queues/sec-q?project_id=${encodeURIComponent(p)}` }) },
+  'GET /annotation_queues/:queue_id': {
+    request: (p) => ({ url: `/annotation_queues/sec-q?project_id=${encodeURIComponent(p)}` }),
+  },
   'PUT /annotation_queues/:queue_id': put('/annotation_queues/sec-q', (p) => ({ project_id: p, name: 'renamed' })),
-  'DELETE /annotation_queues/:queue_id': { request: (p) => ({ url: `/annotation_queues/sec-q?project_id=${encodeURIComponent(p)}` }) },
-  'POST /annotation_queues/:queue_id/items': post('/annotation_queues/sec-q/items', (p) => ({ project_id: p, call_ids: ['c1'], display_fields: ['inputs'] })),
-  'POST /annotation_queues/:queue_id/items/query': post('/annotation_queues/sec-q/items/query', (p) => ({ project_id: p })),
-  'POST /annotation_queues/:queue_id/items/:item_id/progress': post('/annotation_queues/sec-q/items/sec-i/progress', (p) => ({ project_id: p, annotation_state: 'completed' })),
+  'DELETE /annotation_queues/:queue_id': {
+    request: (p) => ({ url: `/annotation_queues/sec-q?project_id=${encodeURIComponent(p)}` }),
+  },
+  'POST /annotation_queues/:queue_id/items': post('/annotation_queues/sec-q/items', (p) => ({
+    project_id: p,
+    call_ids: ['c1'],
+    display_fields: ['inputs'],
+  })),
+  'POST /annotation_queues/:queue_id/items/query': post('/annotation_queues/sec-q/items/query', (p) => ({
+    project_id: p,
+  })),
+  'POST /annotation_queues/:queue_id/items/:item_id/progress': post(
+    '/annotation_queues/sec-q/items/sec-i/progress',
+    (p) => ({ project_id: p, annotation_state: 'completed' }),
+  ),
 
   // ---- calls (calls spec §4)
   'POST /call/start': post('/call/start', startReq, richStart),
   'POST /call/end': post('/call/end', endReq, richEnd),
   'POST /call/upsert_batch': post(
     '/call/upsert_batch',
-    (p) => ({ batch: [{ mode: 'start', req: startReq(p) }, { mode: 'end', req: endReq(p) }] }),
+    (p) => ({
+      batch: [
+        { mode: 'start', req: startReq(p) },
+        { mode: 'end', req: endReq(p) },
+      ],
+    }),
     (p) => ({ batch: [{ mode: 'start', req: richStart(p) }, { mode: 'end', req: richEnd(p) }, { req: richStart(p) }] }),
   ),
-  'POST /call/read': post('/call/read', (p) => ({ project_id: p, id: 'sec-call' }), (p) => ({
-    project_id: p,
-    id: 'sec-call',
-    include_costs: true,
-    include_storage_size: 'true',
-    include_total_storage_size: 1,
-  })),
+  'POST /call/read': post(
+    '/call/read',
+    (p) => ({ project_id: p, id: 'sec-call' }),
+    (p) => ({
+      project_id: p,
+      id: 'sec-call',
+      include_costs: true,
+      include_storage_size: 'true',
+      include_total_storage_size: 1,
+    }),
+  ),
   'POST /call/update': post('/call/update', (p) => ({ project_id: p, call_id: 'sec-call', display_name: 'renamed' })),
   'POST /calls/delete': post('/calls/delete', (p) => ({ project_id: p, call_ids: ['sec-call'] })),
   'POST /calls/stream_query': post('/calls/stream_query', (p) => ({ project_id: p }), richCallsQuery),
   'POST /calls/query': post('/calls/query', (p) => ({ project_id: p }), richCallsQuery),
-  'POST /calls/query_stats': post('/calls/query_stats', (p) => ({ project_id: p }), (p) => ({
-    project_id: p,
-    filter: RICH_FILTER,
-    query: RICH_QUERY,
-    limit: 5,
-    include_total_storage_size: true,
-    expand_columns: ['inputs.x'],
-  })),
+  'POST /calls/query_stats': post(
+    '/calls/query_stats',
+    (p) => ({ project_id: p }),
+    (p) => ({
+      project_id: p,
+      filter: RICH_FILTER,
+      query: RICH_QUERY,
+      limit: 5,
+      include_total_storage_size: true,
+      expand_columns: ['inputs.x'],
+    }),
+  ),
   'POST /calls/stats': post('/calls/stats', (p) => ({ project_id: p, start: T0, end: '2025-01-02T10:00:00Z' })),
   'POST /calls/usage': post('/calls/usage', (p) => ({ project_id: p, call_ids: ['sec-call'] })),
   'POST /trace/usage': post('/trace/usage', (p) => ({ project_id: p })),
@@ -258,58 +335,105 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   ...v2ObjectCases(),
 
   // ---- objects (objects spec §3)
-  'POST /obj/create': post('/obj/create', (p) => ({ obj: { project_id: p, object_id: 'sec-obj', val: { a: 1 } } }), (p) => ({
-    obj: { project_id: p, object_id: 'sec-obj', val: { a: [1, 1.0, 12345678901234567890, 'weave:///acme/demo/object/X:abc'], _type: 'Model' }, builtin_object_class: null },
-  })),
+  'POST /obj/create': post(
+    '/obj/create',
+    (p) => ({ obj: { project_id: p, object_id: 'sec-obj', val: { a: 1 } } }),
+    (p) => ({
+      obj: {
+        project_id: p,
+        object_id: 'sec-obj',
+        val: { a: [1, 1.0, 12345678901234567890, 'weave:///acme/demo/object/X:abc'], _type: 'Model' },
+        builtin_object_class: null,
+      },
+    }),
+  ),
   'POST /obj/read': post('/obj/read', (p) => ({ project_id: p, object_id: 'sec-obj', digest: 'latest' })),
   'POST /obj/delete': post('/obj/delete', (p) => ({ project_id: p, object_id: 'sec-obj' })),
-  'POST /objs/query': post('/objs/query', (p) => ({ project_id: p }), (p) => ({
+  'POST /objs/query': post(
+    '/objs/query',
+    (p) => ({ project_id: p }),
+    (p) => ({
+      project_id: p,
+      filter: { object_ids: ['sec-obj'], latest_only: true, is_op: false, tags: ['t'], aliases: ['prod'] },
+      sort_by: [{ field: 'created_at', direction: 'desc' }],
+      limit: 5,
+      offset: 0,
+      metadata_only: true,
+      include_tags_and_aliases: true,
+    }),
+  ),
+  'PUT /objs/:object_id/versions/:digest/tags': put('/objs/sec-obj/versions/latest/tags', (p) => ({
     project_id: p,
-    filter: { object_ids: ['sec-obj'], latest_only: true, is_op: false, tags: ['t'], aliases: ['prod'] },
-    sort_by: [{ field: 'created_at', direction: 'desc' }],
-    limit: 5,
-    offset: 0,
-    metadata_only: true,
-    include_tags_and_aliases: true,
+    tags: ['t'],
   })),
-  'PUT /objs/:object_id/versions/:digest/tags': put('/objs/sec-obj/versions/latest/tags', (p) => ({ project_id: p, tags: ['t'] })),
-  'POST /objs/:object_id/versions/:digest/tags/remove': post('/objs/sec-obj/versions/latest/tags/remove', (p) => ({ project_id: p, tags: ['t'] })),
-  'PUT /objs/:object_id/aliases': put('/objs/sec-obj/aliases', (p) => ({ project_id: p, digest: 'latest', aliases: ['prod'] })),
-  'POST /objs/:object_id/aliases/remove': post('/objs/sec-obj/aliases/remove', (p) => ({ project_id: p, aliases: ['prod'] })),
+  'POST /objs/:object_id/versions/:digest/tags/remove': post('/objs/sec-obj/versions/latest/tags/remove', (p) => ({
+    project_id: p,
+    tags: ['t'],
+  })),
+  'PUT /objs/:object_id/aliases': put('/objs/sec-obj/aliases', (p) => ({
+    project_id: p,
+    digest: 'latest',
+    aliases: ['prod'],
+  })),
+  'POST /objs/:object_id/aliases/remove': post('/objs/sec-obj/aliases/remove', (p) => ({
+    project_id: p,
+    aliases: ['prod'],
+  })),
   'GET /tags': { request: (p) => ({ url: `/tags?project_id=${encodeURIComponent(p)}` }) },
   'GET /aliases': { request: (p) => ({ url: `/aliases?project_id=${encodeURIComponent(p)}` }) },
 
   // ---- tables and refs (objects spec §4, §5)
-  'POST /table/create': post('/table/create', (p) => ({ table: { project_id: p, rows: [{ a: 1 }] } }), (p) => ({
-    table: { project_id: p, rows: [{ a: [1, 1.0, 'weave:///acme/demo/object/X:abc'] }, {}], expected_digest: null },
+  'POST /table/create': post(
+    '/table/create',
+    (p) => ({ table: { project_id: p, rows: [{ a: 1 }] } }),
+    (p) => ({
+      table: { project_id: p, rows: [{ a: [1, 1.0, 'weave:///acme/demo/object/X:abc'] }, {}], expected_digest: null },
+    }),
+  ),
+  'POST /table/create_from_digests': post('/table/create_from_digests', (p) => ({
+    project_id: p,
+    row_digests: ['sec-row'],
   })),
-  'POST /table/create_from_digests': post('/table/create_from_digests', (p) => ({ project_id: p, row_digests: ['sec-row'] })),
   // no rich seed: it would need an existing base table (an unknown base answers 404)
   'POST /table/update': post('/table/update', (p) => ({
     project_id: p,
     base_digest: 'sec-table',
     updates: [{ append: { row: { a: 1 } } }, { insert: { index: 0, row: {} } }, { pop: { index: 0 } }],
   })),
-  'POST /table/query': post('/table/query', (p) => ({ project_id: p, digest: 'sec-table' }), (p) => ({
-    project_id: p,
-    digest: 'sec-table',
-    filter: { row_digests: ['r'] },
-    sort_by: [{ field: 'a.b', direction: 'desc' }],
-    limit: 5,
-    offset: 1,
-  })),
+  'POST /table/query': post(
+    '/table/query',
+    (p) => ({ project_id: p, digest: 'sec-table' }),
+    (p) => ({
+      project_id: p,
+      digest: 'sec-table',
+      filter: { row_digests: ['r'] },
+      sort_by: [{ field: 'a.b', direction: 'desc' }],
+      limit: 5,
+      offset: 1,
+    }),
+  ),
   'POST /table/query_stream': post('/table/query_stream', (p) => ({ project_id: p, digest: 'sec-table' })),
   'POST /table/query_stats': post('/table/query_stats', (p) => ({ project_id: p, digest: 'sec-table' })),
-  'POST /table/query_stats_batch': post('/table/query_stats_batch', (p) => ({ project_id: p, digests: ['sec-table'], include_storage_size: true })),
-  'POST /refs/read_batch': post('/refs/read_batch', (p) => ({ refs: [`weave:///${p}/object/sec-obj:abc/key/a/index/0`] })),
+  'POST /table/query_stats_batch': post('/table/query_stats_batch', (p) => ({
+    project_id: p,
+    digests: ['sec-table'],
+    include_storage_size: true,
+  })),
+  'POST /refs/read_batch': post('/refs/read_batch', (p) => ({
+    refs: [`weave:///${p}/object/sec-obj:abc/key/a/index/0`],
+  })),
 
   // no provider key in tests: the route answers its in-band error (objects spec §6.4)
-  'POST /image/create': post('/image/create', (p) => ({ project_id: p, inputs: { model: 'dall-e-3', prompt: 'p' } }), (p) => ({
-    project_id: p,
-    inputs: { model: 'gpt-image-1', prompt: 'p', n: 2 },
-    track_llm_call: false,
-    wb_user_id: 'x',
-  })),
+  'POST /image/create': post(
+    '/image/create',
+    (p) => ({ project_id: p, inputs: { model: 'dall-e-3', prompt: 'p' } }),
+    (p) => ({
+      project_id: p,
+      inputs: { model: 'gpt-image-1', prompt: 'p', n: 2 },
+      track_llm_call: false,
+      wb_user_id: 'x',
+    }),
+  ),
 
   // ---- files (objects spec §6)
   'POST /file/create': { request: (p) => ({ url: '/file/create', raw: multipartUpload(p) }) },
@@ -319,33 +443,53 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   'POST /files/query_stats': post('/files/query_stats', (p) => ({ project_id: p })),
 
   // ---- feedback and costs (objects spec §7, §8)
-  'POST /feedback/create': post('/feedback/create', feedbackReq, (p) => ({ ...feedbackReq(p), feedback_type: 'wandb.reaction.1', payload: { emoji: '👍' }, creator: 'c' })),
-  'POST /feedback/batch/create': post('/feedback/batch/create', (p) => ({ batch: [feedbackReq(p)] })),
-  'POST /feedback/query': post('/feedback/query', (p) => ({ project_id: p }), (p) => ({
-    project_id: p,
-    fields: ['id', 'payload.note'],
-    query: { $expr: { $eq: [{ $getField: 'feedback_type' }, { $literal: 'wandb.note.1' }] } },
-    sort_by: [{ field: 'created_at', direction: 'desc' }],
-    limit: 5,
-    offset: 0,
+  'POST /feedback/create': post('/feedback/create', feedbackReq, (p) => ({
+    ...feedbackReq(p),
+    feedback_type: 'wandb.reaction.1',
+    payload: { emoji: '👍' },
+    creator: 'c',
   })),
+  'POST /feedback/batch/create': post('/feedback/batch/create', (p) => ({ batch: [feedbackReq(p)] })),
+  'POST /feedback/query': post(
+    '/feedback/query',
+    (p) => ({ project_id: p }),
+    (p) => ({
+      project_id: p,
+      fields: ['id', 'payload.note'],
+      query: { $expr: { $eq: [{ $getField: 'feedback_type' }, { $literal: 'wandb.note.1' }] } },
+      sort_by: [{ field: 'created_at', direction: 'desc' }],
+      limit: 5,
+      offset: 0,
+    }),
+  ),
   'POST /feedback/replace': post('/feedback/replace', (p) => ({ ...feedbackReq(p), feedback_id: 'sec-feedback' })),
   'POST /feedback/purge': post('/feedback/purge', (p) => ({ project_id: p, query: ID_QUERY })),
-  'POST /feedback/payload_schema': post('/feedback/payload_schema', (p) => ({ project_id: p, start: T0, end: '2025-01-02T10:00:00Z' })),
+  'POST /feedback/payload_schema': post('/feedback/payload_schema', (p) => ({
+    project_id: p,
+    start: T0,
+    end: '2025-01-02T10:00:00Z',
+  })),
   'POST /feedback/stats': post('/feedback/stats', (p) => ({
     project_id: p,
     start: T0,
     end: '2025-01-02T10:00:00Z',
     metrics: [{ json_path: 'score', value_type: 'numeric', aggregations: ['avg'], percentiles: [50] }],
   })),
-  'POST /cost/create': post('/cost/create', (p) => ({ project_id: p, costs: { 'sec-llm': { prompt_token_cost: 0.001, completion_token_cost: 0.002 } } })),
-  'POST /cost/query': post('/cost/query', (p) => ({ project_id: p }), (p) => ({
+  'POST /cost/create': post('/cost/create', (p) => ({
     project_id: p,
-    fields: ['id', 'llm_id'],
-    query: { $expr: { $eq: [{ $getField: 'llm_id' }, { $literal: 'sec-llm' }] } },
-    sort_by: [{ field: 'effective_date', direction: 'desc' }],
-    limit: 5,
+    costs: { 'sec-llm': { prompt_token_cost: 0.001, completion_token_cost: 0.002 } },
   })),
+  'POST /cost/query': post(
+    '/cost/query',
+    (p) => ({ project_id: p }),
+    (p) => ({
+      project_id: p,
+      fields: ['id', 'llm_id'],
+      query: { $expr: { $eq: [{ $getField: 'llm_id' }, { $literal: 'sec-llm' }] } },
+      sort_by: [{ field: 'effective_date', direction: 'desc' }],
+      limit: 5,
+    }),
+  ),
   'POST /cost/purge': post('/cost/purge', (p) => ({ project_id: p, query: ID_QUERY })),
 
   // ---- OpenTelemetry ingest (otel-service-queues spec §A); the project is named by resource attributes
@@ -357,12 +501,17 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
     request: (p) => ({
       url: '/graphql',
       body: {
-        query: 'mutation Up($e: String, $n: String) { upsertModel(input: { entityName: $e, name: $n }) { inserted project { name } } }',
+        query:
+          'mutation Up($e: String, $n: String) { upsertModel(input: { entityName: $e, name: $n }) { inserted project { name } } }',
         variables: { e: p.split('/')[0], n: p.split('/')[1] },
       },
     }),
-    refused: (res) => res.statusCode === 200 && graphqlCode(res) === 'PERMISSION_ERROR' && res.json().data?.upsertModel == null,
-    allowed: (res) => res.statusCode === 200 && res.json().errors === undefined && typeof res.json().data?.upsertModel?.inserted === 'boolean',
+    refused: (res) =>
+      res.statusCode === 200 && graphqlCode(res) === 'PERMISSION_ERROR' && res.json().data?.upsertModel == null,
+    allowed: (res) =>
+      res.statusCode === 200 &&
+      res.json().errors === undefined &&
+      typeof res.json().data?.upsertModel?.inserted === 'boolean',
     // GraphQL-over-HTTP: `{"errors": [{"message": …}]}`, which is what the W&B clients read.
     errorShape: 'graphql',
   },
@@ -370,24 +519,51 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   // ---- training (training spec §4); routes with a model or job id in the path name no project:
   // their tenancy (another entity's model or job → 403) is tested in test/routes/training-*.test.ts
   'POST /v1/preview/models': {
-    request: (p) => ({ url: '/v1/preview/models', body: { entity: p.split('/')[0], project: p.split('/')[1], name: 'sec', base_model: 'b', return_existing: true } }),
+    request: (p) => ({
+      url: '/v1/preview/models',
+      body: { entity: p.split('/')[0], project: p.split('/')[1], name: 'sec', base_model: 'b', return_existing: true },
+    }),
     // entity and project travel as separate fields, so a malformed `entity/project` cannot be expressed
     projectInPath: true,
   },
-  'GET /v1/preview/models': { request: (p) => ({ url: `/v1/preview/models?entity=${encodeURIComponent(p.split('/')[0])}` }), projectInPath: true },
-  'GET /v1/preview/models/:model_id': { noProject: 'model id in the path (tenancy: test/routes/training-models.test.ts)' },
-  'DELETE /v1/preview/models/:model_id': { noProject: 'model id in the path (tenancy: test/routes/training-jobs.test.ts)' },
-  'GET /v1/preview/models/:model_id/checkpoints': { noProject: 'model id in the path (tenancy: test/routes/training-jobs.test.ts)' },
-  'DELETE /v1/preview/models/:model_id/checkpoints': { noProject: 'model id in the path (tenancy: test/routes/training-jobs.test.ts)' },
-  'POST /v1/preview/models/:model_id/log': { noProject: 'model id in the path; a new id registers in the caller\'s own entity (§4.6)' },
-  'POST /v1/preview/training-jobs': { noProject: 'model id in the body; a new id registers in the caller\'s own entity (§4.6)' },
-  'POST /v1/preview/sft-training-jobs': { noProject: 'model id in the body; a new id registers in the caller\'s own entity (§4.6)' },
-  'GET /v1/preview/training-jobs/:training_job_id': { noProject: 'job id in the path (tenancy: test/routes/training-jobs.test.ts)' },
-  'GET /v1/preview/training-jobs/:training_job_id/events': { noProject: 'job id in the path (tenancy: test/routes/training-jobs.test.ts)' },
-  'POST /v1/chat/completions': {
-    request: (p) => ({ url: '/v1/chat/completions', body: { model: `wandb-artifact:///${p}/sec-never-created`, messages: [{ role: 'user', content: 'hi' }] } }),
+  'GET /v1/preview/models': {
+    request: (p) => ({ url: `/v1/preview/models?entity=${encodeURIComponent(p.split('/')[0])}` }),
+    projectInPath: true,
   },
-  'POST /v1/workers/lease': { noProject: 'leases jobs of the caller\'s own entities only (test/training-worker)' },
+  'GET /v1/preview/models/:model_id': {
+    noProject: 'model id in the path (tenancy: test/routes/training-models.test.ts)',
+  },
+  'DELETE /v1/preview/models/:model_id': {
+    noProject: 'model id in the path (tenancy: test/routes/training-jobs.test.ts)',
+  },
+  'GET /v1/preview/models/:model_id/checkpoints': {
+    noProject: 'model id in the path (tenancy: test/routes/training-jobs.test.ts)',
+  },
+  'DELETE /v1/preview/models/:model_id/checkpoints': {
+    noProject: 'model id in the path (tenancy: test/routes/training-jobs.test.ts)',
+  },
+  'POST /v1/preview/models/:model_id/log': {
+    noProject: "model id in the path; a new id registers in the caller's own entity (§4.6)",
+  },
+  'POST /v1/preview/training-jobs': {
+    noProject: "model id in the body; a new id registers in the caller's own entity (§4.6)",
+  },
+  'POST /v1/preview/sft-training-jobs': {
+    noProject: "model id in the body; a new id registers in the caller's own entity (§4.6)",
+  },
+  'GET /v1/preview/training-jobs/:training_job_id': {
+    noProject: 'job id in the path (tenancy: test/routes/training-jobs.test.ts)',
+  },
+  'GET /v1/preview/training-jobs/:training_job_id/events': {
+    noProject: 'job id in the path (tenancy: test/routes/training-jobs.test.ts)',
+  },
+  'POST /v1/chat/completions': {
+    request: (p) => ({
+      url: '/v1/chat/completions',
+      body: { model: `wandb-artifact:///${p}/sec-never-created`, messages: [{ role: 'user', content: 'hi' }] },
+    }),
+  },
+  'POST /v1/workers/lease': { noProject: "leases jobs of the caller's own entities only (test/training-worker)" },
   'GET /v1/workers/jobs/:job_id/parent-checkpoint': { noProject: 'job id in the path (tenancy: test/training-worker)' },
   'POST /v1/workers/jobs/:job_id/heartbeat': { noProject: 'job id in the path (tenancy: test/training-worker)' },
   'POST /v1/workers/jobs/:job_id/events': { noProject: 'job id in the path (tenancy: test/training-worker)' },
@@ -420,5 +596,8 @@ export function routesWithoutCase(app: FastifyInstance): string[] {
 export function requestFor(route: RouteInfo, projectId: string): CaseRequest {
   const entry = ROUTE_CASES[routeKey(route)];
   if (entry?.request) return entry.request(projectId);
-  return { url: route.url.replace(/:([A-Za-z0-9_]+)/g, 'x').replace(/\*/g, 'x'), body: route.method === 'GET' ? undefined : {} };
+  return {
+    url: route.url.replace(/:([A-Za-z0-9_]+)/g, 'x').replace(/\*/g, 'x'),
+    body: route.method === 'GET' ? undefined : {},
+  };
 }

@@ -30,7 +30,7 @@ function projectRoutes(h: Awaited<ReturnType<typeof buildTestApp>>) {
   });
 }
 
-test("a key of entity acme gets 403 on every route against a project of entity other, and writes nothing", async (t) => {
+test('a key of entity acme gets 403 on every route against a project of entity other, and writes nothing', async (t) => {
   const h = await buildTestApp(t);
   const routes = projectRoutes(h);
   assert.ok(routes.length >= 10, `expected the calls routes at least, got ${routes.length}`);
@@ -83,10 +83,14 @@ test('a malformed project id is a 400 with a reason, not a 403 or 500', async (t
     if (entry.refused || entry.projectInPath) continue;
     for (const bad of ['acme', 'acme/demo/extra', '/demo', 'acme/']) {
       const request = entry.request!(bad);
-      const named = JSON.stringify(request.body ?? '').includes(JSON.stringify(bad)) || request.url.includes(encodeURIComponent(bad)) || request.raw?.payload.includes(`\r\n\r\n${bad}\r\n`);
+      const named =
+        JSON.stringify(request.body ?? '').includes(JSON.stringify(bad)) ||
+        request.url.includes(encodeURIComponent(bad)) ||
+        request.raw?.payload.includes(`\r\n\r\n${bad}\r\n`);
       if (!named) continue;
       const res = await send(h, route, request, { authorization: basicAuth(h.aliceKey) });
-      if (res.statusCode !== 400 || errorMessage(res) === undefined) failures.push(describeResponse(route.method, request.url, res));
+      if (res.statusCode !== 400 || errorMessage(res) === undefined)
+        failures.push(describeResponse(route.method, request.url, res));
     }
   }
   assert.deepEqual(failures, []);

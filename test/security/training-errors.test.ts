@@ -31,7 +31,12 @@ test('/v1 routes answer errors as {"detail": ...}', async (t) => {
   });
   const { key } = await app.services.auth.createKey({ entity: 'acme' });
   const send = (headers: Record<string, string>, payload: string) =>
-    app.inject({ method: 'POST', url: '/v1/heddle-probe', headers: { 'content-type': 'application/json', ...headers }, payload });
+    app.inject({
+      method: 'POST',
+      url: '/v1/heddle-probe',
+      headers: { 'content-type': 'application/json', ...headers },
+      payload,
+    });
 
   const missing = await send({}, '{"n":1}');
   assert.equal(missing.statusCode, 401);
@@ -53,7 +58,12 @@ test('/v1 routes answer errors as {"detail": ...}', async (t) => {
   const unknown = await app.inject({ method: 'GET', url: '/v1/nothing-here' });
   assert.deepEqual([unknown.statusCode, unknown.json()], [404, { detail: 'Not Found' }]);
   // Everything else keeps `reason`.
-  const other = await app.inject({ method: 'POST', url: '/call/read', headers: { 'content-type': 'application/json' }, payload: '{}' });
+  const other = await app.inject({
+    method: 'POST',
+    url: '/call/read',
+    headers: { 'content-type': 'application/json' },
+    payload: '{}',
+  });
   assert.equal(other.statusCode, 401);
   assert.equal(typeof other.json().reason, 'string');
 });

@@ -51,7 +51,11 @@ interface Job {
 async function leaseJob(leaseSeconds: number, ms = 20_000): Promise<Job | null> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
-    const res = await call('POST', '/v1/workers/lease', { worker_id: workerId, base_models: baseModels, lease_seconds: leaseSeconds });
+    const res = await call('POST', '/v1/workers/lease', {
+      worker_id: workerId,
+      base_models: baseModels,
+      lease_seconds: leaseSeconds,
+    });
     const job = (res.body as { job?: Job | null }).job;
     if (res.status !== 200) say('lease_error', res);
     if (job) return job;
@@ -60,15 +64,31 @@ async function leaseJob(leaseSeconds: number, ms = 20_000): Promise<Job | null> 
   return null;
 }
 
-const event = (job: Job, seq: number, type: string, data: Record<string, number>, token = job.fencing_token): Promise<Answer> =>
-  call('POST', `/v1/workers/jobs/${job.id}/events`, { fencing_token: token, seq, type, data });
+const event = (
+  job: Job,
+  seq: number,
+  type: string,
+  data: Record<string, number>,
+  token = job.fencing_token,
+): Promise<Answer> => call('POST', `/v1/workers/jobs/${job.id}/events`, { fencing_token: token, seq, type, data });
 
 async function normal(): Promise<void> {
   const job = await leaseJob(30);
   if (!job) return say('no_job', null);
-  say('leased', { id: job.id, token: job.fencing_token, parent_step: job.parent_step, groups: job.trajectory_groups.length });
-  const parent = await fetch(`${url}/v1/workers/jobs/${job.id}/parent-checkpoint?fencing_token=${job.fencing_token}`, { headers: { authorization: `Bearer ${key}` } });
-  say('parent', { status: parent.status, step: parent.headers.get('x-heddle-parent-step'), bytes: Buffer.from(await parent.arrayBuffer()).toString('utf8') });
+  say('leased', {
+    id: job.id,
+    token: job.fencing_token,
+    parent_step: job.parent_step,
+    groups: job.trajectory_groups.length,
+  });
+  const parent = await fetch(`${url}/v1/workers/jobs/${job.id}/parent-checkpoint?fencing_token=${job.fencing_token}`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  say('parent', {
+    status: parent.status,
+    step: parent.headers.get('x-heddle-parent-step'),
+    bytes: Buffer.from(await parent.arrayBuffer()).toString('utf8'),
+  });
   const started = await event(job, 1, 'training_started', { num_sequences: 1 });
   const retried = await event(job, 1, 'training_started', { num_sequences: 1 });
   say('started', { first: started, retry: retried });
@@ -94,7 +114,14 @@ async function stall(): Promise<void> {
   say('started', await event(job, 1, 'training_started', { num_sequences: 3 }));
   await sleep(Number(process.env.WORKER_STALL_MS ?? 3000));
   say('late_event', await event(job, 2, 'gradient_step', { loss: 1 }));
-  say('late_complete', await call('POST', `/v1/workers/jobs/${job.id}/complete`, { fencing_token: job.fencing_token, checkpoint_base64: '', num_gradient_steps: 0 }));
+  say(
+    'late_complete',
+    await call('POST', `/v1/workers/jobs/${job.id}/complete`, {
+      fencing_token: job.fencing_token,
+      checkpoint_base64: '',
+      num_gradient_steps: 0,
+    }),
+  );
 }
 
 /** Leases, then heartbeats every 100 ms until the server refuses (e.g. the model was deleted). */
@@ -116,5 +143,10 @@ async function advertise(): Promise<void> {
   say('advertised', await call('POST', '/v1/workers/lease', { worker_id: workerId, base_models: baseModels }));
 }
 
-const scenarios: Record<string, () => Promise<void>> = { normal, stall, 'heartbeat-until-refused': heartbeatUntilRefused, advertise };
+const scenarios: Record<string, () => Promise<void>> = {
+  normal,
+  stall,
+  'heartbeat-until-refused': heartbeatUntilRefused,
+  advertise,
+};
 await scenarios[scenario]();

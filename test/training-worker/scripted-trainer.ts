@@ -28,23 +28,43 @@ export class ScriptedTrainer implements Trainer {
 
   constructor(private readonly opts: { stepDelayMs?: number; completeDelayMs?: number } = {}) {}
 
-  async train(input: TrainingJobInput, onProgress: (p: TrainingProgress) => Promise<void>, signal: AbortSignal): Promise<TrainingOutcome> {
+  async train(
+    input: TrainingJobInput,
+    onProgress: (p: TrainingProgress) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<TrainingOutcome> {
     this.jobs.push(input);
-    const groups = input.trajectoryGroups as Array<{ trajectories: Array<{ reward: number }>; metadata?: { scripted?: string } }>;
+    const groups = input.trajectoryGroups as Array<{
+      trajectories: Array<{ reward: number }>;
+      metadata?: { scripted?: string };
+    }>;
     const mode = groups[0]?.metadata?.scripted;
     if (mode === 'content_error') throw new TrainingContentError('no trainable tokens');
     if (mode === 'crash') throw new Error('boom');
     if (mode === 'hang') {
-      await new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+      await new Promise((_resolve, reject) =>
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+      );
     }
-    const trainable = input.kind === 'sft' ? (input.sftExamples?.length ?? 0) : groups.filter((g) => g.trajectories.some((t) => t.reward !== g.trajectories[0].reward)).length;
-    await onProgress({ type: 'training_started', data: { num_sequences: trainable, num_groups_submitted: groups.length } });
+    const trainable =
+      input.kind === 'sft'
+        ? (input.sftExamples?.length ?? 0)
+        : groups.filter((g) => g.trajectories.some((t) => t.reward !== g.trajectories[0].reward)).length;
+    await onProgress({
+      type: 'training_started',
+      data: { num_sequences: trainable, num_groups_submitted: groups.length },
+    });
     for (let i = 0; i < trainable; i += 1) {
       if (this.opts.stepDelayMs) await sleep(this.opts.stepDelayMs, undefined, { signal });
       signal.throwIfAborted();
-      await onProgress({ type: 'gradient_step', data: { loss: 0.5 / (i + 1), grad_norm: 1, num_trainable_tokens: 10 } });
+      await onProgress({
+        type: 'gradient_step',
+        data: { loss: 0.5 / (i + 1), grad_norm: 1, num_trainable_tokens: 10 },
+      });
     }
-    const parent = input.parentCheckpoint ? (JSON.parse(Buffer.from(input.parentCheckpoint).toString('utf8')) as { lineage: string[] }).lineage : [];
+    const parent = input.parentCheckpoint
+      ? (JSON.parse(Buffer.from(input.parentCheckpoint).toString('utf8')) as { lineage: string[] }).lineage
+      : [];
     const checkpoint = Buffer.from(JSON.stringify({ lineage: [...parent, input.jobId], parentStep: input.parentStep }));
     return { checkpoint, metrics: trainable > 0 ? { loss: 0.4, grad_norm: 1 } : {}, numGradientSteps: trainable };
   }

@@ -31,7 +31,13 @@ async function server(t: TestContext, env: Record<string, string>): Promise<{ s:
   return { s, key: await s.createKey('acme', { user: 'alice' }) };
 }
 
-async function api(s: ServerProcess, key: string, method: string, url: string, body?: unknown): Promise<{ status: number; json: any }> {
+async function api(
+  s: ServerProcess,
+  key: string,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   const res = await fetch(`${s.url}${url}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -41,7 +47,12 @@ async function api(s: ServerProcess, key: string, method: string, url: string, b
 }
 
 /** Runs the worker script to its end; returns its JSON lines. */
-function runWorker(s: ServerProcess, key: string, env: Record<string, string>, onLine?: (line: Line) => void): Promise<Line[]> {
+function runWorker(
+  s: ServerProcess,
+  key: string,
+  env: Record<string, string>,
+  onLine?: (line: Line) => void,
+): Promise<Line[]> {
   const child = spawn(process.execPath, ['--import', 'tsx', WORKER], {
     cwd: REPO_ROOT,
     env: { ...process.env, HEDDLE_URL: s.url, HEDDLE_KEY: key, WORKER_BASE_MODELS: GPU, ...env },
@@ -71,12 +82,18 @@ function runWorker(s: ServerProcess, key: string, env: Record<string, string>, o
   );
 }
 
-async function events(s: ServerProcess, key: string, jobId: string, timeoutMs = 20_000): Promise<Array<{ type: string; data: any }>> {
+async function events(
+  s: ServerProcess,
+  key: string,
+  jobId: string,
+  timeoutMs = 20_000,
+): Promise<Array<{ type: string; data: any }>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const page = await api(s, key, 'GET', `/v1/preview/training-jobs/${jobId}/events?limit=100`);
     const data = page.json.data as Array<{ type: string; data: any }>;
-    if (data.some((e) => e.type === 'training_ended' || e.type === 'training_failed') || Date.now() > deadline) return data;
+    if (data.some((e) => e.type === 'training_ended' || e.type === 'training_failed') || Date.now() > deadline)
+      return data;
     await sleep(100);
   }
 }
@@ -100,15 +117,27 @@ test('an external worker trains a job end to end: idempotent event retries, a wr
   const lines = await runWorker(s, key, { WORKER_SCENARIO: 'normal' });
   assert.deepEqual(find(lines, 'leased').id, job);
   assert.deepEqual(find(lines, 'parent'), { status: 200, step: '0', bytes: '' });
-  const started = find(lines, 'started') as unknown as { first: { status: number; body: { id: string } }; retry: { status: number; body: { id: string } } };
-  assert.deepEqual([started.first.status, started.retry.status, started.retry.body.id], [200, 200, started.first.body.id]);
+  const started = find(lines, 'started') as unknown as {
+    first: { status: number; body: { id: string } };
+    retry: { status: number; body: { id: string } };
+  };
+  assert.deepEqual(
+    [started.first.status, started.retry.status, started.retry.body.id],
+    [200, 200, started.first.body.id],
+  );
   assert.equal(find(lines, 'wrong_token').status, 409);
   assert.equal(find(lines, 'gradient').status, 200);
   assert.equal(find(lines, 'heartbeat').status, 200);
-  assert.deepEqual(find(lines, 'complete'), { status: 200, body: { step: 1, checkpoint_id: (find(lines, 'complete').body as { checkpoint_id: string }).checkpoint_id } });
+  assert.deepEqual(find(lines, 'complete'), {
+    status: 200,
+    body: { step: 1, checkpoint_id: (find(lines, 'complete').body as { checkpoint_id: string }).checkpoint_id },
+  });
   assert.equal(find(lines, 'after_complete').status, 409);
   const list = await events(s, key, job);
-  assert.deepEqual(list.map((e) => e.type), ['training_started', 'gradient_step', 'training_ended']);
+  assert.deepEqual(
+    list.map((e) => e.type),
+    ['training_started', 'gradient_step', 'training_ended'],
+  );
   const view = (await api(s, key, 'GET', `/v1/preview/training-jobs/${job}`)).json;
   assert.deepEqual([view.status, view.trainer, view.step], ['succeeded', 'worker:w1', 1]);
   // A second job trains from the worker's checkpoint: its bytes come back on download.
@@ -133,21 +162,33 @@ test('item 34: a worker that stops heartbeating loses the job: the sweeper fails
   assert.equal(find(lines, 'late_event').status, 409);
   assert.equal(find(lines, 'late_complete').status, 409);
   const list = await events(s, key, job);
-  assert.deepEqual(list.map((e) => e.type), ['training_started', 'training_failed']);
+  assert.deepEqual(
+    list.map((e) => e.type),
+    ['training_started', 'training_failed'],
+  );
   assert.match(list[1].data.error_message, /lease expired/);
 });
 
 test('item 34: a job whose base model no live worker serves fails after the queue timeout (fallback disabled)', async (t) => {
-  const { s, key } = await server(t, { HEDDLE_TRAINING_BUILTIN_FALLBACK: 'false', HEDDLE_TRAINING_QUEUE_TIMEOUT_SECONDS: '1' });
+  const { s, key } = await server(t, {
+    HEDDLE_TRAINING_BUILTIN_FALLBACK: 'false',
+    HEDDLE_TRAINING_QUEUE_TIMEOUT_SECONDS: '1',
+  });
   await runWorker(s, key, { WORKER_SCENARIO: 'advertise', WORKER_BASE_MODELS: 'some/other-model' });
   const m = await model(s, key, 'c');
   const job = (await api(s, key, 'POST', '/v1/preview/training-jobs', { model_id: m, trajectory_groups: [] })).json.id;
   const list = await events(s, key, job);
-  assert.deepEqual(list.map((e) => e.type), ['training_failed']);
-  assert.match(list[0].data.error_message, /No trainer took the job within 1 s: no live worker serves base model test\/gpu-base-model/);
+  assert.deepEqual(
+    list.map((e) => e.type),
+    ['training_failed'],
+  );
+  assert.match(
+    list[0].data.error_message,
+    /No trainer took the job within 1 s: no live worker serves base model test\/gpu-base-model/,
+  );
 });
 
-test('deleting the model mid-job fails the job; the worker\'s next heartbeat is refused with 409', async (t) => {
+test("deleting the model mid-job fails the job; the worker's next heartbeat is refused with 409", async (t) => {
   const { s, key } = await server(t, { HEDDLE_TRAINING_BUILTIN_FALLBACK: 'false' });
   const m = await model(s, key, 'd');
   const job = (await api(s, key, 'POST', '/v1/preview/training-jobs', { model_id: m, trajectory_groups: [] })).json.id;
@@ -157,5 +198,11 @@ test('deleting the model mid-job fails the job; the worker\'s next heartbeat is 
   const refused = find(lines, 'refused');
   assert.deepEqual([refused.status, refused.body], [409, { detail: 'The job has already finished' }]);
   const list = await events(s, key, job);
-  assert.deepEqual(list.map((e) => [e.type, e.data.error_message]), [['training_started', undefined], ['training_failed', 'Model was deleted']]);
+  assert.deepEqual(
+    list.map((e) => [e.type, e.data.error_message]),
+    [
+      ['training_started', undefined],
+      ['training_failed', 'Model was deleted'],
+    ],
+  );
 });

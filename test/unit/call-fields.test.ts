@@ -19,11 +19,17 @@ test('resolveCallField maps columns, JSON paths, derived and feedback fields', (
     ['inputs.messages.0.content', { kind: 'json', column: 'inputs', path: ['messages', '0', 'content'] }],
     ['output.text', { kind: 'json', column: 'output', path: ['text'] }],
     ['attributes.env', { kind: 'json', column: 'attributes', path: ['env'] }],
-    ['summary.usage.gpt-3\\.5-turbo.total_tokens', { kind: 'json', column: 'summary', path: ['usage', 'gpt-3.5-turbo', 'total_tokens'] }],
+    [
+      'summary.usage.gpt-3\\.5-turbo.total_tokens',
+      { kind: 'json', column: 'summary', path: ['usage', 'gpt-3.5-turbo', 'total_tokens'] },
+    ],
     ['summary.weave.status', { kind: 'derived', name: 'status' }],
     ['summary.weave.latency_ms', { kind: 'derived', name: 'latency_ms' }],
     ['summary.weave.trace_name', { kind: 'derived', name: 'trace_name' }],
-    ['feedback.[wandb.reaction.1].payload.emoji', { kind: 'feedback', feedbackType: 'wandb.reaction.1', target: { payload: ['emoji'] } }],
+    [
+      'feedback.[wandb.reaction.1].payload.emoji',
+      { kind: 'feedback', feedbackType: 'wandb.reaction.1', target: { payload: ['emoji'] } },
+    ],
     ['feedback.[*].payload.a.b', { kind: 'feedback', feedbackType: '*', target: { payload: ['a', 'b'] } }],
     ['feedback.[*].runnable_ref', { kind: 'feedback', feedbackType: '*', target: 'runnable_ref' }],
     ['feedback.[score].trigger_ref', { kind: 'feedback', feedbackType: 'score', target: 'trigger_ref' }],
@@ -33,12 +39,30 @@ test('resolveCallField maps columns, JSON paths, derived and feedback fields', (
 
 test('resolveCallField refuses unknown, derived-unsupported, storage and malformed feedback paths with 422', () => {
   const bad = [
-    'bogus_field', 'storage_size_bytes', 'total_storage_size_bytes', 'summary.weave', 'summary.weave.costs', 'summary.weave.status.x',
-    'id.x', 'started_at.x', 'feedback', 'feedback.', 'feedback.[]', 'feedback.[x]', 'feedback.[x].other', 'feedback.[x].runnable_ref.y',
-    'wb_username', 'expire_at', '',
+    'bogus_field',
+    'storage_size_bytes',
+    'total_storage_size_bytes',
+    'summary.weave',
+    'summary.weave.costs',
+    'summary.weave.status.x',
+    'id.x',
+    'started_at.x',
+    'feedback',
+    'feedback.',
+    'feedback.[]',
+    'feedback.[x]',
+    'feedback.[x].other',
+    'feedback.[x].runnable_ref.y',
+    'wb_username',
+    'expire_at',
+    '',
   ];
   for (const path of bad) {
-    assert.throws(() => resolveCallField(path), (e) => e instanceof InvalidFieldError && e.status === 422, path);
+    assert.throws(
+      () => resolveCallField(path),
+      (e) => e instanceof InvalidFieldError && e.status === 422,
+      path,
+    );
   }
   assert.throws(() => resolveCallField('bogus_field'), { message: 'Field bogus_field is not allowed' });
 });

@@ -10,15 +10,40 @@ import type { CostRow } from '../../src/store/types.js';
 
 function row(overrides: Partial<CostRow>): CostRow {
   return {
-    id: 'x', pricing_level: 'project', pricing_level_id: 'acme/demo', provider_id: 'default', llm_id: 'm', effective_date: 0,
-    prompt_token_cost: 0, completion_token_cost: 0, cache_read_input_token_cost: 0, cache_creation_input_token_cost: 0,
-    prompt_token_cost_unit: 'USD', completion_token_cost_unit: 'USD', created_by: 'u', created_at: 0, ...overrides,
+    id: 'x',
+    pricing_level: 'project',
+    pricing_level_id: 'acme/demo',
+    provider_id: 'default',
+    llm_id: 'm',
+    effective_date: 0,
+    prompt_token_cost: 0,
+    completion_token_cost: 0,
+    cache_read_input_token_cost: 0,
+    cache_creation_input_token_cost: 0,
+    prompt_token_cost_unit: 'USD',
+    completion_token_cost_unit: 'USD',
+    created_by: 'u',
+    created_at: 0,
+    ...overrides,
   };
 }
 
 test('costEntry: hand-computed totals with cache tokens', () => {
-  const usage = { model: 'm', prompt_tokens: 1200, completion_tokens: 300, requests: 3, total_tokens: null, cache_read_input_tokens: 500, cache_creation_input_tokens: 200 };
-  const price = row({ prompt_token_cost: 3e-6, completion_token_cost: 1.5e-5, cache_read_input_token_cost: 3e-7, cache_creation_input_token_cost: 3.75e-6 });
+  const usage = {
+    model: 'm',
+    prompt_tokens: 1200,
+    completion_tokens: 300,
+    requests: 3,
+    total_tokens: null,
+    cache_read_input_tokens: 500,
+    cache_creation_input_tokens: 200,
+  };
+  const price = row({
+    prompt_token_cost: 3e-6,
+    completion_token_cost: 1.5e-5,
+    cache_read_input_token_cost: 3e-7,
+    cache_creation_input_token_cost: 3.75e-6,
+  });
   const entry = costEntry(usage, price);
   // uncached prompt: 1200 - 500 - 200 = 500 tokens × 3e-6 = 0.0015
   assert.ok(Math.abs((entry.prompt_tokens_total_cost as number) - 0.0015) < 1e-15);
@@ -59,7 +84,11 @@ test('default price table: every row has a source, USD per-token prices and a va
 
 test('reaction names: aliases, skin tones, one emoji only', () => {
   assert.deepEqual(reactionNames('👍'), { alias: ':thumbs_up:', detoned: '👍', detoned_alias: ':thumbs_up:' });
-  assert.deepEqual(reactionNames('👍🏿'), { alias: ':thumbs_up_dark_skin_tone:', detoned: '👍', detoned_alias: ':thumbs_up:' });
+  assert.deepEqual(reactionNames('👍🏿'), {
+    alias: ':thumbs_up_dark_skin_tone:',
+    detoned: '👍',
+    detoned_alias: ':thumbs_up:',
+  });
   assert.equal(reactionNames('❤️')?.alias, ':red_heart:');
   assert.equal(reactionNames('👨‍👩‍👦')?.alias, ':family_man_woman_boy:');
   assert.equal(reactionNames('👍👍'), null);

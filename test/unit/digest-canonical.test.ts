@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalJson, compareCodePoints, numberLiteral, pythonFloatRepr, quote } from '../../src/domain/canonical-json.js';
+import {
+  canonicalJson,
+  compareCodePoints,
+  numberLiteral,
+  pythonFloatRepr,
+  quote,
+} from '../../src/domain/canonical-json.js';
 import { parseLosslessJson } from '../../src/domain/json-value.js';
 
 /** Python `repr(float(literal))` for literals covering each branch of §1.2's float rule. */
@@ -55,7 +61,10 @@ test('string escaping follows ensure_ascii with lowercase hex', () => {
 
 test('keys sort by code point, not UTF-16 unit', () => {
   // U+1F600 is above U+FF5E by code point, below it by UTF-16 unit (0xD83D < 0xFF5E)
-  assert.equal(canonicalJson(parseLosslessJson('{"😀": 1, "～": 2, "a": 3}')), '{"a": 3, "\\uff5e": 2, "\\ud83d\\ude00": 1}');
+  assert.equal(
+    canonicalJson(parseLosslessJson('{"😀": 1, "～": 2, "a": 3}')),
+    '{"a": 3, "\\uff5e": 2, "\\ud83d\\ude00": 1}',
+  );
   assert.ok(compareCodePoints('😀', '～') > 0);
   assert.ok(compareCodePoints('a', 'b') < 0);
   assert.equal(compareCodePoints('x', 'x'), 0);

@@ -1,12 +1,24 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { canonicalJson } from '../../src/domain/canonical-json.js';
-import { digestBytes, digestValue, isContentHash, parseVersionLike, StreamDigest, tableDigest } from '../../src/domain/digest.js';
+import {
+  digestBytes,
+  digestValue,
+  isContentHash,
+  parseVersionLike,
+  StreamDigest,
+  tableDigest,
+} from '../../src/domain/digest.js';
 import { parseLosslessJson } from '../../src/domain/json-value.js';
 
 /** Objects spec §1.6: request text → canonical text → digest. */
 const EXAMPLES: Array<{ name: string; json: string; canonical: string; digest: string }> = [
-  { name: 'E1', json: '{"b": 1, "a": "x"}', canonical: '{"a": "x", "b": 1}', digest: 'OFgg8Alv1Vj0CRMZ5Yp0LOv4d9w7rKGAmBiJ8cQOyoQ' },
+  {
+    name: 'E1',
+    json: '{"b": 1, "a": "x"}',
+    canonical: '{"a": "x", "b": 1}',
+    digest: 'OFgg8Alv1Vj0CRMZ5Yp0LOv4d9w7rKGAmBiJ8cQOyoQ',
+  },
   {
     name: 'E2',
     json: '{"name":"café","score":1.0,"n":10,"items":[true,null,"😀"]}',
@@ -15,7 +27,12 @@ const EXAMPLES: Array<{ name: string; json: string; canonical: string; digest: s
   },
   { name: 'E3', json: '"hello"', canonical: '"hello"', digest: 'WqdirjgYu3J688ejbUlApbjECpiUUtIwT8lYYz81Tno' },
   { name: 'E4 int', json: '{"x": 1}', canonical: '{"x": 1}', digest: 'YTYlqmU0Pbsbmr5qusZ3P1yRvWDT8vX34urmnh24sic' },
-  { name: 'E4 float', json: '{"x": 1.0}', canonical: '{"x": 1.0}', digest: 'hXYo5CD9tT04YhwV9Lb3Yn20n4eGfwZO2DFpPCvifmA' },
+  {
+    name: 'E4 float',
+    json: '{"x": 1.0}',
+    canonical: '{"x": 1.0}',
+    digest: 'hXYo5CD9tT04YhwV9Lb3Yn20n4eGfwZO2DFpPCvifmA',
+  },
   {
     name: 'E5',
     json: '{"z":1,"a":{"d":2,"c":[3,{"b":4,"a":5}]}}',
@@ -28,17 +45,29 @@ const EXAMPLES: Array<{ name: string; json: string; canonical: string; digest: s
   {
     name: 'E7',
     json: '{"_type":"MyModel","name":"m1","temperature":0.5,"_class_name":"MyModel","_bases":["Model","Object","BaseModel"]}',
-    canonical: '{"_bases": ["Model", "Object", "BaseModel"], "_class_name": "MyModel", "_type": "MyModel", "name": "m1", "temperature": 0.5}',
+    canonical:
+      '{"_bases": ["Model", "Object", "BaseModel"], "_class_name": "MyModel", "_type": "MyModel", "name": "m1", "temperature": 0.5}',
     digest: 'kVfIWpLOnkzXv2BqYEUPYUoQQdK9yAL6iShQDOK0nBg',
   },
   {
     name: 'E8',
     json: '{"_type":"CustomWeaveType","weave_type":{"type":"Op"},"files":{"obj.py":"uU0nuZNNPgilLlLX2n2rXsSE7XN6U4DukIj3rOLvzek"}}',
-    canonical: '{"_type": "CustomWeaveType", "files": {"obj.py": "uU0nuZNNPgilLlLX2n2rXsSE7XN6U4DukIj3rOLvzek"}, "weave_type": {"type": "Op"}}',
+    canonical:
+      '{"_type": "CustomWeaveType", "files": {"obj.py": "uU0nuZNNPgilLlLX2n2rXsSE7XN6U4DukIj3rOLvzek"}, "weave_type": {"type": "Op"}}',
     digest: '7KzzLR3hrHPnusB5QOoLEg5x3ulnWFTPmTHJXahsIS8',
   },
-  { name: 'E11 big', json: '{"big": 12345678901234567890}', canonical: '{"big": 12345678901234567890}', digest: 'GbRsLDYZiVS5AmYZwJjl1sguqJYEmSeYXN5PtvCLzig' },
-  { name: 'E11 exp', json: '{"e": 1e100}', canonical: '{"e": 1e+100}', digest: '4M2Hk3ux6bnpek2rS1OIqW3IAwmzwYofYm4X7ymXpSk' },
+  {
+    name: 'E11 big',
+    json: '{"big": 12345678901234567890}',
+    canonical: '{"big": 12345678901234567890}',
+    digest: 'GbRsLDYZiVS5AmYZwJjl1sguqJYEmSeYXN5PtvCLzig',
+  },
+  {
+    name: 'E11 exp',
+    json: '{"e": 1e100}',
+    canonical: '{"e": 1e+100}',
+    digest: '4M2Hk3ux6bnpek2rS1OIqW3IAwmzwYofYm4X7ymXpSk',
+  },
 ];
 
 for (const example of EXAMPLES) {
@@ -50,8 +79,13 @@ for (const example of EXAMPLES) {
 }
 
 test('§1.6 E9: row digests and order-dependent table digest', () => {
-  const rows = ['{"q":"2+2","a":4}', '{"q":"capital of France","a":"Paris"}'].map((row) => digestValue(parseLosslessJson(row)).digest);
-  assert.deepEqual(rows, ['VFqNlLTJiR3tbX0qjLO67Q2feGsqM1vILazadYZcfEI', 'Qf7PtO7LOmJhnRvTrOPu786gRYJ7rwZZ3ZZ6lmEMSdE']);
+  const rows = ['{"q":"2+2","a":4}', '{"q":"capital of France","a":"Paris"}'].map(
+    (row) => digestValue(parseLosslessJson(row)).digest,
+  );
+  assert.deepEqual(rows, [
+    'VFqNlLTJiR3tbX0qjLO67Q2feGsqM1vILazadYZcfEI',
+    'Qf7PtO7LOmJhnRvTrOPu786gRYJ7rwZZ3ZZ6lmEMSdE',
+  ]);
   assert.equal(tableDigest(rows), '025ed7a6455ee35f2b15483140ce8ee0161bf30dd9abc9f326da69b11c37fbfe');
   assert.equal(tableDigest([...rows].reverse()), 'b8db9a39856b5b56c71b19c3d771bce08d4992aec09a7a8a9acdcb5bba8ffa7e');
   assert.equal(tableDigest([]), 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
@@ -68,7 +102,10 @@ test('§1.6 E10: file digests, whole and streamed in pieces', () => {
 
 test('§1.2 unsorted hashing (older servers) differs from the sorted digest', () => {
   assert.equal(digestBytes('{"b": 1, "a": "x"}'), 'gQWt3FJEUonDYnQ3ReuevXJyZsIRpJOGGXpaofCMXEs');
-  assert.notEqual(digestValue(parseLosslessJson('{"b":1,"a":"x"}')).digest, 'gQWt3FJEUonDYnQ3ReuevXJyZsIRpJOGGXpaofCMXEs');
+  assert.notEqual(
+    digestValue(parseLosslessJson('{"b":1,"a":"x"}')).digest,
+    'gQWt3FJEUonDYnQ3ReuevXJyZsIRpJOGGXpaofCMXEs',
+  );
 });
 
 test('§1.2 duplicate keys: the last one wins', () => {

@@ -54,29 +54,74 @@ test('parseQuery builds the tree for every operator', () => {
           { kind: 'compare', op: 'lte', left: { kind: 'field', field: 'b' }, right: { kind: 'literal', value: 0 } },
         ],
       },
-      { kind: 'not', arg: { kind: 'in', left: { kind: 'field', field: 'c' }, list: [{ kind: 'literal', value: 'x' }, { kind: 'literal', value: 'y' }] } },
-      { kind: 'contains', input: { kind: 'field', field: 'd' }, substr: { kind: 'literal', value: 'z' }, caseInsensitive: true, wholeToken: false },
-      { kind: 'contains', input: { kind: 'field', field: 'd' }, substr: { kind: 'literal', value: 'z' }, caseInsensitive: false, wholeToken: true },
-      { kind: 'compare', op: 'lt', left: { kind: 'convert', input: { kind: 'field', field: 'e' }, to: 'int' }, right: { kind: 'literal', value: 3 } },
+      {
+        kind: 'not',
+        arg: {
+          kind: 'in',
+          left: { kind: 'field', field: 'c' },
+          list: [
+            { kind: 'literal', value: 'x' },
+            { kind: 'literal', value: 'y' },
+          ],
+        },
+      },
+      {
+        kind: 'contains',
+        input: { kind: 'field', field: 'd' },
+        substr: { kind: 'literal', value: 'z' },
+        caseInsensitive: true,
+        wholeToken: false,
+      },
+      {
+        kind: 'contains',
+        input: { kind: 'field', field: 'd' },
+        substr: { kind: 'literal', value: 'z' },
+        caseInsensitive: false,
+        wholeToken: true,
+      },
+      {
+        kind: 'compare',
+        op: 'lt',
+        left: { kind: 'convert', input: { kind: 'field', field: 'e' }, to: 'int' },
+        right: { kind: 'literal', value: 3 },
+      },
       { kind: 'compare', op: 'gte', left: { kind: 'field', field: 'f' }, right: { kind: 'literal', value: null } },
     ],
   });
 });
 
 test('parseQuery rejects empty $and/$or (400), a non-operation root (422) and unknown fields (resolver error)', () => {
-  assert.throws(() => parseQuery({ $expr: { $and: [] } }, resolve), (e) => e instanceof InvalidRequestError && /Empty AND/.test(e.message));
-  assert.throws(() => parseQuery({ $expr: { $or: [] } }, resolve), (e) => e instanceof InvalidRequestError && /Empty OR/.test(e.message));
+  assert.throws(
+    () => parseQuery({ $expr: { $and: [] } }, resolve),
+    (e) => e instanceof InvalidRequestError && /Empty AND/.test(e.message),
+  );
+  assert.throws(
+    () => parseQuery({ $expr: { $or: [] } }, resolve),
+    (e) => e instanceof InvalidRequestError && /Empty OR/.test(e.message),
+  );
   for (const root of [{ $literal: true }, { $getField: 'a' }, { $convert: { input: { $literal: 1 }, to: 'bool' } }]) {
     assert.throws(() => parseQuery({ $expr: root }, resolve), RequestValidationError, JSON.stringify(root));
   }
-  assert.throws(() => parseQuery({ $expr: { $eq: [{ $getField: 'bogus' }, { $literal: 1 }] } }, resolve), (e) => e instanceof AppError && e.status === 422);
+  assert.throws(
+    () => parseQuery({ $expr: { $eq: [{ $getField: 'bogus' }, { $literal: 1 }] } }, resolve),
+    (e) => e instanceof AppError && e.status === 422,
+  );
   assert.throws(() => parseQuery({ $expr: { $nope: [] } }, resolve), RequestValidationError);
 });
 
 test('parseSort resolves each field and keeps the direction', () => {
-  assert.deepEqual(parseSort([{ field: 'a', direction: 'desc' }, { field: 'b', direction: 'asc' }], resolve), [
-    { field: 'a', direction: 'desc' },
-    { field: 'b', direction: 'asc' },
-  ]);
+  assert.deepEqual(
+    parseSort(
+      [
+        { field: 'a', direction: 'desc' },
+        { field: 'b', direction: 'asc' },
+      ],
+      resolve,
+    ),
+    [
+      { field: 'a', direction: 'desc' },
+      { field: 'b', direction: 'asc' },
+    ],
+  );
   assert.throws(() => parseSort([{ field: 'bogus', direction: 'asc' }], resolve), AppError);
 });

@@ -3,10 +3,34 @@ import { test } from 'node:test';
 import { encodeRefPart, formatRef, parseRef, RefParseError } from '../../src/domain/ref-uri.js';
 
 test('parseRef reads object, op, table and call refs (objects spec §5.1)', () => {
-  assert.deepEqual(parseRef('weave:///acme/demo/object/cfg:abc'), { kind: 'object', entity: 'acme', project: 'demo', name: 'cfg', version: 'abc', extra: [] });
-  assert.deepEqual(parseRef('weave:///acme/demo/op/say_hi:v3'), { kind: 'op', entity: 'acme', project: 'demo', name: 'say_hi', version: 'v3', extra: [] });
-  assert.deepEqual(parseRef(`weave:///acme/demo/table/${'a'.repeat(64)}`), { kind: 'table', entity: 'acme', project: 'demo', digest: 'a'.repeat(64) });
-  assert.deepEqual(parseRef('weave:///acme/demo/call/0194-x'), { kind: 'call', entity: 'acme', project: 'demo', id: '0194-x' });
+  assert.deepEqual(parseRef('weave:///acme/demo/object/cfg:abc'), {
+    kind: 'object',
+    entity: 'acme',
+    project: 'demo',
+    name: 'cfg',
+    version: 'abc',
+    extra: [],
+  });
+  assert.deepEqual(parseRef('weave:///acme/demo/op/say_hi:v3'), {
+    kind: 'op',
+    entity: 'acme',
+    project: 'demo',
+    name: 'say_hi',
+    version: 'v3',
+    extra: [],
+  });
+  assert.deepEqual(parseRef(`weave:///acme/demo/table/${'a'.repeat(64)}`), {
+    kind: 'table',
+    entity: 'acme',
+    project: 'demo',
+    digest: 'a'.repeat(64),
+  });
+  assert.deepEqual(parseRef('weave:///acme/demo/call/0194-x'), {
+    kind: 'call',
+    entity: 'acme',
+    project: 'demo',
+    id: '0194-x',
+  });
 });
 
 test('parseRef decodes extra edge/value pairs and formatRef percent-encodes them back', () => {

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatMicros, MAX_MICROS, MIN_MICROS, parseIsoMicros, toMicros, unixSecondsToMicros } from '../../src/domain/time.js';
+import {
+  formatMicros,
+  MAX_MICROS,
+  MIN_MICROS,
+  parseIsoMicros,
+  toMicros,
+  unixSecondsToMicros,
+} from '../../src/domain/time.js';
 
 /** src/domain/time.ts: request date-times in, response date-times out (calls spec §1). */
 
@@ -39,9 +46,26 @@ test('parseIsoMicros accepts Z, offsets, naive, date-only and fractions', () => 
 
 test('parseIsoMicros rejects what is not a valid instant', () => {
   const bad = [
-    '', 'yesterday', '2025', '2025-01', '2025-1-1', '25-01-01', '2025-13-01', '2025-00-10', '2025-01-32', '2025-02-30',
-    '2023-02-29', '2025-01-01T24:00:00Z', '2025-01-01T10:60:00Z', '2025-01-01T10:00:61Z', '2025-01-01T10:00:00+05:75',
-    '2025-01-01T10:00:00+24:00', '2025-01-01T10:00:00 UTC', '2025-01-01T10:00:00.Z', '0000-01-01', '2025-01-01T10',
+    '',
+    'yesterday',
+    '2025',
+    '2025-01',
+    '2025-1-1',
+    '25-01-01',
+    '2025-13-01',
+    '2025-00-10',
+    '2025-01-32',
+    '2025-02-30',
+    '2023-02-29',
+    '2025-01-01T24:00:00Z',
+    '2025-01-01T10:60:00Z',
+    '2025-01-01T10:00:61Z',
+    '2025-01-01T10:00:00+05:75',
+    '2025-01-01T10:00:00+24:00',
+    '2025-01-01T10:00:00 UTC',
+    '2025-01-01T10:00:00.Z',
+    '0000-01-01',
+    '2025-01-01T10',
   ];
   for (const text of bad) assert.equal(parseIsoMicros(text), null, text);
   assert.equal(parseIsoMicros(5 as unknown as string), null);
@@ -65,7 +89,8 @@ test('unixSecondsToMicros is exact to the microsecond and truncates finer digits
 test('toMicros takes strings and numbers, refusing out-of-range and non-finite values', () => {
   assert.equal(toMicros('2025-01-01T10:00:00Z'), T0);
   assert.equal(toMicros(1735725900), T0 + 300_000_000);
-  for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, 1e20, -1e12, 'nope']) assert.equal(toMicros(bad), null, String(bad));
+  for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, 1e20, -1e12, 'nope'])
+    assert.equal(toMicros(bad), null, String(bad));
   assert.equal(toMicros('9999-12-31T23:59:59Z'), 253_402_300_799_000_000);
   assert.ok(toMicros('9999-12-31T23:59:59.999999Z')! <= MAX_MICROS);
 });
@@ -88,7 +113,12 @@ test('formatMicros writes UTC with Z, no fraction when whole, else six digits', 
 });
 
 test('parse then format round-trips', () => {
-  for (const text of ['2025-03-04T10:00:00Z', '2025-03-04T10:00:00.250000Z', '1999-12-31T23:59:59.000001Z', '0500-06-15T12:00:00Z']) {
+  for (const text of [
+    '2025-03-04T10:00:00Z',
+    '2025-03-04T10:00:00.250000Z',
+    '1999-12-31T23:59:59.000001Z',
+    '0500-06-15T12:00:00Z',
+  ]) {
     assert.equal(formatMicros(parseIsoMicros(text)!), text);
   }
 });

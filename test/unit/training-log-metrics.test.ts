@@ -27,7 +27,10 @@ test('item 25: exception_rate = E / (T + E) across groups; booleans average as 0
 
 test('item 26 (metric rules): keys average over the trajectories that have them; built-in names win; NaN dropped; group metrics once per non-empty group', () => {
   const m = computeLogMetrics('val', [
-    { trajectories: [t(1, { reward: 99, only: 4 }), { reward: 0, metrics: {}, auto_metrics: { auto: 1 } }], metrics: { g: 1 } },
+    {
+      trajectories: [t(1, { reward: 99, only: 4 }), { reward: 0, metrics: {}, auto_metrics: { auto: 1 } }],
+      metrics: { g: 1 },
+    },
     { trajectories: [], metrics: { g: 100 } },
     { trajectories: [t(0, { nan: Number.NaN })], metrics: { g: 3 } },
   ]);

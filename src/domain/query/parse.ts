@@ -19,7 +19,10 @@ export function parseQuery<F>(query: { $expr: unknown }, resolve: FieldResolver<
   return root;
 }
 
-export function parseSort<F>(sortBy: Array<{ field: string; direction: 'asc' | 'desc' }>, resolve: FieldResolver<F>): SortKey<F>[] {
+export function parseSort<F>(
+  sortBy: Array<{ field: string; direction: 'asc' | 'desc' }>,
+  resolve: FieldResolver<F>,
+): SortKey<F>[] {
   return sortBy.map((s) => ({ field: resolve(s.field), direction: s.direction }));
 }
 
@@ -49,7 +52,12 @@ function parseOperand<F>(node: Raw, resolve: FieldResolver<F>): Operand<F> {
     case '$lt':
     case '$lte': {
       const [left, right] = value as Raw[];
-      return { kind: 'compare', op: key.slice(1) as 'eq', left: parseOperand(left, resolve), right: parseOperand(right, resolve) };
+      return {
+        kind: 'compare',
+        op: key.slice(1) as 'eq',
+        left: parseOperand(left, resolve),
+        right: parseOperand(right, resolve),
+      };
     }
     case '$in': {
       const [left, list] = value as [Raw, Raw[]];
@@ -67,7 +75,9 @@ function parseOperand<F>(node: Raw, resolve: FieldResolver<F>): Operand<F> {
       };
     }
     default:
-      throw new RequestValidationError([{ loc: ['body', 'query'], msg: `Unknown operator ${key}`, type: 'value_error' }]);
+      throw new RequestValidationError([
+        { loc: ['body', 'query'], msg: `Unknown operator ${key}`, type: 'value_error' },
+      ]);
   }
 }
 

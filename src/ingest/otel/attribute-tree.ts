@@ -13,7 +13,8 @@ export function isObject(value: unknown): value is OtelJsonObject {
 /** Sets an own property, also for the key `__proto__` (plain assignment would change the prototype). */
 export function setOwn(target: OtelJsonObject, key: string, value: OtelJson): void {
   // defineProperty is several times slower than assignment, and only `__proto__` needs it
-  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
   else target[key] = value;
 }
 
@@ -35,7 +36,12 @@ function fromLossless(value: unknown): OtelJson {
 export function parseJsonText(text: string): OtelJson | undefined {
   try {
     if (nativeJsonIsExact(text)) return fromLossless(JSON.parse(text));
-    return fromLossless(parse(text, null, { parseNumber: (literal: string) => new LosslessNumber(literal), onDuplicateKey: ({ newValue }) => newValue }));
+    return fromLossless(
+      parse(text, null, {
+        parseNumber: (literal: string) => new LosslessNumber(literal),
+        onDuplicateKey: ({ newValue }) => newValue,
+      }),
+    );
   } catch {
     return undefined;
   }
@@ -95,7 +101,9 @@ function hasOtherKeyBelow(attributes: OtlpKeyValue[], key: string): boolean {
 }
 
 function conflict(key: string, at: string): PathConflictError {
-  return new PathConflictError(`Invalid attribute structure: key '${key}' conflicts with the value at '${at}' (a key cannot be both a value and a parent of other keys)`);
+  return new PathConflictError(
+    `Invalid attribute structure: key '${key}' conflicts with the value at '${at}' (a key cannot be both a value and a parent of other keys)`,
+  );
 }
 
 /** Split forms of the lookup keys: the same few dozen candidate keys are looked up for every span. */
@@ -124,7 +132,8 @@ export function lookup(tree: OtelJson, dottedKey: string): OtelJson | undefined 
 
 /** §A.3 step 7: only truthy values count as present. */
 export function isTruthy(value: OtelJson | undefined): boolean {
-  if (value === undefined || value === null || value === false || value === '' || value === 0 || value === 0n) return false;
+  if (value === undefined || value === null || value === false || value === '' || value === 0 || value === 0n)
+    return false;
   if (typeof value === 'number' && Number.isNaN(value)) return false;
   if (Array.isArray(value)) return value.length > 0;
   if (isObject(value)) return Object.keys(value).length > 0;
@@ -136,7 +145,8 @@ export function indexedObjectsToArrays(value: OtelJson): OtelJson {
   if (Array.isArray(value)) return value.map(indexedObjectsToArrays);
   if (!isObject(value)) return value;
   const keys = Object.keys(value);
-  if (keys.length > 0 && keys.every((key, i) => key === String(i))) return keys.map((key) => indexedObjectsToArrays(value[key]));
+  if (keys.length > 0 && keys.every((key, i) => key === String(i)))
+    return keys.map((key) => indexedObjectsToArrays(value[key]));
   const out: OtelJsonObject = {};
   for (const key of keys) setOwn(out, key, indexedObjectsToArrays(value[key]));
   return out;

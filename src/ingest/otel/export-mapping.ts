@@ -31,12 +31,15 @@ const MAX_MESSAGES = 20;
 function route(resourceTree: OtelJsonObject, headers: RoutingHeaders): { projectId: string } | { reason: string } {
   const entity = lookup(resourceTree, 'wandb.entity');
   const project = lookup(resourceTree, 'wandb.project');
-  if (typeof entity === 'string' && entity !== '' && typeof project === 'string' && project !== '') return { projectId: `${entity}/${project}` };
+  if (typeof entity === 'string' && entity !== '' && typeof project === 'string' && project !== '')
+    return { projectId: `${entity}/${project}` };
   if (headers.projectId !== null && headers.projectId !== '') return { projectId: headers.projectId };
   return {
     reason:
       'no project: the resource has no string attributes wandb.entity and wandb.project (missing: ' +
-      ['wandb.entity', 'wandb.project'].filter((k) => typeof lookup(resourceTree, k) !== 'string' || lookup(resourceTree, k) === '').join(', ') +
+      ['wandb.entity', 'wandb.project']
+        .filter((k) => typeof lookup(resourceTree, k) !== 'string' || lookup(resourceTree, k) === '')
+        .join(', ') +
       ') and the request has no project_id header',
   };
 }
@@ -68,7 +71,12 @@ export function mapExport(request: OtlpTraceRequest, headers: RoutingHeaders): M
       continue;
     }
     if (spans.length > 0) out.anyRoutable = true;
-    const ctx = { projectId: target.projectId, resourceTree, resourceDroppedAttributesCount: group.resourceDroppedAttributesCount, wbRunId: headers.wbRunId };
+    const ctx = {
+      projectId: target.projectId,
+      resourceTree,
+      resourceDroppedAttributesCount: group.resourceDroppedAttributesCount,
+      wbRunId: headers.wbRunId,
+    };
     for (const span of spans) {
       const outcome = spanToCall(span, ctx);
       if (outcome.ok) out.calls.push({ projectId: target.projectId, call: outcome.call });
@@ -84,5 +92,8 @@ export function partialSuccess(rejected: RejectedSpan[]): { rejected_spans: numb
   const messages = rejected
     .slice(0, MAX_MESSAGES)
     .map((r) => `Rejected span (name='${r.name}' trace_id='${r.traceId}' span_id='${r.spanId}'): ${r.reason}`);
-  return { rejected_spans: rejected.length, error_message: messages.join('; ') + (rejected.length > MAX_MESSAGES ? '; ...' : '') };
+  return {
+    rejected_spans: rejected.length,
+    error_message: messages.join('; ') + (rejected.length > MAX_MESSAGES ? '; ...' : ''),
+  };
 }

@@ -64,9 +64,21 @@ export interface Usage {
 const CACHE_KEYS: Array<['cache_read_input_tokens' | 'cache_creation_input_tokens', string[]]> = [
   [
     'cache_read_input_tokens',
-    ['gen_ai.usage.cache_read.input_tokens', 'gen_ai.usage.cache_read_input_tokens', 'llm.token_count.prompt_details.cache_read', 'ai.usage.cachedInputTokens'],
+    [
+      'gen_ai.usage.cache_read.input_tokens',
+      'gen_ai.usage.cache_read_input_tokens',
+      'llm.token_count.prompt_details.cache_read',
+      'ai.usage.cachedInputTokens',
+    ],
   ],
-  ['cache_creation_input_tokens', ['gen_ai.usage.cache_creation.input_tokens', 'gen_ai.usage.cache_creation_input_tokens', 'llm.token_count.prompt_details.cache_write']],
+  [
+    'cache_creation_input_tokens',
+    [
+      'gen_ai.usage.cache_creation.input_tokens',
+      'gen_ai.usage.cache_creation_input_tokens',
+      'llm.token_count.prompt_details.cache_write',
+    ],
+  ],
 ];
 
 export interface Extracted {
@@ -122,7 +134,11 @@ export function extractUsage(trees: SpanTrees): Usage {
     input_tokens: pick('gen_ai.usage.input_tokens'),
     output_tokens: pick('gen_ai.usage.output_tokens'),
     prompt_tokens: pick('gen_ai.usage.prompt_tokens', 'llm.token_count.prompt', 'ai.usage.promptTokens'),
-    completion_tokens: pick('gen_ai.usage.completion_tokens', 'llm.token_count.completion', 'ai.usage.completionTokens'),
+    completion_tokens: pick(
+      'gen_ai.usage.completion_tokens',
+      'llm.token_count.completion',
+      'ai.usage.completionTokens',
+    ),
     total_tokens: pick('llm.usage.total_tokens', 'llm.token_count.total'),
     requests: null,
   };
@@ -131,8 +147,10 @@ export function extractUsage(trees: SpanTrees): Usage {
     if (value !== null) usage[name] = value;
   }
   if (usage.total_tokens === null) {
-    if (isInt(usage.prompt_tokens) && isInt(usage.completion_tokens)) usage.total_tokens = sum(usage.prompt_tokens, usage.completion_tokens);
-    else if (isInt(usage.input_tokens) && isInt(usage.output_tokens)) usage.total_tokens = sum(usage.input_tokens, usage.output_tokens);
+    if (isInt(usage.prompt_tokens) && isInt(usage.completion_tokens))
+      usage.total_tokens = sum(usage.prompt_tokens, usage.completion_tokens);
+    else if (isInt(usage.input_tokens) && isInt(usage.output_tokens))
+      usage.total_tokens = sum(usage.input_tokens, usage.output_tokens);
   }
   return usage;
 }

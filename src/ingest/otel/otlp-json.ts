@@ -38,7 +38,8 @@ function field(obj: Obj, camel: string): unknown {
 
 function object(value: unknown, what: string): Obj {
   if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || isLosslessNumber(value)) fail(`${what} must be an object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || isLosslessNumber(value))
+    fail(`${what} must be an object`);
   return value as Obj;
 }
 
@@ -57,8 +58,13 @@ function str(value: unknown, what: string): string {
 /** An integer field given as a JSON number or a decimal string, exactly. */
 function int64(value: unknown, what: string): bigint {
   if (value === undefined) return 0n;
-  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : fail(`${what} must be an integer, got ${value}`);
-  const text = isLosslessNumber(value) ? value.value : typeof value === 'string' ? value.trim() : fail(`${what} must be an integer`);
+  if (typeof value === 'number')
+    return Number.isInteger(value) ? BigInt(value) : fail(`${what} must be an integer, got ${value}`);
+  const text = isLosslessNumber(value)
+    ? value.value
+    : typeof value === 'string'
+      ? value.trim()
+      : fail(`${what} must be an integer`);
   if (!/^-?\d+$/.test(text)) fail(`${what} must be an integer, got ${JSON.stringify(text)}`);
   return BigInt(text);
 }
@@ -92,7 +98,8 @@ function anyValue(raw: unknown): OtelJson {
   if (bool !== undefined) return typeof bool === 'boolean' ? bool : fail('boolValue must be a boolean');
   if (field(value, 'intValue') !== undefined) return intJson(int64(field(value, 'intValue'), 'intValue'));
   if (field(value, 'doubleValue') !== undefined) return doubleJson(double(field(value, 'doubleValue')));
-  if (field(value, 'arrayValue') !== undefined) return list(field(object(field(value, 'arrayValue'), 'arrayValue'), 'values'), 'arrayValue.values').map(anyValue);
+  if (field(value, 'arrayValue') !== undefined)
+    return list(field(object(field(value, 'arrayValue'), 'arrayValue'), 'values'), 'arrayValue.values').map(anyValue);
   if (field(value, 'kvlistValue') !== undefined) {
     const out: { [key: string]: OtelJson } = {};
     for (const kv of keyValues(field(object(field(value, 'kvlistValue'), 'kvlistValue'), 'values'))) {
@@ -100,7 +107,8 @@ function anyValue(raw: unknown): OtelJson {
     }
     return out;
   }
-  if (field(value, 'bytesValue') !== undefined) return Buffer.from(str(field(value, 'bytesValue'), 'bytesValue'), 'base64').toString('base64');
+  if (field(value, 'bytesValue') !== undefined)
+    return Buffer.from(str(field(value, 'bytesValue'), 'bytesValue'), 'base64').toString('base64');
   return null;
 }
 
@@ -154,7 +162,10 @@ function span(raw: unknown): OtlpSpan {
     attributes: keyValues(field(s, 'attributes')),
     events: list(field(s, 'events'), 'events').map(event),
     links: list(field(s, 'links'), 'links').map(link),
-    statusCode: field(status, 'code') === undefined ? 0 : enumValue(field(status, 'code'), STATUS_CODE_NAMES, 'STATUS_CODE_', 'status code'),
+    statusCode:
+      field(status, 'code') === undefined
+        ? 0
+        : enumValue(field(status, 'code'), STATUS_CODE_NAMES, 'STATUS_CODE_', 'status code'),
     statusMessage: str(field(status, 'message'), 'status message'),
   };
 }
@@ -166,7 +177,10 @@ export function decodeOtlpJson(text: string): OtlpTraceRequest {
     // the native parser is several times faster; it is used when it cannot round an integer
     parsed = nativeJsonIsExact(text)
       ? JSON.parse(text)
-      : parse(text, null, { parseNumber: (literal: string) => new LosslessNumber(literal), onDuplicateKey: ({ newValue }) => newValue });
+      : parse(text, null, {
+          parseNumber: (literal: string) => new LosslessNumber(literal),
+          onDuplicateKey: ({ newValue }) => newValue,
+        });
   } catch (error) {
     fail((error as Error).message);
   }

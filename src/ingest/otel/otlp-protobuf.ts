@@ -1,5 +1,13 @@
 import protobuf from 'protobufjs';
-import { doubleJson, intJson, OtlpDecodeError, type OtelJson, type OtlpKeyValue, type OtlpSpan, type OtlpTraceRequest } from './otlp-model.js';
+import {
+  doubleJson,
+  intJson,
+  OtlpDecodeError,
+  type OtelJson,
+  type OtlpKeyValue,
+  type OtlpSpan,
+  type OtlpTraceRequest,
+} from './otlp-model.js';
 
 /**
  * The OTLP trace request schema (opentelemetry-proto, `collector/trace/v1`, `trace/v1`,
@@ -70,7 +78,9 @@ message Span {
 message Status { string message = 2; int32 code = 3; }
 `;
 
-const REQUEST = protobuf.parse(OTLP_TRACE_PROTO, { keepCase: false }).root.lookupType('heddle.otlp.ExportTraceServiceRequest');
+const REQUEST = protobuf
+  .parse(OTLP_TRACE_PROTO, { keepCase: false })
+  .root.lookupType('heddle.otlp.ExportTraceServiceRequest');
 
 /** int64/fixed64 as decimal strings (exact), bytes as Buffers, enums as numbers, defaults filled. */
 const TO_OBJECT = { longs: String, enums: Number, bytes: Buffer, defaults: true, arrays: true, oneofs: true } as const;
@@ -95,7 +105,8 @@ function anyValue(value: Decoded | null | undefined): OtelJson {
       return ((value.arrayValue?.values ?? []) as Decoded[]).map(anyValue);
     case 'kvlistValue': {
       const out: { [key: string]: OtelJson } = {};
-      for (const kv of keyValues(value.kvlistValue?.values)) Object.defineProperty(out, kv.key, { value: kv.value, enumerable: true, writable: true, configurable: true });
+      for (const kv of keyValues(value.kvlistValue?.values))
+        Object.defineProperty(out, kv.key, { value: kv.value, enumerable: true, writable: true, configurable: true });
       return out;
     }
     case 'bytesValue':

@@ -78,7 +78,8 @@ function nanosToMicros(nanos: bigint): number {
 function langfuseTime(value: OtelJson | undefined): number | null {
   if (typeof value === 'string') return parseIsoMicros(value);
   if (typeof value === 'bigint') return nanosToMicros(value);
-  if (typeof value === 'number' && Number.isFinite(value)) return Number.isInteger(value) ? nanosToMicros(BigInt(value)) : unixSecondsToMicros(value);
+  if (typeof value === 'number' && Number.isFinite(value))
+    return Number.isInteger(value) ? nanosToMicros(BigInt(value)) : unixSecondsToMicros(value);
   return null;
 }
 
@@ -96,7 +97,11 @@ function textOrNull(value: OtelJson | undefined): string | null {
 /** §A.7: `{"usage": {<model or "usage">: {six keys}}}`. */
 function summaryOf(usage: Usage, attributes: OtelJsonObject): OtelJsonObject {
   const params = attributes.model_parameters;
-  const model = isTruthy(attributes.model) ? attributes.model : isObject(params) && isTruthy(params.model) ? params.model : 'usage';
+  const model = isTruthy(attributes.model)
+    ? attributes.model
+    : isObject(params) && isTruthy(params.model)
+      ? params.model
+      : 'usage';
   const key = typeof model === 'string' ? model : String(model);
   return { usage: { [key]: { ...usage } } };
 }
@@ -119,7 +124,13 @@ function eventsTree(span: OtlpSpan): OtelJsonObject {
   return root;
 }
 
-function otelDump(span: OtlpSpan, ctx: SpanGroupContext, attributes: OtelJsonObject, startedAt: number, endedAt: number): OtelJsonObject {
+function otelDump(
+  span: OtlpSpan,
+  ctx: SpanGroupContext,
+  attributes: OtelJsonObject,
+  startedAt: number,
+  endedAt: number,
+): OtelJsonObject {
   return {
     name: span.name,
     context: { trace_id: span.traceId, span_id: span.spanId, trace_state: span.traceState },
@@ -149,9 +160,12 @@ function otelDump(span: OtlpSpan, ctx: SpanGroupContext, attributes: OtelJsonObj
 
 function invalidIds(span: OtlpSpan): string | null {
   const zero = /^0+$/;
-  if (!/^[0-9a-f]{32}$/.test(span.traceId) || zero.test(span.traceId)) return 'invalid or empty trace id (expected 32 hex characters)';
-  if (!/^[0-9a-f]{16}$/.test(span.spanId) || zero.test(span.spanId)) return 'invalid or empty span id (expected 16 hex characters)';
-  if (span.parentSpanId !== '' && !/^[0-9a-f]{16}$/.test(span.parentSpanId)) return 'invalid parent span id (expected 16 hex characters)';
+  if (!/^[0-9a-f]{32}$/.test(span.traceId) || zero.test(span.traceId))
+    return 'invalid or empty trace id (expected 32 hex characters)';
+  if (!/^[0-9a-f]{16}$/.test(span.spanId) || zero.test(span.spanId))
+    return 'invalid or empty span id (expected 16 hex characters)';
+  if (span.parentSpanId !== '' && !/^[0-9a-f]{16}$/.test(span.parentSpanId))
+    return 'invalid parent span id (expected 16 hex characters)';
   return null;
 }
 
@@ -170,7 +184,9 @@ export function spanToCall(span: OtlpSpan, ctx: SpanGroupContext): SpanOutcome {
     throw error;
   }
   const startedAt = langfuseTime(attrs('langfuse.startTime')) ?? nanosToMicros(span.startTimeUnixNano);
-  const endedAt = langfuseTime(attrs('langfuse.endTime')) ?? (span.endTimeUnixNano === 0n ? startedAt : nanosToMicros(span.endTimeUnixNano));
+  const endedAt =
+    langfuseTime(attrs('langfuse.endTime')) ??
+    (span.endTimeUnixNano === 0n ? startedAt : nanosToMicros(span.endTimeUnixNano));
   dump.start_time = formatMicros(startedAt);
   dump.end_time = formatMicros(endedAt);
   const extracted = extractSemantics(trees);
@@ -178,7 +194,8 @@ export function spanToCall(span: OtlpSpan, ctx: SpanGroupContext): SpanOutcome {
   const isTurn = firstTruthy(trees, ['gcp.vertex.agent.session_id', 'wandb.is_turn']) !== null;
   const displayName = textOrNull(attrs('wandb.display_name'));
   const runId = attrs('wandb.wb_run_id');
-  const ownRunId = typeof runId === 'string' && runId !== '' && !/[/:]/.test(runId) ? `${ctx.projectId}:${runId}` : null;
+  const ownRunId =
+    typeof runId === 'string' && runId !== '' && !/[/:]/.test(runId) ? `${ctx.projectId}:${runId}` : null;
   return {
     ok: true,
     call: {

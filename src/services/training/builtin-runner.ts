@@ -77,7 +77,13 @@ export class BuiltinRunner {
         await this.#idle();
         continue;
       }
-      await executeJob(leased, { store: this.store, trainer: this.trainer, leaseSeconds: this.settings.leaseSeconds, log: this.log, shutdown: signal });
+      await executeJob(leased, {
+        store: this.store,
+        trainer: this.trainer,
+        leaseSeconds: this.settings.leaseSeconds,
+        log: this.log,
+        shutdown: signal,
+      });
     }
   }
 

@@ -66,7 +66,12 @@ export interface TrainingServices {
   runtime: TrainingRuntime;
 }
 
-export function createTrainingServices(store: TraceStore, access: ProjectAccess, config: Config, trainer: Trainer | null): TrainingServices {
+export function createTrainingServices(
+  store: TraceStore,
+  access: ProjectAccess,
+  config: Config,
+  trainer: Trainer | null,
+): TrainingServices {
   const settings = trainingSettings(config);
   const lookup = new ModelLookup(store.training, access, settings);
   const runtime = new TrainingRuntime(store, settings, trainer);
@@ -74,7 +79,13 @@ export function createTrainingServices(store: TraceStore, access: ProjectAccess,
     settings,
     models: new TrainingModelService(store.training, access, lookup, settings),
     jobs: new TrainingJobService(store.training, access, lookup, () => runtime.notify()),
-    inference: new InferenceService(store.training, access, trainer, settings.inferenceConcurrency, settings.inferenceQueueLimit),
+    inference: new InferenceService(
+      store.training,
+      access,
+      trainer,
+      settings.inferenceConcurrency,
+      settings.inferenceQueueLimit,
+    ),
     workers: new WorkerService(store.training, access, settings),
     runtime,
   };

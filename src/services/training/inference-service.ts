@@ -90,7 +90,13 @@ export class InferenceService {
     await this.#acquire();
     try {
       const body = await this.trainer.complete(handle, request);
-      return { object: 'chat.completion', ...body, id: `chatcmpl-${randomBytes(12).toString('hex')}`, created: Math.floor(Date.now() / 1000), model };
+      return {
+        object: 'chat.completion',
+        ...body,
+        id: `chatcmpl-${randomBytes(12).toString('hex')}`,
+        created: Math.floor(Date.now() / 1000),
+        model,
+      };
     } finally {
       this.#release();
     }

@@ -1,7 +1,12 @@
 import { uuidv7 } from '../../domain/ids.js';
 import { nowMicros } from '../../domain/time.js';
 import type { LeasedJob, TrainingStore } from '../../store/training-types.js';
-import { TrainingContentError, type Trainer, type TrainingJobInput, type TrainingProgress } from '../../training/trainer-port.js';
+import {
+  TrainingContentError,
+  type Trainer,
+  type TrainingJobInput,
+  type TrainingProgress,
+} from '../../training/trainer-port.js';
 import type { RlJobInput, SftJobInput } from './job-service.js';
 import { resolveSftExamples, TrainingDataError } from './sft-data.js';
 import type { TrainingLog } from './sweeper.js';
@@ -10,7 +15,8 @@ import type { TrainingLog } from './sweeper.js';
 export class LeaseLost extends Error {}
 export class Shutdown extends Error {}
 
-export const SHUTDOWN_MESSAGE = 'The training server shut down while the job was running. The job is not retried; submit it again.';
+export const SHUTDOWN_MESSAGE =
+  'The training server shut down while the job was running. The job is not retried; submit it again.';
 
 /** A deterministic seed per job, so a job is reproducible (trainer port). */
 export function jobSeed(jobId: string): number {
@@ -20,11 +26,27 @@ export function jobSeed(jobId: string): number {
 /** The trainer's input for a leased job; TrainingDataError when SFT data cannot be read. */
 export async function buildTrainerInput(store: TrainingStore, leased: LeasedJob): Promise<TrainingJobInput> {
   const { job } = leased;
-  const parentCheckpoint = leased.parentCheckpointId === null ? null : await store.checkpointData(job.project_id, job.model_id, leased.parentCheckpointId);
-  const base = { jobId: job.id, kind: job.kind, baseModel: job.base_model, parentStep: leased.parentStep, parentCheckpoint, seed: jobSeed(job.id) };
+  const parentCheckpoint =
+    leased.parentCheckpointId === null
+      ? null
+      : await store.checkpointData(job.project_id, job.model_id, leased.parentCheckpointId);
+  const base = {
+    jobId: job.id,
+    kind: job.kind,
+    baseModel: job.base_model,
+    parentStep: leased.parentStep,
+    parentCheckpoint,
+    seed: jobSeed(job.id),
+  };
   if (job.kind === 'sft') {
     const input = JSON.parse(job.input) as SftJobInput;
-    return { ...base, trajectoryGroups: [], experimentalConfig: input.experimental_config, sftExamples: resolveSftExamples(input.training_data_url), sftConfig: input.config };
+    return {
+      ...base,
+      trajectoryGroups: [],
+      experimentalConfig: input.experimental_config,
+      sftExamples: resolveSftExamples(input.training_data_url),
+      sftConfig: input.config,
+    };
   }
   const input = JSON.parse(job.input) as RlJobInput;
   return { ...base, trajectoryGroups: input.trajectory_groups, experimentalConfig: input.experimental_config };
@@ -55,18 +77,29 @@ export async function executeJob(leased: LeasedJob, o: ExecutionOptions): Promis
   // leased while the node began to shut down: the listener above will not fire
   if (o.shutdown.aborted) onShutdown();
   const leaseMicros = Math.round(o.leaseSeconds * 1e6);
-  const heartbeat = setInterval(() => {
-    o.store
-      .heartbeat(job.project_id, job.id, token, nowMicros(), leaseMicros)
-      .then((held) => {
-        if (!held) controller.abort(new LeaseLost('lease lost'));
-      })
-      .catch((error: unknown) => o.log.warn({ err: error, job: job.id }, 'training heartbeat failed'));
-  }, Math.max(20, (o.leaseSeconds * 1000) / 3));
+  const heartbeat = setInterval(
+    () => {
+      o.store
+        .heartbeat(job.project_id, job.id, token, nowMicros(), leaseMicros)
+        .then((held) => {
+          if (!held) controller.abort(new LeaseLost('lease lost'));
+        })
+        .catch((error: unknown) => o.log.warn({ err: error, job: job.id }, 'training heartbeat failed'));
+    },
+    Math.max(20, (o.leaseSeconds * 1000) / 3),
+  );
   heartbeat.unref();
   const onProgress = async (progress: TrainingProgress): Promise<void> => {
-    const data = progress.type === 'training_started' && progress.data.parent_step === undefined ? { ...progress.data, parent_step: leased.parentStep } : progress.data;
-    const stored = await o.store.appendEvent(job.project_id, job.id, token, { id: uuidv7(), type: progress.type, data: JSON.stringify(data), created_at: nowMicros() });
+    const data =
+      progress.type === 'training_started' && progress.data.parent_step === undefined
+        ? { ...progress.data, parent_step: leased.parentStep }
+        : progress.data;
+    const stored = await o.store.appendEvent(job.project_id, job.id, token, {
+      id: uuidv7(),
+      type: progress.type,
+      data: JSON.stringify(data),
+      created_at: nowMicros(),
+    });
     if (!stored.ok) {
       controller.abort(new LeaseLost(stored.reason));
       throw new LeaseLost(`event refused: ${stored.reason}`);
@@ -84,7 +117,8 @@ export async function executeJob(leased: LeasedJob, o: ExecutionOptions): Promis
       metrics: outcome.metrics,
       numGradientSteps: outcome.numGradientSteps,
     });
-    if (!done.ok) o.log.info({ job: job.id, reason: done.reason }, 'training result discarded: the job is no longer held');
+    if (!done.ok)
+      o.log.info({ job: job.id, reason: done.reason }, 'training result discarded: the job is no longer held');
   } catch (error) {
     await failAfter(error, controller.signal, leased, o);
   } finally {
@@ -102,11 +136,13 @@ async function failAfter(error: unknown, signal: AbortSignal, leased: LeasedJob,
   }
   let message: string;
   if (reason instanceof Shutdown) message = SHUTDOWN_MESSAGE;
-  else if (error instanceof TrainingContentError || error instanceof TrainingDataError) message = error.message || 'The training data cannot be trained on';
+  else if (error instanceof TrainingContentError || error instanceof TrainingDataError)
+    message = error.message || 'The training data cannot be trained on';
   else {
     o.log.error({ err: error, job: job.id }, 'training job failed');
     message = `Training failed: ${error instanceof Error ? error.message : String(error)}`;
   }
   const failed = await o.store.failJob(job.project_id, job.id, job.fencing_token, message, nowMicros(), uuidv7());
-  if (!failed.ok) o.log.info({ job: job.id, reason: failed.reason }, 'training failure not recorded: the job is no longer held');
+  if (!failed.ok)
+    o.log.info({ job: job.id, reason: failed.reason }, 'training failure not recorded: the job is no longer held');
 }

@@ -58,28 +58,51 @@ export class TrainingJobService {
     private readonly onQueued: () => void,
   ) {}
 
-  async createRl(caller: Caller, body: { model_id: string; trajectory_groups: unknown[]; experimental_config?: Record<string, unknown> | null }): Promise<{ id: string }> {
+  async createRl(
+    caller: Caller,
+    body: { model_id: string; trajectory_groups: unknown[]; experimental_config?: Record<string, unknown> | null },
+  ): Promise<{ id: string }> {
     const modelId = bodyUuid('model_id', body.model_id);
     const model = await this.lookup.liveOrRegister(caller, modelId);
-    const input: RlJobInput = { trajectory_groups: normalizeGroups(body.trajectory_groups), experimental_config: body.experimental_config ?? null };
+    const input: RlJobInput = {
+      trajectory_groups: normalizeGroups(body.trajectory_groups),
+      experimental_config: body.experimental_config ?? null,
+    };
     return this.#enqueue(caller, model, 'rl', input);
   }
 
   async createSft(
     caller: Caller,
-    body: { model_id: string; training_data_url?: string; training_folder_url?: string; config?: Record<string, unknown> | null; experimental_config?: Record<string, unknown> | null },
+    body: {
+      model_id: string;
+      training_data_url?: string;
+      training_folder_url?: string;
+      config?: Record<string, unknown> | null;
+      experimental_config?: Record<string, unknown> | null;
+    },
   ): Promise<{ id: string }> {
     const url = body.training_data_url ?? body.training_folder_url;
     if (url === undefined) {
-      throw new RequestValidationError([{ loc: ['body', 'training_data_url'], msg: 'Field required', type: 'missing', input: body }]);
+      throw new RequestValidationError([
+        { loc: ['body', 'training_data_url'], msg: 'Field required', type: 'missing', input: body },
+      ]);
     }
     const modelId = bodyUuid('model_id', body.model_id);
     const model = await this.lookup.liveOrRegister(caller, modelId);
-    const input: SftJobInput = { training_data_url: url, config: body.config ?? null, experimental_config: body.experimental_config ?? null };
+    const input: SftJobInput = {
+      training_data_url: url,
+      config: body.config ?? null,
+      experimental_config: body.experimental_config ?? null,
+    };
     return this.#enqueue(caller, model, 'sft', input);
   }
 
-  async #enqueue(caller: Caller, model: TrainingModelRow, kind: JobKind, input: RlJobInput | SftJobInput): Promise<{ id: string }> {
+  async #enqueue(
+    caller: Caller,
+    model: TrainingModelRow,
+    kind: JobKind,
+    input: RlJobInput | SftJobInput,
+  ): Promise<{ id: string }> {
     const id = uuidv7();
     await this.store.createJob({
       project_id: model.project_id,
@@ -125,7 +148,11 @@ export class TrainingJobService {
   }
 
   /** §4.8: always ascending; `after` exclusive. */
-  async events(caller: Caller, id: string, q: { after?: string; limit?: string }): Promise<Page<{ id: string; type: string; data: unknown }>> {
+  async events(
+    caller: Caller,
+    id: string,
+    q: { after?: string; limit?: string },
+  ): Promise<Page<{ id: string; type: string; data: unknown }>> {
     const limit = parseLimit(q.limit);
     const job = await this.job(caller, id);
     let afterSeq: number | null = null;

@@ -22,7 +22,15 @@ export type ModelView = Record<string, unknown> & { id: string };
 
 /** §4.1 `ModelResponse`, plus which trainer produced the newest checkpoint (issue 7). */
 export function modelView(m: TrainingModelRow): ModelView {
-  return { id: m.id, entity: m.entity, project: m.project, name: m.name, base_model: m.base_model, run_id: m.run_id, trainer: m.trainer };
+  return {
+    id: m.id,
+    entity: m.entity,
+    project: m.project,
+    name: m.name,
+    base_model: m.base_model,
+    run_id: m.run_id,
+    trainer: m.trainer,
+  };
 }
 
 function checkpointView(c: CheckpointRow): { id: string; step: number; metrics: Record<string, number> } {
@@ -44,7 +52,8 @@ export class TrainingModelService {
     const projectId = `${entity}/${input.project}`;
     await this.access.assertCanWrite(caller, projectId);
     const allowed = this.settings.allowedBaseModels;
-    if (allowed && !allowed.includes(input.base_model)) throw new InvalidRequestError(`Unsupported base model: ${input.base_model}`);
+    if (allowed && !allowed.includes(input.base_model))
+      throw new InvalidRequestError(`Unsupported base model: ${input.base_model}`);
     const { model, created } = await this.store.createModel({
       project_id: projectId,
       id: uuidv7(),
@@ -59,7 +68,8 @@ export class TrainingModelService {
       last_step: 0,
       trainer: null,
     });
-    if (!created && input.return_existing !== true) throw new ConflictError(`Model '${input.name}' already exists in ${entity}/${input.project}`);
+    if (!created && input.return_existing !== true)
+      throw new ConflictError(`Model '${input.name}' already exists in ${entity}/${input.project}`);
     return modelView(model);
   }
 
@@ -71,21 +81,29 @@ export class TrainingModelService {
   }
 
   /** §4.12: the caller's live models, ascending by creation (ids are UUIDv7). */
-  async list(caller: Caller, q: { after?: string; limit?: string; entity?: string; project?: string }): Promise<Page<ModelView>> {
+  async list(
+    caller: Caller,
+    q: { after?: string; limit?: string; entity?: string; project?: string },
+  ): Promise<Page<ModelView>> {
     const limit = parseLimit(q.limit);
-    if (q.entity !== undefined && !caller.isAdmin && !caller.entities.has(q.entity)) throw new ForbiddenError(`You do not have access to entity ${q.entity}`);
+    if (q.entity !== undefined && !caller.isAdmin && !caller.entities.has(q.entity))
+      throw new ForbiddenError(`You do not have access to entity ${q.entity}`);
     const entities = q.entity !== undefined ? [q.entity] : caller.isAdmin ? null : [...caller.entities];
     if (q.after !== undefined) {
       const where = await this.store.resolveId(q.after);
       const after = where?.kind === 'model' ? await this.store.getModel(where.project_id, q.after) : null;
-      if (!after || after.deleted_at !== null || (entities !== null && !entities.includes(after.entity))) throw unknownAfter(q.after);
+      if (!after || after.deleted_at !== null || (entities !== null && !entities.includes(after.entity)))
+        throw unknownAfter(q.after);
     }
     const rows = await this.store.listModels(entities, q.project ?? null, q.after ?? null, limit + 1);
     return toPage(rows, limit, modelView);
   }
 
   /** §4.2: tombstones the model; its queued and running jobs end with `training_failed`. */
-  async delete(caller: Caller, id: string): Promise<{ model_id: string; deleted_checkpoints: number; deleted_run: boolean }> {
+  async delete(
+    caller: Caller,
+    id: string,
+  ): Promise<{ model_id: string; deleted_checkpoints: number; deleted_run: boolean }> {
     const model = await this.lookup.live(caller, id, true);
     const result = await this.store.deleteModel(model.project_id, model.id, nowMicros(), 'Model was deleted', uuidv7);
     // A concurrent delete won: the answer is the same as for an already deleted model.
@@ -93,7 +111,11 @@ export class TrainingModelService {
     return { model_id: model.id, deleted_checkpoints: result.deletedCheckpoints, deleted_run: false };
   }
 
-  async listCheckpoints(caller: Caller, id: string, q: { after?: string; limit?: string; order?: string }): Promise<Page<ReturnType<typeof checkpointView>>> {
+  async listCheckpoints(
+    caller: Caller,
+    id: string,
+    q: { after?: string; limit?: string; order?: string },
+  ): Promise<Page<ReturnType<typeof checkpointView>>> {
     const limit = parseLimit(q.limit);
     const order = parseOrder(q.order);
     const model = await this.lookup.live(caller, id);
@@ -107,7 +129,11 @@ export class TrainingModelService {
   }
 
   /** §4.4: `not_found_steps` in request order, duplicates removed. */
-  async deleteCheckpoints(caller: Caller, id: string, steps: number[]): Promise<{ deleted_count: number; not_found_steps: number[] }> {
+  async deleteCheckpoints(
+    caller: Caller,
+    id: string,
+    steps: number[],
+  ): Promise<{ deleted_count: number; not_found_steps: number[] }> {
     const model = await this.lookup.live(caller, id, true);
     const unique = [...new Set(steps)];
     const deleted = new Set(await this.store.deleteCheckpoints(model.project_id, model.id, unique));
@@ -115,12 +141,19 @@ export class TrainingModelService {
   }
 
   /** §4.5: metrics of §7 under `<split>/`, a history row, merged into the current checkpoint. */
-  async log(caller: Caller, id: string, body: { split: string; trajectory_groups: unknown[] }): Promise<Record<string, unknown>> {
+  async log(
+    caller: Caller,
+    id: string,
+    body: { split: string; trajectory_groups: unknown[] },
+  ): Promise<Record<string, unknown>> {
     nonEmpty('split', body.split);
     const model = await this.lookup.liveOrRegister(caller, id);
     const newest = await this.store.getCheckpoint(model.project_id, model.id, null);
     const step = newest?.step ?? 0;
-    const metrics = computeLogMetrics(body.split, normalizeGroups(body.trajectory_groups) as Parameters<typeof computeLogMetrics>[1]);
+    const metrics = computeLogMetrics(
+      body.split,
+      normalizeGroups(body.trajectory_groups) as Parameters<typeof computeLogMetrics>[1],
+    );
     await this.store.appendLog({
       project_id: model.project_id,
       model_id: model.id,

@@ -24,7 +24,10 @@ function exchangeHistory(exchange: unknown): History {
   const items = [...messages];
   if (isObj(first)) {
     // The response's prompt ids belong to its choice (vLLM extras, spec §9 step 6).
-    const choice = first.prompt_token_ids === undefined && response.prompt_token_ids !== undefined ? { ...first, prompt_token_ids: response.prompt_token_ids } : first;
+    const choice =
+      first.prompt_token_ids === undefined && response.prompt_token_ids !== undefined
+        ? { ...first, prompt_token_ids: response.prompt_token_ids }
+        : first;
     items.push(choice);
   }
   return { messages_and_choices: items, tools: request.tools ?? null };
@@ -34,11 +37,17 @@ function normalizeTrajectory(input: unknown): unknown {
   if (!isObj(input)) return input;
   const raw = input.reward === undefined ? { ...input, reward: 0 } : input;
   if (raw.messages_and_choices !== undefined) return raw;
-  const exchanges = isObj(raw.exchanges) && Array.isArray(raw.exchanges.chat_completions) ? raw.exchanges.chat_completions : [];
+  const exchanges =
+    isObj(raw.exchanges) && Array.isArray(raw.exchanges.chat_completions) ? raw.exchanges.chat_completions : [];
   if (exchanges.length === 0) return { ...raw, messages_and_choices: [] };
   const [main, ...rest] = exchanges.map(exchangeHistory);
   const additional = Array.isArray(raw.additional_histories) ? raw.additional_histories : [];
-  return { ...raw, messages_and_choices: main.messages_and_choices, tools: raw.tools ?? main.tools, additional_histories: [...additional, ...rest] };
+  return {
+    ...raw,
+    messages_and_choices: main.messages_and_choices,
+    tools: raw.tools ?? main.tools,
+    additional_histories: [...additional, ...rest],
+  };
 }
 
 export function normalizeGroups(groups: unknown[]): unknown[] {

@@ -7,7 +7,10 @@ export class TrainingDataError extends Error {}
 
 function decodeDataUrl(url: string): string {
   const comma = url.indexOf(',');
-  if (!url.startsWith('data:') || comma < 0) throw new TrainingDataError(`Cannot resolve training data URL: ${url.slice(0, 100)} (only data: URLs holding train.jsonl lines are supported)`);
+  if (!url.startsWith('data:') || comma < 0)
+    throw new TrainingDataError(
+      `Cannot resolve training data URL: ${url.slice(0, 100)} (only data: URLs holding train.jsonl lines are supported)`,
+    );
   const meta = url.slice(5, comma);
   const payload = url.slice(comma + 1);
   if (/;base64$/i.test(meta)) return Buffer.from(payload, 'base64').toString('utf8');

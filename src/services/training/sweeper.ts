@@ -29,7 +29,8 @@ export class TrainingSweeper {
   messages(): { leaseExpired: string; queueTimeout: string } {
     const fallback = this.settings.builtinFallback ? '' : ' (the built-in trainer fallback is disabled)';
     return {
-      leaseExpired: 'The trainer stopped responding: its lease expired before the job finished. The job is not retried; submit it again.',
+      leaseExpired:
+        'The trainer stopped responding: its lease expired before the job finished. The job is not retried; submit it again.',
       queueTimeout: `No trainer took the job within ${this.settings.queueTimeoutSeconds} s: no live worker serves base model {base_model}${fallback}`,
     };
   }

@@ -16,7 +16,9 @@ function refused(outcome: WriteOutcome<unknown> & { ok: false }): AppError {
     case 'finished':
       return new ConflictError('The job has already finished');
     case 'out_of_order':
-      return new ConflictError('Event out of order: training_started must come first and once, and seq must be the next number');
+      return new ConflictError(
+        'Event out of order: training_started must come first and once, and seq must be the next number',
+      );
     default:
       return new ConflictError('Stale fencing token: the lease is held by someone else or has expired');
   }
@@ -35,7 +37,10 @@ export class WorkerService {
     private readonly settings: TrainingSettings,
   ) {}
 
-  async lease(caller: Caller, body: { worker_id: string; base_models: string[]; lease_seconds?: number }): Promise<{ job: Record<string, unknown> | null }> {
+  async lease(
+    caller: Caller,
+    body: { worker_id: string; base_models: string[]; lease_seconds?: number },
+  ): Promise<{ job: Record<string, unknown> | null }> {
     const now = nowMicros();
     await this.store.recordWorker(body.worker_id, body.base_models, now);
     const leaseSeconds = Math.min(600, Math.max(1, body.lease_seconds ?? this.settings.leaseSeconds));
@@ -89,7 +94,11 @@ export class WorkerService {
   }
 
   /** The parent checkpoint's bytes (empty for step 0, the initial policy). */
-  async parentCheckpoint(caller: Caller, jobId: string, token: number): Promise<{ step: number; checkpointId: string | null; data: Uint8Array }> {
+  async parentCheckpoint(
+    caller: Caller,
+    jobId: string,
+    token: number,
+  ): Promise<{ step: number; checkpointId: string | null; data: Uint8Array }> {
     const job = await this.#held(caller, jobId, token);
     const step = job.parent_step ?? 0;
     if (step === 0) return { step, checkpointId: null, data: new Uint8Array() };
@@ -99,7 +108,11 @@ export class WorkerService {
     return { step, checkpointId: checkpoint.id, data };
   }
 
-  async heartbeat(caller: Caller, jobId: string, body: { fencing_token: number; lease_seconds?: number }): Promise<{ lease_expires_at: string }> {
+  async heartbeat(
+    caller: Caller,
+    jobId: string,
+    body: { fencing_token: number; lease_seconds?: number },
+  ): Promise<{ lease_expires_at: string }> {
     const job = await this.#held(caller, jobId, body.fencing_token);
     const seconds = Math.min(600, Math.max(1, body.lease_seconds ?? this.settings.leaseSeconds));
     const now = nowMicros();
@@ -112,7 +125,11 @@ export class WorkerService {
   }
 
   /** Appends a progress event; a retry of a stored `seq` answers the stored event (idempotent). */
-  async event(caller: Caller, jobId: string, body: { fencing_token: number; seq: number; type: EventType; data: Record<string, number> }): Promise<{ id: string; seq: number }> {
+  async event(
+    caller: Caller,
+    jobId: string,
+    body: { fencing_token: number; seq: number; type: EventType; data: Record<string, number> },
+  ): Promise<{ id: string; seq: number }> {
     const key = jobId.toLowerCase();
     const where = await this.store.resolveId(key);
     if (!where || where.kind !== 'job') throw new NotFoundError('Training job not found');
@@ -131,7 +148,12 @@ export class WorkerService {
   async complete(
     caller: Caller,
     jobId: string,
-    body: { fencing_token: number; checkpoint_base64: string; metrics?: Record<string, number>; num_gradient_steps: number },
+    body: {
+      fencing_token: number;
+      checkpoint_base64: string;
+      metrics?: Record<string, number>;
+      num_gradient_steps: number;
+    },
   ): Promise<{ step: number; checkpoint_id: string }> {
     const job = await this.#held(caller, jobId, body.fencing_token);
     const checkpointId = uuidv7();
@@ -147,10 +169,22 @@ export class WorkerService {
     return { step: outcome.value.step, checkpoint_id: checkpointId };
   }
 
-  async fail(caller: Caller, jobId: string, body: { fencing_token: number; error_message: string }): Promise<Record<string, never>> {
+  async fail(
+    caller: Caller,
+    jobId: string,
+    body: { fencing_token: number; error_message: string },
+  ): Promise<Record<string, never>> {
     const job = await this.#held(caller, jobId, body.fencing_token);
-    const message = body.error_message.trim() === '' ? 'The external trainer failed without a message' : body.error_message;
-    const outcome = await this.store.failJob(job.project_id, job.id, body.fencing_token, message, nowMicros(), uuidv7());
+    const message =
+      body.error_message.trim() === '' ? 'The external trainer failed without a message' : body.error_message;
+    const outcome = await this.store.failJob(
+      job.project_id,
+      job.id,
+      body.fencing_token,
+      message,
+      nowMicros(),
+      uuidv7(),
+    );
     if (!outcome.ok) throw refused(outcome);
     return {};
   }

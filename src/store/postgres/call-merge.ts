@@ -47,10 +47,12 @@ function compare(a: string, b: string): number {
 const START_TEXT = ['op_name', 'op_display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id'] as const;
 const START_JSON = ['attributes', 'inputs', 'otel_dump'] as const;
 
-const SET_START = [...START_TEXT, 'wb_user_id', 'wb_run_id', 'started_at', 'wb_run_step', ...START_JSON]
-  .map((c) => `${c} = CASE WHEN excluded.started_at IS NULL THEN calls.${c} ELSE excluded.${c} END`);
-const SET_END = ['ended_at', 'exception', 'output', 'summary', 'wb_run_step_end']
-  .map((c) => `${c} = CASE WHEN excluded.ended_at IS NULL THEN calls.${c} ELSE excluded.${c} END`);
+const SET_START = [...START_TEXT, 'wb_user_id', 'wb_run_id', 'started_at', 'wb_run_step', ...START_JSON].map(
+  (c) => `${c} = CASE WHEN excluded.started_at IS NULL THEN calls.${c} ELSE excluded.${c} END`,
+);
+const SET_END = ['ended_at', 'exception', 'output', 'summary', 'wb_run_step_end'].map(
+  (c) => `${c} = CASE WHEN excluded.ended_at IS NULL THEN calls.${c} ELSE excluded.${c} END`,
+);
 
 /**
  * The whole batch travels as one JSON array parameter whose JSON columns are the stored texts
@@ -113,11 +115,27 @@ export function upsertParams(rows: readonly MergedCall[]): unknown[][] {
     const s = row.start;
     const e = row.end;
     const values = [
-      row.project_id, row.id, row.display_name,
-      s?.op_name ?? null, s?.op_display_name ?? null, s?.trace_id ?? null, s?.parent_id ?? null, s?.thread_id ?? null, s?.turn_id ?? null,
-      s?.wb_user_id ?? null, s?.wb_run_id ?? null, s?.started_at ?? null, s?.wb_run_step ?? null,
-      s?.attributes ?? null, s?.inputs ?? null, s?.otel_dump ?? null,
-      e?.ended_at ?? null, e?.exception ?? null, e?.output ?? null, e?.summary ?? null, e?.wb_run_step_end ?? null,
+      row.project_id,
+      row.id,
+      row.display_name,
+      s?.op_name ?? null,
+      s?.op_display_name ?? null,
+      s?.trace_id ?? null,
+      s?.parent_id ?? null,
+      s?.thread_id ?? null,
+      s?.turn_id ?? null,
+      s?.wb_user_id ?? null,
+      s?.wb_run_id ?? null,
+      s?.started_at ?? null,
+      s?.wb_run_step ?? null,
+      s?.attributes ?? null,
+      s?.inputs ?? null,
+      s?.otel_dump ?? null,
+      e?.ended_at ?? null,
+      e?.exception ?? null,
+      e?.output ?? null,
+      e?.summary ?? null,
+      e?.wb_run_step_end ?? null,
     ];
     values.forEach((value, c) => {
       columns[c][i] = value;

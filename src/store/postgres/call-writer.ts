@@ -65,7 +65,10 @@ export class CallWriter {
   #take(): Pending[] {
     let count = 0;
     let taken = 0;
-    while (taken < this.#queue.length && (taken === 0 || count + this.#queue[taken].parts.length <= this.#maxBatchParts)) {
+    while (
+      taken < this.#queue.length &&
+      (taken === 0 || count + this.#queue[taken].parts.length <= this.#maxBatchParts)
+    ) {
       count += this.#queue[taken].parts.length;
       taken += 1;
     }

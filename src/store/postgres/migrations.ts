@@ -38,7 +38,9 @@ export async function runMigrations(client: pg.ClientBase): Promise<void> {
       version integer PRIMARY KEY,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
-    const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM heddle_migrations');
+    const { rows } = await client.query<{ version: number | null }>(
+      'SELECT max(version) AS version FROM heddle_migrations',
+    );
     const current = rows[0]?.version ?? 0;
     for (let version = current + 1; version <= POSTGRES_MIGRATIONS.length; version += 1) {
       await client.query('BEGIN');

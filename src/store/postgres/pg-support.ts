@@ -57,9 +57,16 @@ export function mapPgError(error: unknown): unknown {
   if (typeof code === 'string') {
     if (code in UNSTORABLE_INPUT) return new InvalidRequestError(UNSTORABLE_INPUT[code]);
     // the service hands the store valid JSON, so JSON the server refuses holds text it cannot store
-    if (code === '22P02' && /type jsonb?\b/.test(error.message)) return new InvalidRequestError(UNSTORABLE_INPUT['22P05']);
+    if (code === '22P02' && /type jsonb?\b/.test(error.message))
+      return new InvalidRequestError(UNSTORABLE_INPUT['22P05']);
     if (code === QUERY_CANCELED) return new QueryTimeoutError();
-    if (UNAVAILABLE.test(code) || code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'ENOTFOUND' || code === 'ETIMEDOUT') {
+    if (
+      UNAVAILABLE.test(code) ||
+      code === 'ECONNREFUSED' ||
+      code === 'ECONNRESET' ||
+      code === 'ENOTFOUND' ||
+      code === 'ETIMEDOUT'
+    ) {
       return new StoreUnavailableError(error);
     }
   }

@@ -17,33 +17,68 @@ export class PostgresAuthStore implements AuthStore {
     const { rows } = await this.#query<KeyRow>('heddle_key_by_hash', `${KEY_SELECT} WHERE k.key_hash = $1`, [keyHash]);
     const row = rows[0];
     if (!row) return null;
-    const user = { id: row.user_id, username: row.username, default_entity: row.default_entity, created_at: row.user_created_at };
+    const user = {
+      id: row.user_id,
+      username: row.username,
+      default_entity: row.default_entity,
+      created_at: row.user_created_at,
+    };
     return { ...toKeyRecord(row), user };
   }
 
   async ensureUser(username: string, defaultEntity: string): Promise<UserRecord> {
-    const candidate: UserRecord = { id: uuidv7(), username, default_entity: defaultEntity, created_at: Date.now() * 1000 };
-    await this.#query(null, 'INSERT INTO users (id, username, default_entity, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (username) DO NOTHING', [
-      candidate.id, candidate.username, candidate.default_entity, candidate.created_at,
-    ]);
-    const { rows } = await this.#query<UserRecord>(null, 'SELECT id, username, default_entity, created_at FROM users WHERE username = $1', [username]);
+    const candidate: UserRecord = {
+      id: uuidv7(),
+      username,
+      default_entity: defaultEntity,
+      created_at: Date.now() * 1000,
+    };
+    await this.#query(
+      null,
+      'INSERT INTO users (id, username, default_entity, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (username) DO NOTHING',
+      [candidate.id, candidate.username, candidate.default_entity, candidate.created_at],
+    );
+    const { rows } = await this.#query<UserRecord>(
+      null,
+      'SELECT id, username, default_entity, created_at FROM users WHERE username = $1',
+      [username],
+    );
     return rows[0];
   }
 
   async addMembership(userId: string, entity: string): Promise<void> {
-    await this.#query(null, 'INSERT INTO entities (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [entity, Date.now() * 1000]);
-    await this.#query(null, 'INSERT INTO memberships (user_id, entity) VALUES ($1, $2) ON CONFLICT (user_id, entity) DO NOTHING', [userId, entity]);
+    await this.#query(null, 'INSERT INTO entities (name, created_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+      entity,
+      Date.now() * 1000,
+    ]);
+    await this.#query(
+      null,
+      'INSERT INTO memberships (user_id, entity) VALUES ($1, $2) ON CONFLICT (user_id, entity) DO NOTHING',
+      [userId, entity],
+    );
   }
 
   async listEntities(userId: string): Promise<string[]> {
-    const { rows } = await this.#query<{ entity: string }>('heddle_entities_of_user', 'SELECT entity FROM memberships WHERE user_id = $1 ORDER BY entity', [userId]);
+    const { rows } = await this.#query<{ entity: string }>(
+      'heddle_entities_of_user',
+      'SELECT entity FROM memberships WHERE user_id = $1 ORDER BY entity',
+      [userId],
+    );
     return rows.map((r) => r.entity);
   }
 
-  async createApiKey(key: { id: string; user_id: string; key_hash: string; prefix: string; is_admin: boolean }): Promise<void> {
-    await this.#query(null, 'INSERT INTO api_keys (id, user_id, key_hash, prefix, is_admin, created_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING', [
-      key.id, key.user_id, key.key_hash, key.prefix, key.is_admin, Date.now() * 1000,
-    ]);
+  async createApiKey(key: {
+    id: string;
+    user_id: string;
+    key_hash: string;
+    prefix: string;
+    is_admin: boolean;
+  }): Promise<void> {
+    await this.#query(
+      null,
+      'INSERT INTO api_keys (id, user_id, key_hash, prefix, is_admin, created_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING',
+      [key.id, key.user_id, key.key_hash, key.prefix, key.is_admin, Date.now() * 1000],
+    );
   }
 
   async listApiKeys(): Promise<ApiKeyRecord[]> {
@@ -52,8 +87,12 @@ export class PostgresAuthStore implements AuthStore {
   }
 
   async revokeApiKey(id: string): Promise<boolean> {
-    const { rows } = await this.#query<{ found: boolean }>(null, `WITH revoked AS (UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING 1)
-      SELECT EXISTS (SELECT 1 FROM api_keys WHERE id = $1) AS found`, [id, Date.now() * 1000]);
+    const { rows } = await this.#query<{ found: boolean }>(
+      null,
+      `WITH revoked AS (UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING 1)
+      SELECT EXISTS (SELECT 1 FROM api_keys WHERE id = $1) AS found`,
+      [id, Date.now() * 1000],
+    );
     return rows[0].found;
   }
 
@@ -63,13 +102,19 @@ export class PostgresAuthStore implements AuthStore {
   }
 
   async ensureProject(projectId: string, entity: string, createdBy: string): Promise<void> {
-    await this.#query('heddle_ensure_project', 'INSERT INTO projects (project_id, entity, created_by, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (project_id) DO NOTHING', [
-      projectId, entity, createdBy, Date.now() * 1000,
-    ]);
+    await this.#query(
+      'heddle_ensure_project',
+      'INSERT INTO projects (project_id, entity, created_by, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (project_id) DO NOTHING',
+      [projectId, entity, createdBy, Date.now() * 1000],
+    );
   }
 
   async findProject(projectId: string): Promise<ProjectRecord | null> {
-    const { rows } = await this.#query<ProjectRecord>(null, 'SELECT project_id, entity, created_by, created_at FROM projects WHERE project_id = $1', [projectId]);
+    const { rows } = await this.#query<ProjectRecord>(
+      null,
+      'SELECT project_id, entity, created_by, created_at FROM projects WHERE project_id = $1',
+      [projectId],
+    );
     return rows[0] ?? null;
   }
 
@@ -83,7 +128,11 @@ export class PostgresAuthStore implements AuthStore {
   }
 
   /** A query on any pooled connection; `name` prepares the hot per-request statements once per connection. */
-  #query<R extends pg.QueryResultRow = pg.QueryResultRow>(name: string | null, text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+  #query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    name: string | null,
+    text: string,
+    values: unknown[],
+  ): Promise<pg.QueryResult<R>> {
     return mapErrors(() => this.pool.query<R>(name === null ? { text, values } : { name, text, values }));
   }
 }

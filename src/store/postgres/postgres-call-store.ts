@@ -47,7 +47,9 @@ export class PostgresCallStore implements CallStore {
     id: string,
     opts: { include_storage_size?: boolean; include_total_storage_size?: boolean } = {},
   ): Promise<CallRow | null> {
-    const compiled = compile(compileCallsSelect({ project_id: projectId, filter: { call_ids: [id] }, limit: 1, ...opts }, postgresDialect));
+    const compiled = compile(
+      compileCallsSelect({ project_id: projectId, filter: { call_ids: [id] }, limit: 1, ...opts }, postgresDialect),
+    );
     const { rows } = await mapErrors(() => this.pool.query<CallRow>(compiled.text, compiled.values));
     return rows.length > 0 ? toCallRow(rows[0]) : null;
   }
@@ -92,7 +94,9 @@ export class PostgresCallStore implements CallStore {
 
   async count(q: CallsQuery): Promise<{ count: number; total_storage_size_bytes: number | null }> {
     const compiled = compile(compileCallsCount(q, postgresDialect));
-    const { rows } = await mapErrors(() => this.pool.query<{ count: number; total_storage_size_bytes: number | null }>(compiled.text, compiled.values));
+    const { rows } = await mapErrors(() =>
+      this.pool.query<{ count: number; total_storage_size_bytes: number | null }>(compiled.text, compiled.values),
+    );
     return rows[0];
   }
 

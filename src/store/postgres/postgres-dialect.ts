@@ -44,7 +44,8 @@ function castFor(value: unknown): string {
   if (typeof value === 'boolean') return '::boolean';
   if (Array.isArray(value)) {
     if (value.every((v) => typeof v === 'string')) return '::text[]';
-    if (value.every((v) => typeof v === 'number')) return value.every((v) => Number.isSafeInteger(v)) ? '::bigint[]' : '::float8[]';
+    if (value.every((v) => typeof v === 'number'))
+      return value.every((v) => Number.isSafeInteger(v)) ? '::bigint[]' : '::float8[]';
   }
   return '';
 }

@@ -17,7 +17,14 @@ export class PostgresFileStore implements FileStore {
 
   async stageChunk(projectId: string, uploadId: string, seq: number, data: Uint8Array): Promise<void> {
     const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    await mapErrors(() => this.pool.query('INSERT INTO file_chunks (project_id, blob_id, seq, data) VALUES ($1, $2, $3, $4)', [projectId, uploadId, seq, bytes]));
+    await mapErrors(() =>
+      this.pool.query('INSERT INTO file_chunks (project_id, blob_id, seq, data) VALUES ($1, $2, $3, $4)', [
+        projectId,
+        uploadId,
+        seq,
+        bytes,
+      ]),
+    );
   }
 
   commitUpload(projectId: string, uploadId: string, file: Omit<FileRecord, 'project_id'>): Promise<FileCommitOutcome> {
@@ -34,24 +41,37 @@ export class PostgresFileStore implements FileStore {
   }
 
   async discardUpload(projectId: string, uploadId: string): Promise<void> {
-    await mapErrors(() => this.pool.query('DELETE FROM file_chunks WHERE project_id = $1 AND blob_id = $2', [projectId, uploadId]));
+    await mapErrors(() =>
+      this.pool.query('DELETE FROM file_chunks WHERE project_id = $1 AND blob_id = $2', [projectId, uploadId]),
+    );
   }
 
   async find(projectId: string, digest: string): Promise<FileRecord | null> {
-    const { rows } = await mapErrors(() => this.pool.query<FileRecord>(`SELECT ${FILE_COLUMNS} FROM files WHERE project_id = $1 AND digest = $2`, [projectId, digest]));
+    const { rows } = await mapErrors(() =>
+      this.pool.query<FileRecord>(`SELECT ${FILE_COLUMNS} FROM files WHERE project_id = $1 AND digest = $2`, [
+        projectId,
+        digest,
+      ]),
+    );
     return rows[0] ?? null;
   }
 
   async *readChunks(projectId: string, digest: string): AsyncGenerator<Buffer> {
     const { rows } = await mapErrors(() =>
-      this.pool.query<{ blob_id: string; chunk_count: number }>('SELECT blob_id, chunk_count FROM files WHERE project_id = $1 AND digest = $2', [projectId, digest]),
+      this.pool.query<{ blob_id: string; chunk_count: number }>(
+        'SELECT blob_id, chunk_count FROM files WHERE project_id = $1 AND digest = $2',
+        [projectId, digest],
+      ),
     );
     const file = rows[0];
     if (!file) return;
     for (let seq = 0; seq < file.chunk_count; seq += 1) {
       // one short query per chunk: no connection stays busy while the client drains the response
       const chunk = await mapErrors(() =>
-        this.pool.query<{ data: Buffer }>('SELECT data FROM file_chunks WHERE project_id = $1 AND blob_id = $2 AND seq = $3', [projectId, file.blob_id, seq]),
+        this.pool.query<{ data: Buffer }>(
+          'SELECT data FROM file_chunks WHERE project_id = $1 AND blob_id = $2 AND seq = $3',
+          [projectId, file.blob_id, seq],
+        ),
       );
       if (chunk.rows.length === 0) throw new Error(`File ${digest} of ${projectId} is missing chunk ${seq}`);
       yield chunk.rows[0].data;
@@ -59,7 +79,12 @@ export class PostgresFileStore implements FileStore {
   }
 
   async totalSize(projectId: string): Promise<number> {
-    const { rows } = await mapErrors(() => this.pool.query<{ total: number }>('SELECT COALESCE(SUM(size_bytes), 0) AS total FROM files WHERE project_id = $1', [projectId]));
+    const { rows } = await mapErrors(() =>
+      this.pool.query<{ total: number }>(
+        'SELECT COALESCE(SUM(size_bytes), 0) AS total FROM files WHERE project_id = $1',
+        [projectId],
+      ),
+    );
     return rows[0].total;
   }
 }

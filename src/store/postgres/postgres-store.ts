@@ -47,7 +47,12 @@ export class PostgresStore implements TraceStore {
   readonly #writer: CallWriter;
 
   constructor(options: PostgresStoreOptions) {
-    const base: pg.PoolConfig = { connectionString: options.url, types: PG_TYPES, application_name: 'heddle', idleTimeoutMillis: 30_000 };
+    const base: pg.PoolConfig = {
+      connectionString: options.url,
+      types: PG_TYPES,
+      application_name: 'heddle',
+      idleTimeoutMillis: 30_000,
+    };
     this.#pool = new pg.Pool({ ...base, max: options.maxConnections ?? 10 });
     this.#streamPool = new pg.Pool({ ...base, max: options.maxStreamConnections ?? 8 });
     // An idle connection that breaks (server restart) is dropped by the pool; without a listener

@@ -38,7 +38,13 @@ export class PostgresTableStore implements TableStore {
   ) {}
 
   /** One transaction; two nodes storing the same table meet on its primary key and the later one changes nothing. */
-  create(projectId: string, tableDigest: string, rowDigests: readonly string[], rows: readonly TableRowInsert[], createdAt: number): Promise<void> {
+  create(
+    projectId: string,
+    tableDigest: string,
+    rowDigests: readonly string[],
+    rows: readonly TableRowInsert[],
+    createdAt: number,
+  ): Promise<void> {
     // rows in digest order: concurrent creations sharing rows lock them in the same order
     const sorted = [...rows].sort((a, b) => (a.digest < b.digest ? -1 : a.digest > b.digest ? 1 : 0));
     return inTransaction(this.pool, async (db) => {
@@ -51,9 +57,10 @@ export class PostgresTableStore implements TableStore {
           [projectId, chunk.map((r) => r.digest), chunk.map((r) => r.val), createdAt],
         );
       }
-      const inserted = await db.query('INSERT INTO table_digests (project_id, digest, row_count, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
-        projectId, tableDigest, rowDigests.length, createdAt,
-      ]);
+      const inserted = await db.query(
+        'INSERT INTO table_digests (project_id, digest, row_count, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+        [projectId, tableDigest, rowDigests.length, createdAt],
+      );
       if (inserted.rowCount === 0) return;
       for (let start = 0; start < rowDigests.length; start += ROWS_PER_INSERT) {
         await db.query(

@@ -71,12 +71,16 @@ export class SqlAnnotationStore implements AnnotationStore {
   }
 
   async getQueue(projectId: string, id: string): Promise<AnnotationQueueRow | null> {
-    const rows = await this.tx.read<Record<string, unknown>>(this.#sql`SELECT * FROM annotation_queues WHERE project_id = ${projectId} AND id = ${id}`);
+    const rows = await this.tx.read<Record<string, unknown>>(
+      this.#sql`SELECT * FROM annotation_queues WHERE project_id = ${projectId} AND id = ${id}`,
+    );
     return rows.length === 0 ? null : queueFromDb(rows[0]);
   }
 
   async listQueues(projectId: string): Promise<AnnotationQueueRow[]> {
-    const rows = await this.tx.read<Record<string, unknown>>(this.#sql`SELECT * FROM annotation_queues WHERE project_id = ${projectId} AND deleted_at IS NULL`);
+    const rows = await this.tx.read<Record<string, unknown>>(
+      this.#sql`SELECT * FROM annotation_queues WHERE project_id = ${projectId} AND deleted_at IS NULL`,
+    );
     return rows.map(queueFromDb);
   }
 
@@ -107,21 +111,28 @@ export class SqlAnnotationStore implements AnnotationStore {
     return this.tx.transaction(function* () {
       const queue = yield* self.#lockLiveQueue(projectId, id);
       if (!queue) return null;
-      yield* run(sql`UPDATE annotation_queues SET deleted_at = ${now}, updated_at = ${now} WHERE project_id = ${projectId} AND id = ${id}`);
+      yield* run(
+        sql`UPDATE annotation_queues SET deleted_at = ${now}, updated_at = ${now} WHERE project_id = ${projectId} AND id = ${id}`,
+      );
       return { ...queue, deleted_at: now, updated_at: now };
     });
   }
 
-  addItems(projectId: string, queueId: string, items: AnnotationItemRow[]): Promise<{ added: number; duplicates: number }> {
+  addItems(
+    projectId: string,
+    queueId: string,
+    items: AnnotationItemRow[],
+  ): Promise<{ added: number; duplicates: number }> {
     const sql = this.#sql;
     const self = this;
     return this.tx.transaction(function* () {
       // the queue row lock serialises concurrent adds to one queue
       yield* self.#lockLiveQueue(projectId, queueId);
       const callIds = items.map((i) => i.call_id);
-      const present = callIds.length === 0
-        ? []
-        : yield* all<{ call_id: string }>(sql`SELECT call_id FROM annotation_queue_items
+      const present =
+        callIds.length === 0
+          ? []
+          : yield* all<{ call_id: string }>(sql`SELECT call_id FROM annotation_queue_items
             WHERE project_id = ${projectId} AND queue_id = ${queueId} AND deleted_at IS NULL AND call_id IN ${callIds}`);
       const existing = new Set(present.map((r) => String(r.call_id)));
       let added = 0;
@@ -140,23 +151,39 @@ export class SqlAnnotationStore implements AnnotationStore {
 
   async listItems(projectId: string, queueId: string): Promise<AnnotationItemRow[]> {
     const rows = await this.tx.read<Record<string, unknown>>(
-      this.#sql`SELECT * FROM annotation_queue_items WHERE project_id = ${projectId} AND queue_id = ${queueId} AND deleted_at IS NULL`,
+      this
+        .#sql`SELECT * FROM annotation_queue_items WHERE project_id = ${projectId} AND queue_id = ${queueId} AND deleted_at IS NULL`,
     );
     return rows.map(itemFromDb);
   }
 
   async listProgress(projectId: string, queueId: string): Promise<AnnotationProgressRow[]> {
     const rows = await this.tx.read<Record<string, unknown>>(
-      this.#sql`SELECT item_id, annotator_user_id, annotation_state, updated_at FROM annotation_item_progress WHERE project_id = ${projectId} AND queue_id = ${queueId}`,
+      this
+        .#sql`SELECT item_id, annotator_user_id, annotation_state, updated_at FROM annotation_item_progress WHERE project_id = ${projectId} AND queue_id = ${queueId}`,
     );
-    return rows.map((r) => ({ item_id: String(r.item_id), annotator_user_id: String(r.annotator_user_id), annotation_state: r.annotation_state as AnnotationState, updated_at: num(r.updated_at) }));
+    return rows.map((r) => ({
+      item_id: String(r.item_id),
+      annotator_user_id: String(r.annotator_user_id),
+      annotation_state: r.annotation_state as AnnotationState,
+      updated_at: num(r.updated_at),
+    }));
   }
 
-  setProgress(projectId: string, queueId: string, itemId: string, annotator: string, state: AnnotationState, now: number): Promise<ProgressOutcome> {
+  setProgress(
+    projectId: string,
+    queueId: string,
+    itemId: string,
+    annotator: string,
+    state: AnnotationState,
+    now: number,
+  ): Promise<ProgressOutcome> {
     const sql = this.#sql;
     const forUpdate = raw(this.dialect.forUpdate);
     return this.tx.transaction(function* (): Tx<ProgressOutcome> {
-      const own = yield* all<{ annotation_state: AnnotationState }>(sql`SELECT annotation_state FROM annotation_item_progress
+      const own = yield* all<{
+        annotation_state: AnnotationState;
+      }>(sql`SELECT annotation_state FROM annotation_item_progress
         WHERE project_id = ${projectId} AND item_id = ${itemId} AND annotator_user_id = ${annotator} ${forUpdate}`);
       const current = own[0]?.annotation_state;
       if (current === state) return { ok: true };

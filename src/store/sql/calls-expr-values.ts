@@ -81,7 +81,8 @@ export function compareOperands(ctx: ExprContext, op: CompareOp, left: Compiled,
   if (left.kind === 'dynamic') {
     if (right.kind === 'dynamic' || right.kind === 'string') return `(${left.sql} ${sqlOp} ${right.sql})`;
     if (right.kind === 'number') return `(${asNumber(ctx, left)} ${sqlOp} ${right.sql})`;
-    if (right.kind === 'bool') return `(${d.jsonBool(json(left).column, json(left).path, p)} ${sqlOp} ${d.boolToInt(right.sql)})`;
+    if (right.kind === 'bool')
+      return `(${d.jsonBool(json(left).column, json(left).path, p)} ${sqlOp} ${d.boolToInt(right.sql)})`;
     return 'NULL';
   }
   if (left.kind === right.kind && left.kind !== 'bool') return `(${left.sql} ${sqlOp} ${right.sql})`;
@@ -95,7 +96,8 @@ export function convertOperand(ctx: ExprContext, input: Compiled, to: ConvertTar
   const { d, p } = ctx;
   switch (to) {
     case 'double':
-      if (input.kind === 'dynamic') return { kind: 'number', sql: d.jsonNumber(json(input).column, json(input).path, p) };
+      if (input.kind === 'dynamic')
+        return { kind: 'number', sql: d.jsonNumber(json(input).column, json(input).path, p) };
       if (input.kind === 'string') return { kind: 'number', sql: d.textToDouble(input.sql) };
       if (input.kind === 'bool') return { kind: 'number', sql: d.boolToInt(input.sql) };
       if (input.kind === 'datetime') return { kind: 'number', sql: `(${input.sql} / 1000000.0)` };
@@ -110,7 +112,10 @@ export function convertOperand(ctx: ExprContext, input: Compiled, to: ConvertTar
       if (input.kind === 'dynamic' || input.kind === 'string') return { kind: 'number', sql: d.textToBool(input.sql) };
       if (input.kind === 'bool') return { kind: 'number', sql: d.boolToInt(input.sql) };
       if (input.kind === 'datetime') return { kind: 'number', sql: 'NULL' };
-      return { kind: 'number', sql: `(CASE WHEN ${input.sql} >= 0 AND ${input.sql} <= 255 THEN ${d.truncate(input.sql)} END)` };
+      return {
+        kind: 'number',
+        sql: `(CASE WHEN ${input.sql} >= 0 AND ${input.sql} <= 255 THEN ${d.truncate(input.sql)} END)`,
+      };
     case 'string':
       return { kind: 'string', sql: toText(ctx, input) };
     case 'exists':

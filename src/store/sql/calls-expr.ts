@@ -51,7 +51,8 @@ export class CallsExprCompiler {
   sortTerms(field: CallField, direction: 'asc' | 'desc'): string[] {
     const dir = direction === 'asc' ? 'ASC' : 'DESC';
     if (field.kind === 'json' || (field.kind === 'feedback' && typeof field.target !== 'string')) {
-      const { base, rest } = field.kind === 'json' ? this.#jsonBase(field.column, field.path) : this.#feedbackJson(field);
+      const { base, rest } =
+        field.kind === 'json' ? this.#jsonBase(field.column, field.path) : this.#feedbackJson(field);
       // present-and-non-null first whatever the direction, then numbers numerically, then the text
       return [
         `CASE WHEN ${this.d.jsonExists(base, rest, this.p)} THEN 0 ELSE 1 END ASC`,
@@ -118,13 +119,17 @@ export class CallsExprCompiler {
    * (refs: '') when the call has none. The payload compiles like a JSON column (§5.3 semantics).
    */
   #feedbackField(field: Extract<CallField, { kind: 'feedback' }>): Compiled {
-    if (typeof field.target === 'string') return { kind: 'string', sql: `COALESCE(${this.#firstFeedback(field.feedbackType, `f.${field.target}`)}, '')` };
+    if (typeof field.target === 'string')
+      return { kind: 'string', sql: `COALESCE(${this.#firstFeedback(field.feedbackType, `f.${field.target}`)}, '')` };
     const { base, rest } = this.#feedbackJson(field);
     return { kind: 'dynamic', sql: this.d.jsonRender(base, rest, this.p), json: { column: base, path: rest } };
   }
 
   #feedbackJson(field: Extract<CallField, { kind: 'feedback' }>): { base: string; rest: string[] } {
-    return { base: this.#firstFeedback(field.feedbackType, 'f.payload'), rest: typeof field.target === 'string' ? [] : field.target.payload };
+    return {
+      base: this.#firstFeedback(field.feedbackType, 'f.payload'),
+      rest: typeof field.target === 'string' ? [] : field.target.payload,
+    };
   }
 
   #firstFeedback(feedbackType: string, column: string): string {
@@ -133,7 +138,6 @@ export class CallsExprCompiler {
     return `(SELECT ${column} FROM feedback f WHERE f.project_id = c.project_id
       AND f.weave_ref = ${p.add(`${REF_PREFIX}${this.scope.projectId}/call/`)} || c.id${ofType} ORDER BY f.created_at ASC, f.id ASC LIMIT 1)`;
   }
-
 
   /**
    * The JSON expression a path is evaluated in and the rest of the path. Each `expand_columns`
@@ -175,13 +179,17 @@ export class CallsExprCompiler {
     if (name === 'latency_ms') {
       // floor((ended - started) / 1 ms) on microsecond integers, NULL while running
       const span = '(c.ended_at - c.started_at)';
-      return { kind: 'number', sql: `(CASE WHEN c.ended_at IS NULL THEN NULL ELSE (${span} - ((${span} % 1000 + 1000) % 1000)) / 1000 END)` };
+      return {
+        kind: 'number',
+        sql: `(CASE WHEN c.ended_at IS NULL THEN NULL ELSE (${span} - ((${span} % 1000 + 1000) % 1000)) / 1000 END)`,
+      };
     }
     return { kind: 'string', sql: `COALESCE(NULLIF(c.display_name, ''), c.op_display_name, c.op_name)` };
   }
 
   #literal(value: unknown): LiteralValue {
-    if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+    if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      return value;
     throw new InvalidRequestError('Object and array literals cannot be used in a query expression');
   }
 
@@ -215,7 +223,8 @@ export class CallsExprCompiler {
   }
 
   #compare(op: CompareOp, leftNode: Operand<CallField>, rightNode: Operand<CallField>): string {
-    if (leftNode.kind === 'literal' && rightNode.kind !== 'literal') return this.#compare(FLIPPED[op], rightNode, leftNode);
+    if (leftNode.kind === 'literal' && rightNode.kind !== 'literal')
+      return this.#compare(FLIPPED[op], rightNode, leftNode);
     const left = this.operand(leftNode);
     if (rightNode.kind === 'literal') return compareToLiteral(this.#ctx, op, left, this.#literal(rightNode.value));
     return compareOperands(this.#ctx, op, left, this.operand(rightNode));
@@ -225,7 +234,9 @@ export class CallsExprCompiler {
   #in(leftNode: Operand<CallField>, list: Operand<CallField>[]): string {
     if (list.length === 0) return this.d.falseLiteral;
     const left = this.operand(leftNode);
-    const literals = list.every((item) => item.kind === 'literal') ? list.map((item) => this.#literal((item as { value: unknown }).value)) : null;
+    const literals = list.every((item) => item.kind === 'literal')
+      ? list.map((item) => this.#literal((item as { value: unknown }).value))
+      : null;
     if (left.kind === 'dynamic' && literals) return this.#dynamicIn(left, literals);
     const parts = list.map((item) => {
       if (item.kind !== 'literal') return compareOperands(this.#ctx, 'eq', left, this.operand(item));
@@ -241,8 +252,10 @@ export class CallsExprCompiler {
     const values = literals.filter((v): v is string | number | boolean => v !== null);
     const { column, path } = left.json!;
     if (values.length === 0) return 'NULL';
-    if (values.every((v) => typeof v === 'number')) return `(${d.jsonNumber(column, path, p)} IN (${values.map((v) => p.add(v)).join(', ')}))`;
-    if (values.every((v) => typeof v === 'boolean')) return `(${d.jsonBool(column, path, p)} IN (${values.map((v) => (v ? 1 : 0)).join(', ')}))`;
+    if (values.every((v) => typeof v === 'number'))
+      return `(${d.jsonNumber(column, path, p)} IN (${values.map((v) => p.add(v)).join(', ')}))`;
+    if (values.every((v) => typeof v === 'boolean'))
+      return `(${d.jsonBool(column, path, p)} IN (${values.map((v) => (v ? 1 : 0)).join(', ')}))`;
     return `(${left.sql} IN (${values.map((v) => p.add(String(v))).join(', ')}))`;
   }
 

@@ -6,11 +6,36 @@ import { CallsExprCompiler } from './calls-expr.js';
 import { SqlParams, type SqlDialect } from './sql-dialect.js';
 
 /** Columns loaded for a call row; the always-selected ones of calls spec §5.6 come first. */
-export const ALWAYS_SELECTED: readonly CallRowColumn[] = ['id', 'trace_id', 'project_id', 'op_name', 'started_at', 'op_display_name'];
+export const ALWAYS_SELECTED: readonly CallRowColumn[] = [
+  'id',
+  'trace_id',
+  'project_id',
+  'op_name',
+  'started_at',
+  'op_display_name',
+];
 export const ALL_CALL_COLUMNS: readonly CallRowColumn[] = [
-  'project_id', 'id', 'op_name', 'op_display_name', 'display_name', 'trace_id', 'parent_id', 'thread_id', 'turn_id',
-  'started_at', 'attributes', 'inputs', 'otel_dump', 'wb_user_id', 'wb_run_id', 'wb_run_step',
-  'ended_at', 'exception', 'output', 'summary', 'wb_run_step_end',
+  'project_id',
+  'id',
+  'op_name',
+  'op_display_name',
+  'display_name',
+  'trace_id',
+  'parent_id',
+  'thread_id',
+  'turn_id',
+  'started_at',
+  'attributes',
+  'inputs',
+  'otel_dump',
+  'wb_user_id',
+  'wb_run_id',
+  'wb_run_step',
+  'ended_at',
+  'exception',
+  'output',
+  'summary',
+  'wb_run_step_end',
 ];
 
 export interface CompiledSql {
@@ -42,11 +67,16 @@ function filterConditions(filter: CallsFilter, d: SqlDialect, p: SqlParams): str
     for (const prefix of prefixes) parts.push(d.startsWith('c.op_name', prefix, p));
     out.push(parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`);
   }
-  for (const [column, refs] of [['inputs', filter.input_refs], ['output', filter.output_refs]] as const) {
+  for (const [column, refs] of [
+    ['inputs', filter.input_refs],
+    ['output', filter.output_refs],
+  ] as const) {
     if (!refs || refs.length === 0) continue;
     // only ref strings count as refs: an entry that is not a `weave:///` ref matches nothing
     const { exact, prefixes } = split(refs.filter((r) => r.startsWith(REF_PREFIX)));
-    out.push(exact.length + prefixes.length === 0 ? d.falseLiteral : d.jsonHasString(`c.${column}`, exact, prefixes, p));
+    out.push(
+      exact.length + prefixes.length === 0 ? d.falseLiteral : d.jsonHasString(`c.${column}`, exact, prefixes, p),
+    );
   }
   list('c.parent_id', filter.parent_ids);
   list('c.trace_id', filter.trace_ids);
@@ -123,5 +153,8 @@ export function compileCallsCount(q: CallsQuery, d: SqlDialect): CompiledSql {
   const limit = q.limit ? d.limitOffset(q.limit + 1, null, p) : '';
   const inner = `SELECT 1 AS one${total} FROM calls c WHERE ${where} ${limit}`;
   const sumTotal = q.include_total_storage_size ? 'COALESCE(SUM(total), 0)' : 'NULL';
-  return { sql: `SELECT COUNT(*) AS count, ${sumTotal} AS total_storage_size_bytes FROM (${inner}) matched`, params: p.values };
+  return {
+    sql: `SELECT COUNT(*) AS count, ${sumTotal} AS total_storage_size_bytes FROM (${inner}) matched`,
+    params: p.values,
+  };
 }

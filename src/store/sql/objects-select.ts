@@ -21,7 +21,9 @@ function filterConditions(filter: ObjectsFilter, d: SqlDialect, p: SqlParams): s
   if (nonEmpty(filter.base_object_classes)) out.push(d.inList('o.base_object_class', filter.base_object_classes, p));
   // our choice (§3.4): versions without a base class survive the exclusion
   if (nonEmpty(filter.exclude_base_object_classes)) {
-    out.push(`(o.base_object_class IS NULL OR NOT (${d.inList('o.base_object_class', filter.exclude_base_object_classes, p)}))`);
+    out.push(
+      `(o.base_object_class IS NULL OR NOT (${d.inList('o.base_object_class', filter.exclude_base_object_classes, p)}))`,
+    );
   }
   if (nonEmpty(filter.leaf_object_classes)) out.push(d.inList('o.leaf_object_class', filter.leaf_object_classes, p));
   if (nonEmpty(filter.tags)) {

@@ -51,7 +51,12 @@ function clauses(q: RecordQuery, extra: string[], d: SqlDialect, p: SqlParams): 
   return { where: conditions.join(' AND '), order: terms.join(', ') };
 }
 
-export function compileRecordSelect(table: string, q: RecordQuery, d: SqlDialect, extra: (p: SqlParams) => string[] = () => []): CompiledSql {
+export function compileRecordSelect(
+  table: string,
+  q: RecordQuery,
+  d: SqlDialect,
+  extra: (p: SqlParams) => string[] = () => [],
+): CompiledSql {
   const p = new SqlParams(d);
   const { where, order } = clauses(q, extra(p), d, p);
   const sql = `SELECT c.* FROM ${table} c WHERE ${where} ORDER BY ${order} ${d.limitOffset(q.limit ?? null, q.offset ?? null, p)}`;
@@ -68,7 +73,13 @@ export function compileRecordCount(table: string, q: RecordQuery, d: SqlDialect)
  * `INSERT` of one row that changes nothing when the key exists; column names come from the row's keys. Values of `jsonColumns` (JSON text)
  * pass through `asJson`, for backends whose JSON columns do not take text parameters.
  */
-export function compileInsert(table: string, row: object, d: SqlDialect, jsonColumns: readonly string[] = [], asJson: (sql: string) => string = (sql) => sql): CompiledSql {
+export function compileInsert(
+  table: string,
+  row: object,
+  d: SqlDialect,
+  jsonColumns: readonly string[] = [],
+  asJson: (sql: string) => string = (sql) => sql,
+): CompiledSql {
   const p = new SqlParams(d);
   const entries = Object.entries(row);
   const values = entries.map(([k, v]) => (jsonColumns.includes(k) ? asJson(p.add(v)) : p.add(v)));
@@ -79,7 +90,10 @@ export function compileInsert(table: string, row: object, d: SqlDialect, jsonCol
 /** `DELETE` of the project's rows with these ids. */
 export function compileDeleteIds(table: string, projectId: string, ids: string[], d: SqlDialect): CompiledSql {
   const p = new SqlParams(d);
-  return { sql: `DELETE FROM ${table} WHERE project_id = ${p.add(projectId)} AND ${d.inList('id', ids, p)}`, params: p.values };
+  return {
+    sql: `DELETE FROM ${table} WHERE project_id = ${p.add(projectId)} AND ${d.inList('id', ids, p)}`,
+    params: p.values,
+  };
 }
 
 /** Runs compiled SQL; each adapter supplies one (reads on read connections, writes through its writer). */

@@ -1,6 +1,12 @@
 import { ObjectInvalidRequestError } from '../../errors/object-errors.js';
 import type { CostRow, CostStore, FeedbackRow, FeedbackStore, FeedbackWindow, RecordQuery } from '../feedback-types.js';
-import { compileDeleteIds, compileInsert, compileRecordCount, compileRecordSelect, type SqlExecutor } from './record-sql.js';
+import {
+  compileDeleteIds,
+  compileInsert,
+  compileRecordCount,
+  compileRecordSelect,
+  type SqlExecutor,
+} from './record-sql.js';
 import type { CompiledSql } from './calls-select.js';
 import { SqlParams, type SqlDialect } from './sql-dialect.js';
 
@@ -10,12 +16,21 @@ import { SqlParams, type SqlDialect } from './sql-dialect.js';
  * (project_id, id).
  */
 
-const FEEDBACK_JSON = ['payload', 'scorer_tags', 'scorer_tag_reasons', 'scorer_tag_confidences', 'scorer_ratings', 'scorer_rating_reasons', 'scorer_rating_confidences'] as const;
+const FEEDBACK_JSON = [
+  'payload',
+  'scorer_tags',
+  'scorer_tag_reasons',
+  'scorer_tag_confidences',
+  'scorer_ratings',
+  'scorer_rating_reasons',
+  'scorer_rating_confidences',
+] as const;
 
 /** Backends may hand JSON columns back parsed and big integers as strings; rows leave as the contract says. */
 function feedbackFromDb(raw: Record<string, unknown>): FeedbackRow {
   const row = { ...raw } as Record<string, unknown>;
-  for (const column of FEEDBACK_JSON) if (typeof row[column] !== 'string') row[column] = JSON.stringify(row[column] ?? null);
+  for (const column of FEEDBACK_JSON)
+    if (typeof row[column] !== 'string') row[column] = JSON.stringify(row[column] ?? null);
   row.created_at = Number(row.created_at);
   delete row.rn;
   return row as unknown as FeedbackRow;
@@ -24,7 +39,14 @@ function feedbackFromDb(raw: Record<string, unknown>): FeedbackRow {
 function costFromDb(raw: Record<string, unknown>): CostRow {
   const row = { ...raw, pricing_level_id: raw.project_id } as Record<string, unknown>;
   delete row.project_id;
-  for (const key of ['effective_date', 'created_at', 'prompt_token_cost', 'completion_token_cost', 'cache_read_input_token_cost', 'cache_creation_input_token_cost']) {
+  for (const key of [
+    'effective_date',
+    'created_at',
+    'prompt_token_cost',
+    'completion_token_cost',
+    'cache_read_input_token_cost',
+    'cache_creation_input_token_cost',
+  ]) {
     row[key] = Number(row[key]);
   }
   return row as unknown as CostRow;
@@ -32,7 +54,8 @@ function costFromDb(raw: Record<string, unknown>): CostRow {
 
 /** Inserts skip existing keys; one skipped row fails the whole write. */
 function allInserted(changed: number[]): void {
-  if (changed.some((n) => n === 0)) throw new ObjectInvalidRequestError('A record with this id already exists in the project');
+  if (changed.some((n) => n === 0))
+    throw new ObjectInvalidRequestError('A record with this id already exists in the project');
 }
 
 export class SqlFeedbackStore implements FeedbackStore {
@@ -48,11 +71,17 @@ export class SqlFeedbackStore implements FeedbackStore {
   }
 
   async insert(rows: FeedbackRow[]): Promise<void> {
-    if (rows.length > 0) await this.exec.write(rows.map((row) => this.#insert(row)), allInserted);
+    if (rows.length > 0)
+      await this.exec.write(
+        rows.map((row) => this.#insert(row)),
+        allInserted,
+      );
   }
 
   async replace(projectId: string, oldId: string, row: FeedbackRow): Promise<void> {
-    await this.exec.write([compileDeleteIds('feedback', projectId, [oldId], this.d), this.#insert(row)], (changed) => allInserted(changed.slice(1)));
+    await this.exec.write([compileDeleteIds('feedback', projectId, [oldId], this.d), this.#insert(row)], (changed) =>
+      allInserted(changed.slice(1)),
+    );
   }
 
   async query(q: RecordQuery): Promise<FeedbackRow[]> {
@@ -80,10 +109,18 @@ export class SqlFeedbackStore implements FeedbackStore {
 
   async inWindow(w: FeedbackWindow, limit: number | null): Promise<FeedbackRow[]> {
     const p = new SqlParams(this.d);
-    const conditions = [`project_id = ${p.add(w.project_id)}`, `created_at >= ${p.add(w.from)}`, `created_at < ${p.add(w.to)}`];
+    const conditions = [
+      `project_id = ${p.add(w.project_id)}`,
+      `created_at >= ${p.add(w.from)}`,
+      `created_at < ${p.add(w.to)}`,
+    ];
     if (w.feedback_type != null) conditions.push(`feedback_type = ${p.add(w.feedback_type)}`);
     if (w.trigger_ref != null) {
-      conditions.push(w.trigger_ref_prefix ? this.d.startsWith('trigger_ref', w.trigger_ref, p) : `trigger_ref = ${p.add(w.trigger_ref)}`);
+      conditions.push(
+        w.trigger_ref_prefix
+          ? this.d.startsWith('trigger_ref', w.trigger_ref, p)
+          : `trigger_ref = ${p.add(w.trigger_ref)}`,
+      );
     }
     const where = conditions.join(' AND ');
     const source = w.newest_per_trigger_ref
@@ -103,12 +140,16 @@ export class SqlCostStore implements CostStore {
 
   async insert(projectId: string, rows: CostRow[]): Promise<void> {
     if (rows.length === 0) return;
-    const statements = rows.map(({ pricing_level_id: _level, ...row }) => compileInsert('llm_token_prices', { project_id: projectId, ...row }, this.d));
+    const statements = rows.map(({ pricing_level_id: _level, ...row }) =>
+      compileInsert('llm_token_prices', { project_id: projectId, ...row }, this.d),
+    );
     await this.exec.write(statements, allInserted);
   }
 
   async query(q: RecordQuery): Promise<CostRow[]> {
-    return (await this.exec.all<Record<string, unknown>>(compileRecordSelect('llm_token_prices', q, this.d))).map(costFromDb);
+    return (await this.exec.all<Record<string, unknown>>(compileRecordSelect('llm_token_prices', q, this.d))).map(
+      costFromDb,
+    );
   }
 
   async purge(projectId: string, ids: string[]): Promise<number> {

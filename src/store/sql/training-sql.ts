@@ -24,7 +24,8 @@ export class Fragment {
 }
 
 /** `frag\`AND x = ${v}\`` for conditional parts of a statement. */
-export const frag = (strings: TemplateStringsArray, ...values: unknown[]): Fragment => new Fragment([...strings], values);
+export const frag = (strings: TemplateStringsArray, ...values: unknown[]): Fragment =>
+  new Fragment([...strings], values);
 
 /** Values become parameters, `Raw` values are spliced, fragments expanded, arrays of values become `(p1, p2, …)`. */
 export type SqlTag = (strings: TemplateStringsArray, ...values: unknown[]) => CompiledSql;

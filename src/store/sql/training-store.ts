@@ -12,7 +12,18 @@ import type {
   WriteOutcome,
 } from '../training-types.js';
 import { SqlTrainingQueue } from './training-queue.js';
-import { bytesFromDb, checkpointFromDb, eventFromDb, frag, jobFromDb, modelFromDb, raw, sqlTag, type SqlTag, type TrainingSqlDialect } from './training-sql.js';
+import {
+  bytesFromDb,
+  checkpointFromDb,
+  eventFromDb,
+  frag,
+  jobFromDb,
+  modelFromDb,
+  raw,
+  sqlTag,
+  type SqlTag,
+  type TrainingSqlDialect,
+} from './training-sql.js';
 import { all, run, type Tx, type TxRunner } from './training-tx.js';
 
 const CHECKPOINT_COLUMNS = raw('project_id, model_id, id, step, metrics, trainer, created_at');
@@ -34,17 +45,24 @@ export class SqlTrainingStore implements TrainingStore {
   }
 
   async resolveId(id: string): Promise<{ project_id: string; kind: 'model' | 'job' } | null> {
-    const rows = await this.tx.read<{ project_id: string; kind: 'model' | 'job' }>(this.#sql`SELECT project_id, kind FROM training_ids WHERE id = ${id}`);
+    const rows = await this.tx.read<{ project_id: string; kind: 'model' | 'job' }>(
+      this.#sql`SELECT project_id, kind FROM training_ids WHERE id = ${id}`,
+    );
     return rows[0] ?? null;
   }
 
   async getModel(projectId: string, id: string): Promise<TrainingModelRow | null> {
-    const rows = await this.tx.read<Record<string, unknown>>(this.#sql`SELECT * FROM training_models WHERE project_id = ${projectId} AND id = ${id}`);
+    const rows = await this.tx.read<Record<string, unknown>>(
+      this.#sql`SELECT * FROM training_models WHERE project_id = ${projectId} AND id = ${id}`,
+    );
     return rows.length === 0 ? null : modelFromDb(rows[0]);
   }
 
   async getModelByName(projectId: string, name: string): Promise<TrainingModelRow | null> {
-    const rows = await this.tx.read<Record<string, unknown>>(this.#sql`SELECT * FROM training_models WHERE project_id = ${projectId} AND name = ${name} AND deleted_at IS NULL`);
+    const rows = await this.tx.read<Record<string, unknown>>(
+      this
+        .#sql`SELECT * FROM training_models WHERE project_id = ${projectId} AND name = ${name} AND deleted_at IS NULL`,
+    );
     return rows.length === 0 ? null : modelFromDb(rows[0]);
   }
 
@@ -52,9 +70,13 @@ export class SqlTrainingStore implements TrainingStore {
     const sql = this.#sql;
     const attempt = () =>
       this.tx.transaction(function* () {
-        const live = yield* all<Record<string, unknown>>(sql`SELECT * FROM training_models WHERE project_id = ${row.project_id} AND name = ${row.name} AND deleted_at IS NULL`);
+        const live = yield* all<Record<string, unknown>>(
+          sql`SELECT * FROM training_models WHERE project_id = ${row.project_id} AND name = ${row.name} AND deleted_at IS NULL`,
+        );
         if (live.length > 0) return { model: modelFromDb(live[0]), created: false };
-        const byId = yield* all<Record<string, unknown>>(sql`SELECT * FROM training_models WHERE project_id = ${row.project_id} AND id = ${row.id}`);
+        const byId = yield* all<Record<string, unknown>>(
+          sql`SELECT * FROM training_models WHERE project_id = ${row.project_id} AND id = ${row.id}`,
+        );
         if (byId.length > 0) return { model: modelFromDb(byId[0]), created: false };
         yield* run(sql`INSERT INTO training_ids (id, project_id, kind) VALUES (${row.id}, ${row.project_id}, 'model')`);
         yield* run(sql`INSERT INTO training_models (project_id, id, entity, project, name, base_model, run_id, created_by, created_at, deleted_at, last_step, trainer)
@@ -70,7 +92,12 @@ export class SqlTrainingStore implements TrainingStore {
     }
   }
 
-  async listModels(entities: string[] | null, project: string | null, afterId: string | null, limit: number): Promise<TrainingModelRow[]> {
+  async listModels(
+    entities: string[] | null,
+    project: string | null,
+    afterId: string | null,
+    limit: number,
+  ): Promise<TrainingModelRow[]> {
     if (entities !== null && entities.length === 0) return [];
     const sql = this.#sql;
     const q = sql`SELECT * FROM training_models WHERE deleted_at IS NULL
@@ -81,7 +108,13 @@ export class SqlTrainingStore implements TrainingStore {
     return (await this.tx.read<Record<string, unknown>>(q)).map(modelFromDb);
   }
 
-  deleteModel(projectId: string, id: string, now: number, message: string, newId: () => string): Promise<{ deletedCheckpoints: number } | null> {
+  deleteModel(
+    projectId: string,
+    id: string,
+    now: number,
+    message: string,
+    newId: () => string,
+  ): Promise<{ deletedCheckpoints: number } | null> {
     const sql = this.#sql;
     const { dialect } = this;
     const queue = this.#queue;
@@ -89,7 +122,9 @@ export class SqlTrainingStore implements TrainingStore {
       const model = yield* all<Record<string, unknown>>(sql`SELECT id FROM training_models
         WHERE project_id = ${projectId} AND id = ${id} AND deleted_at IS NULL ${raw(dialect.forUpdate)}`);
       if (model.length === 0) return null;
-      const deletedCheckpoints = yield* run(sql`DELETE FROM training_checkpoints WHERE project_id = ${projectId} AND model_id = ${id}`);
+      const deletedCheckpoints = yield* run(
+        sql`DELETE FROM training_checkpoints WHERE project_id = ${projectId} AND model_id = ${id}`,
+      );
       yield* run(sql`DELETE FROM training_log_history WHERE project_id = ${projectId} AND model_id = ${id}`);
       yield* run(sql`UPDATE training_models SET deleted_at = ${now} WHERE project_id = ${projectId} AND id = ${id}`);
       // §4.2: open jobs end with training_failed so pollers terminate.
@@ -103,9 +138,16 @@ export class SqlTrainingStore implements TrainingStore {
     });
   }
 
-  async listCheckpoints(projectId: string, modelId: string, afterStep: number | null, order: 'asc' | 'desc', limit: number): Promise<CheckpointRow[]> {
+  async listCheckpoints(
+    projectId: string,
+    modelId: string,
+    afterStep: number | null,
+    order: 'asc' | 'desc',
+    limit: number,
+  ): Promise<CheckpointRow[]> {
     const sql = this.#sql;
-    const cursor = afterStep === null ? raw('') : order === 'asc' ? frag`AND step > ${afterStep}` : frag`AND step < ${afterStep}`;
+    const cursor =
+      afterStep === null ? raw('') : order === 'asc' ? frag`AND step > ${afterStep}` : frag`AND step < ${afterStep}`;
     const q = sql`SELECT ${CHECKPOINT_COLUMNS} FROM training_checkpoints WHERE project_id = ${projectId} AND model_id = ${modelId} ${cursor}
       ORDER BY step ${raw(order === 'asc' ? 'ASC' : 'DESC')} LIMIT ${limit}`;
     return (await this.tx.read<Record<string, unknown>>(q)).map(checkpointFromDb);
@@ -137,8 +179,13 @@ export class SqlTrainingStore implements TrainingStore {
     if (steps.length === 0) return Promise.resolve([]);
     const sql = this.#sql;
     return this.tx.transaction(function* () {
-      const found = yield* all<{ step: unknown }>(sql`SELECT step FROM training_checkpoints WHERE project_id = ${projectId} AND model_id = ${modelId} AND step IN ${steps}`);
-      if (found.length > 0) yield* run(sql`DELETE FROM training_checkpoints WHERE project_id = ${projectId} AND model_id = ${modelId} AND step IN ${steps}`);
+      const found = yield* all<{ step: unknown }>(
+        sql`SELECT step FROM training_checkpoints WHERE project_id = ${projectId} AND model_id = ${modelId} AND step IN ${steps}`,
+      );
+      if (found.length > 0)
+        yield* run(
+          sql`DELETE FROM training_checkpoints WHERE project_id = ${projectId} AND model_id = ${modelId} AND step IN ${steps}`,
+        );
       return found.map((r) => Number(r.step));
     });
   }
@@ -153,7 +200,10 @@ export class SqlTrainingStore implements TrainingStore {
         WHERE project_id = ${row.project_id} AND model_id = ${row.model_id} AND step = ${row.step} ${raw(dialect.forUpdate)}`);
       if (current.length === 0) return;
       // §4.5 step 4: later values overwrite earlier keys.
-      const merged = { ...(JSON.parse(current[0].metrics) as Record<string, number>), ...(JSON.parse(row.metrics) as Record<string, number>) };
+      const merged = {
+        ...(JSON.parse(current[0].metrics) as Record<string, number>),
+        ...(JSON.parse(row.metrics) as Record<string, number>),
+      };
       yield* run(sql`UPDATE training_checkpoints SET metrics = ${JSON.stringify(merged)}
         WHERE project_id = ${row.project_id} AND model_id = ${row.model_id} AND step = ${row.step}`);
     });
@@ -171,11 +221,18 @@ export class SqlTrainingStore implements TrainingStore {
   }
 
   async getJob(projectId: string, id: string): Promise<TrainingJobRow | null> {
-    const rows = await this.tx.read<Record<string, unknown>>(this.#sql`SELECT * FROM training_jobs WHERE project_id = ${projectId} AND id = ${id}`);
+    const rows = await this.tx.read<Record<string, unknown>>(
+      this.#sql`SELECT * FROM training_jobs WHERE project_id = ${projectId} AND id = ${id}`,
+    );
     return rows.length === 0 ? null : jobFromDb(rows[0]);
   }
 
-  async listEvents(projectId: string, jobId: string, afterSeq: number | null, limit: number): Promise<TrainingEventRow[]> {
+  async listEvents(
+    projectId: string,
+    jobId: string,
+    afterSeq: number | null,
+    limit: number,
+  ): Promise<TrainingEventRow[]> {
     const sql = this.#sql;
     const q = sql`SELECT * FROM training_events WHERE project_id = ${projectId} AND job_id = ${jobId}
       ${afterSeq === null ? raw('') : frag`AND seq > ${afterSeq}`} ORDER BY seq LIMIT ${limit}`;
@@ -183,7 +240,10 @@ export class SqlTrainingStore implements TrainingStore {
   }
 
   async eventSeq(projectId: string, jobId: string, eventId: string): Promise<number | null> {
-    const rows = await this.tx.read<{ seq: unknown }>(this.#sql`SELECT seq FROM training_events WHERE project_id = ${projectId} AND job_id = ${jobId} AND id = ${eventId}`);
+    const rows = await this.tx.read<{ seq: unknown }>(
+      this
+        .#sql`SELECT seq FROM training_events WHERE project_id = ${projectId} AND job_id = ${jobId} AND id = ${eventId}`,
+    );
     return rows.length === 0 ? null : Number(rows[0].seq);
   }
 
@@ -195,19 +255,41 @@ export class SqlTrainingStore implements TrainingStore {
     return this.#queue.heartbeat(projectId, jobId, token, now, leaseMicros);
   }
 
-  appendEvent(projectId: string, jobId: string, token: number, event: EventAppend): Promise<WriteOutcome<TrainingEventRow>> {
+  appendEvent(
+    projectId: string,
+    jobId: string,
+    token: number,
+    event: EventAppend,
+  ): Promise<WriteOutcome<TrainingEventRow>> {
     return this.#queue.appendEvent(projectId, jobId, token, event);
   }
 
-  completeJob(projectId: string, jobId: string, token: number, success: JobSuccess): Promise<WriteOutcome<{ step: number }>> {
+  completeJob(
+    projectId: string,
+    jobId: string,
+    token: number,
+    success: JobSuccess,
+  ): Promise<WriteOutcome<{ step: number }>> {
     return this.#queue.completeJob(projectId, jobId, token, success);
   }
 
-  failJob(projectId: string, jobId: string, token: number | null, message: string, now: number, eventId: string): Promise<WriteOutcome<null>> {
+  failJob(
+    projectId: string,
+    jobId: string,
+    token: number | null,
+    message: string,
+    now: number,
+    eventId: string,
+  ): Promise<WriteOutcome<null>> {
     return this.#queue.failJob(projectId, jobId, token, message, now, eventId);
   }
 
-  sweep(now: number, queuedBefore: number, messages: { leaseExpired: string; queueTimeout: string }, newId: () => string): Promise<number> {
+  sweep(
+    now: number,
+    queuedBefore: number,
+    messages: { leaseExpired: string; queueTimeout: string },
+    newId: () => string,
+  ): Promise<number> {
     return this.#queue.sweep(now, queuedBefore, messages, newId);
   }
 
@@ -220,7 +302,9 @@ export class SqlTrainingStore implements TrainingStore {
   }
 
   async liveWorkerModels(since: number): Promise<string[]> {
-    const rows = await this.tx.read<{ base_models: string }>(this.#sql`SELECT base_models FROM training_workers WHERE last_seen >= ${since}`);
+    const rows = await this.tx.read<{ base_models: string }>(
+      this.#sql`SELECT base_models FROM training_workers WHERE last_seen >= ${since}`,
+    );
     return [...new Set(rows.flatMap((r) => JSON.parse(r.base_models) as string[]))];
   }
 

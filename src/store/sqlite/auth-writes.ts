@@ -7,9 +7,17 @@ import type { UserRecord } from '../types.js';
 export function ensureUser(db: Database.Database, a: { username: string; defaultEntity: string }): UserRecord {
   const existing = db.prepare('SELECT * FROM users WHERE username = ?').get(a.username) as UserRecord | undefined;
   if (existing) return existing;
-  const user: UserRecord = { id: uuidv7(), username: a.username, default_entity: a.defaultEntity, created_at: Date.now() * 1000 };
+  const user: UserRecord = {
+    id: uuidv7(),
+    username: a.username,
+    default_entity: a.defaultEntity,
+    created_at: Date.now() * 1000,
+  };
   db.prepare('INSERT INTO users (id, username, default_entity, created_at) VALUES (?, ?, ?, ?)').run(
-    user.id, user.username, user.default_entity, user.created_at,
+    user.id,
+    user.username,
+    user.default_entity,
+    user.created_at,
   );
   return user;
 }
@@ -35,12 +43,20 @@ export function createApiKey(db: Database.Database, key: ApiKeyInsert): void {
 
 /** True when the key exists (revoked now or before). */
 export function revokeApiKey(db: Database.Database, id: string): boolean {
-  return db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(Date.now() * 1000, id).changes > 0
-    || db.prepare('SELECT 1 FROM api_keys WHERE id = ?').get(id) !== undefined;
+  return (
+    db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(Date.now() * 1000, id)
+      .changes > 0 || db.prepare('SELECT 1 FROM api_keys WHERE id = ?').get(id) !== undefined
+  );
 }
 
-export function ensureProject(db: Database.Database, a: { projectId: string; entity: string; createdBy: string }): void {
+export function ensureProject(
+  db: Database.Database,
+  a: { projectId: string; entity: string; createdBy: string },
+): void {
   db.prepare('INSERT OR IGNORE INTO projects (project_id, entity, created_by, created_at) VALUES (?, ?, ?, ?)').run(
-    a.projectId, a.entity, a.createdBy, Date.now() * 1000,
+    a.projectId,
+    a.entity,
+    a.createdBy,
+    Date.now() * 1000,
   );
 }

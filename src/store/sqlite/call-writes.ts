@@ -44,10 +44,28 @@ const TOMBSTONE_SQL = `
 /** A part as the array `writeCallParts` takes (runs on the caller's thread). */
 export function callPartRow(p: CallPart): CallPartRow {
   if (p.kind === 'start') {
-    return [START, p.project_id, p.id, p.op_name, p.op_display_name, p.display_name, p.trace_id, p.parent_id, p.thread_id, p.turn_id,
-      p.started_at, p.attributes, p.inputs, p.otel_dump, p.wb_user_id, p.wb_run_id, p.wb_run_step];
+    return [
+      START,
+      p.project_id,
+      p.id,
+      p.op_name,
+      p.op_display_name,
+      p.display_name,
+      p.trace_id,
+      p.parent_id,
+      p.thread_id,
+      p.turn_id,
+      p.started_at,
+      p.attributes,
+      p.inputs,
+      p.otel_dump,
+      p.wb_user_id,
+      p.wb_run_id,
+      p.wb_run_step,
+    ];
   }
-  if (p.kind === 'end') return [END, p.project_id, p.id, p.ended_at, p.exception, p.output, p.summary, p.wb_run_step_end];
+  if (p.kind === 'end')
+    return [END, p.project_id, p.id, p.ended_at, p.exception, p.output, p.summary, p.wb_run_step_end];
   return [UPDATE, p.project_id, p.id, p.display_name];
 }
 
@@ -57,20 +75,27 @@ export function writeCallParts(db: Database.Database, rows: CallPartRow[]): void
 }
 
 /** Tombstones the calls and every live descendant in their traces; returns how many ids were marked. */
-export function deleteCallsCascade(db: Database.Database, args: { projectId: string; ids: string[]; deletedAt: number }): number {
+export function deleteCallsCascade(
+  db: Database.Database,
+  args: { projectId: string; ids: string[]; deletedAt: number },
+): number {
   const { projectId, deletedAt } = args;
   const requested = [...new Set(args.ids)];
   const collected = new Set(requested);
   const placeholders = requested.map(() => '?').join(', ');
   const traces = db
-    .prepare(`SELECT DISTINCT trace_id FROM calls WHERE project_id = ? AND id IN (${placeholders})
-              AND started_at IS NOT NULL AND deleted_at IS NULL`)
+    .prepare(
+      `SELECT DISTINCT trace_id FROM calls WHERE project_id = ? AND id IN (${placeholders})
+              AND started_at IS NOT NULL AND deleted_at IS NULL`,
+    )
     .all(projectId, ...requested) as { trace_id: string }[];
   if (traces.length > 0) {
     const tracePlaceholders = traces.map(() => '?').join(', ');
     const live = db
-      .prepare(`SELECT id, parent_id FROM calls WHERE project_id = ? AND trace_id IN (${tracePlaceholders})
-                AND started_at IS NOT NULL AND deleted_at IS NULL`)
+      .prepare(
+        `SELECT id, parent_id FROM calls WHERE project_id = ? AND trace_id IN (${tracePlaceholders})
+                AND started_at IS NOT NULL AND deleted_at IS NULL`,
+      )
       .all(projectId, ...traces.map((t) => t.trace_id)) as { id: string; parent_id: string | null }[];
     collectDescendants(collected, live);
   }
@@ -81,7 +106,10 @@ export function deleteCallsCascade(db: Database.Database, args: { projectId: str
 
 /** The names of the calls table's indexes (statistics are refreshed one index per writer turn). */
 export function callIndexNames(db: Database.Database): string[] {
-  return db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'calls'").pluck().all() as string[];
+  return db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'calls'")
+    .pluck()
+    .all() as string[];
 }
 
 /** Full planner statistics for one index (sampled ones misjudge a project's or an op's row count). */

@@ -18,7 +18,12 @@ export class SqliteAuthStore implements AuthStore {
     this.#keyByHash ??= this.reader.prepare(`${KEY_SELECT} WHERE k.key_hash = ?`);
     const row = this.#keyByHash.get(keyHash) as KeyRow | undefined;
     if (!row) return null;
-    const user = { id: row.user_id, username: row.username, default_entity: row.default_entity, created_at: row.user_created_at };
+    const user = {
+      id: row.user_id,
+      username: row.username,
+      default_entity: row.default_entity,
+      created_at: row.user_created_at,
+    };
     return { ...toKeyRecord(row), user };
   }
 
@@ -36,7 +41,13 @@ export class SqliteAuthStore implements AuthStore {
     return rows.map((r) => r.entity);
   }
 
-  createApiKey(key: { id: string; user_id: string; key_hash: string; prefix: string; is_admin: boolean }): Promise<void> {
+  createApiKey(key: {
+    id: string;
+    user_id: string;
+    key_hash: string;
+    prefix: string;
+    is_admin: boolean;
+  }): Promise<void> {
     return this.writer.submit('auth.createApiKey', key);
   }
 
@@ -58,7 +69,9 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   async findProject(projectId: string): Promise<ProjectRecord | null> {
-    const row = this.reader.prepare('SELECT project_id, entity, created_by, created_at FROM projects WHERE project_id = ?').get(projectId);
+    const row = this.reader
+      .prepare('SELECT project_id, entity, created_by, created_at FROM projects WHERE project_id = ?')
+      .get(projectId);
     return (row as ProjectRecord | undefined) ?? null;
   }
 

@@ -33,7 +33,9 @@ export class SqliteCallStore implements CallStore {
       { project_id: projectId, filter: { call_ids: [id] }, limit: 1, ...opts },
       sqliteDialect,
     );
-    return this.reads.use((db) => (this.#prepare(db, compiled.sql).get(bindNamed(compiled.params)) as CallRow | undefined) ?? null);
+    return this.reads.use(
+      (db) => (this.#prepare(db, compiled.sql).get(bindNamed(compiled.params)) as CallRow | undefined) ?? null,
+    );
   }
 
   query(q: CallsQuery): AsyncIterable<CallRow> {
@@ -57,7 +59,11 @@ export class SqliteCallStore implements CallStore {
   async count(q: CallsQuery): Promise<{ count: number; total_storage_size_bytes: number | null }> {
     const compiled = compileCallsCount(q, sqliteDialect);
     return this.reads.use(
-      (db) => this.#prepare(db, compiled.sql).get(bindNamed(compiled.params)) as { count: number; total_storage_size_bytes: number | null },
+      (db) =>
+        this.#prepare(db, compiled.sql).get(bindNamed(compiled.params)) as {
+          count: number;
+          total_storage_size_bytes: number | null;
+        },
     );
   }
 

@@ -14,7 +14,8 @@ function quoteKey(segment: string): string {
 function pathExpr(column: string, path: string[], p: SqlParams): string {
   let staticPart = '$';
   let dynamic: string | null = null;
-  const current = (): string => (dynamic === null ? p.add(staticPart) : staticPart === '' ? dynamic : `(${dynamic} || ${p.add(staticPart)})`);
+  const current = (): string =>
+    dynamic === null ? p.add(staticPart) : staticPart === '' ? dynamic : `(${dynamic} || ${p.add(staticPart)})`;
   for (const segment of path) {
     if (/^\d+$/.test(segment)) {
       const prefix = current();
@@ -96,7 +97,9 @@ export const sqliteDialect: SqlDialect = {
     return `LIMIT ${limit === null ? -1 : bounded(limit)}${offset === null ? '' : ` OFFSET ${bounded(offset)}`}`;
   },
   inList(column, values, p) {
-    return values.length === 1 ? `${column} = ${p.add(values[0])}` : `${column} IN (${values.map((v) => p.add(v)).join(', ')})`;
+    return values.length === 1
+      ? `${column} = ${p.add(values[0])}`
+      : `${column} IN (${values.map((v) => p.add(v)).join(', ')})`;
   },
 };
 
@@ -138,9 +141,15 @@ export function registerSqliteFunctions(db: Database.Database): void {
     const n = typeof value === 'number' ? value : typeof value === 'string' && INT_RE.test(value) ? Number(value) : NaN;
     return Number.isInteger(n) && n >= 0 && n <= 255 ? n : null;
   });
-  db.function('heddle_number_to_text', opts, (value: unknown) => (typeof value === 'number' ? String(value) : value == null ? null : String(value)));
-  db.function('heddle_format_micros', opts, (value: unknown) => (typeof value === 'number' || typeof value === 'bigint' ? formatMicros(Number(value)) : null));
-  db.function('heddle_lower', opts, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value == null ? null : String(value)));
+  db.function('heddle_number_to_text', opts, (value: unknown) =>
+    typeof value === 'number' ? String(value) : value == null ? null : String(value),
+  );
+  db.function('heddle_format_micros', opts, (value: unknown) =>
+    typeof value === 'number' || typeof value === 'bigint' ? formatMicros(Number(value)) : null,
+  );
+  db.function('heddle_lower', opts, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value == null ? null : String(value),
+  );
   db.function('heddle_contains_token', opts, (text: unknown, token: unknown) => {
     if (typeof text !== 'string' || typeof token !== 'string' || token === '') return 0;
     return text.split(/[^\p{L}\p{N}]+/u).includes(token) ? 1 : 0;

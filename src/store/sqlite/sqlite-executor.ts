@@ -27,7 +27,10 @@ export class SqliteExecutor implements SqlExecutor {
     if (!check) return (await this.writer.submit('sql.run', { statements, keepIf: null })).changed;
     let keepIf: 'dry' | number[] = 'dry';
     for (;;) {
-      const { changed, kept }: { changed: number[]; kept: boolean } = await this.writer.submit('sql.run', { statements, keepIf });
+      const { changed, kept }: { changed: number[]; kept: boolean } = await this.writer.submit('sql.run', {
+        statements,
+        keepIf,
+      });
       if (kept) return changed;
       check(changed);
       keepIf = changed;

@@ -33,29 +33,43 @@ export class SqliteFileStore implements FileStore {
 
   async find(projectId: string, digest: string): Promise<FileRecord | null> {
     return this.reads.use(
-      (db) => (this.#stmt(db, `SELECT ${FILE_COLUMNS} FROM files WHERE project_id = ? AND digest = ?`).get(projectId, digest) as FileRecord | undefined) ?? null,
+      (db) =>
+        (this.#stmt(db, `SELECT ${FILE_COLUMNS} FROM files WHERE project_id = ? AND digest = ?`).get(
+          projectId,
+          digest,
+        ) as FileRecord | undefined) ?? null,
     );
   }
 
   async *readChunks(projectId: string, digest: string): AsyncGenerator<Buffer> {
     const file = await this.reads.use(
       (db) =>
-        this.#stmt(db, 'SELECT blob_id, chunk_count FROM files WHERE project_id = ? AND digest = ?').get(projectId, digest) as
-          | { blob_id: string; chunk_count: number }
-          | undefined,
+        this.#stmt(db, 'SELECT blob_id, chunk_count FROM files WHERE project_id = ? AND digest = ?').get(
+          projectId,
+          digest,
+        ) as { blob_id: string; chunk_count: number } | undefined,
     );
     if (!file) return;
     const sql = 'SELECT data FROM file_chunks WHERE project_id = ? AND blob_id = ? AND seq = ?';
     for (let seq = 0; seq < file.chunk_count; seq += 1) {
       // one short read per chunk: no read connection stays busy while the client drains the response
-      const row = await this.reads.use((db) => this.#stmt(db, sql).get(projectId, file.blob_id, seq) as { data: Buffer } | undefined);
+      const row = await this.reads.use(
+        (db) => this.#stmt(db, sql).get(projectId, file.blob_id, seq) as { data: Buffer } | undefined,
+      );
       if (!row) throw new Error(`File ${digest} of ${projectId} is missing chunk ${seq}`);
       yield row.data;
     }
   }
 
   async totalSize(projectId: string): Promise<number> {
-    return this.reads.use((db) => (this.#stmt(db, 'SELECT COALESCE(SUM(size_bytes), 0) AS total FROM files WHERE project_id = ?').get(projectId) as { total: number }).total);
+    return this.reads.use(
+      (db) =>
+        (
+          this.#stmt(db, 'SELECT COALESCE(SUM(size_bytes), 0) AS total FROM files WHERE project_id = ?').get(
+            projectId,
+          ) as { total: number }
+        ).total,
+    );
   }
 
   #stmt(db: Database.Database, sql: string): Database.Statement {

@@ -47,15 +47,27 @@ export class SqliteTableStore implements TableStore {
     private readonly reads: ReadPool,
   ) {}
 
-  create(projectId: string, tableDigest: string, rowDigests: readonly string[], rows: readonly TableRowInsert[], createdAt: number): Promise<void> {
+  create(
+    projectId: string,
+    tableDigest: string,
+    rowDigests: readonly string[],
+    rows: readonly TableRowInsert[],
+    createdAt: number,
+  ): Promise<void> {
     return this.writer.submit('tables.create', { projectId, tableDigest, rowDigests, rows, createdAt });
   }
 
   async rowDigests(projectId: string, tableDigest: string): Promise<string[] | null> {
     return this.reads.use((db) => {
-      const known = this.#stmt(db, 'SELECT 1 FROM table_digests WHERE project_id = ? AND digest = ?').get(projectId, tableDigest);
+      const known = this.#stmt(db, 'SELECT 1 FROM table_digests WHERE project_id = ? AND digest = ?').get(
+        projectId,
+        tableDigest,
+      );
       if (!known) return null;
-      const rows = this.#stmt(db, 'SELECT row_digest FROM table_entries WHERE project_id = ? AND table_digest = ? ORDER BY pos')
+      const rows = this.#stmt(
+        db,
+        'SELECT row_digest FROM table_entries WHERE project_id = ? AND table_digest = ? ORDER BY pos',
+      )
         .raw()
         .all(projectId, tableDigest) as Array<[string]>;
       return rows.map(([digest]) => digest);
@@ -93,8 +105,11 @@ export class SqliteTableStore implements TableStore {
     if (digests.length === 0) return [];
     return this.reads.use((db) => {
       const count = this.#stmt(db, 'SELECT row_count FROM table_digests WHERE project_id = ? AND digest = ?');
-      const size = this.#stmt(db, `SELECT COALESCE(SUM(r.size_bytes), 0) AS size FROM table_entries e
-        JOIN table_rows r ON r.project_id = e.project_id AND r.digest = e.row_digest WHERE e.project_id = ? AND e.table_digest = ?`);
+      const size = this.#stmt(
+        db,
+        `SELECT COALESCE(SUM(r.size_bytes), 0) AS size FROM table_entries e
+        JOIN table_rows r ON r.project_id = e.project_id AND r.digest = e.row_digest WHERE e.project_id = ? AND e.table_digest = ?`,
+      );
       const out: TableStats[] = [];
       for (const digest of digests) {
         const found = count.get(projectId, digest) as { row_count: number } | undefined;
@@ -108,9 +123,11 @@ export class SqliteTableStore implements TableStore {
 
   async row(projectId: string, tableDigest: string, rowDigest: string): Promise<string | null> {
     return this.reads.use((db) => {
-      const found = this.#stmt(db, `SELECT r.val FROM table_rows r WHERE r.project_id = ? AND r.digest = ? AND EXISTS (
-        SELECT 1 FROM table_entries e WHERE e.project_id = r.project_id AND e.table_digest = ? AND e.row_digest = r.digest)`)
-        .get(projectId, rowDigest, tableDigest) as { val: string } | undefined;
+      const found = this.#stmt(
+        db,
+        `SELECT r.val FROM table_rows r WHERE r.project_id = ? AND r.digest = ? AND EXISTS (
+        SELECT 1 FROM table_entries e WHERE e.project_id = r.project_id AND e.table_digest = ? AND e.row_digest = r.digest)`,
+      ).get(projectId, rowDigest, tableDigest) as { val: string } | undefined;
       return found?.val ?? null;
     });
   }

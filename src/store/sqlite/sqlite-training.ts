@@ -33,7 +33,9 @@ const SQLITE_TRAINING: TrainingSqlDialect = {
   d: sqliteDialect,
   forUpdate: '',
   claim: '',
-  isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE' || (error as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY',
+  isUniqueViolation: (error) =>
+    (error as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    (error as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY',
 };
 
 export function createSqliteTrainingStore(writer: SqliteWriter, reads: ReadPool): SqlTrainingStore {

@@ -18,18 +18,27 @@ export interface TableCreateArgs {
 export function createTable(db: Database.Database, a: TableCreateArgs): void {
   const { projectId, tableDigest, rowDigests, createdAt } = a;
   insertRows(db, projectId, a.rows, createdAt);
-  const inserted = stmt(db, 'INSERT INTO table_digests (project_id, digest, row_count, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING')
-    .run(projectId, tableDigest, rowDigests.length, createdAt);
+  const inserted = stmt(
+    db,
+    'INSERT INTO table_digests (project_id, digest, row_count, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+  ).run(projectId, tableDigest, rowDigests.length, createdAt);
   if (inserted.changes === 0) return;
   const entry = stmt(db, 'INSERT INTO table_entries (project_id, table_digest, pos, row_digest) VALUES (?, ?, ?, ?)');
   rowDigests.forEach((rowDigest, pos) => entry.run(projectId, tableDigest, pos, rowDigest));
 }
 
-function insertRows(db: Database.Database, projectId: string, rows: readonly TableRowInsert[], createdAt: number): void {
+function insertRows(
+  db: Database.Database,
+  projectId: string,
+  rows: readonly TableRowInsert[],
+  createdAt: number,
+): void {
   for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
     const chunk = rows.slice(start, start + ROWS_PER_INSERT);
     const sql = `INSERT INTO table_rows (project_id, digest, val, size_bytes, created_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?)').join(', ')}
       ON CONFLICT DO NOTHING`;
-    stmt(db, sql).run(chunk.flatMap((row) => [projectId, row.digest, row.val, Buffer.byteLength(row.val, 'utf8'), createdAt]));
+    stmt(db, sql).run(
+      chunk.flatMap((row) => [projectId, row.digest, row.val, Buffer.byteLength(row.val, 'utf8'), createdAt]),
+    );
   }
 }

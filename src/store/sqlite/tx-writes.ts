@@ -11,7 +11,10 @@ import { bindNamed, writerStatement } from './statements.js';
  */
 
 /** Writer thread → main: start the body, or the previous statement's result; or give up. */
-export type TxAsk = { txId: number; seq: number; start: true } | { txId: number; seq: number; result: unknown } | { txId: number; abandon: true };
+export type TxAsk =
+  | { txId: number; seq: number; start: true }
+  | { txId: number; seq: number; result: unknown }
+  | { txId: number; abandon: true };
 /** Main → writer thread: the next statement, the end (the value stays on the main thread), or a failure. */
 export type TxAnswer = { txId: number; seq: number } & ({ op: TxOp } | { done: true } | { failed: true });
 

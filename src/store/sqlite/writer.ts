@@ -57,7 +57,10 @@ export class SqliteWriter {
   }
 
   /** Queues the named write for the next group transaction; resolves with its result after commit. */
-  submit<K extends WriteName>(name: K, ...args: WriteArgs<K> extends undefined ? [] : [WriteArgs<K>]): Promise<WriteResult<K>> {
+  submit<K extends WriteName>(
+    name: K,
+    ...args: WriteArgs<K> extends undefined ? [] : [WriteArgs<K>]
+  ): Promise<WriteResult<K>> {
     return this.#enqueue(this.#nextId++, name, args[0]) as Promise<WriteResult<K>>;
   }
 
@@ -102,7 +105,9 @@ export class SqliteWriter {
       if ('start' in ask) tx.gen = tx.body();
       const step = 'start' in ask ? tx.gen!.next() : tx.gen!.next(ask.result);
       if (step.done) tx.value = step.value;
-      answer = step.done ? { txId: ask.txId, seq: ask.seq, done: true } : { txId: ask.txId, seq: ask.seq, op: step.value };
+      answer = step.done
+        ? { txId: ask.txId, seq: ask.seq, done: true }
+        : { txId: ask.txId, seq: ask.seq, op: step.value };
     } catch (thrown) {
       if (tx) tx.error = { thrown };
       answer = { txId: ask.txId, seq: ask.seq, failed: true };

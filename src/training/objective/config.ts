@@ -76,7 +76,8 @@ export function resolveObjectiveConfig(rawConfig: Record<string, unknown> | null
     ppo,
     epsilon,
     epsilonHigh,
-    importanceSamplingLevel: typeof level === 'string' && LEVELS.includes(level) ? (level as ImportanceSamplingLevel) : 'token',
+    importanceSamplingLevel:
+      typeof level === 'string' && LEVELS.includes(level) ? (level as ImportanceSamplingLevel) : 'token',
     maxImportanceSamplingWeight: num(raw, 'max_negative_advantage_importance_sampling_weight'),
     maskProbRatio: bool(raw, 'mask_prob_ratio') ?? false,
     // §5.8 Our choice: partner_k2_tau is an alias; kimi_k2_tau wins when both are sent.

@@ -4,7 +4,14 @@
  * bytes, then float32 LE weights in header order, followed — when the optimizer state is kept — by
  * the AdamW first and second moments in the same order. Pure JS: no tfjs needed to read or write.
  */
-import { DEFAULT_POLICY_CONFIG, INITIAL_POLICY_SEED, type PolicyConfig, initialWeights, sizeOf, weightSpecs } from './weights.js';
+import {
+  DEFAULT_POLICY_CONFIG,
+  INITIAL_POLICY_SEED,
+  type PolicyConfig,
+  initialWeights,
+  sizeOf,
+  weightSpecs,
+} from './weights.js';
 
 const MAGIC = 'HDLP';
 export const CHECKPOINT_VERSION = 1;
@@ -48,7 +55,8 @@ export function encodeCheckpoint(state: PolicyState): Uint8Array {
 
 export function decodeCheckpoint(bytes: Uint8Array): PolicyState {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.length < 12 || new TextDecoder().decode(bytes.subarray(0, 4)) !== MAGIC) throw new Error('not a built-in policy checkpoint');
+  if (bytes.length < 12 || new TextDecoder().decode(bytes.subarray(0, 4)) !== MAGIC)
+    throw new Error('not a built-in policy checkpoint');
   const version = view.getUint32(4, true);
   if (version !== CHECKPOINT_VERSION) throw new Error(`unsupported checkpoint version ${version}`);
   const length = view.getUint32(8, true);

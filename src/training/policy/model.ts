@@ -12,7 +12,12 @@ export type Weights = Map<string, tf.Variable>;
 export function toVariables(c: PolicyConfig, values: readonly Float32Array[]): Weights {
   const map: Weights = new Map();
   // tidy disposes the temporary tensor; the variable (not tracked by tidy) keeps its own data.
-  weightSpecs(c).forEach((s, i) => map.set(s.name, tf.tidy(() => tf.variable(tf.tensor(values[i], s.shape), true))));
+  weightSpecs(c).forEach((s, i) =>
+    map.set(
+      s.name,
+      tf.tidy(() => tf.variable(tf.tensor(values[i], s.shape), true)),
+    ),
+  );
   return map;
 }
 
@@ -65,7 +70,14 @@ function extend(store: (tf.Tensor2D | null)[], row: number, fresh: tf.Tensor2D):
 }
 
 /** Causal multi-head self-attention, heads concatenated, then the output projection. */
-function attention(c: PolicyConfig, w: Weights, l: number, h: tf.Tensor, bias: tf.Tensor | null, cache?: KvCache): tf.Tensor {
+function attention(
+  c: PolicyConfig,
+  w: Weights,
+  l: number,
+  h: tf.Tensor,
+  bias: tf.Tensor | null,
+  cache?: KvCache,
+): tf.Tensor {
   const [batch, len] = h.shape;
   const d = c.dModel;
   const dh = d / c.nHeads;
@@ -79,9 +91,17 @@ function attention(c: PolicyConfig, w: Weights, l: number, h: tf.Tensor, bias: t
       keys = extend(cache.k[l], b, keys);
       values = extend(cache.v[l], b, values);
     }
-    const rowBias = bias ? (tf.reshape(tf.slice(bias, [b, 0, 0, 0], [1, 1, len, len]), [len, len]) as tf.Tensor2D) : null;
+    const rowBias = bias
+      ? (tf.reshape(tf.slice(bias, [b, 0, 0, 0], [1, 1, len, len]), [len, len]) as tf.Tensor2D)
+      : null;
     const heads = Array.from({ length: c.nHeads }, (_, k) =>
-      head(tf.slice(x, [0, k * dh], [len, dh]), tf.slice(keys, [0, k * dh], [-1, dh]), tf.slice(values, [0, k * dh], [-1, dh]), rowBias));
+      head(
+        tf.slice(x, [0, k * dh], [len, dh]),
+        tf.slice(keys, [0, k * dh], [-1, dh]),
+        tf.slice(values, [0, k * dh], [-1, dh]),
+        rowBias,
+      ),
+    );
     rows.push(tf.concat(heads, 1));
   }
   return linear(tf.stack(rows), w.get(`l${l}.proj`)!);
@@ -120,13 +140,23 @@ export interface ForwardInput {
 /** Logits [batch, len, vocab]: position p predicts token p + 1. */
 export function forward(c: PolicyConfig, w: Weights, input: ForwardInput): tf.Tensor3D {
   const [batch, len] = input.ids.shape;
-  const tokens = matMul2d(tf.reshape(tf.oneHot(input.ids, c.vocabSize), [-1, c.vocabSize]) as tf.Tensor2D, w.get('tok_emb')! as tf.Tensor2D);
+  const tokens = matMul2d(
+    tf.reshape(tf.oneHot(input.ids, c.vocabSize), [-1, c.vocabSize]) as tf.Tensor2D,
+    w.get('tok_emb')! as tf.Tensor2D,
+  );
   const pos = positionEncoding(input.positions, c.dModel);
   let x: tf.Tensor = tf.reshape(tf.add(tokens, pos), [batch, len, c.dModel]);
   for (let l = 0; l < c.nLayers; l++) {
-    x = tf.add(x, attention(c, w, l, layerNorm(x, w.get(`l${l}.ln1.g`)!, w.get(`l${l}.ln1.b`)!), input.bias, input.cache));
+    x = tf.add(
+      x,
+      attention(c, w, l, layerNorm(x, w.get(`l${l}.ln1.g`)!, w.get(`l${l}.ln1.b`)!), input.bias, input.cache),
+    );
     const h = layerNorm(x, w.get(`l${l}.ln2.g`)!, w.get(`l${l}.ln2.b`)!);
-    const ff = linear(tf.relu(linear(h, w.get(`l${l}.ff1`)!, w.get(`l${l}.ff1.b`)!)), w.get(`l${l}.ff2`)!, w.get(`l${l}.ff2.b`)!);
+    const ff = linear(
+      tf.relu(linear(h, w.get(`l${l}.ff1`)!, w.get(`l${l}.ff1.b`)!)),
+      w.get(`l${l}.ff2`)!,
+      w.get(`l${l}.ff2.b`)!,
+    );
     x = tf.add(x, ff);
   }
   const out = layerNorm(x, w.get('ln_f.g')!, w.get('ln_f.b')!);

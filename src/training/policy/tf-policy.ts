@@ -4,7 +4,15 @@
  */
 import { AdamW } from './adamw.js';
 import type { PolicyState } from './checkpoint.js';
-import { type KvCache, type Weights, attentionBias, disposeKvCache, emptyKvCache, forward, toVariables } from './model.js';
+import {
+  type KvCache,
+  type Weights,
+  attentionBias,
+  disposeKvCache,
+  emptyKvCache,
+  forward,
+  toVariables,
+} from './model.js';
 import { tf } from './tf-backend.js';
 import { type PolicyConfig, weightSpecs } from './weights.js';
 
@@ -54,7 +62,11 @@ export class TfPolicy {
   toState(): PolicyState {
     const read = (ts: tf.Variable[]) => ts.map((t) => t.dataSync() as Float32Array).map((a) => new Float32Array(a));
     const o = this.optimizer;
-    return { config: this.config, weights: read(this.variables()), optimizer: { step: o.step, m: read(o.m), v: read(o.v) } };
+    return {
+      config: this.config,
+      weights: read(this.variables()),
+      optimizer: { step: o.step, m: read(o.m), v: read(o.v) },
+    };
   }
 
   /** Log-probs and entropies of every next token of a row (no tidy: call inside one). */
@@ -65,7 +77,9 @@ export class TfPolicy {
       positions: tf.tensor2d([...row.positions], [1, len], 'int32'),
       bias: attentionBias([row.segments]),
     });
-    const logp = tf.logSoftmax(tf.reshape(tf.slice(logits, [0, 0, 0], [1, len - 1, -1]), [len - 1, this.config.vocabSize]));
+    const logp = tf.logSoftmax(
+      tf.reshape(tf.slice(logits, [0, 0, 0], [1, len - 1, -1]), [len - 1, this.config.vocabSize]),
+    );
     const targets = tf.oneHot(tf.tensor1d(row.ids.slice(1), 'int32'), this.config.vocabSize);
     const logprobs = tf.sum(tf.mul(logp, targets), -1) as tf.Tensor1D;
     const entropy = tf.neg(tf.sum(tf.mul(tf.exp(logp), logp), -1)) as tf.Tensor1D;
@@ -87,7 +101,11 @@ export class TfPolicy {
         cache: single,
       });
       for (const kind of ['k', 'v'] as const) {
-        cache[kind].forEach((rows, l) => rows.forEach((_, b) => { rows[b] = tf.keep(tf.clone(single[kind][l][0]!)); }));
+        cache[kind].forEach((rows, l) =>
+          rows.forEach((_, b) => {
+            rows[b] = tf.keep(tf.clone(single[kind][l][0]!));
+          }),
+        );
       }
       disposeKvCache(single);
       const last = tf.slice(logits, [0, len - 1, 0], [1, 1, -1]);
@@ -100,8 +118,16 @@ export class TfPolicy {
     return tf.tidy(() => {
       const n = ids.length;
       const logits = forward(this.config, this.weights, {
-        ids: tf.tensor2d(ids.map((id) => [id]), [n, 1], 'int32'),
-        positions: tf.tensor2d(ids.map(() => [position]), [n, 1], 'int32'),
+        ids: tf.tensor2d(
+          ids.map((id) => [id]),
+          [n, 1],
+          'int32',
+        ),
+        positions: tf.tensor2d(
+          ids.map(() => [position]),
+          [n, 1],
+          'int32',
+        ),
         bias: null,
         cache,
       });

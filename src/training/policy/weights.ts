@@ -15,7 +15,14 @@ export interface PolicyConfig {
   context: number;
 }
 
-export const DEFAULT_POLICY_CONFIG: PolicyConfig = { vocabSize: VOCAB_SIZE, dModel: 64, nHeads: 4, nLayers: 2, dFf: 192, context: 512 };
+export const DEFAULT_POLICY_CONFIG: PolicyConfig = {
+  vocabSize: VOCAB_SIZE,
+  dModel: 64,
+  nHeads: 4,
+  nLayers: 2,
+  dFf: 192,
+  context: 512,
+};
 
 /** The seed of the step-0 policy: every model starts from the same bytes. */
 export const INITIAL_POLICY_SEED = 20261122;
@@ -30,9 +37,7 @@ export interface WeightSpec {
 
 /** Names, shapes and initialisers of every weight, in checkpoint order. */
 export function weightSpecs(c: PolicyConfig): WeightSpec[] {
-  const specs: WeightSpec[] = [
-    { name: 'tok_emb', shape: [c.vocabSize, c.dModel], init: 'normal', std: 0.02 },
-  ];
+  const specs: WeightSpec[] = [{ name: 'tok_emb', shape: [c.vocabSize, c.dModel], init: 'normal', std: 0.02 }];
   // Residual projections are scaled down with depth (GPT-2 style) so the initial policy is near uniform.
   const residualStd = 0.02 / Math.sqrt(2 * c.nLayers);
   for (let l = 0; l < c.nLayers; l++) {

@@ -22,7 +22,9 @@ function rowConstants(row: TrainingRow, old: readonly number[], cfg: ObjectiveCo
   const hasOld = shift(old).map((x) => (Number.isNaN(x) ? 0 : 1));
   const segCount = Math.max(...row.segments) + 1;
   const segments = new Float32Array(segCount * t);
-  shift(row.segments).forEach((s, i) => { segments[s * t + i] = 1; });
+  shift(row.segments).forEach((s, i) => {
+    segments[s * t + i] = 1;
+  });
   const tis = shift(row.oldLogprobs).map((orig, i) => {
     const c = cfg.truncatedImportanceSampling;
     const recomputed = old[i + 1];
@@ -46,7 +48,12 @@ function recomputeOld(policy: TfPolicy, row: TrainingRow): number[] {
   return row.ids.map((_, i) => (i > 0 && row.mask[i] === 1 ? lp[i - 1] : NaN));
 }
 
-function gradientStep(policy: TfPolicy, row: TrainingRow, old: readonly number[], cfg: ObjectiveConfig): Record<string, number> {
+function gradientStep(
+  policy: TfPolicy,
+  row: TrainingRow,
+  old: readonly number[],
+  cfg: ObjectiveConfig,
+): Record<string, number> {
   const vars = policy.variables();
   const observed: tf.Tensor[] = [];
   const { value, grads } = tf.variableGrads(() => {
@@ -56,11 +63,24 @@ function gradientStep(policy: TfPolicy, row: TrainingRow, old: readonly number[]
     observed.push(...[logprobs, entropy, out.fracClipped, c.old, c.hasOld, c.mask].map((x) => tf.keep(x)));
     return out.loss;
   }, vars);
-  const gradNorm = policy.optimizer.apply(vars.map((v) => grads[v.name]), adamWDefaults(cfg.policyLearningRate));
+  const gradNorm = policy.optimizer.apply(
+    vars.map((v) => grads[v.name]),
+    adamWDefaults(cfg.policyLearningRate),
+  );
   const [logprobs, entropy, fracClipped, oldT, hasOld, mask] = observed.map((t) => t.dataSync() as Float32Array);
   const loss = value.dataSync()[0];
   tf.dispose([value, ...Object.values(grads), ...observed]);
-  return stepMetrics({ loss, gradNorm, logprobs, entropy, old: oldT, hasOld, mask, fracClipped: fracClipped[0], learningRate: cfg.policyLearningRate });
+  return stepMetrics({
+    loss,
+    gradNorm,
+    logprobs,
+    entropy,
+    old: oldT,
+    hasOld,
+    mask,
+    fracClipped: fracClipped[0],
+    learningRate: cfg.policyLearningRate,
+  });
 }
 
 /** Runs one RL job; `emit` is awaited before each next step (§6.2 ordering). */
@@ -94,7 +114,11 @@ export async function runRlJob(input: TrainingJobInput, emit: Emit): Promise<Tra
       all.push(metrics);
       await emit({ type: 'gradient_step', data: metrics });
     }
-    return { checkpoint: encodeCheckpoint(policy.toState()), metrics: averageMetrics(all), numGradientSteps: all.length };
+    return {
+      checkpoint: encodeCheckpoint(policy.toState()),
+      metrics: averageMetrics(all),
+      numGradientSteps: all.length,
+    };
   } finally {
     policy.dispose();
   }

@@ -22,7 +22,9 @@ interface Sequence {
 function logprobEntry(logprobs: Float32Array, id: number, topK: number): Record<string, unknown> {
   const top: Record<string, unknown>[] = [];
   if (topK > 0) {
-    const order = Array.from(logprobs.keys()).sort((a, b) => logprobs[b] - logprobs[a]).slice(0, topK);
+    const order = Array.from(logprobs.keys())
+      .sort((a, b) => logprobs[b] - logprobs[a])
+      .slice(0, topK);
     for (const t of order) top.push({ token: tokenString(t), logprob: logprobs[t], bytes: tokenBytes(t) });
   }
   return { token: tokenString(id), logprob: logprobs[id], bytes: tokenBytes(id), top_logprobs: top };
@@ -54,7 +56,12 @@ function generate(policy: TfPolicy, prompt: number[], p: SamplingParams): Sequen
     const first = policy.prefill(prompt, cache);
     let logprobs = seqs.map(() => first);
     for (let step = 0; seqs.some((s) => s.finish === null); step++) {
-      if (step > 0) logprobs = policy.decode(seqs.map((s) => s.ids[s.ids.length - 1] ?? END_OF_TURN), prompt.length + step - 1, cache);
+      if (step > 0)
+        logprobs = policy.decode(
+          seqs.map((s) => s.ids[s.ids.length - 1] ?? END_OF_TURN),
+          prompt.length + step - 1,
+          cache,
+        );
       seqs.forEach((s, b) => {
         if (s.finish !== null) return;
         const id = pickToken(logprobs[b], p, random);
@@ -88,7 +95,11 @@ export function completeChat(policy: TfPolicy, request: Record<string, unknown>)
   return {
     object: 'chat.completion',
     choices,
-    usage: { prompt_tokens: prompt.length, completion_tokens: completionTokens, total_tokens: prompt.length + completionTokens },
+    usage: {
+      prompt_tokens: prompt.length,
+      completion_tokens: completionTokens,
+      total_tokens: prompt.length + completionTokens,
+    },
     ...(p.returnTokenIds ? { prompt_token_ids: prompt } : {}),
   };
 }

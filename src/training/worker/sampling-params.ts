@@ -26,7 +26,12 @@ function num(v: unknown, fallback: number): number {
 }
 
 export function samplingParams(r: Record<string, unknown>): SamplingParams {
-  const stop = typeof r.stop === 'string' ? [r.stop] : Array.isArray(r.stop) ? r.stop.filter((s): s is string => typeof s === 'string' && s !== '') : [];
+  const stop =
+    typeof r.stop === 'string'
+      ? [r.stop]
+      : Array.isArray(r.stop)
+        ? r.stop.filter((s): s is string => typeof s === 'string' && s !== '')
+        : [];
   return {
     n: Math.min(MAX_N, Math.max(1, Math.floor(num(r.n, 1)))),
     temperature: Math.max(0, num(r.temperature, 1)),

@@ -33,13 +33,20 @@ function tokenizeExample(raw: unknown, index: number, context: number): Example 
     // The role marker is context; the assistant's text, tool calls and end of turn are trained.
     mask.push(...tokens.map((_, i) => (m.role === 'assistant' && i > 0 ? 1 : 0)));
   }
-  if (ids.length > context) throw new TrainingContentError(`SFT example ${index} has ${ids.length} tokens, more than the built-in policy's context window of ${context} tokens`);
+  if (ids.length > context)
+    throw new TrainingContentError(
+      `SFT example ${index} has ${ids.length} tokens, more than the built-in policy's context window of ${context} tokens`,
+    );
   return { ids, mask };
 }
 
 function learningRates(config: Record<string, unknown> | null | undefined, batches: number): number[] {
   const lr = config?.learning_rate;
-  const list = Array.isArray(lr) ? lr.filter((x): x is number => typeof x === 'number') : typeof lr === 'number' ? [lr] : [5e-6];
+  const list = Array.isArray(lr)
+    ? lr.filter((x): x is number => typeof x === 'number')
+    : typeof lr === 'number'
+      ? [lr]
+      : [5e-6];
   return Array.from({ length: batches }, (_, i) => list[Math.min(i, list.length - 1)] ?? 5e-6);
 }
 
@@ -78,7 +85,16 @@ export async function runSftJob(input: TrainingJobInput, emit: Emit): Promise<Tr
   const batches: Example[][] = [];
   for (let i = 0; i < examples.length; i += batchSize) batches.push(examples.slice(i, i + batchSize));
   const rates = learningRates(input.sftConfig, batches.length);
-  await emit({ type: 'training_started', data: { num_sequences: batches.length, num_examples: examples.length, batch_size: batchSize, sequence_length: state.config.context, parent_step: input.parentStep } });
+  await emit({
+    type: 'training_started',
+    data: {
+      num_sequences: batches.length,
+      num_examples: examples.length,
+      batch_size: batchSize,
+      sequence_length: state.config.context,
+      parent_step: input.parentStep,
+    },
+  });
   const policy = TfPolicy.load(state);
   try {
     const all: Record<string, number>[] = [];
@@ -91,7 +107,11 @@ export async function runSftJob(input: TrainingJobInput, emit: Emit): Promise<Tr
       all.push(metrics);
       await emit({ type: 'gradient_step', data: metrics });
     }
-    return { checkpoint: encodeCheckpoint(policy.toState()), metrics: averageMetrics(all), numGradientSteps: all.length };
+    return {
+      checkpoint: encodeCheckpoint(policy.toState()),
+      metrics: averageMetrics(all),
+      numGradientSteps: all.length,
+    };
   } finally {
     policy.dispose();
   }

@@ -37,7 +37,10 @@ export class WorkerHost {
   start(): Promise<string> {
     if (this.readyPromise) return this.readyPromise;
     // execArgv []: the bootstrap registers tsx itself, however the parent was started.
-    const worker = new Worker(new URL('./worker-bootstrap.mjs', import.meta.url), { workerData: this.options, execArgv: [] });
+    const worker = new Worker(new URL('./worker-bootstrap.mjs', import.meta.url), {
+      workerData: this.options,
+      execArgv: [],
+    });
     this.worker = worker;
     this.readyPromise = new Promise<string>((resolve, reject) => {
       worker.on('message', (m: FromWorker) => {
@@ -61,7 +64,12 @@ export class WorkerHost {
    * Sends one request; rejects with an AbortError when `signal` fires. With `terminateOnAbort` the
    * thread is ended too (a training job stops at once); otherwise its answer is just dropped.
    */
-  async request(message: WorkerRequest, handlers: RequestHandlers, signal?: AbortSignal, terminateOnAbort = false): Promise<unknown> {
+  async request(
+    message: WorkerRequest,
+    handlers: RequestHandlers,
+    signal?: AbortSignal,
+    terminateOnAbort = false,
+  ): Promise<unknown> {
     if (signal?.aborted) throw abortError(signal);
     await this.start();
     const worker = this.worker!;
@@ -115,7 +123,12 @@ export class WorkerHost {
         this.pending.delete(m.id);
         this.unrefIfIdle(worker);
         if (m.type === 'result') p.resolve(m.value);
-        else p.reject(m.name === 'TrainingContentError' ? new TrainingContentError(m.message) : Object.assign(new Error(m.message), { name: m.name }));
+        else
+          p.reject(
+            m.name === 'TrainingContentError'
+              ? new TrainingContentError(m.message)
+              : Object.assign(new Error(m.message), { name: m.name }),
+          );
       }
     } catch (err) {
       // The caller's handler failed (e.g. the event could not be stored): the job ends here.

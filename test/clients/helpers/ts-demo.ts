@@ -40,16 +40,23 @@ export async function runTraceDemo(
     HEDDLE_DEMO_DEADLINE_MS: String(Math.max(1_000, opts.timeoutMs - 5_000)),
   };
   delete env.WANDB_BASE_URL;
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, DEMO_SCRIPT], { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, DEMO_SCRIPT], {
+    cwd: opts.cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   t.after(() => {
-    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined)
+      process.kill(child.pid, 'SIGKILL');
   });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const timer = setTimeout(() => child.pid !== undefined && process.kill(child.pid, 'SIGKILL'), opts.timeoutMs);
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])));
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.once('exit', (c, s) => resolve([c, s])),
+  );
   clearTimeout(timer);
   const logFile = path.join(opts.cwd, 'weaveErrors.log');
   return {
@@ -74,13 +81,17 @@ export function failedExchanges(exchanges: RecordedExchange[]): RecordedExchange
 export function describeFailures(failed: RecordedExchange[]): string {
   const groups = new Map<string, { count: number; first: RecordedExchange }>();
   for (const e of failed) {
-    const key = `${e.method} ${e.path} → ${e.status ?? `no response (${e.error ?? 'pending at exit'})`} ${e.response ?? ''}`.trim();
+    const key =
+      `${e.method} ${e.path} → ${e.status ?? `no response (${e.error ?? 'pending at exit'})`} ${e.response ?? ''}`.trim();
     const group = groups.get(key);
     if (group) group.count += 1;
     else groups.set(key, { count: 1, first: e });
   }
   return [...groups]
-    .map(([key, { count, first }]) => `${key} (×${count})\n    first request body: ${JSON.stringify(first.request).slice(0, 1500)}`)
+    .map(
+      ([key, { count, first }]) =>
+        `${key} (×${count})\n    first request body: ${JSON.stringify(first.request).slice(0, 1500)}`,
+    )
     .join('\n');
 }
 
@@ -90,7 +101,9 @@ export function describeRun(run: DemoRun): string {
   return [
     `exit code ${run.code}, signal ${run.signal}`,
     out ? `finished=${out.finished} failure=${out.failure}` : 'no output file',
-    out && out.unhandledRejections.length > 0 ? `unhandled rejections: ${out.unhandledRejections.slice(0, 3).join(' | ')}` : '',
+    out && out.unhandledRejections.length > 0
+      ? `unhandled rejections: ${out.unhandledRejections.slice(0, 3).join(' | ')}`
+      : '',
     out ? `failed exchanges:\n${describeFailures(failedExchanges(out.exchanges)) || '  none'}` : '',
     run.errorsLog ? `weaveErrors.log:\n${run.errorsLog.slice(-2000)}` : '',
     `stderr (tail):\n${run.stderr.slice(-2000)}`,
@@ -109,7 +122,11 @@ export async function postJson(baseUrl: string, apiKey: string, url: string, bod
 }
 
 /** Every call of a project through `/calls/stream_query` (JSON Lines), oldest first. */
-export async function streamAllCalls(baseUrl: string, apiKey: string, projectId: string): Promise<Array<Record<string, any>>> {
+export async function streamAllCalls(
+  baseUrl: string,
+  apiKey: string,
+  projectId: string,
+): Promise<Array<Record<string, any>>> {
   const res = await postJson(baseUrl, apiKey, '/calls/stream_query', {
     project_id: projectId,
     sort_by: [{ field: 'started_at', direction: 'asc' }],

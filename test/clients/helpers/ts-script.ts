@@ -41,18 +41,25 @@ export async function runTsScript<T extends ScriptOutputBase>(
     HEDDLE_DEMO_DEADLINE_MS: String(Math.max(1_000, opts.timeoutMs - 5_000)),
   };
   delete env.WANDB_BASE_URL;
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, path.join(REPO_ROOT, 'test', 'clients', 'ts', script)], {
-    cwd: opts.cwd,
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', TSX_LOADER, path.join(REPO_ROOT, 'test', 'clients', 'ts', script)],
+    {
+      cwd: opts.cwd,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   t.after(() => {
-    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined)
+      process.kill(child.pid, 'SIGKILL');
   });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-20_000)));
   const timer = setTimeout(() => child.pid !== undefined && process.kill(child.pid, 'SIGKILL'), opts.timeoutMs);
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])));
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.once('exit', (c, s) => resolve([c, s])),
+  );
   clearTimeout(timer);
   const logFile = path.join(opts.cwd, 'weaveErrors.log');
   return {
@@ -70,7 +77,9 @@ export function describeScriptRun(run: ScriptRun<ScriptOutputBase>): string {
   return [
     `exit code ${run.code}, signal ${run.signal}`,
     out ? `finished=${out.finished} failure=${out.failure}` : 'no output file',
-    out && out.unhandledRejections.length > 0 ? `unhandled rejections: ${out.unhandledRejections.slice(0, 3).join(' | ')}` : '',
+    out && out.unhandledRejections.length > 0
+      ? `unhandled rejections: ${out.unhandledRejections.slice(0, 3).join(' | ')}`
+      : '',
     out ? `failed exchanges:\n${describeFailures(failedExchanges(out.exchanges)) || '  none'}` : '',
     run.errorsLog ? `weaveErrors.log:\n${run.errorsLog.slice(-2000)}` : '',
     `stderr (tail):\n${run.stderr.slice(-2000)}`,

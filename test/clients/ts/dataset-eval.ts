@@ -43,7 +43,11 @@ try {
   const client = await weave.init(EVAL_PROJECT, { printCallLink: false });
 
   // 1. publish
-  const dataset = new weave.Dataset({ name: DATASET_NAME, description: 'arithmetic questions', rows: DATASET_ROWS.map((r) => ({ ...r })) });
+  const dataset = new weave.Dataset({
+    name: DATASET_NAME,
+    description: 'arithmetic questions',
+    rows: DATASET_ROWS.map((r) => ({ ...r })),
+  });
   const ref = await client.publish(dataset);
   output.datasetUri = ref.uri();
   for (let i = 0; i < dataset.length; i += 1) output.publishedRowRefs.push(await rowRefUri(dataset.getRow(i)));
@@ -59,7 +63,13 @@ try {
   const model = weave.op(async function arithModel({ datasetRow }: { datasetRow: { question: string } }) {
     return answers[datasetRow.question] ?? '?';
   });
-  const exactMatch = weave.op(async function exactMatch({ datasetRow, modelOutput }: { datasetRow: { expected: string }; modelOutput: string }) {
+  const exactMatch = weave.op(async function exactMatch({
+    datasetRow,
+    modelOutput,
+  }: {
+    datasetRow: { expected: string };
+    modelOutput: string;
+  }) {
     return modelOutput === datasetRow.expected;
   });
   const evaluation = new weave.Evaluation({ name: EVAL_NAME, dataset, scorers: [exactMatch] });

@@ -39,7 +39,11 @@ const copy = <T>(value: T): T => structuredClone(value);
 
 async function publishCases(client: Client): Promise<void> {
   for (const c of TS_CASES) {
-    const entry: DigestValuesOutput['objects'][string] = { refDigest: null, helperDigest: valDigest(c.value), error: null };
+    const entry: DigestValuesOutput['objects'][string] = {
+      refDigest: null,
+      helperDigest: valDigest(c.value),
+      error: null,
+    };
     try {
       entry.refDigest = (await client.publish(copy(c.value), `dv-${c.name}`)).digest;
     } catch (error) {
@@ -73,7 +77,12 @@ async function publishTables(client: Client): Promise<void> {
     const helperRowDigests = rows.map((r) => valDigest(r));
     const dataset = new weave.Dataset({ name: `dv-table-${key}`, rows });
     const ref = await client.publish(dataset);
-    output.tables[key] = { names: cases.map((c) => c.name), datasetUri: ref.uri(), helperRowDigests, helperTableDigest: tableDigestOf(helperRowDigests) };
+    output.tables[key] = {
+      names: cases.map((c) => c.name),
+      datasetUri: ref.uri(),
+      helperRowDigests,
+      helperTableDigest: tableDigestOf(helperRowDigests),
+    };
   }
 }
 

@@ -20,7 +20,16 @@ import { CONCURRENT_CALLS, FAILING_REASON, type DemoOutput, type RecordedExchang
 const outFile = process.env.HEDDLE_DEMO_OUT;
 if (!outFile) throw new Error('HEDDLE_DEMO_OUT must name the result file');
 
-const output: DemoOutput = { finished: false, exitCode: null, failure: null, parentResult: null, thrownMessage: null, squares: [], unhandledRejections: [], exchanges: [] };
+const output: DemoOutput = {
+  finished: false,
+  exitCode: null,
+  failure: null,
+  parentResult: null,
+  thrownMessage: null,
+  squares: [],
+  unhandledRejections: [],
+  exchanges: [],
+};
 process.on('exit', (code) => {
   output.exitCode = code;
   fs.writeFileSync(outFile, JSON.stringify(output, null, 2));

@@ -52,7 +52,9 @@ const ALL: Adapter[] = [
 ];
 
 export const ADAPTERS: Adapter[] = (() => {
-  const wanted = process.env.HEDDLE_TEST_ADAPTERS?.split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = process.env.HEDDLE_TEST_ADAPTERS?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return wanted && wanted.length > 0 ? ALL.filter((a) => wanted.includes(a.name)) : ALL;
 })();
 

@@ -17,43 +17,58 @@ forEachAdapter('calls deleteCascade', (store) => {
     ]);
   }
 
-  test('deleting a call deletes its live descendants within its trace, and counts them', guard(async () => {
-    const project = freshProject();
-    await tree(project);
-    assert.equal(await store().calls.deleteCascade(project, ['x'], 100), 2);
-    assert.deepEqual(await ids(store(), { project_id: project }), ['r', 'z', 's', 'w']);
-    assert.equal(await store().calls.read(project, 'y'), null);
-  }));
+  test(
+    'deleting a call deletes its live descendants within its trace, and counts them',
+    guard(async () => {
+      const project = freshProject();
+      await tree(project);
+      assert.equal(await store().calls.deleteCascade(project, ['x'], 100), 2);
+      assert.deepEqual(await ids(store(), { project_id: project }), ['r', 'z', 's', 'w']);
+      assert.equal(await store().calls.read(project, 'y'), null);
+    }),
+  );
 
-  test('deleting roots of two traces at once; duplicates and unknown ids count once', guard(async () => {
-    const project = freshProject();
-    await tree(project);
-    assert.equal(await store().calls.deleteCascade(project, ['r', 's', 'r', 'ghost'], 100), 6);
-    assert.deepEqual(await ids(store(), { project_id: project }), ['w']);
-    assert.equal((await store().calls.count({ project_id: project })).count, 1);
-  }));
+  test(
+    'deleting roots of two traces at once; duplicates and unknown ids count once',
+    guard(async () => {
+      const project = freshProject();
+      await tree(project);
+      assert.equal(await store().calls.deleteCascade(project, ['r', 's', 'r', 'ghost'], 100), 6);
+      assert.deepEqual(await ids(store(), { project_id: project }), ['w']);
+      assert.equal((await store().calls.count({ project_id: project })).count, 1);
+    }),
+  );
 
-  test('an unknown id is remembered as deleted: its parts arriving later stay invisible', guard(async () => {
-    const project = freshProject();
-    assert.equal(await store().calls.deleteCascade(project, ['later'], 100), 1);
-    await store().calls.write([start(project, 'later')]);
-    assert.equal(await store().calls.read(project, 'later'), null);
-  }));
+  test(
+    'an unknown id is remembered as deleted: its parts arriving later stay invisible',
+    guard(async () => {
+      const project = freshProject();
+      assert.equal(await store().calls.deleteCascade(project, ['later'], 100), 1);
+      await store().calls.write([start(project, 'later')]);
+      assert.equal(await store().calls.read(project, 'later'), null);
+    }),
+  );
 
-  test('deleting twice keeps the first deletion and touches nothing else', guard(async () => {
-    const project = freshProject();
-    await tree(project);
-    await store().calls.deleteCascade(project, ['y'], 100);
-    assert.equal(await store().calls.deleteCascade(project, ['y'], 200), 1);
-    assert.deepEqual(await ids(store(), { project_id: project }), ['r', 'x', 'z', 's', 'w']);
-  }));
+  test(
+    'deleting twice keeps the first deletion and touches nothing else',
+    guard(async () => {
+      const project = freshProject();
+      await tree(project);
+      await store().calls.deleteCascade(project, ['y'], 100);
+      assert.equal(await store().calls.deleteCascade(project, ['y'], 200), 1);
+      assert.deepEqual(await ids(store(), { project_id: project }), ['r', 'x', 'z', 's', 'w']);
+    }),
+  );
 
-  test('deletion is scoped to the project', guard(async () => {
-    const p1 = freshProject();
-    const p2 = freshProject();
-    await tree(p1);
-    await tree(p2);
-    await store().calls.deleteCascade(p1, ['r'], 100);
-    assert.deepEqual(await ids(store(), { project_id: p2 }), ['r', 'x', 'y', 'z', 's', 'w']);
-  }));
+  test(
+    'deletion is scoped to the project',
+    guard(async () => {
+      const p1 = freshProject();
+      const p2 = freshProject();
+      await tree(p1);
+      await tree(p2);
+      await store().calls.deleteCascade(p1, ['r'], 100);
+      assert.deepEqual(await ids(store(), { project_id: p2 }), ['r', 'x', 'y', 'z', 's', 'w']);
+    }),
+  );
 });

@@ -6,7 +6,10 @@ export const BASE = 1_700_000_000_000_000;
 const S = 1_000_000;
 
 /** The JSON texts written per call, for storage-size expectations. */
-export const WRITTEN: Record<string, { attributes: string; inputs: string; output: string | null; summary: string | null }> = {};
+export const WRITTEN: Record<
+  string,
+  { attributes: string; inputs: string; output: string | null; summary: string | null }
+> = {};
 
 /**
  * Six calls of one project, written in the insertion order d, a, f, b, e, c (so insertion order,
@@ -21,44 +24,97 @@ export const WRITTEN: Record<string, { attributes: string; inputs: string; outpu
 export async function writeFixture(store: TraceStore, project: string): Promise<void> {
   const calls: Record<string, CallPart[]> = {
     d: [
-      start(project, 'd', { op_name: 'weave:///e/p/op/embed:v1', trace_id: 'T2', started_at: BASE + 3 * S, wb_user_id: 'u1', wb_run_id: 'r2', inputs: '{"n":null}' }),
-      end(project, 'd', { ended_at: BASE + 3 * S + 5000, exception: 'boom', output: '{"refs":["weave:///e/p/object/Doc:bbb"]}' }),
+      start(project, 'd', {
+        op_name: 'weave:///e/p/op/embed:v1',
+        trace_id: 'T2',
+        started_at: BASE + 3 * S,
+        wb_user_id: 'u1',
+        wb_run_id: 'r2',
+        inputs: '{"n":null}',
+      }),
+      end(project, 'd', {
+        ended_at: BASE + 3 * S + 5000,
+        exception: 'boom',
+        output: '{"refs":["weave:///e/p/object/Doc:bbb"]}',
+      }),
     ],
     a: [
       start(project, 'a', {
-        op_name: 'weave:///e/p/op/chat:v1', trace_id: 'T1', started_at: BASE, display_name: 'Alpha', thread_id: 'th1', turn_id: 't1',
-        wb_user_id: 'u1', wb_run_id: 'r1', wb_run_step: 5, attributes: '{"env":"prod"}',
-        inputs: '{"prompt":"Hello World","n":3,"flag":true,"nested":{"k":"v"},"list":[10,"x"],"ref":"weave:///e/p/object/Doc:aaa"}',
+        op_name: 'weave:///e/p/op/chat:v1',
+        trace_id: 'T1',
+        started_at: BASE,
+        display_name: 'Alpha',
+        thread_id: 'th1',
+        turn_id: 't1',
+        wb_user_id: 'u1',
+        wb_run_id: 'r1',
+        wb_run_step: 5,
+        attributes: '{"env":"prod"}',
+        inputs:
+          '{"prompt":"Hello World","n":3,"flag":true,"nested":{"k":"v"},"list":[10,"x"],"ref":"weave:///e/p/object/Doc:aaa"}',
       }),
       end(project, 'a', { ended_at: BASE + 2000, output: '"hi"', summary: '{}' }),
     ],
     f: [
-      start(project, 'f', { op_name: 'weave:///e/p/op/chat:v1', trace_id: 'T4', started_at: BASE + 2 * S, inputs: '{"prompt":"B"}' }),
+      start(project, 'f', {
+        op_name: 'weave:///e/p/op/chat:v1',
+        trace_id: 'T4',
+        started_at: BASE + 2 * S,
+        inputs: '{"prompt":"B"}',
+      }),
       end(project, 'f', { ended_at: BASE + 2 * S + 3000 }),
     ],
     b: [
       start(project, 'b', {
-        op_name: 'weave:///e/p/op/chat:v2', trace_id: 'T1', parent_id: 'a', started_at: BASE + S, thread_id: 'th1', turn_id: 't2', wb_user_id: 'u2',
+        op_name: 'weave:///e/p/op/chat:v2',
+        trace_id: 'T1',
+        parent_id: 'a',
+        started_at: BASE + S,
+        thread_id: 'th1',
+        turn_id: 't2',
+        wb_user_id: 'u2',
         inputs: '{"prompt":"hello","n":"12","flag":"false","nested":{"k":"w"},"list":[5]}',
       }),
       end(project, 'b', { ended_at: BASE + S + 500, output: '{"score":0.5}' }),
     ],
     e: [
-      start(project, 'e', { op_name: 'plain-op', op_display_name: null, trace_id: 'T3', started_at: BASE + 4 * S, display_name: 'Zed' }),
+      start(project, 'e', {
+        op_name: 'plain-op',
+        op_display_name: null,
+        trace_id: 'T3',
+        started_at: BASE + 4 * S,
+        display_name: 'Zed',
+      }),
       end(project, 'e', { ended_at: BASE + 4 * S, summary: '{"status_counts":{"error":2}}' }),
     ],
-    c: [start(project, 'c', { op_name: 'weave:///e/p/op/embed:v1', trace_id: 'T1', parent_id: 'b', started_at: BASE + 2 * S, inputs: '{"n":7.5,"prompt":"Émile"}' })],
+    c: [
+      start(project, 'c', {
+        op_name: 'weave:///e/p/op/embed:v1',
+        trace_id: 'T1',
+        parent_id: 'b',
+        started_at: BASE + 2 * S,
+        inputs: '{"n":7.5,"prompt":"Émile"}',
+      }),
+    ],
   };
   for (const [id, parts] of Object.entries(calls)) {
     await store.calls.write(parts);
     const s = parts[0] as Extract<CallPart, { kind: 'start' }>;
     const e = parts[1] as Extract<CallPart, { kind: 'end' }> | undefined;
-    WRITTEN[id] = { attributes: s.attributes, inputs: s.inputs, output: e?.output ?? null, summary: e?.summary ?? null };
+    WRITTEN[id] = {
+      attributes: s.attributes,
+      inputs: s.inputs,
+      output: e?.output ?? null,
+      summary: e?.summary ?? null,
+    };
   }
 }
 
 /** Storage bytes of one call as both stores count them: the compact JSON texts of its four JSON columns. */
 export function storageBytes(id: string): number {
   const w = WRITTEN[id];
-  return [w.attributes, w.inputs, w.output, w.summary].reduce((sum, text) => sum + (text === null ? 0 : Buffer.byteLength(text)), 0);
+  return [w.attributes, w.inputs, w.output, w.summary].reduce(
+    (sum, text) => sum + (text === null ? 0 : Buffer.byteLength(text)),
+    0,
+  );
 }

@@ -4,7 +4,11 @@ import { parseQuery, parseSort } from '../../../src/domain/query/parse.js';
 import type { CallEndPart, CallRow, CallStartPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
 
 /** Store-level call parts with full defaults (the HTTP factories are in test/helpers/factories.ts). */
-export function start(projectId: string, id: string, overrides: Partial<Omit<CallStartPart, 'kind' | 'project_id' | 'id'>> = {}): CallStartPart {
+export function start(
+  projectId: string,
+  id: string,
+  overrides: Partial<Omit<CallStartPart, 'kind' | 'project_id' | 'id'>> = {},
+): CallStartPart {
   return {
     kind: 'start',
     project_id: projectId,
@@ -27,7 +31,11 @@ export function start(projectId: string, id: string, overrides: Partial<Omit<Cal
   };
 }
 
-export function end(projectId: string, id: string, overrides: Partial<Omit<CallEndPart, 'kind' | 'project_id' | 'id'>> = {}): CallEndPart {
+export function end(
+  projectId: string,
+  id: string,
+  overrides: Partial<Omit<CallEndPart, 'kind' | 'project_id' | 'id'>> = {},
+): CallEndPart {
   return {
     kind: 'end',
     project_id: projectId,

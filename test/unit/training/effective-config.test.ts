@@ -34,7 +34,12 @@ test('partner_k2_tau is an alias of kimi_k2_tau; kimi_k2_tau wins', () => {
 });
 
 test('normalize_advantages false forces scale_rewards off; kl_penalty_coef reported as not applied', () => {
-  const c = effectiveTrainingConfig({ normalize_advantages: false, scale_rewards: true, kl_penalty_coef: 0.1, learning_rate: 1e-5 });
+  const c = effectiveTrainingConfig({
+    normalize_advantages: false,
+    scale_rewards: true,
+    kl_penalty_coef: 0.1,
+    learning_rate: 1e-5,
+  });
   assert.equal(c.scale_rewards, false);
   assert.deepEqual(c.not_applied, ['kl_penalty_coef']);
   assert.equal(c.policy_learning_rate, 1e-5 * POLICY_LEARNING_RATE_SCALE);

@@ -8,14 +8,29 @@ before(async () => {
   await initBackend();
 });
 
-const close = (actual: number, expected: number, tol = 1e-4) => assert.ok(Math.abs(actual - expected) <= tol, `${actual} ≉ ${expected}`);
+const close = (actual: number, expected: number, tol = 1e-4) =>
+  assert.ok(Math.abs(actual - expected) <= tol, `${actual} ≉ ${expected}`);
 
 /** Two trainable tokens in one segment: ℓ = [−1, −2], ℓ° = [−1.5, −1] → δ = [0.5, −1]; A = [1, −1]. */
 function inputs(overrides: Partial<Record<keyof LossInputs, number[]>> = {}): LossInputs {
-  const v = { logprobs: [-1, -2], old: [-1.5, -1], hasOld: [1, 1], mask: [1, 1], weights: [1, 1], advantages: [1, -1], tisWeight: [1, 1], ...overrides };
+  const v = {
+    logprobs: [-1, -2],
+    old: [-1.5, -1],
+    hasOld: [1, 1],
+    mask: [1, 1],
+    weights: [1, 1],
+    advantages: [1, -1],
+    tisWeight: [1, 1],
+    ...overrides,
+  };
   return {
-    logprobs: tf.tensor1d(v.logprobs), old: tf.tensor1d(v.old), hasOld: tf.tensor1d(v.hasOld), mask: tf.tensor1d(v.mask),
-    weights: tf.tensor1d(v.weights), advantages: tf.tensor1d(v.advantages), tisWeight: tf.tensor1d(v.tisWeight),
+    logprobs: tf.tensor1d(v.logprobs),
+    old: tf.tensor1d(v.old),
+    hasOld: tf.tensor1d(v.hasOld),
+    mask: tf.tensor1d(v.mask),
+    weights: tf.tensor1d(v.weights),
+    advantages: tf.tensor1d(v.advantages),
+    tisWeight: tf.tensor1d(v.tisWeight),
     segments: tf.tensor2d([v.logprobs.map(() => 1)]),
   };
 }
@@ -84,40 +99,75 @@ function lossOfLogits(cfg: Record<string, unknown>, targets: number[], fixed: Om
 }
 
 function finiteDifference(f: (z: tf.Tensor) => tf.Tensor, z: number[][], eps = 1e-2): number[][] {
-  return z.map((row, i) => row.map((_, j) => {
-    const at = (d: number) => tf.tidy(() => f(tf.tensor2d(z.map((r2, a) => r2.map((x, b) => (a === i && b === j ? x + d : x))))).dataSync()[0]);
-    return (at(eps) - at(-eps)) / (2 * eps);
-  }));
+  return z.map((row, i) =>
+    row.map((_, j) => {
+      const at = (d: number) =>
+        tf.tidy(
+          () => f(tf.tensor2d(z.map((r2, a) => r2.map((x, b) => (a === i && b === j ? x + d : x))))).dataSync()[0],
+        );
+      return (at(eps) - at(-eps)) / (2 * eps);
+    }),
+  );
 }
 
 test('gradient check: PPO loss (token and sequence level) vs central finite differences', () => {
-  const z = [[0.3, -0.2, 0.1, 0.05], [0.0, 0.4, -0.3, 0.2], [0.1, 0.1, -0.1, 0.3]];
+  const z = [
+    [0.3, -0.2, 0.1, 0.05],
+    [0.0, 0.4, -0.3, 0.2],
+    [0.1, 0.1, -0.1, 0.3],
+  ];
   const targets = [1, 2, 3];
   const fixed = {
-    old: tf.tensor1d([-1.35, -1.75, -1.2]), hasOld: tf.tensor1d([1, 1, 1]), mask: tf.tensor1d([1, 1, 1]),
-    weights: tf.tensor1d([1, 0.5, 1.5]), advantages: tf.tensor1d([1, -0.5, 0.8]), tisWeight: tf.tensor1d([1, 1, 1]),
-    segments: tf.tensor2d([[1, 1, 0], [0, 0, 1]]),
+    old: tf.tensor1d([-1.35, -1.75, -1.2]),
+    hasOld: tf.tensor1d([1, 1, 1]),
+    mask: tf.tensor1d([1, 1, 1]),
+    weights: tf.tensor1d([1, 0.5, 1.5]),
+    advantages: tf.tensor1d([1, -0.5, 0.8]),
+    tisWeight: tf.tensor1d([1, 1, 1]),
+    segments: tf.tensor2d([
+      [1, 1, 0],
+      [0, 0, 1],
+    ]),
   };
-  for (const cfg of [{ ppo: true, epsilon: 0.5 }, { ppo: true, epsilon: 0.5, importance_sampling_level: 'sequence' }]) {
+  for (const cfg of [
+    { ppo: true, epsilon: 0.5 },
+    { ppo: true, epsilon: 0.5, importance_sampling_level: 'sequence' },
+  ]) {
     const f = lossOfLogits(cfg, targets, fixed);
     const analytic = tf.grad(f)(tf.tensor2d(z)).arraySync() as number[][];
     const numeric = finiteDifference(f, z);
     analytic.flat().forEach((g, k) => close(g, numeric.flat()[k], 2e-3));
-    assert.ok(analytic.flat().some((g) => Math.abs(g) > 1e-2), 'gradient is not trivially zero');
+    assert.ok(
+      analytic.flat().some((g) => Math.abs(g) > 1e-2),
+      'gradient is not trivially zero',
+    );
   }
 });
 
 test('gradient check: CISPO treats the clipped ratio as a constant weight (sg)', () => {
-  const z = [[0.3, -0.2, 0.1], [0.0, 0.4, -0.3]];
+  const z = [
+    [0.3, -0.2, 0.1],
+    [0.0, 0.4, -0.3],
+  ];
   const targets = [1, 2];
   const fixed = {
-    old: tf.tensor1d([-1.0, -1.6]), hasOld: tf.tensor1d([1, 1]), mask: tf.tensor1d([1, 1]), weights: tf.tensor1d([1, 1]),
-    advantages: tf.tensor1d([1, -1]), tisWeight: tf.tensor1d([1, 1]), segments: tf.tensor2d([[1, 1]]),
+    old: tf.tensor1d([-1.0, -1.6]),
+    hasOld: tf.tensor1d([1, 1]),
+    mask: tf.tensor1d([1, 1]),
+    weights: tf.tensor1d([1, 1]),
+    advantages: tf.tensor1d([1, -1]),
+    tisWeight: tf.tensor1d([1, 1]),
+    segments: tf.tensor2d([[1, 1]]),
   };
   const f = lossOfLogits({}, targets, fixed);
   const analytic = tf.grad(f)(tf.tensor2d(z)).arraySync() as number[][];
   // Surrogate with the ratio frozen at its current value: −c_t·A_t·ℓ_t / (Σm + 1e-6).
-  const lp = tf.tidy(() => (tf.sum(tf.mul(tf.logSoftmax(tf.tensor2d(z)), tf.oneHot(tf.tensor1d(targets, 'int32'), 3)), -1).arraySync() as number[]));
+  const lp = tf.tidy(
+    () =>
+      tf
+        .sum(tf.mul(tf.logSoftmax(tf.tensor2d(z)), tf.oneHot(tf.tensor1d(targets, 'int32'), 3)), -1)
+        .arraySync() as number[],
+  );
   const c = lp.map((l, t) => Math.exp(l - [-1.0, -1.6][t]));
   const frozen = (zz: tf.Tensor) => {
     const l = tf.sum(tf.mul(tf.logSoftmax(zz), tf.oneHot(tf.tensor1d(targets, 'int32'), 3)), -1);
@@ -129,15 +179,31 @@ test('gradient check: CISPO treats the clipped ratio as a constant weight (sg)',
 
 test('gradients flow with every ratio option on (mask_prob_ratio must not put comparison ops on the tape)', () => {
   // (kimi_k2_tau is left out: its sg[δ] makes the surrogate's gradient differ from the loss's derivative by design.)
-  const cfg = { ppo: true, mask_prob_ratio: true, max_negative_advantage_importance_sampling_weight: 2, importance_sampling_level: 'geometric_average' };
-  const fixed = {
-    old: tf.tensor1d([-1.1, -2.0]), hasOld: tf.tensor1d([1, 1]), mask: tf.tensor1d([1, 1]), weights: tf.tensor1d([1, 1]),
-    advantages: tf.tensor1d([1, -1]), tisWeight: tf.tensor1d([1, 1]), segments: tf.tensor2d([[1, 1]]),
+  const cfg = {
+    ppo: true,
+    mask_prob_ratio: true,
+    max_negative_advantage_importance_sampling_weight: 2,
+    importance_sampling_level: 'geometric_average',
   };
-  const z = [[0.3, -0.2, 0.1], [0.0, 0.4, -0.3]];
+  const fixed = {
+    old: tf.tensor1d([-1.1, -2.0]),
+    hasOld: tf.tensor1d([1, 1]),
+    mask: tf.tensor1d([1, 1]),
+    weights: tf.tensor1d([1, 1]),
+    advantages: tf.tensor1d([1, -1]),
+    tisWeight: tf.tensor1d([1, 1]),
+    segments: tf.tensor2d([[1, 1]]),
+  };
+  const z = [
+    [0.3, -0.2, 0.1],
+    [0.0, 0.4, -0.3],
+  ];
   const f = lossOfLogits(cfg, [1, 2], fixed);
   const analytic = tf.grad(f)(tf.tensor2d(z)).arraySync() as number[][];
   const numeric = finiteDifference(f, z, 1e-3);
   analytic.flat().forEach((g, k) => close(g, numeric.flat()[k], 5e-3));
-  assert.ok(analytic.flat().some((g) => Math.abs(g) > 1e-2), 'gradient is not trivially zero');
+  assert.ok(
+    analytic.flat().some((g) => Math.abs(g) > 1e-2),
+    'gradient is not trivially zero',
+  );
 });

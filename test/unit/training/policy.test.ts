@@ -25,7 +25,10 @@ test('step-0 policy: the same bytes every time; 50k–200k weights; codec round 
   assert.equal(sha(encodeCheckpoint(decoded)), sha(a));
   assert.throws(() => decodeCheckpoint(a.subarray(0, a.length - 4)), /length/);
   // A different seed gives different weights.
-  assert.notDeepEqual(initialWeights(DEFAULT_POLICY_CONFIG, 1)[0].slice(0, 4), initialWeights(DEFAULT_POLICY_CONFIG, 2)[0].slice(0, 4));
+  assert.notDeepEqual(
+    initialWeights(DEFAULT_POLICY_CONFIG, 1)[0].slice(0, 4),
+    initialWeights(DEFAULT_POLICY_CONFIG, 2)[0].slice(0, 4),
+  );
 });
 
 test('the checkpoint keeps the optimizer state across a load/save', () => {
@@ -43,11 +46,22 @@ test('the checkpoint keeps the optimizer state across a load/save', () => {
 });
 
 test('gradient check of the transformer (tiny config): analytic vs finite differences', () => {
-  const config: PolicyConfig = { vocabSize: DEFAULT_POLICY_CONFIG.vocabSize, dModel: 8, nHeads: 2, nLayers: 1, dFf: 16, context: 16 };
+  const config: PolicyConfig = {
+    vocabSize: DEFAULT_POLICY_CONFIG.vocabSize,
+    dModel: 8,
+    nHeads: 2,
+    nLayers: 1,
+    dFf: 16,
+    context: 16,
+  };
   const weights = initialWeights(config, 5).map((w) => w.map((x) => x * 10));
   const policy = TfPolicy.load({ config, weights, optimizer: null });
   try {
-    const row = { ids: [256, 72, 105, 33, 261, 256, 65], positions: [0, 1, 2, 3, 4, 0, 1], segments: [0, 0, 0, 0, 0, 1, 1] };
+    const row = {
+      ids: [256, 72, 105, 33, 261, 256, 65],
+      positions: [0, 1, 2, 3, 4, 0, 1],
+      segments: [0, 0, 0, 0, 0, 1, 1],
+    };
     const f = () => tf.neg(tf.sum(policy.rowLogprobs(row).logprobs)) as tf.Scalar;
     const vars = policy.variables();
     const { grads } = tf.variableGrads(f, vars);
@@ -57,7 +71,9 @@ test('gradient check of the transformer (tiny config): analytic vs finite differ
       const g = grads[v.name].dataSync();
       const base = v.dataSync().slice();
       // The few entries with the largest gradient: well above float32 noise.
-      const order = Array.from(g.keys()).sort((a, b) => Math.abs(g[b]) - Math.abs(g[a])).slice(0, 3);
+      const order = Array.from(g.keys())
+        .sort((a, b) => Math.abs(g[b]) - Math.abs(g[a]))
+        .slice(0, 3);
       for (const k of order) {
         const at = (d: number) => {
           const copy = base.slice();
@@ -67,7 +83,10 @@ test('gradient check of the transformer (tiny config): analytic vs finite differ
         };
         const numeric = (at(1e-2) - at(-1e-2)) / 2e-2;
         v.assign(tf.tensor(base, v.shape));
-        assert.ok(Math.abs(numeric - g[k]) <= 2e-2 * Math.max(1, Math.abs(g[k])), `${name}[${k}]: ${g[k]} vs ${numeric}`);
+        assert.ok(
+          Math.abs(numeric - g[k]) <= 2e-2 * Math.max(1, Math.abs(g[k])),
+          `${name}[${k}]: ${g[k]} vs ${numeric}`,
+        );
         checked++;
       }
     }
@@ -82,8 +101,13 @@ test('sampler log-probs (KV-cached decoding) equal the training forward pass on 
   const { tokenizeHistory } = await import('../../../src/training/tokenize-trajectory.js');
   const policy = TfPolicy.load(initialPolicyState());
   try {
-    const messages = [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Name a colour.' }];
-    const body = completeChat(policy, { messages, n: 3, max_tokens: 12, logprobs: true, seed: 4 }) as { choices: unknown[] };
+    const messages = [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Name a colour.' },
+    ];
+    const body = completeChat(policy, { messages, n: 3, max_tokens: 12, logprobs: true, seed: 4 }) as {
+      choices: unknown[];
+    };
     for (const c of body.choices) {
       const h = tokenizeHistory([...messages, c], null, { allowTrainingWithoutLogprobs: false, maxTokens: 512 }, 't')!;
       const row = { ids: h.ids, positions: h.ids.map((_, i) => i), segments: h.ids.map(() => 0) };
@@ -91,7 +115,10 @@ test('sampler log-probs (KV-cached decoding) equal the training forward pass on 
       let compared = 0;
       h.mask.forEach((m, i) => {
         if (m !== 1) return;
-        assert.ok(Math.abs(current[i - 1] - h.oldLogprobs[i]) < 1e-4, `token ${i}: ${current[i - 1]} vs sampler ${h.oldLogprobs[i]}`);
+        assert.ok(
+          Math.abs(current[i - 1] - h.oldLogprobs[i]) < 1e-4,
+          `token ${i}: ${current[i - 1]} vs sampler ${h.oldLogprobs[i]}`,
+        );
         compared++;
       });
       assert.ok(compared >= 1, 'compared at least one token');

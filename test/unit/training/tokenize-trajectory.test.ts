@@ -14,7 +14,9 @@ function choice(text: string, logprob = -0.5, endOfTurn = true) {
     index: 0,
     finish_reason: endOfTurn ? 'stop' : 'length',
     message: { role: 'assistant', content: text },
-    logprobs: { content: ids.map((id) => ({ token: `token_id:${id}`, logprob, bytes: id < 256 ? [id] : [], top_logprobs: [] })) },
+    logprobs: {
+      content: ids.map((id) => ({ token: `token_id:${id}`, logprob, bytes: id < 256 ? [id] : [], top_logprobs: [] })),
+    },
   };
 }
 
@@ -38,7 +40,12 @@ test('a sample cut by max_tokens keeps the template end of turn as context', () 
 });
 
 test('plain assistant messages are context (mask 0) unless allow_training_without_logprobs', () => {
-  const items = [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'plain' }, { role: 'user', content: 'again' }, choice('ok')];
+  const items = [
+    { role: 'user', content: 'q' },
+    { role: 'assistant', content: 'plain' },
+    { role: 'user', content: 'again' },
+    choice('ok'),
+  ];
   const h = tokenizeHistory(items, null, opts, 't')!;
   assert.equal(trainable(h), 3); // "ok" + end of turn only
   assert.equal(tokenizeHistory(items.slice(0, 2), null, opts, 't'), null);
@@ -67,10 +74,17 @@ test('tools are rendered as JSON in a tools block; Choices without logprobs are 
 });
 
 test('foreign tokens fall back to their bytes; multi-byte tokens get no old logprob', () => {
-  const c = { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'hé' }, logprobs: { content: [
-    { token: 'h', logprob: -0.1, bytes: [104], top_logprobs: [] },
-    { token: 'é', logprob: -0.2, bytes: [195, 169], top_logprobs: [] },
-  ] } };
+  const c = {
+    index: 0,
+    finish_reason: 'stop',
+    message: { role: 'assistant', content: 'hé' },
+    logprobs: {
+      content: [
+        { token: 'h', logprob: -0.1, bytes: [104], top_logprobs: [] },
+        { token: 'é', logprob: -0.2, bytes: [195, 169], top_logprobs: [] },
+      ],
+    },
+  };
   const h = tokenizeHistory([c], null, opts, 't')!;
   const at = h.ids.indexOf(104);
   assert.deepEqual(h.ids.slice(at, at + 3), [104, 195, 169]);
@@ -83,7 +97,10 @@ test('additional_histories each contribute tokens; N_i counts all histories', ()
   const t = {
     reward: 1,
     messages_and_choices: [{ role: 'user', content: 'a' }, choice('xy')],
-    additional_histories: [{ messages_and_choices: [{ role: 'user', content: 'b' }, choice('z')] }, { messages_and_choices: [{ role: 'user', content: 'c' }] }],
+    additional_histories: [
+      { messages_and_choices: [{ role: 'user', content: 'b' }, choice('z')] },
+      { messages_and_choices: [{ role: 'user', content: 'c' }] },
+    ],
   };
   const tok = tokenizeTrajectory(t, opts, 't');
   assert.equal(tok.histories.length, 2);
@@ -92,13 +109,24 @@ test('additional_histories each contribute tokens; N_i counts all histories', ()
 
 test('a history over the context window is a TrainingContentError naming the trajectory', () => {
   const long = [{ role: 'user', content: 'x'.repeat(600) }, choice('a')];
-  assert.throws(() => tokenizeTrajectory({ messages_and_choices: long }, opts, 'trajectory_groups[0].trajectories[2]'),
-    (err: Error) => err instanceof TrainingContentError && /trajectory_groups\[0\]\.trajectories\[2\] has 6\d\d tokens.*512/.test(err.message));
+  assert.throws(
+    () => tokenizeTrajectory({ messages_and_choices: long }, opts, 'trajectory_groups[0].trajectories[2]'),
+    (err: Error) =>
+      err instanceof TrainingContentError &&
+      /trajectory_groups\[0\]\.trajectories\[2\] has 6\d\d tokens.*512/.test(err.message),
+  );
 });
 
 test('a trajectory sent as recorded chat-completion exchanges: each exchange is a history (request messages + first choice)', () => {
-  const exchange = (q: string, a: string) => ({ request: { messages: [{ role: 'user', content: q }], logprobs: true }, response: { choices: [choice(a)] } });
-  const tok = tokenizeTrajectory({ reward: 1, exchanges: { chat_completions: [exchange('q1', 'ab'), exchange('q2', 'c')] } }, opts, 't');
+  const exchange = (q: string, a: string) => ({
+    request: { messages: [{ role: 'user', content: q }], logprobs: true },
+    response: { choices: [choice(a)] },
+  });
+  const tok = tokenizeTrajectory(
+    { reward: 1, exchanges: { chat_completions: [exchange('q1', 'ab'), exchange('q2', 'c')] } },
+    opts,
+    't',
+  );
   assert.equal(tok.histories.length, 2);
   assert.equal(tok.numTrainable, 3 + 2);
   assert.deepEqual(tok.histories[1].ids.slice(0, 5), [BOS, USER, ...encodeText('q2'), END_OF_TURN]);
