@@ -24,6 +24,7 @@ import { ServiceInfo } from './service-info.js';
 import { TableService } from './table-service.js';
 import { V2ObjectService } from './v2-object-service.js';
 import { ThreadService } from './thread-service.js';
+import { createEvaluationServices, type EvaluationServices } from './evaluations/index.js';
 import { createTrainingServices, type TrainingServices } from './training/index.js';
 import { WandbCompatService } from './wandb-compat-service.js';
 
@@ -55,6 +56,8 @@ export interface Services {
   annotationQueues: AnnotationQueueService;
   /** v2 ops, datasets, scorers, models and evaluations (evaluations spec §2). */
   v2Objects: V2ObjectService;
+  /** Evaluation runs, predictions, scores and eval results (docs/spec/evaluations.md §3–§4). */
+  evaluations: EvaluationServices;
 }
 
 export function createServices(store: TraceStore, config: Config, trainer: Trainer | null = null): Services {
@@ -64,6 +67,7 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
   const objects = new ObjectService(store, access);
   const files = new FileService(store, access);
   const tables = new TableService(store, access);
+  const v2Objects = new V2ObjectService(store, access, objects, files, tables);
   return {
     auth: new AuthService(store),
     access,
@@ -90,7 +94,8 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     costs: new CostService(store, access),
     catalog: new InferenceCatalogService(config.inferenceCatalog),
     annotationQueues: new AnnotationQueueService(store, access),
-    v2Objects: new V2ObjectService(store, access, objects, files, tables),
+    v2Objects,
+    evaluations: createEvaluationServices(store, access, v2Objects, feedback, prices),
     otel: new OtelService(store, access, objects),
     training: createTrainingServices(store, access, config, trainer),
   };

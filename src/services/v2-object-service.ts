@@ -1,4 +1,5 @@
 import { isJsonObject, type JsonObject } from '../domain/json-value.js';
+import { formatRef } from '../domain/ref-uri.js';
 import { formatMicros } from '../domain/time.js';
 import { AppError, RequestValidationError } from '../errors/app-error.js';
 import { ObjectDeletedError, ObjectInvalidRequestError, ObjectNotFoundError } from '../errors/object-errors.js';
@@ -188,6 +189,17 @@ export class V2ObjectService {
       digests: selection,
     });
     return { num_deleted };
+  }
+
+  /**
+   * An op with a fixed placeholder source (docs/spec/evaluations.md §3.2): the same name gives the same
+   * digest every time, so repeated use adds no versions. Returns the op's ref.
+   */
+  async placeholderOpRef(caller: Caller, projectId: string, objectId: string): Promise<string> {
+    await this.#prepare(caller, projectId, objectId);
+    const { digest } = await this.#publishOp(caller, projectId, objectId, V.OP_SOURCE_PLACEHOLDER);
+    const [entity = '', project = ''] = projectId.split('/');
+    return formatRef({ kind: 'op', entity, project, name: objectId, version: digest, extra: [] });
   }
 
   /** Checks write access and every object id the create will use (§2.2), before anything is written. */

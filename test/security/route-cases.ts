@@ -98,6 +98,39 @@ function v2ObjectCases(): Record<string, RouteCase> {
   return cases;
 }
 
+/** Evaluation runs, predictions, scores and eval results (docs/spec/evaluations.md §3–§4); unknown ids give the owner 404. */
+function evaluationCallCases(): Record<string, RouteCase> {
+  const model = 'weave:///acme/demo/object/sec-model:abc';
+  const missing = '0195a1c2-0000-7000-8000-000000000000';
+  return {
+    'POST /v2/:entity/:project/evaluation_runs': inPath('evaluation_runs', () => ({ evaluation: 'e', model })),
+    'GET /v2/:entity/:project/evaluation_runs': inPathNoBody('evaluation_runs?limit=5'),
+    'GET /v2/:entity/:project/evaluation_runs/:evaluation_run_id': inPathNoBody(`evaluation_runs/${missing}`),
+    'DELETE /v2/:entity/:project/evaluation_runs': inPathNoBody(`evaluation_runs?evaluation_run_ids=${missing}`),
+    'POST /v2/:entity/:project/evaluation_runs/:evaluation_run_id/finish': inPath(
+      `evaluation_runs/${missing}/finish`,
+      () => ({}),
+    ),
+    'POST /v2/:entity/:project/predictions': inPath('predictions', () => ({ model, inputs: {}, output: 1 })),
+    'GET /v2/:entity/:project/predictions': inPathNoBody('predictions?limit=5'),
+    'GET /v2/:entity/:project/predictions/:prediction_id': inPathNoBody(`predictions/${missing}`),
+    'DELETE /v2/:entity/:project/predictions': inPathNoBody(`predictions?prediction_ids=${missing}`),
+    'POST /v2/:entity/:project/predictions/:prediction_id/finish': inPath(`predictions/${missing}/finish`, () => ({})),
+    'POST /v2/:entity/:project/scores': inPath('scores', () => ({
+      prediction_id: missing,
+      scorer: 'weave:///acme/demo/object/sec-scorer:abc',
+      value: 1,
+    })),
+    'GET /v2/:entity/:project/scores': inPathNoBody('scores?limit=5'),
+    'GET /v2/:entity/:project/scores/:score_id': inPathNoBody(`scores/${missing}`),
+    'DELETE /v2/:entity/:project/scores': inPathNoBody(`scores?score_ids=${missing}`),
+    'POST /v2/:entity/:project/eval_results/query': inPath('eval_results/query', () => ({
+      evaluation_call_ids: [missing],
+      include_summary: true,
+    })),
+  };
+}
+
 /** A `/file/create` form: `project_id` and a small `file`. */
 function multipartUpload(projectId: string): { contentType: string; payload: string } {
   const boundary = 'heddle-security-boundary';
@@ -333,6 +366,7 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
 
   // ---- v2 object APIs (evaluations spec §2; routes/v2-objects.ts)
   ...v2ObjectCases(),
+  ...evaluationCallCases(),
 
   // ---- objects (objects spec §3)
   'POST /obj/create': post(
