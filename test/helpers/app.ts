@@ -40,7 +40,7 @@ export const TEST_STORE: 'sqlite' | 'postgres' = process.env.HEDDLE_TEST_STORE =
 export async function buildTestApp(
   t: Pick<TestContext, 'after'>,
   env: Record<string, string> = {},
-  opts: { trainer?: Trainer } = {},
+  opts: { trainer?: Trainer; beforeReady?: (app: FastifyInstance) => void } = {},
 ): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-test-'));
   const database = TEST_STORE === 'postgres' ? await createTestDatabase() : null;
@@ -55,6 +55,8 @@ export async function buildTestApp(
     : new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
   await store.migrate();
   const app = await buildApp({ config, store, trainer: opts.trainer ?? null });
+  // routes can only be added before ready (a test's probe route)
+  opts.beforeReady?.(app);
   await app.ready();
   t.after(async () => {
     await app.close();

@@ -57,12 +57,16 @@ test('checklist 42: create, query (units USD, provider default), purge by id', a
       provider_id: 'default',
     },
   ]);
-  const refused = await h.post('/cost/purge', {
-    project_id: PROJECT,
-    query: { $expr: { $eq: [{ $getField: 'llm_id' }, { $literal: 'my-llm' }] } },
-  });
-  assert.equal(refused.statusCode, 400);
-  assert.equal(refused.json().reason, 'Can only purge costs by specifying one or more cost ids');
+  const refusedQueries = [
+    { $expr: { $eq: [{ $getField: 'llm_id' }, { $literal: 'my-llm' }] } },
+    // an empty $or names no cost id (mutation check: accepting it answered 200)
+    { $expr: { $or: [] } },
+  ];
+  for (const q of refusedQueries) {
+    const refused = await h.post('/cost/purge', { project_id: PROJECT, query: q });
+    assert.equal(refused.statusCode, 400, JSON.stringify(q));
+    assert.equal(refused.json().reason, 'Can only purge costs by specifying one or more cost ids');
+  }
   assert.equal((await query()).length, 1);
   const purged = await h.post('/cost/purge', { project_id: PROJECT, query: byId(costId) });
   assert.equal(purged.statusCode, 200);

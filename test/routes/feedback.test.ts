@@ -90,6 +90,8 @@ test('checklist 39: purge only by id; after it the row is gone', async (t) => {
     { $expr: { $in: [{ $getField: 'id' }, [{ $literal: a.id }]] } },
     { $expr: { $and: [byId(a.id).$expr] } },
     { $expr: { $eq: [{ $getField: 'id' }, { $literal: 5 }] } },
+    // an empty $or names no feedback id (mutation check: accepting it answered 200)
+    { $expr: { $or: [] } },
   ];
   for (const q of refused) {
     const res = await h.post('/feedback/purge', { project_id: PROJECT, query: q });

@@ -1,35 +1,31 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
 import { Type } from '@sinclair/typebox';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config/config.js';
 import { NotFoundError } from '../../src/errors/app-error.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { basicAuth } from '../helpers/app.js';
+import { basicAuth, buildTestApp } from '../helpers/app.js';
 
 /**
  * Error bodies of the `/v1/...` training routes (training spec §1): `{"detail": "..."}` instead of
  * `{"reason": ...}`, "Not authenticated" with `WWW-Authenticate: Bearer` for a missing key. Checked
  * on a probe route added to a fresh app, so it holds before and after the training area exists.
+ * The app runs on the store the pass selects (HEDDLE_TEST_STORE).
  */
 test('/v1 routes answer errors as {"detail": ...}', async (t) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-v1-'));
-  const store = new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
-  await store.migrate();
-  const app = await buildApp({ config: loadConfig({ HEDDLE_DATA_DIR: dir, HEDDLE_BODY_LIMIT_BYTES: '2048' }), store });
-  app.post('/v1/heddle-probe', { schema: { hide: true, body: Type.Object({ n: Type.Integer() }) } }, async () => {
-    throw new NotFoundError('Model not found');
-  });
-  await app.ready();
-  t.after(async () => {
-    await app.close();
-    await store.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  const { key } = await app.services.auth.createKey({ entity: 'acme' });
+  const { app, aliceKey: key } = await buildTestApp(
+    t,
+    { HEDDLE_BODY_LIMIT_BYTES: '2048' },
+    {
+      beforeReady: (probe) => {
+        probe.post(
+          '/v1/heddle-probe',
+          { schema: { hide: true, body: Type.Object({ n: Type.Integer() }) } },
+          async () => {
+            throw new NotFoundError('Model not found');
+          },
+        );
+      },
+    },
+  );
   const send = (headers: Record<string, string>, payload: string) =>
     app.inject({
       method: 'POST',

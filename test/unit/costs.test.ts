@@ -103,6 +103,8 @@ test('purge query shapes', () => {
   assert.equal(purgeIds({ $expr: { $or: [eq('id', 'a'), eq('x', 'b')] } }, false), null);
   assert.equal(purgeIds({ $expr: eq('id', 1) }, false), null);
   assert.equal(purgeIds({ $expr: { $and: [eq('id', 'a')] } }, false), null);
+  assert.equal(purgeIds({ $expr: { $or: [] } }, false), null);
+  assert.equal(purgeIds({ $expr: { $or: [] } }, true), null);
   const inIds = { $expr: { $in: [{ $getField: 'id' }, [{ $literal: 'a' }, { $literal: 'b' }]] } };
   assert.equal(purgeIds(inIds, false), null);
   assert.deepEqual(purgeIds(inIds, true), ['a', 'b']);

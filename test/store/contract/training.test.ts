@@ -241,6 +241,27 @@ forEachAdapter('training store', (store) => {
   );
 
   test(
+    "queue: completeJob under any token but the lease's is stale and writes nothing; the holder then completes",
+    guard(async () => {
+      const p = freshProject();
+      const base = baseModel();
+      const m = (await t().createModel(model(p, base))).model;
+      const j = job(m, 100);
+      await t().createJob(j);
+      const token = (await lease(t(), base))!.job.fencing_token;
+      for (const stale of [token + 1, token - 1]) {
+        assert.deepEqual(await t().completeJob(p, j.id, stale, success()), { ok: false, reason: 'stale' }, `${stale}`);
+      }
+      const running = await t().getJob(p, j.id);
+      assert.deepEqual([running?.status, running?.step, running?.fencing_token], ['running', null, token]);
+      assert.equal(await t().getCheckpoint(p, m.id, null), null);
+      assert.equal((await t().getModel(p, m.id))?.last_step, 0);
+      assert.deepEqual(await t().listEvents(p, j.id, null, 100), []);
+      assert.deepEqual(await t().completeJob(p, j.id, token, success()), { ok: true, value: { step: 1 } });
+    }),
+  );
+
+  test(
     'queue: sweeping twice (two nodes) fails an old queued job once; events with a sequence number are idempotent',
     guard(async () => {
       const p = freshProject();
