@@ -148,7 +148,9 @@ export function buildTrial(evaluationId: string, trialCall: EvalCall, children: 
     model_latency_seconds: latencyOf(predict, output),
     total_tokens: totalTokensOf(usageCall),
     total_cost: null,
-    scorer_call_ids: children ? scorerCallIds(scores, scorers) : {},
+    // our choice: any child but the predict call may be a score's call, since function scorers of
+    // a declarative evaluation carry no score marker and their op names need not say "score"
+    scorer_call_ids: children ? scorerCallIds(scores, children.filter((child) => child !== predict)) : {},
     genai_span_ref: spanRefsOf([predict, trialCall]),
   };
   const example = trialCall.inputs.example;
