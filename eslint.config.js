@@ -33,6 +33,18 @@ const ioPackages = {
 /** A relative import into a folder named `dir` (`../store/types.js`, `../../routes/calls.js`). */
 const into = (dir) => `^(\\.{1,2}\\/)+(.*\\/)?${dir}(\\/|$)`;
 
+/** Only store/create-store.ts (called from main.ts and app.ts) picks an adapter (shared/STYLE.md). */
+const adapters = [
+  { regex: into('(sqlite|postgres)'), message: 'Only store/create-store.ts imports a store adapter.' },
+  { regex: '^(pg|pg-cursor|pg-copy-streams|better-sqlite3)$', message: 'Only the store adapters use a driver.' },
+];
+
+/** One config block forbidding `patterns` in `files`. */
+const layer = (files, ...patterns) => ({
+  files,
+  rules: { 'no-restricted-imports': ['error', { patterns: patterns.flat() }] },
+});
+
 /** Node's globals, for the few plain JavaScript files (TypeScript checks its own). */
 const nodeGlobals = Object.fromEntries(
   ['process', 'console', 'Buffer', 'URL', 'setTimeout', 'clearTimeout', 'structuredClone'].map((g) => [g, 'readonly']),
@@ -54,76 +66,30 @@ export default tseslint.config(
   },
   // Tests poke at untyped JSON responses and client internals; `any` there is a convenience.
   { files: ['test/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
-  // Layer rules (shared/STYLE.md): each folder's block owns its whole `no-restricted-imports` list.
-  {
-    files: ['src/domain/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ioBuiltins,
-            ioPackages,
-            { regex: into('store'), message: 'domain/ never imports the store; shared row types live in domain/.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/services/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: '^(fastify|@fastify\\/.*)$', message: 'services/ never import Fastify (shared/STYLE.md).' },
-            { regex: into('(routes|plugins)'), message: 'services/ never import routes/ or plugins/.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/store/sqlite/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: into('postgres'), message: 'sqlite/ never imports postgres/; share code through store/sql/.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/store/postgres/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: into('sqlite'), message: 'postgres/ never imports sqlite/; share code through store/sql/.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/training/policy/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: into('objective'),
-              message: 'policy/ does not depend on the objective; seeded random numbers live in training/random.ts.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+
+  // Layer rules (shared/STYLE.md). ESLint applies the last matching block's `no-restricted-imports`
+  // only, so each folder gets exactly one block, listing everything it may not import.
+  layer(['src/domain/**/*.ts'], ioBuiltins, ioPackages, {
+    regex: into('store'),
+    message: 'domain/ never imports the store; shared row types live in domain/rows.ts.',
+  }),
+  layer(
+    ['src/services/**/*.ts'],
+    { regex: '^(fastify|@fastify\\/.*)$', message: 'services/ never import Fastify (shared/STYLE.md).' },
+    { regex: into('(routes|plugins)'), message: 'services/ never import routes/ or plugins/.' },
+    adapters,
+  ),
+  layer(['src/routes/**/*.ts', 'src/plugins/**/*.ts', 'src/store/sql/**/*.ts'], adapters),
+  layer(['src/store/sqlite/**/*.ts'], {
+    regex: into('postgres'),
+    message: 'sqlite/ never imports postgres/; share code through store/sql/.',
+  }),
+  layer(['src/store/postgres/**/*.ts'], {
+    regex: into('sqlite'),
+    message: 'postgres/ never imports sqlite/; share code through store/sql/.',
+  }),
+  layer(['src/training/policy/**/*.ts'], {
+    regex: into('objective'),
+    message: 'policy/ does not depend on the objective; seeded random numbers live in training/random.ts.',
+  }),
 );

@@ -37,6 +37,12 @@ const FORBIDDEN: Array<[string, string, boolean?]> = [
   ['src/services/example.ts', '@fastify/swagger'],
   ['src/services/training/example.ts', '../../routes/calls.js'],
   ['src/services/example.ts', '../plugins/auth.js'],
+  ['src/services/example.ts', '../store/sqlite/sqlite-store.js'],
+  // only store/create-store.ts picks an adapter; only the adapters use a driver
+  ['src/routes/example.ts', '../store/postgres/postgres-store.js'],
+  ['src/plugins/example.ts', 'better-sqlite3'],
+  ['src/store/sql/example.ts', '../sqlite/sqlite-dialect.js'],
+  ['src/store/sql/example.ts', 'pg'],
   // the two SQL adapters never import each other
   ['src/store/sqlite/example.ts', '../postgres/postgres-dialect.js'],
   ['src/store/postgres/example.ts', '../sqlite/sqlite-dialect.js'],
@@ -53,6 +59,9 @@ const ALLOWED: Array<[string, string]> = [
   ['src/store/sqlite/example.ts', '../sql/prefix-successor.js'],
   ['src/store/postgres/example.ts', '../sql/prefix-successor.js'],
   ['src/store/postgres/example.ts', 'pg'],
+  ['src/store/sqlite/example.ts', 'better-sqlite3'],
+  ['src/store/create-store.ts', './sqlite/sqlite-store.js'],
+  ['src/app.ts', './store/create-store.js'],
   ['src/training/policy/example.ts', '../random.js'],
   ['src/routes/example.ts', 'fastify'],
 ];
