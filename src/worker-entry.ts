@@ -5,8 +5,10 @@
  *
  * On Node 20 `--import tsx` registers its hooks on the main thread only (tsx's
  * dist/esm/index.mjs checks `isMainThread` there), so an inherited execArgv is not enough: the
- * thread gets `--import` of a one-line module that calls tsx's own `register()`. That branch runs
- * only from source, so the compiled server never resolves tsx (a dev dependency).
+ * thread gets `--import` of a one-line module that calls tsx's own `register()`, and only that (the
+ * parent's execArgv may hold flags a worker refuses, such as --max-old-space-size). That branch runs
+ * only from source, so the compiled server never resolves tsx (a dev dependency); compiled workers
+ * inherit the parent's execArgv as Node does by default.
  */
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
