@@ -1,14 +1,12 @@
 #!/usr/bin/env node
-// Runs the TypeScript entry point through tsx, so `heddle` works straight from a checkout.
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
+// Runs the compiled entry point (dist/main.js, written by `npm run build`, which `npm ci` runs).
+import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const require = createRequire(import.meta.url);
-const tsx = require.resolve('tsx/cli');
-const result = spawnSync(process.execPath, [tsx, path.join(here, '..', 'src', 'main.ts'), ...process.argv.slice(2)], {
-  stdio: 'inherit',
-});
-process.exit(result.status ?? 1);
+const main = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
+if (!fs.existsSync(main)) {
+  console.error(`heddle: ${main} is missing; run \`npm run build\` in ${path.dirname(path.dirname(main))} first`);
+  process.exit(1);
+}
+await import(pathToFileURL(main).href);

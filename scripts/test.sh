@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite: type check, then every test file under test/ (unit, routes, store
-# contract, official clients). Client tests install what they need (virtualenv, pip packages);
-# with CI=true nothing is skipped.
+# The whole test suite, in order: type check, lint (layer rules included), format check, build
+# (dist/, which the process tests in test/cli, test/clients and test/multinode run), then every test
+# file under test/ (unit, routes, store contract, official clients). Client tests install what they
+# need (virtualenv, pip packages); with CI=true nothing is skipped.
 #
 # Then the HTTP suite (test/routes, test/security) runs a second time on PostgreSQL
 # (HEDDLE_TEST_STORE=postgres), so both stores answer every request the same way. The store
@@ -9,15 +10,66 @@
 # test/helpers/postgres-server.ts installs (apt-get) and starts PostgreSQL when none answers;
 # HEDDLE_TEST_POSTGRES_URL points at another server. Outside CI, HEDDLE_TEST_SKIP_POSTGRES=1
 # leaves the second pass out.
+#
+# A pass fails when it finds no test files, when the runner ran no test or passed none, and under
+# CI=true when any test was skipped: a suite that silently tests nothing never passes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-npx tsc --noEmit -p .
 concurrency="${HEDDLE_TEST_CONCURRENCY:-2}"
+tap_dir="$(mktemp -d)"
+trap 'rm -rf "$tap_dir"' EXIT
+
+step() { printf '\n== %s\n' "$*"; }
+
+# run_pass NAME FILE...: one node --test run; spec output on the terminal, TAP kept for the counts.
+run_pass() {
+  local name="$1"
+  shift
+  if (($# == 0)); then
+    echo "test pass '$name': no test files found" >&2
+    return 1
+  fi
+  step "tests: $name ($# files)"
+  local tap="$tap_dir/$name.tap" rc=0
+  node --import tsx --test --test-concurrency="$concurrency" \
+    --test-reporter=spec --test-reporter-destination=stdout \
+    --test-reporter=tap --test-reporter-destination="$tap" "$@" || rc=$?
+  local tests pass skipped empty
+  tests="$(awk '/^# tests /{n=$3} END{print n+0}' "$tap")"
+  pass="$(awk '/^# pass /{n=$3} END{print n+0}' "$tap")"
+  skipped="$(awk '/^# skipped /{n=$3} END{print n+0}' "$tap")"
+  # Node 20 reports a file that registered no test as one passing test named by its path.
+  empty="$(sed -nE 's/^ok [0-9]+ - (\/.*\.test\.ts)$/\1/p' "$tap")"
+  echo "test pass '$name': $tests tests, $pass passed, $skipped skipped"
+  if ((rc != 0)); then return "$rc"; fi
+  if [[ -n "$empty" ]]; then
+    printf "test pass '%s': these files ran no test:\n%s\n" "$name" "$empty" >&2
+    return 1
+  fi
+  if ((tests == 0 || pass == 0)); then
+    echo "test pass '$name': ran no passing test" >&2
+    return 1
+  fi
+  if [[ "${CI:-}" == true ]] && ((skipped > 0)); then
+    echo "test pass '$name': $skipped skipped under CI=true (nothing may be skipped)" >&2
+    return 1
+  fi
+}
+
+step "type check"
+npx tsc --noEmit -p .
+step "lint"
+npx eslint .
+step "format check"
+npx prettier --check --log-level warn .
+step "build"
+npm run --silent build
+
 mapfile -t files < <(find test -name '*.test.ts' | sort)
-node --import tsx --test --test-concurrency="$concurrency" "${files[@]}"
+run_pass all "${files[@]}"
 if [[ "${HEDDLE_TEST_SKIP_POSTGRES:-}" == 1 && "${CI:-}" != true ]]; then
   echo "HTTP suite on PostgreSQL skipped (HEDDLE_TEST_SKIP_POSTGRES=1)"
   exit 0
 fi
 mapfile -t http < <(find test/routes test/security -name '*.test.ts' | sort)
-HEDDLE_TEST_STORE=postgres node --import tsx --test --test-concurrency="$concurrency" "${http[@]}"
+HEDDLE_TEST_STORE=postgres run_pass http-postgres "${http[@]}"

@@ -246,7 +246,7 @@ export async function readTableFromStore(
     bytes += Buffer.byteLength(buffer);
   });
   if (rows !== table.rows) throw new Error(`${name} returned ${rows} rows, expected ${table.rows}`);
-  return { ...result, extra: { run, first_row_ms: round2(firstRowMs) } };
+  return { ...result, extra: { run, first_row_ms: round2(firstRowMs), bytes } };
 }
 
 export function round2(value: number): number {

@@ -9,7 +9,9 @@ export function loadCatalogFile(file: string | undefined): CatalogFile {
   try {
     parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new Error(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   const first = Value.Errors(CatalogFile, parsed).First();
   if (first) throw new Error(`${file}: ${first.path || '(root)'}: ${first.message}`);

@@ -1,4 +1,4 @@
-import type { CallRow } from '../store/types.js';
+import type { CallRow } from './rows.js';
 import { formatMicros } from './time.js';
 
 /**

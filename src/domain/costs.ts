@@ -1,4 +1,4 @@
-import type { CostRow } from '../store/types.js';
+import type { CostRow } from './rows.js';
 import type { ModelUsage } from './llm-usage.js';
 import { formatMicros } from './time.js';
 

@@ -1,4 +1,4 @@
-import type { ObjectLabels, ObjectVersionRow } from '../store/types.js';
+import type { ObjectLabels, ObjectVersionRow } from './rows.js';
 import { formatMicros } from './time.js';
 
 export interface ObjectViewOptions {

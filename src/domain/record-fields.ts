@@ -1,5 +1,5 @@
 import { ObjectInvalidRequestError } from '../errors/object-errors.js';
-import type { RecordField } from '../store/types.js';
+import type { RecordField } from './rows.js';
 import { splitFieldPath } from './query/parse.js';
 
 /**

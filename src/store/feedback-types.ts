@@ -1,4 +1,7 @@
 import type { Operation, SortKey } from '../domain/query/ast.js';
+import type { CostRow, RecordField } from '../domain/rows.js';
+
+export type { CostRow, RecordField } from '../domain/rows.js';
 
 /**
  * Storage contracts for feedback (objects spec §7) and LLM prices (objects spec §8).
@@ -36,14 +39,6 @@ export interface FeedbackRow {
   span_trace_id: string;
   scorer_trace_id: string;
 }
-
-/**
- * A column or JSON path a feedback or price query may use. `number` columns hold doubles,
- * `datetime` ones microseconds.
- */
-export type RecordField =
-  | { kind: 'column'; name: string; type: 'string' | 'number' | 'datetime' }
-  | { kind: 'json'; column: string; path: string[] };
 
 export interface RecordQuery {
   project_id: string;
@@ -83,25 +78,6 @@ export interface FeedbackStore {
   forRefs(projectId: string, refs: string[]): Promise<FeedbackRow[]>;
   /** Rows of the window, newest first, at most `limit` of them (null = all). */
   inWindow(w: FeedbackWindow, limit: number | null): Promise<FeedbackRow[]>;
-}
-
-/** One price record (objects spec §8.1); costs are per token. */
-export interface CostRow {
-  id: string;
-  pricing_level: 'project' | 'default';
-  /** Project id for project rows, `"default"` for the built-in ones. */
-  pricing_level_id: string;
-  provider_id: string;
-  llm_id: string;
-  effective_date: number;
-  prompt_token_cost: number;
-  completion_token_cost: number;
-  cache_read_input_token_cost: number;
-  cache_creation_input_token_cost: number;
-  prompt_token_cost_unit: string;
-  completion_token_cost_unit: string;
-  created_by: string;
-  created_at: number;
 }
 
 export interface CostStore {

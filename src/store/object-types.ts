@@ -2,26 +2,9 @@
  * Row and query types of the object and file stores (objects spec §2, §6). The store interfaces
  * themselves live in `types.ts`, which re-exports these.
  */
+import type { ObjectVersionRow } from '../domain/rows.js';
 
-/** One stored object version (objects spec §2.1). */
-export interface ObjectVersionRow {
-  project_id: string;
-  object_id: string;
-  digest: string;
-  version_index: number;
-  /** 1 for the one latest live version of the object, else 0. */
-  is_latest: number;
-  kind: 'op' | 'object';
-  base_object_class: string | null;
-  leaf_object_class: string | null;
-  /** The canonical JSON text that was hashed (§1.2); `{}` when read metadata-only. */
-  val: string;
-  /** Byte length of the canonical text. */
-  size_bytes: number;
-  wb_user_id: string | null;
-  created_at: number;
-  deleted_at: number | null;
-}
+export type { ObjectLabels, ObjectVersionRow } from '../domain/rows.js';
 
 /** What `/obj/create` hands the store: the version minus what the store assigns. */
 export type ObjectVersionInsert = Omit<ObjectVersionRow, 'version_index' | 'is_latest' | 'deleted_at'>;
@@ -68,12 +51,6 @@ export interface ObjectsQuery {
   offset?: number | null;
   /** Leave `val` out (returned as `{}`). */
   metadata_only?: boolean;
-}
-
-/** Tags and aliases of one version (aliases without the virtual `latest`), both sorted. */
-export interface ObjectLabels {
-  tags: string[];
-  aliases: string[];
 }
 
 /** A stored file (objects spec §6.1); its bytes live in chunks. */

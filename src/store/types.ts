@@ -1,6 +1,7 @@
 import type { Operation, SortKey } from '../domain/query/ast.js';
 import type { CallField } from '../domain/call-fields.js';
 import type { ExpandPath } from '../domain/ref-expansion.js';
+import type { CallRow } from '../domain/rows.js';
 import type {
   FileCommitOutcome,
   FileRecord,
@@ -16,6 +17,7 @@ import type { TableStore } from './table-types.js';
 import type { TrainingStore } from './training-types.js';
 import type { AnnotationStore } from './annotation-types.js';
 
+export type { CallRow } from '../domain/rows.js';
 export type * from './object-types.js';
 export type * from './feedback-types.js';
 export type * from './table-types.js';
@@ -148,35 +150,6 @@ export interface CallUpdatePart {
 }
 
 export type CallPart = CallStartPart | CallEndPart | CallUpdatePart;
-
-/** A visible call as stored. JSON columns are JSON text (null when that part is missing). */
-export interface CallRow {
-  project_id: string;
-  id: string;
-  op_name: string;
-  op_display_name: string | null;
-  display_name: string | null;
-  trace_id: string;
-  parent_id: string | null;
-  thread_id: string | null;
-  turn_id: string | null;
-  started_at: number;
-  attributes: string | null;
-  inputs: string | null;
-  otel_dump: string | null;
-  wb_user_id: string | null;
-  wb_run_id: string | null;
-  wb_run_step: number | null;
-  ended_at: number | null;
-  exception: string | null;
-  output: string | null;
-  summary: string | null;
-  wb_run_step_end: number | null;
-  storage_size_bytes?: number | null;
-  total_storage_size_bytes?: number | null;
-  /** The creator's user name, when the query asked for usernames. */
-  wb_username?: string | null;
-}
 
 /** Top-level fields a query may project; the always-selected ones are added by the store. */
 export type CallRowColumn = Exclude<keyof CallRow, 'storage_size_bytes' | 'total_storage_size_bytes' | 'wb_username'>;

@@ -5,7 +5,8 @@
  * length; attention never crosses segments (shared-prefix deduplication is not done). One row is
  * one gradient step, so `num_sequences` = number of rows.
  */
-import { groupAdvantages, scaleTokens, seededRandom, shuffleInPlace } from './objective/advantages.js';
+import { groupAdvantages, scaleTokens, shuffleInPlace } from './objective/advantages.js';
+import { seededRandom } from './random.js';
 import type { ObjectiveConfig } from './objective/config.js';
 import { type TokenizedHistory, tokenizeTrajectory } from './tokenize-trajectory.js';
 

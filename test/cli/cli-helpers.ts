@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { basicAuthHeader, REPO_ROOT } from '../helpers/server-process.js';
+import { basicAuthHeader, compiledMain, REPO_ROOT } from '../helpers/server-process.js';
 
 /** Result of one CLI run, whatever its exit code. */
 export interface CliRun {
@@ -9,13 +8,13 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `heddle <args>` (src/main.ts through tsx) with exactly `env` plus PATH/HOME; never throws on exit codes. */
+/** Runs `heddle <args>` (the compiled dist/main.js) with exactly `env` plus PATH/HOME; never throws on exit codes. */
 export function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliRun> {
   const base = { PATH: process.env.PATH, HOME: process.env.HOME };
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'main.ts'), ...args],
+      [compiledMain(), ...args],
       { cwd: REPO_ROOT, env: { ...base, ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import type { TestContext } from 'node:test';
 
 /**
- * A real Heddle server in its own process (`node --import tsx src/main.ts serve`), for tests that
+ * A real Heddle server in its own process (`node dist/main.js serve`, the compiled build), for tests that
  * drive it with official clients over real HTTP. It listens on 127.0.0.1 on a port the kernel picks
  * (HEDDLE_PORT=0; the port is read from Fastify's "Server listening at" log line, so there is no
  * probe-then-bind race) and is stopped by its pid.
@@ -18,7 +18,34 @@ const execFileP = promisify(execFile);
 
 /** The repository root (this file is test/helpers/server-process.ts). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const MAIN = path.join(REPO_ROOT, 'src', 'main.ts');
+
+/**
+ * The compiled entry point (`npm run build`; scripts/test.sh builds before the suites), so process
+ * tests run the artefact `npm start` runs. Fails when dist/ is missing or older than src/, rather
+ * than testing stale code.
+ */
+export function compiledMain(): string {
+  const main = path.join(REPO_ROOT, 'dist', 'main.js');
+  const builtAt = fs.existsSync(main) ? fs.statSync(main).mtimeMs : -1;
+  const stale = builtAt < 0 ? null : newestFile(path.join(REPO_ROOT, 'src'), builtAt);
+  if (builtAt < 0 || stale !== null)
+    throw new Error(
+      `${builtAt < 0 ? 'dist/main.js is missing' : `${stale} is newer than dist/`}: run \`npm run build\``,
+    );
+  return main;
+}
+
+/** The first file under `dir` modified after `since` (ms), or null. */
+function newestFile(dir: string, since: number): string | null {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const found = newestFile(file, since);
+      if (found !== null) return found;
+    } else if (fs.statSync(file).mtimeMs > since) return path.relative(REPO_ROOT, file);
+  }
+  return null;
+}
 
 /** How much of the server's stdout/stderr is kept for failure messages. */
 const OUTPUT_TAIL_CHARS = 64 * 1024;
@@ -28,7 +55,7 @@ export interface ServerProcessOptions {
   env?: Record<string, string>;
   /** Data directory; default a fresh temp dir removed when the server is disposed. */
   dataDir?: string;
-  /** How long to wait for the listening line; default 30 s (tsx compiles on first start). */
+  /** How long to wait for the listening line; default 30 s. */
   readyTimeoutMs?: number;
 }
 
@@ -57,9 +84,9 @@ export function basicAuthHeader(key: string): string {
   return `Basic ${Buffer.from(`api:${key}`).toString('base64')}`;
 }
 
-/** Runs the Heddle CLI (`node --import tsx src/main.ts ...args`) with `env`; returns stdout. */
+/** Runs the Heddle CLI (`node dist/main.js ...args`) with `env`; returns stdout. */
 export async function runHeddleCli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  const { stdout } = await execFileP(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const { stdout } = await execFileP(process.execPath, [compiledMain(), ...args], {
     cwd: REPO_ROOT,
     env,
     timeout: 60_000,
@@ -88,7 +115,7 @@ export async function startServerProcess(
     HEDDLE_HOST: '127.0.0.1',
     HEDDLE_PORT: '0',
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+  const child = spawn(process.execPath, [compiledMain(), 'serve'], {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -35,6 +35,7 @@ test('checklist 1: an OTLP protobuf export is routed by wandb.entity/wandb.proje
   assert.equal(calls[0].trace_id, TRACE);
   assert.equal(calls[0].started_at, '2026-01-01T00:00:00Z');
   assert.equal(calls[0].ended_at, '2026-01-01T00:00:01.500000Z');
+  // eslint-disable-next-line no-loss-of-precision -- 2^53 + 1 as in the attribute JSON; compared as the nearest double
   assert.deepEqual(calls[0].inputs, { 'input.value': { q: 'hi', n: 9007199254740993 } });
 });
 

@@ -376,6 +376,7 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
       obj: {
         project_id: p,
         object_id: 'sec-obj',
+        // eslint-disable-next-line no-loss-of-precision -- an integer past 2^53 on purpose
         val: { a: [1, 1.0, 12345678901234567890, 'weave:///acme/demo/object/X:abc'], _type: 'Model' },
         builtin_object_class: null,
       },

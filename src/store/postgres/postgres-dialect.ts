@@ -1,4 +1,4 @@
-import { prefixSuccessor } from '../sqlite/sqlite-dialect.js';
+import { prefixSuccessor } from '../sql/prefix-successor.js';
 import type { SqlDialect, SqlParams } from '../sql/sql-dialect.js';
 
 /**

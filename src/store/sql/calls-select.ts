@@ -1,5 +1,3 @@
-import type { CallField } from '../../domain/call-fields.js';
-import type { SortKey } from '../../domain/query/ast.js';
 import { REF_PREFIX } from '../../domain/refs.js';
 import type { CallRowColumn, CallsFilter, CallsQuery } from '../types.js';
 import { CallsExprCompiler } from './calls-expr.js';

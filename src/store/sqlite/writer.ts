@@ -1,4 +1,5 @@
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
+import { startWorker } from '../../worker-entry.js';
 import type { Tx } from '../sql/training-tx.js';
 import { fromWireError, type WireOutcome, type WireWrite } from './group-commit.js';
 import type { TxAnswer, TxAsk } from './tx-writes.js';
@@ -46,7 +47,8 @@ export class SqliteWriter {
     this.#txPort = channel.port1;
     this.#txPort.on('message', (ask: TxAsk) => this.#answer(ask));
     this.#txPort.unref();
-    this.#worker = startWorker({ ...options, txPort: channel.port2, txSignal: this.#txSignal }, [channel.port2]);
+    const workerData: WriterThreadOptions = { ...options, txPort: channel.port2, txSignal: this.#txSignal };
+    this.#worker = startWorker(import.meta.url, 'writer-worker', { workerData, transferList: [channel.port2] });
     // an idle writer does not keep the process alive; a pending write does (see #track)
     this.#worker.unref();
     this.#worker.on('message', (message: FromWriter) => {
@@ -183,17 +185,4 @@ export class SqliteWriter {
     this.#idle = [];
     for (const resolve of waiters) resolve();
   }
-}
-
-/**
- * Under tsx (the sources run as TypeScript) a worker does not inherit the loader, so the
- * thread registers it before importing its TypeScript entry; compiled JavaScript loads directly.
- */
-function startWorker(options: WriterThreadOptions, transferList: MessagePort[]): Worker {
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  const entry = new URL(`./writer-worker${ext}`, import.meta.url);
-  if (ext === '.js') return new Worker(entry, { workerData: options, transferList });
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const code = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(code, { eval: true, workerData: options, transferList });
 }

@@ -2,7 +2,7 @@
  * Shape and seeded initialisation of the built-in policy's weights (plain JS, no tfjs), shared by
  * the model (model.ts) and the checkpoint codec.
  */
-import { seededRandom } from '../objective/advantages.js';
+import { seededRandom } from '../random.js';
 import { VOCAB_SIZE } from './tokenizer.js';
 
 export interface PolicyConfig {

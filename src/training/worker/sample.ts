@@ -5,7 +5,7 @@
  * (temperature 1, before top_p), as vLLM reports them by default, so they are the "old" log-probs
  * the trainer compares against (§10.3).
  */
-import { seededRandom } from '../objective/advantages.js';
+import { seededRandom } from '../random.js';
 import { renderChat, toPlainMessage } from '../policy/chat-render.js';
 import { disposeKvCache, emptyKvCache } from '../policy/model.js';
 import type { TfPolicy } from '../policy/tf-policy.js';

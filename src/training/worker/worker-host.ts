@@ -3,7 +3,8 @@
  * forwards progress (acknowledged only after the caller's handler resolved) and checkpoint loads,
  * and terminates the thread on abort or failure (the next request starts a fresh one).
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../../worker-entry.js';
 import { TrainingContentError } from '../trainer-port.js';
 import type { FromWorker, ToWorker, WorkerOptions, WorkerRequest } from './protocol.js';
 
@@ -36,11 +37,7 @@ export class WorkerHost {
   /** Starts the thread if needed; resolves with its tfjs backend (`wasm` or `cpu`). */
   start(): Promise<string> {
     if (this.readyPromise) return this.readyPromise;
-    // execArgv []: the bootstrap registers tsx itself, however the parent was started.
-    const worker = new Worker(new URL('./worker-bootstrap.mjs', import.meta.url), {
-      workerData: this.options,
-      execArgv: [],
-    });
+    const worker = startWorker(import.meta.url, 'worker-main', { workerData: this.options });
     this.worker = worker;
     this.readyPromise = new Promise<string>((resolve, reject) => {
       worker.on('message', (m: FromWorker) => {
