@@ -150,7 +150,12 @@ export function buildTrial(evaluationId: string, trialCall: EvalCall, children: 
     total_cost: null,
     // our choice: any child but the predict call may be a score's call, since function scorers of
     // a declarative evaluation carry no score marker and their op names need not say "score"
-    scorer_call_ids: children ? scorerCallIds(scores, children.filter((child) => child !== predict)) : {},
+    scorer_call_ids: children
+      ? scorerCallIds(
+          scores,
+          children.filter((child) => child !== predict),
+        )
+      : {},
     genai_span_ref: spanRefsOf([predict, trialCall]),
   };
   const example = trialCall.inputs.example;
