@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { TraceStore } from '../types.js';
 import { CallWriter } from './call-writer.js';
-import { runMigrations } from './migrations.js';
+import { runMigrations } from './postgres-migrate.js';
 import { PostgresAuthStore } from './postgres-auth-store.js';
 import { PostgresCallStore } from './postgres-call-store.js';
 import { PostgresFileStore } from './postgres-file-store.js';

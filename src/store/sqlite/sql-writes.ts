@@ -1,9 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { CompiledSql } from '../sql/calls-select.js';
-import { SQLITE_MIGRATIONS } from './migrations.js';
 import { bindNamed, writerStatement } from './statements.js';
 
-/** Compiled statement lists and migrations, run on the writer connection in the writer thread. */
+/** Compiled statement lists, run on the writer connection in the writer thread. */
 
 export interface StatementListArgs {
   statements: CompiledSql[];
@@ -33,15 +32,4 @@ export function runStatements(db: Database.Database, a: StatementListArgs): { ch
 
 function sameCounts(a: number[], b: number[]): boolean {
   return a.length === b.length && a.every((n, i) => n === b[i]);
-}
-
-/** Applies the migrations the file has not seen yet (its `user_version` counts the applied ones). */
-export function migrate(db: Database.Database): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  for (let version = current; version < SQLITE_MIGRATIONS.length; version += 1) {
-    db.transaction(() => {
-      db.exec(SQLITE_MIGRATIONS[version]);
-      db.pragma(`user_version = ${version + 1}`);
-    })();
-  }
 }
