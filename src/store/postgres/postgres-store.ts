@@ -8,10 +8,12 @@ import { PostgresFileStore } from './postgres-file-store.js';
 import { PostgresObjectStore } from './postgres-object-store.js';
 import { PostgresTableStore } from './postgres-table-store.js';
 import { mapErrors, PG_TYPES } from './pg-support.js';
-import { SqlCostStore, SqlFeedbackStore } from '../sql/record-stores.js';
-import { PgExecutor } from './pg-executor.js';
+import { SqlAnnotationStore } from '../sql/annotation-store.js';
+import { SqlCostStore } from '../sql/cost-store.js';
+import { SqlFeedbackStore } from '../sql/feedback-store.js';
+import { SqlTrainingStore } from '../sql/training-store.js';
+import { PgTxRunner, POSTGRES_TX } from './pg-tx-runner.js';
 import { postgresDialect } from './postgres-dialect.js';
-import { createPostgresAnnotationStore, createPostgresTrainingStore } from './postgres-training.js';
 import type { AnnotationStore } from '../annotation-types.js';
 import type { TrainingStore } from '../training-types.js';
 
@@ -64,11 +66,11 @@ export class PostgresStore implements TraceStore {
     this.objects = new PostgresObjectStore(this.#pool);
     this.files = new PostgresFileStore(this.#pool);
     this.tables = new PostgresTableStore(this.#pool, this.#streamPool);
-    const executor = new PgExecutor(this.#pool);
-    this.feedback = new SqlFeedbackStore(executor, postgresDialect, (sql) => `${sql}::jsonb`);
-    this.costs = new SqlCostStore(executor, postgresDialect);
-    this.training = createPostgresTrainingStore(this.#pool);
-    this.annotations = createPostgresAnnotationStore(this.#pool);
+    const tx = new PgTxRunner(this.#pool);
+    this.feedback = new SqlFeedbackStore(tx, postgresDialect, (sql) => `${sql}::jsonb`);
+    this.costs = new SqlCostStore(tx, postgresDialect);
+    this.training = new SqlTrainingStore(tx, POSTGRES_TX);
+    this.annotations = new SqlAnnotationStore(tx, POSTGRES_TX);
   }
 
   async migrate(): Promise<void> {

@@ -4,7 +4,6 @@ import * as calls from './call-writes.js';
 import * as files from './file-writes.js';
 import * as objects from './object-writes.js';
 import { migrate } from './sqlite-migrate.js';
-import * as sql from './sql-writes.js';
 import * as tables from './table-writes.js';
 import * as tx from './tx-writes.js';
 
@@ -14,7 +13,6 @@ import * as tx from './tx-writes.js';
  */
 export const WRITE_COMMANDS = {
   migrate,
-  'sql.run': sql.runStatements,
   'calls.write': calls.writeCallParts,
   'calls.deleteCascade': calls.deleteCallsCascade,
   'calls.indexNames': calls.callIndexNames,
