@@ -58,8 +58,12 @@ export class PostgresStore implements TraceStore {
     this.#pool = new pg.Pool({ ...base, max: options.maxConnections ?? 10 });
     this.#streamPool = new pg.Pool({ ...base, max: options.maxStreamConnections ?? 8 });
     // An idle connection that breaks (server restart) is dropped by the pool; without a listener
-    // the error would crash the process.
-    for (const pool of [this.#pool, this.#streamPool]) pool.on('error', () => undefined);
+    // the error would crash the process. A checked-out connection has no pool listener, so each
+    // connection gets its own for its lifetime: the failure reaches the query that was running.
+    for (const pool of [this.#pool, this.#streamPool]) {
+      pool.on('error', () => undefined);
+      pool.on('connect', (client) => client.on('error', () => undefined));
+    }
     this.#writer = new CallWriter(this.#pool, { concurrency: options.writeConcurrency ?? 2 });
     this.auth = new PostgresAuthStore(this.#pool);
     this.calls = new PostgresCallStore(this.#pool, this.#streamPool, this.#writer);
