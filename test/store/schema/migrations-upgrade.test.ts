@@ -105,3 +105,34 @@ test('a version the old PostgreSQL runner never wrote is refused, not guessed', 
     await store.close();
   }
 });
+
+test('a migration connection killed while it waits for the lock fails migrate(), not the process', async (t) => {
+  const url = await emptyPostgres(t);
+  if (url === null) return;
+  await withPostgres(url, async (holder) => {
+    // the runner's advisory lock, held by another session so migrate() waits on its connection
+    await holder.query('SELECT pg_advisory_lock(114384087786853)');
+    const store = new PostgresStore({ url });
+    try {
+      const migrating = store.migrate();
+      const waiting = async (): Promise<number[]> => {
+        const { rows } = await holder.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+           AND wait_event_type = 'Lock'`,
+        );
+        return rows.map((r) => r.pid);
+      };
+      let pids = await waiting();
+      for (let i = 0; pids.length === 0 && i < 100; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        pids = await waiting();
+      }
+      assert.equal(pids.length, 1);
+      await holder.query('SELECT pg_terminate_backend($1)', [pids[0]]);
+      await assert.rejects(migrating);
+    } finally {
+      await holder.query('SELECT pg_advisory_unlock_all()');
+      await store.close();
+    }
+  });
+});
