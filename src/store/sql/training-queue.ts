@@ -9,7 +9,7 @@ import type {
 } from '../training-types.js';
 import { frag, Fragment, raw, Raw, sqlTag, type SqlTag } from './sql-tag.js';
 import { all, run, type Tx, type TxDialect, type TxRunner } from './sql-tx.js';
-import { eventFromDb, jobFromDb, TERMINAL_TYPES } from './training-sql.js';
+import { eventFromDb, jobFromDb, TERMINAL_TYPES } from './training-rows.js';
 
 /**
  * The durable job queue (training spec §6): leases with fencing tokens, events appended only by
