@@ -1,7 +1,12 @@
 import { POSTGRES_FUNCTIONS_SQL } from './postgres-functions.js';
 import type { Migration } from './migration.js';
 
-/** Users, entities, memberships, API keys, projects and calls. PostgreSQL first creates the SQL functions its dialect calls (postgres-functions.ts). */
+/**
+ * Users, entities, memberships, API keys, projects and calls. PostgreSQL first creates the SQL
+ * functions its dialect calls (postgres-functions.ts). Its text columns use the "C" collation so
+ * comparisons, sorting and prefix ranges go by code point as SQLite's BINARY collation does; call
+ * JSON is JSONB there.
+ */
 export const migration: Migration = {
   id: 1,
   name: 'auth-and-calls',
