@@ -90,7 +90,7 @@ async function emptyDatabase(url: string): Promise<void> {
       DECLARE r record;
       BEGIN
         -- tables holding foreign keys first, so no row is deleted while another still points at it
-        FOR r IN SELECT t.tablename FROM pg_tables t WHERE t.schemaname = current_schema() AND t.tablename <> 'heddle_migrations'
+        FOR r IN SELECT t.tablename FROM pg_tables t WHERE t.schemaname = current_schema() AND t.tablename <> 'heddle_schema_migrations'
                  ORDER BY (SELECT count(*) FROM pg_constraint c WHERE c.conrelid = format('%I', t.tablename)::regclass AND c.contype = 'f') DESC LOOP
           EXECUTE format('DELETE FROM %I', r.tablename);
         END LOOP;

@@ -3,7 +3,8 @@ import type { SqlDialect, SqlParams } from '../sql/sql-dialect.js';
 
 /**
  * PostgreSQL SQL for the shared compilers. Columns are JSONB and text `COLLATE "C"` (see
- * schema-tables.ts); the `heddle_*` functions come from schema-functions.ts and mirror the ones the
+ * sql/migrations/001-auth-and-calls.ts); the `heddle_*` functions come from
+ * sql/migrations/postgres-functions.ts and mirror the ones the
  * SQLite adapter registers, so both stores answer a query the same way.
  */
 

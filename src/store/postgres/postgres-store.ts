@@ -1,17 +1,19 @@
 import pg from 'pg';
 import type { TraceStore } from '../types.js';
 import { CallWriter } from './call-writer.js';
-import { runMigrations } from './migrations.js';
+import { runMigrations } from './postgres-migrate.js';
 import { PostgresAuthStore } from './postgres-auth-store.js';
 import { PostgresCallStore } from './postgres-call-store.js';
 import { PostgresFileStore } from './postgres-file-store.js';
 import { PostgresObjectStore } from './postgres-object-store.js';
 import { PostgresTableStore } from './postgres-table-store.js';
 import { mapErrors, PG_TYPES } from './pg-support.js';
-import { SqlCostStore, SqlFeedbackStore } from '../sql/record-stores.js';
-import { PgExecutor } from './pg-executor.js';
+import { SqlAnnotationStore } from '../sql/annotation-store.js';
+import { SqlCostStore } from '../sql/cost-store.js';
+import { SqlFeedbackStore } from '../sql/feedback-store.js';
+import { SqlTrainingStore } from '../sql/training-store.js';
+import { PgTxRunner, POSTGRES_TX } from './pg-tx-runner.js';
 import { postgresDialect } from './postgres-dialect.js';
-import { createPostgresAnnotationStore, createPostgresTrainingStore } from './postgres-training.js';
 import type { AnnotationStore } from '../annotation-types.js';
 import type { TrainingStore } from '../training-types.js';
 
@@ -56,19 +58,23 @@ export class PostgresStore implements TraceStore {
     this.#pool = new pg.Pool({ ...base, max: options.maxConnections ?? 10 });
     this.#streamPool = new pg.Pool({ ...base, max: options.maxStreamConnections ?? 8 });
     // An idle connection that breaks (server restart) is dropped by the pool; without a listener
-    // the error would crash the process.
-    for (const pool of [this.#pool, this.#streamPool]) pool.on('error', () => undefined);
+    // the error would crash the process. A checked-out connection has no pool listener, so each
+    // connection gets its own for its lifetime: the failure reaches the query that was running.
+    for (const pool of [this.#pool, this.#streamPool]) {
+      pool.on('error', () => undefined);
+      pool.on('connect', (client) => client.on('error', () => undefined));
+    }
     this.#writer = new CallWriter(this.#pool, { concurrency: options.writeConcurrency ?? 2 });
     this.auth = new PostgresAuthStore(this.#pool);
     this.calls = new PostgresCallStore(this.#pool, this.#streamPool, this.#writer);
     this.objects = new PostgresObjectStore(this.#pool);
     this.files = new PostgresFileStore(this.#pool);
     this.tables = new PostgresTableStore(this.#pool, this.#streamPool);
-    const executor = new PgExecutor(this.#pool);
-    this.feedback = new SqlFeedbackStore(executor, postgresDialect, (sql) => `${sql}::jsonb`);
-    this.costs = new SqlCostStore(executor, postgresDialect);
-    this.training = createPostgresTrainingStore(this.#pool);
-    this.annotations = createPostgresAnnotationStore(this.#pool);
+    const tx = new PgTxRunner(this.#pool);
+    this.feedback = new SqlFeedbackStore(tx, postgresDialect, (sql) => `${sql}::jsonb`);
+    this.costs = new SqlCostStore(tx, postgresDialect);
+    this.training = new SqlTrainingStore(tx, POSTGRES_TX);
+    this.annotations = new SqlAnnotationStore(tx, POSTGRES_TX);
   }
 
   async migrate(): Promise<void> {

@@ -7,12 +7,12 @@ import type {
   ProgressOutcome,
   QueueChanges,
 } from '../annotation-types.js';
-import { raw, sqlTag, type SqlTag, type TrainingSqlDialect } from './training-sql.js';
-import { all, run, type Tx, type TxRunner } from './training-tx.js';
+import { raw, sqlTag, type SqlTag } from './sql-tag.js';
+import { all, run, type Tx, type TxDialect, type TxRunner } from './sql-tx.js';
 
 /**
- * The annotation-queue store written once for every adapter over the training store's transaction
- * runner: read-check-write steps (duplicates, progress transitions) run in one transaction, with
+ * The annotation-queue store written once for every adapter over the transaction runner
+ * (sql-tx.ts): read-check-write steps (duplicates, progress transitions) run in one transaction, with
  * row locks on PostgreSQL and inside the single writer on SQLite.
  */
 
@@ -57,7 +57,7 @@ export class SqlAnnotationStore implements AnnotationStore {
 
   constructor(
     private readonly tx: TxRunner,
-    private readonly dialect: TrainingSqlDialect,
+    private readonly dialect: TxDialect,
   ) {
     this.#sql = sqlTag(dialect.d);
   }

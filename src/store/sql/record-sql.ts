@@ -1,9 +1,11 @@
 import type { CallField } from '../../domain/call-fields.js';
+import { ObjectInvalidRequestError } from '../../errors/object-errors.js';
 import type { Operand } from '../../domain/query/ast.js';
 import type { RecordField, RecordQuery } from '../feedback-types.js';
 import type { CompiledSql } from './calls-select.js';
 import { CallsExprCompiler } from './calls-expr.js';
 import { SqlParams, type SqlDialect } from './sql-dialect.js';
+import { runAll, type Tx } from './sql-tx.js';
 
 /**
  * Queries over the feedback and price tables (objects spec §7.4, §8.3) in the shared query
@@ -96,12 +98,12 @@ export function compileDeleteIds(table: string, projectId: string, ids: string[]
   };
 }
 
-/** Runs compiled SQL; each adapter supplies one (reads on read connections, writes through its writer). */
-export interface SqlExecutor {
-  all<T>(q: CompiledSql): Promise<T[]>;
-  /**
-   * Runs the statements in one transaction; resolves with the rows each one changed. `check`
-   * sees those counts before the commit and may throw to roll everything back.
-   */
-  write(statements: CompiledSql[], check?: (changed: number[]) => void): Promise<number[]>;
+/**
+ * Runs the inserts (compileInsert: an existing key changes nothing) in the current transaction;
+ * one skipped row fails the whole write, rolling back the transaction.
+ */
+export function* insertAll(statements: CompiledSql[]): Tx<void> {
+  const changed = yield* runAll(statements);
+  if (changed.some((n) => n === 0))
+    throw new ObjectInvalidRequestError('A record with this id already exists in the project');
 }

@@ -7,19 +7,9 @@ import type {
   TrainingJobRow,
   WriteOutcome,
 } from '../training-types.js';
-import { all, run, type Tx, type TxRunner } from './training-tx.js';
-import {
-  eventFromDb,
-  frag,
-  Fragment,
-  jobFromDb,
-  raw,
-  Raw,
-  sqlTag,
-  TERMINAL_TYPES,
-  type SqlTag,
-  type TrainingSqlDialect,
-} from './training-sql.js';
+import { frag, Fragment, raw, Raw, sqlTag, type SqlTag } from './sql-tag.js';
+import { all, run, type Tx, type TxDialect, type TxRunner } from './sql-tx.js';
+import { eventFromDb, jobFromDb, TERMINAL_TYPES } from './training-rows.js';
 
 /**
  * The durable job queue (training spec §6): leases with fencing tokens, events appended only by
@@ -32,7 +22,7 @@ export class SqlTrainingQueue {
 
   constructor(
     private readonly tx: TxRunner,
-    private readonly dialect: TrainingSqlDialect,
+    private readonly dialect: TxDialect,
   ) {
     this.#sql = sqlTag(dialect.d);
   }

@@ -12,19 +12,9 @@ import type {
   WriteOutcome,
 } from '../training-types.js';
 import { SqlTrainingQueue } from './training-queue.js';
-import {
-  bytesFromDb,
-  checkpointFromDb,
-  eventFromDb,
-  frag,
-  jobFromDb,
-  modelFromDb,
-  raw,
-  sqlTag,
-  type SqlTag,
-  type TrainingSqlDialect,
-} from './training-sql.js';
-import { all, run, type Tx, type TxRunner } from './training-tx.js';
+import { frag, raw, sqlTag, type SqlTag } from './sql-tag.js';
+import { all, run, type Tx, type TxDialect, type TxRunner } from './sql-tx.js';
+import { bytesFromDb, checkpointFromDb, eventFromDb, jobFromDb, modelFromDb } from './training-rows.js';
 
 const CHECKPOINT_COLUMNS = raw('project_id, model_id, id, step, metrics, trainer, created_at');
 
@@ -38,7 +28,7 @@ export class SqlTrainingStore implements TrainingStore {
 
   constructor(
     private readonly tx: TxRunner,
-    private readonly dialect: TrainingSqlDialect,
+    private readonly dialect: TxDialect,
   ) {
     this.#sql = sqlTag(dialect.d);
     this.#queue = new SqlTrainingQueue(tx, dialect);

@@ -11,9 +11,11 @@ import { SqliteObjectStore } from './sqlite-object-store.js';
 import { SqliteTableStore } from './sqlite-table-store.js';
 import { sqliteDialect } from './sqlite-dialect.js';
 import { SqliteWriter } from './writer.js';
-import { SqlCostStore, SqlFeedbackStore } from '../sql/record-stores.js';
-import { SqliteExecutor } from './sqlite-executor.js';
-import { createSqliteAnnotationStore, createSqliteTrainingStore } from './sqlite-training.js';
+import { SqlAnnotationStore } from '../sql/annotation-store.js';
+import { SqlCostStore } from '../sql/cost-store.js';
+import { SqlFeedbackStore } from '../sql/feedback-store.js';
+import { SqlTrainingStore } from '../sql/training-store.js';
+import { SQLITE_TX, SqliteTxRunner } from './sqlite-tx-runner.js';
 import type { AnnotationStore } from '../annotation-types.js';
 import type { TrainingStore } from '../training-types.js';
 
@@ -56,11 +58,11 @@ export class SqliteStore implements TraceStore {
     this.objects = new SqliteObjectStore(this.#writer, this.#reads);
     this.files = new SqliteFileStore(this.#writer, this.#reads);
     this.tables = new SqliteTableStore(this.#writer, this.#reads);
-    const executor = new SqliteExecutor(this.#writer, this.#reads);
-    this.feedback = new SqlFeedbackStore(executor, sqliteDialect);
-    this.costs = new SqlCostStore(executor, sqliteDialect);
-    this.training = createSqliteTrainingStore(this.#writer, this.#reads);
-    this.annotations = createSqliteAnnotationStore(this.#writer, this.#reads);
+    const tx = new SqliteTxRunner(this.#writer, this.#reads);
+    this.feedback = new SqlFeedbackStore(tx, sqliteDialect);
+    this.costs = new SqlCostStore(tx, sqliteDialect);
+    this.training = new SqlTrainingStore(tx, SQLITE_TX);
+    this.annotations = new SqlAnnotationStore(tx, SQLITE_TX);
   }
 
   async migrate(): Promise<void> {

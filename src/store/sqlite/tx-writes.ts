@@ -1,11 +1,11 @@
 import type Database from 'better-sqlite3';
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import type { TxOp } from '../sql/training-tx.js';
+import type { TxOp } from '../sql/sql-tx.js';
 import { bindNamed, writerStatement } from './statements.js';
 
 /**
- * Transactions whose logic stays on the main thread (the training store's read-check-write
- * bodies, store/sql/training-tx.ts): inside the write's savepoint the writer thread asks the main
+ * Transactions whose logic stays on the main thread (the read-check-write bodies of the stores
+ * written over store/sql/sql-tx.ts): inside the write's savepoint the writer thread asks the main
  * thread for each statement, runs it, and hands back the result, blocking until the next answer.
  * The writer waits for the main thread meanwhile, so this is for rare writes, not for ingest.
  */
@@ -52,6 +52,7 @@ function ask(question: TxAsk & { seq: number }): TxAnswer {
 }
 
 function exec(db: Database.Database, op: TxOp): unknown {
+  if (op.kind === 'runAll') return op.qs.map((q) => writerStatement(db, q.sql).run(bindNamed(q.params)).changes);
   const statement = writerStatement(db, op.q.sql);
   return op.kind === 'all' ? statement.all(bindNamed(op.q.params)) : statement.run(bindNamed(op.q.params)).changes;
 }

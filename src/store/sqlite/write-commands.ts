@@ -3,7 +3,7 @@ import * as auth from './auth-writes.js';
 import * as calls from './call-writes.js';
 import * as files from './file-writes.js';
 import * as objects from './object-writes.js';
-import * as sql from './sql-writes.js';
+import { migrate } from './sqlite-migrate.js';
 import * as tables from './table-writes.js';
 import * as tx from './tx-writes.js';
 
@@ -12,8 +12,7 @@ import * as tx from './tx-writes.js';
  * so a write crosses to it as a name and plain arguments (structured-cloned), never as a closure.
  */
 export const WRITE_COMMANDS = {
-  migrate: sql.migrate,
-  'sql.run': sql.runStatements,
+  migrate,
   'calls.write': calls.writeCallParts,
   'calls.deleteCascade': calls.deleteCallsCascade,
   'calls.indexNames': calls.callIndexNames,

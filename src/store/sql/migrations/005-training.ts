@@ -1,10 +1,12 @@
+import type { Migration } from './migration.js';
+
 /**
- * DDL of the training tables (training spec §4–§6), one text for both backends: PostgreSQL
- * compares ids by bytes (`COLLATE "C"`) and stores checkpoint bytes as bytea; SQLite compares
- * bytes by default and stores BLOBs. `project_id` leads every key and index except the id
- * directory (path ids name no project) and the worker list (not tenant data).
+ * Training (training spec §4–§6): models, checkpoints, log history, the job queue and its events.
+ * One text for both dialects: PostgreSQL compares ids by bytes (`COLLATE "C"`) and stores checkpoint
+ * bytes as bytea; SQLite compares bytes by default and stores BLOBs. `project_id` leads every key
+ * and index except the id directory (path ids name no project) and the worker list (not tenant data).
  */
-const TABLES = `
+const POSTGRES = `
 CREATE TABLE training_ids (
   id text COLLATE "C" PRIMARY KEY,
   project_id text COLLATE "C" NOT NULL,
@@ -95,7 +97,9 @@ CREATE TABLE training_workers (
 );
 `;
 
-/** The migration text for one backend; appended as a new migration entry, never edited after release. */
-export function trainingTablesSql(kind: 'sqlite' | 'postgres'): string {
-  return kind === 'postgres' ? TABLES : TABLES.replaceAll(' COLLATE "C"', '').replaceAll(' bytea', ' BLOB');
-}
+export const migration: Migration = {
+  id: 5,
+  name: 'training',
+  sqlite: POSTGRES.replaceAll(' COLLATE "C"', '').replaceAll(' bytea', ' BLOB'),
+  postgres: POSTGRES,
+};

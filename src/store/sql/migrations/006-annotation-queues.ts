@@ -1,9 +1,10 @@
+import type { Migration } from './migration.js';
+
 /**
- * DDL of the annotation queues (otel-service-queues spec §D), one text for both backends (SQLite
- * drops the collation). Queues and items are soft-deleted; progress has one row per item and
- * annotator. `project_id` leads every key and index.
+ * Annotation queues (otel-service-queues spec §D), one text for both dialects (SQLite drops the
+ * collation). Queues and items are soft-deleted; progress has one row per item and annotator.
  */
-const TABLES = `
+const POSTGRES = `
 CREATE TABLE annotation_queues (
   project_id text COLLATE "C" NOT NULL,
   id text COLLATE "C" NOT NULL,
@@ -47,7 +48,9 @@ CREATE TABLE annotation_item_progress (
 CREATE INDEX annotation_item_progress_by_queue ON annotation_item_progress (project_id, queue_id);
 `;
 
-/** The migration text for one backend; appended as a new migration entry, never edited after release. */
-export function annotationTablesSql(kind: 'sqlite' | 'postgres'): string {
-  return kind === 'postgres' ? TABLES : TABLES.replaceAll(' COLLATE "C"', '');
-}
+export const migration: Migration = {
+  id: 6,
+  name: 'annotation-queues',
+  sqlite: POSTGRES.replaceAll(' COLLATE "C"', ''),
+  postgres: POSTGRES,
+};

@@ -1,9 +1,10 @@
 /**
- * SQL functions the PostgreSQL dialect calls (migration 1). Each mirrors the JavaScript function
- * the SQLite adapter registers under the same name (sqlite-dialect.ts), so a query means the same
- * on both stores. Written with String.raw: the bodies hold regular expressions.
+ * SQL functions the PostgreSQL dialect calls (created by migration 001). Each mirrors the JavaScript
+ * function the SQLite adapter registers under the same name (sqlite/sqlite-dialect.ts), so a query
+ * means the same on both stores. Written with String.raw: the bodies hold regular expressions.
+ * Part of a released migration: never edit; change a function with a new migration.
  */
-export const FUNCTIONS_SQL = String.raw`
+export const POSTGRES_FUNCTIONS_SQL = String.raw`
 DO $check$
 BEGIN
   -- every text function below assumes UTF-8 (code point order of the "C" collation, Unicode case)

@@ -1,65 +1,9 @@
 import type { CheckpointRow, TrainingEventRow, TrainingJobRow, TrainingModelRow } from '../training-types.js';
-import type { CompiledSql } from './calls-select.js';
-import { SqlParams, type SqlDialect } from './sql-dialect.js';
 
 /**
- * Shared pieces of the training SQL: a tagged-template statement builder over a dialect, what
- * differs between the backends for the queue, and row mapping (backends may hand integers back
- * as strings and bytes as Buffers).
+ * Row mapping of the training tables (backends may hand integers back as strings and bytes as
+ * Buffers) and the event types that end a job.
  */
-
-/** SQL text spliced verbatim into a statement (never user input). */
-export class Raw {
-  constructor(readonly text: string) {}
-}
-
-export const raw = (text: string): Raw => new Raw(text);
-
-/** A statement piece whose values are bound only when the whole statement is built. */
-export class Fragment {
-  constructor(
-    readonly strings: readonly string[],
-    readonly values: unknown[],
-  ) {}
-}
-
-/** `frag\`AND x = ${v}\`` for conditional parts of a statement. */
-export const frag = (strings: TemplateStringsArray, ...values: unknown[]): Fragment =>
-  new Fragment([...strings], values);
-
-/** Values become parameters, `Raw` values are spliced, fragments expanded, arrays of values become `(p1, p2, …)`. */
-export type SqlTag = (strings: TemplateStringsArray, ...values: unknown[]) => CompiledSql;
-
-function build(strings: readonly string[], values: unknown[], p: SqlParams): string {
-  let text = strings[0];
-  values.forEach((value, i) => {
-    let piece: string;
-    if (value instanceof Raw) piece = value.text;
-    else if (value instanceof Fragment) piece = build(value.strings, value.values, p);
-    else if (Array.isArray(value)) piece = `(${value.map((v) => p.add(v)).join(', ')})`;
-    else piece = p.add(value);
-    text += piece + strings[i + 1];
-  });
-  return text;
-}
-
-export function sqlTag(d: SqlDialect): SqlTag {
-  return (strings, ...values) => {
-    const p = new SqlParams(d);
-    return { sql: build(strings, values, p), params: p.values };
-  };
-}
-
-/** What the queue needs beyond the shared dialect. */
-export interface TrainingSqlDialect {
-  d: SqlDialect;
-  /** Row lock for read-check-write transactions (PostgreSQL `FOR UPDATE`; SQLite has one writer). */
-  forUpdate: string;
-  /** Claim clause of the lease query (PostgreSQL `FOR UPDATE OF j SKIP LOCKED`). */
-  claim: string;
-  /** Whether an error is a unique-constraint violation (a concurrent insert won). */
-  isUniqueViolation(error: unknown): boolean;
-}
 
 export const TERMINAL_TYPES = ['training_ended', 'training_failed'] as const;
 

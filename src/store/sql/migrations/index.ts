@@ -1,0 +1,39 @@
+import { migration as authAndCalls } from './001-auth-and-calls.js';
+import { migration as objectsAndFiles } from './002-objects-and-files.js';
+import { migration as feedbackAndPrices } from './003-feedback-and-prices.js';
+import { migration as tableStore } from './004-table-store.js';
+import { migration as training } from './005-training.js';
+import { migration as annotationQueues } from './006-annotation-queues.js';
+import type { Migration } from './migration.js';
+
+export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
+
+/**
+ * The schema of both stores, in order. To change the schema, add a file `NNN-name.ts` (the next
+ * number) exporting `migration` with SQL for both dialects, and append it here; test/store/schema
+ * checks that both stores still end with the same tables, columns and indexes.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  authAndCalls,
+  objectsAndFiles,
+  feedbackAndPrices,
+  tableStore,
+  training,
+  annotationQueues,
+];
+
+/**
+ * Databases made before this list existed recorded PostgreSQL versions of their own: version 1
+ * held what are now migrations 1 and 2, and version n > 1 is now migration n + 1. (SQLite's
+ * `user_version` already counted the steps of this list.) Returns how many entries of MIGRATIONS
+ * a legacy PostgreSQL database has applied.
+ */
+export function appliedByLegacyPostgresVersion(version: number): number {
+  if (version <= 0) return 0;
+  const applied = version + 1;
+  if (applied > LEGACY_POSTGRES_LAST) throw new Error(`unknown legacy PostgreSQL schema version ${version}`);
+  return applied;
+}
+
+/** The last entry a legacy PostgreSQL runner knew (its version 5, annotation queues). */
+const LEGACY_POSTGRES_LAST = 6;

@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
+import { MIGRATIONS, migrationSql } from '../../../src/store/sql/migrations/index.js';
+import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import {
+  emptyPostgres,
+  freshSqliteSchema,
+  migratedPostgresSchema,
+  tempSqliteFile,
+  withPostgres,
+  withSqlite,
+} from './fresh-schemas.js';
+import { postgresSchema, sqliteSchema } from './introspect.js';
+
+/**
+ * Databases made by the per-store migration lists (before sql/migrations/) upgrade in place. The
+ * old lists' SQL is the SQL of the shared list, moved verbatim (the old PostgreSQL version 1 is
+ * now entries 1 and 2), so a database of each old version is built from the shared list's SQL and
+ * the old runner's record: `user_version` on SQLite, rows of `heddle_migrations` on PostgreSQL.
+ * Every statement is a plain CREATE, so a step applied twice would fail the upgrade.
+ */
+
+/** Old PostgreSQL version → entries of the shared list it had applied. */
+const LEGACY_POSTGRES: [version: number, applied: number][] = [
+  [1, 2],
+  [2, 3],
+  [3, 4],
+  [4, 5],
+  [5, 6],
+];
+
+const USER = `INSERT INTO users (id, username, default_entity, created_at) VALUES ('u1', 'legacy', 'acme', 1)`;
+
+test('SQLite files of every old user_version upgrade without re-running a step and keep their rows', async (t) => {
+  const fresh = await freshSqliteSchema(t);
+  for (let applied = 0; applied <= MIGRATIONS.length; applied += 1) {
+    const file = tempSqliteFile(t);
+    withSqlite(file, (db) => {
+      for (const m of MIGRATIONS.slice(0, applied)) for (const sql of migrationSql(m, 'sqlite')) db.exec(sql);
+      db.pragma(`user_version = ${applied}`);
+      if (applied > 0) db.exec(USER);
+    });
+    for (let run = 0; run < 2; run += 1) {
+      const store = new SqliteStore({ file });
+      await store.migrate();
+      await store.close();
+    }
+    withSqlite(file, (db) => {
+      assert.equal(db.pragma('user_version', { simple: true }), MIGRATIONS.length, `from version ${applied}`);
+      assert.deepEqual(sqliteSchema(db), fresh, `schema from version ${applied}`);
+      const users = db.prepare('SELECT username FROM users').pluck().all();
+      assert.deepEqual(users, applied > 0 ? ['legacy'] : []);
+    });
+  }
+});
+
+test('PostgreSQL databases of every old heddle_migrations version upgrade to the shared log', async (t) => {
+  const url = await emptyPostgres(t);
+  if (url === null) return;
+  const fresh = await migratedPostgresSchema(url);
+  for (const [version, applied] of LEGACY_POSTGRES) {
+    await withPostgres(url, async (c) => {
+      await c.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
+      for (const m of MIGRATIONS.slice(0, applied)) for (const sql of migrationSql(m, 'postgres')) await c.query(sql);
+      // the old runner's log, as postgres/migrations.ts created and filled it
+      await c.query(`CREATE TABLE heddle_migrations (
+        version integer PRIMARY KEY,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`);
+      await c.query('INSERT INTO heddle_migrations (version) SELECT generate_series(1, $1::int)', [version]);
+      await c.query(USER);
+    });
+    // two nodes starting at once: the advisory lock lets one upgrade, the other then finds nothing to do
+    const stores = [new PostgresStore({ url }), new PostgresStore({ url })];
+    await Promise.all(stores.map((s) => s.migrate()));
+    await Promise.all(stores.map((s) => s.close()));
+    await withPostgres(url, async (c) => {
+      assert.deepEqual(await postgresSchema(c), fresh, `schema from version ${version}`);
+      const log = await c.query<{ id: number; name: string }>(
+        'SELECT id, name FROM heddle_schema_migrations ORDER BY id',
+      );
+      assert.deepEqual(
+        log.rows,
+        MIGRATIONS.map((m) => ({ id: m.id, name: m.name })),
+      );
+      const legacy = await c.query(`SELECT to_regclass('heddle_migrations') AS t`);
+      assert.equal(legacy.rows[0].t, null, 'the old log is dropped');
+      assert.deepEqual((await c.query('SELECT username FROM users')).rows, [{ username: 'legacy' }]);
+    });
+  }
+});
+
+test('a version the old PostgreSQL runner never wrote is refused, not guessed', async (t) => {
+  const url = await emptyPostgres(t);
+  if (url === null) return;
+  await withPostgres(url, async (c) => {
+    await c.query('CREATE TABLE heddle_migrations (version integer PRIMARY KEY, applied_at timestamptz)');
+    await c.query('INSERT INTO heddle_migrations (version) VALUES (1), (2), (3), (4), (5), (6)');
+  });
+  const store = new PostgresStore({ url });
+  try {
+    await assert.rejects(store.migrate());
+  } finally {
+    await store.close();
+  }
+});
+
+test('a migration connection killed while it waits for the lock fails migrate(), not the process', async (t) => {
+  const url = await emptyPostgres(t);
+  if (url === null) return;
+  await withPostgres(url, async (holder) => {
+    // the runner's advisory lock, held by another session so migrate() waits on its connection
+    await holder.query('SELECT pg_advisory_lock(114384087786853)');
+    const store = new PostgresStore({ url });
+    try {
+      const migrating = store.migrate();
+      const waiting = async (): Promise<number[]> => {
+        const { rows } = await holder.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+           AND wait_event_type = 'Lock'`,
+        );
+        return rows.map((r) => r.pid);
+      };
+      let pids = await waiting();
+      for (let i = 0; pids.length === 0 && i < 100; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        pids = await waiting();
+      }
+      assert.equal(pids.length, 1);
+      await holder.query('SELECT pg_terminate_backend($1)', [pids[0]]);
+      await assert.rejects(migrating);
+    } finally {
+      await holder.query('SELECT pg_advisory_unlock_all()');
+      await store.close();
+    }
+  });
+});

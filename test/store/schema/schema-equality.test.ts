@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { MIGRATIONS } from '../../../src/store/sql/migrations/index.js';
+import { emptyPostgres, freshSqliteSchema, migratedPostgresSchema } from './fresh-schemas.js';
+import type { SchemaShape, TableShape } from './introspect.js';
+
+/**
+ * Both stores migrate to the same schema (one migration list, SQL per dialect): the same tables,
+ * columns (name, type through the affinity map of introspect.ts, nullability), keys and indexes.
+ * Deliberate differences are listed here, each exactly, so fixing one fails until it is removed.
+ */
+
+/** Columns only one store has. */
+const ONLY_IN: { table: string; column: string; store: 'sqlite' | 'postgres'; why: string }[] = [
+  { table: 'calls', column: 'seq', store: 'postgres', why: 'insertion order for sort_by []; SQLite uses its rowid' },
+];
+
+/**
+ * Indexes that differ by design: the PostgreSQL calls indexes match its planner (descending
+ * listing order, partial indexes for live roots, lookups the query compiler makes there), SQLite's
+ * are the original set. `null`: the store has no such index.
+ */
+const INDEX_DIFFERENCES: { table: string; index: string; sqlite: string[] | null; postgres: string[] | null }[] = [
+  {
+    table: 'calls',
+    index: 'calls_by_op',
+    sqlite: ['project_id', 'op_name', 'started_at'],
+    postgres: ['project_id', 'op_name', 'started_at', 'id'],
+  },
+  {
+    table: 'calls',
+    index: 'calls_by_thread',
+    sqlite: ['project_id', 'thread_id'],
+    postgres: ['project_id', 'thread_id', 'started_at'],
+  },
+  { table: 'calls', index: 'calls_roots_by_start', sqlite: null, postgres: ['project_id', 'started_at', 'id'] },
+  { table: 'calls', index: 'calls_by_turn', sqlite: null, postgres: ['project_id', 'turn_id'] },
+  { table: 'calls', index: 'calls_by_user', sqlite: null, postgres: ['project_id', 'wb_user_id'] },
+  { table: 'calls', index: 'calls_by_run', sqlite: null, postgres: ['project_id', 'wb_run_id'] },
+  { table: 'projects', index: 'projects_by_entity', sqlite: null, postgres: ['entity'] },
+];
+
+/**
+ * Tables whose keys need not start with `project_id` (every other key and index does, so the
+ * data can be sharded by project, Citus-style): accounts and keys are global, `projects` is keyed
+ * by `project_id` alone, training path ids name no project, and workers are not tenant data.
+ */
+const GLOBAL_TABLES = new Set([
+  'users',
+  'entities',
+  'memberships',
+  'api_keys',
+  'projects',
+  'training_ids',
+  'training_workers',
+]);
+
+/** Indexes of per-project tables that do not lead with `project_id`. */
+const NOT_BY_PROJECT = new Set<string>([]);
+
+/** The schema with the listed differences taken out, so the rest must match exactly. */
+function comparable(schema: SchemaShape, store: 'sqlite' | 'postgres'): Record<string, TableShape> {
+  const tables = structuredClone(schema.tables);
+  for (const only of ONLY_IN) {
+    if (only.store !== store) continue;
+    const table = tables[only.table];
+    assert.ok(
+      table?.columns.some((c) => c.name === only.column),
+      `${store} has ${only.table}.${only.column}`,
+    );
+    table.columns = table.columns.filter((c) => c.name !== only.column);
+  }
+  for (const diff of INDEX_DIFFERENCES) {
+    const table = tables[diff.table];
+    assert.ok(table, `${store} has table ${diff.table}`);
+    assert.deepEqual(table.indexes[diff.index]?.columns ?? null, diff[store], `${store} index ${diff.index}`);
+    delete table.indexes[diff.index];
+  }
+  return tables;
+}
+
+test('SQLite and PostgreSQL migrate to the same tables, columns, keys and indexes', async (t) => {
+  const url = await emptyPostgres(t);
+  if (url === null) return;
+  const sqlite = comparable(await freshSqliteSchema(t), 'sqlite');
+  const postgres = comparable(await migratedPostgresSchema(url), 'postgres');
+  assert.deepEqual(Object.keys(sqlite).sort(), Object.keys(postgres).sort());
+  for (const name of Object.keys(sqlite)) assert.deepEqual(sqlite[name], postgres[name], `table ${name}`);
+});
+
+test('every key and index of a per-project table leads with project_id', async (t) => {
+  const schema = await freshSqliteSchema(t);
+  const url = await emptyPostgres(t);
+  const schemas = url === null ? [schema] : [schema, await migratedPostgresSchema(url)];
+  for (const { tables } of schemas) {
+    for (const name of GLOBAL_TABLES) assert.ok(tables[name], `global table ${name} exists`);
+    for (const [name, table] of Object.entries(tables)) {
+      if (GLOBAL_TABLES.has(name)) continue;
+      assert.equal(table.primaryKey[0], 'project_id', `primary key of ${name}`);
+      for (const unique of table.uniques) assert.equal(unique[0], 'project_id', `unique ${unique.join()} of ${name}`);
+      for (const [index, { columns }] of Object.entries(table.indexes))
+        if (!NOT_BY_PROJECT.has(index)) assert.equal(columns[0], 'project_id', `index ${index} of ${name}`);
+    }
+  }
+});
+
+test('the migration list is numbered 1, 2, 3 … with unique names and SQL for both dialects', () => {
+  assert.ok(MIGRATIONS.length > 0);
+  MIGRATIONS.forEach((m, i) => {
+    assert.equal(m.id, i + 1, `entry ${i} has id ${m.id}`);
+    assert.match(m.name, /^[a-z0-9]+(-[a-z0-9]+)*$/);
+    for (const dialect of ['sqlite', 'postgres'] as const) assert.notEqual(m[dialect], undefined);
+  });
+  assert.equal(new Set(MIGRATIONS.map((m) => m.name)).size, MIGRATIONS.length);
+});
