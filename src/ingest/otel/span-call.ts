@@ -39,6 +39,14 @@ export interface SpanGroupContext {
 
 export type SpanOutcome = { ok: true; call: OtelCall } | { ok: false; reason: string };
 
+/**
+ * §A.4 thread id, plus (our choice) OpenInference's `session.id` (Phoenix sessions) and the GenAI
+ * conventions' `gen_ai.conversation.id`. A session span is a turn when it is a trace root: the
+ * instrumentations copy the session id onto every span of the trace, and a thread's turns are its roots.
+ */
+const SESSION_KEYS = ['session.id', 'gen_ai.conversation.id'];
+const THREAD_KEYS = ['gcp.vertex.agent.session_id', 'wandb.thread_id', ...SESSION_KEYS];
+
 const NAME_DELIMITERS = /[,;| /?.]/g;
 const MAX_OP_NAME = 128;
 const MAX_DISPLAY_NAME = 1024;
@@ -94,8 +102,12 @@ function textOrNull(value: OtelJson | undefined): string | null {
   return typeof value === 'string' ? value : String(value);
 }
 
-/** §A.7: `{"usage": {<model or "usage">: {six keys}}}`. */
+/**
+ * §A.7: `{"usage": {<model or "usage">: {six keys}}}`. Our choice: a span without any token count
+ * gets an empty summary, not a usage entry of nulls (which the UI would show as a model with no tokens).
+ */
 function summaryOf(usage: Usage, attributes: OtelJsonObject): OtelJsonObject {
+  if (Object.values(usage).every((v) => v === null)) return {};
   const params = attributes.model_parameters;
   const model = isTruthy(attributes.model)
     ? attributes.model
@@ -177,7 +189,11 @@ export function spanToCall(span: OtlpSpan, ctx: SpanGroupContext): SpanOutcome {
   let dump: OtelJsonObject;
   const attrs = (key: string): OtelJson | undefined => lookup(trees.attributes, key);
   try {
-    trees = { attributes: attributeTree(span.attributes), events: eventsTree(span) };
+    trees = {
+      attributes: attributeTree(span.attributes),
+      events: eventsTree(span),
+      eventList: span.events.map((e) => ({ name: e.name, attributes: attributeTree(e.attributes) })),
+    };
     dump = otelDump(span, ctx, trees.attributes, 0, 0);
   } catch (error) {
     if (error instanceof PathConflictError) return { ok: false, reason: error.message };
@@ -190,8 +206,11 @@ export function spanToCall(span: OtlpSpan, ctx: SpanGroupContext): SpanOutcome {
   dump.start_time = formatMicros(startedAt);
   dump.end_time = formatMicros(endedAt);
   const extracted = extractSemantics(trees);
-  const threadId = textOrNull(firstTruthy(trees, ['gcp.vertex.agent.session_id', 'wandb.thread_id'])?.value);
-  const isTurn = firstTruthy(trees, ['gcp.vertex.agent.session_id', 'wandb.is_turn']) !== null;
+  const thread = firstTruthy(trees, THREAD_KEYS);
+  const threadId = textOrNull(thread?.value);
+  const isTurn =
+    firstTruthy(trees, ['gcp.vertex.agent.session_id', 'wandb.is_turn']) !== null ||
+    (thread !== null && SESSION_KEYS.includes(thread.key) && span.parentSpanId === '');
   const displayName = textOrNull(attrs('wandb.display_name'));
   const runId = attrs('wandb.wb_run_id');
   const ownRunId =
