@@ -131,3 +131,20 @@ test('README training curl lines create a model and get a chat completion from i
   assert.equal(completion.choices[0].message.role, 'assistant');
   assert.equal(typeof completion.choices[0].message.content, 'string');
 });
+
+test('README OTel curl line lands as a chat call in a thread', { timeout: 120_000 }, async (t) => {
+  const curl = snippet(SNIPPETS, 'otel-curl');
+  assert.equal(curl.lang, 'sh');
+  const { server, env, dir } = await setUp(t);
+  const run = await runIn(dir, 'bash', ['-e', '-c', curl.code], env);
+  assert.equal(run.code, 0, describe(run, server));
+  assert.match(run.out, /\{"partial_success":null\}/, describe(run, server));
+  const [call, ...more] = await streamAllCalls(server.url, env.WANDB_API_KEY, 'acme/demo');
+  assert.deepEqual(more, []);
+  assert.match(String(call.op_name), /\/op\/chatcompletion:/);
+  assert.deepEqual([call.thread_id, call.turn_id, call.attributes.user_id], ['session-1', call.id, 'user-1']);
+  assert.deepEqual(call.inputs, { messages: [{ role: 'user', content: 'Hi' }] });
+  assert.deepEqual(call.output, {
+    choices: [{ index: 0, message: { role: 'assistant', content: 'Hello!' }, finish_reason: null }],
+  });
+});
