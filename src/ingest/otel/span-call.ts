@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { formatMicros, parseIsoMicros, unixSecondsToMicros } from '../../domain/time.js';
 import { attributeTree, isObject, isTruthy, lookup, PathConflictError, setOwn } from './attribute-tree.js';
+import type { SpanEvent } from './chat-messages.js';
 import { extractSemantics, firstTruthy, type SpanTrees, type Usage } from './extract.js';
 import { SPAN_KIND_NAMES, STATUS_CODE_NAMES, type OtelJson, type OtelJsonObject, type OtlpSpan } from './otlp-model.js';
 
@@ -119,9 +120,9 @@ function summaryOf(usage: Usage, attributes: OtelJsonObject): OtelJsonObject {
 }
 
 /** The events tree of §A.5: each event name dot-split, the leaf a list of attribute trees. */
-function eventsTree(span: OtlpSpan): OtelJsonObject {
+function eventsTree(events: SpanEvent[]): OtelJsonObject {
   const root: OtelJsonObject = {};
-  for (const event of span.events) {
+  for (const event of events) {
     const segments = event.name.split('.');
     let node = root;
     for (const segment of segments.slice(0, -1)) {
@@ -130,7 +131,7 @@ function eventsTree(span: OtlpSpan): OtelJsonObject {
     }
     const leaf = segments[segments.length - 1];
     const list = Object.hasOwn(node, leaf) && Array.isArray(node[leaf]) ? (node[leaf] as OtelJson[]) : [];
-    list.push(attributeTree(event.attributes));
+    list.push(event.attributes);
     setOwn(node, leaf, list);
   }
   return root;
@@ -189,11 +190,8 @@ export function spanToCall(span: OtlpSpan, ctx: SpanGroupContext): SpanOutcome {
   let dump: OtelJsonObject;
   const attrs = (key: string): OtelJson | undefined => lookup(trees.attributes, key);
   try {
-    trees = {
-      attributes: attributeTree(span.attributes),
-      events: eventsTree(span),
-      eventList: span.events.map((e) => ({ name: e.name, attributes: attributeTree(e.attributes) })),
-    };
+    const eventList = span.events.map((e) => ({ name: e.name, attributes: attributeTree(e.attributes) }));
+    trees = { attributes: attributeTree(span.attributes), events: eventsTree(eventList), eventList };
     dump = otelDump(span, ctx, trees.attributes, 0, 0);
   } catch (error) {
     if (error instanceof PathConflictError) return { ok: false, reason: error.message };
