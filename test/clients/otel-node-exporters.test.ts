@@ -92,8 +92,10 @@ function checkTrace(
   assert.deepEqual([root.thread_id, root.turn_id], ['th-1', ids.rootId]);
   assert.deepEqual(root.inputs, { 'input.value': { goal: 'trip' } });
   assert.equal(root.summary.weave.status, 'success');
-  assert.deepEqual(child.inputs, { 'gen_ai.prompt': [{ role: 'user', content: 'hi' }] });
-  assert.deepEqual(child.output, { 'gen_ai.completion': [{ role: 'assistant', content: 'hello' }] });
+  assert.deepEqual(child.inputs, { messages: [{ role: 'user', content: 'hi' }] });
+  assert.deepEqual(child.output, {
+    choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: null }],
+  });
   assert.equal(child.exception, 'rate limited');
   assert.equal(child.summary.weave.status, 'error');
   assert.equal(child.attributes.model, 'gpt-4o-mini-2024-07-18');

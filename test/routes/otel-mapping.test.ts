@@ -88,10 +88,11 @@ test('checklist 16: a span with no recognised keys keeps its whole nested attrib
   });
   assert.deepEqual(call.inputs, {});
   assert.deepEqual(call.output, {});
-  // a raw `model` attribute in the fallback tree is not a recognised model: the usage key stays "usage"
+  // a raw `model` attribute in the fallback tree is not a recognised model, and with no token counts
+  // there is no usage entry at all (our choice: no usage of nulls)
   const raw = await ingestOne(h, { spanId: '7100000000000002', attributes: [attr('model', 'not-a-key')] });
   assert.deepEqual(ownAttributes(raw), { model: 'not-a-key' });
-  assert.deepEqual(Object.keys(raw.summary.usage), ['usage']);
+  assert.equal(raw.summary.usage, undefined);
 });
 
 test('checklist 17: every OTel call carries attributes.otel_span with name, context, kind, status and resource', async (t) => {

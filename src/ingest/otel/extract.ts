@@ -1,4 +1,5 @@
 import { indexedObjectsToArrays, isObject, isTruthy, lookup, setOwn } from './attribute-tree.js';
+import { chatInputs, chatOutput, type SpanEvent } from './chat-messages.js';
 import type { OtelJson, OtelJsonObject } from './otlp-model.js';
 
 /** Semantic-convention extraction of spec §A.5: inputs, output, usage and call attributes. */
@@ -43,6 +44,11 @@ const ATTRIBUTE_KEYS: Array<[string, string[]]> = [
   ['agent', ['gen_ai.agent.name']],
   ['tools', ['gen_ai.agent.tools']],
   ['operation', ['gen_ai.operation.name']],
+  // our choice: OpenInference's user id, metadata and tags, so the calls table can filter on
+  // `attributes.user_id` (the session id becomes the thread id, span-call.ts)
+  ['user_id', ['user.id']],
+  ['metadata', ['metadata']],
+  ['tags', ['tag.tags']],
 ];
 
 export interface Usage {
@@ -94,6 +100,8 @@ export interface Extracted {
 export interface SpanTrees {
   attributes: OtelJsonObject;
   events: OtelJsonObject;
+  /** The span's events in order (chat messages sent as events keep their order); none when absent. */
+  eventList?: SpanEvent[];
 }
 
 /** First truthy candidate; span attributes win over the events tree for the same key. */
@@ -156,6 +164,8 @@ export function extractUsage(trees: SpanTrees): Usage {
 }
 
 function extractInputs(trees: SpanTrees): OtelJsonObject | null {
+  const chat = chatInputs(trees.attributes, trees.eventList ?? []);
+  if (chat !== null) return chat;
   const match = firstTruthy(trees, INPUT_KEYS);
   if (match === null) return null;
   const value = indexedObjectsToArrays(match.value);
@@ -165,6 +175,8 @@ function extractInputs(trees: SpanTrees): OtelJsonObject | null {
 }
 
 function extractOutput(trees: SpanTrees): { value: OtelJson } | null {
+  const chat = chatOutput(trees.attributes, trees.eventList ?? []);
+  if (chat !== null) return { value: chat };
   const match = firstTruthy(trees, OUTPUT_KEYS);
   if (match === null) return null;
   const value = indexedObjectsToArrays(match.value);

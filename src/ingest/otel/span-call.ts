@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { formatMicros, parseIsoMicros, unixSecondsToMicros } from '../../domain/time.js';
 import { attributeTree, isObject, isTruthy, lookup, PathConflictError, setOwn } from './attribute-tree.js';
+import type { SpanEvent } from './chat-messages.js';
 import { extractSemantics, firstTruthy, type SpanTrees, type Usage } from './extract.js';
 import { SPAN_KIND_NAMES, STATUS_CODE_NAMES, type OtelJson, type OtelJsonObject, type OtlpSpan } from './otlp-model.js';
 
@@ -38,6 +39,14 @@ export interface SpanGroupContext {
 }
 
 export type SpanOutcome = { ok: true; call: OtelCall } | { ok: false; reason: string };
+
+/**
+ * §A.4 thread id, plus (our choice) OpenInference's `session.id` (Phoenix sessions) and the GenAI
+ * conventions' `gen_ai.conversation.id`. A session span is a turn when it is a trace root: the
+ * instrumentations copy the session id onto every span of the trace, and a thread's turns are its roots.
+ */
+const SESSION_KEYS = ['session.id', 'gen_ai.conversation.id'];
+const THREAD_KEYS = ['gcp.vertex.agent.session_id', 'wandb.thread_id', ...SESSION_KEYS];
 
 const NAME_DELIMITERS = /[,;| /?.]/g;
 const MAX_OP_NAME = 128;
@@ -94,8 +103,12 @@ function textOrNull(value: OtelJson | undefined): string | null {
   return typeof value === 'string' ? value : String(value);
 }
 
-/** §A.7: `{"usage": {<model or "usage">: {six keys}}}`. */
+/**
+ * §A.7: `{"usage": {<model or "usage">: {six keys}}}`. Our choice: a span without any token count
+ * gets an empty summary, not a usage entry of nulls (which the UI would show as a model with no tokens).
+ */
 function summaryOf(usage: Usage, attributes: OtelJsonObject): OtelJsonObject {
+  if (Object.values(usage).every((v) => v === null)) return {};
   const params = attributes.model_parameters;
   const model = isTruthy(attributes.model)
     ? attributes.model
@@ -107,9 +120,9 @@ function summaryOf(usage: Usage, attributes: OtelJsonObject): OtelJsonObject {
 }
 
 /** The events tree of §A.5: each event name dot-split, the leaf a list of attribute trees. */
-function eventsTree(span: OtlpSpan): OtelJsonObject {
+function eventsTree(events: SpanEvent[]): OtelJsonObject {
   const root: OtelJsonObject = {};
-  for (const event of span.events) {
+  for (const event of events) {
     const segments = event.name.split('.');
     let node = root;
     for (const segment of segments.slice(0, -1)) {
@@ -118,7 +131,7 @@ function eventsTree(span: OtlpSpan): OtelJsonObject {
     }
     const leaf = segments[segments.length - 1];
     const list = Object.hasOwn(node, leaf) && Array.isArray(node[leaf]) ? (node[leaf] as OtelJson[]) : [];
-    list.push(attributeTree(event.attributes));
+    list.push(event.attributes);
     setOwn(node, leaf, list);
   }
   return root;
@@ -177,7 +190,8 @@ export function spanToCall(span: OtlpSpan, ctx: SpanGroupContext): SpanOutcome {
   let dump: OtelJsonObject;
   const attrs = (key: string): OtelJson | undefined => lookup(trees.attributes, key);
   try {
-    trees = { attributes: attributeTree(span.attributes), events: eventsTree(span) };
+    const eventList = span.events.map((e) => ({ name: e.name, attributes: attributeTree(e.attributes) }));
+    trees = { attributes: attributeTree(span.attributes), events: eventsTree(eventList), eventList };
     dump = otelDump(span, ctx, trees.attributes, 0, 0);
   } catch (error) {
     if (error instanceof PathConflictError) return { ok: false, reason: error.message };
@@ -190,8 +204,11 @@ export function spanToCall(span: OtlpSpan, ctx: SpanGroupContext): SpanOutcome {
   dump.start_time = formatMicros(startedAt);
   dump.end_time = formatMicros(endedAt);
   const extracted = extractSemantics(trees);
-  const threadId = textOrNull(firstTruthy(trees, ['gcp.vertex.agent.session_id', 'wandb.thread_id'])?.value);
-  const isTurn = firstTruthy(trees, ['gcp.vertex.agent.session_id', 'wandb.is_turn']) !== null;
+  const thread = firstTruthy(trees, THREAD_KEYS);
+  const threadId = textOrNull(thread?.value);
+  const isTurn =
+    firstTruthy(trees, ['gcp.vertex.agent.session_id', 'wandb.is_turn']) !== null ||
+    (thread !== null && SESSION_KEYS.includes(thread.key) && span.parentSpanId === '');
   const displayName = textOrNull(attrs('wandb.display_name'));
   const runId = attrs('wandb.wb_run_id');
   const ownRunId =
