@@ -63,11 +63,11 @@ const dateTime = new Intl.DateTimeFormat('en-GB', {
 });
 
 /** Absolute UTC time, e.g. `04 Mar 2025, 10:00:00 UTC`. */
-export function formatTime(iso: string | null | undefined): string {
+export function formatTime(iso: string | null | undefined, suffix = true): string {
   if (!iso) return '—';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return `${dateTime.format(d)} UTC`;
+  return suffix ? `${dateTime.format(d)} UTC` : dateTime.format(d);
 }
 
 /** A short one-line preview of any JSON value. */

@@ -18,7 +18,7 @@ const columns = [
     size: 120,
     cell: (i) => <StatusBadge status={i.getValue()} />,
   }),
-  col.accessor('started_at', { id: 'started_at', header: 'Started (UTC)', size: 200, cell: (i) => formatTime(i.getValue()) }),
+  col.accessor('started_at', { id: 'started_at', header: 'Started (UTC)', size: 200, cell: (i) => formatTime(i.getValue(), false) }),
   col.accessor((c) => latencyMs(c), {
     id: 'summary.weave.latency_ms',
     header: 'Latency',
@@ -37,7 +37,7 @@ const columns = [
   col.accessor((c) => totalCost(c), {
     id: 'cost',
     header: 'Cost',
-    size: 90,
+    size: 104,
     enableSorting: false,
     cell: (i) => formatCost(i.getValue()),
     meta: { num: true },

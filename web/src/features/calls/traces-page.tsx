@@ -1,7 +1,8 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useCallsCount, useCallsInfinite, COUNT_LIMIT, type CallsRequest } from '../../api/calls.js';
-import { liveTailUrl, mergeLive, useLiveTail, type LiveState } from '../../api/stream/live-tail.js';
+import { liveTailUrl, useLiveTail, type LiveState } from '../../api/stream/live-tail.js';
+import { mergeLive } from '../../lib/live.js';
 import { PageHeading } from '../../components/page-heading.js';
 import type { Call } from '../../lib/call.js';
 import { formatInt, opDisplayName } from '../../lib/format.js';
