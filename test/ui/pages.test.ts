@@ -85,7 +85,7 @@ describe('web UI', { skip, concurrency: 1 }, () => {
     await page.getByLabel('Field filter').fill('inputs.user_id = "user-3" and inputs.question = "Question number 10"');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/q=/);
-    await page.getByText('1 calls').first().waitFor();
+    await page.getByText('1 call', { exact: true }).first().waitFor();
     assert.equal(await page.locator('.body-row').count(), 1);
   });
 

@@ -84,3 +84,8 @@ export function preview(value: unknown, max = 120): string {
   s = s.replace(/\s+/g, ' ');
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
+
+/** `1 call`, `2 calls`, `10,000+ calls`. */
+export function plural(n: number | string, word: string): string {
+  return `${typeof n === 'number' ? formatInt(n) : n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -5,7 +5,7 @@ import { liveTailUrl, useLiveTail, type LiveState } from '../../api/stream/live-
 import { mergeLive } from '../../lib/live.js';
 import { PageHeading } from '../../components/page-heading.js';
 import type { Call } from '../../lib/call.js';
-import { formatInt, opDisplayName } from '../../lib/format.js';
+import { formatInt, opDisplayName, plural } from '../../lib/format.js';
 import { buildCallsQuery, sortOf, type TracesSearch } from '../../lib/query.js';
 import { tracesRoute } from '../../router.js';
 import { CallsTable } from './calls-table.js';
@@ -89,8 +89,8 @@ export function TracesPage() {
 
   const total = count.data
     ? count.data.has_more
-      ? `${formatInt(COUNT_LIMIT)}+ calls`
-      : `${formatInt(count.data.count + live.length)} calls`
+      ? plural(`${formatInt(COUNT_LIMIT)}+`, 'call')
+      : plural(count.data.count + live.length, 'call')
     : 'Counting…';
 
   return (

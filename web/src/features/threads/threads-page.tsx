@@ -5,7 +5,7 @@ import { PageHeading } from '../../components/page-heading.js';
 import { StatusBadge } from '../../components/status-badge.js';
 import { callStatus, latencyMs } from '../../lib/call.js';
 import { chatFromInputs, chatFromOutput } from '../../lib/chat.js';
-import { formatLatency, formatTime, opDisplayName, preview } from '../../lib/format.js';
+import { formatLatency, formatTime, opDisplayName, plural, preview } from '../../lib/format.js';
 import { threadsRoute } from '../../router.js';
 
 export function ThreadsPage() {
@@ -18,7 +18,7 @@ export function ThreadsPage() {
     <main className="page threads-page">
       <div className="page-head">
         <PageHeading>Threads</PageHeading>
-        {threads.data && <span className="muted">{threads.data.length.toLocaleString('en-US')} threads</span>}
+        {threads.data && <span className="muted">{plural(threads.data.length, 'thread')}</span>}
       </div>
       {threads.isPending && <p className="muted">Loading threads…</p>}
       {threads.isError && <p role="alert">Could not load threads: {threads.error.message}</p>}

@@ -59,7 +59,8 @@ export function FeedbackPanel({ projectId, callId }: { projectId: string; callId
               </span>
               <span className="muted small">
                 {' '}
-                {f.creator ?? f.wb_user_id ?? ''} · {formatTime(f.created_at)}
+                {f.creator ? `${f.creator} · ` : ''}
+                {formatTime(f.created_at)}
               </span>
             </li>
           ))}

@@ -3,7 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useCall, useTraceCalls } from '../../api/calls.js';
 import { PageHeading } from '../../components/page-heading.js';
 import { CopyLinkButton } from '../../components/copy-link.js';
-import { opDisplayName } from '../../lib/format.js';
+import { opDisplayName, plural } from '../../lib/format.js';
 import { ancestors, indexTrace } from '../../lib/tree.js';
 import { callRoute } from '../../router.js';
 import { CallTree } from './call-tree.js';
@@ -45,7 +45,7 @@ export default function TracePage() {
           ← Traces
         </Link>
         <PageHeading>Trace {root ? opDisplayName(root.display_name ?? root.op_name) : ''}</PageHeading>
-        {traceCalls.data && <span className="muted">{traceCalls.data.length.toLocaleString('en-US')} calls</span>}
+        {traceCalls.data && <span className="muted">{plural(traceCalls.data.length, 'call')}</span>}
         <span className="spacer" />
         <CopyLinkButton />
       </div>
