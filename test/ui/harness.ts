@@ -17,7 +17,13 @@ import { PROJECT, seed, type Seeded } from './seed.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DIST = path.join(ROOT, 'web', 'dist');
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.svg': 'image/svg+xml', '.png': 'image/png' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.html': 'text/html',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
 
 export interface UiServer {
   url: string;
@@ -30,26 +36,37 @@ export function distBuilt(): boolean {
   return fs.existsSync(path.join(DIST, 'index.html'));
 }
 
-export async function startUi(t: Pick<TestContext, 'after'>, opts: { roots?: number; bigTrace?: number } = {}): Promise<UiServer> {
+export async function startUi(
+  t: Pick<TestContext, 'after'>,
+  opts: { roots?: number; bigTrace?: number } = {},
+): Promise<UiServer> {
   const heddle = await buildTestApp(t);
   await heddle.app.listen({ port: 0, host: '127.0.0.1' });
   const heddleUrl = `http://127.0.0.1:${(heddle.app.server.address() as AddressInfo).port}`;
   const seeded = await seed(heddleUrl, heddle.aliceKey, opts);
   const shim = createDevShim({ upstream: heddleUrl, projects: [PROJECT], pollMs: 300 });
-  const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data: blob:";
+  const csp =
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data: blob:";
   const server = http.createServer((req, res) => {
     void shim(req, res, () => {
       const url = new URL(req.url ?? '/', 'http://x');
       let file = path.join(DIST, path.normalize(url.pathname));
-      if (!file.startsWith(DIST) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) file = path.join(DIST, 'index.html');
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'content-security-policy': csp });
+      if (!file.startsWith(DIST) || !fs.existsSync(file) || fs.statSync(file).isDirectory())
+        file = path.join(DIST, 'index.html');
+      res.writeHead(200, {
+        'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+        'content-security-policy': csp,
+      });
       fs.createReadStream(file).pipe(res);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.after(() => new Promise<void>((r) => {
-    server.closeAllConnections();
-    server.close(() => r());
-  }));
+  t.after(
+    () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, key: heddle.aliceKey, seeded, heddleUrl };
 }

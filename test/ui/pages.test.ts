@@ -10,7 +10,11 @@ import { chromiumPath, launch } from './browser.js';
 import { distBuilt, startUi, type UiServer } from './harness.js';
 import { HOSTILE, PROJECT } from './seed.js';
 
-const skip = !chromiumPath() ? 'Chromium not installed' : !distBuilt() ? 'web/dist not built (npm run build:web)' : false;
+const skip = !chromiumPath()
+  ? 'Chromium not installed'
+  : !distBuilt()
+    ? 'web/dist not built (npm run build:web)'
+    : false;
 
 describe('web UI', { skip, concurrency: 1 }, () => {
   let ui: UiServer;
@@ -50,7 +54,10 @@ describe('web UI', { skip, concurrency: 1 }, () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Projects' }).waitFor();
     await page.getByRole('link', { name: PROJECT }).waitFor();
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + location.href + document.cookie);
+    const stored = await page.evaluate(
+      () =>
+        JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + location.href + document.cookie,
+    );
     assert.ok(!stored.includes(ui.key), 'the API key must not be in storage, the URL or a script-readable cookie');
   });
 
@@ -58,7 +65,10 @@ describe('web UI', { skip, concurrency: 1 }, () => {
     await page.goto(`${ui.url}/${PROJECT}/weave?status=error&op=classify`);
     await page.getByRole('heading', { name: 'Traces' }).waitFor();
     const rows = page.getByRole('table', { name: 'Calls' }).getByRole('row');
-    await page.getByText(/^\d+ calls$/).first().waitFor();
+    await page
+      .getByText(/^\d+ calls$/)
+      .first()
+      .waitFor();
     await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);
     const texts = await page.locator('.body-row').allInnerTexts();
     assert.ok(texts.length > 0);
@@ -75,7 +85,10 @@ describe('web UI', { skip, concurrency: 1 }, () => {
     await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);
     await page.getByRole('button', { name: 'Latency' }).click();
     await page.waitForURL(/sort=summary\.weave\.latency_ms/);
-    await page.getByRole('columnheader', { name: /Latency/ }).and(page.locator('[aria-sort="descending"]')).waitFor();
+    await page
+      .getByRole('columnheader', { name: /Latency/ })
+      .and(page.locator('[aria-sort="descending"]'))
+      .waitFor();
     const first = await page.locator('.body-row').first().innerText();
     assert.match(first, /Big batch run/, 'the longest trace comes first');
   });
@@ -112,8 +125,14 @@ describe('web UI', { skip, concurrency: 1 }, () => {
 
   test('trace view: chat, usage, op source, feedback with the CSRF header', async () => {
     await page.goto(`${ui.url}/${PROJECT}/r/call/${ui.seeded.chatId}`);
-    await page.getByRole('list', { name: 'Inputs as a conversation' }).getByText('My order #123 has not arrived').waitFor();
-    await page.getByRole('list', { name: 'Output as a conversation' }).getByText(/ships tomorrow/).waitFor();
+    await page
+      .getByRole('list', { name: 'Inputs as a conversation' })
+      .getByText('My order #123 has not arrived')
+      .waitFor();
+    await page
+      .getByRole('list', { name: 'Output as a conversation' })
+      .getByText(/ships tomorrow/)
+      .waitFor();
     await page.getByText('1,540').waitFor();
     await page.getByRole('textbox', { name: 'Source of answer' }).waitFor();
     await page.getByText('Good answer, but mention the refund policy.').waitFor();
@@ -136,7 +155,9 @@ describe('web UI', { skip, concurrency: 1 }, () => {
     const img = page.locator('.image-box img');
     await img.waitFor();
     assert.match((await img.getAttribute('src')) ?? '', /^blob:/);
-    await page.waitForFunction(() => (document.querySelector('.image-box img') as HTMLImageElement | null)?.naturalWidth === 32);
+    await page.waitForFunction(
+      () => (document.querySelector('.image-box img') as HTMLImageElement | null)?.naturalWidth === 32,
+    );
   });
 
   test('a 2,000-call trace renders only the visible rows', async () => {
@@ -181,8 +202,21 @@ describe('web UI', { skip, concurrency: 1 }, () => {
     const id = '0194f3a2-ffff-7000-8000-000000000001';
     const r = await fetch(`${ui.heddleUrl}/call/start`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`api:${ui.key}`).toString('base64')}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ start: { project_id: PROJECT, id, trace_id: id, op_name: 'live_probe', started_at: new Date().toISOString(), inputs: {}, attributes: {} } }),
+      headers: {
+        authorization: `Basic ${Buffer.from(`api:${ui.key}`).toString('base64')}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        start: {
+          project_id: PROJECT,
+          id,
+          trace_id: id,
+          op_name: 'live_probe',
+          started_at: new Date().toISOString(),
+          inputs: {},
+          attributes: {},
+        },
+      }),
     });
     assert.equal(r.status, 200);
     const t0 = Date.now();

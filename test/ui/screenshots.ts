@@ -9,7 +9,8 @@ import { launch } from './browser.js';
 import { startUi } from './harness.js';
 import { PROJECT } from './seed.js';
 
-const OUT = process.env.SHOT_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'ui');
+const OUT =
+  process.env.SHOT_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'ui');
 const width = Number(process.env.SHOT_WIDTH ?? 1440);
 const height = Number(process.env.SHOT_HEIGHT ?? 900);
 

@@ -26,7 +26,11 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
 }
 
 describe('JSONL reader', () => {
-  const records = [{ id: 'a', text: 'héllo — 👍 ünïcode' }, { id: 'b', n: 1.5 }, { id: 'c', nested: { s: 'line\\nbreak' } }];
+  const records = [
+    { id: 'a', text: 'héllo — 👍 ünïcode' },
+    { id: 'b', n: 1.5 },
+    { id: 'c', nested: { s: 'line\\nbreak' } },
+  ];
   const bytes = new TextEncoder().encode(records.map((r) => JSON.stringify(r)).join('\n') + '\n');
 
   test('a split at every byte boundary yields every record once', async () => {
@@ -72,18 +76,43 @@ describe('JSONL reader', () => {
 
 describe('chat detection', () => {
   test('OpenAI messages in inputs', () => {
-    const m = chatFromInputs({ model: 'x', messages: [{ role: 'system', content: 'Be brief' }, { role: 'user', content: [{ type: 'text', text: 'Hi' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] }] });
+    const m = chatFromInputs({
+      model: 'x',
+      messages: [
+        { role: 'system', content: 'Be brief' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Hi' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+          ],
+        },
+      ],
+    });
     assert.equal(m?.length, 2);
     assert.equal(m?.[1].parts[0].text, 'Hi');
     assert.equal(m?.[1].parts[1].kind, 'image');
   });
   test('choices in output, with tool calls', () => {
-    const m = chatFromOutput({ choices: [{ message: { role: 'assistant', content: null, tool_calls: [{ function: { name: 'lookup', arguments: '{"q":1}' } }] } }] });
+    const m = chatFromOutput({
+      choices: [
+        {
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ function: { name: 'lookup', arguments: '{"q":1}' } }],
+          },
+        },
+      ],
+    });
     assert.equal(m?.[0].role, 'assistant');
     assert.deepEqual(m?.[0].toolCalls, [{ name: 'lookup', arguments: '{"q":1}' }]);
   });
   test('Anthropic-style single message output', () => {
-    assert.equal(chatFromOutput({ role: 'assistant', content: [{ type: 'text', text: 'ok' }] })?.[0].parts[0].text, 'ok');
+    assert.equal(
+      chatFromOutput({ role: 'assistant', content: [{ type: 'text', text: 'ok' }] })?.[0].parts[0].text,
+      'ok',
+    );
   });
   test('not chat', () => {
     assert.equal(chatFromInputs({ messages: [{ role: 'user' }] }), null);
@@ -96,11 +125,14 @@ describe('chat detection', () => {
 
 describe('query building', () => {
   test('field filter with and, strings, numbers, booleans', () => {
-    assert.deepEqual(parseFieldFilter('inputs.user_id = "x y" and summary.weave.latency_ms > 1000 and output.ok != true'), [
-      { $eq: [{ $getField: 'inputs.user_id' }, { $literal: 'x y' }] },
-      { $gt: [{ $getField: 'summary.weave.latency_ms' }, { $literal: 1000 }] },
-      { $not: [{ $eq: [{ $getField: 'output.ok' }, { $literal: true }] }] },
-    ]);
+    assert.deepEqual(
+      parseFieldFilter('inputs.user_id = "x y" and summary.weave.latency_ms > 1000 and output.ok != true'),
+      [
+        { $eq: [{ $getField: 'inputs.user_id' }, { $literal: 'x y' }] },
+        { $gt: [{ $getField: 'summary.weave.latency_ms' }, { $literal: 1000 }] },
+        { $not: [{ $eq: [{ $getField: 'output.ok' }, { $literal: true }] }] },
+      ],
+    );
   });
   test('contains and bare words', () => {
     assert.deepEqual(parseFieldFilter('inputs.prompt contains hello'), [
@@ -113,10 +145,16 @@ describe('query building', () => {
     });
   });
   test('errors', () => {
-    for (const bad of ['= 1', 'inputs.x', 'inputs.x = ', 'inputs.x = "open', 'a = 1 or b = 2', 'a = 1 and']) assert.throws(() => parseFieldFilter(bad), FieldFilterError, bad);
+    for (const bad of ['= 1', 'inputs.x', 'inputs.x = ', 'inputs.x = "open', 'a = 1 or b = 2', 'a = 1 and'])
+      assert.throws(() => parseFieldFilter(bad), FieldFilterError, bad);
   });
   test('page state to filter and query', () => {
-    const q = buildCallsQuery('acme/demo', { op: 'chat', status: 'error', from: '2025-01-01T00:00:00.000Z', q: 'inputs.n = 3' });
+    const q = buildCallsQuery('acme/demo', {
+      op: 'chat',
+      status: 'error',
+      from: '2025-01-01T00:00:00.000Z',
+      q: 'inputs.n = 3',
+    });
     assert.deepEqual(q.filter, { trace_roots_only: true, op_names: ['chat', 'weave:///acme/demo/op/chat:*'] });
     assert.deepEqual(q.query, {
       $expr: {
@@ -130,7 +168,18 @@ describe('query building', () => {
     assert.deepEqual(buildCallsQuery('acme/demo', { all: true }), { filter: {}, query: null });
   });
   test('URL params: invalid ones are dropped', () => {
-    assert.deepEqual(parseTracesSearch({ status: 'bogus', sort: 'inputs.secret', dir: 'up', from: 'not a date', all: 'true', op: '', q: 'a = 1' }), { all: true, q: 'a = 1' });
+    assert.deepEqual(
+      parseTracesSearch({
+        status: 'bogus',
+        sort: 'inputs.secret',
+        dir: 'up',
+        from: 'not a date',
+        all: 'true',
+        op: '',
+        q: 'a = 1',
+      }),
+      { all: true, q: 'a = 1' },
+    );
   });
 });
 
@@ -138,14 +187,29 @@ describe('refs and files', () => {
   test('op refs', () => {
     assert.equal(opDisplayName('weave:///acme/demo/op/answer:abc'), 'answer');
     assert.equal(opDisplayName('plain'), 'plain');
-    assert.deepEqual(parseRef('weave:///acme/demo/object/ds:d1/attr/rows'), { entity: 'acme', project: 'demo', kind: 'object', name: 'ds', digest: 'd1', extra: ['attr', 'rows'] });
+    assert.deepEqual(parseRef('weave:///acme/demo/object/ds:d1/attr/rows'), {
+      entity: 'acme',
+      project: 'demo',
+      kind: 'object',
+      name: 'ds',
+      digest: 'd1',
+      extra: ['attr', 'rows'],
+    });
     assert.equal(parseRef('weave:///acme'), null);
   });
   test('weave file values and image sniffing', () => {
-    const f = asFileValue({ _type: 'CustomWeaveType', weave_type: { type: 'PIL.Image.Image' }, files: { 'image.png': 'd1' } });
+    const f = asFileValue({
+      _type: 'CustomWeaveType',
+      weave_type: { type: 'PIL.Image.Image' },
+      files: { 'image.png': 'd1' },
+    });
     assert.equal(f?.isImage, true);
     assert.equal(f?.main?.digest, 'd1');
-    const c = asFileValue({ _type: 'CustomWeaveType', weave_type: { type: 'weave.type_wrappers.Content.content.Content' }, files: { content: 'd2', 'metadata.json': 'd3' } });
+    const c = asFileValue({
+      _type: 'CustomWeaveType',
+      weave_type: { type: 'weave.type_wrappers.Content.content.Content' },
+      files: { content: 'd2', 'metadata.json': 'd3' },
+    });
     assert.equal(c?.main?.digest, 'd2');
     assert.equal(asFileValue({ files: {} }), null);
     assert.equal(sniffImageType(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10])), 'image/png');
@@ -157,13 +221,26 @@ describe('refs and files', () => {
 });
 
 const mk = (id: string, parent: string | null, startSec: number): Call =>
-  ({ id, parent_id: parent, started_at: new Date(startSec * 1000).toISOString(), ended_at: new Date(startSec * 1000 + 500).toISOString(), op_name: 'op', trace_id: 't' }) as Call;
+  ({
+    id,
+    parent_id: parent,
+    started_at: new Date(startSec * 1000).toISOString(),
+    ended_at: new Date(startSec * 1000 + 500).toISOString(),
+    op_name: 'op',
+    trace_id: 't',
+  }) as Call;
 
 describe('trace tree', () => {
   test('children ordered by start; collapse hides descendants', () => {
     const idx = indexTrace([mk('r', null, 0), mk('b', 'r', 2), mk('a', 'r', 1), mk('a1', 'a', 1.5)]);
-    assert.deepEqual(flattenTree(idx, new Set()).map((r) => `${r.id}@${r.depth}`), ['r@0', 'a@1', 'a1@2', 'b@1']);
-    assert.deepEqual(flattenTree(idx, new Set(['a'])).map((r) => r.id), ['r', 'a', 'b']);
+    assert.deepEqual(
+      flattenTree(idx, new Set()).map((r) => `${r.id}@${r.depth}`),
+      ['r@0', 'a@1', 'a1@2', 'b@1'],
+    );
+    assert.deepEqual(
+      flattenTree(idx, new Set(['a'])).map((r) => r.id),
+      ['r', 'a', 'b'],
+    );
     assert.deepEqual(ancestors(idx, 'a1'), ['a', 'r']);
   });
   test('a 10,000-deep chain and orphans do not overflow', () => {
@@ -188,7 +265,17 @@ describe('live tail merge', () => {
     const a = mk('a', null, 1);
     const b = mk('b', null, 2);
     const c = mk('c', null, 3);
-    assert.deepEqual(mergeLive([a], [b, a, c, b]).map((x) => x.id), ['c', 'b', 'a']);
-    assert.equal(mergeLive([], Array.from({ length: 20 }, (_, i) => mk(`n${i}`, null, i)), 5).length, 5);
+    assert.deepEqual(
+      mergeLive([a], [b, a, c, b]).map((x) => x.id),
+      ['c', 'b', 'a'],
+    );
+    assert.equal(
+      mergeLive(
+        [],
+        Array.from({ length: 20 }, (_, i) => mk(`n${i}`, null, i)),
+        5,
+      ).length,
+      5,
+    );
   });
 });

@@ -23,7 +23,20 @@ export interface ShimOptions {
   pollMs?: number;
 }
 
-const API_PREFIXES = ['/calls/', '/call/', '/feedback/', '/threads/', '/obj/', '/objs/', '/file/', '/files/', '/refs/', '/table/', '/trace/', '/graphql'];
+const API_PREFIXES = [
+  '/calls/',
+  '/call/',
+  '/feedback/',
+  '/threads/',
+  '/obj/',
+  '/objs/',
+  '/file/',
+  '/files/',
+  '/refs/',
+  '/table/',
+  '/trace/',
+  '/graphql',
+];
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -70,22 +83,39 @@ export function createDevShim(opts: ShimOptions) {
         return json(res, 403, { reason: 'Missing X-Heddle-CSRF header' });
 
       if (path === '/auth/session') {
-        if (req.method === 'GET') return session ? json(res, 200, { user: session.user, entities: session.entities }) : json(res, 401, { reason: 'Not authenticated' });
+        if (req.method === 'GET')
+          return session
+            ? json(res, 200, { user: session.user, entities: session.entities })
+            : json(res, 401, { reason: 'Not authenticated' });
         if (req.method === 'DELETE') {
           if (sid) sessions.delete(sid);
           res.writeHead(204, { 'set-cookie': 'heddle_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0' });
           return void res.end();
         }
         const { api_key } = JSON.parse((await readBody(req)).toString() || '{}') as { api_key?: string };
-        if (!api_key) return json(res, 422, { detail: [{ loc: ['body', 'api_key'], msg: 'Field required', type: 'missing' }] });
-        const r = await up('/graphql', api_key, { body: { query: '{ viewer { id username defaultEntity { name } } }' } });
-        const data = (await r.json().catch(() => null)) as { data?: { viewer?: { id: string; username: string; defaultEntity?: { name: string } | null } } } | null;
+        if (!api_key)
+          return json(res, 422, { detail: [{ loc: ['body', 'api_key'], msg: 'Field required', type: 'missing' }] });
+        const r = await up('/graphql', api_key, {
+          body: { query: '{ viewer { id username defaultEntity { name } } }' },
+        });
+        const data = (await r.json().catch(() => null)) as {
+          data?: { viewer?: { id: string; username: string; defaultEntity?: { name: string } | null } };
+        } | null;
         const viewer = data?.data?.viewer;
         if (!r.ok || !viewer) return json(res, 401, { reason: 'Invalid API key' });
         const id = randomBytes(24).toString('base64url');
-        const s: Session = { key: api_key, user: { id: viewer.id, username: viewer.username }, entities: viewer.defaultEntity ? [viewer.defaultEntity.name] : [] };
+        const s: Session = {
+          key: api_key,
+          user: { id: viewer.id, username: viewer.username },
+          entities: viewer.defaultEntity ? [viewer.defaultEntity.name] : [],
+        };
         sessions.set(id, s);
-        return json(res, 200, { user: s.user, entities: s.entities }, { 'set-cookie': `heddle_session=${id}; Path=/; HttpOnly; SameSite=Strict` });
+        return json(
+          res,
+          200,
+          { user: s.user, entities: s.entities },
+          { 'set-cookie': `heddle_session=${id}; Path=/; HttpOnly; SameSite=Strict` },
+        );
       }
       if (!session) return json(res, 401, { reason: 'Not authenticated' });
 
@@ -93,10 +123,23 @@ export function createDevShim(opts: ShimOptions) {
         const list = await Promise.all(
           [...projects].sort().map(async (project_id) => {
             const [entity, name] = project_id.split('/');
-            const stats = (await (await up('/calls/query_stats', session.key, { body: { project_id } })).json()) as { count?: number };
-            const last = await (await up('/calls/stream_query', session.key, { body: { project_id, sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 1, columns: ['id'] } })).text();
+            const stats = (await (await up('/calls/query_stats', session.key, { body: { project_id } })).json()) as {
+              count?: number;
+            };
+            const last = await (
+              await up('/calls/stream_query', session.key, {
+                body: { project_id, sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 1, columns: ['id'] },
+              })
+            ).text();
             const lastAt = last.trim() ? (JSON.parse(last.split('\n')[0]) as { started_at: string }).started_at : null;
-            return { project_id, entity, name, created_at: null, last_call_at: lastAt, call_count: stats.count ?? null };
+            return {
+              project_id,
+              entity,
+              name,
+              created_at: null,
+              last_call_at: lastAt,
+              call_count: stats.count ?? null,
+            };
           }),
         );
         return json(res, 200, { projects: list });
@@ -107,8 +150,15 @@ export function createDevShim(opts: ShimOptions) {
       const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req);
       const headers: Record<string, string> = { authorization: basic(session.key) };
       for (const h of ['content-type', 'accept']) if (req.headers[h]) headers[h] = String(req.headers[h]);
-      const r = await fetch(opts.upstream + path + url.search, { method: req.method, headers, body: body ? new Uint8Array(body) : undefined });
-      const pid = body && headers['content-type']?.includes('json') ? (JSON.parse(body.toString() || '{}') as { project_id?: unknown }).project_id : null;
+      const r = await fetch(opts.upstream + path + url.search, {
+        method: req.method,
+        headers,
+        body: body ? new Uint8Array(body) : undefined,
+      });
+      const pid =
+        body && headers['content-type']?.includes('json')
+          ? (JSON.parse(body.toString() || '{}') as { project_id?: unknown }).project_id
+          : null;
       if (typeof pid === 'string' && r.ok) projects.add(pid);
       res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/octet-stream' });
       if (!r.body) return void res.end();
@@ -127,7 +177,9 @@ export function createDevShim(opts: ShimOptions) {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     res.write('retry: 2000\n\n');
     const seen = new Set<string>();
-    let since = req.headers['last-event-id'] ? String(req.headers['last-event-id']).split('|')[0] : new Date().toISOString();
+    let since = req.headers['last-event-id']
+      ? String(req.headers['last-event-id']).split('|')[0]
+      : new Date().toISOString();
     let closed = false;
     req.on('close', () => (closed = true));
     while (!closed) {
@@ -135,9 +187,27 @@ export function createDevShim(opts: ShimOptions) {
         body: {
           project_id,
           filter,
-          query: { $expr: { $and: [{ $gte: [{ $getField: 'started_at' }, { $literal: since }] }, ...(query ? [(query as { $expr: unknown }).$expr] : [])] } },
+          query: {
+            $expr: {
+              $and: [
+                { $gte: [{ $getField: 'started_at' }, { $literal: since }] },
+                ...(query ? [(query as { $expr: unknown }).$expr] : []),
+              ],
+            },
+          },
           sort_by: [{ field: 'started_at', direction: 'asc' }],
-          columns: ['id', 'op_name', 'display_name', 'trace_id', 'parent_id', 'thread_id', 'started_at', 'ended_at', 'exception', 'summary'],
+          columns: [
+            'id',
+            'op_name',
+            'display_name',
+            'trace_id',
+            'parent_id',
+            'thread_id',
+            'started_at',
+            'ended_at',
+            'exception',
+            'summary',
+          ],
           include_costs: true,
           include_feedback: true,
           limit: 500,

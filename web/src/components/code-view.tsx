@@ -6,7 +6,15 @@ import { python } from '@codemirror/lang-python';
 import { json } from '@codemirror/lang-json';
 
 /** Read-only CodeMirror view (loaded lazily: import this module with React.lazy). */
-export default function CodeView({ text, language, label }: { text: string; language: 'python' | 'json' | 'text'; label: string }) {
+export default function CodeView({
+  text,
+  language,
+  label,
+}: {
+  text: string;
+  language: 'python' | 'json' | 'text';
+  label: string;
+}) {
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!host.current) return;

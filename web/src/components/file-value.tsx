@@ -27,8 +27,7 @@ export function FileValueView({ file, projectId }: { file: FileValue; projectId:
 
   return (
     <span className="file-value">
-      <span className="chip">{file.isImage ? 'Image' : 'File'}</span>{' '}
-      <span className="muted">{file.typeName}</span>{' '}
+      <span className="chip">{file.isImage ? 'Image' : 'File'}</span> <span className="muted">{file.typeName}</span>{' '}
       {file.files.map((f) => (
         <span key={f.name} className="mono small">
           {f.name}{' '}
@@ -39,7 +38,12 @@ export function FileValueView({ file, projectId }: { file: FileValue; projectId:
           {busy ? 'Loading…' : 'Show image'}
         </button>
       )}
-      {error && <span role="alert" className="error-text"> {error}</span>}
+      {error && (
+        <span role="alert" className="error-text">
+          {' '}
+          {error}
+        </span>
+      )}
       {url && (
         <span className="image-box">
           <img src={url} alt={`${file.typeName} ${file.main?.name ?? ''}`} />

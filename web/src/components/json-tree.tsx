@@ -68,7 +68,12 @@ function Node({
     );
   return (
     <div role="treeitem" aria-expanded={open} aria-selected="false">
-      <button type="button" className="jt-toggle" onClick={() => setOpen(!open)} aria-label={`${open ? 'Collapse' : 'Expand'} ${name ?? 'value'}`}>
+      <button
+        type="button"
+        className="jt-toggle"
+        onClick={() => setOpen(!open)}
+        aria-label={`${open ? 'Collapse' : 'Expand'} ${name ?? 'value'}`}
+      >
         <span aria-hidden="true">{open ? '▾' : '▸'}</span>
       </button>
       {keyLabel}

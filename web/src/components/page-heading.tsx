@@ -4,7 +4,8 @@ import { useEffect, useRef, type ReactNode } from 'react';
 export function PageHeading({ children, className }: { children: ReactNode; className?: string }) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    if (document.activeElement === document.body || document.activeElement == null) ref.current?.focus({ preventScroll: true });
+    if (document.activeElement === document.body || document.activeElement == null)
+      ref.current?.focus({ preventScroll: true });
   }, []);
   return (
     <h1 ref={ref} tabIndex={-1} className={className}>

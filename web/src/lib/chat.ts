@@ -28,7 +28,7 @@ function parts(content: unknown): ChatPart[] | null {
     if (typeof p === 'string') out.push({ kind: 'text', text: p });
     else if (isObj(p) && typeof p.text === 'string') out.push({ kind: 'text', text: p.text });
     else if (isObj(p) && (p.type === 'image_url' || p.type === 'input_image' || p.type === 'image')) {
-      const u = isObj(p.image_url) ? p.image_url.url : p.image_url ?? p.url;
+      const u = isObj(p.image_url) ? p.image_url.url : (p.image_url ?? p.url);
       out.push({ kind: 'image', text: typeof u === 'string' ? u : JSON.stringify(p) });
     } else out.push({ kind: 'other', text: JSON.stringify(p) });
   }
@@ -71,7 +71,8 @@ export function chatFromInputs(inputs: unknown): ChatMessage[] | null {
   if (!isObj(inputs)) return null;
   const msgs = asMessages(inputs.messages);
   if (!msgs) return null;
-  if (typeof inputs.system === 'string') return [{ role: 'system', parts: [{ kind: 'text', text: inputs.system }], toolCalls: [] }, ...msgs];
+  if (typeof inputs.system === 'string')
+    return [{ role: 'system', parts: [{ kind: 'text', text: inputs.system }], toolCalls: [] }, ...msgs];
   return msgs;
 }
 

@@ -16,7 +16,10 @@ export function SignInPage() {
         <PageHeading>
           <span id="signin-title">Sign in to Heddle</span>
         </PageHeading>
-        <p className="muted">Use an API key created with <code>heddle keys create</code>. It is sent once and kept by nothing but the server's session.</p>
+        <p className="muted">
+          Use an API key created with <code>heddle keys create</code>. It is sent once and kept by nothing but the
+          server's session.
+        </p>
         <label htmlFor="api-key">API key</label>
         <input
           id="api-key"

@@ -18,7 +18,12 @@ const columns = [
     size: 120,
     cell: (i) => <StatusBadge status={i.getValue()} />,
   }),
-  col.accessor('started_at', { id: 'started_at', header: 'Started (UTC)', size: 200, cell: (i) => formatTime(i.getValue(), false) }),
+  col.accessor('started_at', {
+    id: 'started_at',
+    header: 'Started (UTC)',
+    size: 200,
+    cell: (i) => formatTime(i.getValue(), false),
+  }),
   col.accessor((c) => latencyMs(c), {
     id: 'summary.weave.latency_ms',
     header: 'Latency',
@@ -88,7 +93,11 @@ export function CallsTable({ calls, sort, onSort, onOpen, onNearEnd, onScrollTop
   const items = virtualizer.getVirtualItems();
   const [active, setActive] = useState(0);
   const template = useMemo(
-    () => table.getAllLeafColumns().map((c, i) => (i === 0 ? `minmax(${c.getSize()}px, 2fr)` : `${c.getSize()}px`)).join(' '),
+    () =>
+      table
+        .getAllLeafColumns()
+        .map((c, i) => (i === 0 ? `minmax(${c.getSize()}px, 2fr)` : `${c.getSize()}px`))
+        .join(' '),
     [table],
   );
 
@@ -116,7 +125,13 @@ export function CallsTable({ calls, sort, onSort, onOpen, onNearEnd, onScrollTop
   };
 
   return (
-    <div className="grid-wrap" role="table" aria-label="Calls" aria-rowcount={rows.length + 1} aria-describedby="calls-count">
+    <div
+      className="grid-wrap"
+      role="table"
+      aria-label="Calls"
+      aria-rowcount={rows.length + 1}
+      aria-describedby="calls-count"
+    >
       <div role="rowgroup" className="grid-head">
         <div role="row" aria-rowindex={1} className="grid-row" style={{ gridTemplateColumns: template }}>
           {table.getHeaderGroups()[0].headers.map((h) => {

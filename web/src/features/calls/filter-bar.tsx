@@ -38,7 +38,8 @@ export function FilterBar({ search, opNames, onChange }: Props) {
       <fieldset className="seg">
         <legend className="sr-only">Which calls</legend>
         <label>
-          <input type="radio" name="scope" checked={!search.all} onChange={() => onChange({ all: undefined })} /> Root calls
+          <input type="radio" name="scope" checked={!search.all} onChange={() => onChange({ all: undefined })} /> Root
+          calls
         </label>
         <label>
           <input type="radio" name="scope" checked={!!search.all} onChange={() => onChange({ all: true })} /> All calls
@@ -76,11 +77,19 @@ export function FilterBar({ search, opNames, onChange }: Props) {
       </label>
       <label className="field">
         <span>From (UTC)</span>
-        <input type="datetime-local" value={toInput(search.from)} onChange={(e) => onChange({ from: fromInput(e.target.value) })} />
+        <input
+          type="datetime-local"
+          value={toInput(search.from)}
+          onChange={(e) => onChange({ from: fromInput(e.target.value) })}
+        />
       </label>
       <label className="field">
         <span>To (UTC)</span>
-        <input type="datetime-local" value={toInput(search.to)} onChange={(e) => onChange({ to: fromInput(e.target.value) })} />
+        <input
+          type="datetime-local"
+          value={toInput(search.to)}
+          onChange={(e) => onChange({ to: fromInput(e.target.value) })}
+        />
       </label>
       <label className="field grow">
         <span>Field filter</span>

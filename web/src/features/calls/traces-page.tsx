@@ -101,7 +101,12 @@ export function TracesPage() {
         <span className="spacer" />
         <div className="live-box">
           <label>
-            <input type="checkbox" checked={!!search.live} onChange={(e) => setSearch({ live: e.target.checked || undefined })} /> Live tail
+            <input
+              type="checkbox"
+              checked={!!search.live}
+              onChange={(e) => setSearch({ live: e.target.checked || undefined })}
+            />{' '}
+            Live tail
           </label>
           {search.live && (
             <span className={`live-state live-${paused ? 'paused' : liveState}`} role="status">

@@ -12,7 +12,8 @@ export function ObjectVersionPage({ kind }: { kind: 'op' | 'object' }) {
   const projectId = `${entity}/${project}`;
   const obj = useObject(projectId, name, digest);
   const val = obj.data?.val as { files?: Record<string, string> } | undefined;
-  const codeDigest = kind === 'op' && val?.files && typeof val.files['obj.py'] === 'string' ? val.files['obj.py'] : null;
+  const codeDigest =
+    kind === 'op' && val?.files && typeof val.files['obj.py'] === 'string' ? val.files['obj.py'] : null;
   const code = useFileText(projectId, codeDigest);
   return (
     <main className="page narrow-wide">
@@ -20,7 +21,11 @@ export function ObjectVersionPage({ kind }: { kind: 'op' | 'object' }) {
         {kind === 'op' ? 'Op' : 'Object'} <span className="mono">{name}</span>
       </PageHeading>
       {obj.isPending && <p className="muted">Loading…</p>}
-      {obj.isError && <p role="alert">Could not load {name}: {obj.error.message}</p>}
+      {obj.isError && (
+        <p role="alert">
+          Could not load {name}: {obj.error.message}
+        </p>
+      )}
       {obj.data && (
         <>
           <dl className="facts">

@@ -18,7 +18,9 @@ export function ProjectsPage() {
           <thead>
             <tr>
               <th scope="col">Project</th>
-              <th scope="col" className="num">Calls</th>
+              <th scope="col" className="num">
+                Calls
+              </th>
               <th scope="col">Last call</th>
               <th scope="col">Created</th>
             </tr>

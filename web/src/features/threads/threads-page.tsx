@@ -22,7 +22,9 @@ export function ThreadsPage() {
       </div>
       {threads.isPending && <p className="muted">Loading threads…</p>}
       {threads.isError && <p role="alert">Could not load threads: {threads.error.message}</p>}
-      {threads.data && threads.data.length === 0 && <p>No threads in this project. Calls with a thread_id and turn calls make one.</p>}
+      {threads.data && threads.data.length === 0 && (
+        <p>No threads in this project. Calls with a thread_id and turn calls make one.</p>
+      )}
       {threads.data && threads.data.length > 0 && (
         <div className="threads-layout">
           <nav aria-label="Threads" className="thread-list">
@@ -46,7 +48,11 @@ export function ThreadsPage() {
             </ul>
           </nav>
           <section className="turns" aria-label="Turns">
-            {thread ? <Turns projectId={projectId} entity={entity} project={project} threadId={thread} /> : <p className="muted">Choose a thread to read its turns.</p>}
+            {thread ? (
+              <Turns projectId={projectId} entity={entity} project={project} threadId={thread} />
+            ) : (
+              <p className="muted">Choose a thread to read its turns.</p>
+            )}
           </section>
         </div>
       )}
@@ -54,7 +60,17 @@ export function ThreadsPage() {
   );
 }
 
-function Turns({ projectId, entity, project, threadId }: { projectId: string; entity: string; project: string; threadId: string }) {
+function Turns({
+  projectId,
+  entity,
+  project,
+  threadId,
+}: {
+  projectId: string;
+  entity: string;
+  project: string;
+  threadId: string;
+}) {
   const turns = useTurns(projectId, threadId);
   if (turns.isPending) return <p className="muted">Loading turns…</p>;
   if (turns.isError) return <p role="alert">Could not load turns: {turns.error.message}</p>;
@@ -71,15 +87,30 @@ function Turns({ projectId, entity, project, threadId }: { projectId: string; en
                 <strong>Turn {i + 1}</strong> <StatusBadge status={callStatus(c)} />
                 <span className="muted small">
                   {' '}
-                  {opDisplayName(c.display_name ?? c.op_name)} · {formatTime(c.started_at)} · {formatLatency(latencyMs(c))}
+                  {opDisplayName(c.display_name ?? c.op_name)} · {formatTime(c.started_at)} ·{' '}
+                  {formatLatency(latencyMs(c))}
                 </span>
                 <span className="spacer" />
                 <Link to="/$entity/$project/r/call/$callId" params={{ entity, project, callId: c.id }} search={{}}>
                   Open trace
                 </Link>
               </div>
-              {inChat ? <ChatView messages={inChat.slice(-1)} label={`Turn ${i + 1} input`} /> : <p className="io-preview"><span className="muted">In: </span>{preview(c.inputs, 400)}</p>}
-              {outChat ? <ChatView messages={outChat} label={`Turn ${i + 1} output`} /> : <p className="io-preview"><span className="muted">Out: </span>{preview(c.output, 400)}</p>}
+              {inChat ? (
+                <ChatView messages={inChat.slice(-1)} label={`Turn ${i + 1} input`} />
+              ) : (
+                <p className="io-preview">
+                  <span className="muted">In: </span>
+                  {preview(c.inputs, 400)}
+                </p>
+              )}
+              {outChat ? (
+                <ChatView messages={outChat} label={`Turn ${i + 1} output`} />
+              ) : (
+                <p className="io-preview">
+                  <span className="muted">Out: </span>
+                  {preview(c.output, 400)}
+                </p>
+              )}
             </li>
           );
         })}

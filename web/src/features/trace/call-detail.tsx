@@ -22,7 +22,12 @@ interface Props {
 export function CallDetail({ projectId, entity, project, callId }: Props) {
   const q = useCall(projectId, callId);
   if (q.isPending) return <section className="detail-pane muted">Loading call…</section>;
-  if (q.isError) return <section className="detail-pane" role="alert">Could not load the call: {q.error.message}</section>;
+  if (q.isError)
+    return (
+      <section className="detail-pane" role="alert">
+        Could not load the call: {q.error.message}
+      </section>
+    );
   const call = q.data;
   if (!call) return <section className="detail-pane">Call not found.</section>;
   return (
@@ -83,7 +88,12 @@ function Header({ call, entity, project }: { call: Call; entity: string; project
           <>
             <dt>Thread</dt>
             <dd>
-              <Link to="/$entity/$project/weave/threads" params={{ entity, project }} search={{ thread: call.thread_id }} className="mono small">
+              <Link
+                to="/$entity/$project/weave/threads"
+                params={{ entity, project }}
+                search={{ thread: call.thread_id }}
+                className="mono small"
+              >
                 {call.thread_id}
               </Link>
             </dd>
@@ -94,7 +104,17 @@ function Header({ call, entity, project }: { call: Call; entity: string; project
   );
 }
 
-function IoSection({ title, projectId, value, chat }: { title: string; projectId: string; value: unknown; chat: ReturnType<typeof chatFromInputs> }) {
+function IoSection({
+  title,
+  projectId,
+  value,
+  chat,
+}: {
+  title: string;
+  projectId: string;
+  value: unknown;
+  chat: ReturnType<typeof chatFromInputs>;
+}) {
   return (
     <section>
       <h3>{title}</h3>

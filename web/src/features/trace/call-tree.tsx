@@ -48,7 +48,9 @@ export function CallTree({ index, collapsed, onToggle, selected, onSelect }: Pro
     e.preventDefault();
     if (next >= 0 && rows[next]) {
       onSelect(rows[next].id);
-      requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLElement>(`[data-id="${CSS.escape(rows[next].id)}"]`)?.focus());
+      requestAnimationFrame(() =>
+        scrollRef.current?.querySelector<HTMLElement>(`[data-id="${CSS.escape(rows[next].id)}"]`)?.focus(),
+      );
     }
   };
 

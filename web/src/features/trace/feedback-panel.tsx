@@ -34,7 +34,13 @@ export function FeedbackPanel({ projectId, callId }: { projectId: string; callId
       </div>
       <form onSubmit={addNote} className="note-form">
         <label htmlFor={`note-${callId}`}>Note</label>
-        <textarea id={`note-${callId}`} value={note} maxLength={1024} rows={2} onChange={(e) => setNote(e.target.value)} />
+        <textarea
+          id={`note-${callId}`}
+          value={note}
+          maxLength={1024}
+          rows={2}
+          onChange={(e) => setNote(e.target.value)}
+        />
         <button type="submit" disabled={create.isPending || !note.trim()}>
           Add note
         </button>

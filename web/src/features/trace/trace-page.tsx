@@ -51,7 +51,11 @@ export default function TracePage() {
       </div>
       {anchor.isPending && <p className="muted">Loading call…</p>}
       {anchor.isError && <p role="alert">Could not load the call: {anchor.error.message}</p>}
-      {anchor.data === null && <p role="alert">No call with id {callId} in {projectId}.</p>}
+      {anchor.data === null && (
+        <p role="alert">
+          No call with id {callId} in {projectId}.
+        </p>
+      )}
       {traceCalls.isError && <p role="alert">Could not load the trace: {traceCalls.error.message}</p>}
       {index && (
         <div className="trace-layout">
