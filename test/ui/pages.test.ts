@@ -117,6 +117,12 @@ describe('web UI', { skip, concurrency: 1 }, () => {
   test('keyboard: from the table to a trace and back', async () => {
     await page.goto(`${ui.url}/${PROJECT}/weave?status=error&op=classify`);
     await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor({ state: 'hidden' });
+    await page.keyboard.press('/');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-shortcut')), 'filter');
     await page.locator('.body-row').first().focus();
     await page.keyboard.press('j');
     await page.keyboard.press('k');

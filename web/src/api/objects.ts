@@ -52,3 +52,25 @@ export function useFileText(projectId: string, digest: string | null) {
     queryFn: async ({ signal }) => new TextDecoder().decode(await fetchFile(projectId, digest!, signal)),
   });
 }
+
+/** Names of the project's ops (latest versions), for the op-name filter. */
+export function useOpNames(projectId: string) {
+  return useQuery({
+    queryKey: ['objects', projectId, 'ops'] as const,
+    staleTime: 5 * 60_000,
+    queryFn: async ({ signal }) =>
+      (
+        await postJson<{ objs: ObjVersion[] }>(
+          '/objs/query',
+          {
+            project_id: projectId,
+            filter: { is_op: true, latest_only: true },
+            metadata_only: true,
+            sort_by: [{ field: 'object_id', direction: 'asc' }],
+            limit: 500,
+          },
+          signal,
+        )
+      ).objs.map((o) => o.object_id),
+  });
+}

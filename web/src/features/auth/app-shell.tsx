@@ -2,6 +2,7 @@ import { Link, Outlet, useParams } from '@tanstack/react-router';
 import { Suspense } from 'react';
 import { useSession, useSignOut } from '../../api/auth.js';
 import { SignInPage } from './sign-in-page.js';
+import { ShortcutsDialog } from '../../components/shortcuts-dialog.js';
 
 /** Header and sign-in gate: a signed-out visitor sees the sign-in form at any URL, then that URL. */
 export function AppShell() {
@@ -44,11 +45,15 @@ export function AppShell() {
           </nav>
         )}
         <span className="spacer" />
+        <span className="muted small">
+          Press <kbd>?</kbd> for shortcuts
+        </span>
         <span className="muted">{session.data.user.username}</span>
         <button type="button" onClick={() => signOut.mutate()}>
           Sign out
         </button>
       </header>
+      <ShortcutsDialog />
       <Suspense fallback={<p className="page muted">Loading…</p>}>
         <Outlet />
       </Suspense>

@@ -100,6 +100,7 @@ export function FilterBar({ search, opNames, onChange }: Props) {
           aria-invalid={qError ? true : undefined}
           aria-describedby={qError ? 'q-error' : undefined}
           className="mono"
+          data-shortcut="filter"
         />
       </label>
       <button type="submit">Apply</button>

@@ -1,8 +1,9 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useCallsCount, useCallsInfinite, COUNT_LIMIT, type CallsRequest } from '../../api/calls.js';
 import { liveTailUrl, useLiveTail, type LiveState } from '../../api/stream/live-tail.js';
 import { mergeLive } from '../../lib/live.js';
+import { useOpNames } from '../../api/objects.js';
 import { PageHeading } from '../../components/page-heading.js';
 import type { Call } from '../../lib/call.js';
 import { formatInt, opDisplayName, plural } from '../../lib/format.js';
@@ -49,13 +50,24 @@ export function TracesPage() {
   const atTop = useRef(true);
   const newestFirst = sort.field === 'started_at' && sort.direction === 'desc';
   const liveUrl = search.live && req ? liveTailUrl(projectId, built.filter, built.query) : null;
+  // Events are handed to React in batches, one per animation frame.
+  const batch = useRef<Call[]>([]);
+  const frame = useRef(0);
   const onLiveCall = useCallback(
     (c: Call) => {
-      if (newestFirst && atTop.current) setLive((prev) => mergeLive(prev, [c]));
-      else setPending((prev) => mergeLive(prev, [c]));
+      batch.current.push(c);
+      if (frame.current) return;
+      frame.current = requestAnimationFrame(() => {
+        frame.current = 0;
+        const calls = batch.current;
+        batch.current = [];
+        if (newestFirst && atTop.current) setLive((prev) => mergeLive(prev, calls));
+        else setPending((prev) => mergeLive(prev, calls));
+      });
     },
     [newestFirst],
   );
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
   const liveState = useLiveTail(liveUrl, onLiveCall);
   const paused = search.live && pending.length > 0;
 
@@ -65,7 +77,11 @@ export function TracesPage() {
     return [...live, ...loaded.filter((c) => !ids.has(c.id))];
   }, [live, loaded]);
 
-  const opNames = useMemo(() => [...new Set(rows.map((c) => opDisplayName(c.op_name)))].sort().slice(0, 200), [rows]);
+  const storedOps = useOpNames(projectId);
+  const opNames = useMemo(
+    () => [...new Set([...(storedOps.data ?? []), ...rows.map((c) => opDisplayName(c.op_name))])].sort().slice(0, 500),
+    [rows, storedOps.data],
+  );
 
   const setSearch = (patch: Partial<TracesSearch>) => {
     setLive([]);
