@@ -1,8 +1,8 @@
 /**
  * Runs the built web app (web/dist) against a real in-process Heddle on a free port, for browser
  * tests and screenshots. While the server has no session endpoints (they arrive from the uiserver
- * branch), web/dev/shim.ts stands in front of it; once `GET /auth/session` exists the app is served
- * by a tiny static server proxying straight to Heddle... and the shim is skipped.
+ * branch), web/dev/shim.ts and a small static server stand in front of it; once `GET /auth/session`
+ * exists, Heddle serves the app itself and the shim is skipped.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -44,6 +44,13 @@ export async function startUi(
   await heddle.app.listen({ port: 0, host: '127.0.0.1' });
   const heddleUrl = `http://127.0.0.1:${(heddle.app.server.address() as AddressInfo).port}`;
   const seeded = await seed(heddleUrl, heddle.aliceKey, opts);
+  // A server with the session contract serves web/dist itself: test it as shipped.
+  const probe = await heddle.app.inject({
+    method: 'GET',
+    url: '/auth/session',
+    headers: { accept: 'application/json' },
+  });
+  if (probe.statusCode !== 404) return { url: heddleUrl, key: heddle.aliceKey, seeded, heddleUrl };
   const shim = createDevShim({ upstream: heddleUrl, projects: [PROJECT], pollMs: 300 });
   const csp =
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data: blob:";
