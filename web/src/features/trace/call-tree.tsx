@@ -58,7 +58,7 @@ export function CallTree({ index, collapsed, onToggle, selected, onSelect }: Pro
     <section className="tree-pane" aria-label="Call tree and timeline">
       <div className="tree-head muted">
         <span>Call</span>
-        <span>Timeline</span>
+        <span>Timeline · {formatLatency(Math.round(index.end - index.start))}</span>
       </div>
       <div className="tree-scroll" ref={scrollRef} role="tree" aria-label="Calls in this trace" onKeyDown={onKeyDown}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
