@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type UIEvent } from 'react';
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { Link } from '@tanstack/react-router';
 import { StatusBadge } from '../../components/status-badge.js';
 import { callStatus, latencyMs, summariseFeedback, tokenUsage, totalCost, type Call } from '../../lib/call.js';
 import { formatCost, formatInt, formatLatency, formatTime, opDisplayName } from '../../lib/format.js';
@@ -10,7 +11,27 @@ const ROW_HEIGHT = 36;
 const col = createColumnHelper<Call>();
 
 const columns = [
-  col.accessor((c) => opDisplayName(c.op_name), { id: 'op_name', header: 'Op', size: 200 }),
+  col.accessor((c) => opDisplayName(c.op_name), {
+    id: 'op_name',
+    header: 'Op',
+    size: 200,
+    // A real link, so a call opens in a new tab with the usual gestures; rows stay the focus stops.
+    cell: (i) => {
+      const { entity, project } = i.table.options.meta as { entity: string; project: string };
+      return (
+        <Link
+          to="/$entity/$project/r/call/$callId"
+          params={{ entity, project, callId: i.row.original.id }}
+          search={{}}
+          tabIndex={-1}
+          className="row-link"
+          onClick={(e) => e.stopPropagation()}
+        >
+          {i.getValue()}
+        </Link>
+      );
+    },
+  }),
   col.accessor((c) => c.display_name ?? '', { id: 'display_name', header: 'Display name', size: 180 }),
   col.accessor((c) => callStatus(c), {
     id: 'summary.weave.status',
@@ -63,6 +84,8 @@ const columns = [
 ];
 
 interface Props {
+  entity: string;
+  project: string;
   calls: Call[];
   sort: SortBy;
   onSort: (field: string) => void;
@@ -73,12 +96,24 @@ interface Props {
   loadingMore: boolean;
 }
 
-export function CallsTable({ calls, sort, onSort, onOpen, onNearEnd, onScrollTop, totalLabel, loadingMore }: Props) {
+export function CallsTable({
+  entity,
+  project,
+  calls,
+  sort,
+  onSort,
+  onOpen,
+  onNearEnd,
+  onScrollTop,
+  totalLabel,
+  loadingMore,
+}: Props) {
   const table = useReactTable({
     data: calls,
     columns,
     getCoreRowModel: getCoreRowModel(),
     manualSorting: true,
+    meta: { entity, project },
     getRowId: (c) => c.id,
   });
   const rows = table.getRowModel().rows;

@@ -159,6 +159,8 @@ export function TracesPage() {
       {calls.data && rows.length === 0 && <p>No calls match these filters.</p>}
       {rows.length > 0 && (
         <CallsTable
+          entity={entity}
+          project={project}
           calls={rows}
           sort={sort}
           onSort={onSort}
