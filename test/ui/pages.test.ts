@@ -177,6 +177,12 @@ describe('web UI', { skip, concurrency: 1 }, () => {
     assert.ok(items > 10 && items < 150, `${items} tree rows in the DOM`);
   });
 
+  test('a value over 1 MB shows a preview and a download, not a tree', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/r/call/${ui.seeded.bigValueId}`);
+    await page.getByRole('button', { name: 'Download JSON' }).waitFor();
+    await page.getByText(/Output is 1\.\d MB of JSON/).waitFor();
+  });
+
   test('hostile HTML in every view stays text', async () => {
     await page.goto(`${ui.url}/${PROJECT}/weave`);
     await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);

@@ -18,6 +18,7 @@ export interface Seeded {
   imageId: string;
   hostileId: string;
   bigTraceId: string;
+  bigValueId: string;
   opDigest: string;
   rootCount: number;
 }
@@ -321,6 +322,16 @@ export async function seed(
         },
       });
     }
+  const bigValueId = id(900040);
+  call({
+    id: bigValueId,
+    op: 'summarize',
+    trace: bigValueId,
+    start: tLatest + 6500,
+    end: tLatest + 6600,
+    inputs: { doc: 'big' },
+    output: { rows: Array.from({ length: 12_000 }, (_, i) => ({ i, text: 'lorem ipsum dolor sit amet '.repeat(3) })) },
+  });
   await flush();
 
   const bigTraceId = id(990000);
@@ -362,5 +373,5 @@ export async function seed(
     feedback_type: 'wandb.note.1',
     payload: { note: 'Good answer, but mention the refund policy.' },
   });
-  return { chatId, errorId, imageId, hostileId, bigTraceId, opDigest, rootCount: roots };
+  return { chatId, errorId, imageId, hostileId, bigTraceId, bigValueId, opDigest, rootCount: roots };
 }

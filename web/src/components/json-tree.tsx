@@ -1,9 +1,36 @@
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { asFileValue } from '../lib/content.js';
 import { FileValueView } from './file-value.js';
 
 const MAX_CHILDREN = 200;
 const LONG_STRING = 400;
+/** Above this much JSON text a value shows as a preview with a download, not a tree. */
+const SIZE_GATE = 1_000_000;
+
+function BigValue({ text, label, onTree }: { text: string; label: string; onTree: () => void }) {
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `${label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.json`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
+  return (
+    <div className="big-value">
+      <p className="muted">
+        {label} is {(text.length / 1_000_000).toFixed(1)} MB of JSON; the first 2,000 characters:
+      </p>
+      <pre className="io-preview">{text.slice(0, 2000)}…</pre>
+      <button type="button" onClick={download}>
+        Download JSON
+      </button>{' '}
+      <button type="button" onClick={onTree}>
+        Show as a tree anyway
+      </button>
+    </div>
+  );
+}
 
 interface Props {
   value: unknown;
@@ -15,6 +42,16 @@ interface Props {
 
 /** A collapsible JSON tree. Every value is rendered as text. */
 export function JsonTree({ value, projectId, openDepth = 2, label }: Props) {
+  const [force, setForce] = useState(false);
+  const text = useMemo(() => {
+    try {
+      return JSON.stringify(value) ?? '';
+    } catch {
+      return '';
+    }
+  }, [value]);
+  if (text.length > SIZE_GATE && !force)
+    return <BigValue text={text} label={label ?? 'value'} onTree={() => setForce(true)} />;
   return (
     <div className="json-tree" role="tree" aria-label={label ?? 'JSON value'}>
       <Node name={null} value={value} depth={0} openDepth={openDepth} projectId={projectId} />
