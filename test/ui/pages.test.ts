@@ -82,6 +82,9 @@ describe('web UI', { skip, concurrency: 1 }, () => {
     }
     assert.ok((await rows.count()) >= 2);
     assert.equal(await page.getByLabel('Status').inputValue(), 'error');
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.waitForURL((u) => u.search === '');
+    assert.equal(await page.getByLabel('Status').inputValue(), '');
   });
 
   test('traces: clicking a header sorts on the server and lands in the URL', async () => {

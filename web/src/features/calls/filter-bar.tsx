@@ -104,6 +104,24 @@ export function FilterBar({ search, opNames, onChange }: Props) {
         />
       </label>
       <button type="submit">Apply</button>
+      {(search.op || search.status || search.from || search.to || search.q || search.all) && (
+        <button
+          type="button"
+          onClick={() => {
+            setQError(null);
+            onChange({
+              op: undefined,
+              status: undefined,
+              from: undefined,
+              to: undefined,
+              q: undefined,
+              all: undefined,
+            });
+          }}
+        >
+          Clear filters
+        </button>
+      )}
       {qError && (
         <p id="q-error" role="alert" className="error-text full">
           {qError}
