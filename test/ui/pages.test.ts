@@ -1,0 +1,255 @@
+/**
+ * Browser tests of the web app: the built web/dist against a real in-process Heddle (see
+ * harness.ts), driven by Debian's Chromium through playwright-core. Skipped when Chromium or the
+ * build is missing (`npm run build:web`; `apt-get install -y chromium`).
+ */
+import assert from 'node:assert/strict';
+import { execSync } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumPath, ensureChromium, launch } from './browser.js';
+import { distBuilt, startUi, type UiServer } from './harness.js';
+import { HOSTILE, PROJECT } from './seed.js';
+
+// Under CI nothing is skipped: Chromium is installed and the app built when missing.
+const ci = process.env.CI === 'true';
+if (ci && !distBuilt()) execSync('npm run build:web', { stdio: 'inherit' });
+const skip = !(ci ? ensureChromium() : chromiumPath())
+  ? 'Chromium not installed (apt-get install -y chromium)'
+  : !distBuilt()
+    ? 'web/dist not built (npm run build:web)'
+    : false;
+
+describe('web UI', { skip, concurrency: 1 }, () => {
+  let ui: UiServer;
+  let browser: Browser;
+  let page: Page;
+  const dialogs: string[] = [];
+  const pageErrors: string[] = [];
+  const cleanups: (() => unknown)[] = [];
+
+  before(async () => {
+    ui = await startUi({ after: (fn: () => unknown) => void cleanups.push(fn) });
+    browser = await launch();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+  });
+  after(async () => {
+    await browser?.close();
+    for (const fn of cleanups.reverse()) await fn();
+  });
+
+  const noXss = async () => {
+    assert.deepEqual(dialogs, []);
+    assert.equal(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined);
+  };
+
+  test('sign-in: a wrong key is refused, the right one opens the projects list, the key is stored nowhere', async () => {
+    await page.goto(ui.url + '/');
+    await page.getByRole('heading', { name: 'Sign in to Heddle' }).waitFor();
+    await page.getByLabel('API key').fill('wrong-key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'not accepted' }).waitFor();
+    await page.getByLabel('API key').fill(ui.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await page.getByRole('link', { name: PROJECT }).waitFor();
+    const stored = await page.evaluate(
+      () =>
+        JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + location.href + document.cookie,
+    );
+    assert.ok(!stored.includes(ui.key), 'the API key must not be in storage, the URL or a script-readable cookie');
+  });
+
+  test('traces: a cold deep link with filters shows only matching rows and the count', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/weave?status=error&op=classify`);
+    await page.getByRole('heading', { name: 'Traces' }).waitFor();
+    const rows = page.getByRole('table', { name: 'Calls' }).getByRole('row');
+    await page
+      .getByText(/^\d+ calls$/)
+      .first()
+      .waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);
+    const texts = await page.locator('.body-row').allInnerTexts();
+    assert.ok(texts.length > 0);
+    for (const t of texts) {
+      assert.match(t, /classify/);
+      assert.match(t, /Error/);
+    }
+    assert.ok((await rows.count()) >= 2);
+    assert.equal(await page.getByLabel('Status').inputValue(), 'error');
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.waitForURL((u) => u.search === '');
+    assert.equal(await page.getByLabel('Status').inputValue(), '');
+  });
+
+  test('traces: clicking a header sorts on the server and lands in the URL', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/weave`);
+    await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);
+    await page.getByRole('button', { name: 'Latency' }).click();
+    await page.waitForURL(/sort=summary\.weave\.latency_ms/);
+    await page
+      .getByRole('columnheader', { name: /Latency/ })
+      .and(page.locator('[aria-sort="descending"]'))
+      .waitFor();
+    const first = await page.locator('.body-row').first().innerText();
+    assert.match(first, /Big batch run/, 'the longest trace comes first');
+  });
+
+  test('traces: the field filter narrows through the query language', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/weave`);
+    await page.getByLabel('Field filter').fill('inputs.user_id = "user-3" and inputs.question = "Question number 10"');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/q=/);
+    await page.getByText('1 call', { exact: true }).first().waitFor();
+    assert.equal(await page.locator('.body-row').count(), 1);
+  });
+
+  test('traces: infinite scroll loads the next page of 200', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/weave?all=true`);
+    await page.getByText(/^200 loaded of/).waitFor();
+    await page.locator('.grid-body').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await page.getByText(/^400 loaded of/).waitFor();
+    assert.ok((await page.locator('.body-row').count()) < 120, 'rows are virtualised');
+  });
+
+  test('keyboard: from the table to a trace and back', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/weave?status=error&op=classify`);
+    await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor({ state: 'hidden' });
+    await page.keyboard.press('/');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-shortcut')), 'filter');
+    await page.locator('.body-row').first().focus();
+    await page.keyboard.press('j');
+    await page.keyboard.press('k');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/r\/call\//);
+    await page.getByRole('tree', { name: 'Calls in this trace' }).waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Traces' }).waitFor();
+  });
+
+  test('trace view: chat, usage, op source, feedback with the CSRF header', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/r/call/${ui.seeded.chatId}`);
+    await page
+      .getByRole('list', { name: 'Inputs as a conversation' })
+      .getByText('My order #123 has not arrived')
+      .waitFor();
+    await page
+      .getByRole('list', { name: 'Output as a conversation' })
+      .getByText(/ships tomorrow/)
+      .waitFor();
+    await page.getByText('1,540').waitFor();
+    await page.getByRole('textbox', { name: 'Source of answer' }).waitFor();
+    await page.getByText('Good answer, but mention the refund policy.').waitFor();
+    await page.getByRole('button', { name: 'React with 🎉' }).click();
+    await page.locator('.feedback-list li', { hasText: '🎉' }).waitFor();
+    await page.getByLabel('Note').fill('Checked by the UI test');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    await page.locator('.feedback-list li', { hasText: 'Checked by the UI test' }).waitFor();
+    // The tree: three calls, selecting a child shows it and puts it in the URL.
+    await page.getByRole('treeitem', { name: /rerank/ }).click();
+    await page.waitForURL(/sel=/);
+    await page.getByRole('heading', { name: 'rerank', level: 2 }).waitFor();
+  });
+
+  test('trace view: an image loads only after a click, as a blob', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/r/call/${ui.seeded.imageId}`);
+    await page.getByRole('button', { name: 'Show image' }).waitFor();
+    assert.equal(await page.locator('img').count(), 0);
+    await page.getByRole('button', { name: 'Show image' }).click();
+    const img = page.locator('.image-box img');
+    await img.waitFor();
+    assert.match((await img.getAttribute('src')) ?? '', /^blob:/);
+    await page.waitForFunction(
+      () => (document.querySelector('.image-box img') as HTMLImageElement | null)?.naturalWidth === 32,
+    );
+  });
+
+  test('a 2,000-call trace renders only the visible rows', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/r/call/${ui.seeded.bigTraceId}`);
+    await page.getByText('2,000 calls').waitFor();
+    const items = await page.getByRole('treeitem').count();
+    assert.ok(items > 10 && items < 150, `${items} tree rows in the DOM`);
+  });
+
+  test('a value over 1 MB shows a preview and a download, not a tree', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/r/call/${ui.seeded.bigValueId}`);
+    await page.getByRole('button', { name: 'Download JSON' }).waitFor();
+    await page.getByText(/Output is 1\.\d MB of JSON/).waitFor();
+  });
+
+  test('hostile HTML in every view stays text', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/weave`);
+    await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);
+    await page.goto(`${ui.url}/${PROJECT}/r/call/${ui.seeded.hostileId}`);
+    await page.getByRole('heading', { name: HOSTILE, level: 2 }).waitFor();
+    await page.locator('.exception', { hasText: HOSTILE }).waitFor();
+    await page.getByRole('list', { name: 'Inputs as a conversation' }).getByText(HOSTILE).waitFor();
+    assert.equal(await page.locator('.detail-pane script, .detail-pane b, .detail-pane img').count(), 0);
+    await noXss();
+  });
+
+  test('threads: list and turns', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/weave/threads`);
+    await page.getByRole('heading', { name: 'Threads' }).waitFor();
+    await page.getByRole('button', { name: /thread-2/ }).click();
+    await page.waitForURL(/thread=thread-2/);
+    await page.getByText('Thread 2, turn 3: how do I reset my password?').waitFor();
+    assert.equal(await page.locator('.turn').count(), 3);
+  });
+
+  test('op and object version pages', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/weave/ops/answer/versions/${ui.seeded.opDigest}`);
+    await page.getByRole('heading', { name: /Op answer/ }).waitFor();
+    await page.getByRole('textbox', { name: 'Source of answer' }).waitFor();
+    await page.goto(`${ui.url}/${PROJECT}/weave/objects/support-model/versions/latest`);
+    await page.getByRole('heading', { name: /Object support-model/ }).waitFor();
+    await page.getByText('"Be brief."').waitFor();
+  });
+
+  test('live tail: a new call appears within two seconds', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/weave?live=true`);
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    const id = '0194f3a2-ffff-7000-8000-000000000001';
+    const r = await fetch(`${ui.heddleUrl}/call/start`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`api:${ui.key}`).toString('base64')}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        start: {
+          project_id: PROJECT,
+          id,
+          trace_id: id,
+          op_name: 'live_probe',
+          started_at: new Date().toISOString(),
+          inputs: {},
+          attributes: {},
+        },
+      }),
+    });
+    assert.equal(r.status, 200);
+    const t0 = Date.now();
+    await page.locator('.body-row', { hasText: 'live_probe' }).waitFor({ timeout: 5000 });
+    assert.ok(Date.now() - t0 < 2500, `appeared after ${Date.now() - t0} ms`);
+    assert.equal(await page.locator('.body-row', { hasText: 'live_probe' }).count(), 1);
+    await noXss();
+    assert.deepEqual(pageErrors, []);
+  });
+
+  test('sign-out ends the session', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Heddle' }).waitFor();
+    await page.goto(`${ui.url}/${PROJECT}/weave`);
+    await page.getByRole('heading', { name: 'Sign in to Heddle' }).waitFor();
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * `npm run screenshots`: seeds a fresh in-process Heddle, opens every page of the built web app in
+ * Chromium at 1440×900 and writes docs/ui/<page>.png (documentation, not pixel assertions).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch } from './browser.js';
+import { startUi } from './harness.js';
+import { PROJECT } from './seed.js';
+
+const OUT =
+  process.env.SHOT_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'ui');
+const width = Number(process.env.SHOT_WIDTH ?? 1440);
+const height = Number(process.env.SHOT_HEIGHT ?? 900);
+
+const cleanups: (() => unknown)[] = [];
+const ui = await startUi({ after: (fn: () => unknown) => void cleanups.push(fn) });
+const browser = await launch();
+try {
+  fs.mkdirSync(OUT, { recursive: true });
+  const page = await browser.newPage({ viewport: { width, height }, colorScheme: 'light' });
+  const shot = async (name: string) => {
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: path.join(OUT, `${name}.png`) });
+    console.log(`docs/ui/${name}.png`);
+  };
+  await page.goto(ui.url + '/');
+  await page.getByLabel('API key').waitFor();
+  await shot('sign-in');
+  await page.getByLabel('API key').fill(ui.key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('link', { name: PROJECT }).waitFor();
+  await shot('projects');
+  await page.goto(`${ui.url}/${PROJECT}/weave`);
+  await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);
+  await shot('traces');
+  await page.goto(`${ui.url}/${PROJECT}/weave?all=true&status=error&sort=summary.weave.latency_ms&dir=desc`);
+  await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);
+  await shot('traces-filtered');
+  await page.goto(`${ui.url}/${PROJECT}/r/call/${ui.seeded.chatId}`);
+  await page.getByRole('list', { name: 'Inputs as a conversation' }).waitFor();
+  await shot('trace-chat');
+  await page.locator('.detail-pane').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await page.getByRole('textbox', { name: 'Source of answer' }).waitFor();
+  await shot('trace-feedback-source');
+  await page.goto(`${ui.url}/${PROJECT}/r/call/${ui.seeded.bigTraceId}`);
+  await page.getByRole('tree', { name: 'Calls in this trace' }).waitFor();
+  await shot('trace-large');
+  await page.goto(`${ui.url}/${PROJECT}/r/call/${ui.seeded.imageId}`);
+  await page.getByRole('button', { name: 'Show image' }).click();
+  await page.locator('.image-box img').waitFor();
+  await shot('trace-image');
+  await page.goto(`${ui.url}/${PROJECT}/r/call/${ui.seeded.hostileId}`);
+  await page.locator('.exception').waitFor();
+  await shot('trace-hostile');
+  await page.goto(`${ui.url}/${PROJECT}/weave/threads?thread=thread-1`);
+  await page.locator('.turn').first().waitFor();
+  await shot('threads');
+  await page.goto(`${ui.url}/${PROJECT}/weave/ops/answer/versions/${ui.seeded.opDigest}`);
+  await page.getByRole('textbox', { name: 'Source of answer' }).waitFor();
+  await shot('op-version');
+  await page.goto(`${ui.url}/${PROJECT}/weave/objects/support-model/versions/latest`);
+  await page.getByText('"Be brief."').waitFor();
+  await shot('object-version');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(`${ui.url}/${PROJECT}/weave`);
+  await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);
+  await shot('traces-dark');
+} finally {
+  await browser.close();
+  for (const fn of cleanups.reverse()) await fn();
+}
+process.exit(0);

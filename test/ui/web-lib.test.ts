@@ -1,0 +1,281 @@
+/** Unit tests for the web app's pure logic (web/src/lib, web/src/api/stream/jsonl.ts). */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { readJsonl, readLines, TruncatedStreamError } from '../../web/src/api/stream/jsonl.js';
+import { chatFromInputs, chatFromOutput } from '../../web/src/lib/chat.js';
+import { asFileValue, isSafeImageDataUrl, sniffImageType } from '../../web/src/lib/content.js';
+import { opDisplayName, parseRef } from '../../web/src/lib/format.js';
+import { mergeLive } from '../../web/src/lib/live.js';
+import { buildCallsQuery, FieldFilterError, parseFieldFilter, parseTracesSearch } from '../../web/src/lib/query.js';
+import { ancestors, flattenTree, indexTrace } from '../../web/src/lib/tree.js';
+import type { Call } from '../../web/src/lib/call.js';
+
+function bytesStream(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(c) {
+      for (const ch of chunks) c.enqueue(ch);
+      c.close();
+    },
+  });
+}
+
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+describe('JSONL reader', () => {
+  const records = [
+    { id: 'a', text: 'héllo — 👍 ünïcode' },
+    { id: 'b', n: 1.5 },
+    { id: 'c', nested: { s: 'line\\nbreak' } },
+  ];
+  const bytes = new TextEncoder().encode(records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+
+  test('a split at every byte boundary yields every record once', async () => {
+    for (let i = 0; i <= bytes.length; i++) {
+      const got = await collect(readJsonl(bytesStream([bytes.slice(0, i), bytes.slice(i)])));
+      assert.deepEqual(got, records, `split at byte ${i}`);
+    }
+  });
+
+  test('one byte per chunk', async () => {
+    const chunks = [...bytes].map((b) => new Uint8Array([b]));
+    assert.deepEqual(await collect(readJsonl(bytesStream(chunks))), records);
+  });
+
+  test('every pair of split points', async () => {
+    for (let i = 0; i < bytes.length; i += 3)
+      for (let j = i; j <= bytes.length; j += 5) {
+        const got = await collect(readJsonl(bytesStream([bytes.slice(0, i), bytes.slice(i, j), bytes.slice(j)])));
+        assert.equal(got.length, 3);
+      }
+  });
+
+  test('an empty body is no records', async () => {
+    assert.deepEqual(await collect(readJsonl(bytesStream([]))), []);
+  });
+
+  test('an unfinished last line is an error', async () => {
+    const cut = bytes.slice(0, bytes.length - 5);
+    await assert.rejects(collect(readJsonl(bytesStream([cut]))), TruncatedStreamError);
+  });
+
+  test('lines of a text stream', async () => {
+    const text = new ReadableStream<string>({
+      start(c) {
+        c.enqueue('a\nb');
+        c.enqueue('c\n\nd\n');
+        c.close();
+      },
+    });
+    assert.deepEqual(await collect(readLines(text)), ['a', 'bc', 'd']);
+  });
+});
+
+describe('chat detection', () => {
+  test('OpenAI messages in inputs', () => {
+    const m = chatFromInputs({
+      model: 'x',
+      messages: [
+        { role: 'system', content: 'Be brief' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Hi' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+          ],
+        },
+      ],
+    });
+    assert.equal(m?.length, 2);
+    assert.equal(m?.[1].parts[0].text, 'Hi');
+    assert.equal(m?.[1].parts[1].kind, 'image');
+  });
+  test('choices in output, with tool calls', () => {
+    const m = chatFromOutput({
+      choices: [
+        {
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ function: { name: 'lookup', arguments: '{"q":1}' } }],
+          },
+        },
+      ],
+    });
+    assert.equal(m?.[0].role, 'assistant');
+    assert.deepEqual(m?.[0].toolCalls, [{ name: 'lookup', arguments: '{"q":1}' }]);
+  });
+  test('Anthropic-style single message output', () => {
+    assert.equal(
+      chatFromOutput({ role: 'assistant', content: [{ type: 'text', text: 'ok' }] })?.[0].parts[0].text,
+      'ok',
+    );
+  });
+  test('not chat', () => {
+    assert.equal(chatFromInputs({ messages: [{ role: 'user' }] }), null);
+    assert.equal(chatFromInputs({ messages: 'hi' }), null);
+    assert.equal(chatFromInputs({ messages: [{ role: 'wizard', content: 'x' }] }), null);
+    assert.equal(chatFromOutput('text'), null);
+    assert.equal(chatFromOutput({ choices: [] }), null);
+  });
+});
+
+describe('query building', () => {
+  test('field filter with and, strings, numbers, booleans', () => {
+    assert.deepEqual(
+      parseFieldFilter('inputs.user_id = "x y" and summary.weave.latency_ms > 1000 and output.ok != true'),
+      [
+        { $eq: [{ $getField: 'inputs.user_id' }, { $literal: 'x y' }] },
+        { $gt: [{ $getField: 'summary.weave.latency_ms' }, { $literal: 1000 }] },
+        { $not: [{ $eq: [{ $getField: 'output.ok' }, { $literal: true }] }] },
+      ],
+    );
+  });
+  test('contains and bare words', () => {
+    assert.deepEqual(parseFieldFilter('inputs.prompt contains hello'), [
+      { $contains: { input: { $getField: 'inputs.prompt' }, substr: { $literal: 'hello' }, case_insensitive: true } },
+    ]);
+  });
+  test('escaped dots in paths', () => {
+    assert.deepEqual(parseFieldFilter('summary.usage.gpt-3\\.5.total_tokens >= 5')[0], {
+      $gte: [{ $getField: 'summary.usage.gpt-3\\.5.total_tokens' }, { $literal: 5 }],
+    });
+  });
+  test('errors', () => {
+    for (const bad of ['= 1', 'inputs.x', 'inputs.x = ', 'inputs.x = "open', 'a = 1 or b = 2', 'a = 1 and'])
+      assert.throws(() => parseFieldFilter(bad), FieldFilterError, bad);
+  });
+  test('page state to filter and query', () => {
+    const q = buildCallsQuery('acme/demo', {
+      op: 'chat',
+      status: 'error',
+      from: '2025-01-01T00:00:00.000Z',
+      q: 'inputs.n = 3',
+    });
+    assert.deepEqual(q.filter, { trace_roots_only: true, op_names: ['chat', 'weave:///acme/demo/op/chat:*'] });
+    assert.deepEqual(q.query, {
+      $expr: {
+        $and: [
+          { $eq: [{ $getField: 'summary.weave.status' }, { $literal: 'error' }] },
+          { $gte: [{ $getField: 'started_at' }, { $literal: '2025-01-01T00:00:00.000Z' }] },
+          { $eq: [{ $getField: 'inputs.n' }, { $literal: 3 }] },
+        ],
+      },
+    });
+    assert.deepEqual(buildCallsQuery('acme/demo', { all: true }), { filter: {}, query: null });
+  });
+  test('URL params: invalid ones are dropped', () => {
+    assert.deepEqual(
+      parseTracesSearch({
+        status: 'bogus',
+        sort: 'inputs.secret',
+        dir: 'up',
+        from: 'not a date',
+        all: 'true',
+        op: '',
+        q: 'a = 1',
+      }),
+      { all: true, q: 'a = 1' },
+    );
+  });
+});
+
+describe('refs and files', () => {
+  test('op refs', () => {
+    assert.equal(opDisplayName('weave:///acme/demo/op/answer:abc'), 'answer');
+    assert.equal(opDisplayName('plain'), 'plain');
+    assert.deepEqual(parseRef('weave:///acme/demo/object/ds:d1/attr/rows'), {
+      entity: 'acme',
+      project: 'demo',
+      kind: 'object',
+      name: 'ds',
+      digest: 'd1',
+      extra: ['attr', 'rows'],
+    });
+    assert.equal(parseRef('weave:///acme'), null);
+  });
+  test('weave file values and image sniffing', () => {
+    const f = asFileValue({
+      _type: 'CustomWeaveType',
+      weave_type: { type: 'PIL.Image.Image' },
+      files: { 'image.png': 'd1' },
+    });
+    assert.equal(f?.isImage, true);
+    assert.equal(f?.main?.digest, 'd1');
+    const c = asFileValue({
+      _type: 'CustomWeaveType',
+      weave_type: { type: 'weave.type_wrappers.Content.content.Content' },
+      files: { content: 'd2', 'metadata.json': 'd3' },
+    });
+    assert.equal(c?.main?.digest, 'd2');
+    assert.equal(asFileValue({ files: {} }), null);
+    assert.equal(sniffImageType(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10])), 'image/png');
+    assert.equal(sniffImageType(new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"></svg>')), null);
+    assert.equal(isSafeImageDataUrl('data:image/png;base64,AAAA'), true);
+    assert.equal(isSafeImageDataUrl('data:image/svg+xml;base64,AAAA'), false);
+    assert.equal(isSafeImageDataUrl('javascript:alert(1)'), false);
+  });
+});
+
+const mk = (id: string, parent: string | null, startSec: number): Call =>
+  ({
+    id,
+    parent_id: parent,
+    started_at: new Date(startSec * 1000).toISOString(),
+    ended_at: new Date(startSec * 1000 + 500).toISOString(),
+    op_name: 'op',
+    trace_id: 't',
+  }) as Call;
+
+describe('trace tree', () => {
+  test('children ordered by start; collapse hides descendants', () => {
+    const idx = indexTrace([mk('r', null, 0), mk('b', 'r', 2), mk('a', 'r', 1), mk('a1', 'a', 1.5)]);
+    assert.deepEqual(
+      flattenTree(idx, new Set()).map((r) => `${r.id}@${r.depth}`),
+      ['r@0', 'a@1', 'a1@2', 'b@1'],
+    );
+    assert.deepEqual(
+      flattenTree(idx, new Set(['a'])).map((r) => r.id),
+      ['r', 'a', 'b'],
+    );
+    assert.deepEqual(ancestors(idx, 'a1'), ['a', 'r']);
+  });
+  test('a 10,000-deep chain and orphans do not overflow', () => {
+    const calls = [mk('c0', null, 0)];
+    for (let i = 1; i < 10_000; i++) calls.push(mk(`c${i}`, `c${i - 1}`, i));
+    calls.push(mk('orphan', 'missing-parent', 5));
+    const t0 = performance.now();
+    const rows = flattenTree(indexTrace(calls), new Set());
+    assert.equal(rows.length, 10_001);
+    assert.equal(rows[9_999].depth, 9_999);
+    assert.ok(performance.now() - t0 < 2000);
+  });
+  test('a parent cycle does not loop', () => {
+    const idx = indexTrace([mk('x', 'y', 0), mk('y', 'x', 1)]);
+    assert.ok(flattenTree(idx, new Set()).length <= 2);
+    assert.ok(ancestors(idx, 'x').length <= 2);
+  });
+});
+
+describe('live tail merge', () => {
+  test('dedupes by id, newest first, capped', () => {
+    const a = mk('a', null, 1);
+    const b = mk('b', null, 2);
+    const c = mk('c', null, 3);
+    assert.deepEqual(
+      mergeLive([a], [b, a, c, b]).map((x) => x.id),
+      ['c', 'b', 'a'],
+    );
+    assert.equal(
+      mergeLive(
+        [],
+        Array.from({ length: 20 }, (_, i) => mk(`n${i}`, null, i)),
+        5,
+      ).length,
+      5,
+    );
+  });
+});

@@ -1,0 +1,50 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, getJson, postJson, request } from './client.js';
+import { keys } from './keys.js';
+
+export interface Session {
+  user: { id: string; username: string };
+  entities: string[];
+}
+
+/** The current session; `null` when signed out (401). */
+export function useSession() {
+  return useQuery({
+    queryKey: keys.session(),
+    queryFn: async ({ signal }) => {
+      try {
+        return await getJson<Session>('/auth/session', signal);
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 401) return null;
+        throw e;
+      }
+    },
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+}
+
+export function useSignIn() {
+  const qc = useQueryClient();
+  return useMutation({
+    // The key lives only in this request's body; it is never stored.
+    mutationFn: (apiKey: string) => postJson<Session>('/auth/session', { api_key: apiKey }),
+    onSuccess: (session) => {
+      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== 'auth' });
+      qc.setQueryData(keys.session(), session);
+    },
+  });
+}
+
+export function useSignOut() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      await request('/auth/session', { method: 'DELETE' });
+    },
+    onSettled: () => {
+      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== 'auth' });
+      qc.setQueryData(keys.session(), null);
+    },
+  });
+}

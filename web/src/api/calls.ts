@@ -1,0 +1,97 @@
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { Call } from '../lib/call.js';
+import type { CallsFilter, Query, SortBy } from '../lib/query.js';
+import { postJson, postJsonl } from './client.js';
+import { keys } from './keys.js';
+
+export const PAGE_SIZE = 200;
+export const COUNT_LIMIT = 10_000;
+
+/** Columns the traces table shows; inputs and output stay on the server. */
+export const TABLE_COLUMNS = [
+  'id',
+  'op_name',
+  'display_name',
+  'trace_id',
+  'parent_id',
+  'thread_id',
+  'started_at',
+  'ended_at',
+  'exception',
+  'summary',
+];
+
+export interface CallsRequest {
+  project_id: string;
+  filter: CallsFilter;
+  query: Query | null;
+  sort_by: SortBy[];
+}
+
+/** Infinite list of calls over `/calls/stream_query`, pages of PAGE_SIZE. */
+export function useCallsInfinite(req: CallsRequest | null) {
+  return useInfiniteQuery({
+    queryKey: keys.callsQuery(req?.project_id ?? '', req),
+    enabled: req != null,
+    initialPageParam: 0,
+    queryFn: ({ pageParam, signal }) =>
+      postJsonl<Call>(
+        '/calls/stream_query',
+        {
+          ...req,
+          columns: TABLE_COLUMNS,
+          include_costs: true,
+          include_feedback: true,
+          limit: PAGE_SIZE,
+          offset: pageParam,
+        },
+        signal,
+      ),
+    getNextPageParam: (last, pages) => (last.length < PAGE_SIZE ? undefined : pages.length * PAGE_SIZE),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export interface CountResult {
+  count: number;
+  has_more: boolean | null;
+}
+
+export function useCallsCount(req: CallsRequest | null) {
+  const body = req && { project_id: req.project_id, filter: req.filter, query: req.query, limit: COUNT_LIMIT };
+  return useQuery({
+    queryKey: keys.callsCount(req?.project_id ?? '', body),
+    enabled: req != null,
+    queryFn: ({ signal }) => postJson<CountResult>('/calls/query_stats', body, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useCall(projectId: string, id: string | null) {
+  return useQuery({
+    queryKey: keys.call(projectId, id ?? ''),
+    enabled: id != null,
+    queryFn: async ({ signal }) =>
+      (await postJson<{ call: Call | null }>('/call/read', { project_id: projectId, id, include_costs: true }, signal))
+        .call,
+  });
+}
+
+/** Every call of a trace, without inputs and outputs (a trace may hold tens of thousands). */
+export function useTraceCalls(projectId: string, traceId: string | null) {
+  return useQuery({
+    queryKey: keys.trace(projectId, traceId ?? ''),
+    enabled: traceId != null,
+    queryFn: ({ signal }) =>
+      postJsonl<Call>(
+        '/calls/stream_query',
+        {
+          project_id: projectId,
+          filter: { trace_ids: [traceId] },
+          columns: ['id', 'op_name', 'display_name', 'parent_id', 'started_at', 'ended_at', 'exception', 'summary'],
+          sort_by: [{ field: 'started_at', direction: 'asc' }],
+        },
+        signal,
+      ),
+  });
+}

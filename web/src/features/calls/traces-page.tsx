@@ -1,0 +1,176 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { useCallsCount, useCallsInfinite, COUNT_LIMIT, type CallsRequest } from '../../api/calls.js';
+import { liveTailUrl, useLiveTail, type LiveState } from '../../api/stream/live-tail.js';
+import { mergeLive } from '../../lib/live.js';
+import { useOpNames } from '../../api/objects.js';
+import { PageHeading } from '../../components/page-heading.js';
+import type { Call } from '../../lib/call.js';
+import { formatInt, opDisplayName, plural } from '../../lib/format.js';
+import { buildCallsQuery, sortOf, type TracesSearch } from '../../lib/query.js';
+import { tracesRoute } from '../../router.js';
+import { CallsTable } from './calls-table.js';
+import { FilterBar } from './filter-bar.js';
+import { CopyLinkButton } from '../../components/copy-link.js';
+
+const LIVE_LABEL: Record<LiveState, string> = {
+  off: 'Off',
+  connecting: 'Connecting…',
+  live: 'Live',
+  reconnecting: 'Reconnecting…',
+  hidden: 'Paused (tab hidden)',
+};
+
+export function TracesPage() {
+  const { entity, project } = tracesRoute.useParams();
+  const search = tracesRoute.useSearch();
+  const navigate = useNavigate({ from: tracesRoute.fullPath });
+  const projectId = `${entity}/${project}`;
+  const sort = sortOf(search);
+
+  const built = useMemo(() => {
+    try {
+      return { ...buildCallsQuery(projectId, search), error: null };
+    } catch (e) {
+      return { filter: {}, query: null, error: e instanceof Error ? e.message : String(e) };
+    }
+  }, [projectId, search]);
+  const req: CallsRequest | null = built.error
+    ? null
+    : { project_id: projectId, filter: built.filter, query: built.query, sort_by: [sort] };
+
+  const calls = useCallsInfinite(req);
+  const count = useCallsCount(req);
+  const loaded = useMemo(() => calls.data?.pages.flat() ?? [], [calls.data]);
+
+  // Live tail: new calls go to the top while the table is at the top and sorted newest first;
+  // otherwise they wait as "N new".
+  const [live, setLive] = useState<Call[]>([]);
+  const [pending, setPending] = useState<Call[]>([]);
+  const atTop = useRef(true);
+  const newestFirst = sort.field === 'started_at' && sort.direction === 'desc';
+  const liveUrl = search.live && req ? liveTailUrl(projectId, built.filter, built.query) : null;
+  // Events are handed to React in batches, one per animation frame.
+  const batch = useRef<Call[]>([]);
+  const frame = useRef(0);
+  const onLiveCall = useCallback(
+    (c: Call) => {
+      batch.current.push(c);
+      if (frame.current) return;
+      frame.current = requestAnimationFrame(() => {
+        frame.current = 0;
+        const calls = batch.current;
+        batch.current = [];
+        if (newestFirst && atTop.current) setLive((prev) => mergeLive(prev, calls));
+        else setPending((prev) => mergeLive(prev, calls));
+      });
+    },
+    [newestFirst],
+  );
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+  const liveState = useLiveTail(liveUrl, onLiveCall);
+  const paused = search.live && pending.length > 0;
+
+  const rows = useMemo(() => {
+    if (live.length === 0) return loaded;
+    const ids = new Set(live.map((c) => c.id));
+    return [...live, ...loaded.filter((c) => !ids.has(c.id))];
+  }, [live, loaded]);
+
+  const storedOps = useOpNames(projectId);
+  const opNames = useMemo(
+    () => [...new Set([...(storedOps.data ?? []), ...rows.map((c) => opDisplayName(c.op_name))])].sort().slice(0, 500),
+    [rows, storedOps.data],
+  );
+
+  const setSearch = (patch: Partial<TracesSearch>) => {
+    setLive([]);
+    setPending([]);
+    void navigate({ search: (prev: TracesSearch) => ({ ...prev, ...patch }), replace: false });
+  };
+  const onSort = (field: string) =>
+    setSearch({
+      sort: field === 'started_at' ? undefined : field,
+      dir: sort.field === field && sort.direction === 'desc' ? 'asc' : field === 'started_at' ? undefined : 'desc',
+    });
+  const onOpen = (c: Call) =>
+    void navigate({
+      to: '/$entity/$project/r/call/$callId',
+      params: { entity, project, callId: c.id },
+      search: {},
+    });
+  const onNearEnd = useCallback(() => {
+    if (calls.hasNextPage && !calls.isFetchingNextPage) void calls.fetchNextPage();
+  }, [calls]);
+
+  const total = count.data
+    ? count.data.has_more
+      ? plural(`${formatInt(COUNT_LIMIT)}+`, 'call')
+      : plural(count.data.count + live.length, 'call')
+    : 'Counting…';
+
+  return (
+    <main className="page traces-page">
+      <div className="page-head">
+        <PageHeading>Traces</PageHeading>
+        <span className="muted">{total}</span>
+        <span className="spacer" />
+        <div className="live-box">
+          <label>
+            <input
+              type="checkbox"
+              checked={!!search.live}
+              onChange={(e) => setSearch({ live: e.target.checked || undefined })}
+            />{' '}
+            Live tail
+          </label>
+          {search.live && (
+            <span className={`live-state live-${paused ? 'paused' : liveState}`} role="status">
+              <span aria-hidden="true">●</span> {paused ? `Paused · ${pending.length} new` : LIVE_LABEL[liveState]}
+            </span>
+          )}
+          {paused && (
+            <button
+              type="button"
+              onClick={() => {
+                setLive((prev) => mergeLive(prev, pending));
+                setPending([]);
+                if (!newestFirst) setSearch({ sort: undefined, dir: undefined });
+              }}
+            >
+              Show {pending.length} new
+            </button>
+          )}
+        </div>
+        <CopyLinkButton />
+      </div>
+      <FilterBar search={search} opNames={opNames} onChange={setSearch} />
+      {built.error && (
+        <p role="alert" className="error-text">
+          Field filter: {built.error}
+        </p>
+      )}
+      {calls.isError && (
+        <p role="alert" className="error-text">
+          Could not load calls: {calls.error.message}
+        </p>
+      )}
+      {calls.isPending && !built.error && <p className="muted">Loading calls…</p>}
+      {calls.data && rows.length === 0 && <p>No calls match these filters.</p>}
+      {rows.length > 0 && (
+        <CallsTable
+          entity={entity}
+          project={project}
+          calls={rows}
+          sort={sort}
+          onSort={onSort}
+          onOpen={onOpen}
+          onNearEnd={onNearEnd}
+          onScrollTop={(top) => (atTop.current = top)}
+          totalLabel={`${formatInt(rows.length)} loaded of ${total}`}
+          loadingMore={calls.isFetchingNextPage}
+        />
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,16 @@
+/** Every keyboard shortcut, declared once: the help dialog lists this table. */
+export const SHORTCUTS: { keys: string; action: string; where: string }[] = [
+  { keys: '?', action: 'Show this list', where: 'Everywhere' },
+  { keys: '/', action: 'Focus the field filter', where: 'Traces' },
+  { keys: '↓ or j, ↑ or k', action: 'Next / previous row', where: 'Traces table, call tree' },
+  { keys: 'Page Down, Page Up, Home, End', action: 'Move by a page, to the first or last row', where: 'Traces table' },
+  { keys: 'Enter', action: 'Open the call', where: 'Traces table' },
+  { keys: '→, ←', action: 'Expand / collapse a call', where: 'Call tree' },
+  { keys: 'Escape', action: 'Close this list', where: 'Shortcut list' },
+];
+
+/** True when a key press belongs to a text field rather than to the page. */
+export function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}

@@ -1,0 +1,66 @@
+import { lazy } from 'react';
+import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
+import { AppShell } from './features/auth/app-shell.js';
+import { ProjectsPage } from './features/projects/projects-page.js';
+import { TracesPage } from './features/calls/traces-page.js';
+import { ThreadsPage } from './features/threads/threads-page.js';
+import { ObjectVersionPage } from './features/objects/object-version-page.js';
+import { parseTracesSearch } from './lib/query.js';
+import { NotFound } from './features/auth/not-found.js';
+
+const TracePage = lazy(() => import('./features/trace/trace-page.js'));
+
+const rootRoute = createRootRoute({ component: AppShell, notFoundComponent: NotFound });
+
+const indexRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: ProjectsPage });
+
+export const tracesRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$entity/$project/weave',
+  validateSearch: (raw: Record<string, unknown>) => parseTracesSearch(raw),
+  component: TracesPage,
+});
+
+const optionalString = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+
+export const threadsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$entity/$project/weave/threads',
+  validateSearch: (raw: Record<string, unknown>): { thread?: string } => {
+    const thread = optionalString(raw.thread);
+    return thread ? { thread } : {};
+  },
+  component: ThreadsPage,
+});
+
+export const objectRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$entity/$project/weave/objects/$name/versions/$digest',
+  component: () => <ObjectVersionPage kind="object" />,
+});
+
+export const opRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$entity/$project/weave/ops/$name/versions/$digest',
+  component: () => <ObjectVersionPage kind="op" />,
+});
+
+export const callRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$entity/$project/r/call/$callId',
+  validateSearch: (raw: Record<string, unknown>): { sel?: string } => {
+    const sel = optionalString(raw.sel);
+    return sel ? { sel } : {};
+  },
+  component: TracePage,
+});
+
+const routeTree = rootRoute.addChildren([indexRoute, tracesRoute, threadsRoute, objectRoute, opRoute, callRoute]);
+
+export const router = createRouter({ routeTree, defaultPreload: false, scrollRestoration: false });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
