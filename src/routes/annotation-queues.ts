@@ -1,17 +1,13 @@
-import type { Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import * as S from '../schemas/annotation-queues.js';
 import type { Services } from '../services/index.js';
 import { sendJsonl } from './jsonl.js';
+import type { RouteApp } from './route-app.js';
 
 const tags = ['Annotation Queues'];
-type QueueParams = Static<typeof S.QueueParams>;
-type ItemParams = Static<typeof S.ItemParams>;
-type ProjectQuery = Static<typeof S.ProjectQuery>;
 
 /** Annotation queues, their items and review progress (otel-service-queues spec §D). */
 export default async function annotationQueueRoutes(
-  app: FastifyInstance,
+  app: RouteApp,
   { services }: { services: Services },
 ): Promise<void> {
   const { annotationQueues: queues } = services;
@@ -20,17 +16,17 @@ export default async function annotationQueueRoutes(
     {
       schema: { tags, summary: 'Annotation Queue Create', body: S.QueueCreateReq, response: { 200: S.QueueCreateRes } },
     },
-    async (request) => queues.create(request.caller, request.body as S.QueueCreateReq),
+    async (request) => queues.create(request.caller, request.body),
   );
   app.post(
     '/annotation_queues/query',
     { schema: { tags, summary: 'Annotation Queues Query Stream', body: S.QueueQueryReq } },
-    async (request, reply) => sendJsonl(reply, queues.query(request.caller, request.body as S.QueueQueryReq)),
+    async (request, reply) => sendJsonl(reply, queues.query(request.caller, request.body)),
   );
   app.post(
     '/annotation_queues/stats',
     { schema: { tags, summary: 'Annotation Queues Stats', body: S.QueueStatsReq, response: { 200: S.QueueStatsRes } } },
-    async (request) => queues.stats(request.caller, request.body as Static<typeof S.QueueStatsReq>),
+    async (request) => queues.stats(request.caller, request.body),
   );
   app.get(
     '/annotation_queues/:queue_id',
@@ -43,8 +39,7 @@ export default async function annotationQueueRoutes(
         response: { 200: S.QueueRes },
       },
     },
-    async (request) =>
-      queues.read(request.caller, (request.query as ProjectQuery).project_id, (request.params as QueueParams).queue_id),
+    async (request) => queues.read(request.caller, request.query.project_id, request.params.queue_id),
   );
   app.put(
     '/annotation_queues/:queue_id',
@@ -57,8 +52,7 @@ export default async function annotationQueueRoutes(
         response: { 200: S.QueueRes },
       },
     },
-    async (request) =>
-      queues.update(request.caller, (request.params as QueueParams).queue_id, request.body as S.QueueUpdateReq),
+    async (request) => queues.update(request.caller, request.params.queue_id, request.body),
   );
   app.delete(
     '/annotation_queues/:queue_id',
@@ -71,12 +65,7 @@ export default async function annotationQueueRoutes(
         response: { 200: S.QueueRes },
       },
     },
-    async (request) =>
-      queues.delete(
-        request.caller,
-        (request.query as ProjectQuery).project_id,
-        (request.params as QueueParams).queue_id,
-      ),
+    async (request) => queues.delete(request.caller, request.query.project_id, request.params.queue_id),
   );
   app.post(
     '/annotation_queues/:queue_id/items',
@@ -89,8 +78,7 @@ export default async function annotationQueueRoutes(
         response: { 200: S.ItemsAddRes },
       },
     },
-    async (request) =>
-      queues.addItems(request.caller, (request.params as QueueParams).queue_id, request.body as S.ItemsAddReq),
+    async (request) => queues.addItems(request.caller, request.params.queue_id, request.body),
   );
   app.post(
     '/annotation_queues/:queue_id/items/query',
@@ -103,8 +91,7 @@ export default async function annotationQueueRoutes(
         response: { 200: S.ItemsQueryRes },
       },
     },
-    async (request) =>
-      queues.queryItems(request.caller, (request.params as QueueParams).queue_id, request.body as S.ItemsQueryReq),
+    async (request) => queues.queryItems(request.caller, request.params.queue_id, request.body),
   );
   app.post(
     '/annotation_queues/:queue_id/items/:item_id/progress',
@@ -118,8 +105,8 @@ export default async function annotationQueueRoutes(
       },
     },
     async (request) => {
-      const { queue_id, item_id } = request.params as ItemParams;
-      return queues.setProgress(request.caller, queue_id, item_id, request.body as S.ProgressReq);
+      const { queue_id, item_id } = request.params;
+      return queues.setProgress(request.caller, queue_id, item_id, request.body);
     },
   );
 }

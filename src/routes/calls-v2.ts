@@ -1,18 +1,15 @@
-import type { FastifyInstance } from 'fastify';
 import * as S from '../schemas/calls-v2.js';
-import { CallEndRes, CallStartRes, type CallEndReq, type CallStartReq } from '../schemas/calls.js';
+import { CallEndRes, CallStartRes } from '../schemas/calls.js';
 import { assertSameProject } from '../services/call-service.js';
 import type { Services } from '../services/index.js';
+import type { RouteApp } from './route-app.js';
 
 const tags = ['Calls'];
 
 /** Project-scoped call writes of the official Python client (see schemas/calls-v2.ts). */
-export default async function callsV2Routes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export default async function callsV2Routes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { callWrites } = services;
-  const projectOf = (params: unknown): string => {
-    const { entity, project } = params as S.ProjectParams;
-    return `${entity}/${project}`;
-  };
+  const projectOf = ({ entity, project }: S.ProjectParams): string => `${entity}/${project}`;
 
   app.post(
     '/v2/:entity/:project/calls/complete',
@@ -25,12 +22,7 @@ export default async function callsV2Routes(app: FastifyInstance, { services }: 
         response: { 200: S.CallsUpsertCompleteRes },
       },
     },
-    (request) =>
-      callWrites.callsComplete(
-        request.caller,
-        projectOf(request.params),
-        (request.body as S.CallsUpsertCompleteReq).batch,
-      ),
+    (request) => callWrites.callsComplete(request.caller, projectOf(request.params), request.body.batch),
   );
 
   app.post(
@@ -45,7 +37,7 @@ export default async function callsV2Routes(app: FastifyInstance, { services }: 
       },
     },
     (request) => {
-      const body = request.body as CallStartReq;
+      const body = request.body;
       assertSameProject(projectOf(request.params), body.start.project_id, ['body', 'start', 'project_id']);
       return callWrites.callStart(request.caller, body);
     },
@@ -63,7 +55,7 @@ export default async function callsV2Routes(app: FastifyInstance, { services }: 
       },
     },
     (request) => {
-      const body = request.body as CallEndReq;
+      const body = request.body;
       assertSameProject(projectOf(request.params), body.end.project_id, ['body', 'end', 'project_id']);
       return callWrites.callEnd(request.caller, body);
     },

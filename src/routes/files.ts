@@ -1,10 +1,11 @@
-import multipart, { type MultipartFile, type Multipart } from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import multipart, { type MultipartFile } from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { AppError, InvalidRequestError, RequestTooLargeError, RequestValidationError } from '../errors/app-error.js';
 import * as S from '../schemas/files.js';
 import type { UploadPart } from '../services/file-service.js';
 import type { Services } from '../services/index.js';
+import type { RouteApp } from './route-app.js';
 
 const tags = ['Files'];
 
@@ -33,7 +34,7 @@ async function* fileBytes(file: MultipartFile, limit: number): AsyncGenerator<Bu
 /** The form's parts for the service, which stays free of Fastify types. */
 async function* uploadParts(request: FastifyRequest, limit: number): AsyncGenerator<UploadPart> {
   try {
-    for await (const part of request.parts() as AsyncIterableIterator<Multipart>) {
+    for await (const part of request.parts()) {
       if (part.type === 'field') yield { kind: 'field', name: part.fieldname, value: String(part.value) };
       else yield { kind: 'file', name: part.fieldname, filename: part.filename || null, bytes: fileBytes(part, limit) };
     }
@@ -44,7 +45,7 @@ async function* uploadParts(request: FastifyRequest, limit: number): AsyncGenera
 
 /** Files (objects spec §6.1–6.3); each route is also served at the path newer clients use. */
 export default async function filesRoutes(
-  app: FastifyInstance,
+  app: RouteApp,
   { services, fileLimitBytes }: { services: Services; fileLimitBytes: number },
 ): Promise<void> {
   const { files } = services;
@@ -89,7 +90,7 @@ export default async function filesRoutes(
         },
       },
       async (request, reply) => {
-        const { size, chunks } = await files.fileContent(request.caller, request.body as S.FileContentReadReq);
+        const { size, chunks } = await files.fileContent(request.caller, request.body);
         return reply.type('application/octet-stream').header('content-length', size).send(Readable.from(chunks));
       },
     );
@@ -98,6 +99,6 @@ export default async function filesRoutes(
   app.post(
     '/files/query_stats',
     { schema: { tags, summary: 'Files Stats', body: S.FilesStatsReq, response: { 200: S.FilesStatsRes } } },
-    (request) => files.filesStats(request.caller, request.body as S.FilesStatsReq),
+    (request) => files.filesStats(request.caller, request.body),
   );
 }

@@ -1,12 +1,12 @@
-import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services/index.js';
+import type { RouteApp } from './route-app.js';
 
 /**
  * `POST /graphql`: the W&B GraphQL surface the Weave clients use during `weave.init` (viewer,
  * entity, project, serverInfo, upsertModel). Authenticated like every route; outside the trace
  * server's OpenAPI document because it is W&B's API, not Weave's.
  */
-export default async function graphqlRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export default async function graphqlRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   app.post('/graphql', { schema: { hide: true } }, async (request, reply) => {
     const requestOrigin = `${request.protocol}://${request.host}`;
     const result = await services.graphql.execute(request.body, { caller: request.caller, requestOrigin });

@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { FreeObject, Nullable, NullableLaxBool, NullableLaxInt } from '../schemas/common.js';
 import type { Services } from '../services/index.js';
-import type { ImageCreateReq } from '../services/image-service.js';
+import type { RouteApp } from './route-app.js';
 
 /** Not strict: unknown keys are ignored (objects spec §0, §6.4). */
 const ImageGenerationCreateReq = Type.Object({
@@ -18,10 +17,10 @@ const ImageGenerationCreateRes = Type.Object({
 });
 
 /** `/image/create` (objects spec §6.4). */
-export default async function imagesRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export default async function imagesRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   app.post(
     '/image/create',
     { schema: { tags: ['Images'], body: ImageGenerationCreateReq, response: { 200: ImageGenerationCreateRes } } },
-    (request) => services.images.create(request.caller, request.body as ImageCreateReq),
+    (request) => services.images.create(request.caller, request.body),
   );
 }

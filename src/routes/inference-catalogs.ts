@@ -1,26 +1,24 @@
-import type { Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import * as S from '../schemas/inference-catalog.js';
 import type { Services } from '../services/index.js';
+import type { RouteApp } from './route-app.js';
 
 const tags = ['Inference'];
-type Partner = Static<typeof S.PartnerParams>;
 
 /** Model and hardware catalogues (otel-service-queues spec §C). */
 export default async function inferenceCatalogRoutes(
-  app: FastifyInstance,
+  app: RouteApp,
   { services }: { services: Services },
 ): Promise<void> {
   const { catalog } = services;
   app.get(
     '/inference/analysis/:partner/models',
     { schema: { tags, summary: 'Analysis Models', params: S.PartnerParams, response: { 200: S.RouterModelsRes } } },
-    async (request) => catalog.analysisModels((request.params as Partner).partner),
+    async (request) => catalog.analysisModels(request.params.partner),
   );
   app.get(
     '/inference/router/:partner/models',
     { schema: { tags, summary: 'Router Models', params: S.PartnerParams, response: { 200: S.RouterModelsRes } } },
-    async (request) => catalog.routerModels((request.params as Partner).partner),
+    async (request) => catalog.routerModels(request.params.partner),
   );
   app.get(
     '/inference/:partner/v2/hardware',
@@ -33,7 +31,6 @@ export default async function inferenceCatalogRoutes(
         response: { 200: S.HardwareRes },
       },
     },
-    async (request) =>
-      catalog.hardware((request.params as Partner).partner, (request.query as Static<typeof S.HardwareQuery>).model),
+    async (request) => catalog.hardware(request.params.partner, request.query.model),
   );
 }

@@ -1,6 +1,6 @@
-import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
 import type { Services } from '../services/index.js';
+import type { RouteApp } from './route-app.js';
 
 const tags = ['Training'];
 
@@ -11,15 +11,12 @@ const ChatCompletionRequest = Type.Object({
 });
 
 /** `POST /v1/chat/completions` against checkpoints, and the training health routes (training spec §4.10, §4.11). */
-export default async function inferenceRoutes(
-  app: FastifyInstance,
-  { services }: { services: Services },
-): Promise<void> {
+export default async function inferenceRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { inference, runtime } = services.training;
   app.post(
     '/v1/chat/completions',
     { schema: { tags, summary: 'Chat Completions', body: ChatCompletionRequest } },
-    async (request) => inference.complete(request.caller, request.body as Static<typeof ChatCompletionRequest>),
+    async (request) => inference.complete(request.caller, request.body),
   );
 
   app.get('/v1/health', { config: { public: true }, schema: { tags, summary: 'Health' } }, async () => ({

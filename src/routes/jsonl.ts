@@ -5,6 +5,15 @@ import type { FastifyReply } from 'fastify';
 const CHUNK_CHARS = 64 * 1024;
 
 /**
+ * Sends a body the service has already serialized to JSON (large values are written as they are
+ * stored, never parsed and re-serialized). The route's response schema still documents its shape;
+ * Fastify sends a string as it is, so the plain reply type is the honest one here.
+ */
+export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json').send(json);
+}
+
+/**
  * Sends JSON Lines as they are produced. The first line is pulled before the status is sent, so
  * a failure to start the query still answers with a proper error; later lines flow with
  * backpressure and are never collected in full.
@@ -14,8 +23,9 @@ export async function sendJsonl(reply: FastifyReply, lines: AsyncIterable<string
   const first = await iterator.next();
   reply.type('application/jsonl');
   if (first.done) return reply.send('');
+  const head = first.value;
   async function* chunks(): AsyncGenerator<string> {
-    let buffer = first.value as string;
+    let buffer = head;
     try {
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
         buffer += next.value;

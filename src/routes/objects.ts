@@ -1,45 +1,41 @@
-import type { FastifyInstance } from 'fastify';
 import { useLosslessJsonBodies } from '../plugins/lossless-json-body.js';
 import { EmptyRes } from '../schemas/common.js';
 import * as S from '../schemas/objects.js';
 import type { Services } from '../services/index.js';
+import { sendJsonText } from './jsonl.js';
+import type { RouteApp } from './route-app.js';
 
 const tags = ['Objects'];
 
 /** The objects API (objects spec §3). */
-export default async function objectsRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export default async function objectsRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { objects, objectLabels } = services;
 
   // values are hashed, so this route alone parses its body keeping number literals (§1.2)
-  await app.register(async (lossless) => {
+  await app.register(async (lossless: RouteApp) => {
     useLosslessJsonBodies(lossless);
     lossless.post(
       '/obj/create',
       { schema: { tags, body: S.ObjCreateReq, response: { 200: S.ObjCreateRes } } },
-      (request) => objects.objCreate(request.caller, request.body as S.ObjCreateReq),
+      (request) => objects.objCreate(request.caller, request.body),
     );
   });
 
   app.post(
     '/obj/read',
     { schema: { tags, body: S.ObjReadReq, response: { 200: S.ObjReadRes } } },
-    async (request, reply) =>
-      reply.type('application/json').send(await objects.objRead(request.caller, request.body as S.ObjReadReq)),
+    async (request, reply) => sendJsonText(reply, await objects.objRead(request.caller, request.body)),
   );
 
   app.post('/obj/delete', { schema: { tags, body: S.ObjDeleteReq, response: { 200: S.ObjDeleteRes } } }, (request) =>
-    objects.objDelete(request.caller, request.body as S.ObjDeleteReq),
+    objects.objDelete(request.caller, request.body),
   );
 
   app.post(
     '/objs/query',
     { schema: { tags, body: S.ObjQueryReq, response: { 200: S.ObjQueryRes } } },
-    async (request, reply) =>
-      reply.type('application/json').send(await objects.objsQuery(request.caller, request.body as S.ObjQueryReq)),
+    async (request, reply) => sendJsonText(reply, await objects.objsQuery(request.caller, request.body)),
   );
-
-  type VersionParams = { object_id: string; digest: string };
-  type ObjectParams = { object_id: string };
 
   app.put(
     '/objs/:object_id/versions/:digest/tags',
@@ -53,8 +49,8 @@ export default async function objectsRoutes(app: FastifyInstance, { services }: 
       },
     },
     (request) => {
-      const params = request.params as VersionParams;
-      return objectLabels.addTags(request.caller, params.object_id, params.digest, request.body as S.ObjTagsBody);
+      const params = request.params;
+      return objectLabels.addTags(request.caller, params.object_id, params.digest, request.body);
     },
   );
 
@@ -70,8 +66,8 @@ export default async function objectsRoutes(app: FastifyInstance, { services }: 
       },
     },
     (request) => {
-      const params = request.params as VersionParams;
-      return objectLabels.removeTags(request.caller, params.object_id, params.digest, request.body as S.ObjTagsBody);
+      const params = request.params;
+      return objectLabels.removeTags(request.caller, params.object_id, params.digest, request.body);
     },
   );
 
@@ -86,12 +82,7 @@ export default async function objectsRoutes(app: FastifyInstance, { services }: 
         response: { 200: EmptyRes },
       },
     },
-    (request) =>
-      objectLabels.setAliases(
-        request.caller,
-        (request.params as ObjectParams).object_id,
-        request.body as S.ObjSetAliasesBody,
-      ),
+    (request) => objectLabels.setAliases(request.caller, request.params.object_id, request.body),
   );
 
   app.post(
@@ -105,23 +96,18 @@ export default async function objectsRoutes(app: FastifyInstance, { services }: 
         response: { 200: EmptyRes },
       },
     },
-    (request) =>
-      objectLabels.removeAliases(
-        request.caller,
-        (request.params as ObjectParams).object_id,
-        request.body as S.ObjRemoveAliasesBody,
-      ),
+    (request) => objectLabels.removeAliases(request.caller, request.params.object_id, request.body),
   );
 
   app.get(
     '/tags',
     { schema: { tags, summary: 'Tags List', querystring: S.ProjectQuery, response: { 200: S.TagsListRes } } },
-    (request) => objectLabels.listTags(request.caller, (request.query as { project_id: string }).project_id),
+    (request) => objectLabels.listTags(request.caller, request.query.project_id),
   );
 
   app.get(
     '/aliases',
     { schema: { tags, summary: 'Aliases List', querystring: S.ProjectQuery, response: { 200: S.AliasesListRes } } },
-    (request) => objectLabels.listAliases(request.caller, (request.query as { project_id: string }).project_id),
+    (request) => objectLabels.listAliases(request.caller, request.query.project_id),
   );
 }

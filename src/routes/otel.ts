@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { gunzipSync } from 'node:zlib';
 import { AppError, InvalidRequestError, RequestTooLargeError } from '../errors/app-error.js';
 import * as S from '../schemas/otel.js';
 import type { Services } from '../services/index.js';
 import type { OtlpBody } from '../services/otel-service.js';
+import type { RouteApp } from './route-app.js';
 
 const tags = ['OpenTelemetry'];
 
@@ -35,6 +36,11 @@ function decompress(request: FastifyRequest, raw: Buffer): Buffer {
   }
 }
 
+/** This plugin's parsers always hand over an {@link OtlpBody}; a request without a body has none. */
+function isOtlpBody(body: unknown): body is OtlpBody {
+  return typeof body === 'object' && body !== null && 'encoding' in body && 'bytes' in body;
+}
+
 function header(request: FastifyRequest, name: string): string | null {
   const value = request.headers[name];
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
@@ -44,7 +50,7 @@ function header(request: FastifyRequest, name: string): string | null {
  * OTLP/HTTP trace export (otel spec §A). This plugin's own content-type parsers take protobuf and
  * JSON as raw bytes; any other type is a 415. Keys may also come in `wandb-api-key`.
  */
-export default async function otelRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export default async function otelRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   app.removeAllContentTypeParsers();
   const parseAs = { parseAs: 'buffer', bodyLimit: OTEL_BODY_LIMIT_BYTES } as const;
   const keep =
@@ -65,8 +71,8 @@ export default async function otelRoutes(app: FastifyInstance, { services }: { s
     schema: { tags, summary: 'Export Trace', body: S.ExportTraceBody, response: { 200: S.ExportTraceRes } },
   };
   const handler = async (request: FastifyRequest) => {
-    if (request.body === undefined || request.body === null) throw new InvalidRequestError('Missing OTLP body');
-    return services.otel.otelExport(request.caller, request.body as OtlpBody, {
+    if (!isOtlpBody(request.body)) throw new InvalidRequestError('Missing OTLP body');
+    return services.otel.otelExport(request.caller, request.body, {
       projectId: header(request, 'project_id'),
       wbRunId: header(request, 'wb_run_id'),
     });

@@ -1,12 +1,11 @@
-import type { Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import * as S from '../schemas/service.js';
 import type { Services } from '../services/index.js';
+import type { RouteApp } from './route-app.js';
 
 const tags = ['Service'];
 
 /** Health, version, server info, caller location, project info (otel-service-queues spec §B). */
-export default async function serviceRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export default async function serviceRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { info } = services;
   app.get(
     '/health',
@@ -29,13 +28,13 @@ export default async function serviceRoutes(app: FastifyInstance, { services }: 
         response: { 200: S.GeolocationRes },
       },
     },
-    async (request) => info.geolocate((request.query as Static<typeof S.GeolocateQuery>).ip, request.ip),
+    async (request) => info.geolocate(request.query.ip, request.ip),
   );
   app.post(
     '/service/projects_info',
     { schema: { tags, body: S.ProjectsInfoReq, response: { 200: S.ProjectsInfoRes } } },
     async (request) => {
-      const { project_ids } = request.body as Static<typeof S.ProjectsInfoReq>;
+      const { project_ids } = request.body;
       for (const id of project_ids) services.access.assertCanRead(request.caller, id);
       return info.projectsInfo(project_ids);
     },

@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
-import { isLosslessNumber } from '../domain/json-value.js';
+import { isJsonObject, isLosslessNumber } from '../domain/json-value.js';
 import { useLosslessJsonBodies } from '../plugins/lossless-json-body.js';
 import * as S from '../schemas/tables.js';
 import type { Services } from '../services/index.js';
-import { sendJsonl } from './jsonl.js';
+import { sendJsonText, sendJsonl } from './jsonl.js';
+import type { RouteApp } from './route-app.js';
 
 const tags = ['Tables'];
 
@@ -12,12 +12,11 @@ const tags = ['Tables'];
  * as a number literal object; it becomes a plain number before validation when it is one.
  */
 function plainIndexes(body: unknown): void {
-  const updates = (body as { updates?: unknown } | null)?.updates;
-  if (!Array.isArray(updates)) return;
-  for (const spec of updates) {
+  if (!isJsonObject(body) || !Array.isArray(body.updates)) return;
+  for (const spec of body.updates) {
     for (const op of ['pop', 'insert']) {
-      const inner = (spec as Record<string, unknown> | null)?.[op] as Record<string, unknown> | undefined;
-      if (inner && typeof inner === 'object' && isLosslessNumber(inner.index) && /^-?\d+$/.test(inner.index.value)) {
+      const inner = isJsonObject(spec) ? spec[op] : undefined;
+      if (isJsonObject(inner) && isLosslessNumber(inner.index) && /^-?\d+$/.test(inner.index.value)) {
         inner.index = Number(inner.index.value);
       }
     }
@@ -25,16 +24,16 @@ function plainIndexes(body: unknown): void {
 }
 
 /** The tables and refs APIs (objects spec §4, §5). */
-export default async function tablesRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export default async function tablesRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { tables, refs } = services;
 
   // rows are hashed, so these routes parse bodies keeping number literals (§1.2)
-  await app.register(async (lossless) => {
+  await app.register(async (lossless: RouteApp) => {
     useLosslessJsonBodies(lossless);
     lossless.post(
       '/table/create',
       { schema: { tags, body: S.TableCreateReq, response: { 200: S.TableCreateRes } } },
-      (request) => tables.create(request.caller, request.body as S.TableCreateReq),
+      (request) => tables.create(request.caller, request.body),
     );
     lossless.post(
       '/table/update',
@@ -42,25 +41,24 @@ export default async function tablesRoutes(app: FastifyInstance, { services }: {
         schema: { tags, body: S.TableUpdateReq, response: { 200: S.TableUpdateRes } },
         preValidation: async (request) => plainIndexes(request.body),
       },
-      (request) => tables.update(request.caller, request.body as S.TableUpdateReq),
+      (request) => tables.update(request.caller, request.body),
     );
   });
 
   app.post(
     '/table/create_from_digests',
     { schema: { tags, body: S.TableCreateFromDigestsReq, response: { 200: S.TableCreateFromDigestsRes } } },
-    (request) => tables.createFromDigests(request.caller, request.body as S.TableCreateFromDigestsReq),
+    (request) => tables.createFromDigests(request.caller, request.body),
   );
 
   app.post(
     '/table/query',
     { schema: { tags, body: S.TableQueryReq, response: { 200: S.TableQueryRes } } },
-    async (request, reply) =>
-      reply.type('application/json').send(await tables.query(request.caller, request.body as S.TableQueryReq)),
+    async (request, reply) => sendJsonText(reply, await tables.query(request.caller, request.body)),
   );
 
   app.post('/table/query_stream', { schema: { tags, body: S.TableQueryReq } }, async (request, reply) => {
-    const lines = await tables.queryLines(request.caller, request.body as S.TableQueryReq);
+    const lines = await tables.queryLines(request.caller, request.body);
     return sendJsonl(
       reply,
       (async function* withNewlines() {
@@ -72,21 +70,18 @@ export default async function tablesRoutes(app: FastifyInstance, { services }: {
   app.post(
     '/table/query_stats',
     { schema: { tags, body: S.TableQueryStatsReq, response: { 200: S.TableQueryStatsRes } } },
-    (request) => tables.queryStats(request.caller, request.body as S.TableQueryStatsReq),
+    (request) => tables.queryStats(request.caller, request.body),
   );
 
   app.post(
     '/table/query_stats_batch',
     { schema: { tags, body: S.TableQueryStatsBatchReq, response: { 200: S.TableQueryStatsBatchRes } } },
-    (request) => tables.queryStatsBatch(request.caller, request.body as S.TableQueryStatsBatchReq),
+    (request) => tables.queryStatsBatch(request.caller, request.body),
   );
 
   app.post(
     '/refs/read_batch',
     { schema: { tags: ['Refs'], body: S.RefsReadBatchReq, response: { 200: S.RefsReadBatchRes } } },
-    async (request, reply) =>
-      reply
-        .type('application/json')
-        .send(await refs.readBatch(request.caller, (request.body as S.RefsReadBatchReq).refs)),
+    async (request, reply) => sendJsonText(reply, await refs.readBatch(request.caller, request.body.refs)),
   );
 }

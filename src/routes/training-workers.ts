@@ -1,6 +1,6 @@
-import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
 import type { Services } from '../services/index.js';
+import type { RouteApp } from './route-app.js';
 
 const tags = ['Training workers'];
 
@@ -28,22 +28,18 @@ const CompleteReq = Type.Object({
 });
 const FailReq = Type.Object({ fencing_token: Type.Integer(), error_message: Type.String() });
 
-export default async function trainingWorkerRoutes(
-  app: FastifyInstance,
-  { services }: { services: Services },
-): Promise<void> {
+export default async function trainingWorkerRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { workers } = services.training;
-  const id = (request: { params: unknown }): string => (request.params as Static<typeof JobParams>).job_id;
 
   app.post('/v1/workers/lease', { schema: { tags, summary: 'Lease Training Job', body: LeaseReq } }, async (request) =>
-    workers.lease(request.caller, request.body as Static<typeof LeaseReq>),
+    workers.lease(request.caller, request.body),
   );
   app.get(
     '/v1/workers/jobs/:job_id/parent-checkpoint',
     { schema: { tags, summary: 'Download Parent Checkpoint', params: JobParams, querystring: TokenQuery } },
     async (request, reply) => {
-      const token = Number((request.query as Static<typeof TokenQuery>).fencing_token);
-      const parent = await workers.parentCheckpoint(request.caller, id(request), token);
+      const token = Number(request.query.fencing_token);
+      const parent = await workers.parentCheckpoint(request.caller, request.params.job_id, token);
       reply.header('x-heddle-parent-step', String(parent.step));
       if (parent.checkpointId !== null) reply.header('x-heddle-checkpoint-id', parent.checkpointId);
       return reply.type('application/octet-stream').send(Buffer.from(parent.data));
@@ -52,21 +48,21 @@ export default async function trainingWorkerRoutes(
   app.post(
     '/v1/workers/jobs/:job_id/heartbeat',
     { schema: { tags, summary: 'Heartbeat', params: JobParams, body: HeartbeatReq } },
-    async (request) => workers.heartbeat(request.caller, id(request), request.body as Static<typeof HeartbeatReq>),
+    async (request) => workers.heartbeat(request.caller, request.params.job_id, request.body),
   );
   app.post(
     '/v1/workers/jobs/:job_id/events',
     { schema: { tags, summary: 'Post Training Event', params: JobParams, body: EventReq } },
-    async (request) => workers.event(request.caller, id(request), request.body as Static<typeof EventReq>),
+    async (request) => workers.event(request.caller, request.params.job_id, request.body),
   );
   app.post(
     '/v1/workers/jobs/:job_id/complete',
     { schema: { tags, summary: 'Complete Training Job', params: JobParams, body: CompleteReq } },
-    async (request) => workers.complete(request.caller, id(request), request.body as Static<typeof CompleteReq>),
+    async (request) => workers.complete(request.caller, request.params.job_id, request.body),
   );
   app.post(
     '/v1/workers/jobs/:job_id/fail',
     { schema: { tags, summary: 'Fail Training Job', params: JobParams, body: FailReq } },
-    async (request) => workers.fail(request.caller, id(request), request.body as Static<typeof FailReq>),
+    async (request) => workers.fail(request.caller, request.params.job_id, request.body),
   );
 }

@@ -1,8 +1,8 @@
-import type { Static } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { LogRequest } from '../schemas/training-data.js';
 import * as S from '../schemas/training.js';
 import type { Services } from '../services/index.js';
+import type { RouteApp } from './route-app.js';
 
 const tags = ['Training'];
 
@@ -18,55 +18,40 @@ async function ignoreEmptyJsonBody(request: FastifyRequest): Promise<void> {
 }
 
 /** Models, checkpoints and `/log` of the training API (training spec §4.1–§4.5, §4.12). */
-export default async function trainingRoutes(
-  app: FastifyInstance,
-  { services }: { services: Services },
-): Promise<void> {
+export default async function trainingRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { models } = services.training;
-  type Id = Static<typeof S.ModelIdParams>;
 
   app.post('/v1/preview/models', { schema: { tags, summary: 'Create Model', body: S.ModelCreate } }, async (request) =>
-    models.create(request.caller, request.body as Static<typeof S.ModelCreate>),
+    models.create(request.caller, request.body),
   );
   app.get(
     '/v1/preview/models',
     { schema: { tags, summary: 'List Models', querystring: S.ModelPageQuery } },
-    async (request) => models.list(request.caller, request.query as Static<typeof S.ModelPageQuery>),
+    async (request) => models.list(request.caller, request.query),
   );
   app.get(
     '/v1/preview/models/:model_id',
     { schema: { tags, summary: 'Get Model', params: S.ModelIdParams } },
-    async (request) => models.get(request.caller, (request.params as Id).model_id),
+    async (request) => models.get(request.caller, request.params.model_id),
   );
   app.delete(
     '/v1/preview/models/:model_id',
     { onRequest: ignoreEmptyJsonBody, schema: { tags, summary: 'Delete Model', params: S.ModelIdParams } },
-    async (request) => models.delete(request.caller, (request.params as Id).model_id),
+    async (request) => models.delete(request.caller, request.params.model_id),
   );
   app.get(
     '/v1/preview/models/:model_id/checkpoints',
     { schema: { tags, summary: 'List Checkpoints', params: S.ModelIdParams, querystring: S.CheckpointPageQuery } },
-    async (request) =>
-      models.listCheckpoints(
-        request.caller,
-        (request.params as Id).model_id,
-        request.query as Static<typeof S.CheckpointPageQuery>,
-      ),
+    async (request) => models.listCheckpoints(request.caller, request.params.model_id, request.query),
   );
   app.delete(
     '/v1/preview/models/:model_id/checkpoints',
     { schema: { tags, summary: 'Delete Checkpoints', params: S.ModelIdParams, body: S.DeleteCheckpointsRequest } },
-    async (request) =>
-      models.deleteCheckpoints(
-        request.caller,
-        (request.params as Id).model_id,
-        (request.body as Static<typeof S.DeleteCheckpointsRequest>).steps,
-      ),
+    async (request) => models.deleteCheckpoints(request.caller, request.params.model_id, request.body.steps),
   );
   app.post(
     '/v1/preview/models/:model_id/log',
     { schema: { tags, summary: 'Log Trajectories', params: S.ModelIdParams, body: LogRequest } },
-    async (request) =>
-      models.log(request.caller, (request.params as Id).model_id, request.body as Static<typeof LogRequest>),
+    async (request) => models.log(request.caller, request.params.model_id, request.body),
   );
 }

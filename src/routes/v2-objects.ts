@@ -1,13 +1,13 @@
-import type { FastifyInstance } from 'fastify';
-import { isLosslessNumber } from '../domain/json-value.js';
+import type { TSchema } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { isJsonObject, isLosslessNumber } from '../domain/json-value.js';
 import { useLosslessJsonBodies } from '../plugins/lossless-json-body.js';
 import { ProjectParams } from '../schemas/calls-v2.js';
 import * as S from '../schemas/v2-objects.js';
 import type { Services } from '../services/index.js';
-import type { Caller } from '../services/auth-service.js';
-import type { V2ObjectService } from '../services/v2-object-service.js';
-import type { V2Family } from '../services/v2-object-values.js';
+import { V2_FAMILIES } from '../services/v2-object-values.js';
 import { sendJsonl } from './jsonl.js';
+import type { RouteApp } from './route-app.js';
 
 /** Per family: OpenAPI tag, create body/response and read response (evaluations spec §2.1). */
 const FAMILY_ROUTES = {
@@ -23,19 +23,15 @@ const FAMILY_ROUTES = {
   },
 } as const;
 
-const projectOf = (params: unknown): string => {
-  const { entity, project } = params as ProjectParams;
-  return `${entity}/${project}`;
-};
+const projectOf = ({ entity, project }: ProjectParams): string => `${entity}/${project}`;
 
 /**
  * Bodies are parsed losslessly (rows and attributes are hashed), so an integral `trials` arrives as
  * a number literal object; it becomes a plain number before validation.
  */
 function plainTrials(body: unknown): void {
-  const record = body as { trials?: unknown } | null;
-  if (record && typeof record === 'object' && isLosslessNumber(record.trials) && /^-?\d+$/.test(record.trials.value)) {
-    record.trials = Number(record.trials.value);
+  if (isJsonObject(body) && isLosslessNumber(body.trials) && /^-?\d+$/.test(body.trials.value)) {
+    body.trials = Number(body.trials.value);
   }
 }
 
@@ -44,64 +40,55 @@ function digestList(query: S.V2DeleteQuery): string[] | null {
   return Array.isArray(query.digests) ? query.digests : [query.digests];
 }
 
-/** Hands a validated create body to the family's service method. */
-function createIn(
-  v2Objects: V2ObjectService,
-  family: V2Family,
-  caller: Caller,
-  projectId: string,
-  body: unknown,
-): Promise<unknown> {
-  switch (family) {
-    case 'ops':
-      return v2Objects.opCreate(caller, projectId, body as S.OpCreateBody);
-    case 'datasets':
-      return v2Objects.datasetCreate(caller, projectId, body as S.DatasetCreateBody);
-    case 'scorers':
-      return v2Objects.scorerCreate(caller, projectId, body as S.ScorerCreateBody);
-    case 'models':
-      return v2Objects.modelCreate(caller, projectId, body as S.ModelCreateBody);
-    case 'evaluations':
-      return v2Objects.evaluationCreate(caller, projectId, body as S.EvaluationCreateBody);
-  }
+/** A family's create route: its schemas, and the lossless body's `trials` made a plain number first. */
+function createOptions<Body extends TSchema, Created extends TSchema>(spec: {
+  tag: string;
+  create: Body;
+  created: Created;
+}) {
+  return {
+    schema: {
+      tags: [spec.tag],
+      summary: `${spec.tag} Create`,
+      params: ProjectParams,
+      body: spec.create,
+      response: { 200: spec.created },
+    },
+    preValidation: async (request: FastifyRequest) => plainTrials(request.body),
+  };
 }
 
 /** The v2 object APIs: create, list, read and delete for ops, datasets, scorers, models and evaluations. */
-export default async function v2ObjectRoutes(
-  app: FastifyInstance,
-  { services }: { services: Services },
-): Promise<void> {
+export default async function v2ObjectRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { v2Objects } = services;
-  await app.register(async (lossless) => {
+  await app.register(async (lossless: RouteApp) => {
     useLosslessJsonBodies(lossless);
-    for (const [family, spec] of Object.entries(FAMILY_ROUTES) as Array<[V2Family, (typeof FAMILY_ROUTES)[V2Family]]>) {
-      lossless.post(
-        `/v2/:entity/:project/${family}`,
-        {
-          schema: {
-            tags: [spec.tag],
-            summary: `${spec.tag} Create`,
-            params: ProjectParams,
-            body: spec.create,
-            response: { 200: spec.created },
-          },
-          preValidation: async (request) => plainTrials(request.body),
-        },
-        (request) => createIn(v2Objects, family, request.caller, projectOf(request.params), request.body),
-      );
-    }
+    // one call per family, so each handler's body has its own family's type
+    lossless.post('/v2/:entity/:project/ops', createOptions(FAMILY_ROUTES.ops), (request) =>
+      v2Objects.opCreate(request.caller, projectOf(request.params), request.body),
+    );
+    lossless.post('/v2/:entity/:project/datasets', createOptions(FAMILY_ROUTES.datasets), (request) =>
+      v2Objects.datasetCreate(request.caller, projectOf(request.params), request.body),
+    );
+    lossless.post('/v2/:entity/:project/scorers', createOptions(FAMILY_ROUTES.scorers), (request) =>
+      v2Objects.scorerCreate(request.caller, projectOf(request.params), request.body),
+    );
+    lossless.post('/v2/:entity/:project/models', createOptions(FAMILY_ROUTES.models), (request) =>
+      v2Objects.modelCreate(request.caller, projectOf(request.params), request.body),
+    );
+    lossless.post('/v2/:entity/:project/evaluations', createOptions(FAMILY_ROUTES.evaluations), (request) =>
+      v2Objects.evaluationCreate(request.caller, projectOf(request.params), request.body),
+    );
   });
 
-  for (const [family, spec] of Object.entries(FAMILY_ROUTES) as Array<[V2Family, (typeof FAMILY_ROUTES)[V2Family]]>) {
+  for (const family of V2_FAMILIES) {
+    const spec = FAMILY_ROUTES[family];
     const tags = [spec.tag];
     app.get(
       `/v2/:entity/:project/${family}`,
       { schema: { tags, summary: `${spec.tag} List`, params: ProjectParams, querystring: S.V2ListQuery } },
       (request, reply) =>
-        sendJsonl(
-          reply,
-          v2Objects.list(request.caller, projectOf(request.params), family, request.query as S.V2ListQuery),
-        ),
+        sendJsonl(reply, v2Objects.list(request.caller, projectOf(request.params), family, request.query)),
     );
 
     app.get(
@@ -116,8 +103,8 @@ export default async function v2ObjectRoutes(
         },
       },
       (request) => {
-        const params = request.params as S.V2VersionParams;
-        return v2Objects.read(request.caller, projectOf(params), family, params.object_id, params.digest);
+        const { object_id, digest } = request.params;
+        return v2Objects.read(request.caller, projectOf(request.params), family, object_id, digest);
       },
     );
 
@@ -132,16 +119,14 @@ export default async function v2ObjectRoutes(
           response: { 200: S.V2DeleteRes },
         },
       },
-      (request) => {
-        const params = request.params as { object_id: string };
-        return v2Objects.delete(
+      (request) =>
+        v2Objects.delete(
           request.caller,
           projectOf(request.params),
           family,
-          params.object_id,
-          digestList(request.query as S.V2DeleteQuery),
-        );
-      },
+          request.params.object_id,
+          digestList(request.query),
+        ),
     );
   }
 }

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TOptional, type TSchema, type TUnsafe } from '@sinclair/typebox';
 
 /**
  * Trajectory data of the training API (training spec §5). Unknown keys are ignored at every level
@@ -6,9 +6,10 @@ import { Type, type TSchema } from '@sinclair/typebox';
  * the field, not at a union.
  */
 
-const nullable = (schema: Record<string, unknown>): TSchema => {
+/** `schema` or null, optional; `T` is the non-null value's TypeScript type (the JSON is the same). */
+const nullable = <T = unknown>(schema: Record<string, unknown>): TOptional<TUnsafe<T | null>> => {
   const type = schema.type as string | string[];
-  return Type.Optional(Type.Unsafe({ ...schema, type: [...(Array.isArray(type) ? type : [type]), 'null'] }));
+  return Type.Optional(Type.Unsafe<T | null>({ ...schema, type: [...(Array.isArray(type) ? type : [type]), 'null'] }));
 };
 
 const MetricMap = Type.Record(Type.String(), Type.Union([Type.Number(), Type.Boolean()]));
@@ -118,14 +119,16 @@ export const ExperimentalTrainingConfig = Type.Object({
 export const TrainingJobCreate = Type.Object({
   model_id: Type.String(),
   trajectory_groups: Type.Array(TrajectoryGroup),
-  experimental_config: Type.Optional(Type.Unsafe({ ...ExperimentalTrainingConfig, type: ['object', 'null'] })),
+  experimental_config: Type.Optional(
+    Type.Unsafe<Record<string, unknown> | null>({ ...ExperimentalTrainingConfig, type: ['object', 'null'] }),
+  ),
 });
 
 export const SftTrainingJobCreate = Type.Object({
   model_id: Type.String(),
   training_data_url: Type.Optional(Type.String()),
   training_folder_url: Type.Optional(Type.String()),
-  config: nullable({
+  config: nullable<Record<string, unknown>>({
     type: 'object',
     properties: {
       batch_size: Type.Optional(
@@ -137,7 +140,7 @@ export const SftTrainingJobCreate = Type.Object({
       learning_rate: nullable({ type: ['number', 'array'], items: { type: 'number' } }),
     },
   }),
-  experimental_config: nullable({ type: 'object' }),
+  experimental_config: nullable<Record<string, unknown>>({ type: 'object' }),
 });
 
 export const LogRequest = Type.Object({

@@ -104,3 +104,11 @@ export const EvaluationReadRes = Type.Object({
   predict_and_score_op: Nullable(Type.String()),
   summarize_op: Nullable(Type.String()),
 });
+
+/** What a version read answers, whichever the family (built by services/v2-object-views.ts). */
+export type V2ReadRes =
+  | Static<typeof OpReadRes>
+  | Static<typeof DatasetReadRes>
+  | Static<typeof ScorerReadRes>
+  | Static<typeof ModelReadRes>
+  | Static<typeof EvaluationReadRes>;

@@ -135,7 +135,7 @@ export class V2ObjectService {
     family: V.V2Family,
     objectId: string,
     digest: string,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<S.V2ReadRes> {
     this.access.assertCanRead(caller, projectId);
     const row = await this.store.objects.findVersion(projectId, objectId, readSelector(digest));
     if (row === null || !V.belongsToFamily(row, family))
@@ -236,7 +236,7 @@ export class V2ObjectService {
     family: V.V2Family,
     row: ObjectVersionRow,
     mode: ViewMode,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<S.V2ReadRes> {
     return familyView(family, row, (digest) => this.#readText(caller, projectId, digest), mode);
   }
 

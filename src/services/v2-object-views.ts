@@ -1,6 +1,7 @@
 import { isJsonObject, type JsonObject } from '../domain/json-value.js';
 import { formatMicros } from '../domain/time.js';
 import { ObjectInvalidRequestError } from '../errors/object-errors.js';
+import type { V2ReadRes } from '../schemas/v2-objects.js';
 import type { ObjectVersionRow } from '../store/types.js';
 import { MODEL_RESERVED_KEYS, sourceFileDigest, stringField, type V2Family } from './v2-object-values.js';
 
@@ -15,14 +16,12 @@ export type SourceLoader = (digest: string) => Promise<string | null>;
 /** Whether the view is for a single read (a model without source is then an error) or a list line. */
 export type ViewMode = 'read' | 'list';
 
-type View = Record<string, unknown>;
-
 export async function familyView(
   family: V2Family,
   row: ObjectVersionRow,
   loadSource: SourceLoader,
   mode: ViewMode,
-): Promise<View> {
+): Promise<V2ReadRes> {
   const parsed: unknown = JSON.parse(row.val);
   const val: JsonObject = isJsonObject(parsed) ? parsed : {};
   const base = {
@@ -45,7 +44,7 @@ export async function familyView(
   }
 }
 
-function nameAndDescription(val: JsonObject, row: ObjectVersionRow): View {
+function nameAndDescription(val: JsonObject, row: ObjectVersionRow): { name: string; description: string | null } {
   return { name: stringField(val, 'name', row.object_id), description: stringField(val, 'description', null) };
 }
 
@@ -60,7 +59,7 @@ async function modelFields(
   row: ObjectVersionRow,
   loadSource: SourceLoader,
   mode: ViewMode,
-): Promise<View> {
+): Promise<{ source_code: string; attributes: JsonObject | null }> {
   if (mode === 'read' && sourceFileDigest(val) === null)
     throw new ObjectInvalidRequestError(`Model ${row.object_id} has no source file`, 'ValueError');
   const attributes = Object.fromEntries(Object.entries(val).filter(([key]) => !MODEL_RESERVED_KEYS.has(key)));
@@ -70,7 +69,7 @@ async function modelFields(
   };
 }
 
-function evaluationFields(val: JsonObject): View {
+function evaluationFields(val: JsonObject) {
   const scorers = Array.isArray(val.scorers) ? val.scorers.filter((s): s is string => typeof s === 'string') : [];
   const trials = typeof val.trials === 'number' && Number.isInteger(val.trials) ? val.trials : 1;
   return {
