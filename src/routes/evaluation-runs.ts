@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import * as S from '../schemas/evaluation-runs.js';
 import { ProjectParams } from '../schemas/calls-v2.js';
 import type { Services } from '../services/index.js';
 import { listOf } from '../services/evaluations/eval-calls.js';
 import { sendJsonl } from './jsonl.js';
+import type { RouteApp } from './route-app.js';
 
 /**
  * Evaluation runs, predictions and scores (docs/spec/evaluations.md §3), and `eval_results/query`
@@ -17,7 +18,7 @@ const emptyBodyIsObject = async (request: FastifyRequest): Promise<void> => {
 
 const projectOf = ({ entity, project }: { entity: string; project: string }): string => `${entity}/${project}`;
 
-export default async function evaluationRunRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export default async function evaluationRunRoutes(app: RouteApp, { services }: { services: Services }) {
   const { runs, predictions, scores, results } = services.evaluations;
   const base = '/v2/:entity/:project';
 
@@ -34,12 +35,7 @@ export default async function evaluationRunRoutes(app: FastifyInstance, { servic
         response: { 200: S.EvaluationRunCreateRes },
       },
     },
-    (request) =>
-      runs.create(
-        request.caller,
-        projectOf(request.params as ProjectParams),
-        request.body as S.EvaluationRunCreateBody,
-      ),
+    (request) => runs.create(request.caller, projectOf(request.params), request.body),
   );
   app.get(
     `${base}/evaluation_runs/:evaluation_run_id`,
@@ -52,7 +48,7 @@ export default async function evaluationRunRoutes(app: FastifyInstance, { servic
       },
     },
     (request) => {
-      const params = request.params as S.EvaluationRunParams;
+      const params = request.params;
       return runs.read(request.caller, projectOf(params), params.evaluation_run_id);
     },
   );
@@ -66,15 +62,7 @@ export default async function evaluationRunRoutes(app: FastifyInstance, { servic
         querystring: S.EvaluationRunListQuery,
       },
     },
-    (request, reply) =>
-      sendJsonl(
-        reply,
-        runs.list(
-          request.caller,
-          projectOf(request.params as ProjectParams),
-          request.query as S.EvaluationRunListQuery,
-        ),
-      ),
+    (request, reply) => sendJsonl(reply, runs.list(request.caller, projectOf(request.params), request.query)),
   );
   app.delete(
     `${base}/evaluation_runs`,
@@ -87,12 +75,7 @@ export default async function evaluationRunRoutes(app: FastifyInstance, { servic
         response: { 200: S.NumDeletedRes },
       },
     },
-    (request) =>
-      runs.delete(
-        request.caller,
-        projectOf(request.params as ProjectParams),
-        listOf((request.query as S.EvaluationRunDeleteQuery).evaluation_run_ids),
-      ),
+    (request) => runs.delete(request.caller, projectOf(request.params), listOf(request.query.evaluation_run_ids)),
   );
   app.post(
     `${base}/evaluation_runs/:evaluation_run_id/finish`,
@@ -107,8 +90,8 @@ export default async function evaluationRunRoutes(app: FastifyInstance, { servic
       preValidation: emptyBodyIsObject,
     },
     (request) => {
-      const params = request.params as S.EvaluationRunParams;
-      const body = (request.body ?? {}) as S.EvaluationRunFinishBody;
+      const params = request.params;
+      const body = request.body;
       return runs.finish(request.caller, projectOf(params), params.evaluation_run_id, body.summary);
     },
   );
@@ -126,12 +109,7 @@ export default async function evaluationRunRoutes(app: FastifyInstance, { servic
         response: { 200: S.PredictionCreateRes },
       },
     },
-    (request) =>
-      predictions.create(
-        request.caller,
-        projectOf(request.params as ProjectParams),
-        request.body as S.PredictionCreateBody,
-      ),
+    (request) => predictions.create(request.caller, projectOf(request.params), request.body),
   );
   app.get(
     `${base}/predictions/:prediction_id`,
@@ -144,7 +122,7 @@ export default async function evaluationRunRoutes(app: FastifyInstance, { servic
       },
     },
     (request) => {
-      const params = request.params as S.PredictionParams;
+      const params = request.params;
       return predictions.read(request.caller, projectOf(params), params.prediction_id);
     },
   );
@@ -158,11 +136,7 @@ export default async function evaluationRunRoutes(app: FastifyInstance, { servic
         querystring: S.ChildListQuery,
       },
     },
-    (request, reply) =>
-      sendJsonl(
-        reply,
-        predictions.list(request.caller, projectOf(request.params as ProjectParams), request.query as S.ChildListQuery),
-      ),
+    (request, reply) => sendJsonl(reply, predictions.list(request.caller, projectOf(request.params), request.query)),
   );
   app.delete(
     `${base}/predictions`,
@@ -175,12 +149,7 @@ export default async function evaluationRunRoutes(app: FastifyInstance, { servic
         response: { 200: S.NumDeletedRes },
       },
     },
-    (request) =>
-      predictions.delete(
-        request.caller,
-        projectOf(request.params as ProjectParams),
-        listOf((request.query as S.PredictionDeleteQuery).prediction_ids),
-      ),
+    (request) => predictions.delete(request.caller, projectOf(request.params), listOf(request.query.prediction_ids)),
   );
   app.post(
     `${base}/predictions/:prediction_id/finish`,
@@ -195,7 +164,7 @@ export default async function evaluationRunRoutes(app: FastifyInstance, { servic
       preValidation: emptyBodyIsObject,
     },
     (request) => {
-      const params = request.params as S.PredictionParams;
+      const params = request.params;
       return predictions.finish(request.caller, projectOf(params), params.prediction_id);
     },
   );
@@ -213,25 +182,20 @@ export default async function evaluationRunRoutes(app: FastifyInstance, { servic
         response: { 200: S.ScoreCreateRes },
       },
     },
-    (request) =>
-      scores.create(request.caller, projectOf(request.params as ProjectParams), request.body as S.ScoreCreateBody),
+    (request) => scores.create(request.caller, projectOf(request.params), request.body),
   );
   app.get(
     `${base}/scores/:score_id`,
     { schema: { tags: scoreTags, summary: 'Score Read', params: S.ScoreParams, response: { 200: S.ScoreReadRes } } },
     (request) => {
-      const params = request.params as S.ScoreParams;
+      const params = request.params;
       return scores.read(request.caller, projectOf(params), params.score_id);
     },
   );
   app.get(
     `${base}/scores`,
     { schema: { tags: scoreTags, summary: 'Score List', params: ProjectParams, querystring: S.ChildListQuery } },
-    (request, reply) =>
-      sendJsonl(
-        reply,
-        scores.list(request.caller, projectOf(request.params as ProjectParams), request.query as S.ChildListQuery),
-      ),
+    (request, reply) => sendJsonl(reply, scores.list(request.caller, projectOf(request.params), request.query)),
   );
   app.delete(
     `${base}/scores`,
@@ -244,12 +208,7 @@ export default async function evaluationRunRoutes(app: FastifyInstance, { servic
         response: { 200: S.NumDeletedRes },
       },
     },
-    (request) =>
-      scores.delete(
-        request.caller,
-        projectOf(request.params as ProjectParams),
-        listOf((request.query as S.ScoreDeleteQuery).score_ids),
-      ),
+    (request) => scores.delete(request.caller, projectOf(request.params), listOf(request.query.score_ids)),
   );
 
   // ---------------------------------------------------------------- eval results
@@ -264,7 +223,6 @@ export default async function evaluationRunRoutes(app: FastifyInstance, { servic
         response: { 200: S.EvalResultsQueryRes },
       },
     },
-    (request) =>
-      results.query(request.caller, projectOf(request.params as ProjectParams), request.body as S.EvalResultsQueryBody),
+    (request) => results.query(request.caller, projectOf(request.params), request.body),
   );
 }
