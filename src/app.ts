@@ -4,6 +4,7 @@ import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/error-handler.js';
 import { registerGracefulClose } from './plugins/graceful-close.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { stripTracesPrefix } from './plugins/traces-prefix.js';
 import callsRoutes from './routes/calls.js';
 import callsV2Routes from './routes/calls-v2.js';
 import callsAnalyticsRoutes from './routes/calls-analytics.js';
@@ -61,6 +62,8 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: 'idle',
+    // `/traces/...` answers like `/...` (plugins/traces-prefix.ts).
+    rewriteUrl: (req) => stripTracesPrefix(req.url ?? '/'),
     // JSON.parse makes `__proto__` an ordinary own key; refusing it would reject legitimate
     // user data in free-form inputs, and nothing here merges bodies with Object.assign.
     onProtoPoisoning: 'ignore',
