@@ -4,6 +4,7 @@ import { TABLES_SQL } from './schema-tables.js';
 import { FEEDBACK_TABLES_SQL } from './schema-feedback.js';
 import { TABLE_STORE_SQL } from './schema-table-store.js';
 import { annotationTablesSql } from '../sql/annotation-schema.js';
+import { MEMBERSHIP_ROLE_SQL } from '../sql/membership-role.js';
 import { trainingTablesSql } from '../sql/training-schema.js';
 
 /**
@@ -21,6 +22,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   trainingTablesSql('postgres'),
   // 5: annotation queues (SQLite's annotation migration)
   annotationTablesSql('postgres'),
+  // 6: entity admins, memberships.role (SQLite's membership-role migration)
+  MEMBERSHIP_ROLE_SQL,
 ];
 
 /**

@@ -1,4 +1,5 @@
 import { annotationTablesSql } from '../sql/annotation-schema.js';
+import { MEMBERSHIP_ROLE_SQL } from '../sql/membership-role.js';
 import { trainingTablesSql } from '../sql/training-schema.js';
 
 /**
@@ -207,4 +208,6 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   trainingTablesSql('sqlite'),
   // annotation queues (otel-service-queues spec §D)
   annotationTablesSql('sqlite'),
+  // entity admins (key management over HTTP, routes/keys.ts): a member may administer its entity
+  MEMBERSHIP_ROLE_SQL,
 ];
