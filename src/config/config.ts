@@ -64,6 +64,9 @@ const EnvSchema = Type.Object({
 
 type Env = Static<typeof EnvSchema>;
 
+/** Every variable the configuration reads (config/unknown-env.ts warns about other `HEDDLE_*` ones). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.properties);
+
 export interface Config {
   host: string;
   port: number;
