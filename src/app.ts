@@ -1,9 +1,10 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config/config.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/error-handler.js';
 import { registerGracefulClose } from './plugins/graceful-close.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { countingCallWrites, registerRequestLog, RequestActivity } from './plugins/request-log.js';
 import { stripTracesPrefix } from './plugins/traces-prefix.js';
 import callsRoutes from './routes/calls.js';
 import callsV2Routes from './routes/calls-v2.js';
@@ -60,6 +61,8 @@ const SHARED_SCHEMAS = [Operand, CallSchema];
 export async function buildApp({ config, store, logger = false, trainer }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
+    // plugins/request-log.ts logs a request at most once (failed or slow at info; each at debug)
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: 'idle',
@@ -74,10 +77,13 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
-  const services = createServices(store, config, trainer === undefined ? new BuiltinTrainer() : trainer);
+  const activity = new RequestActivity();
+  const counted = countingCallWrites(store, (n) => (activity.callsStored += n));
+  const services = createServices(counted, config, trainer === undefined ? new BuiltinTrainer() : trainer);
   app.decorate('services', services);
 
   await registerOpenApi(app, { version: HEDDLE_VERSION });
+  registerRequestLog(app, { slowMs: config.logSlowMs, summarySeconds: config.logSummarySeconds }, activity);
   registerErrorHandling(app, { bodyLimitBytes: config.bodyLimitBytes });
   registerGracefulClose(app);
   registerAuth(app, services.auth);

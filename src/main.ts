@@ -4,6 +4,7 @@ import { buildApp } from './app.js';
 import { keysCommand } from './cli/keys-command.js';
 import { checkDataDir, listenFailure, probePort, StartupError, storeFailure } from './cli/startup-errors.js';
 import { USAGE, UsageError } from './cli/usage.js';
+import { loggerOptions } from './plugins/log-format.js';
 import { ConfigError, CONFIG_VARIABLES, loadConfig, type Config } from './config/config.js';
 import { unknownVariableWarnings } from './config/unknown-env.js';
 import { createStore } from './store/create-store.js';
@@ -34,7 +35,7 @@ async function serve(config: Config): Promise<void> {
   await probePort(config.host, config.port);
   if (!config.databaseUrl) fs.mkdirSync(config.dataDir, { recursive: true });
   const store = await openStore(config);
-  const app = await buildApp({ config, store, logger: { level: config.logLevel } });
+  const app = await buildApp({ config, store, logger: loggerOptions(config.logLevel, config.logFormat) });
   // A configured HEDDLE_ADMIN_KEY must work the moment the server says it listens; it is the
   // operator's own secret, so ensuring it early creates nothing they do not already hold.
   if (config.adminKey) await app.services.auth.bootstrapAdmin(config.adminKey, ADMIN_ENTITY);
