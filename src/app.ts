@@ -1,9 +1,11 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config/config.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/error-handler.js';
 import { registerGracefulClose } from './plugins/graceful-close.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { countingCallWrites, registerRequestLog, RequestActivity } from './plugins/request-log.js';
+import { stripTracesPrefix } from './plugins/traces-prefix.js';
 import callsRoutes from './routes/calls.js';
 import callsV2Routes from './routes/calls-v2.js';
 import callsAnalyticsRoutes from './routes/calls-analytics.js';
@@ -23,6 +25,7 @@ import inferenceCatalogRoutes from './routes/inference-catalogs.js';
 import annotationQueueRoutes from './routes/annotation-queues.js';
 import v2ObjectRoutes from './routes/v2-objects.js';
 import evaluationRunRoutes from './routes/evaluation-runs.js';
+import keyRoutes from './routes/keys.js';
 import { createAjv } from './schemas/ajv.js';
 import { CallSchema } from './schemas/calls.js';
 import { Operand } from './schemas/query.js';
@@ -59,9 +62,13 @@ const SHARED_SCHEMAS = [Operand, CallSchema];
 export async function buildApp({ config, store, logger = false, trainer }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
+    // plugins/request-log.ts logs a request at most once (failed or slow at info; each at debug)
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: 'idle',
+    // `/traces/...` answers like `/...` (plugins/traces-prefix.ts).
+    rewriteUrl: (req) => stripTracesPrefix(req.url ?? '/'),
     // JSON.parse makes `__proto__` an ordinary own key; refusing it would reject legitimate
     // user data in free-form inputs, and nothing here merges bodies with Object.assign.
     onProtoPoisoning: 'ignore',
@@ -71,10 +78,13 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
-  const services = createServices(store, config, trainer === undefined ? new BuiltinTrainer() : trainer);
+  const activity = new RequestActivity();
+  const counted = countingCallWrites(store, (n) => (activity.callsStored += n));
+  const services = createServices(counted, config, trainer === undefined ? new BuiltinTrainer() : trainer);
   app.decorate('services', services);
 
   await registerOpenApi(app, { version: HEDDLE_VERSION });
+  registerRequestLog(app, { slowMs: config.logSlowMs, summarySeconds: config.logSummarySeconds }, activity);
   registerErrorHandling(app, { bodyLimitBytes: config.bodyLimitBytes });
   registerGracefulClose(app);
   registerAuth(app, services.auth);
@@ -98,6 +108,7 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   await app.register(annotationQueueRoutes, { services });
   await app.register(v2ObjectRoutes, { services });
   await app.register(evaluationRunRoutes, { services });
+  await app.register(keyRoutes, { services });
   // Training runs in the background of every node: the sweeper always, the built-in runner when a trainer is set.
   app.addHook('onReady', async () => services.training.runtime.start(app.log));
   app.addHook('onClose', async () => services.training.runtime.stop());

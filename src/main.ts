@@ -1,28 +1,53 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig, type Config } from './config/config.js';
-import { AuthService } from './services/auth-service.js';
+import { keysCommand } from './cli/keys-command.js';
+import { checkDataDir, listenFailure, probePort, StartupError, storeFailure } from './cli/startup-errors.js';
+import { USAGE, UsageError } from './cli/usage.js';
+import { loggerOptions } from './plugins/log-format.js';
+import { ConfigError, CONFIG_VARIABLES, loadConfig, type Config } from './config/config.js';
+import { unknownVariableWarnings } from './config/unknown-env.js';
 import { createStore } from './store/create-store.js';
-import { formatMicros } from './domain/time.js';
+import type { TraceStore } from './store/types.js';
 
 /** The entity of the bootstrap admin user. */
 const ADMIN_ENTITY = 'admin';
 
-const USAGE = `Usage: heddle <command>
-  serve                                   start the server (default)
-  keys create --entity E [--user U] [--admin]   create an API key (printed once)
-  keys list                               list keys (never their secrets)
-  keys revoke ID                          revoke a key`;
-
 /** How long in-flight requests get to finish after SIGTERM before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/** Opens the store; a database that cannot be used is a StartupError naming the setting. */
+async function openStore(config: Config): Promise<TraceStore> {
+  try {
+    return await createStore(config);
+  } catch (error) {
+    throw storeFailure(error, config) ?? error;
+  }
+}
+
+/**
+ * Everything that can fail for a reason the operator fixes (data directory, port, database) is
+ * checked before anything is created, and the first admin key is made only once the server
+ * listens: a start that fails leaves no key behind that was printed but never usable.
+ */
 async function serve(config: Config): Promise<void> {
-  const store = await createStore(config);
-  const app = await buildApp({ config, store, logger: { level: config.logLevel } });
-  const generated = await app.services.auth.bootstrapAdmin(config.adminKey, ADMIN_ENTITY);
+  if (!config.databaseUrl) checkDataDir(config.dataDir);
+  await probePort(config.host, config.port);
+  if (!config.databaseUrl) fs.mkdirSync(config.dataDir, { recursive: true });
+  const store = await openStore(config);
+  const app = await buildApp({ config, store, logger: loggerOptions(config.logLevel, config.logFormat) });
+  // A configured HEDDLE_ADMIN_KEY must work the moment the server says it listens; it is the
+  // operator's own secret, so ensuring it early creates nothing they do not already hold.
+  if (config.adminKey) await app.services.auth.bootstrapAdmin(config.adminKey, ADMIN_ENTITY);
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    throw listenFailure(error, config.host, config.port) ?? error;
+  }
+  // A generated key only once listening: a start that failed never printed a key.
+  const generated = config.adminKey ? null : await app.services.auth.bootstrapAdmin(undefined, ADMIN_ENTITY);
   if (generated) {
     const file = path.join(config.dataDir, 'admin-key');
     fs.mkdirSync(config.dataDir, { recursive: true });
@@ -57,78 +82,30 @@ async function serve(config: Config): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  await app.listen({ host: config.host, port: config.port });
 }
-
-const CREATE_OPTIONS = {
-  entity: { type: 'string' },
-  user: { type: 'string' },
-  admin: { type: 'boolean', default: false },
-} as const;
-
-function parseCreateOptions(args: string[]): { entity?: string; user?: string; admin?: boolean } {
-  try {
-    return parseArgs({ args, options: CREATE_OPTIONS, allowPositionals: false }).values;
-  } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
-  }
-}
-
-async function keys(config: Config, args: string[]): Promise<void> {
-  const store = await createStore(config);
-  const auth = new AuthService(store);
-  try {
-    const [sub, ...rest] = args;
-    if (sub === 'create') {
-      const values = parseCreateOptions(rest);
-      const entity = values.entity;
-      if (!entity) throw new UsageError('keys create needs --entity');
-      // Entities are the first half of `entity/project` ids (calls spec §1).
-      if (entity.includes('/') || entity.length > 128)
-        throw new UsageError(`Invalid entity name "${entity}": no "/", at most 128 characters`);
-      const admin = values.admin === true;
-      const { key, record } = await auth.createKey({ entity, username: values.user, admin });
-      process.stdout.write(
-        `id: ${record.id}\nuser: ${record.username}\nentity: ${entity}\nadmin: ${admin}\nkey: ${key}\n`,
-      );
-    } else if (sub === 'list' && rest.length === 0) {
-      // Only the prefix is stored, so the secret cannot be shown even by mistake.
-      process.stdout.write('id\tprefix\tuser\trole\tcreated\tstate\n');
-      for (const k of await auth.listKeys()) {
-        const state = k.revoked_at === null ? 'active' : `revoked ${formatMicros(k.revoked_at)}`;
-        process.stdout.write(
-          `${k.id}\t${k.prefix}…\t${k.username}\t${k.is_admin ? 'admin' : 'user'}\t${formatMicros(k.created_at)}\t${state}\n`,
-        );
-      }
-    } else if (sub === 'revoke' && rest.length === 1) {
-      if (!(await auth.revokeKey(rest[0]))) throw new UsageError(`No key with id ${rest[0]}`);
-      // A running server looks keys up on every request, so this takes effect at once there too.
-      process.stdout.write(`revoked ${rest[0]}\n`);
-    } else {
-      throw new UsageError(USAGE);
-    }
-  } finally {
-    await store.close();
-  }
-}
-
-class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<void> {
-  const [command = 'serve', ...rest] = argv;
-  if (command === '--help' || command === 'help') {
+  const [command, ...rest] = argv;
+  // No command prints the help: `npm run heddle` alone should explain, not start a server.
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  if (command !== 'serve' && command !== 'keys') throw new UsageError(USAGE);
   const config = loadConfig();
+  for (const warning of unknownVariableWarnings(CONFIG_VARIABLES))
+    process.stderr.write(`heddle: warning: ${warning}\n`);
   if (command === 'serve') return serve(config);
-  if (command === 'keys') return keys(config, rest);
-  throw new UsageError(USAGE);
+  return keysCommand(config, rest);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof UsageError) {
     process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+  if (error instanceof StartupError) {
+    process.stderr.write(`heddle: ${error.message}\n`);
     process.exit(2);
   }
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -49,6 +49,14 @@ const EnvSchema = Type.Object({
   HEDDLE_INFERENCE_QUEUE_LIMIT: Type.Integer({ minimum: 0, default: 256 }),
   /** JSON file with the inference catalogues (otel-service-queues spec §C); unset = empty lists. */
   HEDDLE_INFERENCE_CATALOG: Type.Optional(Type.String()),
+  /** A request taking longer is logged at warn (the default level shows only failures and slow requests). */
+  HEDDLE_LOG_SLOW_MS: Type.Integer({ minimum: 1, default: 1000 }),
+  /** Seconds between one-line activity summaries (only when something happened); 0 turns them off. */
+  HEDDLE_LOG_SUMMARY_SECONDS: Type.Number({ minimum: 0, default: 60 }),
+  /** `auto`: human lines on a terminal, JSON lines otherwise. */
+  HEDDLE_LOG_FORMAT: Type.Union([Type.Literal('auto'), Type.Literal('json'), Type.Literal('pretty')], {
+    default: 'auto',
+  }),
   HEDDLE_LOG_LEVEL: Type.Union(
     [
       Type.Literal('fatal'),
@@ -64,6 +72,9 @@ const EnvSchema = Type.Object({
 
 type Env = Static<typeof EnvSchema>;
 
+/** Every variable the configuration reads (config/unknown-env.ts warns about other `HEDDLE_*` ones). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.properties);
+
 export interface Config {
   host: string;
   port: number;
@@ -75,6 +86,9 @@ export interface Config {
   minPythonClientVersion: string;
   publicUrl?: string;
   logLevel: Env['HEDDLE_LOG_LEVEL'];
+  logSlowMs: number;
+  logSummarySeconds: number;
+  logFormat: Env['HEDDLE_LOG_FORMAT'];
   openaiApiKey?: string;
   openaiBaseUrl: string;
   trainingQueueTimeoutSeconds: number;
@@ -140,6 +154,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     minPythonClientVersion: parsed.HEDDLE_MIN_PYTHON_CLIENT_VERSION,
     publicUrl: parsed.HEDDLE_PUBLIC_URL,
     logLevel: parsed.HEDDLE_LOG_LEVEL,
+    logSlowMs: parsed.HEDDLE_LOG_SLOW_MS,
+    logSummarySeconds: parsed.HEDDLE_LOG_SUMMARY_SECONDS,
+    logFormat: parsed.HEDDLE_LOG_FORMAT,
     openaiApiKey: parsed.OPENAI_API_KEY,
     openaiBaseUrl: parsed.OPENAI_BASE_URL.replace(/\/+$/, ''),
     trainingQueueTimeoutSeconds: parsed.HEDDLE_TRAINING_QUEUE_TIMEOUT_SECONDS,

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, RequestValidationError } from '../errors/app-error.js';
 import { toValidationDetails } from '../schemas/ajv.js';
+import { noteFailure } from './request-log.js';
 import { collectRoutes } from './route-table.js';
 
 const CONTEXT_TO_LOC: Record<string, string> = {
@@ -40,12 +41,13 @@ export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimitByt
       );
     }
     if (error instanceof RequestValidationError) {
-      request.log.info({ detail: error.detail }, 'request validation failed');
+      request.log.debug({ detail: error.detail }, 'request validation failed');
       return sendDetail(reply, error.detail);
     }
     if (error instanceof AppError) {
-      if (error.isUserError) request.log.info({ status: error.status, reason: error.message }, 'request rejected');
-      else request.log.error({ err: error.cause ?? error }, error.message);
+      // one line per request: 4xx at debug here, 5xx with the request in plugins/request-log.ts
+      if (error.isUserError) request.log.debug({ status: error.status, reason: error.message }, 'request rejected');
+      else noteFailure(request, error.cause ?? error);
       if (error.status === 401 && isTrainingRoute(request)) reply.header('www-authenticate', 'Bearer');
       return sendReason(request, reply, error.status, error.message, error.extra);
     }
@@ -80,16 +82,16 @@ export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimitByt
     if (error instanceof RangeError && /call stack/i.test(error.message)) {
       // Recursive code (a JSON parser, a digest, a view) ran out of stack on a deeply nested
       // input: the input is at fault, and README says never a 500 for bad input.
-      request.log.warn({ err: error }, 'input nested too deeply');
+      request.log.debug({ err: error }, 'input nested too deeply');
       return reply
         .code(422)
         .send({ detail: [{ loc: ['body'], msg: 'Input is nested too deeply', type: 'value_error' }] });
     }
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-      request.log.info({ err: error }, 'request rejected');
+      request.log.debug({ err: error }, 'request rejected');
       return sendReason(request, reply, error.statusCode, error.message);
     }
-    request.log.error({ err: error }, 'unhandled error');
+    noteFailure(request, error);
     return sendReason(request, reply, 500, 'Internal server error');
   });
 }

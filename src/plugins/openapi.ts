@@ -13,7 +13,13 @@ export async function registerOpenApi(app: FastifyInstance, opts: { version: str
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Heddle', description: 'Weave-compatible trace server', version: opts.version },
+      info: {
+        title: 'Heddle',
+        // Listed once; plugins/traces-prefix.ts serves every path under /traces too.
+        description:
+          'Weave-compatible trace server. Every path also answers under /traces (the Python client default).',
+        version: opts.version,
+      },
       components: {
         securitySchemes: { basic: { type: 'http', scheme: 'basic' }, bearer: { type: 'http', scheme: 'bearer' } },
       },

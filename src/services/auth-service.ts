@@ -74,7 +74,7 @@ export class AuthService {
     username?: string;
     admin?: boolean;
     key?: string;
-  }): Promise<{ key: string; record: Pick<ApiKeyRecord, 'id' | 'prefix'> & { username: string } }> {
+  }): Promise<{ key: string; record: Pick<ApiKeyRecord, 'id' | 'prefix'> & { username: string; userId: string } }> {
     const username = opts.username ?? opts.entity;
     const user = await this.store.auth.ensureUser(username, opts.entity);
     await this.store.auth.addMembership(user.id, opts.entity);
@@ -89,7 +89,7 @@ export class AuthService {
       prefix,
       is_admin: opts.admin ?? false,
     });
-    return { key, record: { id, prefix, username } };
+    return { key, record: { id, prefix, username, userId: user.id } };
   }
 
   /**

@@ -9,6 +9,7 @@ import { CallUsageService } from './call-usage-service.js';
 import { CostService } from './cost-service.js';
 import { AnnotationQueueService } from './annotation-queue-service.js';
 import { InferenceCatalogService } from './inference-catalog.js';
+import { KeyAdminService } from './key-admin-service.js';
 import { FeedbackService } from './feedback-service.js';
 import { FeedbackStatsService } from './feedback-stats-service.js';
 import { FileService } from './file-service.js';
@@ -31,6 +32,7 @@ import { WandbCompatService } from './wandb-compat-service.js';
 /** Every service, built once per app and handed to the route plugins. */
 export interface Services {
   auth: AuthService;
+  keyAdmin: KeyAdminService;
   access: ProjectAccess;
   callWrites: CallWriteService;
   callQueries: CallQueryService;
@@ -68,8 +70,10 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
   const files = new FileService(store, access);
   const tables = new TableService(store, access);
   const v2Objects = new V2ObjectService(store, access, objects, files, tables);
+  const auth = new AuthService(store);
   return {
-    auth: new AuthService(store),
+    auth,
+    keyAdmin: new KeyAdminService(store, auth),
     access,
     callWrites: new CallWriteService(store, access),
     callQueries: new CallQueryService(store, access, prices, feedback),

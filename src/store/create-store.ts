@@ -4,6 +4,11 @@ import { PostgresStore } from './postgres/postgres-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import type { TraceStore } from './types.js';
 
+/** The embedded SQLite store's file. */
+export function sqliteFile(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'heddle.sqlite');
+}
+
 /** Picks the adapter: PostgreSQL when a database URL is configured, else the embedded SQLite file. */
 export async function createStore(config: Config): Promise<TraceStore> {
   if (config.databaseUrl) {
@@ -16,7 +21,7 @@ export async function createStore(config: Config): Promise<TraceStore> {
     }
     return store;
   }
-  const store = new SqliteStore({ file: path.join(config.dataDir, 'heddle.sqlite') });
+  const store = new SqliteStore({ file: sqliteFile(config) });
   await store.migrate();
   return store;
 }

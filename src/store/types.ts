@@ -1,4 +1,5 @@
 import type { Operation, SortKey } from '../domain/query/ast.js';
+import type { MembershipRecord } from './sql/membership-role.js';
 import type { CallField } from '../domain/call-fields.js';
 import type { ExpandPath } from '../domain/ref-expansion.js';
 import type { CallRow } from '../domain/rows.js';
@@ -103,6 +104,16 @@ export interface AuthStore {
   findProject(projectId: string): Promise<ProjectRecord | null>;
   /** Whether an entity exists (has members or projects). */
   entityExists(entity: string): Promise<boolean>;
+  /** The user with that name, or null. */
+  findUser(username: string): Promise<UserRecord | null>;
+  /** The user's memberships with their role, sorted by entity. */
+  listMemberships(userId: string): Promise<MembershipRecord[]>;
+  /** Sets the role of an existing membership (no-op when the user is not a member). */
+  setMembershipRole(userId: string, entity: string, role: MembershipRecord['role']): Promise<void>;
+  /** The key with that id (revoked or not), or null. */
+  findApiKey(id: string): Promise<ApiKeyRecord | null>;
+  /** Keys of the users who are members of the entity, newest first, revoked ones included. */
+  listApiKeysOfEntity(entity: string): Promise<ApiKeyRecord[]>;
 }
 
 // ---------------------------------------------------------------- calls

@@ -40,7 +40,10 @@ test('keys create / list / revoke against a running server', async (t) => {
 
   const revoked = await runCli(['keys', 'revoke', id], env);
   assert.equal(revoked.code, 0, revoked.stderr);
-  assert.equal(revoked.stdout.trim(), `revoked ${id}`);
+  const sqlite = path.join(srv.dataDir, 'heddle.sqlite');
+  assert.equal(revoked.stdout.trim(), `revoked ${id} in SQLite ${sqlite}`);
+  assert.match(created.stdout, new RegExp(`^store: SQLite ${sqlite.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+  assert.equal(listed.stderr, `store: SQLite ${sqlite}\n`);
   // At once: the running server looks the key up on every request.
   const refused = await postJson(srv.url, '/call/read', { project_id: 'acme/demo', id: 'c1' }, key);
   assert.equal(refused.status, 401, refused.text);
@@ -52,6 +55,20 @@ test('keys create / list / revoke against a running server', async (t) => {
   const unknown = await runCli(['keys', 'revoke', 'key_nope'], env);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /No key with id key_nope/);
+});
+
+test('keys create --entity-admin makes a key that manages its entity over HTTP', async (t) => {
+  const srv = await startServerProcess(t);
+  const env = { HEDDLE_DATA_DIR: srv.dataDir, HEDDLE_LOG_LEVEL: 'silent' };
+  const created = await runCli(['keys', 'create', '--entity', 'acme', '--user', 'lead', '--entity-admin'], env);
+  assert.equal(created.code, 0, created.stderr);
+  assert.match(created.stdout, /^entity admin: true$/m);
+  const lead = /^key: (\S+)$/m.exec(created.stdout)?.[1] ?? '';
+  const made = await postJson(srv.url, '/keys/create', { entity: 'acme', username: 'dev' }, lead);
+  assert.equal(made.status, 200, made.text);
+  assert.equal((await postJson(srv.url, '/keys/create', { entity: 'other' }, lead)).status, 403);
+  const plain = await srv.createKey('acme', { user: 'member' });
+  assert.equal((await postJson(srv.url, '/keys/query', { entity: 'acme' }, plain)).status, 403);
 });
 
 test('CLI usage errors exit with 2 and say what is wrong', async (t) => {
@@ -103,7 +120,10 @@ test('invalid configuration exits with 2 and names every invalid variable (never
 test('first start without keys creates <data dir>/admin-key (0600) and prints it once', async (t) => {
   const dataDir = tempDir(t);
   const first = await startServerProcess(t, { dataDir, env: { HEDDLE_ADMIN_KEY: '' } });
-  const printed = /Created an admin API key[^\n]*\n\s+([0-9a-f]{40})\n/.exec(first.output())?.[1];
+  // printed just after the listening line: the key is made only once the server could start
+  const keyLine = /Created an admin API key[^\n]*\n\s+([0-9a-f]{40})\n/;
+  for (let i = 0; i < 100 && !keyLine.test(first.output()); i += 1) await new Promise((r) => setTimeout(r, 50));
+  const printed = keyLine.exec(first.output())?.[1];
   assert.ok(printed, first.output().slice(0, 2000));
   const file = path.join(dataDir, 'admin-key');
   assert.equal(fs.readFileSync(file, 'utf8').trim(), printed);

@@ -38,7 +38,8 @@ function runScript(
   server: ServerProcess,
   key: string,
   args: string[],
-  extraEnv: Record<string, string> = {},
+  /** Added to the environment; `undefined` removes a variable. */
+  extraEnv: Record<string, string | undefined> = {},
 ): Promise<ScriptRun> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-pyclient-'));
   // Only what the client needs: no inherited WANDB_* (WANDB_ENTITY would bypass the GraphQL lookup).
@@ -53,6 +54,7 @@ function runScript(
     WEAVE_SERVER_CACHE_DIR: path.join(home, 'weave-server-cache'),
     ...extraEnv,
   };
+  for (const [name, value] of Object.entries(extraEnv)) if (value === undefined) delete env[name];
   return new Promise((resolve, reject) => {
     execFile(
       python,
@@ -145,9 +147,11 @@ async function traceAndCheck(
   server: ServerProcess,
   key: string,
   project: string,
-  extraEnv: Record<string, string> = {},
+  extraEnv: Record<string, string | undefined> = {},
 ): Promise<void> {
   const { result, log } = await runScript(python, server, key, [project], extraEnv);
+  const expectedServer = 'WF_TRACE_SERVER_URL' in extraEnv ? `${server.url}/traces` : server.url;
+  assert.equal(result.trace_server_url, expectedServer, log);
   const projectId = project.includes('/') ? project : `acme/${project}`;
   assert.equal(`${result.entity}/${result.project}`, projectId, log);
   assert.deepEqual(result.root_output, { doubled: 42, label: 'x=21' });
@@ -197,6 +201,13 @@ test(
       'the same trace through the legacy /call/upsert_batch path (WEAVE_USE_CALLS_COMPLETE=false)',
       async () => {
         await traceAndCheck(python, server, aliceKey, 'acme/legacy', { WEAVE_USE_CALLS_COMPLETE: 'false' });
+      },
+    );
+
+    await t.test(
+      'only WANDB_BASE_URL and WANDB_API_KEY set: the client derives <base>/traces and traces through it',
+      async () => {
+        await traceAndCheck(python, server, aliceKey, 'acme/base-url-only', { WF_TRACE_SERVER_URL: undefined });
       },
     );
 

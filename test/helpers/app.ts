@@ -15,9 +15,9 @@ export interface TestApp {
   app: FastifyInstance;
   store: TraceStore;
   config: Config;
-  /** Key of user `alice`, member of entity `acme` (the default test project is `acme/demo`). */
+  /** Key of user `alice`, member and admin of entity `acme` (the default test project is `acme/demo`). */
   aliceKey: string;
-  /** Key of user `bob`, member of entity `other` only. */
+  /** Key of user `bob`, member and admin of entity `other` only. */
   bobKey: string;
   /** POST a JSON body as alice (or with the given key; `null` sends no credentials). */
   post(url: string, body: unknown, key?: string | null): Promise<LightMyRequestResponse>;
@@ -64,8 +64,13 @@ export async function buildTestApp(
     await database?.release();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  const aliceKey = (await app.services.auth.createKey({ entity: 'acme', username: 'alice' })).key;
-  const bobKey = (await app.services.auth.createKey({ entity: 'other', username: 'bob' })).key;
+  const alice = await app.services.auth.createKey({ entity: 'acme', username: 'alice' });
+  const bob = await app.services.auth.createKey({ entity: 'other', username: 'bob' });
+  // each administers its own entity (may manage its keys, routes/keys.ts)
+  await store.auth.setMembershipRole(alice.record.userId, 'acme', 'admin');
+  await store.auth.setMembershipRole(bob.record.userId, 'other', 'admin');
+  const aliceKey = alice.key;
+  const bobKey = bob.key;
   const headers = (key: string | null | undefined): Record<string, string> => {
     const k = key === undefined ? aliceKey : key;
     return k === null ? {} : { authorization: basicAuth(k) };

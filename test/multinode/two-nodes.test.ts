@@ -147,6 +147,25 @@ async function revocation(serverA: ServerProcess, serverB: ServerProcess): Promi
   assert.deepEqual([await status(serverA), await status(serverB)], [401, 401]);
 }
 
+/** Keys managed over HTTP: made through one node, revoked through the other, refused by both at once. */
+async function revocationOverHttp(serverA: ServerProcess, serverB: ServerProcess): Promise<void> {
+  const admin = (n: ServerProcess) => node(n, n.adminKey);
+  const created = await admin(serverA).post('/keys/create', { entity: 'acme', username: 'temp-http' });
+  assert.equal(created.status, 200, created.text);
+  const { id, key } = JSON.parse(created.text) as { id: string; key: string };
+  const status = async (n: ServerProcess): Promise<number> =>
+    (await node(n, key).post('/calls/query_stats', { project_id: PROJECT })).status;
+  assert.deepEqual([await status(serverA), await status(serverB)], [200, 200]);
+  const revoked = await admin(serverB).post('/keys/revoke', { entity: 'acme', id });
+  assert.equal(revoked.status, 200, revoked.text);
+  assert.deepEqual([await status(serverA), await status(serverB)], [401, 401]);
+  const listed = await admin(serverA).post('/keys/query', { entity: 'acme' });
+  const row = (JSON.parse(listed.text) as { keys: Array<{ id: string; revoked_at: string | null }> }).keys.find(
+    (k) => k.id === id,
+  );
+  assert.ok(row?.revoked_at, listed.text);
+}
+
 test('two nodes on one PostgreSQL act as one service', { timeout: 240_000 }, async (t) => {
   const url = await testDatabase(t);
   if (url === null) return;
@@ -163,4 +182,7 @@ test('two nodes on one PostgreSQL act as one service', { timeout: 240_000 }, asy
   await t.test('the same batch sent to both nodes at once is stored once', () => sameBatchTwice(nodes));
   await t.test('a client reads its own write right away through the other node', () => readYourWrites(nodes));
   await t.test('a key revoked through one process is refused by both at once', () => revocation(serverA, serverB));
+  await t.test('a key revoked over HTTP through one node is refused by both at once', () =>
+    revocationOverHttp(serverA, serverB),
+  );
 });

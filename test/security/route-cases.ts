@@ -598,6 +598,19 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
       body: { model: `wandb-artifact:///${p}/sec-never-created`, messages: [{ role: 'user', content: 'hi' }] },
     }),
   },
+  // ---- API key management (routes/keys.ts): the entity travels alone, so a malformed project id cannot be expressed
+  'POST /keys/create': {
+    request: (p) => ({ url: '/keys/create', body: { entity: p.split('/')[0], username: 'sec-user' } }),
+    projectInPath: true,
+  },
+  'POST /keys/query': {
+    request: (p) => ({ url: '/keys/query', body: { entity: p.split('/')[0] } }),
+    projectInPath: true,
+  },
+  'POST /keys/revoke': {
+    request: (p) => ({ url: '/keys/revoke', body: { entity: p.split('/')[0], id: 'key_sec_missing' } }),
+    projectInPath: true,
+  },
   'POST /v1/workers/lease': { noProject: "leases jobs of the caller's own entities only (test/training-worker)" },
   'GET /v1/workers/jobs/:job_id/parent-checkpoint': { noProject: 'job id in the path (tenancy: test/training-worker)' },
   'POST /v1/workers/jobs/:job_id/heartbeat': { noProject: 'job id in the path (tenancy: test/training-worker)' },

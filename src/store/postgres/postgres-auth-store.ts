@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { uuidv7 } from '../../domain/ids.js';
 import { KEY_SELECT, toKeyRecord, type KeyRow } from '../sql/auth-rows.js';
+import { keysOfEntityWhere, type MembershipRecord } from '../sql/membership-role.js';
 import type { ApiKeyRecord, AuthStore, ProjectRecord, UserRecord } from '../types.js';
 import { mapErrors } from './pg-support.js';
 
@@ -125,6 +126,42 @@ export class PostgresAuthStore implements AuthStore {
       [entity],
     );
     return rows[0].found;
+  }
+
+  async findUser(username: string): Promise<UserRecord | null> {
+    const { rows } = await this.#query<UserRecord>(
+      null,
+      'SELECT id, username, default_entity, created_at FROM users WHERE username = $1',
+      [username],
+    );
+    return rows[0] ?? null;
+  }
+
+  async listMemberships(userId: string): Promise<MembershipRecord[]> {
+    const { rows } = await this.#query<MembershipRecord>(
+      null,
+      'SELECT entity, role FROM memberships WHERE user_id = $1 ORDER BY entity',
+      [userId],
+    );
+    return rows;
+  }
+
+  async setMembershipRole(userId: string, entity: string, role: MembershipRecord['role']): Promise<void> {
+    await this.#query(null, 'UPDATE memberships SET role = $1 WHERE user_id = $2 AND entity = $3', [
+      role,
+      userId,
+      entity,
+    ]);
+  }
+
+  async findApiKey(id: string): Promise<ApiKeyRecord | null> {
+    const { rows } = await this.#query<KeyRow>(null, `${KEY_SELECT} WHERE k.id = $1`, [id]);
+    return rows[0] ? toKeyRecord(rows[0]) : null;
+  }
+
+  async listApiKeysOfEntity(entity: string): Promise<ApiKeyRecord[]> {
+    const { rows } = await this.#query<KeyRow>(null, `${KEY_SELECT} ${keysOfEntityWhere('$1')}`, [entity]);
+    return rows.map(toKeyRecord);
   }
 
   /** A query on any pooled connection; `name` prepares the hot per-request statements once per connection. */

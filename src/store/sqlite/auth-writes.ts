@@ -49,6 +49,14 @@ export function revokeApiKey(db: Database.Database, id: string): boolean {
   );
 }
 
+/** Sets the role of an existing membership (entity admins, routes/keys.ts). */
+export function setMembershipRole(
+  db: Database.Database,
+  a: { userId: string; entity: string; role: 'admin' | 'member' },
+): void {
+  db.prepare('UPDATE memberships SET role = ? WHERE user_id = ? AND entity = ?').run(a.role, a.userId, a.entity);
+}
+
 export function ensureProject(
   db: Database.Database,
   a: { projectId: string; entity: string; createdBy: string },

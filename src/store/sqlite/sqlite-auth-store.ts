@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { KEY_SELECT, toKeyRecord, type KeyRow } from '../sql/auth-rows.js';
+import { keysOfEntityWhere, type MembershipRecord } from '../sql/membership-role.js';
 import type { ApiKeyRecord, AuthStore, ProjectRecord, UserRecord } from '../types.js';
 import type { SqliteWriter } from './writer.js';
 
@@ -80,5 +81,32 @@ export class SqliteAuthStore implements AuthStore {
       .prepare('SELECT 1 FROM entities WHERE name = ? UNION ALL SELECT 1 FROM projects WHERE entity = ? LIMIT 1')
       .get(entity, entity);
     return row !== undefined;
+  }
+
+  async findUser(username: string): Promise<UserRecord | null> {
+    const row = this.reader
+      .prepare('SELECT id, username, default_entity, created_at FROM users WHERE username = ?')
+      .get(username);
+    return (row as UserRecord | undefined) ?? null;
+  }
+
+  async listMemberships(userId: string): Promise<MembershipRecord[]> {
+    return this.reader
+      .prepare('SELECT entity, role FROM memberships WHERE user_id = ? ORDER BY entity')
+      .all(userId) as MembershipRecord[];
+  }
+
+  async setMembershipRole(userId: string, entity: string, role: MembershipRecord['role']): Promise<void> {
+    await this.writer.submit('auth.setMembershipRole', { userId, entity, role });
+  }
+
+  async findApiKey(id: string): Promise<ApiKeyRecord | null> {
+    const row = this.reader.prepare(`${KEY_SELECT} WHERE k.id = ?`).get(id) as KeyRow | undefined;
+    return row ? toKeyRecord(row) : null;
+  }
+
+  async listApiKeysOfEntity(entity: string): Promise<ApiKeyRecord[]> {
+    const rows = this.reader.prepare(`${KEY_SELECT} ${keysOfEntityWhere('?')}`).all(entity) as KeyRow[];
+    return rows.map(toKeyRecord);
   }
 }

@@ -21,6 +21,7 @@ export const WRITE_COMMANDS = {
   'auth.addMembership': auth.addMembership,
   'auth.createApiKey': auth.createApiKey,
   'auth.revokeApiKey': auth.revokeApiKey,
+  'auth.setMembershipRole': auth.setMembershipRole,
   'auth.ensureProject': auth.ensureProject,
   'objects.create': objects.createObjectVersion,
   'objects.delete': objects.deleteObjectVersions,

@@ -11,6 +11,7 @@ import json
 import sys
 
 import weave
+from weave.trace.env import weave_trace_server_url
 
 
 @weave.op
@@ -60,7 +61,13 @@ def trace(project: str) -> dict:
     root_output = pipeline(21)
     client.flush()
     calls = [call_json(c) for c in client.get_calls()]
-    return {"entity": client.entity, "project": client.project, "root_output": root_output, "calls": calls}
+    return {
+        "entity": client.entity,
+        "project": client.project,
+        "root_output": root_output,
+        "calls": calls,
+        "trace_server_url": weave_trace_server_url(),
+    }
 
 
 def main() -> None:

@@ -69,4 +69,46 @@ forEachAdapter('auth store', (store) => {
       assert.equal(await store().auth.entityExists('acme'), true, 'an entity with a project exists');
     }),
   );
+
+  test(
+    'entity admins and key management reads: roles, users by name, keys by id and by entity',
+    guard(async () => {
+      const dora = await store().auth.ensureUser('dora', 'ent-a');
+      const erin = await store().auth.ensureUser('erin', 'ent-b');
+      await store().auth.addMembership(dora.id, 'ent-a');
+      await store().auth.addMembership(dora.id, 'ent-b');
+      await store().auth.addMembership(erin.id, 'ent-b');
+      assert.deepEqual(await store().auth.listMemberships(dora.id), [
+        { entity: 'ent-a', role: 'member' },
+        { entity: 'ent-b', role: 'member' },
+      ]);
+      await store().auth.setMembershipRole(dora.id, 'ent-a', 'admin');
+      await store().auth.setMembershipRole(dora.id, 'not-a-member', 'admin');
+      assert.deepEqual(await store().auth.listMemberships(dora.id), [
+        { entity: 'ent-a', role: 'admin' },
+        { entity: 'ent-b', role: 'member' },
+      ]);
+      // adding a membership again keeps its role
+      await store().auth.addMembership(dora.id, 'ent-a');
+      assert.equal((await store().auth.listMemberships(dora.id))[0].role, 'admin');
+      assert.deepEqual(await store().auth.findUser('dora'), dora);
+      assert.equal(await store().auth.findUser('nobody-here'), null);
+
+      await store().auth.createApiKey({ id: 'kd', user_id: dora.id, key_hash: 'hd', prefix: 'pd', is_admin: false });
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      await store().auth.createApiKey({ id: 'ke', user_id: erin.id, key_hash: 'he', prefix: 'pe', is_admin: false });
+      const kd = await store().auth.findApiKey('kd');
+      assert.deepEqual([kd?.id, kd?.username, kd?.user_id, kd?.revoked_at], ['kd', 'dora', dora.id, null]);
+      assert.equal(await store().auth.findApiKey('nope'), null);
+      assert.deepEqual(
+        (await store().auth.listApiKeysOfEntity('ent-b')).map((k) => k.id),
+        ['ke', 'kd'],
+      );
+      assert.deepEqual(
+        (await store().auth.listApiKeysOfEntity('ent-a')).map((k) => k.id),
+        ['kd'],
+      );
+      assert.deepEqual(await store().auth.listApiKeysOfEntity('ent-none'), []);
+    }),
+  );
 });

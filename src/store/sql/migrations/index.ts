@@ -4,6 +4,7 @@ import { migration as feedbackAndPrices } from './003-feedback-and-prices.js';
 import { migration as tableStore } from './004-table-store.js';
 import { migration as training } from './005-training.js';
 import { migration as annotationQueues } from './006-annotation-queues.js';
+import { migration as membershipRole } from './007-membership-role.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   tableStore,
   training,
   annotationQueues,
+  membershipRole,
 ];
 
 /**

@@ -1,0 +1,13 @@
+export const USAGE = `Usage: heddle <command>
+  serve                                   start the server
+  keys create --entity E [--user U] [--entity-admin] [--admin]
+                                          create an API key (printed once); --entity-admin lets the
+                                          user manage the entity's keys, --admin makes an instance admin key
+  keys list                               list keys (never their secrets)
+  keys revoke ID                          revoke a key
+  help                                    this text
+
+Settings are HEDDLE_* environment variables (README "Configuration").`;
+
+/** A command line Heddle does not understand: printed with exit code 2. */
+export class UsageError extends Error {}

@@ -1,0 +1,16 @@
+/**
+ * Both stores' migration for entity admins: a member of an entity is an `admin` of it (may manage
+ * the entity's API keys over HTTP, routes/keys.ts) or a plain `member`. Existing rows become members.
+ */
+export const MEMBERSHIP_ROLE_SQL = `ALTER TABLE memberships ADD COLUMN role TEXT NOT NULL DEFAULT 'member' CHECK (role IN ('admin', 'member'));`;
+
+/** A membership with its role (memberships.role). */
+export interface MembershipRecord {
+  entity: string;
+  role: 'admin' | 'member';
+}
+
+/** Keys whose user is a member of the entity (`param`: the dialect's placeholder), newest first. */
+export function keysOfEntityWhere(param: string): string {
+  return `WHERE k.user_id IN (SELECT user_id FROM memberships WHERE entity = ${param}) ORDER BY k.created_at DESC, k.id DESC`;
+}
