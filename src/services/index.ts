@@ -26,6 +26,9 @@ import { V2ObjectService } from './v2-object-service.js';
 import { ThreadService } from './thread-service.js';
 import { createTrainingServices, type TrainingServices } from './training/index.js';
 import { WandbCompatService } from './wandb-compat-service.js';
+import { LiveTailService } from './live-tail-service.js';
+import { ProjectListService } from './project-list-service.js';
+import { SessionService } from './session-service.js';
 
 /** Every service, built once per app and handed to the route plugins. */
 export interface Services {
@@ -55,6 +58,10 @@ export interface Services {
   annotationQueues: AnnotationQueueService;
   /** v2 ops, datasets, scorers, models and evaluations (evaluations spec §2). */
   v2Objects: V2ObjectService;
+  /** Web UI: browser sessions, the project list and the calls live tail. */
+  sessions: SessionService;
+  projectList: ProjectListService;
+  liveTail: LiveTailService;
 }
 
 export function createServices(store: TraceStore, config: Config, trainer: Trainer | null = null): Services {
@@ -64,8 +71,12 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
   const objects = new ObjectService(store, access);
   const files = new FileService(store, access);
   const tables = new TableService(store, access);
+  const auth = new AuthService(store);
   return {
-    auth: new AuthService(store),
+    auth,
+    sessions: new SessionService(store, auth, config.sessionTtlSeconds),
+    projectList: new ProjectListService(store),
+    liveTail: new LiveTailService(store, access),
     access,
     callWrites: new CallWriteService(store, access),
     callQueries: new CallQueryService(store, access, prices, feedback),

@@ -5,6 +5,7 @@ import { FEEDBACK_TABLES_SQL } from './schema-feedback.js';
 import { TABLE_STORE_SQL } from './schema-table-store.js';
 import { annotationTablesSql } from '../sql/annotation-schema.js';
 import { trainingTablesSql } from '../sql/training-schema.js';
+import { uiTablesSql } from '../sql/ui-schema.js';
 
 /**
  * PostgreSQL schema versions, applied in order, each in its own transaction. The applied versions
@@ -21,6 +22,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   trainingTablesSql('postgres'),
   // 5: annotation queues (SQLite's annotation migration)
   annotationTablesSql('postgres'),
+  // 6: web UI: browser sessions and the live tail's write order (SQLite's UI migration)
+  uiTablesSql('postgres'),
 ];
 
 /**

@@ -1,5 +1,6 @@
 import { annotationTablesSql } from '../sql/annotation-schema.js';
 import { trainingTablesSql } from '../sql/training-schema.js';
+import { uiTablesSql } from '../sql/ui-schema.js';
 
 /**
  * SQLite schema, one entry per version. Applied in order inside a transaction; the applied
@@ -207,4 +208,6 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   trainingTablesSql('sqlite'),
   // annotation queues (otel-service-queues spec §D)
   annotationTablesSql('sqlite'),
+  // web UI: browser sessions and the live tail's write order (calls.change_seq)
+  uiTablesSql('sqlite'),
 ];

@@ -1,6 +1,14 @@
 import type Database from 'better-sqlite3';
 import { KEY_SELECT, toKeyRecord, type KeyRow } from '../sql/auth-rows.js';
-import type { ApiKeyRecord, AuthStore, ProjectRecord, UserRecord } from '../types.js';
+import { projectListSelect, sessionSelect } from '../sql/ui-rows.js';
+import type {
+  ApiKeyRecord,
+  AuthStore,
+  ProjectRecord,
+  ProjectSummaryRow,
+  UiSessionRecord,
+  UserRecord,
+} from '../types.js';
 import type { SqliteWriter } from './writer.js';
 
 export class SqliteAuthStore implements AuthStore {
@@ -8,6 +16,7 @@ export class SqliteAuthStore implements AuthStore {
   // run on every authenticated request.
   #keyByHash: Database.Statement | undefined;
   #entitiesOfUser: Database.Statement | undefined;
+  #sessionByHash: Database.Statement | undefined;
 
   constructor(
     private readonly reader: Database.Database,
@@ -81,4 +90,42 @@ export class SqliteAuthStore implements AuthStore {
       .get(entity, entity);
     return row !== undefined;
   }
+
+  async createSession(session: UiSessionRecord): Promise<void> {
+    await this.writer.submit('sql.run', {
+      statements: [
+        { sql: 'DELETE FROM ui_sessions WHERE expires_at <= @p1', params: [session.created_at] },
+        {
+          sql: `INSERT INTO ui_sessions (token_hash, user_id, api_key_id, created_at, expires_at)
+                VALUES (@p1, @p2, @p3, @p4, @p5)`,
+          params: [session.token_hash, session.user_id, session.api_key_id, session.created_at, session.expires_at],
+        },
+      ],
+      keepIf: null,
+    });
+  }
+
+  async findSession(tokenHash: string, now: number): Promise<(ApiKeyRecord & { user: UserRecord }) | null> {
+    this.#sessionByHash ??= this.reader.prepare(sessionSelect('?', '?'));
+    const row = this.#sessionByHash.get(tokenHash, now) as KeyRow | undefined;
+    return row ? withUser(row) : null;
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    await this.writer.submit('sql.run', {
+      statements: [{ sql: 'DELETE FROM ui_sessions WHERE token_hash = @p1', params: [tokenHash] }],
+      keepIf: null,
+    });
+  }
+
+  async listProjects(entities: readonly string[] | null): Promise<ProjectSummaryRow[]> {
+    if (entities !== null && entities.length === 0) return [];
+    const condition = entities === null ? null : `p.entity IN (${entities.map(() => '?').join(', ')})`;
+    return this.reader.prepare(projectListSelect(condition)).all(...(entities ?? [])) as ProjectSummaryRow[];
+  }
+}
+
+function withUser(row: KeyRow): ApiKeyRecord & { user: UserRecord } {
+  const user = { id: row.user_id, username: row.username, default_entity: row.default_entity, created_at: row.user_created_at };
+  return { ...toKeyRecord(row), user };
 }
