@@ -29,7 +29,10 @@ function isHttps(request: FastifyRequest): boolean {
 /** Sets the session cookie: HttpOnly, SameSite=Strict, Path=/, Secure over https. */
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, maxAge: number): void {
   const secure = isHttps(request) ? '; Secure' : '';
-  reply.header('set-cookie', `${SESSION_COOKIE}=${token}; Max-Age=${maxAge}; Path=/; HttpOnly; SameSite=Strict${secure}`);
+  reply.header(
+    'set-cookie',
+    `${SESSION_COOKIE}=${token}; Max-Age=${maxAge}; Path=/; HttpOnly; SameSite=Strict${secure}`,
+  );
 }
 
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {

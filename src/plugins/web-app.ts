@@ -128,7 +128,9 @@ export class WebApp {
 
 /** Registers `GET /` and `GET /assets/*`; the not-found handler calls `fallback` (error-handler.ts). */
 export function registerWebApp(app: FastifyInstance, webApp: WebApp): void {
-  app.get('/', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => webApp.sendIndex(reply));
+  app.get('/', { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
+    webApp.sendIndex(reply),
+  );
   app.get('/assets/*', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
     const relative = (request.params as { '*': string })['*'];
     const sent = webApp.sendFile(reply, path.join('assets', relative), true);

@@ -17,7 +17,10 @@ const RETRY_MS = 1000;
  * opened (or after `Last-Event-ID`), in arrival order, polled from the store so writes through
  * any node appear. Every stream ends when the client goes away or the server closes.
  */
-export default async function liveTailRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export default async function liveTailRoutes(
+  app: FastifyInstance,
+  { services }: { services: Services },
+): Promise<void> {
   const open = new Set<{ stop: AbortController; done: Promise<void> }>();
   app.addHook('preClose', async () => {
     const streams = [...open];
@@ -60,7 +63,12 @@ export default async function liveTailRoutes(app: FastifyInstance, { services }:
   );
 }
 
-async function runStream(request: FastifyRequest, reply: FastifyReply, tail: LiveTail, signal: AbortSignal): Promise<void> {
+async function runStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  tail: LiveTail,
+  signal: AbortSignal,
+): Promise<void> {
   reply.hijack();
   const res = reply.raw;
   const stop = new AbortController();
@@ -95,7 +103,8 @@ async function runStream(request: FastifyRequest, reply: FastifyReply, tail: Liv
         await write(': heartbeat\n\n');
         lastWrite = Date.now();
       }
-      if (events.length < LIVE_TAIL_BATCH) await sleep(POLL_MS, undefined, { signal: stop.signal }).catch(() => undefined);
+      if (events.length < LIVE_TAIL_BATCH)
+        await sleep(POLL_MS, undefined, { signal: stop.signal }).catch(() => undefined);
     }
   } catch (error) {
     request.log.warn({ err: error }, 'live tail ended by an error');

@@ -1,5 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { checkCsrf, checkOrigin, clearSessionCookie, readSessionCookie, setSessionCookie } from '../plugins/session-cookie.js';
+import {
+  checkCsrf,
+  checkOrigin,
+  clearSessionCookie,
+  readSessionCookie,
+  setSessionCookie,
+} from '../plugins/session-cookie.js';
 import { ErrorRes } from '../schemas/common.js';
 import * as S from '../schemas/ui.js';
 import type { Services } from '../services/index.js';
@@ -8,7 +14,10 @@ import { SessionService } from '../services/session-service.js';
 const tags = ['Web UI'];
 
 /** Browser sessions of the web UI (`/auth/session`) and the project list it opens on. */
-export default async function uiSessionRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export default async function uiSessionRoutes(
+  app: FastifyInstance,
+  { services }: { services: Services },
+): Promise<void> {
   const { sessions, projectList } = services;
 
   app.post(

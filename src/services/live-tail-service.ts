@@ -92,7 +92,9 @@ export class LiveTailService {
     if (!checkSelection(selection)) {
       const error = checkSelection.errors?.[0];
       const where = error ? `${error.instancePath.slice(1).replace(/\//g, '.') || 'value'} ` : '';
-      throw new InvalidRequestError(`Invalid filter or query: ${where}${error?.message ?? 'does not match the schema'}`);
+      throw new InvalidRequestError(
+        `Invalid filter or query: ${where}${error?.message ?? 'does not match the schema'}`,
+      );
     }
     const { filter, query } = selection as TailSelection;
     const base: CallsQuery = {

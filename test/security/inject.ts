@@ -45,7 +45,13 @@ async function sendEventStream(
     if (res.statusCode === 200) break;
   }
   const body = Buffer.concat(chunks).toString('utf8');
-  const answer = { statusCode: res.statusCode, headers: res.headers, body, payload: body, json: () => JSON.parse(body) };
+  const answer = {
+    statusCode: res.statusCode,
+    headers: res.headers,
+    body,
+    payload: body,
+    json: () => JSON.parse(body),
+  };
   return answer as unknown as LightMyRequestResponse;
 }
 

@@ -126,6 +126,11 @@ export class SqliteAuthStore implements AuthStore {
 }
 
 function withUser(row: KeyRow): ApiKeyRecord & { user: UserRecord } {
-  const user = { id: row.user_id, username: row.username, default_entity: row.default_entity, created_at: row.user_created_at };
+  const user = {
+    id: row.user_id,
+    username: row.username,
+    default_entity: row.default_entity,
+    created_at: row.user_created_at,
+  };
   return { ...toKeyRecord(row), user };
 }
