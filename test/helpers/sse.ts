@@ -28,7 +28,7 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
   const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: abort.signal });
   const queue: SseEvent[] = [];
   const fields: string[] = [];
-  let wake: (() => void) | null = null;
+  const waiter: { wake: (() => void) | null } = { wake: null };
   let buffer = '';
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   const ended = (async () => {
@@ -56,13 +56,13 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
           }
           if (isEvent) queue.push(event);
           else fields.push(block);
-          wake?.();
+          waiter.wake?.();
         }
       }
     } catch {
       // aborted by close()
     } finally {
-      wake?.();
+      waiter.wake?.();
     }
   })();
   let finished = false;
@@ -84,12 +84,12 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
         if (left <= 0) throw new Error(`no event within ${timeoutMs} ms`);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, left);
-          wake = () => {
+          waiter.wake = () => {
             clearTimeout(timer);
             resolve();
           };
         });
-        wake = null;
+        waiter.wake = null;
       }
       return queue.shift()!;
     },
