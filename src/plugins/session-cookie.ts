@@ -21,9 +21,7 @@ export function readSessionCookie(request: FastifyRequest): string | null {
 
 /** Whether the request reached us over https (directly or through a proxy that says so). */
 function isHttps(request: FastifyRequest): boolean {
-  const forwarded = request.headers['x-forwarded-proto'];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim().toLowerCase();
-  return request.protocol === 'https' || first === 'https';
+  return request.protocol === 'https' || firstValue(request.headers['x-forwarded-proto']) === 'https';
 }
 
 /** Sets the session cookie: HttpOnly, SameSite=Strict, Path=/, Secure over https. */
@@ -43,17 +41,27 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
   );
 }
 
-/** 403 unless an `Origin` header, when present, names this server (scheme aside, host and port). */
+/** The first value of a header that a proxy may have sent several times or as a list. */
+function firstValue(header: string | string[] | undefined): string {
+  return ((Array.isArray(header) ? header[0] : header) ?? '').split(',')[0].trim().toLowerCase();
+}
+
+/**
+ * 403 unless an `Origin` header, when present, names this server: its host and port equal the
+ * `Host` header, or `X-Forwarded-Host` behind a proxy that rewrites Host (a cross-site page cannot
+ * set that header without a CORS preflight, which this server never grants).
+ */
 export function checkOrigin(request: FastifyRequest): void {
   const origin = request.headers.origin;
   if (origin === undefined) return;
-  let host: string | null = null;
+  let host = '';
   try {
-    host = new URL(origin).host;
+    host = new URL(origin).host.toLowerCase();
   } catch {
-    host = null;
+    host = '';
   }
-  if (host === null || host === '' || host.toLowerCase() !== (request.headers.host ?? '').toLowerCase()) {
+  const own = [firstValue(request.headers.host), firstValue(request.headers['x-forwarded-host'])];
+  if (host === '' || !own.includes(host)) {
     throw new ForbiddenError(`Cross-origin request refused: Origin ${origin} does not match this server`);
   }
 }

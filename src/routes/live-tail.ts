@@ -31,6 +31,8 @@ export default async function liveTailRoutes(
   app.get(
     '/calls/live_tail',
     {
+      // a HEAD would open an endless body-less stream
+      exposeHeadRoute: false,
       schema: {
         tags: ['Calls'],
         summary: 'Live tail of new and changed calls (Server-Sent Events)',

@@ -152,3 +152,21 @@ test('a tail authenticated by the session cookie works; server close ends open s
   await stream.ended;
   assert.ok(Date.now() - began < 3000, `close took ${Date.now() - began} ms`);
 });
+
+test('a client that goes away stops its tail polling the store', async (t) => {
+  const { h, base } = await listening(t);
+  let polls = 0;
+  const query = h.store.calls.query.bind(h.store.calls);
+  h.store.calls.query = (q) => {
+    if (q.changed_after) polls += 1;
+    return query(q);
+  };
+  const stream = await open(t, tailUrl(base), h.aliceKey);
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  assert.ok(polls >= 2, `polled ${polls} times while open`);
+  stream.close();
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  const settled = polls;
+  await new Promise((resolve) => setTimeout(resolve, 800));
+  assert.equal(polls, settled, 'no polling after the client left');
+});

@@ -161,6 +161,11 @@ test('cookie auth works on API routes; unsafe methods need X-Heddle-CSRF and a s
     headers: { ...csrf, origin: `http://${HOST}` },
   });
   assert.equal(sameOrigin.statusCode, 200, sameOrigin.body);
+  const proxied = await withCookie(h, cookie, 'POST', '/calls/stream_query', {
+    body: query,
+    headers: { ...csrf, host: 'backend:8080', 'x-forwarded-host': 'heddle.example', origin: 'https://heddle.example' },
+  });
+  assert.equal(proxied.statusCode, 200, 'behind a proxy that rewrites Host, X-Forwarded-Host is the origin');
   const noOrigin = await withCookie(h, cookie, 'POST', '/calls/stream_query', { body: query, headers: csrf });
   assert.equal(noOrigin.statusCode, 200);
   assert.match(noOrigin.body, /via-cookie/);
