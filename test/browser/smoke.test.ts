@@ -50,3 +50,83 @@ test('Chromium opens / on a real Heddle: CSP header set, the page renders', { ti
   assert.equal(notBuilt?.headers()['content-security-policy'], CSP);
   assert.match(await page.locator('body').innerText(), /web UI is not built/);
 });
+
+test(
+  'in Chromium: sign in, the cookie is HttpOnly, EventSource tails calls with it',
+  { timeout: 180_000 },
+  async (t) => {
+    const browser = await launchBrowser(t);
+    if (!browser) return;
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-web-none-'));
+    t.after(() => fs.rmSync(empty, { recursive: true, force: true }));
+    const server = await startServerProcess(t, { env: { HEDDLE_WEB_DIR: empty } });
+    const key = await server.createKey('acme', { user: 'alice' });
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/`);
+
+    const signedIn = await page.evaluate(async (apiKey) => {
+      const res = await fetch('/auth/session', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ api_key: apiKey }),
+      });
+      return { status: res.status, body: await res.text(), cookie: document.cookie };
+    }, key);
+    assert.equal(signedIn.status, 200, signedIn.body);
+    assert.equal(signedIn.cookie, '', 'scripts cannot read the HttpOnly session cookie');
+
+    // the page's own POSTs carry the cookie and the CSRF header
+    const posted = await page.evaluate(async () => {
+      const start = { project_id: 'acme/demo', id: 'from-page', trace_id: 't', op_name: 'op' };
+      const body = JSON.stringify({
+        start: { ...start, started_at: '2025-01-01T00:00:00Z', attributes: {}, inputs: {} },
+      });
+      const headers = { 'content-type': 'application/json' };
+      const refused = await fetch('/call/start', { method: 'POST', headers, body });
+      const accepted = await fetch('/call/start', {
+        method: 'POST',
+        headers: { ...headers, 'x-heddle-csrf': '1' },
+        body,
+      });
+      return [refused.status, accepted.status];
+    });
+    assert.deepEqual(posted, [403, 200]);
+
+    const event = page.evaluate(
+      () =>
+        new Promise<string>((resolve, reject) => {
+          const source = new EventSource('/calls/live_tail?project_id=acme%2Fdemo');
+          source.addEventListener('open', () => {
+            void fetch('/call/start', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-heddle-csrf': '1' },
+              body: JSON.stringify({
+                start: {
+                  project_id: 'acme/demo',
+                  id: 'tailed',
+                  trace_id: 't2',
+                  op_name: 'op',
+                  started_at: '2025-01-01T00:00:00Z',
+                  attributes: {},
+                  inputs: {},
+                },
+              }),
+            });
+          });
+          source.addEventListener('call', (e) => {
+            source.close();
+            resolve((e as MessageEvent<string>).data);
+          });
+          setTimeout(() => reject(new Error('no call event within 5 s')), 5000);
+        }),
+    );
+    assert.equal((JSON.parse(await event) as { id: string }).id, 'tailed');
+
+    const out = await page.evaluate(async () => {
+      const res = await fetch('/auth/session', { method: 'DELETE', headers: { 'x-heddle-csrf': '1' } });
+      const after = await fetch('/auth/session');
+      return [res.status, after.status];
+    });
+    assert.deepEqual(out, [204, 401]);
+  },
+);
