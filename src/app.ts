@@ -6,6 +6,7 @@ import { registerGracefulClose } from './plugins/graceful-close.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { countingCallWrites, registerRequestLog, RequestActivity } from './plugins/request-log.js';
 import { stripTracesPrefix } from './plugins/traces-prefix.js';
+import { registerWebApp, WebApp } from './plugins/web-app.js';
 import callsRoutes from './routes/calls.js';
 import callsV2Routes from './routes/calls-v2.js';
 import callsAnalyticsRoutes from './routes/calls-analytics.js';
@@ -26,6 +27,8 @@ import annotationQueueRoutes from './routes/annotation-queues.js';
 import v2ObjectRoutes from './routes/v2-objects.js';
 import evaluationRunRoutes from './routes/evaluation-runs.js';
 import keyRoutes from './routes/keys.js';
+import liveTailRoutes from './routes/live-tail.js';
+import uiSessionRoutes from './routes/ui-session.js';
 import { createAjv } from './schemas/ajv.js';
 import { CallSchema } from './schemas/calls.js';
 import { Operand } from './schemas/query.js';
@@ -85,9 +88,13 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
 
   await registerOpenApi(app, { version: HEDDLE_VERSION });
   registerRequestLog(app, { slowMs: config.logSlowMs, summarySeconds: config.logSummarySeconds }, activity);
-  registerErrorHandling(app, { bodyLimitBytes: config.bodyLimitBytes });
+  const webApp = new WebApp(config.webDir);
+  registerErrorHandling(app, {
+    bodyLimitBytes: config.bodyLimitBytes,
+    htmlFallback: (request, reply) => webApp.fallback(request, reply),
+  });
   registerGracefulClose(app);
-  registerAuth(app, services.auth);
+  registerAuth(app, services.auth, services.sessions);
 
   await app.register(serviceRoutes, { services });
   await app.register(callsRoutes, { services });
@@ -109,6 +116,9 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   await app.register(v2ObjectRoutes, { services });
   await app.register(evaluationRunRoutes, { services });
   await app.register(keyRoutes, { services });
+  await app.register(uiSessionRoutes, { services });
+  await app.register(liveTailRoutes, { services });
+  registerWebApp(app, webApp);
   // Training runs in the background of every node: the sweeper always, the built-in runner when a trainer is set.
   app.addHook('onReady', async () => services.training.runtime.start(app.log));
   app.addHook('onClose', async () => services.training.runtime.stop());

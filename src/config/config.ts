@@ -57,6 +57,10 @@ const EnvSchema = Type.Object({
   HEDDLE_LOG_FORMAT: Type.Union([Type.Literal('auto'), Type.Literal('json'), Type.Literal('pretty')], {
     default: 'auto',
   }),
+  /** Lifetime of a web UI browser session (`POST /auth/session`); 7 days. */
+  HEDDLE_SESSION_TTL_SECONDS: Type.Integer({ minimum: 60, default: 7 * 24 * 3600 }),
+  /** The built web app (`web/dist`, made by `npm run build` in `web/`); unset = the one in this checkout. */
+  HEDDLE_WEB_DIR: Type.Optional(Type.String({ minLength: 1 })),
   HEDDLE_LOG_LEVEL: Type.Union(
     [
       Type.Literal('fatal'),
@@ -102,6 +106,9 @@ export interface Config {
   inferenceConcurrency: number;
   inferenceQueueLimit: number;
   inferenceCatalog: CatalogFile;
+  sessionTtlSeconds: number;
+  /** Folder of the built web app; null = the checkout's `web/dist`. */
+  webDir: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -172,5 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inferenceConcurrency: parsed.HEDDLE_INFERENCE_CONCURRENCY,
     inferenceQueueLimit: parsed.HEDDLE_INFERENCE_QUEUE_LIMIT,
     inferenceCatalog,
+    sessionTtlSeconds: parsed.HEDDLE_SESSION_TTL_SECONDS,
+    webDir: parsed.HEDDLE_WEB_DIR ? path.resolve(parsed.HEDDLE_WEB_DIR) : null,
   });
 }

@@ -31,6 +31,8 @@ export interface CallRow {
   total_storage_size_bytes?: number | null;
   /** The creator's user name, when the query asked for usernames. */
   wb_username?: string | null;
+  /** The write position, on rows of a `changed_after` query. */
+  change_seq?: number;
 }
 
 /** One stored object version (objects spec §2.1). */

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AuthError } from '../errors/app-error.js';
 import type { AuthService, Caller } from '../services/auth-service.js';
+import type { SessionService } from '../services/session-service.js';
+import { checkCsrf, readSessionCookie } from './session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,13 +35,22 @@ export function extractApiKey(request: FastifyRequest, allowApiKeyHeader = false
   return null;
 }
 
-/** Authenticates every request except routes marked `config.public`; 401 on missing or bad keys. */
-export function registerAuth(app: FastifyInstance, auth: AuthService): void {
+/**
+ * Authenticates every request except routes marked `config.public`; 401 on missing or bad keys.
+ * Without credentials in headers, the web UI's session cookie is accepted (with its CSRF checks).
+ */
+export function registerAuth(app: FastifyInstance, auth: AuthService, sessions?: SessionService): void {
   app.decorateRequest('caller', null as unknown as Caller);
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     if (config?.public || request.routeOptions.url === undefined) return;
     const key = extractApiKey(request, config?.apiKeyHeader === true);
+    const token = key === null && sessions ? readSessionCookie(request) : null;
+    if (token !== null && sessions) {
+      request.caller = await sessions.resolve(token);
+      checkCsrf(request);
+      return;
+    }
     if (key === null) {
       // The training routes word it as their clients expect (training spec §1).
       throw new AuthError(

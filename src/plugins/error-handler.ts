@@ -16,7 +16,14 @@ const CONTEXT_TO_LOC: Record<string, string> = {
  * schema failures (422), `{"reason": ...}` for everything else, `{"detail": "Not Found"}` and
  * `{"detail": "Method Not Allowed"}` for unknown routes.
  */
-export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimitBytes: number }): void {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  opts: {
+    bodyLimitBytes: number;
+    /** Answers browser navigations that match no route (the web app, web-app.ts); false = not handled. */
+    htmlFallback?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | false;
+  },
+): void {
   // Registered here because the 405 answer needs it and this runs before any route plugin.
   const routes = collectRoutes(app);
   // Bodies are JSON (README, calls spec §0): without Fastify's built-in text/plain parser a body of
@@ -28,7 +35,7 @@ export function registerErrorHandling(app: FastifyInstance, opts: { bodyLimitByt
     const path = request.url.split('?')[0];
     const known = routes.some((r) => r.matches(path));
     if (known) return reply.code(405).send({ detail: 'Method Not Allowed' });
-    return reply.code(404).send({ detail: 'Not Found' });
+    return opts.htmlFallback?.(request, reply) || reply.code(404).send({ detail: 'Not Found' });
   });
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AuthError } from '../errors/app-error.js';
-import type { ApiKeyRecord, TraceStore } from '../store/types.js';
+import type { ApiKeyRecord, TraceStore, UserRecord } from '../store/types.js';
 
 /** Who is calling: resolved from an API key on every authenticated request. */
 export interface Caller {
@@ -37,6 +37,11 @@ export class AuthService {
   async authenticate(key: string): Promise<Caller> {
     const record = await this.store.auth.findKeyByHash(hashApiKey(key));
     if (!record || record.revoked_at !== null) throw new AuthError('Invalid API key');
+    return this.callerOf(record);
+  }
+
+  /** The caller a (live) key record stands for; also used for browser sessions (session-service.ts). */
+  async callerOf(record: ApiKeyRecord & { user: UserRecord }): Promise<Caller> {
     return {
       userId: record.user.id,
       username: record.user.username,

@@ -28,6 +28,9 @@ import { ThreadService } from './thread-service.js';
 import { createEvaluationServices, type EvaluationServices } from './evaluations/index.js';
 import { createTrainingServices, type TrainingServices } from './training/index.js';
 import { WandbCompatService } from './wandb-compat-service.js';
+import { LiveTailService } from './live-tail-service.js';
+import { ProjectListService } from './project-list-service.js';
+import { SessionService } from './session-service.js';
 
 /** Every service, built once per app and handed to the route plugins. */
 export interface Services {
@@ -60,6 +63,10 @@ export interface Services {
   v2Objects: V2ObjectService;
   /** Evaluation runs, predictions, scores and eval results (docs/spec/evaluations.md §3–§4). */
   evaluations: EvaluationServices;
+  /** Web UI: browser sessions, the project list and the calls live tail. */
+  sessions: SessionService;
+  projectList: ProjectListService;
+  liveTail: LiveTailService;
 }
 
 export function createServices(store: TraceStore, config: Config, trainer: Trainer | null = null): Services {
@@ -74,6 +81,9 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
   return {
     auth,
     keyAdmin: new KeyAdminService(store, auth),
+    sessions: new SessionService(store, auth, config.sessionTtlSeconds),
+    projectList: new ProjectListService(store),
+    liveTail: new LiveTailService(store, access),
     access,
     callWrites: new CallWriteService(store, access),
     callQueries: new CallQueryService(store, access, prices, feedback),

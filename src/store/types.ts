@@ -114,6 +114,37 @@ export interface AuthStore {
   findApiKey(id: string): Promise<ApiKeyRecord | null>;
   /** Keys of the users who are members of the entity, newest first, revoked ones included. */
   listApiKeysOfEntity(entity: string): Promise<ApiKeyRecord[]>;
+  /** Stores a browser session (the token only as its SHA-256 hash); expired sessions are purged on the way. */
+  createSession(session: UiSessionRecord): Promise<void>;
+  /**
+   * The key and user behind an unexpired session whose key is not revoked, or null. The key is
+   * read on every call, so revoking it ends its sessions on every node at once.
+   */
+  findSession(tokenHash: string, now: number): Promise<(ApiKeyRecord & { user: UserRecord }) | null>;
+  /** Ends a session; a no-op when unknown. */
+  deleteSession(tokenHash: string): Promise<void>;
+  /**
+   * Projects of the given entities (null: every project), with their latest call start, newest
+   * first (projects without calls last, by project_id). One indexed probe per project, no counting.
+   */
+  listProjects(entities: readonly string[] | null): Promise<ProjectSummaryRow[]>;
+}
+
+/** A browser session of the web UI (table `ui_sessions`). */
+export interface UiSessionRecord {
+  token_hash: string;
+  user_id: string;
+  api_key_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface ProjectSummaryRow {
+  project_id: string;
+  entity: string;
+  created_at: number;
+  /** Latest `started_at` of any call of the project (deleted ones included), null when none. */
+  last_call_at: number | null;
 }
 
 // ---------------------------------------------------------------- calls
@@ -163,7 +194,10 @@ export interface CallUpdatePart {
 export type CallPart = CallStartPart | CallEndPart | CallUpdatePart;
 
 /** Top-level fields a query may project; the always-selected ones are added by the store. */
-export type CallRowColumn = Exclude<keyof CallRow, 'storage_size_bytes' | 'total_storage_size_bytes' | 'wb_username'>;
+export type CallRowColumn = Exclude<
+  keyof CallRow,
+  'storage_size_bytes' | 'total_storage_size_bytes' | 'wb_username' | 'change_seq'
+>;
 
 /** The structured fast filters of calls spec §5.4, lists already validated. */
 export interface CallsFilter {
@@ -201,6 +235,20 @@ export interface CallsQuery {
   /** Only calls with `started_at` in [from, to) — used by stats. */
   started_from?: number | null;
   started_before?: number | null;
+  /**
+   * Live tail: only calls written (started, ended, renamed) after this position, in write order
+   * (`change_seq`, then id), each row carrying its `change_seq`; `sort_by` is ignored.
+   */
+  changed_after?: CallChangeCursor | null;
+}
+
+/**
+ * A position in a project's write order. `seq` is the `change_seq` the store stamps on a call at
+ * every start, end or rename; calls written together share it and are told apart by id.
+ */
+export interface CallChangeCursor {
+  seq: number;
+  id: string;
 }
 
 export interface CallStore {
@@ -228,6 +276,13 @@ export interface CallStore {
    * Ids that do not exist are remembered as deleted too. Returns the number of distinct ids marked.
    */
   deleteCascade(projectId: string, ids: string[], deletedAt: number): Promise<number>;
+  /**
+   * The live-tail position of "now": a `changed_after` query from it returns exactly the calls
+   * whose writes commit later. On PostgreSQL `change_seq` is the writing transaction's id and a
+   * `changed_after` query only returns rows of transactions older than every one still running
+   * (the snapshot's xmin), so a slow transaction can never commit behind a cursor.
+   */
+  changeHead(): Promise<CallChangeCursor>;
 }
 
 // ---------------------------------------------------------------- objects (objects spec §2–3)

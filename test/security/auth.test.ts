@@ -6,8 +6,20 @@ import { dbFingerprint } from './db-fingerprint.js';
 import { describeResponse, errorMessage, send } from './inject.js';
 import { authenticatedRoutes, requestFor, routesWithoutCase } from './route-cases.js';
 
-/** Routes the spec lets through without credentials (README "Credentials", training spec §1), plus the OpenAPI document. */
-const PUBLIC_ROUTES = new Set(['GET /health', 'GET /openapi.json', 'GET /v1/health', 'GET /v1/system-check']);
+/**
+ * Routes the spec lets through without credentials (README "Credentials", training spec §1), plus the OpenAPI
+ * document, and the web UI's sign-in/sign-out and static app (sign-out checks the cookie's CSRF itself).
+ */
+const PUBLIC_ROUTES = new Set([
+  'GET /health',
+  'GET /openapi.json',
+  'GET /v1/health',
+  'GET /v1/system-check',
+  'POST /auth/session',
+  'DELETE /auth/session',
+  'GET /',
+  'GET /assets/*',
+]);
 
 test('every authenticated route has an entry in test/security/route-cases.ts', async (t) => {
   const h = await buildTestApp(t);

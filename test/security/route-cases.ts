@@ -17,6 +17,8 @@ export interface CaseRequest {
   url: string;
   body?: unknown;
   raw?: { contentType: string; payload: string };
+  /** The answer is a Server-Sent Events stream: read until its first bytes, then hang up (inject.ts). */
+  eventStream?: boolean;
 }
 
 export interface RouteCase {
@@ -617,6 +619,13 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   'POST /v1/workers/jobs/:job_id/events': { noProject: 'job id in the path (tenancy: test/training-worker)' },
   'POST /v1/workers/jobs/:job_id/complete': { noProject: 'job id in the path (tenancy: test/training-worker)' },
   'POST /v1/workers/jobs/:job_id/fail': { noProject: 'job id in the path (tenancy: test/training-worker)' },
+
+  // ---- web UI: sessions, the project list, the live tail (test/routes/ui-session.test.ts, live-tail.test.ts)
+  'GET /auth/session': { noProject: 'the signed-in user, no project' },
+  'GET /projects': { noProject: "lists only projects of the caller's own entities (test/routes/ui-session.test.ts)" },
+  'GET /calls/live_tail': {
+    request: (p) => ({ url: `/calls/live_tail?project_id=${encodeURIComponent(p)}`, eventStream: true }),
+  },
 };
 
 function graphqlCode(res: LightMyRequestResponse): unknown {

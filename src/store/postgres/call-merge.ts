@@ -60,17 +60,19 @@ const SET_END = ['ended_at', 'exception', 'output', 'summary', 'wb_run_step_end'
  * JSONB without another parse (text arrays would be escaped by the driver and parsed twice). A key
  * is present only when the part carries a value, so `->` gives SQL NULL for a missing part and
  * JSONB null for a stored JSON null. One statement text for any batch size: planned once per
- * connection.
+ * connection. `change_seq` is the transaction id, the live tail's write order (ui-schema.ts).
  */
 export const UPSERT_SQL = `
   INSERT INTO calls (project_id, id, display_name, ${START_TEXT.join(', ')}, wb_user_id, wb_run_id, started_at, wb_run_step,
-                     ${START_JSON.join(', ')}, ended_at, exception, output, summary, wb_run_step_end)
+                     ${START_JSON.join(', ')}, ended_at, exception, output, summary, wb_run_step_end, change_seq)
   SELECT e->>'project_id', e->>'id', e->>'display_name', ${START_TEXT.map((c) => `e->>'${c}'`).join(', ')},
          e->>'wb_user_id', e->>'wb_run_id', (e->>'started_at')::bigint, (e->>'wb_run_step')::bigint,
          ${START_JSON.map((c) => `e->'${c}'`).join(', ')},
-         (e->>'ended_at')::bigint, e->>'exception', e->'output', e->'summary', (e->>'wb_run_step_end')::bigint
+         (e->>'ended_at')::bigint, e->>'exception', e->'output', e->'summary', (e->>'wb_run_step_end')::bigint,
+         pg_current_xact_id()::text::bigint
   FROM jsonb_array_elements($1::jsonb) AS e
   ON CONFLICT (project_id, id) DO UPDATE SET
+    change_seq = excluded.change_seq,
     display_name = COALESCE(excluded.display_name, calls.display_name),
     ${SET_START.join(',\n    ')},
     ${SET_END.join(',\n    ')}`;

@@ -2,7 +2,15 @@ import type pg from 'pg';
 import { uuidv7 } from '../../domain/ids.js';
 import { KEY_SELECT, toKeyRecord, type KeyRow } from '../sql/auth-rows.js';
 import { keysOfEntityWhere, type MembershipRecord } from '../sql/membership-role.js';
-import type { ApiKeyRecord, AuthStore, ProjectRecord, UserRecord } from '../types.js';
+import { projectListSelect, sessionSelect } from '../sql/ui-rows.js';
+import type {
+  ApiKeyRecord,
+  AuthStore,
+  ProjectRecord,
+  ProjectSummaryRow,
+  UiSessionRecord,
+  UserRecord,
+} from '../types.js';
 import { mapErrors } from './pg-support.js';
 
 /**
@@ -142,6 +150,45 @@ export class PostgresAuthStore implements AuthStore {
       null,
       'SELECT entity, role FROM memberships WHERE user_id = $1 ORDER BY entity',
       [userId],
+    );
+    return rows;
+  }
+
+  async createSession(session: UiSessionRecord): Promise<void> {
+    await this.#query(null, 'DELETE FROM ui_sessions WHERE expires_at <= $1', [session.created_at]);
+    await this.#query(
+      null,
+      `INSERT INTO ui_sessions (token_hash, user_id, api_key_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
+      [session.token_hash, session.user_id, session.api_key_id, session.created_at, session.expires_at],
+    );
+  }
+
+  async findSession(tokenHash: string, now: number): Promise<(ApiKeyRecord & { user: UserRecord }) | null> {
+    const { rows } = await this.#query<KeyRow>('heddle_session_by_hash', sessionSelect('$1', '$2::bigint'), [
+      tokenHash,
+      now,
+    ]);
+    const row = rows[0];
+    if (!row) return null;
+    const user = {
+      id: row.user_id,
+      username: row.username,
+      default_entity: row.default_entity,
+      created_at: row.user_created_at,
+    };
+    return { ...toKeyRecord(row), user };
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    await this.#query(null, 'DELETE FROM ui_sessions WHERE token_hash = $1', [tokenHash]);
+  }
+
+  async listProjects(entities: readonly string[] | null): Promise<ProjectSummaryRow[]> {
+    const condition = entities === null ? null : 'p.entity = ANY($1::text[])';
+    const { rows } = await this.#query<ProjectSummaryRow>(
+      null,
+      projectListSelect(condition),
+      entities === null ? [] : [entities],
     );
     return rows;
   }

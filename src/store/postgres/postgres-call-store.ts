@@ -2,7 +2,7 @@ import { collectDescendants } from '../../domain/call-tree.js';
 import type pg from 'pg';
 import Cursor from 'pg-cursor';
 import { compileCallsCount, compileCallsSelect, type CompiledSql } from '../sql/calls-select.js';
-import type { CallPart, CallRow, CallsQuery, CallStore } from '../types.js';
+import type { CallChangeCursor, CallPart, CallRow, CallsQuery, CallStore } from '../types.js';
 import type { CallWriter } from './call-writer.js';
 import { postgresDialect } from './postgres-dialect.js';
 import { compactJsonText, compactParams, mapErrors, mapPgError, PG_TYPES } from './pg-support.js';
@@ -98,6 +98,14 @@ export class PostgresCallStore implements CallStore {
       this.pool.query<{ count: number; total_storage_size_bytes: number | null }>(compiled.text, compiled.values),
     );
     return rows[0];
+  }
+
+  async changeHead(): Promise<CallChangeCursor> {
+    const { rows } = await mapErrors(() =>
+      this.pool.query<{ head: number }>(`SELECT ${postgresDialect.changeHorizon} AS head`),
+    );
+    // transactions at or above the horizon are still running or yet to start (types.ts changeHead)
+    return { seq: rows[0].head, id: '' };
   }
 
   /**

@@ -116,6 +116,8 @@ export const postgresDialect: SqlDialect = {
   trueLiteral: 'TRUE',
   falseLiteral: 'FALSE',
   insertionOrder: 'c.seq ASC',
+  // change_seq is the writer's transaction id (call-merge.ts); xids below the snapshot's xmin are all finished
+  changeHorizon: 'pg_snapshot_xmin(pg_current_snapshot())::text::bigint',
   limitOffset(limit, offset, p) {
     if (limit === null && offset === null) return '';
     // LIMIT/OFFSET are bigint here (SQLite takes any number): past 2^53 rows "more than all" is all the same

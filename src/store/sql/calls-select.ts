@@ -94,6 +94,11 @@ export function callsWhere(q: CallsQuery, d: SqlDialect, p: SqlParams): string {
   if (q.where) conditions.push(compilerFor(q, d, p).condition(q.where));
   if (q.started_from != null) conditions.push(`c.started_at >= ${p.add(q.started_from)}`);
   if (q.started_before != null) conditions.push(`c.started_at < ${p.add(q.started_before)}`);
+  if (q.changed_after) {
+    const { seq, id } = q.changed_after;
+    conditions.push(`(c.change_seq, c.id) > (${p.add(seq)}, ${p.add(id)})`);
+    if (d.changeHorizon) conditions.push(`c.change_seq < ${d.changeHorizon}`);
+  }
   return conditions.join(' AND ');
 }
 
@@ -102,6 +107,7 @@ function compilerFor(q: CallsQuery, d: SqlDialect, p: SqlParams): CallsExprCompi
 }
 
 function orderBy(q: CallsQuery, d: SqlDialect, p: SqlParams): string {
+  if (q.changed_after) return 'c.change_seq ASC, c.id ASC';
   const sortBy = q.sort_by;
   if (sortBy == null) return 'c.started_at ASC, c.id ASC';
   if (sortBy.length === 0) return d.insertionOrder;
@@ -123,6 +129,7 @@ function selectList(q: CallsQuery, d: SqlDialect): string {
   if (q.include_storage_size) items.push(`(${size}) AS storage_size_bytes`);
   if (q.include_total_storage_size) items.push(`${totalStorageSize(d)} AS total_storage_size_bytes`);
   if (q.include_usernames) items.push('(SELECT u.username FROM users u WHERE u.id = c.wb_user_id) AS wb_username');
+  if (q.changed_after) items.push('c.change_seq');
   return items.join(', ');
 }
 

@@ -70,6 +70,12 @@ export interface SqlDialect {
   readonly falseLiteral: string;
   /** Expression giving rows in insertion order. */
   readonly insertionOrder: string;
+  /**
+   * Live tail (CallsQuery.changed_after): an upper bound below which every `change_seq` belongs to
+   * a finished write, when writes can commit out of `change_seq` order (PostgreSQL); absent where
+   * they cannot (SQLite's single writer stamps them in commit order).
+   */
+  readonly changeHorizon?: string;
   /** `LIMIT`/`OFFSET` clause; `limit` null = unlimited. */
   limitOffset(limit: number | null, offset: number | null, p: SqlParams): string;
   /** SQL boolean: `column` is in `values` (non-empty). */

@@ -57,6 +57,21 @@ export function setMembershipRole(
   db.prepare('UPDATE memberships SET role = ? WHERE user_id = ? AND entity = ?').run(a.role, a.userId, a.entity);
 }
 
+/** Stores a browser session, purging expired ones on the way (web UI sign-in). */
+export function createSession(
+  db: Database.Database,
+  a: { token_hash: string; user_id: string; api_key_id: string; created_at: number; expires_at: number },
+): void {
+  db.prepare('DELETE FROM ui_sessions WHERE expires_at <= ?').run(a.created_at);
+  db.prepare(
+    'INSERT INTO ui_sessions (token_hash, user_id, api_key_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+  ).run(a.token_hash, a.user_id, a.api_key_id, a.created_at, a.expires_at);
+}
+
+export function deleteSession(db: Database.Database, tokenHash: string): void {
+  db.prepare('DELETE FROM ui_sessions WHERE token_hash = ?').run(tokenHash);
+}
+
 export function ensureProject(
   db: Database.Database,
   a: { projectId: string; entity: string; createdBy: string },

@@ -17,9 +17,9 @@ export type CallPartRow = unknown[];
 
 const START_SQL = `
   INSERT INTO calls (project_id, id, op_name, op_display_name, display_name, trace_id, parent_id, thread_id, turn_id,
-                     started_at, attributes, inputs, otel_dump, wb_user_id, wb_run_id, wb_run_step)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (project_id, id) DO UPDATE SET
+                     started_at, attributes, inputs, otel_dump, wb_user_id, wb_run_id, wb_run_step, change_seq)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (project_id, id) DO UPDATE SET change_seq = excluded.change_seq,
     op_name = excluded.op_name, op_display_name = excluded.op_display_name,
     display_name = COALESCE(excluded.display_name, calls.display_name),
     trace_id = excluded.trace_id, parent_id = excluded.parent_id, thread_id = excluded.thread_id, turn_id = excluded.turn_id,
@@ -27,15 +27,18 @@ const START_SQL = `
     wb_user_id = excluded.wb_user_id, wb_run_id = excluded.wb_run_id, wb_run_step = excluded.wb_run_step`;
 
 const END_SQL = `
-  INSERT INTO calls (project_id, id, ended_at, exception, output, summary, wb_run_step_end)
-  VALUES (?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (project_id, id) DO UPDATE SET
+  INSERT INTO calls (project_id, id, ended_at, exception, output, summary, wb_run_step_end, change_seq)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (project_id, id) DO UPDATE SET change_seq = excluded.change_seq,
     ended_at = excluded.ended_at, exception = excluded.exception, output = excluded.output,
     summary = excluded.summary, wb_run_step_end = excluded.wb_run_step_end`;
 
 const UPDATE_SQL = `
-  INSERT INTO calls (project_id, id, display_name) VALUES (?, ?, ?)
-  ON CONFLICT (project_id, id) DO UPDATE SET display_name = excluded.display_name`;
+  INSERT INTO calls (project_id, id, display_name, change_seq) VALUES (?, ?, ?, ?)
+  ON CONFLICT (project_id, id) DO UPDATE SET display_name = excluded.display_name, change_seq = excluded.change_seq`;
+
+/** One live-tail position per write (ui-schema.ts): the single writer stamps them in commit order. */
+const NEXT_CHANGE_SQL = "UPDATE change_counters SET value = value + 1 WHERE name = 'calls' RETURNING value";
 
 const TOMBSTONE_SQL = `
   INSERT INTO calls (project_id, id, deleted_at) VALUES (?, ?, ?)
@@ -71,7 +74,8 @@ export function callPartRow(p: CallPart): CallPartRow {
 
 export function writeCallParts(db: Database.Database, rows: CallPartRow[]): void {
   const statements = [writerStatement(db, START_SQL), writerStatement(db, END_SQL), writerStatement(db, UPDATE_SQL)];
-  for (const row of rows) statements[row[0] as number].run(row.slice(1));
+  const changeSeq = writerStatement(db, NEXT_CHANGE_SQL).pluck().get() as number;
+  for (const row of rows) statements[row[0] as number].run([...row.slice(1), changeSeq]);
 }
 
 /** Tombstones the calls and every live descendant in their traces; returns how many ids were marked. */

@@ -1,7 +1,15 @@
 import type Database from 'better-sqlite3';
 import { KEY_SELECT, toKeyRecord, type KeyRow } from '../sql/auth-rows.js';
 import { keysOfEntityWhere, type MembershipRecord } from '../sql/membership-role.js';
-import type { ApiKeyRecord, AuthStore, ProjectRecord, UserRecord } from '../types.js';
+import { projectListSelect, sessionSelect } from '../sql/ui-rows.js';
+import type {
+  ApiKeyRecord,
+  AuthStore,
+  ProjectRecord,
+  ProjectSummaryRow,
+  UiSessionRecord,
+  UserRecord,
+} from '../types.js';
 import type { SqliteWriter } from './writer.js';
 
 export class SqliteAuthStore implements AuthStore {
@@ -9,6 +17,7 @@ export class SqliteAuthStore implements AuthStore {
   // run on every authenticated request.
   #keyByHash: Database.Statement | undefined;
   #entitiesOfUser: Database.Statement | undefined;
+  #sessionByHash: Database.Statement | undefined;
 
   constructor(
     private readonly reader: Database.Database,
@@ -109,4 +118,34 @@ export class SqliteAuthStore implements AuthStore {
     const rows = this.reader.prepare(`${KEY_SELECT} ${keysOfEntityWhere('?')}`).all(entity) as KeyRow[];
     return rows.map(toKeyRecord);
   }
+
+  async createSession(session: UiSessionRecord): Promise<void> {
+    await this.writer.submit('auth.createSession', session);
+  }
+
+  async findSession(tokenHash: string, now: number): Promise<(ApiKeyRecord & { user: UserRecord }) | null> {
+    this.#sessionByHash ??= this.reader.prepare(sessionSelect('?', '?'));
+    const row = this.#sessionByHash.get(tokenHash, now) as KeyRow | undefined;
+    return row ? withUser(row) : null;
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    await this.writer.submit('auth.deleteSession', tokenHash);
+  }
+
+  async listProjects(entities: readonly string[] | null): Promise<ProjectSummaryRow[]> {
+    if (entities !== null && entities.length === 0) return [];
+    const condition = entities === null ? null : `p.entity IN (${entities.map(() => '?').join(', ')})`;
+    return this.reader.prepare(projectListSelect(condition)).all(...(entities ?? [])) as ProjectSummaryRow[];
+  }
+}
+
+function withUser(row: KeyRow): ApiKeyRecord & { user: UserRecord } {
+  const user = {
+    id: row.user_id,
+    username: row.username,
+    default_entity: row.default_entity,
+    created_at: row.user_created_at,
+  };
+  return { ...toKeyRecord(row), user };
 }

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { compileCallsCount, compileCallsSelect, type CompiledSql } from '../sql/calls-select.js';
-import type { CallPart, CallRow, CallsQuery, CallStore } from '../types.js';
+import type { CallChangeCursor, CallPart, CallRow, CallsQuery, CallStore } from '../types.js';
 import { callPartRow } from './call-writes.js';
 import { sqliteDialect } from './sqlite-dialect.js';
 import type { ReadPool } from './read-pool.js';
@@ -69,6 +69,14 @@ export class SqliteCallStore implements CallStore {
 
   deleteCascade(projectId: string, ids: string[], deletedAt: number): Promise<number> {
     return this.writer.submit('calls.deleteCascade', { projectId, ids, deletedAt });
+  }
+
+  async changeHead(): Promise<CallChangeCursor> {
+    const value = await this.reads.use(
+      (db) => this.#prepare(db, "SELECT value FROM change_counters WHERE name = 'calls'").pluck().get() as number,
+    );
+    // the next write is stamped value + 1 (call-writes.ts), and every id sorts after ''
+    return { seq: value + 1, id: '' };
   }
 
   /**

@@ -22,6 +22,8 @@ export const WRITE_COMMANDS = {
   'auth.createApiKey': auth.createApiKey,
   'auth.revokeApiKey': auth.revokeApiKey,
   'auth.setMembershipRole': auth.setMembershipRole,
+  'auth.createSession': auth.createSession,
+  'auth.deleteSession': auth.deleteSession,
   'auth.ensureProject': auth.ensureProject,
   'objects.create': objects.createObjectVersion,
   'objects.delete': objects.deleteObjectVersions,

@@ -5,6 +5,7 @@ import { migration as tableStore } from './004-table-store.js';
 import { migration as training } from './005-training.js';
 import { migration as annotationQueues } from './006-annotation-queues.js';
 import { migration as membershipRole } from './007-membership-role.js';
+import { migration as uiSessions } from './008-ui-sessions-and-change-seq.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   training,
   annotationQueues,
   membershipRole,
+  uiSessions,
 ];
 
 /**

@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * Serves the built web app (`web/dist`, built by `npm run build` in `web/`): hashed assets under
+ * `/assets/*` with immutable caching, top-level files of the build (favicon and the like), and
+ * `index.html` for `GET /` and for any browser navigation (a GET accepting text/html) that no API
+ * route matched, so the links the official clients print open in the app. API 404s stay JSON.
+ * Every answer carries a Content-Security-Policy that forbids inline script.
+ */
+
+/** The checkout's `web/dist` (this file is src/plugins/web-app.ts). */
+export const DEFAULT_WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
+
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+].join('; ');
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.txt': 'text/plain; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.webmanifest': 'application/manifest+json',
+};
+
+const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Heddle</title></head>
+<body>
+<h1>Heddle</h1>
+<p>The web UI is not built. The API works as usual.</p>
+<p>To build the UI, run <code>npm ci &amp;&amp; npm run build</code> in the <code>web/</code> folder of the Heddle
+checkout (it writes <code>web/dist</code>), or point <code>HEDDLE_WEB_DIR</code> at a built copy. No restart is needed.</p>
+</body>
+</html>
+`;
+
+function securityHeaders(reply: FastifyReply): FastifyReply {
+  return reply
+    .header('content-security-policy', CONTENT_SECURITY_POLICY)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'same-origin');
+}
+
+/** `file` when it is a regular file inside `root` (after resolving links), else null. */
+function containedFile(root: string, relative: string): string | null {
+  if (relative.includes('\0')) return null;
+  const file = path.resolve(root, relative);
+  if (!file.startsWith(root + path.sep)) return null;
+  try {
+    const real = fs.realpathSync(file);
+    const realRoot = fs.realpathSync(root);
+    if (!real.startsWith(realRoot + path.sep) || !fs.statSync(real).isFile()) return null;
+    return real;
+  } catch {
+    return null;
+  }
+}
+
+export class WebApp {
+  readonly #root: string;
+
+  constructor(webDir: string | null) {
+    this.#root = path.resolve(webDir ?? DEFAULT_WEB_DIR);
+  }
+
+  /** `index.html`, or the page saying the UI is not built. */
+  sendIndex(reply: FastifyReply): FastifyReply {
+    securityHeaders(reply).header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+    const index = containedFile(this.#root, 'index.html');
+    if (index === null) return reply.code(200).send(NOT_BUILT_PAGE);
+    return reply.code(200).send(fs.readFileSync(index));
+  }
+
+  /** A file under the build root (`assets/…` or a top-level file); false when there is none. */
+  sendFile(reply: FastifyReply, relative: string, immutable: boolean): FastifyReply | false {
+    const file = containedFile(this.#root, relative);
+    if (file === null) return false;
+    const type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+    securityHeaders(reply)
+      .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
+      .type(type);
+    return reply.code(200).send(fs.createReadStream(file));
+  }
+
+  /**
+   * The not-found fallback: a top-level build file, else `index.html` for a browser navigation.
+   * Returns false to leave the request to the JSON 404.
+   */
+  fallback(request: FastifyRequest, reply: FastifyReply): FastifyReply | false {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+    const pathname = request.url.split('?')[0];
+    const single = /^\/([A-Za-z0-9][A-Za-z0-9._-]*)$/.exec(pathname);
+    if (single && single[1] !== 'index.html') {
+      const sent = this.sendFile(reply, single[1], false);
+      if (sent) return sent;
+    }
+    if (pathname.startsWith('/assets/')) return false;
+    if (!(request.headers.accept ?? '').includes('text/html')) return false;
+    return this.sendIndex(reply);
+  }
+}
+
+/** Registers `GET /` and `GET /assets/*`; the not-found handler calls `fallback` (error-handler.ts). */
+export function registerWebApp(app: FastifyInstance, webApp: WebApp): void {
+  app.get('/', { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
+    webApp.sendIndex(reply),
+  );
+  app.get('/assets/*', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+    const relative = (request.params as { '*': string })['*'];
+    const sent = webApp.sendFile(reply, path.join('assets', relative), true);
+    if (sent) return sent;
+    return reply.code(404).send({ detail: 'Not Found' });
+  });
+}

@@ -1,0 +1,120 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorRes } from '../schemas/common.js';
+import * as S from '../schemas/ui.js';
+import type { Services } from '../services/index.js';
+import { LIVE_TAIL_BATCH, type LiveTail } from '../services/live-tail-service.js';
+
+/** How often an open tail polls the store: calls written on any node show up within this (plus a query). */
+const POLL_MS = 250;
+/** A comment line this often keeps proxies from timing out a quiet stream. */
+const HEARTBEAT_MS = 15_000;
+/** Reconnection delay the browser is told to use. */
+const RETRY_MS = 1000;
+
+/**
+ * `GET /calls/live_tail`: Server-Sent Events of calls started, ended or renamed after the stream
+ * opened (or after `Last-Event-ID`), in arrival order, polled from the store so writes through
+ * any node appear. Every stream ends when the client goes away or the server closes.
+ */
+export default async function liveTailRoutes(
+  app: FastifyInstance,
+  { services }: { services: Services },
+): Promise<void> {
+  const open = new Set<{ stop: AbortController; done: Promise<void> }>();
+  app.addHook('preClose', async () => {
+    const streams = [...open];
+    for (const stream of streams) stream.stop.abort();
+    await Promise.all(streams.map((stream) => stream.done));
+  });
+
+  app.get(
+    '/calls/live_tail',
+    {
+      // a HEAD would open an endless body-less stream
+      exposeHeadRoute: false,
+      schema: {
+        tags: ['Calls'],
+        summary: 'Live tail of new and changed calls (Server-Sent Events)',
+        querystring: S.LiveTailQuery,
+        produces: ['text/event-stream'],
+        response: {
+          200: {
+            description:
+              'text/event-stream: `event: call` with the call as /calls/stream_query renders it, `id:` a cursor for Last-Event-ID',
+            content: { 'text/event-stream': { schema: { type: 'string' } } },
+          },
+          400: ErrorRes,
+          403: ErrorRes,
+        },
+      },
+    },
+    async (request, reply) => {
+      const lastEventId = request.headers['last-event-id'];
+      const tail = await services.liveTail.open(
+        request.caller,
+        request.query as S.LiveTailQuery,
+        typeof lastEventId === 'string' ? lastEventId : undefined,
+      );
+      const stop = new AbortController();
+      const stream = { stop, done: Promise.resolve() };
+      stream.done = runStream(request, reply, tail, stop.signal).finally(() => open.delete(stream));
+      open.add(stream);
+      await stream.done;
+    },
+  );
+}
+
+async function runStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  tail: LiveTail,
+  signal: AbortSignal,
+): Promise<void> {
+  reply.hijack();
+  const res = reply.raw;
+  const stop = new AbortController();
+  const onAbort = (): void => stop.abort();
+  signal.addEventListener('abort', onAbort);
+  res.on('close', onAbort);
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    'x-accel-buffering': 'no',
+  });
+  const write = async (text: string): Promise<void> => {
+    if (res.write(text)) return;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        res.off('drain', done);
+        res.off('close', done);
+        resolve();
+      };
+      res.on('drain', done);
+      res.on('close', done);
+    });
+  };
+  let lastWrite = Date.now();
+  try {
+    await write(`retry: ${RETRY_MS}\n\n`);
+    while (!stop.signal.aborted) {
+      const events = await tail.poll();
+      for (const event of events) await write(`id: ${event.id}\nevent: call\ndata: ${event.data}\n\n`);
+      if (events.length > 0) lastWrite = Date.now();
+      else if (Date.now() - lastWrite >= HEARTBEAT_MS) {
+        await write(': heartbeat\n\n');
+        lastWrite = Date.now();
+      }
+      if (events.length < LIVE_TAIL_BATCH)
+        await sleep(POLL_MS, undefined, { signal: stop.signal }).catch(() => undefined);
+    }
+  } catch (error) {
+    request.log.warn({ err: error }, 'live tail ended by an error');
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    res.off('close', onAbort);
+    if (!res.writableEnded) res.end();
+    // at shutdown the connection must not linger as keep-alive
+    if (signal.aborted) res.socket?.end();
+  }
+}
