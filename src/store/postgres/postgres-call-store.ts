@@ -82,10 +82,13 @@ export class PostgresCallStore implements CallStore {
         for (const row of rows) yield toCallRow(row);
       }
     } finally {
-      try {
-        await cursor.close();
-      } catch (error) {
-        failure ??= error;
+      // a failed cursor is not closed: on a dead connection close() waits forever for the server
+      if (failure === undefined) {
+        try {
+          await cursor.close();
+        } catch (error) {
+          failure = error;
+        }
       }
       // a connection whose cursor failed may be in any state: drop it instead of reusing it
       client.release(failure instanceof Error ? failure : undefined);

@@ -117,7 +117,11 @@ export class PostgresTableStore implements TableStore {
         yield* rows;
       }
     } finally {
-      await cursor.close().catch(() => undefined);
+      // a failed cursor is not closed: on a dead connection close() waits forever for the server
+      if (failure === undefined)
+        await cursor.close().catch((error: unknown) => {
+          failure = error instanceof Error ? error : new Error(String(error));
+        });
       client.release(failure);
     }
   }
