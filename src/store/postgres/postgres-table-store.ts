@@ -154,4 +154,17 @@ export class PostgresTableStore implements TableStore {
     );
     return rows[0]?.val ?? null;
   }
+
+  async missingRows(projectId: string, rowDigests: readonly string[]): Promise<string[]> {
+    const wanted = [...new Set(rowDigests)];
+    if (wanted.length === 0) return [];
+    const { rows } = await mapErrors(() =>
+      this.pool.query<{ digest: string }>(
+        `SELECT d.digest FROM unnest($2::text[]) WITH ORDINALITY AS d(digest, n) WHERE NOT EXISTS (
+           SELECT 1 FROM table_rows r WHERE r.project_id = $1 AND r.digest = d.digest) ORDER BY d.n`,
+        [projectId, wanted],
+      ),
+    );
+    return rows.map((row) => row.digest);
+  }
 }
