@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config/config.js';
 import { registerAuth } from './plugins/auth.js';
+import { connectionOptions, registerConnectionLimits } from './plugins/connection-limits.js';
 import { registerErrorHandling } from './plugins/error-handler.js';
 import { registerGracefulClose } from './plugins/graceful-close.js';
 import { registerOpenApi } from './plugins/openapi.js';
@@ -57,10 +58,12 @@ const SHARED_SCHEMAS = [Operand, CallSchema];
  * `main.ts` does, and tests use `inject`.
  */
 export async function buildApp({ config, store, logger = false, trainer }: BuildAppOptions): Promise<FastifyInstance> {
+  const connections = connectionOptions(config);
   const app = Fastify({
     logger,
     bodyLimit: config.bodyLimitBytes,
-    routerOptions: { ignoreTrailingSlash: true },
+    ...connections,
+    routerOptions: { ...connections.routerOptions, ignoreTrailingSlash: true },
     forceCloseConnections: 'idle',
     // JSON.parse makes `__proto__` an ordinary own key; refusing it would reject legitimate
     // user data in free-form inputs, and nothing here merges bodies with Object.assign.
@@ -77,6 +80,7 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   await registerOpenApi(app, { version: HEDDLE_VERSION });
   registerErrorHandling(app, { bodyLimitBytes: config.bodyLimitBytes });
   registerGracefulClose(app);
+  registerConnectionLimits(app, config);
   registerAuth(app, services.auth);
 
   await app.register(serviceRoutes, { services });
