@@ -83,6 +83,26 @@ test('a stream whose connection dies fails with a store error; the node serves t
   assert.equal(after.body.trim().split('\n').length, 5);
 });
 
+test('a consumer that stops after its connection died is not left waiting for the dead server', async (t) => {
+  if ((await ensurePostgres()) === null) {
+    assert.ok(!isCi(), 'PostgreSQL must be available under CI=true');
+    return t.skip('PostgreSQL is not available');
+  }
+  const { store, post, terminate } = await setup(t);
+  const rows = store.calls.query({ project_id: PROJECT, limit: 600 })[Symbol.asyncIterator]();
+  assert.equal((await rows.next()).done, false);
+  await terminate();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  // a client that disconnects ends the stream early: closing the cursor must not wait for the server
+  const stopped = await Promise.race([
+    rows.return!(undefined).then(() => 'stopped'),
+    new Promise((resolve) => setTimeout(() => resolve('hung'), 3_000)),
+  ]);
+  assert.equal(stopped, 'stopped');
+  const after = await post('/calls/query_stats', { project_id: PROJECT });
+  assert.equal(after.statusCode, 200, after.body);
+});
+
 test('connections dropped under a running HTTP request: the request fails cleanly and the next succeeds', async (t) => {
   if ((await ensurePostgres()) === null) {
     assert.ok(!isCi(), 'PostgreSQL must be available under CI=true');

@@ -69,6 +69,11 @@ export class PostgresCallStore implements CallStore {
     const client = await mapErrors(() => this.streamPool.connect());
     const cursor = client.query(new Cursor<CallRow>(compiled.text, compiled.values, { types: PG_TYPES }));
     let failure: unknown;
+    // the connection may die while the consumer holds the stream between batches
+    const onError = (error: Error): void => {
+      failure ??= error;
+    };
+    client.on('error', onError);
     try {
       for (;;) {
         let rows: CallRow[];
@@ -90,6 +95,7 @@ export class PostgresCallStore implements CallStore {
           failure = error;
         }
       }
+      client.off('error', onError);
       // a connection whose cursor failed may be in any state: drop it instead of reusing it
       client.release(failure instanceof Error ? failure : undefined);
     }

@@ -104,6 +104,11 @@ export class PostgresTableStore implements TableStore {
     const client = await mapErrors(() => this.streamPool.connect());
     const cursor = client.query(new Cursor<TableRowRecord>(sql, params, { types: PG_TYPES }));
     let failure: Error | undefined;
+    // the connection may die while the consumer holds the stream between batches
+    const onError = (error: Error): void => {
+      failure ??= error;
+    };
+    client.on('error', onError);
     try {
       for (;;) {
         let rows: TableRowRecord[];
@@ -122,6 +127,7 @@ export class PostgresTableStore implements TableStore {
         await cursor.close().catch((error: unknown) => {
           failure = error instanceof Error ? error : new Error(String(error));
         });
+      client.off('error', onError);
       client.release(failure);
     }
   }
