@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config/config.js';
 import { registerAuth } from './plugins/auth.js';
+import { connectionOptions, registerConnectionLimits } from './plugins/connection-limits.js';
 import { registerErrorHandling } from './plugins/error-handler.js';
 import { registerGracefulClose } from './plugins/graceful-close.js';
 import { registerOpenApi } from './plugins/openapi.js';
@@ -63,12 +64,14 @@ const SHARED_SCHEMAS = [Operand, CallSchema];
  * `main.ts` does, and tests use `inject`.
  */
 export async function buildApp({ config, store, logger = false, trainer }: BuildAppOptions): Promise<FastifyInstance> {
+  const connections = connectionOptions(config);
   const app = Fastify({
     logger,
     // plugins/request-log.ts logs a request at most once (failed or slow at info; each at debug)
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
-    routerOptions: { ignoreTrailingSlash: true },
+    ...connections,
+    routerOptions: { ...connections.routerOptions, ignoreTrailingSlash: true },
     forceCloseConnections: 'idle',
     // `/traces/...` answers like `/...` (plugins/traces-prefix.ts).
     rewriteUrl: (req) => stripTracesPrefix(req.url ?? '/'),
@@ -94,6 +97,7 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
     htmlFallback: (request, reply) => webApp.fallback(request, reply),
   });
   registerGracefulClose(app);
+  registerConnectionLimits(app, config);
   registerAuth(app, services.auth, services.sessions);
 
   await app.register(serviceRoutes, { services });

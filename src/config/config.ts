@@ -19,6 +19,27 @@ const EnvSchema = Type.Object({
   HEDDLE_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 32 * 1024 * 1024 }),
   /** Largest file `/file/create` accepts (streamed, so not bound by the body cap); 1 GiB. */
   HEDDLE_FILE_LIMIT_BYTES: Type.Integer({ minimum: 1, default: 1024 * 1024 * 1024 }),
+  /**
+   * How long an idle keep-alive connection stays open. Above the 60 s idle timeout of common load
+   * balancers, so the balancer, not Heddle, closes a pooled connection (Fastify's default).
+   */
+  HEDDLE_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 72_000 }),
+  /**
+   * Time from a connection's first byte (or from its opening, when it sends none) to the end of the
+   * request's headers; past it Heddle answers 408 and closes, so idle or trickling sockets cannot
+   * pile up until the process runs out of file descriptors (issue 17).
+   */
+  HEDDLE_HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 15_000 }),
+  /**
+   * Time to receive a whole request, body included: 408 past it (a body shorter than its
+   * Content-Length ends here). Five minutes lets a 1 GiB file upload over a slow link finish.
+   */
+  HEDDLE_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 300_000 }),
+  /**
+   * Open client connections at once; further ones are closed on arrival. Below the usual 1,024
+   * file descriptor limit, leaving room for the database files and PostgreSQL connections.
+   */
+  HEDDLE_MAX_CONNECTIONS: Type.Integer({ minimum: 1, default: 768 }),
   /** Oldest Python SDK allowed (server_info); "0.0.0" lets every client in. */
   HEDDLE_MIN_PYTHON_CLIENT_VERSION: Type.String({ default: '0.0.0' }),
   /** Public address of this server, reported to clients as `serverInfo.frontendHost`. */
@@ -87,6 +108,10 @@ export interface Config {
   databaseUrl?: string;
   bodyLimitBytes: number;
   fileLimitBytes: number;
+  keepAliveTimeoutMs: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxConnections: number;
   minPythonClientVersion: string;
   publicUrl?: string;
   logLevel: Env['HEDDLE_LOG_LEVEL'];
@@ -158,6 +183,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: parsed.HEDDLE_DATABASE_URL,
     bodyLimitBytes: parsed.HEDDLE_BODY_LIMIT_BYTES,
     fileLimitBytes: parsed.HEDDLE_FILE_LIMIT_BYTES,
+    keepAliveTimeoutMs: parsed.HEDDLE_KEEP_ALIVE_TIMEOUT_MS,
+    // Node refuses a headers timeout above the request timeout
+    headersTimeoutMs: Math.min(parsed.HEDDLE_HEADERS_TIMEOUT_MS, parsed.HEDDLE_REQUEST_TIMEOUT_MS),
+    requestTimeoutMs: parsed.HEDDLE_REQUEST_TIMEOUT_MS,
+    maxConnections: parsed.HEDDLE_MAX_CONNECTIONS,
     minPythonClientVersion: parsed.HEDDLE_MIN_PYTHON_CLIENT_VERSION,
     publicUrl: parsed.HEDDLE_PUBLIC_URL,
     logLevel: parsed.HEDDLE_LOG_LEVEL,

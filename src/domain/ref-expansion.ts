@@ -1,4 +1,5 @@
 import { CALL_JSON_COLUMNS, type CallJsonColumn } from './call-fields.js';
+import { checkCount, checkFieldPath, QUERY_LIMITS } from './query/limits.js';
 import { splitFieldPath } from './query/parse.js';
 
 /**
@@ -24,7 +25,9 @@ export interface ExpandPath {
 export function parseExpandColumns(entries: readonly string[] | null | undefined): ExpandPath[] {
   const out: ExpandPath[] = [];
   const seen = new Set<string>();
+  checkCount(entries?.length ?? 0, QUERY_LIMITS.expandColumns, 'expand_columns');
   for (const entry of entries ?? []) {
+    checkFieldPath(entry, 'expand_columns entry');
     const [head, ...path] = splitFieldPath(entry);
     if (!(CALL_JSON_COLUMNS as readonly string[]).includes(head) || path.length === 0) continue;
     const key = JSON.stringify([head, path]);

@@ -1,12 +1,15 @@
+import { isValidName, NAME_RULE, quoteForMessage } from '../domain/project-name.js';
 import { ForbiddenError, InvalidRequestError } from '../errors/app-error.js';
 import type { TraceStore } from '../store/types.js';
 import type { Caller } from './auth-service.js';
 
-/** Splits `entity/project`; 400 unless there is exactly one `/` with non-empty parts. */
+/** Splits `entity/project`; 400 unless there is exactly one `/` between two valid names (domain/project-name.ts). */
 export function parseProjectId(projectId: string): { entity: string; project: string } {
   const parts = projectId.split('/');
-  if (parts.length !== 2 || parts[0] === '' || parts[1] === '') {
-    throw new InvalidRequestError(`Invalid project_id "${projectId}": expected "<entity>/<project>"`);
+  if (parts.length !== 2 || !isValidName(parts[0]) || !isValidName(parts[1])) {
+    throw new InvalidRequestError(
+      `Invalid project_id ${quoteForMessage(projectId)}: expected "<entity>/<project>", each ${NAME_RULE}`,
+    );
   }
   return { entity: parts[0], project: parts[1] };
 }

@@ -66,6 +66,15 @@ export class TableService {
     if (req.expected_digest != null && req.expected_digest !== digest)
       throw new DigestMismatchError('table', req.expected_digest, digest);
     await this.access.assertCanWrite(caller, req.project_id);
+    // Our choice (issue 17, objects spec §4.2): a table of rows the project does not hold would be
+    // counted by /table/query_stats but return nothing from /table/query, so it is refused
+    const missing = await this.#tables.missingRows(req.project_id, req.row_digests);
+    if (missing.length > 0) {
+      const shown = missing.slice(0, 10).join(', ');
+      throw new ObjectInvalidRequestError(
+        `Unknown row digests in project ${req.project_id} (${missing.length}): ${shown}${missing.length > 10 ? ', …' : ''}`,
+      );
+    }
     await this.#tables.create(req.project_id, digest, req.row_digests, [], nowMicros());
     return { digest };
   }

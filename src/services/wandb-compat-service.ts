@@ -1,4 +1,5 @@
 import type { Config } from '../config/config.js';
+import { isValidName, NAME_RULE, quoteForMessage } from '../domain/project-name.js';
 import { formatMicros } from '../domain/time.js';
 import type { TraceStore } from '../store/types.js';
 import type { Caller } from './auth-service.js';
@@ -29,9 +30,6 @@ export class WandbCompatError extends Error {
     super(message);
   }
 }
-
-/** Longest entity or project name accepted (W&B allows 128 characters). */
-const MAX_NAME_LENGTH = 128;
 
 /**
  * The W&B account concepts the Weave clients ask about (viewer, entities, projects, server info),
@@ -81,13 +79,10 @@ export class WandbCompatService {
     const name = input.name;
     if (name === undefined || name === null)
       throw new WandbCompatError('BAD_USER_INPUT', 'upsertModel needs input.name');
-    if (!isValidName(entityName)) throw new WandbCompatError('BAD_USER_INPUT', `Invalid entity name "${entityName}"`);
-    if (!isValidName(name)) {
-      throw new WandbCompatError(
-        'BAD_USER_INPUT',
-        `Invalid project name "${name}": 1 to ${MAX_NAME_LENGTH} characters, no "/"`,
-      );
-    }
+    if (!isValidName(entityName))
+      throw new WandbCompatError('BAD_USER_INPUT', `Invalid entity name ${quoteForMessage(entityName)}: ${NAME_RULE}`);
+    if (!isValidName(name))
+      throw new WandbCompatError('BAD_USER_INPUT', `Invalid project name ${quoteForMessage(name)}: ${NAME_RULE}`);
     if (!this.#canReach(caller, entityName)) {
       throw new WandbCompatError(
         'PERMISSION_ERROR',
@@ -122,9 +117,4 @@ export class WandbCompatService {
   #entityView(caller: Caller, name: string): EntityView {
     return { name, readOnly: !this.#canReach(caller, name), isTeam: name !== caller.defaultEntity };
   }
-}
-
-/** Non-empty, at most MAX_NAME_LENGTH characters, no `/` (it separates entity and project in ids). */
-function isValidName(name: string): boolean {
-  return name.length > 0 && name.length <= MAX_NAME_LENGTH && !name.includes('/') && name.trim() === name;
 }

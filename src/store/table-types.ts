@@ -69,4 +69,6 @@ export interface TableStore {
   stats(projectId: string, digests: readonly string[], includeStorageSize: boolean): Promise<TableStats[]>;
   /** The canonical text of row `rowDigest` when it belongs to table `tableDigest`, else null. */
   row(projectId: string, tableDigest: string, rowDigest: string): Promise<string | null>;
+  /** The distinct entries of `rowDigests` that name no row stored in the project, in request order. */
+  missingRows(projectId: string, rowDigests: readonly string[]): Promise<string[]>;
 }

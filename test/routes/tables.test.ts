@@ -108,20 +108,33 @@ test('/table/create: expected_digest mismatch is a 409, non-object rows a 422, m
   assert.equal(badRef.statusCode, 400);
 });
 
-test('/table/create_from_digests builds the same table; unknown rows are skipped by queries but counted', async (t) => {
+test('/table/create_from_digests builds a table of stored rows; unknown row digests are refused by name (issue 17)', async (t) => {
   const h = await buildTestApp(t);
   await createTable(h, E9_ROWS);
   const unknown = 'A'.repeat(43);
-  const res = await h.post('/table/create_from_digests', {
+  const refused = await h.post('/table/create_from_digests', {
     project_id: PROJECT,
     row_digests: [E9_ROW_DIGESTS[1], unknown, E9_ROW_DIGESTS[0]],
+  });
+  assert.equal(refused.statusCode, 400, refused.body);
+  assert.match(refused.json().reason, new RegExp(`Unknown row digests .*\\(1\\): ${unknown}$`));
+  // a row stored in another project is unknown here too
+  const foreign = await h.post('/table/create_from_digests', {
+    project_id: 'acme/elsewhere',
+    row_digests: E9_ROW_DIGESTS,
+  });
+  assert.equal(foreign.statusCode, 400, foreign.body);
+  const res = await h.post('/table/create_from_digests', {
+    project_id: PROJECT,
+    row_digests: [E9_ROW_DIGESTS[1], E9_ROW_DIGESTS[0], E9_ROW_DIGESTS[1]],
   });
   assert.equal(res.statusCode, 200, res.body);
   const { digest } = res.json();
   const rows = await queryRows(h, { digest });
   assert.deepEqual(rows, [
     { digest: E9_ROW_DIGESTS[1], val: E9_ROWS[1], original_index: 0 },
-    { digest: E9_ROW_DIGESTS[0], val: E9_ROWS[0], original_index: 2 },
+    { digest: E9_ROW_DIGESTS[0], val: E9_ROWS[0], original_index: 1 },
+    { digest: E9_ROW_DIGESTS[1], val: E9_ROWS[1], original_index: 2 },
   ]);
   assert.deepEqual((await h.post('/table/query_stats', { project_id: PROJECT, digest })).json(), { count: 3 });
   const same = await h.post('/table/create_from_digests', {

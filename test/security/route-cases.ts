@@ -427,10 +427,8 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
       table: { project_id: p, rows: [{ a: [1, 1.0, 'weave:///acme/demo/object/X:abc'] }, {}], expected_digest: null },
     }),
   ),
-  'POST /table/create_from_digests': post('/table/create_from_digests', (p) => ({
-    project_id: p,
-    row_digests: ['sec-row'],
-  })),
+  // no rows: a row digest the project does not hold is a 400 (issue 17)
+  'POST /table/create_from_digests': post('/table/create_from_digests', (p) => ({ project_id: p, row_digests: [] })),
   // no rich seed: it would need an existing base table (an unknown base answers 404)
   'POST /table/update': post('/table/update', (p) => ({
     project_id: p,

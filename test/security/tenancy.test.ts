@@ -75,13 +75,16 @@ test('the other direction: bob (entity other) is refused on acme/demo; the admin
   assert.deepEqual(adminFailures, [], 'the admin was refused');
 });
 
+const LONG = `acme/${'x'.repeat(100_000)}`;
+
 test('a malformed project id is a 400 with a reason, not a 403 or 500', async (t) => {
   const h = await buildTestApp(t);
   const failures: string[] = [];
   for (const { route, entry } of projectRoutes(h)) {
     // GraphQL takes entity and name apart; a path cannot carry a malformed `entity/project`
     if (entry.refused || entry.projectInPath) continue;
-    for (const bad of ['acme', 'acme/demo/extra', '/demo', 'acme/']) {
+    // issue 17: the name rule of domain/project-name.ts, the same on REST and GraphQL
+    for (const bad of ['acme', 'acme/demo/extra', '/demo', 'acme/', 'acme/ x', 'acme/..', 'acme/a\u0000b', LONG]) {
       const request = entry.request!(bad);
       const named =
         JSON.stringify(request.body ?? '').includes(JSON.stringify(bad)) ||

@@ -1,5 +1,6 @@
 import { InvalidRequestError, RequestValidationError } from '../../errors/app-error.js';
 import type { ConvertTarget, Operand, Operation, SortKey } from './ast.js';
+import { checkCount, checkFieldPath, QUERY_LIMITS, QueryBudget } from './limits.js';
 
 /**
  * Turns a schema-valid `{"$expr": …}` into the query tree, resolving each field path with the
@@ -10,7 +11,7 @@ export type FieldResolver<F> = (path: string) => F;
 type Raw = Record<string, unknown>;
 
 export function parseQuery<F>(query: { $expr: unknown }, resolve: FieldResolver<F>): Operation<F> {
-  const root = parseOperand(query.$expr as Raw, resolve);
+  const root = parseOperand(query.$expr as Raw, resolve, new QueryBudget(), 1);
   if (root.kind === 'literal' || root.kind === 'field' || root.kind === 'convert') {
     throw new RequestValidationError([
       { loc: ['body', 'query', '$expr'], msg: 'The root of a query must be an operation', type: 'value_error' },
@@ -23,29 +24,37 @@ export function parseSort<F>(
   sortBy: Array<{ field: string; direction: 'asc' | 'desc' }>,
   resolve: FieldResolver<F>,
 ): SortKey<F>[] {
-  return sortBy.map((s) => ({ field: resolve(s.field), direction: s.direction }));
+  checkCount(sortBy.length, QUERY_LIMITS.sortKeys, 'sort_by');
+  return sortBy.map((s) => {
+    checkFieldPath(s.field, 'sort field');
+    return { field: resolve(s.field), direction: s.direction };
+  });
 }
 
-function parseOperand<F>(node: Raw, resolve: FieldResolver<F>): Operand<F> {
+function parseOperand<F>(node: Raw, resolve: FieldResolver<F>, budget: QueryBudget, depth: number): Operand<F> {
+  budget.enter(depth);
+  const child = (raw: Raw): Operand<F> => parseOperand(raw, resolve, budget, depth + 1);
   const [key] = Object.keys(node);
   const value = node[key];
   switch (key) {
     case '$literal':
       return { kind: 'literal', value };
     case '$getField':
+      checkFieldPath(value as string);
       return { kind: 'field', field: resolve(value as string) };
     case '$convert': {
       const spec = value as { input: Raw; to: ConvertTarget };
-      return { kind: 'convert', input: parseOperand(spec.input, resolve), to: spec.to };
+      return { kind: 'convert', input: child(spec.input), to: spec.to };
     }
     case '$and':
     case '$or': {
       const args = value as Raw[];
       if (args.length === 0) throw new InvalidRequestError(`Empty ${key === '$and' ? 'AND' : 'OR'} operation`);
-      return { kind: key === '$and' ? 'and' : 'or', args: args.map((a) => parseOperand(a, resolve)) };
+      checkCount(args.length, QUERY_LIMITS.listItems, key);
+      return { kind: key === '$and' ? 'and' : 'or', args: args.map(child) };
     }
     case '$not':
-      return { kind: 'not', arg: parseOperand((value as Raw[])[0], resolve) };
+      return { kind: 'not', arg: child((value as Raw[])[0]) };
     case '$eq':
     case '$gt':
     case '$gte':
@@ -55,21 +64,22 @@ function parseOperand<F>(node: Raw, resolve: FieldResolver<F>): Operand<F> {
       return {
         kind: 'compare',
         op: key.slice(1) as 'eq',
-        left: parseOperand(left, resolve),
-        right: parseOperand(right, resolve),
+        left: child(left),
+        right: child(right),
       };
     }
     case '$in': {
       const [left, list] = value as [Raw, Raw[]];
-      return { kind: 'in', left: parseOperand(left, resolve), list: list.map((item) => parseOperand(item, resolve)) };
+      checkCount(list.length, QUERY_LIMITS.listItems, '$in');
+      return { kind: 'in', left: child(left), list: list.map(child) };
     }
     case '$contains':
     case '$containsToken': {
       const spec = value as { input: Raw; substr: Raw; case_insensitive?: boolean };
       return {
         kind: 'contains',
-        input: parseOperand(spec.input, resolve),
-        substr: parseOperand(spec.substr, resolve),
+        input: child(spec.input),
+        substr: child(spec.substr),
         caseInsensitive: spec.case_insensitive === true,
         wholeToken: key === '$containsToken',
       };

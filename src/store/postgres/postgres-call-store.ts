@@ -69,6 +69,11 @@ export class PostgresCallStore implements CallStore {
     const client = await mapErrors(() => this.streamPool.connect());
     const cursor = client.query(new Cursor<CallRow>(compiled.text, compiled.values, { types: PG_TYPES }));
     let failure: unknown;
+    // the connection may die while the consumer holds the stream between batches
+    const onError = (error: Error): void => {
+      failure ??= error;
+    };
+    client.on('error', onError);
     try {
       for (;;) {
         let rows: CallRow[];
@@ -82,11 +87,15 @@ export class PostgresCallStore implements CallStore {
         for (const row of rows) yield toCallRow(row);
       }
     } finally {
-      try {
-        await cursor.close();
-      } catch (error) {
-        failure ??= error;
+      // a failed cursor is not closed: on a dead connection close() waits forever for the server
+      if (failure === undefined) {
+        try {
+          await cursor.close();
+        } catch (error) {
+          failure = error;
+        }
       }
+      client.off('error', onError);
       // a connection whose cursor failed may be in any state: drop it instead of reusing it
       client.release(failure instanceof Error ? failure : undefined);
     }

@@ -18,9 +18,7 @@ const INDEX_LIKE_KEY = /^\s*[+-]?\d+$/;
  * `->` with a text key, which never indexes an array.
  */
 function pathExpr(column: string, path: string[], p: SqlParams): string {
-  // a JSONB column as is; any other expression is JSON text (an expanded ref's object value, see
-  // CallsExprCompiler #jsonBase) and is parsed
-  let expr = /^[a-z]+\.[a-z_]+$/.test(column) ? column : `(${column})::jsonb`;
+  let expr = column;
   let group: string[] = [];
   const flush = (): void => {
     if (group.length > 0) expr = `(${expr} #> ${p.add(group)})`;
@@ -36,6 +34,22 @@ function pathExpr(column: string, path: string[], p: SqlParams): string {
   }
   flush();
   return expr;
+}
+
+/**
+ * `use` with the JSONB value at `path`. A JSONB column (`c.inputs`) is read as is; any other expression is
+ * JSON text (an expanded ref's object value, see CallsExprCompiler #jsonBase), parsed once and bound,
+ * since `use` names the value several times.
+ */
+function atPath(column: string, path: string[], p: SqlParams, use: (value: string) => string): string {
+  if (/^[a-z]+\.[a-z_]+$/.test(column)) return use(pathExpr(column, path, p));
+  return bind(`(${column})::jsonb`, (bound) => use(pathExpr(bound, path, p)), p);
+}
+
+/** `SqlDialect.bind`: `OFFSET 0` keeps the planner from pulling the subquery up into copies of `expr`. */
+function bind(expr: string, use: (value: string) => string, p: SqlParams): string {
+  const alias = p.alias();
+  return `(SELECT ${use(`${alias}.v`)} FROM (SELECT ${expr} AS v OFFSET 0) ${alias})`;
 }
 
 /** A cast that tells PostgreSQL the parameter's type (it cannot infer it in every position, e.g. `$1 > $2`). */
@@ -54,29 +68,46 @@ function castFor(value: unknown): string {
 export const postgresDialect: SqlDialect = {
   placeholder: (index, value?: unknown) => `$${index}${castFor(value)}`,
   jsonRender(column, path, p) {
-    const v = pathExpr(column, path, p);
-    return `((CASE jsonb_typeof(${v}) WHEN 'string' THEN ${v} #>> '{}' WHEN 'null' THEN ''
-      WHEN 'object' THEN heddle_json_text(${v}) WHEN 'array' THEN heddle_json_text(${v}) ELSE COALESCE(${v}::text, '') END) COLLATE "C")`;
+    return atPath(
+      column,
+      path,
+      p,
+      (v) => `((CASE jsonb_typeof(${v}) WHEN 'string' THEN ${v} #>> '{}' WHEN 'null' THEN ''
+      WHEN 'object' THEN heddle_json_text(${v}) WHEN 'array' THEN heddle_json_text(${v}) ELSE COALESCE(${v}::text, '') END) COLLATE "C")`,
+    );
   },
   jsonNumber(column, path, p) {
-    const v = pathExpr(column, path, p);
-    return `(CASE jsonb_typeof(${v}) WHEN 'number' THEN (${v})::float8 WHEN 'string' THEN heddle_text_to_double(${v} #>> '{}') END)`;
+    return atPath(
+      column,
+      path,
+      p,
+      (v) =>
+        `(CASE jsonb_typeof(${v}) WHEN 'number' THEN (${v})::float8 WHEN 'string' THEN heddle_text_to_double(${v} #>> '{}') END)`,
+    );
   },
   jsonBool(column, path, p) {
-    const v = pathExpr(column, path, p);
     // numbers as SQLite sees them: an integer 0..255 is itself, anything else (1.5) has no boolean reading
-    return `(CASE jsonb_typeof(${v}) WHEN 'boolean' THEN (${v})::boolean::integer
-      WHEN 'number' THEN heddle_text_to_bool(${v}::text) WHEN 'string' THEN heddle_text_to_bool(${v} #>> '{}') END)`;
+    return atPath(
+      column,
+      path,
+      p,
+      (v) => `(CASE jsonb_typeof(${v}) WHEN 'boolean' THEN (${v})::boolean::integer
+      WHEN 'number' THEN heddle_text_to_bool(${v}::text) WHEN 'string' THEN heddle_text_to_bool(${v} #>> '{}') END)`,
+    );
   },
   jsonExists(column, path, p) {
-    return `(COALESCE(jsonb_typeof(${pathExpr(column, path, p)}), 'null') <> 'null')`;
+    return atPath(column, path, p, (v) => `(COALESCE(jsonb_typeof(${v}), 'null') <> 'null')`);
   },
   jsonKind(column, path, p) {
-    const v = pathExpr(column, path, p);
-    return `(CASE jsonb_typeof(${v}) WHEN 'boolean' THEN ${v}::text ELSE jsonb_typeof(${v}) END)`;
+    return atPath(
+      column,
+      path,
+      p,
+      (v) => `(CASE jsonb_typeof(${v}) WHEN 'boolean' THEN ${v}::text ELSE jsonb_typeof(${v}) END)`,
+    );
   },
   jsonText(column, path, p) {
-    return `(${pathExpr(column, path, p)})::text`;
+    return atPath(column, path, p, (v) => `(${v})::text`);
   },
   jsonHasString(column, exact, prefixes, p) {
     const atom = `(t.v #>> '{}') COLLATE "C"`;
@@ -127,4 +158,5 @@ export const postgresDialect: SqlDialect = {
   inList(column, values, p) {
     return `${column} = ANY(${p.add([...values])})`;
   },
+  bind,
 };

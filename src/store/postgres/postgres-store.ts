@@ -58,10 +58,13 @@ export class PostgresStore implements TraceStore {
     this.#pool = new pg.Pool({ ...base, max: options.maxConnections ?? 10 });
     this.#streamPool = new pg.Pool({ ...base, max: options.maxStreamConnections ?? 8 });
     // An idle connection that breaks (server restart) is dropped by the pool; without a listener
-    // the error would crash the process. A checked-out connection has no pool listener, so each
-    // connection gets its own for its lifetime: the failure reaches the query that was running.
+    // the error would crash the process.
     for (const pool of [this.#pool, this.#streamPool]) {
       pool.on('error', () => undefined);
+      // A checked-out connection has no pool listener: when its backend dies between two queries
+      // (pg_terminate_backend, failover, a cursor waiting for its consumer) pg emits 'error' on the
+      // client, which crashed the node (issue 17). The query in flight, or the next one, fails
+      // instead, and the release with that error discards the connection.
       pool.on('connect', (client) => client.on('error', () => undefined));
     }
     this.#writer = new CallWriter(this.#pool, { concurrency: options.writeConcurrency ?? 2 });

@@ -104,6 +104,11 @@ export class PostgresTableStore implements TableStore {
     const client = await mapErrors(() => this.streamPool.connect());
     const cursor = client.query(new Cursor<TableRowRecord>(sql, params, { types: PG_TYPES }));
     let failure: Error | undefined;
+    // the connection may die while the consumer holds the stream between batches
+    const onError = (error: Error): void => {
+      failure ??= error;
+    };
+    client.on('error', onError);
     try {
       for (;;) {
         let rows: TableRowRecord[];
@@ -117,7 +122,12 @@ export class PostgresTableStore implements TableStore {
         yield* rows;
       }
     } finally {
-      await cursor.close().catch(() => undefined);
+      // a failed cursor is not closed: on a dead connection close() waits forever for the server
+      if (failure === undefined)
+        await cursor.close().catch((error: unknown) => {
+          failure = error instanceof Error ? error : new Error(String(error));
+        });
+      client.off('error', onError);
       client.release(failure);
     }
   }
@@ -149,5 +159,18 @@ export class PostgresTableStore implements TableStore {
       ),
     );
     return rows[0]?.val ?? null;
+  }
+
+  async missingRows(projectId: string, rowDigests: readonly string[]): Promise<string[]> {
+    const wanted = [...new Set(rowDigests)];
+    if (wanted.length === 0) return [];
+    const { rows } = await mapErrors(() =>
+      this.pool.query<{ digest: string }>(
+        `SELECT d.digest FROM unnest($2::text[]) WITH ORDINALITY AS d(digest, n) WHERE NOT EXISTS (
+           SELECT 1 FROM table_rows r WHERE r.project_id = $1 AND r.digest = d.digest) ORDER BY d.n`,
+        [projectId, wanted],
+      ),
+    );
+    return rows.map((row) => row.digest);
   }
 }

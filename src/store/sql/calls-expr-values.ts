@@ -1,7 +1,7 @@
 import type { CompareOp, ConvertTarget } from '../../domain/query/ast.js';
 import { toMicros } from '../../domain/time.js';
 import { InvalidRequestError } from '../../errors/app-error.js';
-import type { SqlDialect, SqlParams } from './sql-dialect.js';
+import { isSimpleSql, type SqlDialect, type SqlParams } from './sql-dialect.js';
 
 /**
  * How compiled operands of the calls query language coerce when compared or converted
@@ -108,14 +108,17 @@ export function convertOperand(ctx: ExprContext, input: Compiled, to: ConvertTar
       // integer division truncates toward zero in every supported backend
       if (input.kind === 'datetime') return { kind: 'number', sql: `(${input.sql} / 1000000)` };
       return { kind: 'number', sql: d.truncate(input.sql) };
-    case 'bool':
+    case 'bool': {
       if (input.kind === 'dynamic' || input.kind === 'string') return { kind: 'number', sql: d.textToBool(input.sql) };
       if (input.kind === 'bool') return { kind: 'number', sql: d.boolToInt(input.sql) };
       if (input.kind === 'datetime') return { kind: 'number', sql: 'NULL' };
+      const numberToBool = (x: string): string => `(CASE WHEN ${x} >= 0 AND ${x} <= 255 THEN ${d.truncate(x)} END)`;
+      // the input is bound once: inline, each nested conversion held three copies of it (issue 17)
       return {
         kind: 'number',
-        sql: `(CASE WHEN ${input.sql} >= 0 AND ${input.sql} <= 255 THEN ${d.truncate(input.sql)} END)`,
+        sql: isSimpleSql(input.sql) ? numberToBool(input.sql) : d.bind(input.sql, numberToBool, p),
       };
+    }
     case 'string':
       return { kind: 'string', sql: toText(ctx, input) };
     case 'exists':

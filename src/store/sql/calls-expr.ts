@@ -12,7 +12,7 @@ import {
   type ExprContext,
   type LiteralValue,
 } from './calls-expr-values.js';
-import type { SqlDialect, SqlParams } from './sql-dialect.js';
+import { isSimpleSql, type SqlDialect, type SqlParams } from './sql-dialect.js';
 
 /**
  * Compiles the calls query language (calls spec §5.1–5.3) to a SQL boolean over the `calls`
@@ -22,6 +22,16 @@ import type { SqlDialect, SqlParams } from './sql-dialect.js';
 
 const DERIVED_STATUS = `CASE WHEN c.exception IS NOT NULL THEN 'error' WHEN c.ended_at IS NULL THEN 'running'
   WHEN COALESCE(json_status_errors, 0) > 0 THEN 'descendant_error' ELSE 'success' END`;
+
+/**
+ * `a AND b AND c …` as a balanced tree: SQLite parses a flat chain as one nested expression per
+ * operand and refuses past 1,000 levels (SQLITE_MAX_EXPR_DEPTH), while a balanced tree is log2(n) deep.
+ */
+export function joinTree(parts: string[], op: 'AND' | 'OR'): string {
+  if (parts.length === 1) return parts[0];
+  const mid = Math.ceil(parts.length / 2);
+  return `(${joinTree(parts.slice(0, mid), op)} ${op} ${joinTree(parts.slice(mid), op)})`;
+}
 
 /** What the compiler needs to know about the query beyond the expression. */
 export interface CallsExprScope {
@@ -83,8 +93,10 @@ export class CallsExprCompiler {
     switch (node.kind) {
       case 'and':
       case 'or': {
-        const parts = node.args.map((arg) => this.condition(arg));
-        return parts.length === 1 ? parts[0] : `(${parts.join(node.kind === 'and' ? ' AND ' : ' OR ')})`;
+        return joinTree(
+          node.args.map((arg) => this.condition(arg)),
+          node.kind === 'and' ? 'AND' : 'OR',
+        );
       }
       case 'not':
         return `(NOT ${this.condition(node.arg)})`;
@@ -98,6 +110,12 @@ export class CallsExprCompiler {
   }
 
   #field(field: CallField): Compiled {
+    const compiled = this.#fieldSql(field);
+    this.p.charge(compiled.sql);
+    return compiled;
+  }
+
+  #fieldSql(field: CallField): Compiled {
     switch (field.kind) {
       case 'column':
         if (field.type === 'datetime') return { kind: 'datetime', sql: `c.${field.name}` };
@@ -145,29 +163,38 @@ export class CallsExprCompiler {
    * JSON when the ref does not resolve (spec §5.6).
    */
   #jsonBase(column: CallJsonColumn, path: string[]): { base: string; rest: string[] } {
+    const { d, p } = this;
     let base = `c.${column}`;
     let consumed = 0;
     for (const e of this.scope.expand ?? []) {
       if (e.column !== column || e.path.length <= consumed || e.path.length > path.length) continue;
       if (e.path.some((segment, i) => segment !== path[i])) continue;
       const relative = e.path.slice(consumed);
-      const resolved = this.#resolvedObject(this.d.jsonRender(base, relative, this.p));
-      base = `COALESCE(${resolved}, ${this.d.jsonText(base, relative, this.p)})`;
+      // the level below is bound once: inline, each level held four copies of the one before (issue 17)
+      const level = (below: string): string =>
+        `COALESCE(${this.#resolvedObject(d.jsonRender(below, relative, p))}, ${d.jsonText(below, relative, p)})`;
+      base = isSimpleSql(base) ? level(base) : d.bind(base, level, p);
       consumed = e.path.length;
     }
     return { base, rest: path.slice(consumed) };
   }
 
   /** The value (JSON text) of the live object version a ref without an extra path names (domain/ref-expansion.ts); NULL otherwise. */
-  #resolvedObject(ref: string): string {
+  #resolvedObject(refSql: string): string {
     const { d, p } = this;
-    const lookups = (['object', 'op'] as const).map((kind) => {
-      const prefix = `${REF_PREFIX}${this.scope.projectId}/${kind}/`;
-      const rest = d.textFrom(ref, [...prefix].length + 1);
-      return `(SELECT o.val FROM object_versions o WHERE o.project_id = ${p.add(this.scope.projectId)} AND o.deleted_at IS NULL
+    return d.bind(
+      refSql,
+      (ref) => {
+        const lookups = (['object', 'op'] as const).map((kind) => {
+          const prefix = `${REF_PREFIX}${this.scope.projectId}/${kind}/`;
+          const rest = d.textFrom(ref, [...prefix].length + 1);
+          return `(SELECT o.val FROM object_versions o WHERE o.project_id = ${p.add(this.scope.projectId)} AND o.deleted_at IS NULL
         AND ${d.startsWith(ref, prefix, p)} AND o.object_id = ${d.textBefore(rest, ':', p)} AND o.digest = ${d.textAfter(rest, ':', p)})`;
-    });
-    return `COALESCE(${lookups.join(', ')})`;
+        });
+        return `COALESCE(${lookups.join(', ')})`;
+      },
+      p,
+    );
   }
 
   /** `summary.weave.*` computed from the row exactly as reads derive it (spec §2.6). */
@@ -238,13 +265,17 @@ export class CallsExprCompiler {
       ? list.map((item) => this.#literal((item as { value: unknown }).value))
       : null;
     if (left.kind === 'dynamic' && literals) return this.#dynamicIn(left, literals);
-    const parts = list.map((item) => {
-      if (item.kind !== 'literal') return compareOperands(this.#ctx, 'eq', left, this.operand(item));
-      const value = this.#literal(item.value);
-      // a null entry is a comparison with null (unknown), not an "is null" test
-      return value === null ? 'NULL' : compareToLiteral(this.#ctx, 'eq', left, value);
-    });
-    return parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`;
+    const parts = (bound: Compiled): string[] =>
+      list.map((item) => {
+        if (item.kind !== 'literal') return compareOperands(this.#ctx, 'eq', bound, this.operand(item));
+        const value = this.#literal(item.value);
+        // a null entry is a comparison with null (unknown), not an "is null" test
+        return value === null ? 'NULL' : compareToLiteral(this.#ctx, 'eq', bound, value);
+      });
+    if (list.length === 1) return parts(left)[0];
+    // the left side once, not once per entry: nested `$in`s would multiply it (issue 17)
+    if (left.kind === 'dynamic' || isSimpleSql(left.sql)) return joinTree(parts(left), 'OR');
+    return this.d.bind(left.sql, (sql) => joinTree(parts({ ...left, sql }), 'OR'), this.p);
   }
 
   #dynamicIn(left: Compiled, literals: LiteralValue[]): string {

@@ -1,7 +1,7 @@
 import { REF_PREFIX } from '../../domain/refs.js';
 import type { CallRowColumn, CallsFilter, CallsQuery } from '../types.js';
 import { CallsExprCompiler } from './calls-expr.js';
-import { SqlParams, type SqlDialect } from './sql-dialect.js';
+import { checkSqlBudget, SqlParams, type SqlDialect } from './sql-dialect.js';
 
 /** Columns loaded for a call row; the always-selected ones of calls spec §5.6 come first. */
 export const ALWAYS_SELECTED: readonly CallRowColumn[] = [
@@ -147,7 +147,9 @@ export function compileCallsSelect(q: CallsQuery, d: SqlDialect): CompiledSql {
   const where = callsWhere(q, d, p);
   const order = orderBy(q, d, p);
   const limit = d.limitOffset(q.limit ? q.limit : null, q.offset ? q.offset : null, p);
-  return { sql: `SELECT ${select} FROM calls c WHERE ${where} ORDER BY ${order} ${limit}`, params: p.values };
+  const sql = `SELECT ${select} FROM calls c WHERE ${where} ORDER BY ${order} ${limit}`;
+  checkSqlBudget(sql.length, p.values.length);
+  return { sql, params: p.values };
 }
 
 /** COUNT (capped at limit + 1 so `has_more` is known) and, on request, the summed trace storage of matching roots. */
@@ -158,8 +160,7 @@ export function compileCallsCount(q: CallsQuery, d: SqlDialect): CompiledSql {
   const limit = q.limit ? d.limitOffset(q.limit + 1, null, p) : '';
   const inner = `SELECT 1 AS one${total} FROM calls c WHERE ${where} ${limit}`;
   const sumTotal = q.include_total_storage_size ? 'COALESCE(SUM(total), 0)' : 'NULL';
-  return {
-    sql: `SELECT COUNT(*) AS count, ${sumTotal} AS total_storage_size_bytes FROM (${inner}) matched`,
-    params: p.values,
-  };
+  const sql = `SELECT COUNT(*) AS count, ${sumTotal} AS total_storage_size_bytes FROM (${inner}) matched`;
+  checkSqlBudget(sql.length, p.values.length);
+  return { sql, params: p.values };
 }

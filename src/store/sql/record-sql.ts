@@ -4,7 +4,7 @@ import type { Operand } from '../../domain/query/ast.js';
 import type { RecordField, RecordQuery } from '../feedback-types.js';
 import type { CompiledSql } from './calls-select.js';
 import { CallsExprCompiler } from './calls-expr.js';
-import { SqlParams, type SqlDialect } from './sql-dialect.js';
+import { checkSqlBudget, SqlParams, type SqlDialect } from './sql-dialect.js';
 import { runAll, type Tx } from './sql-tx.js';
 
 /**
@@ -62,13 +62,16 @@ export function compileRecordSelect(
   const p = new SqlParams(d);
   const { where, order } = clauses(q, extra(p), d, p);
   const sql = `SELECT c.* FROM ${table} c WHERE ${where} ORDER BY ${order} ${d.limitOffset(q.limit ?? null, q.offset ?? null, p)}`;
+  checkSqlBudget(sql.length, p.values.length);
   return { sql, params: p.values };
 }
 
 export function compileRecordCount(table: string, q: RecordQuery, d: SqlDialect): CompiledSql {
   const p = new SqlParams(d);
   const { where } = clauses({ ...q, sort_by: null }, [], d, p);
-  return { sql: `SELECT COUNT(*) AS n FROM ${table} c WHERE ${where}`, params: p.values };
+  const sql = `SELECT COUNT(*) AS n FROM ${table} c WHERE ${where}`;
+  checkSqlBudget(sql.length, p.values.length);
+  return { sql, params: p.values };
 }
 
 /**

@@ -1,3 +1,5 @@
+import { InvalidRequestError } from '../../errors/app-error.js';
+
 /**
  * What differs between the SQL backends when compiling queries. The compilers in this folder
  * write portable SQL and ask the dialect for everything else (kysely-style capability methods
@@ -80,12 +82,59 @@ export interface SqlDialect {
   limitOffset(limit: number | null, offset: number | null, p: SqlParams): string;
   /** SQL boolean: `column` is in `values` (non-empty). */
   inList(column: string, values: readonly unknown[], p: SqlParams): string;
+  /**
+   * Evaluates `expr` once and hands `use` a name for its value, so a value used several times is
+   * written (and computed) once however deeply operands nest (STYLE.md "Generated SQL is bounded
+   * by the request"): a scalar subquery over a one-row derived table the planner may not inline.
+   */
+  bind(expr: string, use: (value: string) => string, p: SqlParams): string;
+}
+
+/** A plain column reference (`c.inputs`) or placeholder: cheap to repeat, so never worth binding. */
+export const isSimpleSql = (sql: string): boolean =>
+  /^(?:[a-z][a-z0-9]*\.[a-z_]+|[@$]p?\d+(?:::[a-z0-9\[\]]+)?)$/.test(sql);
+
+/**
+ * The most SQL one query may compile to (STYLE.md: a query whose SQL passes a size budget is
+ * refused with a 400 before it reaches the database). A calls query from the official clients or
+ * the UI compiles to a few kilobytes; the parameter cap stays under SQLite's 32,766 variables.
+ */
+export const SQL_BUDGET = { chars: 1_000_000, params: 30_000 } as const;
+
+/** Throws the 400 of `SQL_BUDGET` when `chars` of SQL or `params` parameters pass it. */
+export function checkSqlBudget(chars: number, params: number): void {
+  if (chars > SQL_BUDGET.chars)
+    throw new InvalidRequestError(
+      `Query too large: its SQL would pass the limit of ${SQL_BUDGET.chars} characters; simplify the filter`,
+    );
+  if (params > SQL_BUDGET.params)
+    throw new InvalidRequestError(
+      `Query too large: it would bind more than the limit of ${SQL_BUDGET.params} parameters; simplify the filter`,
+    );
 }
 
 /** Collects bound parameters while SQL text is built. */
 export class SqlParams {
   readonly values: unknown[] = [];
+  #aliases = 0;
+  #charged = 0;
   constructor(private readonly dialect: Pick<SqlDialect, 'placeholder'>) {}
+
+  /**
+   * Counts `sql` (a leaf of the statement being built) against `SQL_BUDGET` and returns it: checked
+   * as the text grows, so an oversized query is refused before megabytes of it are built.
+   */
+  charge(sql: string): string {
+    this.#charged += sql.length;
+    checkSqlBudget(this.#charged, this.values.length);
+    return sql;
+  }
+
+  /** A table alias not used before in this statement (for `SqlDialect.bind`). */
+  alias(): string {
+    this.#aliases += 1;
+    return `b${this.#aliases}`;
+  }
 
   /** Binds `value` and returns its placeholder. */
   add(value: unknown): string {

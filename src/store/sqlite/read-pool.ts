@@ -4,25 +4,29 @@ import type Database from 'better-sqlite3';
  * Read connections. A streaming query keeps its connection busy until the stream ends, so each
  * stream takes one from the pool; short reads share the first. WAL lets them all read while the
  * writer commits.
+ *
+ * All of them are opened up front and stay open: a connection opened on demand needs new file
+ * descriptors just when the process may have none left (a flood of client sockets answered 500,
+ * SQLITE_CANTOPEN, in issue 17).
  */
 export class ReadPool {
   #idle: Database.Database[] = [];
   #all: Database.Database[] = [];
   #waiters: Array<(db: Database.Database) => void> = [];
 
-  constructor(
-    private readonly open: () => Database.Database,
-    private readonly max: number,
-  ) {}
+  constructor(open: () => Database.Database, max: number) {
+    for (let i = 0; i < max; i += 1) {
+      const db = open();
+      // a first read opens the -wal and -shm files now rather than during a request
+      db.pragma('schema_version');
+      this.#all.push(db);
+      this.#idle.push(db);
+    }
+  }
 
   async acquire(): Promise<Database.Database> {
     const idle = this.#idle.pop();
     if (idle) return idle;
-    if (this.#all.length < this.max) {
-      const db = this.open();
-      this.#all.push(db);
-      return db;
-    }
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 

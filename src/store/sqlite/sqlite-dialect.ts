@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { formatMicros } from '../../domain/time.js';
 import { prefixSuccessor } from '../sql/prefix-successor.js';
-import type { SqlDialect, SqlParams } from '../sql/sql-dialect.js';
+import { isSimpleSql, type SqlDialect, type SqlParams } from '../sql/sql-dialect.js';
 
 /**
  * SQLite SQL for the shared compilers. JSON paths are built per row because a numeric segment
@@ -11,7 +11,11 @@ function quoteKey(segment: string): string {
   return `."${segment.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
-/** SQL text expression evaluating to the JSON path of `path` inside `column`. */
+/**
+ * SQL text expression evaluating to the JSON path of `path` inside `column`. Each numeric segment
+ * looks at the path so far twice, so that prefix is bound once: written inline, 17 numeric
+ * segments made 2^17 copies of it (issue 17).
+ */
 function pathExpr(column: string, path: string[], p: SqlParams): string {
   let staticPart = '$';
   let dynamic: string | null = null;
@@ -19,8 +23,9 @@ function pathExpr(column: string, path: string[], p: SqlParams): string {
     dynamic === null ? p.add(staticPart) : staticPart === '' ? dynamic : `(${dynamic} || ${p.add(staticPart)})`;
   for (const segment of path) {
     if (/^\d+$/.test(segment)) {
-      const prefix = current();
-      dynamic = `(${prefix} || CASE json_type(${column}, ${prefix}) WHEN 'array' THEN '[${segment}]' ELSE '."${segment}"' END)`;
+      const step = (prefix: string): string =>
+        `(${prefix} || CASE json_type(${column}, ${prefix}) WHEN 'array' THEN '[${segment}]' ELSE '."${segment}"' END)`;
+      dynamic = dynamic === null ? step(current()) : bind(current(), step, p);
       staticPart = '';
     } else {
       staticPart += quoteKey(segment);
@@ -29,34 +34,69 @@ function pathExpr(column: string, path: string[], p: SqlParams): string {
   return current();
 }
 
+/** `SqlDialect.bind`: `LIMIT -1 OFFSET 0` keeps SQLite from flattening the subquery back into copies. */
+function bind(expr: string, use: (value: string) => string, p: SqlParams): string {
+  const alias = p.alias();
+  return `(SELECT ${use(`${alias}.v`)} FROM (SELECT ${expr} AS v LIMIT -1 OFFSET 0) ${alias})`;
+}
+
+/** `use` with the column and the path inside it, each written once whatever its size. */
+function atPath(column: string, path: string[], p: SqlParams, use: (column: string, at: string) => string): string {
+  if (!isSimpleSql(column)) return bind(column, (bound) => atPath(bound, path, p, use), p);
+  const at = pathExpr(column, path, p);
+  return isSimpleSql(at) ? use(column, at) : bind(at, (boundAt) => use(column, boundAt), p);
+}
+
 export const sqliteDialect: SqlDialect = {
   placeholder: (index) => `@p${index}`,
   jsonRender(column, path, p) {
-    const at = pathExpr(column, path, p);
-    return `(CASE json_type(${column}, ${at}) WHEN 'text' THEN json_extract(${column}, ${at}) WHEN 'null' THEN '' ELSE COALESCE(${column} -> ${at}, '') END)`;
+    return atPath(
+      column,
+      path,
+      p,
+      (col, at) =>
+        `(CASE json_type(${col}, ${at}) WHEN 'text' THEN json_extract(${col}, ${at}) WHEN 'null' THEN '' ELSE COALESCE(${col} -> ${at}, '') END)`,
+    );
   },
   jsonNumber(column, path, p) {
-    const at = pathExpr(column, path, p);
-    return `(CASE json_type(${column}, ${at}) WHEN 'integer' THEN json_extract(${column}, ${at}) WHEN 'real' THEN json_extract(${column}, ${at})
-      WHEN 'text' THEN heddle_text_to_double(json_extract(${column}, ${at})) END)`;
+    return atPath(
+      column,
+      path,
+      p,
+      (
+        col,
+        at,
+      ) => `(CASE json_type(${col}, ${at}) WHEN 'integer' THEN json_extract(${col}, ${at}) WHEN 'real' THEN json_extract(${col}, ${at})
+      WHEN 'text' THEN heddle_text_to_double(json_extract(${col}, ${at})) END)`,
+    );
   },
   jsonBool(column, path, p) {
-    const at = pathExpr(column, path, p);
-    return `(CASE json_type(${column}, ${at}) WHEN 'true' THEN 1 WHEN 'false' THEN 0
-      WHEN 'integer' THEN heddle_text_to_bool(json_extract(${column}, ${at}))
-      WHEN 'text' THEN heddle_text_to_bool(json_extract(${column}, ${at})) END)`;
+    return atPath(
+      column,
+      path,
+      p,
+      (col, at) => `(CASE json_type(${col}, ${at}) WHEN 'true' THEN 1 WHEN 'false' THEN 0
+      WHEN 'integer' THEN heddle_text_to_bool(json_extract(${col}, ${at}))
+      WHEN 'text' THEN heddle_text_to_bool(json_extract(${col}, ${at})) END)`,
+    );
   },
   jsonExists(column, path, p) {
-    const at = pathExpr(column, path, p);
-    return `(COALESCE(json_type(${column}, ${at}), 'null') <> 'null')`;
+    return atPath(column, path, p, (col, at) => `(COALESCE(json_type(${col}, ${at}), 'null') <> 'null')`);
   },
   jsonKind(column, path, p) {
-    const at = pathExpr(column, path, p);
-    return `(CASE json_type(${column}, ${at}) WHEN 'integer' THEN 'number' WHEN 'real' THEN 'number' WHEN 'text' THEN 'string'
-      ELSE json_type(${column}, ${at}) END)`;
+    return atPath(
+      column,
+      path,
+      p,
+      (
+        col,
+        at,
+      ) => `(CASE json_type(${col}, ${at}) WHEN 'integer' THEN 'number' WHEN 'real' THEN 'number' WHEN 'text' THEN 'string'
+      ELSE json_type(${col}, ${at}) END)`,
+    );
   },
   jsonText(column, path, p) {
-    return `(${column} -> ${pathExpr(column, path, p)})`;
+    return atPath(column, path, p, (col, at) => `(${col} -> ${at})`);
   },
   jsonHasString(column, exact, prefixes, p) {
     const tests = exact.map((value) => `t.atom = ${p.add(value)}`);
@@ -102,6 +142,7 @@ export const sqliteDialect: SqlDialect = {
       ? `${column} = ${p.add(values[0])}`
       : `${column} IN (${values.map((v) => p.add(v)).join(', ')})`;
   },
+  bind,
 };
 
 const DECIMAL_RE = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;

@@ -132,6 +132,21 @@ export class SqliteTableStore implements TableStore {
     });
   }
 
+  async missingRows(projectId: string, rowDigests: readonly string[]): Promise<string[]> {
+    const wanted = [...new Set(rowDigests)];
+    if (wanted.length === 0) return [];
+    return this.reads.use((db) => {
+      const missing = this.#stmt(
+        db,
+        `SELECT j.value FROM json_each(?) j WHERE NOT EXISTS (
+        SELECT 1 FROM table_rows r WHERE r.project_id = ? AND r.digest = j.value) ORDER BY j.key`,
+      )
+        .raw()
+        .all(JSON.stringify(wanted), projectId) as Array<[string]>;
+      return missing.map(([digest]) => digest);
+    });
+  }
+
   #stmt(db: Database.Database, sql: string): Database.Statement {
     return this.#statements.get(db, sql);
   }
