@@ -23,6 +23,7 @@ import inferenceCatalogRoutes from './routes/inference-catalogs.js';
 import annotationQueueRoutes from './routes/annotation-queues.js';
 import v2ObjectRoutes from './routes/v2-objects.js';
 import evaluationRunRoutes from './routes/evaluation-runs.js';
+import evaluationServerRoutes from './routes/evaluations-server.js';
 import { createAjv } from './schemas/ajv.js';
 import { CallSchema } from './schemas/calls.js';
 import { Operand } from './schemas/query.js';
@@ -98,6 +99,7 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   await app.register(annotationQueueRoutes, { services });
   await app.register(v2ObjectRoutes, { services });
   await app.register(evaluationRunRoutes, { services });
+  await app.register(evaluationServerRoutes, { services });
   // Training runs in the background of every node: the sweeper always, the built-in runner when a trainer is set.
   app.addHook('onReady', async () => services.training.runtime.start(app.log));
   app.addHook('onClose', async () => services.training.runtime.stop());

@@ -68,6 +68,7 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
   const files = new FileService(store, access);
   const tables = new TableService(store, access);
   const v2Objects = new V2ObjectService(store, access, objects, files, tables);
+  const training = createTrainingServices(store, access, config, trainer);
   return {
     auth: new AuthService(store),
     access,
@@ -95,8 +96,16 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     catalog: new InferenceCatalogService(config.inferenceCatalog),
     annotationQueues: new AnnotationQueueService(store, access),
     v2Objects,
-    evaluations: createEvaluationServices(store, access, v2Objects, feedback, prices),
+    evaluations: createEvaluationServices(
+      store,
+      access,
+      v2Objects,
+      feedback,
+      prices,
+      config.providers,
+      training.inference,
+    ),
     otel: new OtelService(store, access, objects),
-    training: createTrainingServices(store, access, config, trainer),
+    training,
   };
 }
