@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
+import type { Caller } from '../../src/services/auth-service.js';
 import type { ChatCompletionInput, CheckpointHandle, Trainer } from '../../src/training/trainer-port.js';
 import { PROJECT, type TestApp } from '../helpers/app.js';
 import { createDigest } from '../helpers/objects.js';
@@ -212,3 +213,8 @@ export const opName = (call: Record<string, any>): string =>
   String(call.op_name)
     .replace(/^weave:\/\/\/[^/]+\/[^/]+\/op\//, '')
     .replace(/:[^:]*$/, '');
+
+/** Alice as the job's caller (the requester a queued job carries). */
+export function alice(h: TestApp): Promise<Caller> {
+  return h.app.services.auth.authenticate(h.aliceKey);
+}

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { uuidv7 } from '../../src/domain/ids.js';
-import type { Caller } from '../../src/services/auth-service.js';
 import { buildTestApp, PROJECT, type TestApp } from '../helpers/app.js';
 import {
+  alice,
   AnsweringTrainer,
   ENV_KEY,
   OBJECT_SECRET,
@@ -20,10 +20,6 @@ import {
 } from './evaluations-server-fixture.js';
 
 /** Server-side evaluation (docs/spec/evaluations.md §6.2–§6.4): the run, its call tree, status and results. */
-
-export async function alice(h: TestApp): Promise<Caller> {
-  return h.app.services.auth.authenticate(h.aliceKey);
-}
 
 const status = async (h: TestApp, callId: string) => {
   const res = await h.post('/evaluations/status', { project_id: PROJECT, call_id: callId });
