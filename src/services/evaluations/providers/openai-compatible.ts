@@ -76,7 +76,9 @@ export class OpenAiCompatibleProvider implements ChatProvider {
     { ok: true; body: unknown } | { ok: false; error: ProviderError; retry: boolean; retryAfterMs: number | null }
   > {
     const { name, baseUrl, apiKey, extraHeaders, timeoutMs } = this.#opts;
-    const timeout = AbortSignal.timeout(timeoutMs);
+    // a referenced timer (AbortSignal.timeout's is not), so a pending request keeps the process alive
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
     const headers: Record<string, string> = { 'content-type': 'application/json', ...extraHeaders };
     if (apiKey !== null) headers.authorization = `Bearer ${apiKey}`;
     let res: Response;
@@ -86,12 +88,12 @@ export class OpenAiCompatibleProvider implements ChatProvider {
         method: 'POST',
         headers,
         body: JSON.stringify({ ...body, model }),
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        signal: signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal,
       });
       text = await res.text();
     } catch (error) {
       signal?.throwIfAborted();
-      const reason = timeout.aborted
+      const reason = timeout.signal.aborted
         ? `timed out after ${timeoutMs} ms`
         : this.#clean(error instanceof Error ? error.message : String(error));
       return {
@@ -100,6 +102,8 @@ export class OpenAiCompatibleProvider implements ChatProvider {
         retry: true,
         retryAfterMs: null,
       };
+    } finally {
+      clearTimeout(timer);
     }
     if (!res.ok) {
       const detail = this.#clean(text.slice(0, 500));
