@@ -71,6 +71,10 @@ test('a run that crashed after some trials resumes: every row × trial is predic
     assert.equal(res.statusCode, 200, res.body);
   }
 
+  // an aborted job (lease lost) starts no further trial
+  await assert.rejects(server.runServerEvaluation({ ...args, signal: AbortSignal.abort() }), { name: 'AbortError' });
+  assert.equal(fake.requests.filter((r) => r.model === 'solver').length, before);
+
   const summary = await server.runServerEvaluation(args);
   assert.deepEqual(summary.output, { answer: { mean: 5 } });
   assert.deepEqual(summary.correctness, { score: { mean: 9 }, pass: { true_count: 8, true_fraction: 1 } });

@@ -156,7 +156,11 @@ test('an LLMStructuredCompletionModel judged by an LLMAsAJudgeScorer writes the 
 
 test('provider errors (timeout, 4xx echoing the key, missing secret) fail their rows only; no secret leaks; the heddle/ provider answers in process', async (t) => {
   const fake = await startFakeOpenAi(t);
-  const h = await buildTestApp(t, providerEnv(fake.baseUrl), { trainer: new AnsweringTrainer() });
+  const logs: string[] = [];
+  const h = await buildTestApp(t, providerEnv(fake.baseUrl), {
+    trainer: new AnsweringTrainer(),
+    logger: { level: 'trace', stream: { write: (line: string) => logs.push(line) } },
+  });
   for (const name of ['solverbot', 'judgebot']) {
     const res = await h.post('/v1/preview/models', { project: 'demo', name, base_model: 'heddle/byte-decoder' });
     assert.equal(res.statusCode, 200, res.body);
@@ -233,4 +237,6 @@ test('provider errors (timeout, 4xx echoing the key, missing secret) fail their 
     assert.equal(res.statusCode, 200, res.body);
     for (const secret of [ENV_KEY, OBJECT_SECRET]) assert.ok(!res.body.includes(secret), 'secret leaked');
   }
+  assert.ok(logs.length > 0, 'the requests were logged');
+  for (const secret of [ENV_KEY, OBJECT_SECRET]) assert.ok(!logs.join('').includes(secret), 'secret in a log line');
 });

@@ -32,6 +32,8 @@ export interface RunServerEvaluationArgs {
   modelRef: string;
   /** Awaited after each finished trial; a throw stops the run (its finished trials stay). */
   onProgress?: (progress: EvaluationProgress) => void | Promise<void>;
+  /** Stops the run between trials (lease lost, shutdown); started trials finish first. */
+  signal?: AbortSignal;
 }
 
 export const WORKER_ATTRIBUTES: JsonRecord = { _weave_eval_meta: { evaluate_model_worker: true } };
@@ -108,6 +110,7 @@ export class EvaluationRunner {
           continue;
         }
         tasks.push(async () => {
+          args.signal?.throwIfAborted();
           const result = await this.#trial(scope, plan, args, id, row);
           outputs[slot] = result.output;
           rollup.add(result.rollup);
