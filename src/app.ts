@@ -30,6 +30,7 @@ import evaluationRunRoutes from './routes/evaluation-runs.js';
 import keyRoutes from './routes/keys.js';
 import liveTailRoutes from './routes/live-tail.js';
 import uiSessionRoutes from './routes/ui-session.js';
+import evaluationServerRoutes from './routes/evaluations-server.js';
 import { createAjv } from './schemas/ajv.js';
 import { CallSchema } from './schemas/calls.js';
 import { Operand } from './schemas/query.js';
@@ -122,6 +123,7 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   await app.register(keyRoutes, { services });
   await app.register(uiSessionRoutes, { services });
   await app.register(liveTailRoutes, { services });
+  await app.register(evaluationServerRoutes, { services });
   registerWebApp(app, webApp);
   // Training runs in the background of every node: the sweeper always, the built-in runner when a trainer is set.
   app.addHook('onReady', async () => services.training.runtime.start(app.log));

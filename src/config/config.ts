@@ -48,6 +48,18 @@ const EnvSchema = Type.Object({
   OPENAI_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** OpenAI-compatible API root the image endpoint calls (`<base>/images/generations`). */
   OPENAI_BASE_URL: Type.String({ default: 'https://api.openai.com/v1' }),
+  /** Server-side evaluation (evaluations spec §6.3): OpenAI-compatible API root of the `openai/` provider. */
+  HEDDLE_PROVIDER_OPENAI_BASE_URL: Type.String({ default: 'https://api.openai.com/v1' }),
+  /** Key of the `openai/` provider; unset means its rows fail naming this variable. */
+  HEDDLE_PROVIDER_OPENAI_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** Provider used for a bare model name (`gpt-4o-mini` → `openai/gpt-4o-mini`). */
+  HEDDLE_PROVIDER_DEFAULT: Type.String({ default: 'openai' }),
+  /** Model used when an `LLMStructuredCompletionModel` names none (`llm_model_id` empty). */
+  HEDDLE_PROVIDER_DEFAULT_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  /** Per-request timeout of a provider call, so a hung provider fails the row instead of the run. */
+  HEDDLE_PROVIDER_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 60_000 }),
+  /** Retries after a 429/5xx or network error (exponential backoff, honouring Retry-After). */
+  HEDDLE_PROVIDER_MAX_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 3 }),
   /** Training (training spec §6): a queued job no trainer took within this many seconds fails. */
   HEDDLE_TRAINING_QUEUE_TIMEOUT_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 900 }),
   /** Lease of a running job; a holder that stops heartbeating loses the job after this. */
@@ -134,6 +146,34 @@ export interface Config {
   sessionTtlSeconds: number;
   /** Folder of the built web app; null = the checkout's `web/dist`. */
   webDir: string | null;
+  providers: ProviderConfig;
+}
+
+/** Server-side evaluation providers (docs/spec/evaluations.md §6.3). */
+export interface ProviderConfig {
+  openaiBaseUrl: string;
+  openaiApiKey?: string;
+  defaultProvider: string;
+  defaultModel?: string;
+  timeoutMs: number;
+  maxRetries: number;
+  /**
+   * Secrets a `Provider` object's `api_key_name` may name: `HEDDLE_SECRET_<NAME>` holds the secret
+   * called `<NAME>` (our choice; only variables with that prefix can be read, so an object cannot
+   * name an arbitrary server variable such as the database URL).
+   */
+  secrets: Readonly<Record<string, string>>;
+}
+
+export const SECRET_ENV_PREFIX = 'HEDDLE_SECRET_';
+
+function secretsOf(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (key.startsWith(SECRET_ENV_PREFIX) && key.length > SECRET_ENV_PREFIX.length && value)
+      out[key.slice(SECRET_ENV_PREFIX.length)] = value;
+  }
+  return out;
 }
 
 export class ConfigError extends Error {}
@@ -211,5 +251,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inferenceCatalog,
     sessionTtlSeconds: parsed.HEDDLE_SESSION_TTL_SECONDS,
     webDir: parsed.HEDDLE_WEB_DIR ? path.resolve(parsed.HEDDLE_WEB_DIR) : null,
+    providers: Object.freeze({
+      openaiBaseUrl: parsed.HEDDLE_PROVIDER_OPENAI_BASE_URL.replace(/\/+$/, ''),
+      openaiApiKey: parsed.HEDDLE_PROVIDER_OPENAI_API_KEY,
+      defaultProvider: parsed.HEDDLE_PROVIDER_DEFAULT,
+      defaultModel: parsed.HEDDLE_PROVIDER_DEFAULT_MODEL,
+      timeoutMs: parsed.HEDDLE_PROVIDER_TIMEOUT_MS,
+      maxRetries: parsed.HEDDLE_PROVIDER_MAX_RETRIES,
+      secrets: Object.freeze(secretsOf(env)),
+    }),
   });
 }

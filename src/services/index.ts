@@ -78,6 +78,7 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
   const tables = new TableService(store, access);
   const v2Objects = new V2ObjectService(store, access, objects, files, tables);
   const auth = new AuthService(store);
+  const training = createTrainingServices(store, access, config, trainer);
   return {
     auth,
     keyAdmin: new KeyAdminService(store, auth),
@@ -109,8 +110,16 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     catalog: new InferenceCatalogService(config.inferenceCatalog),
     annotationQueues: new AnnotationQueueService(store, access),
     v2Objects,
-    evaluations: createEvaluationServices(store, access, v2Objects, feedback, prices),
+    evaluations: createEvaluationServices(
+      store,
+      access,
+      v2Objects,
+      feedback,
+      prices,
+      config.providers,
+      training.inference,
+    ),
     otel: new OtelService(store, access, objects),
-    training: createTrainingServices(store, access, config, trainer),
+    training,
   };
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
@@ -40,7 +40,12 @@ export const TEST_STORE: 'sqlite' | 'postgres' = process.env.HEDDLE_TEST_STORE =
 export async function buildTestApp(
   t: Pick<TestContext, 'after'>,
   env: Record<string, string> = {},
-  opts: { trainer?: Trainer; beforeReady?: (app: FastifyInstance) => void } = {},
+  opts: {
+    trainer?: Trainer;
+    beforeReady?: (app: FastifyInstance) => void;
+    /** A logger for the app (default none), e.g. to check what reaches the log lines. */
+    logger?: FastifyServerOptions['logger'];
+  } = {},
 ): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-test-'));
   const database = TEST_STORE === 'postgres' ? await createTestDatabase() : null;
@@ -54,7 +59,7 @@ export async function buildTestApp(
     ? new PostgresStore({ url: database.url })
     : new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
   await store.migrate();
-  const app = await buildApp({ config, store, trainer: opts.trainer ?? null });
+  const app = await buildApp({ config, store, trainer: opts.trainer ?? null, logger: opts.logger });
   // routes can only be added before ready (a test's probe route)
   opts.beforeReady?.(app);
   await app.ready();

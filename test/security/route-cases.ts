@@ -130,6 +130,8 @@ function evaluationCallCases(): Record<string, RouteCase> {
       evaluation_call_ids: [missing],
       include_summary: true,
     })),
+    // server-side evaluation status (§6.4): an unknown call is a 200 `not_found` for the owner
+    'POST /evaluations/status': post('/evaluations/status', (p) => ({ project_id: p, call_id: missing })),
   };
 }
 

@@ -22,6 +22,7 @@ export interface NewCall {
   parentId: string | null;
   inputs: JsonRecord;
   attributes: JsonRecord;
+  displayName?: string | null;
 }
 
 const parseObject = (text: string | null): JsonRecord => {
@@ -74,7 +75,7 @@ export class EvalCalls {
         id,
         op_name: call.opName,
         op_display_name: opDisplayName(call.opName),
-        display_name: null,
+        display_name: call.displayName ?? null,
         trace_id: call.traceId ?? id,
         parent_id: call.parentId,
         thread_id: null,
@@ -91,15 +92,21 @@ export class EvalCalls {
     return id;
   }
 
-  /** Ends a call now with its output; a later end replaces an earlier one. */
-  async end(projectId: string, id: string, output: unknown, summary: JsonRecord = {}): Promise<void> {
+  /** Ends a call now with its output (or an exception text); a later end replaces an earlier one. */
+  async end(
+    projectId: string,
+    id: string,
+    output: unknown,
+    summary: JsonRecord = {},
+    exception: string | null = null,
+  ): Promise<void> {
     await this.store.calls.write([
       {
         kind: 'end',
         project_id: projectId,
         id,
         ended_at: nowMicros(),
-        exception: null,
+        exception,
         output: JSON.stringify(output ?? null),
         summary: JSON.stringify(summary),
         wb_run_step_end: null,

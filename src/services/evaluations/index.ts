@@ -1,20 +1,24 @@
+import type { ProviderConfig } from '../../config/config.js';
 import type { TraceStore } from '../../store/types.js';
 import type { FeedbackService } from '../feedback-service.js';
 import type { RecordPriceLookup } from '../price-table.js';
 import type { ProjectAccess } from '../project-access.js';
+import type { InferenceService } from '../training/inference-service.js';
 import type { V2ObjectService } from '../v2-object-service.js';
 import { EvalCalls } from './eval-calls.js';
 import { EvalResultsService } from './eval-results-service.js';
 import { EvaluationRunService } from './evaluation-run-service.js';
 import { PredictionService } from './prediction-service.js';
 import { ScoreService } from './score-service.js';
+import { ServerEvaluationService } from './server-eval/server-evaluation-service.js';
 
-/** The call-backed evaluation APIs (docs/spec/evaluations.md §3–§4). */
+/** The call-backed evaluation APIs (docs/spec/evaluations.md §3–§4) and server-side evaluation (§5–§6). */
 export interface EvaluationServices {
   runs: EvaluationRunService;
   predictions: PredictionService;
   scores: ScoreService;
   results: EvalResultsService;
+  server: ServerEvaluationService;
 }
 
 export function createEvaluationServices(
@@ -23,6 +27,8 @@ export function createEvaluationServices(
   v2Objects: V2ObjectService,
   feedback: FeedbackService,
   prices: RecordPriceLookup,
+  providers: ProviderConfig,
+  inference: InferenceService | null,
 ): EvaluationServices {
   const calls = new EvalCalls(store, v2Objects);
   return {
@@ -30,5 +36,6 @@ export function createEvaluationServices(
     predictions: new PredictionService(access, calls),
     scores: new ScoreService(access, calls, feedback),
     results: new EvalResultsService(store, access, calls, prices),
+    server: new ServerEvaluationService(store, access, calls, feedback, providers, inference),
   };
 }

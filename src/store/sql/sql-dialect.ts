@@ -92,7 +92,7 @@ export interface SqlDialect {
 
 /** A plain column reference (`c.inputs`) or placeholder: cheap to repeat, so never worth binding. */
 export const isSimpleSql = (sql: string): boolean =>
-  /^(?:[a-z][a-z0-9]*\.[a-z_]+|[@$]p?\d+(?:::[a-z0-9\[\]]+)?)$/.test(sql);
+  /^(?:[a-z][a-z0-9]*\.[a-z_]+|[@$]p?\d+(?:::[a-z0-9[\]]+)?)$/.test(sql);
 
 /**
  * The most SQL one query may compile to (STYLE.md: a query whose SQL passes a size budget is

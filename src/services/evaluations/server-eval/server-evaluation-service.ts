@@ -1,0 +1,87 @@
+import type { ProviderConfig } from '../../../config/config.js';
+import type { JsonRecord } from '../../../domain/eval-results/types.js';
+import type { EvaluationStatusRes } from '../../../schemas/evaluations-server.js';
+import type { TraceStore } from '../../../store/types.js';
+import type { Caller } from '../../auth-service.js';
+import type { FeedbackService } from '../../feedback-service.js';
+import type { ProjectAccess } from '../../project-access.js';
+import type { InferenceService } from '../../training/inference-service.js';
+import type { EvalCalls } from '../eval-calls.js';
+import { ProviderRegistry } from '../providers/provider-registry.js';
+import { evaluationStatus } from './evaluation-status.js';
+import { LlmExec } from './llm-exec.js';
+import { ObjectReader } from './object-reader.js';
+import { loadEvaluationPlan } from './plan.js';
+import { EvaluationRunner, type RunServerEvaluationArgs } from './run-evaluation.js';
+import { CallScorer, checkScorerRefs, type ScoreCallsArgs } from './score-calls.js';
+
+export interface ServerEvaluationOptions {
+  /** Trials (`predict_and_score` calls) of one run in flight at once. */
+  concurrency?: number;
+  /** Replaces `fetch` for every provider (tests). */
+  fetch?: typeof fetch;
+}
+
+/**
+ * Server-side evaluation and scoring (docs/spec/evaluations.md §5, §6): the synchronous checks a
+ * route makes before it enqueues a job, the job bodies a worker runs, and the status read.
+ */
+export class ServerEvaluationService {
+  readonly #objects: ObjectReader;
+  readonly #runner: EvaluationRunner;
+  readonly #scorer: CallScorer;
+
+  constructor(
+    store: TraceStore,
+    private readonly access: ProjectAccess,
+    private readonly calls: EvalCalls,
+    feedback: FeedbackService,
+    providers: ProviderConfig,
+    inference: InferenceService | null,
+    opts: ServerEvaluationOptions = {},
+  ) {
+    this.#objects = new ObjectReader(store);
+    const registry = new ProviderRegistry(providers, this.#objects, inference, opts.fetch);
+    const exec = new LlmExec(calls, registry, this.#objects);
+    this.#runner = new EvaluationRunner(calls, this.#objects, exec, feedback, opts.concurrency ?? 4);
+    this.#scorer = new CallScorer(calls, this.#objects, exec, feedback);
+  }
+
+  /**
+   * §6.1 (our choice): what `/evaluations/evaluate_model` checks before enqueueing: both refs are
+   * object refs of the project (400), exist (404), and name an Evaluation whose scorers are all
+   * LLMAsAJudgeScorer and an LLMStructuredCompletionModel (400 with the reason).
+   */
+  async validateEvaluateModel(
+    caller: Caller,
+    projectId: string,
+    evaluationRef: string,
+    modelRef: string,
+  ): Promise<void> {
+    await this.access.assertCanWrite(caller, projectId);
+    await loadEvaluationPlan(this.#objects, projectId, evaluationRef, modelRef);
+  }
+
+  /** §5 (our choice): what `/calls/score` checks before enqueueing: every scorer ref parses as an object ref (400). */
+  async validateScoreCalls(caller: Caller, projectId: string, scorerRefs: string[]): Promise<void> {
+    await this.access.assertCanWrite(caller, projectId);
+    checkScorerRefs(scorerRefs);
+  }
+
+  /** The evaluate-model job: runs (or resumes) the evaluation; resolves with the summary. */
+  async runServerEvaluation(args: RunServerEvaluationArgs): Promise<JsonRecord> {
+    await this.access.assertCanWrite(args.caller, args.projectId);
+    return this.#runner.run(args);
+  }
+
+  /** The calls-score job: each (call, scorer) pair once. */
+  async scoreCalls(args: ScoreCallsArgs): Promise<void> {
+    await this.access.assertCanWrite(args.caller, args.projectId);
+    await this.#scorer.run(args);
+  }
+
+  async status(caller: Caller, projectId: string, callId: string): Promise<EvaluationStatusRes> {
+    this.access.assertCanRead(caller, projectId);
+    return evaluationStatus(this.calls, this.#objects, projectId, callId);
+  }
+}
