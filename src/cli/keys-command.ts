@@ -22,7 +22,7 @@ function parseCreateOptions(args: string[]) {
   }
 }
 
-/** Entities are the first half of `entity/project` ids (calls spec §1). */
+/** Entities are the first half of `entity/project` ids (docs/spec/calls.md §1). */
 function checkName(kind: string, name: string): void {
   if (name === '' || name.includes('/') || name.length > 128)
     throw new UsageError(`Invalid ${kind} name "${name}": no "/", at most 128 characters`);

@@ -44,11 +44,11 @@ const EnvSchema = Type.Object({
   HEDDLE_MIN_PYTHON_CLIENT_VERSION: Type.String({ default: '0.0.0' }),
   /** Public address of this server, reported to clients as `serverInfo.frontendHost`. */
   HEDDLE_PUBLIC_URL: Type.Optional(Type.String()),
-  /** Key for `/image/create` (objects spec §6.4); unset means the endpoint answers "No OpenAI API key found". */
+  /** Key for `/image/create` (docs/spec/objects.md §6.4); unset means the endpoint answers "No OpenAI API key found". */
   OPENAI_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** OpenAI-compatible API root the image endpoint calls (`<base>/images/generations`). */
   OPENAI_BASE_URL: Type.String({ default: 'https://api.openai.com/v1' }),
-  /** Server-side evaluation (evaluations spec §6.3): OpenAI-compatible API root of the `openai/` provider. */
+  /** Server-side evaluation (docs/spec/evaluations.md §6.3): OpenAI-compatible API root of the `openai/` provider. */
   HEDDLE_PROVIDER_OPENAI_BASE_URL: Type.String({ default: 'https://api.openai.com/v1' }),
   /** Key of the `openai/` provider; unset means its rows fail naming this variable. */
   HEDDLE_PROVIDER_OPENAI_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
@@ -60,7 +60,7 @@ const EnvSchema = Type.Object({
   HEDDLE_PROVIDER_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 60_000 }),
   /** Retries after a 429/5xx or network error (exponential backoff, honouring Retry-After). */
   HEDDLE_PROVIDER_MAX_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 3 }),
-  /** Training (training spec §6): a queued job no trainer took within this many seconds fails. */
+  /** Training (docs/spec/training.md §6): a queued job no trainer took within this many seconds fails. */
   HEDDLE_TRAINING_QUEUE_TIMEOUT_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 900 }),
   /** Lease of a running job; a holder that stops heartbeating loses the job after this. */
   HEDDLE_TRAINING_LEASE_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 60 }),
@@ -80,7 +80,7 @@ const EnvSchema = Type.Object({
   HEDDLE_INFERENCE_CONCURRENCY: Type.Integer({ minimum: 1, default: 4 }),
   /** Requests that may wait for a slot; beyond that they get 429 (ART sends a step's rollouts at once). */
   HEDDLE_INFERENCE_QUEUE_LIMIT: Type.Integer({ minimum: 0, default: 256 }),
-  /** JSON file with the inference catalogues (otel-service-queues spec §C); unset = empty lists. */
+  /** JSON file with the inference catalogues (docs/spec/otel-service-queues.md §C); unset = empty lists. */
   HEDDLE_INFERENCE_CATALOG: Type.Optional(Type.String()),
   /** A request taking longer is logged at warn (the default level shows only failures and slow requests). */
   HEDDLE_LOG_SLOW_MS: Type.Integer({ minimum: 1, default: 1000 }),

@@ -4,7 +4,7 @@ import { isJsonObject, isLosslessNumber, toPlainJson, type JsonObject, type Json
 import { detectObjectClasses, type ObjectClasses } from './object-classes.js';
 
 /**
- * Builtin object classes (objects spec §2.4): `/obj/create` may name one in
+ * Builtin object classes (docs/spec/objects.md §2.4): `/obj/create` may name one in
  * `builtin_object_class`, and the server then stores the value in that class's shape.
  */
 

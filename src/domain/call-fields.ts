@@ -2,7 +2,7 @@ import { InvalidFieldError } from '../errors/app-error.js';
 import { splitFieldPath } from './query/parse.js';
 
 /**
- * What a field path of the calls query language refers to (calls spec §5.2).
+ * What a field path of the calls query language refers to (docs/spec/calls.md §5.2).
  */
 export type CallStringColumn =
   | 'id'
@@ -26,7 +26,7 @@ export type CallField =
   | { kind: 'column'; name: CallTimeColumn; type: 'datetime' }
   /** A path into a JSON column; an empty path is the whole value. */
   | { kind: 'json'; column: CallJsonColumn; path: string[] }
-  /** `summary.weave.status | latency_ms | trace_name`, derived from the row (spec §2.6). */
+  /** `summary.weave.status | latency_ms | trace_name`, derived from the row (docs/spec/calls.md §2.6). */
   | { kind: 'derived'; name: 'status' | 'latency_ms' | 'trace_name' }
   /** `feedback.[type].payload.<path>`, `.runnable_ref`, `.trigger_ref` (`type` `*` = any). */
   | { kind: 'feedback'; feedbackType: string; target: { payload: string[] } | 'runnable_ref' | 'trigger_ref' };
@@ -48,7 +48,7 @@ export const CALL_INT_COLUMNS: readonly CallIntColumn[] = ['wb_run_step', 'wb_ru
 export const CALL_TIME_COLUMNS: readonly CallTimeColumn[] = ['started_at', 'ended_at', 'deleted_at'];
 export const CALL_JSON_COLUMNS: readonly CallJsonColumn[] = ['inputs', 'output', 'attributes', 'summary'];
 
-/** Resolves a calls query field path (calls spec §5.2); unknown or forbidden fields → 422 with a reason. */
+/** Resolves a calls query field path (docs/spec/calls.md §5.2); unknown or forbidden fields → 422 with a reason. */
 export function resolveCallField(path: string): CallField {
   if (path.startsWith('feedback.')) return resolveFeedbackField(path);
   const [head, ...rest] = splitFieldPath(path);

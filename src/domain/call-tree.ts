@@ -1,6 +1,6 @@
 /**
  * Adds to `collected` every call reachable through parent links from a collected id: the
- * descendants a delete cascades to (calls spec §3.1). `calls` are the live calls of the traces
+ * descendants a delete cascades to (docs/spec/calls.md §3.1). `calls` are the live calls of the traces
  * involved; links to calls outside them are not followed.
  */
 export function collectDescendants(

@@ -2,7 +2,7 @@ import type { CallRow } from './rows.js';
 import { formatMicros } from './time.js';
 
 /**
- * How a stored call reads back (calls spec §2.1, §2.6). Lines are assembled around the stored
+ * How a stored call reads back (docs/spec/calls.md §2.1, §2.6). Lines are assembled around the stored
  * JSON texts instead of parsing and re-serialising them, which keeps streaming cheap.
  */
 export interface CallViewOptions {
@@ -29,7 +29,7 @@ export function deriveStatus(
   return 'success';
 }
 
-/** The server-derived `weave` object of a summary (spec §2.6), keeping the client's other `weave` keys. */
+/** The server-derived `weave` object of a summary (docs/spec/calls.md §2.6), keeping the client's other `weave` keys. */
 function deriveWeave(
   row: Partial<CallRow>,
   stored: Record<string, unknown>,
@@ -90,7 +90,7 @@ function attributesText(row: CallRow): string {
 /** One call as JSON text. */
 export function callToJson(row: CallRow, options: CallViewOptions): string {
   const columns = options.columns;
-  // unselected fields read null (or `{}` for inputs/attributes), spec §5.6
+  // unselected fields read null (or `{}` for inputs/attributes), docs/spec/calls.md §5.6
   const all = columns === null;
   const has = (field: string): boolean => all || columns.has(field);
   const summary = summaryJson(row, options.weaveExtras?.(row));

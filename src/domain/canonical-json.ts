@@ -1,7 +1,7 @@
 import { isFloatLiteral, isLosslessNumber } from './json-value.js';
 
 /**
- * Canonical JSON text (objects spec §1.2): what Python's `json.dumps(value, sort_keys=True)`
+ * Canonical JSON text (docs/spec/objects.md §1.2): what Python's `json.dumps(value, sort_keys=True)`
  * prints for the value the reference server parsed from the request. Digests hash these bytes,
  * so every rule here is byte-exact: `", "` and `": "` separators, keys sorted by code point,
  * non-ASCII escaped as lowercase `\uXXXX`, integers exact, floats in Python `repr` form.

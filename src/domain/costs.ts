@@ -3,8 +3,8 @@ import type { ModelUsage } from './llm-usage.js';
 import { formatMicros } from './time.js';
 
 /**
- * Choosing a price for a call and the `summary.weave.costs` entry it yields (objects spec §8.5,
- * calls spec §2.10). Pure: the candidate rows are loaded by the service.
+ * Choosing a price for a call and the `summary.weave.costs` entry it yields (docs/spec/objects.md §8.5,
+ * docs/spec/calls.md §2.10). Pure: the candidate rows are loaded by the service.
  */
 
 /**
@@ -36,7 +36,7 @@ export function choosePrice(candidates: readonly CostRow[], startedAt: number): 
   return best;
 }
 
-/** One `summary.weave.costs[<llm_id>]` entry (objects spec §8.5 step 4). */
+/** One `summary.weave.costs[<llm_id>]` entry (docs/spec/objects.md §8.5 step 4). */
 export function costEntry(usage: ModelUsage, price: CostRow): Record<string, unknown> {
   const uncachedPrompt = usage.prompt_tokens - usage.cache_read_input_tokens - usage.cache_creation_input_tokens;
   return {

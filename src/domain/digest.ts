@@ -2,7 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
 
 /**
- * The digests of objects spec §1: content addresses the official clients compute too, so they
+ * The digests of docs/spec/objects.md §1: content addresses the official clients compute too, so they
  * must match byte for byte.
  */
 

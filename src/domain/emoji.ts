@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 
 /**
- * Reaction emoji (objects spec §7.2 `wandb.reaction.1`): is the text exactly one emoji, and its
+ * Reaction emoji (docs/spec/objects.md §7.2 `wandb.reaction.1`): is the text exactly one emoji, and its
  * CLDR short name as a `:snake_case:` alias. Names come from the CLDR annotations that the
  * emojibase-data package ships (English labels such as "thumbs up: medium skin tone").
  */

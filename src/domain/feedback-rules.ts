@@ -4,7 +4,7 @@ import { reactionNames } from './emoji.js';
 import { REF_PREFIX } from './refs.js';
 
 /**
- * The rules of objects spec §7.2 that need nothing but the request: reserved feedback types,
+ * The rules of docs/spec/objects.md §7.2 that need nothing but the request: reserved feedback types,
  * which ref fields each type needs or forbids, ref kinds, and the payload size limit. Checking
  * an annotation against its AnnotationSpec needs the object store and lives in the service.
  */

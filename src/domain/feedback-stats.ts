@@ -1,7 +1,7 @@
 import { percentile, percentileLabel, type Aggregation } from './metric-stats.js';
 
 /**
- * Pure parts of `/feedback/payload_schema` and `/feedback/stats` (objects spec §7.7, §7.8):
+ * Pure parts of `/feedback/payload_schema` and `/feedback/stats` (docs/spec/objects.md §7.7, §7.8):
  * leaf paths of payloads, value extraction by type, and the per-bucket aggregates.
  */
 

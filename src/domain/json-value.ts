@@ -2,7 +2,7 @@ import { isLosslessNumber, LosslessNumber, parse } from 'lossless-json';
 
 /**
  * JSON values as the object and table APIs receive them: parsed without losing how each number
- * was written (objects spec §1.2: `1` and `1.0` hash differently, big integers stay exact).
+ * was written (docs/spec/objects.md §1.2: `1` and `1.0` hash differently, big integers stay exact).
  * Numbers are `LosslessNumber`s holding the literal text; everything else is plain JS.
  */
 export type JsonValue = null | boolean | string | LosslessNumber | number | JsonValue[] | { [key: string]: JsonValue };

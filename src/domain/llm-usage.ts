@@ -1,5 +1,5 @@
 /**
- * Token usage as clients report it in `summary.usage` (model → counts, calls spec §2.5), read
+ * Token usage as clients report it in `summary.usage` (model → counts, docs/spec/calls.md §2.5), read
  * the way the analytics endpoints need it (§4.9, §4.10): provider aliases summed
  * (`prompt_tokens + input_tokens`, `completion_tokens + output_tokens`), anything that is not a
  * JSON number counted as 0.

@@ -1,6 +1,6 @@
 /**
  * Aggregates over one metric in one group (a time bucket, or a bucket × model), as `/calls/stats`
- * and `/threads/stream_query` report them (calls spec §4.9, §4.12). Null values are skipped by
+ * and `/threads/stream_query` report them (docs/spec/calls.md §4.9, §4.12). Null values are skipped by
  * every aggregate, as SQL aggregates skip NULL.
  */
 
@@ -54,7 +54,7 @@ export class MetricAccumulator {
 
   /**
    * The aggregate; sums, averages and counts of nothing read 0, min and max of nothing read null
-   * (calls spec §4.9 "Empty buckets"). `count_true` / `count_false` count non-zero / zero values.
+   * (docs/spec/calls.md §4.9 "Empty buckets"). `count_true` / `count_false` count non-zero / zero values.
    */
   aggregate(kind: Aggregation): number | null {
     switch (kind) {
@@ -112,7 +112,7 @@ export class GroupStats<M extends string> {
 
   /**
    * `<agg>_<metric>` and `p<P>_<metric>` columns for `plans`, then `count`. Metrics for which
-   * `sumOnly` holds report null for everything but `sum` (calls spec §4.9, cost metrics).
+   * `sumOnly` holds report null for everything but `sum` (docs/spec/calls.md §4.9, cost metrics).
    */
   columns(plans: readonly MetricPlan<M>[], sumOnly: (metric: M) => boolean): Record<string, number | null> {
     const out: Record<string, number | null> = {};

@@ -1,7 +1,7 @@
 import { isJsonObject, type JsonValue } from './json-value.js';
 
 /**
- * What the value of an object version says about itself: its Weave class (objects spec §2.2)
+ * What the value of an object version says about itself: its Weave class (docs/spec/objects.md §2.2)
  * and whether it is an op (§2.3).
  */
 
@@ -45,7 +45,7 @@ export function objectKind(val: JsonValue): 'op' | 'object' {
   return effective === 'Op' ? 'op' : 'object';
 }
 
-/** Longest object id (objects spec §3.1; longer → 400). */
+/** Longest object id (docs/spec/objects.md §3.1; longer → 400). */
 export const MAX_OBJECT_ID_LENGTH = 128;
 
 /** Characters an object id may not contain: anything but Unicode letters, digits, `_`, `.`, `-`. */

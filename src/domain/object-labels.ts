@@ -1,5 +1,5 @@
 /**
- * Names of tags and aliases (objects spec §2.7). Request lists are deduplicated (first
+ * Names of tags and aliases (docs/spec/objects.md §2.7). Request lists are deduplicated (first
  * occurrence kept) before validation.
  */
 

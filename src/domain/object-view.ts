@@ -8,7 +8,7 @@ export interface ObjectViewOptions {
 }
 
 /**
- * A stored version as `ObjSchema` JSON text (objects spec §2.1). The canonical value text is
+ * A stored version as `ObjSchema` JSON text (docs/spec/objects.md §2.1). The canonical value text is
  * spliced in verbatim (our choice, §2.1) so floats keep their form (`1.0` stays `1.0`).
  */
 export function objectVersionJson(row: ObjectVersionRow, opts: ObjectViewOptions = {}): string {

@@ -3,7 +3,7 @@ import type { RecordField } from './rows.js';
 import { splitFieldPath } from './query/parse.js';
 
 /**
- * Field paths of the feedback and price queries (objects spec §7.4, §8.3), and the id-only
+ * Field paths of the feedback and price queries (docs/spec/objects.md §7.4, §8.3), and the id-only
  * query shape that purges accept (§7.6, §8.4).
  */
 
@@ -88,7 +88,7 @@ const COST_NUMBER_COLUMNS = [
   'cache_read_input_token_cost',
   'cache_creation_input_token_cost',
 ];
-/** The keys of a `/cost/query` result item (objects spec §8.3). */
+/** The keys of a `/cost/query` result item (docs/spec/objects.md §8.3). */
 export const COST_OUTPUT_FIELDS = [
   'id',
   'llm_id',
@@ -104,7 +104,7 @@ export const COST_OUTPUT_FIELDS = [
 
 export function resolveCostField(path: string): RecordField {
   if (COST_STRING_COLUMNS.includes(path)) return { kind: 'column', name: path, type: 'string' };
-  // the project column holds pricing_level_id (objects spec §8.1)
+  // the project column holds pricing_level_id (docs/spec/objects.md §8.1)
   if (path === 'pricing_level_id') return { kind: 'column', name: 'project_id', type: 'string' };
   if (COST_NUMBER_COLUMNS.includes(path)) return { kind: 'column', name: path, type: 'number' };
   if (path === 'effective_date' || path === 'created_at') return { kind: 'column', name: path, type: 'datetime' };

@@ -3,7 +3,7 @@ import { checkCount, checkFieldPath, QUERY_LIMITS } from './query/limits.js';
 import { splitFieldPath } from './query/parse.js';
 
 /**
- * `expand_columns` of calls queries (calls spec §5.6): paths at which a stored object or op ref
+ * `expand_columns` of calls queries (docs/spec/calls.md §5.6): paths at which a stored object or op ref
  * is replaced by the value it names.
  *
  * Our choice where the spec leaves room: a ref expands when it names an object or op of the

@@ -1,7 +1,7 @@
 import { REF_PREFIX } from './refs.js';
 
 /**
- * The external ref grammar of objects spec §5.1:
+ * The external ref grammar of docs/spec/objects.md §5.1:
  * `weave:///<entity>/<project>/(object|op)/<name>:<version>[/<edge>/<value>]*`,
  * `weave:///<entity>/<project>/table/<digest>`, `weave:///<entity>/<project>/call/<id>`.
  */

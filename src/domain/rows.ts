@@ -35,7 +35,7 @@ export interface CallRow {
   change_seq?: number;
 }
 
-/** One stored object version (objects spec §2.1). */
+/** One stored object version (docs/spec/objects.md §2.1). */
 export interface ObjectVersionRow {
   project_id: string;
   object_id: string;
@@ -69,7 +69,7 @@ export type RecordField =
   | { kind: 'column'; name: string; type: 'string' | 'number' | 'datetime' }
   | { kind: 'json'; column: string; path: string[] };
 
-/** One price record (objects spec §8.1); costs are per token. */
+/** One price record (docs/spec/objects.md §8.1); costs are per token. */
 export interface CostRow {
   id: string;
   pricing_level: 'project' | 'default';

@@ -1,6 +1,6 @@
 /**
  * IANA time zones through Temporal (`@js-temporal/polyfill`): UTC offsets of a zone and the
- * wall-clock aligned time buckets of `/calls/stats` (calls spec §4.9).
+ * wall-clock aligned time buckets of `/calls/stats` (docs/spec/calls.md §4.9).
  */
 import { Temporal } from '@js-temporal/polyfill';
 

@@ -1,7 +1,7 @@
 import type { ModelUsage } from './llm-usage.js';
 
 /**
- * Usage roll-ups over parent links for `/calls/usage` and `/trace/usage` (calls spec §4.10
+ * Usage roll-ups over parent links for `/calls/usage` and `/trace/usage` (docs/spec/calls.md §4.10
  * steps 4–5, §4.11): each call's own usage per model, then every call's usage plus that of all its
  * descendants.
  */

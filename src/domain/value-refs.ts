@@ -1,7 +1,7 @@
 import { isLosslessNumber } from './json-value.js';
 import { isWellFormedRef, REF_PREFIX } from './refs.js';
 
-/** Refs in the internal form of the hosted service; this service never accepts them (objects spec §5.1). */
+/** Refs in the internal form of the hosted service; this service never accepts them (docs/spec/objects.md §5.1). */
 export const INTERNAL_REF_PREFIX = 'weave-trace-internal:///';
 
 export interface BadRef {
@@ -10,7 +10,7 @@ export interface BadRef {
 }
 
 /**
- * The first string leaf that is an unacceptable ref (objects spec §3.1, §5.5): a `weave:///`
+ * The first string leaf that is an unacceptable ref (docs/spec/objects.md §3.1, §5.5): a `weave:///`
  * string without entity, project and rest, or any internal-form ref. Walks iteratively so deep
  * values cannot overflow the stack.
  */

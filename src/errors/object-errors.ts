@@ -1,7 +1,7 @@
 import { ConflictError, InvalidFieldError, InvalidRequestError, NotFoundError } from './app-error.js';
 
 /**
- * Errors of the objects API that carry an `error_type` (objects spec §0.1: newest servers name
+ * Errors of the objects API that carry an `error_type` (docs/spec/objects.md §0.1: newest servers name
  * the error class in the body, and clients branch on it, e.g. a 404 with `deleted_at` is final).
  */
 

@@ -52,7 +52,7 @@ export function registerAuth(app: FastifyInstance, auth: AuthService, sessions?:
       return;
     }
     if (key === null) {
-      // The training routes word it as their clients expect (training spec §1).
+      // The training routes word it as their clients expect (docs/spec/training.md §1).
       throw new AuthError(
         request.url.startsWith('/v1/')
           ? 'Not authenticated'

@@ -26,7 +26,7 @@ export function registerErrorHandling(
 ): void {
   // Registered here because the 405 answer needs it and this runs before any route plugin.
   const routes = collectRoutes(app);
-  // Bodies are JSON (README, calls spec §0): without Fastify's built-in text/plain parser a body of
+  // Bodies are JSON (README, docs/spec/calls.md §0): without Fastify's built-in text/plain parser a body of
   // another type is a 415 instead of a string that fails validation. A route that takes another
   // type (OTel protobuf, multipart files) adds its parser inside its own plugin.
   app.removeContentTypeParser('text/plain');
@@ -117,7 +117,7 @@ function sendDetail(reply: FastifyReply, detail: Array<{ input?: unknown }>): Fa
   return reply.code(422).type('application/json; charset=utf-8').send(text);
 }
 
-/** The `/v1/...` training routes answer `{"detail": "..."}`, what their clients read (training spec §1). */
+/** The `/v1/...` training routes answer `{"detail": "..."}`, what their clients read (docs/spec/training.md §1). */
 function isTrainingRoute(request: FastifyRequest): boolean {
   return request.url.startsWith('/v1/');
 }

@@ -5,7 +5,7 @@ import { RequestValidationError } from '../errors/app-error.js';
 /**
  * Makes the routes of this (encapsulated) plugin context parse JSON bodies keeping every number's
  * literal text: object and table digests hash `1` and `1.0` differently and keep big integers
- * exact (objects spec §1.2). Only the routes that hash values use it; every other route keeps
+ * exact (docs/spec/objects.md §1.2). Only the routes that hash values use it; every other route keeps
  * Fastify's faster native parser. Call it inside a plugin registered without fastify-plugin.
  */
 export function useLosslessJsonBodies(app: FastifyInstance): void {

@@ -5,7 +5,7 @@ import type { RouteApp } from './route-app.js';
 
 const tags = ['Annotation Queues'];
 
-/** Annotation queues, their items and review progress (otel-service-queues spec §D). */
+/** Annotation queues, their items and review progress (docs/spec/otel-service-queues.md §D). */
 export default async function annotationQueueRoutes(
   app: RouteApp,
   { services }: { services: Services },

@@ -5,7 +5,7 @@ import type { Services } from '../services/index.js';
 import { sendJsonl } from './jsonl.js';
 import type { RouteApp } from './route-app.js';
 
-/** Call statistics, usage roll-ups and threads (calls spec §4.9–4.12). */
+/** Call statistics, usage roll-ups and threads (docs/spec/calls.md §4.9–4.12). */
 export default async function callsAnalyticsRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { callStats, callUsage, threads } = services;
 

@@ -9,7 +9,7 @@ import type { RouteApp } from './route-app.js';
 
 const tags = ['Calls'];
 
-/** The calls API (calls spec §4.1–4.8). */
+/** The calls API (docs/spec/calls.md §4.1–4.8). */
 export default async function callsRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { callWrites, callQueries } = services;
   // batch items are checked one by one so a failure names its item (`["body","batch","3","req",…]`)

@@ -4,7 +4,7 @@ import * as S from '../schemas/feedback.js';
 import type { Services } from '../services/index.js';
 import type { RouteApp } from './route-app.js';
 
-/** The feedback and costs APIs (objects spec §7, §8). */
+/** The feedback and costs APIs (docs/spec/objects.md §7, §8). */
 export default async function feedbackRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { feedback, feedbackStats, costs } = services;
   const tags = ['Feedback'];

@@ -43,7 +43,7 @@ async function* uploadParts(request: FastifyRequest, limit: number): AsyncGenera
   }
 }
 
-/** Files (objects spec §6.1–6.3); each route is also served at the path newer clients use. */
+/** Files (docs/spec/objects.md §6.1–6.3); each route is also served at the path newer clients use. */
 export default async function filesRoutes(
   app: RouteApp,
   { services, fileLimitBytes }: { services: Services; fileLimitBytes: number },

@@ -3,7 +3,7 @@ import { FreeObject, Nullable, NullableLaxBool, NullableLaxInt } from '../schema
 import type { Services } from '../services/index.js';
 import type { RouteApp } from './route-app.js';
 
-/** Not strict: unknown keys are ignored (objects spec §0, §6.4). */
+/** Not strict: unknown keys are ignored (docs/spec/objects.md §0, §6.4). */
 const ImageGenerationCreateReq = Type.Object({
   project_id: Type.String(),
   inputs: Type.Object({ model: Type.String(), prompt: Type.String(), n: NullableLaxInt() }),
@@ -16,7 +16,7 @@ const ImageGenerationCreateRes = Type.Object({
   weave_call_id: Type.Union([Type.String(), Type.Null()]),
 });
 
-/** `/image/create` (objects spec §6.4). */
+/** `/image/create` (docs/spec/objects.md §6.4). */
 export default async function imagesRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   app.post(
     '/image/create',

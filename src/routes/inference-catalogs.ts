@@ -4,7 +4,7 @@ import type { RouteApp } from './route-app.js';
 
 const tags = ['Inference'];
 
-/** Model and hardware catalogues (otel-service-queues spec §C). */
+/** Model and hardware catalogues (docs/spec/otel-service-queues.md §C). */
 export default async function inferenceCatalogRoutes(
   app: RouteApp,
   { services }: { services: Services },

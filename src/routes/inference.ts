@@ -4,13 +4,13 @@ import type { RouteApp } from './route-app.js';
 
 const tags = ['Training'];
 
-/** OpenAI-compatible; unknown keys pass through to the trainer (training spec §4.10). */
+/** OpenAI-compatible; unknown keys pass through to the trainer (docs/spec/training.md §4.10). */
 const ChatCompletionRequest = Type.Object({
   model: Type.String(),
   messages: Type.Array(Type.Object({})),
 });
 
-/** `POST /v1/chat/completions` against checkpoints, and the training health routes (training spec §4.10, §4.11). */
+/** `POST /v1/chat/completions` against checkpoints, and the training health routes (docs/spec/training.md §4.10, §4.11). */
 export default async function inferenceRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { inference, runtime } = services.training;
   app.post(

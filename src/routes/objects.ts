@@ -7,7 +7,7 @@ import type { RouteApp } from './route-app.js';
 
 const tags = ['Objects'];
 
-/** The objects API (objects spec §3). */
+/** The objects API (docs/spec/objects.md §3). */
 export default async function objectsRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { objects, objectLabels } = services;
 

@@ -47,7 +47,7 @@ function header(request: FastifyRequest, name: string): string | null {
 }
 
 /**
- * OTLP/HTTP trace export (otel spec §A). This plugin's own content-type parsers take protobuf and
+ * OTLP/HTTP trace export (docs/spec/otel-service-queues.md §A). This plugin's own content-type parsers take protobuf and
  * JSON as raw bytes; any other type is a 415. Keys may also come in `wandb-api-key`.
  */
 export default async function otelRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {

@@ -4,7 +4,7 @@ import type { RouteApp } from './route-app.js';
 
 const tags = ['Service'];
 
-/** Health, version, server info, caller location, project info (otel-service-queues spec §B). */
+/** Health, version, server info, caller location, project info (docs/spec/otel-service-queues.md §B). */
 export default async function serviceRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { info } = services;
   app.get(

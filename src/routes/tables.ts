@@ -23,7 +23,7 @@ function plainIndexes(body: unknown): void {
   }
 }
 
-/** The tables and refs APIs (objects spec §4, §5). */
+/** The tables and refs APIs (docs/spec/objects.md §4, §5). */
 export default async function tablesRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { tables, refs } = services;
 

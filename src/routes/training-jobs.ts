@@ -5,7 +5,7 @@ import type { RouteApp } from './route-app.js';
 
 const tags = ['Training'];
 
-/** RL and SFT jobs, job read and events (training spec §4.6–§4.9). Creation answers `{id}` at once. */
+/** RL and SFT jobs, job read and events (docs/spec/training.md §4.6–§4.9). Creation answers `{id}` at once. */
 export default async function trainingJobRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { jobs } = services.training;
 

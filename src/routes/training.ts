@@ -17,7 +17,7 @@ async function ignoreEmptyJsonBody(request: FastifyRequest): Promise<void> {
     delete request.headers['content-type'];
 }
 
-/** Models, checkpoints and `/log` of the training API (training spec §4.1–§4.5, §4.12). */
+/** Models, checkpoints and `/log` of the training API (docs/spec/training.md §4.1–§4.5, §4.12). */
 export default async function trainingRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { models } = services.training;
 

@@ -9,7 +9,7 @@ import { V2_FAMILIES } from '../services/v2-object-values.js';
 import { sendJsonl } from './jsonl.js';
 import type { RouteApp } from './route-app.js';
 
-/** Per family: OpenAPI tag, create body/response and read response (evaluations spec §2.1). */
+/** Per family: OpenAPI tag, create body/response and read response (docs/spec/evaluations.md §2.1). */
 const FAMILY_ROUTES = {
   ops: { tag: 'Ops', create: S.OpCreateBody, created: S.OpCreateRes, read: S.OpReadRes },
   datasets: { tag: 'Datasets', create: S.DatasetCreateBody, created: S.DatasetCreateRes, read: S.DatasetReadRes },

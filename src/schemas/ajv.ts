@@ -5,7 +5,7 @@ import { parseIsoMicros } from '../domain/time.js';
 /**
  * The one Ajv instance behind route validation and the few validations services run themselves
  * (batch items). Unknown properties are rejected, not dropped (Fastify's default silently drops
- * them); the lax integer/boolean fields of calls spec §6.3 are converted by `heddleCoerce`.
+ * them); the lax integer/boolean fields of docs/spec/calls.md §6.3 are converted by `heddleCoerce`.
  */
 export function createAjv(sharedSchemas: TSchema[] = []): Ajv {
   const ajv = new Ajv({
@@ -101,7 +101,7 @@ function describe(error: ErrorObject): [string, string, string[]] {
 }
 
 /**
- * The offending value, as the reference reports it (calls spec §6.1): the extra value for an
+ * The offending value, as the reference reports it (docs/spec/calls.md §6.1): the extra value for an
  * unknown key, the enclosing object for a missing one, else the value itself. Ajv keeps it
  * because the instance is created with `verbose`.
  */

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LaxBool, LaxInt, Nullable, strict } from './common.js';
 
-/** Annotation queues (otel-service-queues spec §D). */
+/** Annotation queues (docs/spec/otel-service-queues.md §D). */
 
 const SortBy = Nullable(
   Type.Array(

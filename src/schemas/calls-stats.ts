@@ -3,7 +3,7 @@ import { AGGREGATIONS, type Aggregation } from '../domain/metric-stats.js';
 import { CallsFilter } from './calls.js';
 import { DateTimeIn, FreeObject, Nullable, NullableLaxInt, strict } from './common.js';
 
-/** `/calls/stats` models (calls spec §4.9). */
+/** `/calls/stats` models (docs/spec/calls.md §4.9). */
 
 export const USAGE_METRICS = [
   'input_tokens',

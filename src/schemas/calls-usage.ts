@@ -3,7 +3,7 @@ import { CallsFilter } from './calls.js';
 import { LaxBool, LaxInt, Nullable, strict } from './common.js';
 import { Query } from './query.js';
 
-/** `/calls/usage` and `/trace/usage` models (calls spec §4.10, §4.11). */
+/** `/calls/usage` and `/trace/usage` models (docs/spec/calls.md §4.10, §4.11). */
 
 const NullableNumber = () => Type.Union([Type.Number(), Type.Null()]);
 

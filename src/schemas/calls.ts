@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTimeIn, FreeObject, LaxBool, NullableLaxBool, NullableLaxInt, Nullable, strict } from './common.js';
 import { Query, SortBy } from './query.js';
 
-/** Calls API models (calls spec §2, §4). Names follow Weave's interface. */
+/** Calls API models (docs/spec/calls.md §2, §4). Names follow Weave's interface. */
 
 const traceStatuses = ['success', 'error', 'running', 'descendant_error'] as const;
 

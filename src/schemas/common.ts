@@ -12,7 +12,7 @@ export const strict = { additionalProperties: false } as const;
 export const DateTimeIn = (options: Record<string, unknown> = {}): TUnsafe<string | number> =>
   Type.Unsafe<string | number>({ type: ['string', 'number'], format: 'heddle-date-time', ...options });
 
-/** Integer that also accepts integral numbers and numeric strings (calls spec §6.3), converted to a number. */
+/** Integer that also accepts integral numbers and numeric strings (docs/spec/calls.md §6.3), converted to a number. */
 export const LaxInt = (options: Record<string, unknown> = {}): TUnsafe<number> =>
   Type.Unsafe<number>({ type: ['integer', 'string'], pattern: '^\\s*[+-]?\\d+\\s*$', heddleCoerce: 'int', ...options });
 

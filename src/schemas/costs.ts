@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTimeIn, FreeObject, Nullable, strict } from './common.js';
 import { recordQueryFields } from './query.js';
 
-/** Costs API models (objects spec §8). */
+/** Costs API models (docs/spec/objects.md §8). */
 
 export const CostCreateInput = Type.Object(
   {

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTimeIn, FreeObject, Nullable, NullableLaxInt, strict } from './common.js';
 import { Query, recordQueryFields } from './query.js';
 
-/** Feedback API models (objects spec §7). */
+/** Feedback API models (docs/spec/objects.md §7). */
 
 const createFields = {
   id: Nullable(Type.String()),

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { strict } from './common.js';
 
-/** Files models (objects spec §6). `/file/create` is multipart and read by the route itself. */
+/** Files models (docs/spec/objects.md §6). `/file/create` is multipart and read by the route itself. */
 
 /**
  * The `/file/create` form, for the OpenAPI document. The route streams the parts itself, so the

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 
 /**
- * The inference catalogues (otel-service-queues spec §C): model listings in OpenRouter's provider
+ * The inference catalogues (docs/spec/otel-service-queues.md §C): model listings in OpenRouter's provider
  * format and serverless hardware options. Unknown keys of a listed model are kept.
  */
 export const RouterModel = Type.Object(

@@ -6,7 +6,7 @@ import { Nullable, strict } from './common.js';
  * keys in its web app); the bodies follow the house style of POST `/<area>/<verb>` with snake_case.
  */
 
-/** Entities are the first half of `entity/project` ids (calls spec §1); user names follow the same rule. */
+/** Entities are the first half of `entity/project` ids (docs/spec/calls.md §1); user names follow the same rule. */
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: 128, pattern: '^[^/]+$', description });
 
 export const KeyCreateReq = Type.Object(

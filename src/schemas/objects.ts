@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LaxBool, Nullable, NullableLaxBool, NullableLaxInt, strict } from './common.js';
 
-/** Objects API models (objects spec §2–3). Names follow Weave's interface. */
+/** Objects API models (docs/spec/objects.md §2–3). Names follow Weave's interface. */
 
-/** The inner `obj` ignores unknown keys (objects spec §0); `val` may be any JSON, null included. */
+/** The inner `obj` ignores unknown keys (docs/spec/objects.md §0); `val` may be any JSON, null included. */
 export const ObjSchemaForInsert = Type.Object({
   project_id: Type.String(),
   object_id: Type.String(),
@@ -104,7 +104,7 @@ export const ObjQueryReq = Type.Object(
 export type ObjQueryReq = Static<typeof ObjQueryReq>;
 export const ObjQueryRes = Type.Object({ objs: Type.Array(ObjSchema) });
 
-/** Tags and aliases (objects spec §3.5). */
+/** Tags and aliases (docs/spec/objects.md §3.5). */
 export const ObjVersionParams = Type.Object({ object_id: Type.String(), digest: Type.String() });
 export const ObjParams = Type.Object({ object_id: Type.String() });
 export const ObjTagsBody = Type.Object({ project_id: Type.String(), tags: Type.Array(Type.String()) }, strict);

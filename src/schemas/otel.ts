@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable } from './common.js';
 
-/** `POST /otel/v1/traces` answer (otel spec §A.9). The body is raw OTLP, so it has no schema. */
+/** `POST /otel/v1/traces` answer (docs/spec/otel-service-queues.md §A.9). The body is raw OTLP, so it has no schema. */
 export const ExportTraceRes = Type.Object({
   partial_success: Nullable(
     Type.Object({

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { LaxBool, Nullable, NullableLaxInt, strict } from './common.js';
 
 /**
- * The shared query language `{"$expr": …}` (calls spec §5.1). Operator objects hold exactly one
+ * The shared query language `{"$expr": …}` (docs/spec/calls.md §5.1). Operator objects hold exactly one
  * operator key; `$convert`/`$contains` specs ignore extra keys. The root being an operation is
  * checked when the tree is parsed.
  */

@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { FreeObject, LaxBool, Nullable, NullableLaxInt, strict } from './common.js';
 
-/** Tables API models (objects spec §4). Names follow Weave's interface. */
+/** Tables API models (docs/spec/objects.md §4). Names follow Weave's interface. */
 
-/** The inner `table` ignores unknown keys (objects spec §0); rows must be JSON objects. */
+/** The inner `table` ignores unknown keys (docs/spec/objects.md §0); rows must be JSON objects. */
 export const TableSchemaForInsert = Type.Object({
   project_id: Type.String(),
   rows: Type.Array(FreeObject()),
@@ -21,7 +21,7 @@ export const TableCreateFromDigestsReq = Type.Object(
 export type TableCreateFromDigestsReq = Static<typeof TableCreateFromDigestsReq>;
 export const TableCreateFromDigestsRes = Type.Object({ digest: Type.String() });
 
-/** Update specs ignore unknown keys (objects spec §0); each names exactly one operation. */
+/** Update specs ignore unknown keys (docs/spec/objects.md §0); each names exactly one operation. */
 const AppendSpec = Type.Object({ append: Type.Object({ row: FreeObject() }) });
 const PopSpec = Type.Object({ pop: Type.Object({ index: Type.Integer() }) });
 const InsertSpec = Type.Object({ insert: Type.Object({ index: Type.Integer(), row: FreeObject() }) });
@@ -82,7 +82,7 @@ export const TableQueryStatsBatchRes = Type.Object({
   ),
 });
 
-/** `/refs/read_batch` (objects spec §5.2). */
+/** `/refs/read_batch` (docs/spec/objects.md §5.2). */
 export const RefsReadBatchReq = Type.Object({ refs: Type.Array(Type.String()) }, strict);
 export type RefsReadBatchReq = Static<typeof RefsReadBatchReq>;
 export const RefsReadBatchRes = Type.Object({ vals: Type.Array(Type.Unknown()) });

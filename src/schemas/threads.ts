@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTimeIn, Nullable, NullableLaxInt, strict } from './common.js';
 import { SortBy } from './query.js';
 
-/** `/threads/stream_query` models (calls spec §4.12). */
+/** `/threads/stream_query` models (docs/spec/calls.md §4.12). */
 
 export const ThreadsQueryFilter = Type.Object(
   {

@@ -1,7 +1,7 @@
 import { Type, type TOptional, type TSchema, type TUnsafe } from '@sinclair/typebox';
 
 /**
- * Trajectory data of the training API (training spec §5). Unknown keys are ignored at every level
+ * Trajectory data of the training API (docs/spec/training.md §5). Unknown keys are ignored at every level
  * (§1), so no object here is `strict`. Nullable fields are JSON-type lists so a failure points at
  * the field, not at a union.
  */

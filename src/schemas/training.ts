@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 
 /**
- * Models, checkpoints, pagination and the small bodies of the training API (training spec §1,
+ * Models, checkpoints, pagination and the small bodies of the training API (docs/spec/training.md §1,
  * §4). Unknown body keys are ignored (§1), so nothing here is `strict`. Query values stay strings
  * here; the services parse them so range errors carry the spec's types (`less_than_equal`, …).
  */

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { FreeObject, LaxBool, LaxInt, Nullable } from './common.js';
 
 /**
- * The v2 object APIs (evaluations spec §2). Bodies ignore unknown fields (§1), so none of these
+ * The v2 object APIs (docs/spec/evaluations.md §2). Bodies ignore unknown fields (§1), so none of these
  * objects is `strict`. Model names follow Weave's (`OpCreateBody`, `OpReadRes`, …).
  */
 

@@ -14,7 +14,7 @@ import type { Caller } from './auth-service.js';
 import type { ProjectAccess } from './project-access.js';
 
 /**
- * Annotation queues (otel-service-queues spec §D): named lists of calls for human review. An item
+ * Annotation queues (docs/spec/otel-service-queues.md §D): named lists of calls for human review. An item
  * is a snapshot of a call's identity; its state is derived from the per-annotator progress records
  * (the most recently updated one wins). The annotations themselves are feedback.
  */
@@ -235,7 +235,7 @@ export class AnnotationQueueService {
       ];
     });
     const { added, duplicates } = await this.store.annotations.addItems(req.project_id, queueId, items);
-    // every id named was already in the queue: each mention counts, repeats included (spec §D.3)
+    // every id named was already in the queue: each mention counts, repeats included (docs/spec/otel-service-queues.md §D.3)
     const allPresent = added === 0 && items.length === wanted.length && wanted.length > 0;
     return { added_count: added, duplicates: allPresent ? req.call_ids.length : duplicates };
   }

@@ -4,7 +4,7 @@ import type { CallRow } from '../store/types.js';
 import type { RecordPriceBook } from './price-table.js';
 
 /**
- * `summary.weave.costs` of one call (objects spec §8.5): an entry per usage model that has a
+ * `summary.weave.costs` of one call (docs/spec/objects.md §8.5): an entry per usage model that has a
  * price. Models without any price get no entry, as the spec says, and are listed in
  * `summary.weave.unpriced_models` (our addition), so "no price" is never mistaken for a cost of 0.
  */

@@ -21,10 +21,10 @@ import { NO_RECORD_PRICES, type RecordPriceBook, type RecordPriceLookup } from '
 import type { ProjectAccess } from './project-access.js';
 import { MISSING, RefResolver } from './ref-resolver.js';
 
-/** Calls hydrated per feedback lookup while streaming (calls spec §2.10 include_feedback). */
+/** Calls hydrated per feedback lookup while streaming (docs/spec/calls.md §2.10 include_feedback). */
 const FEEDBACK_CHUNK = 200;
 
-/** Longest list a `CallsFilter` field may hold (calls spec §5.4). */
+/** Longest list a `CallsFilter` field may hold (docs/spec/calls.md §5.4). */
 export const MAX_FILTER_LIST = 1000;
 
 const FILTER_LISTS = [
@@ -84,7 +84,7 @@ export function compileSort(sortBy: SortByReq[] | null | undefined): SortKey<Cal
 const clampCount = (n: number | null | undefined): number | null =>
   n == null ? null : Math.min(n, Number.MAX_SAFE_INTEGER);
 
-/** Our choice (spec §4.7): negative limit or offset → 400. */
+/** Our choice (docs/spec/calls.md §4.7): negative limit or offset → 400. */
 function checkPaging(
   limit: number | null | undefined,
   offset: number | null | undefined,
@@ -94,7 +94,7 @@ function checkPaging(
   return { limit: clampCount(limit), offset: clampCount(offset) };
 }
 
-/** `columns` → the row columns to load (spec §5.6): selecting `summary` or costs pulls what derivation needs. */
+/** `columns` → the row columns to load (docs/spec/calls.md §5.6): selecting `summary` or costs pulls what derivation needs. */
 function columnsToLoad(columns: string[] | null | undefined, includeCosts: boolean): CallRowColumn[] | null {
   if (columns == null) return null;
   const wanted = new Set<CallRowColumn>();
@@ -109,7 +109,7 @@ function columnsToLoad(columns: string[] | null | undefined, includeCosts: boole
   return [...wanted];
 }
 
-/** Reads of the calls API: read, stream_query, query_stats (calls spec §4.4, §4.7, §4.8). */
+/** Reads of the calls API: read, stream_query, query_stats (docs/spec/calls.md §4.4, §4.7, §4.8). */
 export class CallQueryService {
   readonly #refs: RefResolver;
 
@@ -123,7 +123,7 @@ export class CallQueryService {
   }
 
   /**
-   * The `summary.weave` additions of calls spec §2.10 for a batch of rows: costs from the
+   * The `summary.weave` additions of docs/spec/calls.md §2.10 for a batch of rows: costs from the
    * project's price book, and the feedback list (possibly empty) of every call.
    */
   async #extras(
@@ -230,7 +230,7 @@ export class CallQueryService {
   }
 
   /**
-   * Replaces refs at the `expand_columns` paths of a returned call by their objects (spec §5.6).
+   * Replaces refs at the `expand_columns` paths of a returned call by their objects (docs/spec/calls.md §5.6).
    * Objects are looked up once per request.
    */
   #rowExpander(projectId: string, expand: ExpandPath[]): (row: CallRow) => Promise<CallRow> {

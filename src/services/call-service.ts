@@ -15,7 +15,7 @@ import type { CallEndPart, CallPart, CallStartPart, TraceStore } from '../store/
 import type { Caller } from './auth-service.js';
 import type { ProjectAccess } from './project-access.js';
 
-/** Most ids one `/calls/delete` may name (calls spec §4.6). */
+/** Most ids one `/calls/delete` may name (docs/spec/calls.md §4.6). */
 export const MAX_DELETE_IDS = 1000;
 
 export interface BatchItemValidator {
@@ -44,7 +44,7 @@ export function assertSameProject(routeProject: string, bodyProject: string, loc
   }
 }
 
-/** Writes of the calls API: start, end, batches, renames and deletes (calls spec §3–4). */
+/** Writes of the calls API: start, end, batches, renames and deletes (docs/spec/calls.md §3–4). */
 export class CallWriteService {
   constructor(
     private readonly store: TraceStore,
@@ -67,7 +67,7 @@ export class CallWriteService {
 
   /**
    * Validates every item first, then writes all of them in one commit; nothing is written when
-   * any item is rejected (our choice, calls spec §4.3).
+   * any item is rejected (our choice, docs/spec/calls.md §4.3).
    */
   async callUpsertBatch(
     caller: Caller,

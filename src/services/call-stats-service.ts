@@ -10,7 +10,7 @@ import { checkFilter } from './call-query-service.js';
 import { NO_PRICE_BOOK, NO_PRICES, type PriceBook, type PriceLookup } from './price-lookup.js';
 import type { ProjectAccess } from './project-access.js';
 
-/** Calls spec §4.9: at most this many buckets; a finer granularity is raised. */
+/** docs/spec/calls.md §4.9: at most this many buckets; a finer granularity is raised. */
 export const MAX_BUCKETS = 10_000;
 /** Our choice (§4.9): the longest range one request may cover. */
 export const MAX_RANGE_DAYS = 366;
@@ -147,7 +147,7 @@ class BucketGroups<M extends string> {
   }
 }
 
-/** `/calls/stats`: time-bucketed call and usage metrics (calls spec §4.9). */
+/** `/calls/stats`: time-bucketed call and usage metrics (docs/spec/calls.md §4.9). */
 export class CallStatsService {
   constructor(
     private readonly store: TraceStore,

@@ -17,7 +17,7 @@ import { checkFilter, compileWhere } from './call-query-service.js';
 import { NO_PRICE_BOOK, NO_PRICES, usageCosts, type PriceBook, type PriceLookup } from './price-lookup.js';
 import type { ProjectAccess } from './project-access.js';
 
-/** Default `limit` of both endpoints (calls spec §4.10, §4.11). */
+/** Default `limit` of both endpoints (docs/spec/calls.md §4.10, §4.11). */
 export const DEFAULT_USAGE_LIMIT = 10_000;
 /** Ids per `IN (…)` list sent to the store. */
 const ID_CHUNK = 1000;
@@ -84,7 +84,7 @@ function costFields(includeCosts: boolean, prices: PriceBook, startedAt: number)
   };
 }
 
-/** Usage roll-ups over parent links (calls spec §4.10, §4.11). */
+/** Usage roll-ups over parent links (docs/spec/calls.md §4.10, §4.11). */
 export class CallUsageService {
   constructor(
     private readonly store: TraceStore,

@@ -9,7 +9,7 @@ import type { CostRow, TraceStore } from '../store/types.js';
 import type { Caller } from './auth-service.js';
 import type { ProjectAccess } from './project-access.js';
 
-/** Project-level LLM prices (objects spec §8.2–8.4). */
+/** Project-level LLM prices (docs/spec/objects.md §8.2–8.4). */
 export class CostService {
   constructor(
     private readonly store: TraceStore,

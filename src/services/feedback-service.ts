@@ -17,7 +17,7 @@ import type { FeedbackRow, TraceStore } from '../store/types.js';
 import type { Caller } from './auth-service.js';
 import type { ProjectAccess } from './project-access.js';
 
-/** The feedback API (objects spec §7.1–7.6) and feedback hydration of calls (calls spec §2.10). */
+/** The feedback API (docs/spec/objects.md §7.1–7.6) and feedback hydration of calls (docs/spec/calls.md §2.10). */
 
 const JSON_COLUMNS = new Set([
   'payload',
@@ -28,7 +28,7 @@ const JSON_COLUMNS = new Set([
   'scorer_rating_reasons',
   'scorer_rating_confidences',
 ]);
-/** The keys of a `summary.weave.feedback` item (calls spec §2.10). */
+/** The keys of a `summary.weave.feedback` item (docs/spec/calls.md §2.10). */
 const HYDRATED = [
   'id',
   'feedback_type',
@@ -212,7 +212,7 @@ export class FeedbackService {
   }
 
   /**
-   * `summary.weave.feedback` per call (calls spec §2.10): every call id maps to its list, oldest
+   * `summary.weave.feedback` per call (docs/spec/calls.md §2.10): every call id maps to its list, oldest
    * first, possibly empty. Looked up in chunks so any number of calls works.
    */
   async forCalls(projectId: string, callIds: readonly string[]): Promise<Map<string, Record<string, unknown>[]>> {

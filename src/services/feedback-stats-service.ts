@@ -17,7 +17,7 @@ import type { Caller } from './auth-service.js';
 import { resolveGranularity } from './call-stats-service.js';
 import type { ProjectAccess } from './project-access.js';
 
-/** `/feedback/payload_schema` and `/feedback/stats` (objects spec §7.7, §7.8). */
+/** `/feedback/payload_schema` and `/feedback/stats` (docs/spec/objects.md §7.7, §7.8). */
 
 const SECOND_US = 1_000_000;
 const MAX_RANGE_US = 31 * 24 * 3600 * SECOND_US;

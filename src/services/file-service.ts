@@ -22,7 +22,7 @@ interface StagedUpload {
   chunkCount: number;
 }
 
-/** Content-addressed files (objects spec §6.1–6.3). */
+/** Content-addressed files (docs/spec/objects.md §6.1–6.3). */
 export class FileService {
   constructor(
     private readonly store: TraceStore,

@@ -5,7 +5,7 @@ import type { CallWriteService } from './call-service.js';
 import type { FileService, UploadPart } from './file-service.js';
 import type { ProjectAccess } from './project-access.js';
 
-/** `/image/create` body (objects spec §6.4); not strict, unknown keys are ignored. */
+/** `/image/create` body (docs/spec/objects.md §6.4); not strict, unknown keys are ignored. */
 export interface ImageCreateReq {
   project_id: string;
   inputs: { model: string; prompt: string; n?: number | null; [key: string]: unknown };
@@ -50,7 +50,7 @@ async function* once(bytes: Buffer): AsyncGenerator<Buffer> {
   yield bytes;
 }
 
-/** Image generation through an OpenAI-compatible provider (objects spec §6.4). */
+/** Image generation through an OpenAI-compatible provider (docs/spec/objects.md §6.4). */
 export class ImageService {
   constructor(
     private readonly provider: ImageProviderConfig,

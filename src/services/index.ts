@@ -59,7 +59,7 @@ export interface Services {
   /** Inference model and hardware catalogues. */
   catalog: InferenceCatalogService;
   annotationQueues: AnnotationQueueService;
-  /** v2 ops, datasets, scorers, models and evaluations (evaluations spec §2). */
+  /** v2 ops, datasets, scorers, models and evaluations (docs/spec/evaluations.md §2). */
   v2Objects: V2ObjectService;
   /** Evaluation runs, predictions, scores and eval results (docs/spec/evaluations.md §3–§4). */
   evaluations: EvaluationServices;

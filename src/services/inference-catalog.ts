@@ -1,7 +1,7 @@
 import { NotFoundError } from '../errors/app-error.js';
 import type { CatalogFile } from '../schemas/inference-catalog.js';
 
-/** The partner word of each catalogue route; the seed's placeholder `partner` is an alias (spec §C). */
+/** The partner word of each catalogue route; the seed's placeholder `partner` is an alias (docs/spec/otel-service-queues.md §C). */
 const PARTNERS = {
   analysis: 'artificialanalysis',
   router: 'openrouter',
@@ -9,7 +9,7 @@ const PARTNERS = {
 } as const;
 
 /**
- * Model and hardware catalogues for inference front ends (otel-service-queues spec §C), served from
+ * Model and hardware catalogues for inference front ends (docs/spec/otel-service-queues.md §C), served from
  * the deployment's catalogue file; without one every list is empty.
  */
 export class InferenceCatalogService {

@@ -17,7 +17,7 @@ function validated(names: string[], what: 'tag' | 'alias'): string[] {
   return distinct;
 }
 
-/** Tags on versions and aliases of objects (objects spec §2.7, §3.5). */
+/** Tags on versions and aliases of objects (docs/spec/objects.md §2.7, §3.5). */
 export class ObjectLabelService {
   constructor(
     private readonly store: TraceStore,

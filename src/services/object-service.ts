@@ -18,7 +18,7 @@ import type { ObjectsSortKey, ObjectVersionRow, TraceStore, VersionSelector } fr
 import type { Caller } from './auth-service.js';
 import type { ProjectAccess } from './project-access.js';
 
-/** Most digests one `/obj/delete` may name (objects spec §3.3). */
+/** Most digests one `/obj/delete` may name (docs/spec/objects.md §3.3). */
 export const MAX_DELETE_DIGESTS = 100;
 
 /** §2.6: how the `digest` parameter of `/obj/read` names a version. */
@@ -58,7 +58,7 @@ function pythonList(values: string[] | null | undefined): string {
   return values == null ? 'None' : `[${values.map((v) => `'${v}'`).join(', ')}]`;
 }
 
-/** Objects with versions: create, read, delete, query (objects spec §2–3). */
+/** Objects with versions: create, read, delete, query (docs/spec/objects.md §2–3). */
 export class ObjectService {
   constructor(
     private readonly store: TraceStore,

@@ -14,7 +14,7 @@ import type { Caller } from './auth-service.js';
 import type { ObjectService } from './object-service.js';
 import type { ProjectAccess } from './project-access.js';
 
-/** The decoded body of an export request, by content type (spec §A.1). */
+/** The decoded body of an export request, by content type (docs/spec/otel-service-queues.md §A.1). */
 export type OtlpBody = { encoding: 'protobuf'; bytes: Uint8Array } | { encoding: 'json'; bytes: Uint8Array };
 
 export interface ExportTraceResult {
@@ -38,7 +38,7 @@ function decode(body: OtlpBody): OtlpTraceRequest {
   }
 }
 
-/** OTLP trace ingest: every span becomes one finished call (spec §A). */
+/** OTLP trace ingest: every span becomes one finished call (docs/spec/otel-service-queues.md §A). */
 export class OtelService {
   constructor(
     private readonly store: TraceStore,
@@ -110,7 +110,7 @@ export class OtelService {
   }
 }
 
-/** The store parts (a start and an end) of one mapped span: what an export writes (spec §A.4). */
+/** The store parts (a start and an end) of one mapped span: what an export writes (docs/spec/otel-service-queues.md §A.4). */
 export function otelCallParts(userId: string, projectId: string, opName: string, call: OtelCall): CallPart[] {
   return [
     {

@@ -1,7 +1,7 @@
 import type { ModelUsage } from '../domain/llm-usage.js';
 
 /**
- * Where the analytics services get LLM prices (calls spec §2.10, objects spec §8.5).
+ * Where the analytics services get LLM prices (docs/spec/calls.md §2.10, docs/spec/objects.md §8.5).
  *
  * Prices do not exist yet: the price table comes with the costs API. Until then the services use
  * NO_PRICES, which finds no price for any model, so every cost reads as "no price". Replacing it
@@ -36,7 +36,7 @@ export const NO_PRICE_BOOK: PriceBook = { find: () => null };
 /** The lookup in use until prices exist: no model has a price. */
 export const NO_PRICES: PriceLookup = { forProject: async () => NO_PRICE_BOOK };
 
-/** The `*_total_cost` fields of `LLMAggregatedUsage` / `summary.weave.costs` (objects spec §8.5 step 4). */
+/** The `*_total_cost` fields of `LLMAggregatedUsage` / `summary.weave.costs` (docs/spec/objects.md §8.5 step 4). */
 export interface UsageCosts {
   prompt_tokens_total_cost: number;
   completion_tokens_total_cost: number;

@@ -7,7 +7,7 @@ import type { PriceBook, PriceLookup } from './price-lookup.js';
 /**
  * The price lookup behind include_costs, /calls/stats costs and the usage roll-ups: the
  * project's rows from the store plus the built-in default rows shipped in
- * src/data/default-prices.json (objects spec §8.1). Defaults live in memory, not in the table,
+ * src/data/default-prices.json (docs/spec/objects.md §8.1). Defaults live in memory, not in the table,
  * so they can be corrected by shipping a new file; they are never returned by /cost/query.
  */
 

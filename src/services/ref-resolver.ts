@@ -11,7 +11,7 @@ export type ObjectRef = Extract<ParsedRef, { kind: 'object' | 'op' }>;
 export const MISSING = Symbol('missing');
 export type Resolved = JsonValue | typeof MISSING;
 
-/** One dict/list step (objects spec §5.3 rule 3); MISSING when it misses. */
+/** One dict/list step (docs/spec/objects.md §5.3 rule 3); MISSING when it misses. */
 function applyStep(value: JsonValue, step: RefStep): Resolved {
   if (step.edge === 'index') {
     const index = Number(step.value);
@@ -23,7 +23,7 @@ function applyStep(value: JsonValue, step: RefStep): Resolved {
 }
 
 /**
- * Reads the value an object or op ref names, following its extra path (objects spec §5.3): ref
+ * Reads the value an object or op ref names, following its extra path (docs/spec/objects.md §5.3): ref
  * strings met on the way are dereferenced within the same project, a table ref takes the next
  * `id` step as a row digest. Shared by `/refs/read_batch` and the `expand_columns` of calls queries.
  */
@@ -67,7 +67,7 @@ export class RefResolver {
   }
 
   /**
-   * The value an `expand_columns` ref stands for (calls spec §5.6), or MISSING: an object or op
+   * The value an `expand_columns` ref stands for (docs/spec/calls.md §5.6), or MISSING: an object or op
    * ref of `projectId` whose version is the exact content digest of a live version, then its
    * extra path (a dataset row ref `…/attr/rows/id/<row digest>` gives the row).
    */

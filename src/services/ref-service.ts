@@ -6,7 +6,7 @@ import type { Caller } from './auth-service.js';
 import type { ProjectAccess } from './project-access.js';
 import { MISSING, RefResolver, type ObjectRef } from './ref-resolver.js';
 
-/** Most refs one `/refs/read_batch` may name (objects spec §5.2). */
+/** Most refs one `/refs/read_batch` may name (docs/spec/objects.md §5.2). */
 export const MAX_REFS = 1000;
 
 /** §5.2 checks on one top-level ref, before anything is read. */
@@ -25,7 +25,7 @@ function parseTopLevel(uri: string): ObjectRef {
   return ref;
 }
 
-/** Refs (objects spec §5): `/refs/read_batch`. */
+/** Refs (docs/spec/objects.md §5): `/refs/read_batch`. */
 export class RefService {
   readonly #resolver: RefResolver;
 

@@ -4,7 +4,7 @@ import { RequestValidationError } from '../errors/app-error.js';
 import { HEDDLE_VERSION } from '../version.js';
 import { parseProjectId } from './project-access.js';
 
-/** Service information (otel-service-queues spec §B). */
+/** Service information (docs/spec/otel-service-queues.md §B). */
 export class ServiceInfo {
   constructor(private readonly config: Config) {}
 

@@ -37,7 +37,7 @@ export function tableRowJson(row: { digest: string; val: string; original_index:
   return `{"digest":${JSON.stringify(row.digest)},"val":${row.val},"original_index":${row.original_index}}`;
 }
 
-/** Tables (objects spec §4). */
+/** Tables (docs/spec/objects.md §4). */
 export class TableService {
   constructor(
     private readonly store: TraceStore,
@@ -66,7 +66,7 @@ export class TableService {
     if (req.expected_digest != null && req.expected_digest !== digest)
       throw new DigestMismatchError('table', req.expected_digest, digest);
     await this.access.assertCanWrite(caller, req.project_id);
-    // Our choice (issue 17, objects spec §4.2): a table of rows the project does not hold would be
+    // Our choice (issue 17, docs/spec/objects.md §4.2): a table of rows the project does not hold would be
     // counted by /table/query_stats but return nothing from /table/query, so it is refused
     const missing = await this.#tables.missingRows(req.project_id, req.row_digests);
     if (missing.length > 0) {

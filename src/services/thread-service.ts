@@ -8,7 +8,7 @@ import type { CallRow, TraceStore } from '../store/types.js';
 import type { Caller } from './auth-service.js';
 import type { ProjectAccess } from './project-access.js';
 
-/** Fields `/threads/stream_query` can sort by (calls spec §4.12). */
+/** Fields `/threads/stream_query` can sort by (docs/spec/calls.md §4.12). */
 export const THREAD_SORT_FIELDS = [
   'thread_id',
   'turn_count',
@@ -142,7 +142,7 @@ function checkPaging(limit: number | null | undefined, offset: number | null | u
   if (offset != null && offset < 0) throw new InvalidRequestError('offset must not be negative');
 }
 
-/** `/threads/stream_query`: per-thread statistics over turn calls (calls spec §4.12). */
+/** `/threads/stream_query`: per-thread statistics over turn calls (docs/spec/calls.md §4.12). */
 export class ThreadService {
   constructor(
     private readonly store: TraceStore,

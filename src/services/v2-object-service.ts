@@ -22,7 +22,7 @@ export interface PublishedVersion {
 }
 
 /**
- * The v2 object APIs (evaluations spec §2): typed façades over objects, files and tables. Every
+ * The v2 object APIs (docs/spec/evaluations.md §2): typed façades over objects, files and tables. Every
  * write goes through the generic services, so what they create is what `/obj/create`,
  * `/file/create` and `/table/create` would have stored.
  */

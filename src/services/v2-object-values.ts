@@ -3,7 +3,7 @@ import type { JsonObject, JsonValue } from '../domain/json-value.js';
 import type { ObjectsFilter, ObjectVersionRow } from '../store/types.js';
 
 /**
- * The pure half of the v2 object APIs (evaluations spec §2): the five families, how a name becomes
+ * The pure half of the v2 object APIs (docs/spec/evaluations.md §2): the five families, how a name becomes
  * an object id, the placeholder op sources and the values each create stores.
  */
 

@@ -6,7 +6,7 @@ import type { ObjectVersionRow } from '../store/types.js';
 import { MODEL_RESERVED_KEYS, sourceFileDigest, stringField, type V2Family } from './v2-object-values.js';
 
 /**
- * The read views of the v2 object APIs (evaluations spec §2.3–2.7): what each family shows of a
+ * The read views of the v2 object APIs (docs/spec/evaluations.md §2.3–2.7): what each family shows of a
  * stored version. Values written by the SDK are read the same way, with the documented fallbacks.
  */
 

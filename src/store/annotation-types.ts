@@ -1,4 +1,4 @@
-/** Rows and store of the annotation queues (otel-service-queues spec §D). Times are µs since the epoch. */
+/** Rows and store of the annotation queues (docs/spec/otel-service-queues.md §D). Times are µs since the epoch. */
 
 export interface AnnotationQueueRow {
   project_id: string;
@@ -46,7 +46,7 @@ export interface QueueChanges {
   scorer_refs?: string;
 }
 
-/** Why a progress change was refused (spec §D.2), or the stored outcome. */
+/** Why a progress change was refused (docs/spec/otel-service-queues.md §D.2), or the stored outcome. */
 export type ProgressOutcome =
   | { ok: true }
   | { ok: false; reason: 'in_progress_after_record' | 'invalid_transition' | 'item_not_found'; from?: AnnotationState };

@@ -4,11 +4,11 @@ import type { CostRow, RecordField } from '../domain/rows.js';
 export type { CostRow, RecordField } from '../domain/rows.js';
 
 /**
- * Storage contracts for feedback (objects spec §7) and LLM prices (objects spec §8).
+ * Storage contracts for feedback (docs/spec/objects.md §7) and LLM prices (docs/spec/objects.md §8).
  * Instants are integer microseconds; JSON values travel as JSON text.
  */
 
-/** One stored feedback record (objects spec §7.1, §7.4 columns). */
+/** One stored feedback record (docs/spec/objects.md §7.1, §7.4 columns). */
 export interface FeedbackRow {
   project_id: string;
   id: string;
@@ -49,7 +49,7 @@ export interface RecordQuery {
   offset?: number | null;
 }
 
-/** Feedback rows of a time window (objects spec §7.7, §7.8). */
+/** Feedback rows of a time window (docs/spec/objects.md §7.7, §7.8). */
 export interface FeedbackWindow {
   project_id: string;
   /** [from, to) on created_at. */
@@ -66,7 +66,7 @@ export interface FeedbackWindow {
 export interface FeedbackStore {
   /** Inserts the rows atomically (all or none). Ids are unique per project: an existing id fails the whole insert with InvalidRequestError. */
   insert(rows: FeedbackRow[]): Promise<void>;
-  /** Deletes the project's row `oldId` (absent is fine) and inserts `row`, atomically (spec §7.5). */
+  /** Deletes the project's row `oldId` (absent is fine) and inserts `row`, atomically (docs/spec/objects.md §7.5). */
   replace(projectId: string, oldId: string, row: FeedbackRow): Promise<void>;
   /** Matching rows in order (default `created_at asc, id asc`), after offset and limit. */
   query(q: RecordQuery): Promise<FeedbackRow[]>;
@@ -74,7 +74,7 @@ export interface FeedbackStore {
   count(q: RecordQuery): Promise<number>;
   /** Deletes the project's rows with these ids; returns how many were deleted. */
   purge(projectId: string, ids: string[]): Promise<number>;
-  /** Rows whose `weave_ref` is one of `refs`, oldest first (calls spec §2.10 `include_feedback`). */
+  /** Rows whose `weave_ref` is one of `refs`, oldest first (docs/spec/calls.md §2.10 `include_feedback`). */
   forRefs(projectId: string, refs: string[]): Promise<FeedbackRow[]>;
   /** Rows of the window, newest first, at most `limit` of them (null = all). */
   inWindow(w: FeedbackWindow, limit: number | null): Promise<FeedbackRow[]>;

@@ -1,5 +1,5 @@
 /**
- * Row and query types of the object and file stores (objects spec §2, §6). The store interfaces
+ * Row and query types of the object and file stores (docs/spec/objects.md §2, §6). The store interfaces
  * themselves live in `types.ts`, which re-exports these.
  */
 import type { ObjectVersionRow } from '../domain/rows.js';
@@ -15,7 +15,7 @@ export type ObjectCreateOutcome =
   /** §2.5 name/type binding: live versions of the same kind carry other base classes; nothing written. */
   | { status: 'collision'; existing_base_object_classes: Array<string | null> };
 
-/** How a request names one version of an object (objects spec §2.6). */
+/** How a request names one version of an object (docs/spec/objects.md §2.6). */
 export type VersionSelector =
   | { by: 'latest' }
   | { by: 'index'; index: number }
@@ -23,7 +23,7 @@ export type VersionSelector =
   /** An alias of the object when one exists with this name, else an exact digest. */
   | { by: 'alias'; alias: string };
 
-/** `ObjectVersionFilter` of objects spec §3.4; empty lists are dropped by the service. */
+/** `ObjectVersionFilter` of docs/spec/objects.md §3.4; empty lists are dropped by the service. */
 export interface ObjectsFilter {
   object_ids?: string[] | null;
   is_op?: boolean | null;
@@ -53,7 +53,7 @@ export interface ObjectsQuery {
   metadata_only?: boolean;
 }
 
-/** A stored file (objects spec §6.1); its bytes live in chunks. */
+/** A stored file (docs/spec/objects.md §6.1); its bytes live in chunks. */
 export interface FileRecord {
   project_id: string;
   digest: string;

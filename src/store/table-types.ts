@@ -1,5 +1,5 @@
 /**
- * The table store contract (objects spec §4): a table is an immutable ordered list of row digests,
+ * The table store contract (docs/spec/objects.md §4): a table is an immutable ordered list of row digests,
  * content-addressed by the table digest; row bodies are stored once per (project, row digest).
  */
 

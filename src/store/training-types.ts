@@ -1,5 +1,5 @@
 /**
- * Storage contract of the training area (training spec §4–§6): models, checkpoints (with their
+ * Storage contract of the training area (docs/spec/training.md §4–§6): models, checkpoints (with their
  * bytes), `/log` history, and the durable job queue with leases and fencing tokens. Instants are
  * integer microseconds; JSON travels as JSON text. Every table is keyed by `project_id` first;
  * the id directory (path ids name no project) and the worker list are the global exceptions.

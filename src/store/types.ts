@@ -36,11 +36,11 @@ export interface TraceStore {
   readonly files: FileStore;
   readonly feedback: FeedbackStore;
   readonly costs: CostStore;
-  /** Tables (objects spec §4). */
+  /** Tables (docs/spec/objects.md §4). */
   readonly tables: TableStore;
   /** Training models, checkpoints and the job queue (training spec). */
   readonly training: TrainingStore;
-  /** Annotation queues, their items and per-annotator progress (otel-service-queues spec §D). */
+  /** Annotation queues, their items and per-annotator progress (docs/spec/otel-service-queues.md §D). */
   readonly annotations: AnnotationStore;
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
@@ -149,7 +149,7 @@ export interface ProjectSummaryRow {
 
 // ---------------------------------------------------------------- calls
 
-/** The start part of a call (calls spec §2.2), JSON fields as text. */
+/** The start part of a call (docs/spec/calls.md §2.2), JSON fields as text. */
 export interface CallStartPart {
   kind: 'start';
   project_id: string;
@@ -171,7 +171,7 @@ export interface CallStartPart {
   wb_run_step: number | null;
 }
 
-/** The end part of a call (calls spec §2.3). */
+/** The end part of a call (docs/spec/calls.md §2.3). */
 export interface CallEndPart {
   kind: 'end';
   project_id: string;
@@ -199,7 +199,7 @@ export type CallRowColumn = Exclude<
   'storage_size_bytes' | 'total_storage_size_bytes' | 'wb_username' | 'change_seq'
 >;
 
-/** The structured fast filters of calls spec §5.4, lists already validated. */
+/** The structured fast filters of docs/spec/calls.md §5.4, lists already validated. */
 export interface CallsFilter {
   op_names?: string[] | null;
   input_refs?: string[] | null;
@@ -272,7 +272,7 @@ export interface CallStore {
   /** Number of matching visible calls (at most `limit + 1` rows are counted when a limit is given) and, on request, the trace storage total. */
   count(q: CallsQuery): Promise<{ count: number; total_storage_size_bytes: number | null }>;
   /**
-   * Marks the given calls and every live descendant within their traces deleted (spec §3.1).
+   * Marks the given calls and every live descendant within their traces deleted (docs/spec/calls.md §3.1).
    * Ids that do not exist are remembered as deleted too. Returns the number of distinct ids marked.
    */
   deleteCascade(projectId: string, ids: string[], deletedAt: number): Promise<number>;
@@ -285,7 +285,7 @@ export interface CallStore {
   changeHead(): Promise<CallChangeCursor>;
 }
 
-// ---------------------------------------------------------------- objects (objects spec §2–3)
+// ---------------------------------------------------------------- objects (docs/spec/objects.md §2–3)
 
 export interface ObjectStore {
   /**
@@ -337,7 +337,7 @@ export interface ObjectStore {
   listAliases(projectId: string): Promise<string[]>;
 }
 
-// ---------------------------------------------------------------- files (objects spec §6)
+// ---------------------------------------------------------------- files (docs/spec/objects.md §6)
 
 /**
  * Content-addressed files, stored in chunks. An upload is staged chunk by chunk under an id the

@@ -1,5 +1,5 @@
 /**
- * Turns a job's trajectory groups into packed training rows (training spec §9 steps 7–8, §10.1–10.2).
+ * Turns a job's trajectory groups into packed training rows (docs/spec/training.md §9 steps 7–8, §10.1–10.2).
  * Our packing: every history (main or additional) of a trajectory with a non-zero advantage is one
  * segment; segments are shuffled and packed greedily into rows of at most the policy's context
  * length; attention never crosses segments (shared-prefix deduplication is not done). One row is

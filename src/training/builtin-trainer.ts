@@ -1,5 +1,5 @@
 /**
- * The built-in trainer (training spec §6, §9, §10): a ~130k-weight byte-level transformer on tfjs,
+ * The built-in trainer (docs/spec/training.md §6, §9, §10): a ~130k-weight byte-level transformer on tfjs,
  * run off the API's event loop in worker threads. A training job has a thread to itself (so an
  * aborted job is stopped by ending its thread, and jobs of different models can run side by side);
  * finished threads are kept for the next job (starting one costs ~1–3 s: tsx and tfjs load).

@@ -1,5 +1,5 @@
 /**
- * From `messages_and_choices` to training tokens (training spec §9 steps 1–5) for the built-in
+ * From `messages_and_choices` to training tokens (docs/spec/training.md §9 steps 1–5) for the built-in
  * byte policy: each history is cut after its last trainable item, rendered with the policy's chat
  * template where every trainable turn is a sentinel, and each sentinel is replaced by the turn's
  * sampled tokens (mask 1, old logprobs from the Choice). Everything else is context (mask 0, NaN).

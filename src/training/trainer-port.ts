@@ -1,6 +1,6 @@
 /**
  * The boundary between the training service (store, queue, routes) and a trainer that turns
- * trajectory groups into a new checkpoint (training spec §6, §9, §10). The built-in trainer
+ * trajectory groups into a new checkpoint (docs/spec/training.md §6, §9, §10). The built-in trainer
  * (a byte-level decoder on tfjs, run in a worker thread) implements it; the service never
  * imports tfjs.
  */
@@ -18,7 +18,7 @@ export interface TrainingJobInput {
   trajectoryGroups: unknown[];
   /** RL: the request's `experimental_config` (raw; the trainer applies the defaults of §5.8). */
   experimentalConfig: Record<string, unknown> | null;
-  /** SFT: one `{messages, tools?}` object per example (spec §4.9), already resolved from the URL. */
+  /** SFT: one `{messages, tools?}` object per example (docs/spec/training.md §4.9), already resolved from the URL. */
   sftExamples?: unknown[];
   /** SFT: the request's `config` (`batch_size`, `learning_rate`). */
   sftConfig?: Record<string, unknown> | null;
@@ -43,7 +43,7 @@ export interface TrainingOutcome {
 /** A content-level problem (no trainable tokens when required, over the token cap, ...): the job fails with this message. */
 export class TrainingContentError extends Error {}
 
-/** An OpenAI-style chat completion request (training spec §4.10), as received after schema validation. */
+/** An OpenAI-style chat completion request (docs/spec/training.md §4.10), as received after schema validation. */
 export type ChatCompletionInput = Record<string, unknown> & { messages: unknown[] };
 
 export interface CheckpointHandle {

@@ -121,7 +121,7 @@ test('SIGTERM during a burst: processed requests are answered, nothing acknowled
     [],
     'acknowledged calls missing after restart',
   );
-  // A batch is all or nothing (calls spec §4.3, our choice), and a request the server processed
+  // A batch is all or nothing (docs/spec/calls.md §4.3, our choice), and a request the server processed
   // was answered: written ⇔ acknowledged. A request cut after its commit would be written but
   // unanswered (what closing every connection at SIGTERM did).
   for (const o of outcomes) {

@@ -9,7 +9,7 @@ import { ART_VERSION, ensureArtVenv } from './art-venv.js';
 
 /**
  * The official OpenPipe ART client (PyPI openpipe-art, pinned) runs a short serverless RL loop
- * against a real Heddle process (training spec §8; docs/art-client.md): register, rollouts through
+ * against a real Heddle process (docs/spec/training.md §8; docs/art-client.md): register, rollouts through
  * the client's OpenAI-compatible inference with logprobs, backend.train (job + event polling),
  * get_step, delete_checkpoints, backend.delete. Outcomes are then checked over raw HTTP.
  */
@@ -85,7 +85,7 @@ async function call(
   return { status: res.status, json };
 }
 
-/** Follows the cursor envelope (spec §1.1) to the end, as the client's auto-pagination does. */
+/** Follows the cursor envelope (docs/spec/training.md §1.1) to the end, as the client's auto-pagination does. */
 async function listAll(server: ServerProcess, key: string, url: string): Promise<Json[]> {
   const items: Json[] = [];
   let after = '';

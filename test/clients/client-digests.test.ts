@@ -1,7 +1,7 @@
 /**
  * Digests across both official clients (issue 4, "A digest test"): for floats, big integers,
  * unicode, nested values, empty containers, null and booleans, the digest a real Heddle process
- * answers equals the digest each client computes locally (objects spec §1).
+ * answers equals the digest each client computes locally (docs/spec/objects.md §1).
  *
  * - Python (PyPI weave, pinned): test/clients/python/digest_values.py compares
  *   weave.trace.serialization.digest (compute_object_digest / compute_row_digest /
@@ -110,9 +110,9 @@ test(
       },
     );
     // The client hashes refs inside values in the internal form (`weave-trace-internal:///<internal
-    // project id>/table/…`); objects spec §5.5 makes us hash them as sent (external form).
+    // project id>/table/…`); docs/spec/objects.md §5.5 makes us hash them as sent (external form).
     const refsInternal = {
-      todo: 'objects spec §5.5: refs are hashed in external form, the client hashes the internal form (409, fast path off)',
+      todo: 'docs/spec/objects.md §5.5: refs are hashed in external form, the client hashes the internal form (409, fast path off)',
     };
     await t.test(
       'Python with client-side digests: a Dataset (value holds a table ref) is accepted too',

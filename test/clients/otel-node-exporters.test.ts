@@ -9,7 +9,7 @@ import { basicAuthHeader, startServerProcess, type ServerProcess } from '../help
 
 /**
  * The official OpenTelemetry JS exporters (protobuf and JSON over OTLP/HTTP, pinned in
- * package.json) sending nested GenAI spans to a real Heddle process (otel spec §A); the calls are
+ * package.json) sending nested GenAI spans to a real Heddle process (docs/spec/otel-service-queues.md §A); the calls are
  * read back through /calls/stream_query.
  */
 

@@ -9,7 +9,7 @@ import { basicAuthHeader, REPO_ROOT, startServerProcess, type ServerProcess } fr
 
 /**
  * The OpenTelemetry Python SDK with its OTLP/HTTP protobuf exporter (PyPI, pinned) exporting a
- * nested GenAI trace to a real Heddle process (otel spec §A), plain and gzip-compressed.
+ * nested GenAI trace to a real Heddle process (docs/spec/otel-service-queues.md §A), plain and gzip-compressed.
  */
 
 const execFileP = promisify(execFile);

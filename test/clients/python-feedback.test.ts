@@ -8,7 +8,7 @@ import { ensureWeaveVenv, WEAVE_PY_VERSION } from './python-venv.js';
 /**
  * Feedback and costs through the official Python client (PyPI weave, pinned) against a real Heddle
  * process: call.feedback.add_reaction / add_note / add, get_calls(include_feedback, include_costs),
- * and a project price created over HTTP changing what get_call reports (objects spec §7, §8).
+ * and a project price created over HTTP changing what get_call reports (docs/spec/objects.md §7, §8).
  */
 
 const SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), 'python', 'feedback_demo.py');

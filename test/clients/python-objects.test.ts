@@ -9,7 +9,7 @@ import { ensureWeaveVenv, WEAVE_PY_VERSION } from './python-venv.js';
  * Objects, tables and refs through the official Python client (PyPI weave, pinned) against a real
  * Heddle process: weave.publish of a Dataset, a weave.Model subclass and a prompt, weave.ref().get(),
  * a dataset row ref, and an op whose input is a published object, expanded with expand_columns
- * (objects spec §3–§5, calls spec §5.6).
+ * (docs/spec/objects.md §3–§5, docs/spec/calls.md §5.6).
  */
 
 const SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), 'python', 'objects_demo.py');

@@ -173,7 +173,7 @@ test(
       }
     });
 
-    // calls spec §5.6: row refs (`.../attr/rows/id/<d>`) expand to their rows, as the UI's evaluation views ask
+    // docs/spec/calls.md §5.6: row refs (`.../attr/rows/id/<d>`) expand to their rows, as the UI's evaluation views ask
     await t.test('expand_columns resolves the row refs in the predict-and-score inputs', async () => {
       const res = await postOk(server.url, apiKey, '/calls/query', {
         project_id: PROJECT,

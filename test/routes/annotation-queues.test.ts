@@ -5,7 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { basicAuth, buildTestApp, parseJsonl, PROJECT, type TestApp } from '../helpers/app.js';
 import { makeEnd, makeStart } from '../helpers/factories.js';
 
-/** Annotation queues (otel-service-queues spec §D; checklist items 28–35). */
+/** Annotation queues (docs/spec/otel-service-queues.md §D; checklist items 28–35). */
 
 type Json = Record<string, any>;
 const Q = '/annotation_queues';

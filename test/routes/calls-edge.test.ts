@@ -4,7 +4,7 @@ import { basicAuth, buildTestApp, PROJECT } from '../helpers/app.js';
 import { makeEnd, makeStart } from '../helpers/factories.js';
 import { expr, field, lit, queryIds, readCall } from './calls-fixture.js';
 
-/** Corners of calls spec §2.6 summary derivation, §4.3 batches, §5.2 paths and §6 error bodies. */
+/** Corners of docs/spec/calls.md §2.6 summary derivation, §4.3 batches, §5.2 paths and §6 error bodies. */
 
 test('§2.6 summary.weave: client keys kept except the server-owned ones; negative latency; call-ref op names', async (t) => {
   const h = await buildTestApp(t);
@@ -31,7 +31,7 @@ test('§2.6 summary.weave: client keys kept except the server-owned ones; negati
   await h.post('/call/start', makeStart({ id: 'b', op_name: 'weave:///acme/demo/call/0194' }));
   const b = await readCall(h, 'b');
   assert.deepEqual(b?.summary.weave, { status: 'running' });
-  // the derived filter still falls back to the op name itself (spec §5.2)
+  // the derived filter still falls back to the op name itself (docs/spec/calls.md §5.2)
   assert.deepEqual(
     await queryIds(h, expr({ $eq: [field('summary.weave.trace_name'), lit('weave:///acme/demo/call/0194')] })),
     ['b'],

@@ -4,7 +4,7 @@ import { buildTestApp, PROJECT } from '../helpers/app.js';
 import { makeEnd, makeStart } from '../helpers/factories.js';
 import { assertValidationBody, expr, field, fixtureApp, lit, queryIds, readCall } from './calls-fixture.js';
 
-/** Calls spec §7 checklist items 29–32 and 40, plus §6 error conditions and §6.3 lax coercion. */
+/** docs/spec/calls.md §7 checklist items 29–32 and 40, plus §6 error conditions and §6.3 lax coercion. */
 
 test('checklist 29: an unknown $getField → 422 with a reason body', async (t) => {
   const h = await fixtureApp(t);

@@ -4,7 +4,7 @@ import { buildTestApp, PROJECT, type TestApp } from '../helpers/app.js';
 import { makeStart } from '../helpers/factories.js';
 import { expr, field, lit, queryIds, streamQuery } from './calls-fixture.js';
 
-/** Calls spec §5.6 expand_columns: output expansion and filters/sorts through object refs. */
+/** docs/spec/calls.md §5.6 expand_columns: output expansion and filters/sorts through object refs. */
 
 const OBJ = `weave:///${PROJECT}/object/`;
 

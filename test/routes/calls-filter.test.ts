@@ -4,7 +4,7 @@ import { buildTestApp, PROJECT } from '../helpers/app.js';
 import { makeEnd, makeStart } from '../helpers/factories.js';
 import { expr, field, fixtureApp, lit, queryIds, streamQuery } from './calls-fixture.js';
 
-/** Calls spec §5.4 CallsFilter and §4.8 query_stats. */
+/** docs/spec/calls.md §5.4 CallsFilter and §4.8 query_stats. */
 
 const OP = 'weave:///acme/demo/op/';
 const OBJ = 'weave:///acme/demo/object/';

@@ -4,7 +4,7 @@ import { buildTestApp, PROJECT } from '../helpers/app.js';
 import { makeEnd, makeStart } from '../helpers/factories.js';
 import { fixtureApp, queryIds, readCall } from './calls-fixture.js';
 
-/** Calls spec §3: how start, end, update and delete parts merge, and the §3.1 delete cascade. */
+/** docs/spec/calls.md §3: how start, end, update and delete parts merge, and the §3.1 delete cascade. */
 
 test('§3 end before start in separate requests: invisible everywhere until the start arrives', async (t) => {
   const h = await buildTestApp(t);

@@ -5,7 +5,7 @@ import { CallSchema } from '../../src/schemas/calls.js';
 import { parseJsonl, PROJECT } from '../helpers/app.js';
 import { expr, field, fixtureApp, lit, queryIds, streamQuery } from './calls-fixture.js';
 
-/** Calls spec §7 checklist items 16–28 and 33 (stream_query over the §5.7 fixture). */
+/** docs/spec/calls.md §7 checklist items 16–28 and 33 (stream_query over the §5.7 fixture). */
 
 test('checklist 16: stream_query {} lists calls by started_at ascending', async (t) => {
   const h = await fixtureApp(t);

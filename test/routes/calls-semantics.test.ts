@@ -4,7 +4,7 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { makeEnd, makeStart } from '../helpers/factories.js';
 import { expr, field, fixtureApp, lit, queryIds } from './calls-fixture.js';
 
-/** Calls spec §5.3 value semantics: renderings, typed comparisons, $in typing, $convert, $contains, three-valued logic. */
+/** docs/spec/calls.md §5.3 value semantics: renderings, typed comparisons, $in typing, $convert, $contains, three-valued logic. */
 
 /** One call per kind of stored value at `inputs.v` (v06 has no `v` at all). */
 const VALUES: Array<[string, unknown]> = [

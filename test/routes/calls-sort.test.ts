@@ -4,7 +4,7 @@ import { buildTestApp, PROJECT } from '../helpers/app.js';
 import { makeEnd, makeStart } from '../helpers/factories.js';
 import { fixtureApp, queryIds, streamQuery } from './calls-fixture.js';
 
-/** Calls spec §5.5 sorting (dynamic fields, columns, derived fields, tie-breaker) and §5.6 projection. */
+/** docs/spec/calls.md §5.5 sorting (dynamic fields, columns, derived fields, tie-breaker) and §5.6 projection. */
 
 const by = (fieldPath: string, direction: 'asc' | 'desc') => ({ field: fieldPath, direction });
 

@@ -4,7 +4,7 @@ import { buildTestApp, PROJECT, type TestApp } from '../helpers/app.js';
 import { makeEnd, makeStart } from '../helpers/factories.js';
 import { assertValidationBody, fixtureApp } from './calls-fixture.js';
 
-/** `/calls/stats` (calls spec §4.9; checklist items 38 and 39). */
+/** `/calls/stats` (docs/spec/calls.md §4.9; checklist items 38 and 39). */
 
 async function stats(h: TestApp, body: Record<string, unknown>, key?: string): Promise<Record<string, any>> {
   const res = await h.post('/calls/stats', { project_id: PROJECT, ...body }, key);

@@ -4,7 +4,7 @@ import { buildTestApp, PROJECT, type TestApp } from '../helpers/app.js';
 import { makeEnd, makeStart } from '../helpers/factories.js';
 import { assertValidationBody } from './calls-fixture.js';
 
-/** `/calls/usage` and `/trace/usage` (calls spec §4.10, §4.11; checklist items 34 and 35). */
+/** `/calls/usage` and `/trace/usage` (docs/spec/calls.md §4.10, §4.11; checklist items 34 and 35). */
 
 interface Spec {
   id: string;

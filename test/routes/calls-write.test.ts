@@ -4,7 +4,7 @@ import { buildTestApp, PROJECT } from '../helpers/app.js';
 import { makeEnd, makeStart } from '../helpers/factories.js';
 import { assertValidationBody, fixtureApp, queryIds, readCall } from './calls-fixture.js';
 
-/** Calls spec §7 checklist items 1–15 (writes, reads, update, delete). */
+/** docs/spec/calls.md §7 checklist items 1–15 (writes, reads, update, delete). */
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

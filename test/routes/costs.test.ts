@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { buildTestApp, parseJsonl, PROJECT, type TestApp } from '../helpers/app.js';
 import { makeEnd, makeStart } from '../helpers/factories.js';
 
-/** Costs API and cost hydration of calls (objects spec §8; checklist items 42–44; calls spec §2.10). */
+/** Costs API and cost hydration of calls (docs/spec/objects.md §8; checklist items 42–44; docs/spec/calls.md §2.10). */
 
 async function createCost(
   h: TestApp,

@@ -17,7 +17,7 @@ import {
   traceCalls,
 } from './evaluations-server-fixture.js';
 
-/** Resuming a crashed run, `/calls/score` jobs, and the checks made before enqueueing (evaluations spec §5, §6.1). */
+/** Resuming a crashed run, `/calls/score` jobs, and the checks made before enqueueing (docs/spec/evaluations.md §5, §6.1). */
 
 const ROWS = [1, 2, 3, 4].map((n) => ({ question: `${n}+${n}`, expected: 2 * n }));
 

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { buildTestApp, parseJsonl, PROJECT, type TestApp } from '../helpers/app.js';
 import { makeEnd, makeStart } from '../helpers/factories.js';
 
-/** Feedback fields in calls queries: `feedback.[type].payload.<path>`, `.runnable_ref` (calls spec §5.2). */
+/** Feedback fields in calls queries: `feedback.[type].payload.<path>`, `.runnable_ref` (docs/spec/calls.md §5.2). */
 
 async function call(h: TestApp, id: string): Promise<void> {
   assert.equal((await h.post('/call/start', makeStart({ id }))).statusCode, 200);

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { buildTestApp, PROJECT, type TestApp } from '../helpers/app.js';
 
 /**
- * `/feedback/payload_schema` and `/feedback/stats` (objects spec §7.7, §7.8). Feedback rows get
+ * `/feedback/payload_schema` and `/feedback/stats` (docs/spec/objects.md §7.7, §7.8). Feedback rows get
  * `created_at = now`, so windows are built around the moment of the test.
  */
 

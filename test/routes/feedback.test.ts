@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildTestApp, PROJECT, type TestApp } from '../helpers/app.js';
 
-/** Feedback API (objects spec §7.1–7.6; checklist items 37–41). */
+/** Feedback API (docs/spec/objects.md §7.1–7.6; checklist items 37–41). */
 
 const CALL_REF = `weave:///${PROJECT}/call/c1`;
 

@@ -6,7 +6,7 @@ import { test, type TestContext } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
-/** Inference catalogues (otel-service-queues spec §C; checklist items 26–27). */
+/** Inference catalogues (docs/spec/otel-service-queues.md §C; checklist items 26–27). */
 
 const LLAMA = {
   id: 'meta-llama/Llama-3.1-8B-Instruct',

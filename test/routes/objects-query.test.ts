@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { buildTestApp, PROJECT } from '../helpers/app.js';
 import { createDigest, createObject, queryObjects, readObject } from '../helpers/objects.js';
 
-// Objects spec §10, items 18–24, plus class detection, builtin classes and tenancy.
+// Objects docs/spec/objects.md §10, items 18–24, plus class detection, builtin classes and tenancy.
 
 const MODEL_VAL =
   '{"_type":"MyModel","name":"m1","temperature":0.5,"_class_name":"MyModel","_bases":["Model","Object","BaseModel"]}';

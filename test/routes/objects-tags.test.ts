@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { basicAuth, buildTestApp, PROJECT, type TestApp } from '../helpers/app.js';
 import { createDigest, queryObjects, readObject } from '../helpers/objects.js';
 
-// Objects spec §10, items 25–32: tags and aliases.
+// Objects docs/spec/objects.md §10, items 25–32: tags and aliases.
 
 function put(h: TestApp, url: string, body: unknown) {
   return h.app.inject({

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { basicAuth, buildTestApp, PROJECT } from '../helpers/app.js';
 import { createDigest, createObject, queryObjects, readObject } from '../helpers/objects.js';
 
-// Objects spec §10, items 1–5 and 9–17: digests, versions, reads and deletes.
+// Objects docs/spec/objects.md §10, items 1–5 and 9–17: digests, versions, reads and deletes.
 
 test('§10.1 /obj/create {"b":1,"a":"x"} answers the sorted-key digest', async (t) => {
   const h = await buildTestApp(t);

@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { encodeOtlpProtobuf } from '../../src/ingest/otel/otlp-protobuf.js';
 import { parseJsonl, type TestApp } from '../helpers/app.js';
 
-/** Helpers for the OTel ingest tests (otel-service-queues spec §A). */
+/** Helpers for the OTel ingest tests (docs/spec/otel-service-queues.md §A). */
 
 export type Attr = { key: string; value: Record<string, unknown> };
 

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { buildTestApp } from '../helpers/app.js';
 import { attr, exportReq, ingestOne, ownAttributes, projectCalls, sendOtel, span } from './otel-fixture.js';
 
-/** Otel spec §E checklist items 12–19 and 22 (generic keys, names, threads, attributes, dump, rejections). */
+/** Otel docs/spec/otel-service-queues.md §E checklist items 12–19 and 22 (generic keys, names, threads, attributes, dump, rejections). */
 
 test('checklist 12: a generic input object is de-nested into inputs; a generic output string is the output', async (t) => {
   const h = await buildTestApp(t);

@@ -5,7 +5,7 @@ import { basicAuth, buildTestApp } from '../helpers/app.js';
 import { dbFingerprint } from '../security/db-fingerprint.js';
 import { attr, exportReq, projectCalls, sendOtel, span, toProtobuf } from './otel-fixture.js';
 
-/** Otel spec §E items 20–21 and the transport rules of §A.1–A.2, A.9: routing, auth, sizes, types. */
+/** Otel docs/spec/otel-service-queues.md §E items 20–21 and the transport rules of §A.1–A.2, A.9: routing, auth, sizes, types. */
 
 test('checklist 20: without resource routing the project_id header routes the spans; with neither → 400, nothing written', async (t) => {
   const h = await buildTestApp(t);

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { buildTestApp } from '../helpers/app.js';
 import { ownAttributes, projectCalls, sendOtel } from './otel-fixture.js';
 
-/** The three-span test vector of otel-service-queues spec §A.10, checked field by field. */
+/** The three-span test vector of docs/spec/otel-service-queues.md §A.10, checked field by field. */
 
 const VECTOR = String.raw`
 {

@@ -13,7 +13,7 @@ import {
   TRACE,
 } from './otel-fixture.js';
 
-/** Otel spec §E checklist items 1–11 (transport, ids, op names, status, usage, inputs), and cache token usage. */
+/** Otel docs/spec/otel-service-queues.md §E checklist items 1–11 (transport, ids, op names, status, usage, inputs), and cache token usage. */
 
 const LLM_ATTRS = [
   attr('gen_ai.response.model', 'gpt-4o-mini-2024-07-18'),

@@ -4,7 +4,7 @@ import { buildTestApp, parseJsonl, PROJECT, type TestApp } from '../helpers/app.
 import { makeEnd, makeStart } from '../helpers/factories.js';
 import { assertValidationBody } from './calls-fixture.js';
 
-/** `/threads/stream_query` (calls spec §4.12; checklist items 36 and 37). */
+/** `/threads/stream_query` (docs/spec/calls.md §4.12; checklist items 36 and 37). */
 
 interface Turn {
   id: string;

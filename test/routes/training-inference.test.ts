@@ -7,7 +7,7 @@ import { BuiltinTrainer } from '../../src/training/builtin-trainer.js';
 import { ScriptedTrainer } from '../training-worker/scripted-trainer.js';
 import { createModel, group, runJob } from './training-fixture.js';
 
-/** `/v1/chat/completions` against checkpoints and the health routes (training spec §4.10, §4.11; item 33). */
+/** `/v1/chat/completions` against checkpoints and the health routes (docs/spec/training.md §4.10, §4.11; item 33). */
 
 const chat = (model: string) => ({ model, messages: [{ role: 'user', content: 'hi' }], logprobs: true });
 

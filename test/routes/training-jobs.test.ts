@@ -6,7 +6,7 @@ import { buildTestApp } from '../helpers/app.js';
 import { ScriptedTrainer } from '../training-worker/scripted-trainer.js';
 import { createModel, del, group, pollEvents, runJob, traj } from './training-fixture.js';
 
-/** RL/SFT jobs, events and the built-in runner (training spec §4.6–§4.9, §6; checklist items 5–19, 34–35). */
+/** RL/SFT jobs, events and the built-in runner (docs/spec/training.md §4.6–§4.9, §6; checklist items 5–19, 34–35). */
 
 const terminal = (type: string): boolean => type === 'training_ended' || type === 'training_failed';
 

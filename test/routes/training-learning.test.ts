@@ -6,7 +6,7 @@ import { BuiltinTrainer } from '../../src/training/builtin-trainer.js';
 import { createModel, runJob } from './training-fixture.js';
 
 /**
- * The whole RL loop through HTTP, as a client drives it (training spec §6): sample with logprobs from
+ * The whole RL loop through HTTP, as a client drives it (docs/spec/training.md §6): sample with logprobs from
  * the newest checkpoint → score with a toy reward → `/log` → training job → poll its events → sample
  * from the new checkpoint. Over ten iterations the built-in policy learns the toy task.
  */

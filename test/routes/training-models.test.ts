@@ -5,7 +5,7 @@ import { buildTestApp } from '../helpers/app.js';
 import { ScriptedTrainer } from '../training-worker/scripted-trainer.js';
 import { bearer, createModel, del, group, runJob, traj } from './training-fixture.js';
 
-/** Models, checkpoints and /log (training spec §4.1–§4.5; checklist items 1–4, 20–27). */
+/** Models, checkpoints and /log (docs/spec/training.md §4.1–§4.5; checklist items 1–4, 20–27). */
 
 test('item 1: create with return_existing twice returns 200 and the same id; GET one and the list extension see it', async (t) => {
   const h = await buildTestApp(t);

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { basicAuth, buildTestApp, parseJsonl, PROJECT, type TestApp } from '../helpers/app.js';
 
-/** v2 object APIs (evaluations spec §2; checklist items 1–21). */
+/** v2 object APIs (docs/spec/evaluations.md §2; checklist items 1–21). */
 
 type Json = Record<string, any>;
 const V2 = `/v2/${PROJECT}`;

@@ -7,7 +7,7 @@ import { describeResponse, errorMessage, send } from './inject.js';
 import { authenticatedRoutes, requestFor, routesWithoutCase } from './route-cases.js';
 
 /**
- * Routes the spec lets through without credentials (README "Credentials", training spec §1), plus the OpenAPI
+ * Routes the spec lets through without credentials (README "Credentials", docs/spec/training.md §1), plus the OpenAPI
  * document, and the web UI's sign-in/sign-out and static app (sign-out checks the cookie's CSRF itself).
  */
 const PUBLIC_ROUTES = new Set([

@@ -7,7 +7,7 @@ import { Fuzzer, prng } from './fuzz.js';
 import { describeResponse } from './inject.js';
 import { authenticatedRoutes, requestFor, ROUTE_CASES, routeKey, type RouteCase } from './route-cases.js';
 
-/** Service-wide error shapes (README "Schema failures", "Other errors", "Sizes"; calls spec §6). */
+/** Service-wide error shapes (README "Schema failures", "Other errors", "Sizes"; docs/spec/calls.md §6). */
 
 const LOC_ROOTS = new Set(['body', 'path', 'query', 'header']);
 

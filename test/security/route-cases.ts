@@ -77,7 +77,7 @@ const inPathNoBody = (rest: string): RouteCase => ({
   projectInPath: true,
 });
 
-/** Minimal create bodies of the v2 object families (evaluations spec §2); v2 bodies never name the project. */
+/** Minimal create bodies of the v2 object families (docs/spec/evaluations.md §2); v2 bodies never name the project. */
 const V2_OBJECT_BODIES: Record<string, unknown> = {
   ops: { name: 'sec-op', source_code: 'def f():\n    return 1\n' },
   datasets: { name: 'sec-data', rows: [{ a: 1 }] },
@@ -146,7 +146,7 @@ function multipartUpload(projectId: string): { contentType: string; payload: str
   return { contentType: `multipart/form-data; boundary=${boundary}`, payload };
 }
 
-/** A note on the security test call (objects spec §7.1). */
+/** A note on the security test call (docs/spec/objects.md §7.1). */
 function feedbackReq(projectId: string): Record<string, unknown> {
   return {
     project_id: projectId,
@@ -156,10 +156,10 @@ function feedbackReq(projectId: string): Record<string, unknown> {
   };
 }
 
-/** The only query shape purges accept (objects spec §7.6, §8.4). */
+/** The only query shape purges accept (docs/spec/objects.md §7.6, §8.4). */
 const ID_QUERY = { $expr: { $eq: [{ $getField: 'id' }, { $literal: 'sec-id' }] } };
 
-/** A query using every operator of calls spec §5, for the fuzz test to take apart. */
+/** A query using every operator of docs/spec/calls.md §5, for the fuzz test to take apart. */
 const RICH_QUERY = {
   $expr: {
     $and: [
@@ -233,7 +233,7 @@ function richEnd(projectId: string): Record<string, unknown> {
   };
 }
 
-/** An OTLP/JSON export of one span, routed to the project by resource attributes (otel spec §A.2). */
+/** An OTLP/JSON export of one span, routed to the project by resource attributes (docs/spec/otel-service-queues.md §A.2). */
 function otelExport(projectId: string): Record<string, unknown> {
   const [entity, project] = projectId.split('/');
   const attr = (key: string, value: unknown) => ({ key, value });
@@ -277,18 +277,18 @@ function otelExport(projectId: string): Record<string, unknown> {
 }
 
 export const ROUTE_CASES: Record<string, RouteCase> = {
-  // ---- service information (otel-service-queues spec §B)
+  // ---- service information (docs/spec/otel-service-queues.md §B)
   'GET /version': { noProject: 'service version, no project' },
   'GET /server_info': { noProject: 'server information, no project' },
   'GET /geolocate': { noProject: 'location of an IP address, no project' },
   'POST /service/projects_info': post('/service/projects_info', (p) => ({ project_ids: [p] })),
 
-  // ---- inference catalogues (otel-service-queues spec §C)
+  // ---- inference catalogues (docs/spec/otel-service-queues.md §C)
   'GET /inference/analysis/:partner/models': { noProject: "the deployment's model catalogue, no project" },
   'GET /inference/router/:partner/models': { noProject: "the deployment's model catalogue, no project" },
   'GET /inference/:partner/v2/hardware': { noProject: "the deployment's hardware catalogue, no project" },
 
-  // ---- annotation queues (otel-service-queues spec §D); the queue id is unknown, so owners get 404
+  // ---- annotation queues (docs/spec/otel-service-queues.md §D); the queue id is unknown, so owners get 404
   'POST /annotation_queues': post('/annotation_queues', (p) => ({ project_id: p, name: 'q', scorer_refs: [] })),
   'POST /annotation_queues/query': post(
     '/annotation_queues/query',
@@ -316,7 +316,7 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
     (p) => ({ project_id: p, annotation_state: 'completed' }),
   ),
 
-  // ---- calls (calls spec §4)
+  // ---- calls (docs/spec/calls.md §4)
   'POST /call/start': post('/call/start', startReq, richStart),
   'POST /call/end': post('/call/end', endReq, richEnd),
   'POST /call/upsert_batch': post(
@@ -368,11 +368,11 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   'POST /v2/:entity/:project/call/start': inPath('call/start', startReq),
   'POST /v2/:entity/:project/call/end': inPath('call/end', endReq),
 
-  // ---- v2 object APIs (evaluations spec §2; routes/v2-objects.ts)
+  // ---- v2 object APIs (docs/spec/evaluations.md §2; routes/v2-objects.ts)
   ...v2ObjectCases(),
   ...evaluationCallCases(),
 
-  // ---- objects (objects spec §3)
+  // ---- objects (docs/spec/objects.md §3)
   'POST /obj/create': post(
     '/obj/create',
     (p) => ({ obj: { project_id: p, object_id: 'sec-obj', val: { a: 1 } } }),
@@ -421,7 +421,7 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   'GET /tags': { request: (p) => ({ url: `/tags?project_id=${encodeURIComponent(p)}` }) },
   'GET /aliases': { request: (p) => ({ url: `/aliases?project_id=${encodeURIComponent(p)}` }) },
 
-  // ---- tables and refs (objects spec §4, §5)
+  // ---- tables and refs (docs/spec/objects.md §4, §5)
   'POST /table/create': post(
     '/table/create',
     (p) => ({ table: { project_id: p, rows: [{ a: 1 }] } }),
@@ -460,7 +460,7 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
     refs: [`weave:///${p}/object/sec-obj:abc/key/a/index/0`],
   })),
 
-  // no provider key in tests: the route answers its in-band error (objects spec §6.4)
+  // no provider key in tests: the route answers its in-band error (docs/spec/objects.md §6.4)
   'POST /image/create': post(
     '/image/create',
     (p) => ({ project_id: p, inputs: { model: 'dall-e-3', prompt: 'p' } }),
@@ -472,14 +472,14 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
     }),
   ),
 
-  // ---- files (objects spec §6)
+  // ---- files (docs/spec/objects.md §6)
   'POST /file/create': { request: (p) => ({ url: '/file/create', raw: multipartUpload(p) }) },
   'POST /files/create': { request: (p) => ({ url: '/files/create', raw: multipartUpload(p) }) },
   'POST /file/content': post('/file/content', (p) => ({ project_id: p, digest: 'sec-digest' })),
   'POST /files/content': post('/files/content', (p) => ({ project_id: p, digest: 'sec-digest' })),
   'POST /files/query_stats': post('/files/query_stats', (p) => ({ project_id: p })),
 
-  // ---- feedback and costs (objects spec §7, §8)
+  // ---- feedback and costs (docs/spec/objects.md §7, §8)
   'POST /feedback/create': post('/feedback/create', feedbackReq, (p) => ({
     ...feedbackReq(p),
     feedback_type: 'wandb.reaction.1',
@@ -529,7 +529,7 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   ),
   'POST /cost/purge': post('/cost/purge', (p) => ({ project_id: p, query: ID_QUERY })),
 
-  // ---- OpenTelemetry ingest (otel-service-queues spec §A); the project is named by resource attributes
+  // ---- OpenTelemetry ingest (docs/spec/otel-service-queues.md §A); the project is named by resource attributes
   'POST /otel/v1/traces': post('/otel/v1/traces', otelExport),
   'POST /otel/v1/trace': post('/otel/v1/trace', otelExport),
 
@@ -553,7 +553,7 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
     errorShape: 'graphql',
   },
 
-  // ---- training (training spec §4); routes with a model or job id in the path name no project:
+  // ---- training (docs/spec/training.md §4); routes with a model or job id in the path name no project:
   // their tenancy (another entity's model or job → 403) is tested in test/routes/training-*.test.ts
   'POST /v1/preview/models': {
     request: (p) => ({

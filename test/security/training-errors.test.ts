@@ -5,7 +5,7 @@ import { NotFoundError } from '../../src/errors/app-error.js';
 import { basicAuth, buildTestApp } from '../helpers/app.js';
 
 /**
- * Error bodies of the `/v1/...` training routes (training spec §1): `{"detail": "..."}` instead of
+ * Error bodies of the `/v1/...` training routes (docs/spec/training.md §1): `{"detail": "..."}` instead of
  * `{"reason": ...}`, "Not authenticated" with `WWW-Authenticate: Bearer` for a missing key. Checked
  * on a probe route added to a fresh app, so it holds before and after the training area exists.
  * The app runs on the store the pass selects (HEDDLE_TEST_STORE).

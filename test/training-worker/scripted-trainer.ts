@@ -11,7 +11,7 @@ import {
 
 /**
  * TEST-ONLY trainer: no learning at all. It emits a deterministic event stream (one gradient step
- * per group whose rewards differ, spec §6.4) and a checkpoint that records its lineage, so queue
+ * per group whose rewards differ, docs/spec/training.md §6.4) and a checkpoint that records its lineage, so queue
  * and route tests can check the service side of the port. Never a production default.
  *
  * Behaviour switches, read from the first group's `metadata.scripted`:

@@ -9,7 +9,7 @@ import { startServerProcess, type ServerProcess } from '../helpers/server-proces
  * The training queue shared by two API processes on one PostgreSQL database: a worker may lease
  * through one node and write through the other; concurrent leases through both never hand out two
  * jobs of one model; both nodes' sweepers race on an expired lease and the job still ends with
- * exactly one `training_failed` (training spec §6; docs/training-worker-protocol.md).
+ * exactly one `training_failed` (docs/spec/training.md §6; docs/training-worker-protocol.md).
  */
 
 const GPU = 'test/gpu-base-model';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { resolveCallField, type CallField } from '../../src/domain/call-fields.js';
 import { InvalidFieldError } from '../../src/errors/app-error.js';
 
-/** src/domain/call-fields.ts: what each calls query path refers to (calls spec §5.2). */
+/** src/domain/call-fields.ts: what each calls query path refers to (docs/spec/calls.md §5.2). */
 
 test('resolveCallField maps columns, JSON paths, derived and feedback fields', () => {
   const cases: Array<[string, CallField]> = [

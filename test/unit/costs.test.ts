@@ -6,7 +6,7 @@ import { purgeIds } from '../../src/domain/record-fields.js';
 import { loadDefaultPrices } from '../../src/services/price-table.js';
 import type { CostRow } from '../../src/store/types.js';
 
-/** Price choice and cost arithmetic (objects spec §8.5), reaction names (§7.2), purge shapes (§7.6, §8.4). */
+/** Price choice and cost arithmetic (docs/spec/objects.md §8.5), reaction names (§7.2), purge shapes (§7.6, §8.4). */
 
 function row(overrides: Partial<CostRow>): CostRow {
   return {

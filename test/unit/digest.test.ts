@@ -11,7 +11,7 @@ import {
 } from '../../src/domain/digest.js';
 import { parseLosslessJson } from '../../src/domain/json-value.js';
 
-/** Objects spec §1.6: request text → canonical text → digest. */
+/** Objects docs/spec/objects.md §1.6: request text → canonical text → digest. */
 const EXAMPLES: Array<{ name: string; json: string; canonical: string; digest: string }> = [
   {
     name: 'E1',

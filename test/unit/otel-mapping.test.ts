@@ -18,7 +18,7 @@ import {
 import { decodeOtlpProtobuf, encodeOtlpProtobuf } from '../../src/ingest/otel/otlp-protobuf.js';
 import { opObjectId, shortenOpName, spanToCall } from '../../src/ingest/otel/span-call.js';
 
-/** Pure parts of OTel ingest (otel spec §A.1, §A.3–A.5): decoding, attribute trees, extraction. */
+/** Pure parts of OTel ingest (docs/spec/otel-service-queues.md §A.1, §A.3–A.5): decoding, attribute trees, extraction. */
 
 const kv = (key: string, value: OtelJson): OtlpKeyValue => ({ key, value });
 

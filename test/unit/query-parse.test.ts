@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { parseQuery, parseSort, splitFieldPath } from '../../src/domain/query/parse.js';
 import { AppError, InvalidRequestError, RequestValidationError } from '../../src/errors/app-error.js';
 
-/** src/domain/query/parse.ts: field paths and the `$expr` tree (calls spec §5.1–5.2). */
+/** src/domain/query/parse.ts: field paths and the `$expr` tree (docs/spec/calls.md §5.1–5.2). */
 
 test('splitFieldPath splits on dots, keeping escaped dots inside keys', () => {
   const cases: Array<[string, string[]]> = [

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { encodeRefPart, formatRef, parseRef, RefParseError } from '../../src/domain/ref-uri.js';
 
-test('parseRef reads object, op, table and call refs (objects spec §5.1)', () => {
+test('parseRef reads object, op, table and call refs (docs/spec/objects.md §5.1)', () => {
   assert.deepEqual(parseRef('weave:///acme/demo/object/cfg:abc'), {
     kind: 'object',
     entity: 'acme',

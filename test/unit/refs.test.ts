@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { findMalformedRef, isWellFormedRef, opDisplayName } from '../../src/domain/refs.js';
 
-/** src/domain/refs.ts: ref shape checks (objects spec §5.5) and the op name shown as trace_name (calls spec §2.6). */
+/** src/domain/refs.ts: ref shape checks (docs/spec/objects.md §5.5) and the op name shown as trace_name (docs/spec/calls.md §2.6). */
 
 test('isWellFormedRef needs entity, project and a non-empty rest', () => {
   const cases: Array<[string, boolean]> = [

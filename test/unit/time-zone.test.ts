@@ -9,7 +9,7 @@ import {
   transitionsBetween,
 } from '../../src/domain/time-zone.js';
 
-/** Wall-clock bucket alignment of `/calls/stats` (calls spec §4.9) through Temporal. */
+/** Wall-clock bucket alignment of `/calls/stats` (docs/spec/calls.md §4.9) through Temporal. */
 
 const us = (iso: string): number => Date.parse(iso) * 1000;
 const iso = (micros: number[]): string[] => micros.map((m) => new Date(m / 1000).toISOString().replace('.000Z', 'Z'));

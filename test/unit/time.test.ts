@@ -9,7 +9,7 @@ import {
   unixSecondsToMicros,
 } from '../../src/domain/time.js';
 
-/** src/domain/time.ts: request date-times in, response date-times out (calls spec §1). */
+/** src/domain/time.ts: request date-times in, response date-times out (docs/spec/calls.md §1). */
 
 const T0 = 1_735_725_600_000_000; // 2025-01-01T10:00:00Z
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { computeLogMetrics } from '../../src/services/training/log-metrics.js';
 
-/** §7 metrics as a pure function (training spec §11 items 24–26). */
+/** §7 metrics as a pure function (docs/spec/training.md §11 items 24–26). */
 
 const t = (reward: number, metrics: Record<string, unknown> = {}) => ({ reward, metrics });
 

@@ -1,7 +1,7 @@
 import { isLosslessNumber, LosslessNumber, parse, stringify } from 'lossless-json';
 import { intJson, nativeJsonIsExact, type OtelJson, type OtelJsonObject, type OtlpKeyValue } from './otlp-model.js';
 
-/** Attribute normalisation of spec §A.3: JSON-looking strings, dotted keys → nested objects, lookups. */
+/** Attribute normalisation of docs/spec/otel-service-queues.md §A.3: JSON-looking strings, dotted keys → nested objects, lookups. */
 
 /** §A.3 step 4: two keys need one path to be both a value and an object; the span is rejected. */
 export class PathConflictError extends Error {}

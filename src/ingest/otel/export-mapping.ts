@@ -2,7 +2,7 @@ import { attributeTree, lookup, PathConflictError } from './attribute-tree.js';
 import type { OtelJsonObject, OtlpResourceSpans, OtlpSpan, OtlpTraceRequest } from './otlp-model.js';
 import { spanToCall, type OtelCall } from './span-call.js';
 
-/** A whole export request → calls per project and rejected spans (spec §A.2, §A.9); no IO. */
+/** A whole export request → calls per project and rejected spans (docs/spec/otel-service-queues.md §A.2, §A.9); no IO. */
 
 export interface RoutingHeaders {
   /** Legacy `project_id` header (§A.2 rule 2). */

@@ -2,7 +2,7 @@ import { indexedObjectsToArrays, isObject, isTruthy, lookup, setOwn } from './at
 import { chatInputs, chatOutput, type SpanEvent } from './chat-messages.js';
 import type { OtelJson, OtelJsonObject } from './otlp-model.js';
 
-/** Semantic-convention extraction of spec §A.5: inputs, output, usage and call attributes. */
+/** Semantic-convention extraction of docs/spec/otel-service-queues.md §A.5: inputs, output, usage and call attributes. */
 
 const INPUT_KEYS = [
   'ai.prompt',
@@ -64,7 +64,7 @@ export interface Usage {
 }
 
 /**
- * Prompt-cache token counts, under the names the usage roll-ups read (calls spec §2.10, §6.3):
+ * Prompt-cache token counts, under the names the usage roll-ups read (docs/spec/calls.md §2.10, §6.3):
  * OTel GenAI, its deprecated underscore form (OpenLLMetry), OpenInference, Vercel AI SDK.
  */
 const CACHE_KEYS: Array<['cache_read_input_tokens' | 'cache_creation_input_tokens', string[]]> = [

@@ -15,7 +15,7 @@ import {
 } from './otlp-model.js';
 
 /**
- * OTLP/JSON (spec §A.1): the proto3 JSON mapping with OTLP's exceptions — ids are hex, int64
+ * OTLP/JSON (docs/spec/otel-service-queues.md §A.1): the proto3 JSON mapping with OTLP's exceptions — ids are hex, int64
  * fields may be strings or numbers (parsed exactly: the text is read with lossless-json),
  * enums are numbers or names. lowerCamelCase and the original snake_case names are accepted.
  */

@@ -1,5 +1,5 @@
 /**
- * The decoded form of an OTLP `ExportTraceServiceRequest`, the same for both encodings (spec §A.1).
+ * The decoded form of an OTLP `ExportTraceServiceRequest`, the same for both encodings (docs/spec/otel-service-queues.md §A.1).
  * Attribute values are already turned into JSON (§A.3 step 1); ids are lowercase hex; int64 fields
  * are exact `bigint`s.
  */

@@ -12,7 +12,7 @@ import {
 /**
  * The OTLP trace request schema (opentelemetry-proto, `collector/trace/v1`, `trace/v1`,
  * `common/v1`, `resource/v1`): message and field numbers of the published protocol, only the
- * messages a trace export uses. protobufjs does the wire decoding (spec §A.1).
+ * messages a trace export uses. protobufjs does the wire decoding (docs/spec/otel-service-queues.md §A.1).
  */
 const OTLP_TRACE_PROTO = `
 syntax = "proto3";

@@ -5,7 +5,7 @@ import type { SpanEvent } from './chat-messages.js';
 import { extractSemantics, firstTruthy, type SpanTrees, type Usage } from './extract.js';
 import { SPAN_KIND_NAMES, STATUS_CODE_NAMES, type OtelJson, type OtelJsonObject, type OtlpSpan } from './otlp-model.js';
 
-/** The span → call mapping of spec §A.4 (no IO: the op ref is resolved by the service). */
+/** The span → call mapping of docs/spec/otel-service-queues.md §A.4 (no IO: the op ref is resolved by the service). */
 
 /** One span made into call fields, JSON fields as values. */
 export interface OtelCall {

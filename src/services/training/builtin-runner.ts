@@ -10,7 +10,7 @@ import type { TrainingLog } from './sweeper.js';
 const IDLE_POLL_MS = 1000;
 
 /**
- * The built-in trainer's job loop, one per API node (training spec §6.1): it leases one job at a
+ * The built-in trainer's job loop, one per API node (docs/spec/training.md §6.1): it leases one job at a
  * time and runs it in the trainer (a worker thread, so the API stays responsive). It always takes
  * its own base model; other base models only when the fallback is enabled and no live external
  * worker advertised them recently.

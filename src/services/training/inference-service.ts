@@ -14,7 +14,7 @@ export interface InferenceName {
 }
 
 /**
- * Parses an inference name (training spec §2): `wandb-artifact:///<e>/<p>/<name>` or the
+ * Parses an inference name (docs/spec/training.md §2): `wandb-artifact:///<e>/<p>/<name>` or the
  * two-slash form, optionally ending in `:step<N>`. Null when it is not one.
  */
 export function parseInferenceName(model: string): InferenceName | null {
@@ -32,7 +32,7 @@ export function parseInferenceName(model: string): InferenceName | null {
 
 const notFound = (): NotFoundError => new NotFoundError('Model not found');
 
-/** `POST /v1/chat/completions` against a model's checkpoint (training spec §4.10). */
+/** `POST /v1/chat/completions` against a model's checkpoint (docs/spec/training.md §4.10). */
 export class InferenceService {
   #active = 0;
   readonly #waiting: Array<() => void> = [];

@@ -48,7 +48,7 @@ export function jobView(job: TrainingJobRow): Record<string, unknown> {
   };
 }
 
-/** RL and SFT job creation, job read and events (training spec §4.6–§4.9). */
+/** RL and SFT job creation, job read and events (docs/spec/training.md §4.6–§4.9). */
 export class TrainingJobService {
   constructor(
     private readonly store: TrainingStore,

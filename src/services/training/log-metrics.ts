@@ -1,5 +1,5 @@
 /**
- * The aggregate metrics `POST /v1/preview/models/{id}/log` computes (training spec §7), pure.
+ * The aggregate metrics `POST /v1/preview/models/{id}/log` computes (docs/spec/training.md §7), pure.
  * Groups and trajectories arrive schema-validated; unknown keys are ignored here.
  */
 

@@ -6,7 +6,7 @@ import type { ProjectAccess } from '../project-access.js';
 import { isUuid } from './paging.js';
 import type { TrainingSettings } from './settings.js';
 
-/** Project of implicitly registered models (training spec §4.6). */
+/** Project of implicitly registered models (docs/spec/training.md §4.6). */
 export const IMPLICIT_PROJECT = 'default';
 
 /**

@@ -37,7 +37,7 @@ function checkpointView(c: CheckpointRow): { id: string; step: number; metrics: 
   return { id: c.id, step: c.step, metrics: JSON.parse(c.metrics) as Record<string, number> };
 }
 
-/** Models, checkpoints and `/log` of the training API (training spec §4.1–§4.5, §4.12). */
+/** Models, checkpoints and `/log` of the training API (docs/spec/training.md §4.1–§4.5, §4.12). */
 export class TrainingModelService {
   constructor(
     private readonly store: TrainingStore,

@@ -1,8 +1,8 @@
 /**
  * Trajectory groups as ART ≥ 0.5.20 sends them (docs/art-client.md "Trajectory groups on the
- * wire"), brought to the shape of training spec §5 before a job stores them: fields equal to their
+ * wire"), brought to the shape of docs/spec/training.md §5 before a job stores them: fields equal to their
  * default are omitted by the client (missing `reward` ⇒ 0.0, `trajectories` /
- * `messages_and_choices` ⇒ `[]`; this overrides spec §5.2 and checklist item 6), and
+ * `messages_and_choices` ⇒ `[]`; this overrides docs/spec/training.md §5.2 and checklist item 6), and
  * captured rollouts carry `exchanges.chat_completions` instead of `messages_and_choices` — each
  * exchange is one history: the request's messages, then the response's first choice as a Choice.
  */
@@ -23,7 +23,7 @@ function exchangeHistory(exchange: unknown): History {
   const first = Array.isArray(response.choices) ? response.choices[0] : undefined;
   const items = [...messages];
   if (isObj(first)) {
-    // The response's prompt ids belong to its choice (vLLM extras, spec §9 step 6).
+    // The response's prompt ids belong to its choice (vLLM extras, docs/spec/training.md §9 step 6).
     const choice =
       first.prompt_token_ids === undefined && response.prompt_token_ids !== undefined
         ? { ...first, prompt_token_ids: response.prompt_token_ids }

@@ -1,6 +1,6 @@
 import { RequestValidationError } from '../../errors/app-error.js';
 
-/** Cursor lists of the training API (training spec §1.1). */
+/** Cursor lists of the training API (docs/spec/training.md §1.1). */
 
 export interface Page<T> {
   object: 'list';

@@ -3,7 +3,7 @@ import type { Config } from '../../config/config.js';
 /** The base model the built-in trainer always serves (its own small byte-level policy). */
 export const BUILTIN_BASE_MODEL = 'heddle/byte-decoder';
 
-/** What the training services take from the configuration (training spec §4–§6). */
+/** What the training services take from the configuration (docs/spec/training.md §4–§6). */
 export interface TrainingSettings {
   builtinBaseModel: string;
   /** Operator allow-list of base models (§4.1); null = any. */

@@ -1,5 +1,5 @@
 /**
- * SFT training data (training spec §4.9): the service reads URLs it can resolve itself. Our
+ * SFT training data (docs/spec/training.md §4.9): the service reads URLs it can resolve itself. Our
  * choice: `data:` URLs whose content is the `train.jsonl` text (one `{"messages": …}` object per
  * line). Anything else is unresolvable, and the job fails with `training_failed`.
  */

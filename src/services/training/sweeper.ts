@@ -10,7 +10,7 @@ export interface TrainingLog {
 }
 
 /**
- * The sweeper every API node runs (training spec §6.3: a client must never poll forever). It
+ * The sweeper every API node runs (docs/spec/training.md §6.3: a client must never poll forever). It
  * fails running jobs whose lease expired and queued jobs no trainer took within the queue
  * timeout (only the head of a model's queue waits for a trainer; the store's sweep says how). Our choice: an expired job is not re-queued, because the events its first holder
  * emitted cannot be retracted; it fails with a message that says so. The store re-checks each

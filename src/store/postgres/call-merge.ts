@@ -1,7 +1,7 @@
 import type { CallEndPart, CallPart, CallStartPart } from '../types.js';
 
 /**
- * Folds call parts into one row per call, applying the merge rules of calls spec §3 in arrival
+ * Folds call parts into one row per call, applying the merge rules of docs/spec/calls.md §3 in arrival
  * order, so a whole batch becomes a single multi-row upsert (PostgreSQL refuses to touch one row
  * twice in one `INSERT … ON CONFLICT`). The upsert then applies the folded row to the stored one
  * with the same rules: start fields come from the row when it carries a start (`started_at` set),
@@ -12,7 +12,7 @@ export interface MergedCall {
   id: string;
   start: Omit<CallStartPart, 'kind' | 'project_id' | 'id' | 'display_name'> | null;
   end: Omit<CallEndPart, 'kind' | 'project_id' | 'id'> | null;
-  /** The display name to set (a later start without one keeps it, spec §3). */
+  /** The display name to set (a later start without one keeps it, docs/spec/calls.md §3). */
   display_name: string | null;
 }
 

@@ -119,7 +119,7 @@ export class PostgresCallStore implements CallStore {
 
   /**
    * One transaction: the live calls of the affected traces are read, the descendants collected
-   * through parent links, and every collected id tombstoned (calls spec §3.1). Tombstones are
+   * through parent links, and every collected id tombstoned (docs/spec/calls.md §3.1). Tombstones are
    * written in id order, the lock order of the call writer.
    */
   deleteCascade(projectId: string, ids: string[], deletedAt: number): Promise<number> {

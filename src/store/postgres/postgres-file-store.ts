@@ -6,7 +6,7 @@ import { inTransaction } from './transaction.js';
 const FILE_COLUMNS = 'project_id, digest, name, size_bytes, chunk_count, created_at';
 
 /**
- * Files on PostgreSQL (objects spec §6), laid out as in the SQLite adapter: a `files` row per
+ * Files on PostgreSQL (docs/spec/objects.md §6), laid out as in the SQLite adapter: a `files` row per
  * (project, digest) pointing at the chunks of the upload that first stored those bytes. Chunks are
  * written and read one at a time, so neither side holds a whole file in memory. Two nodes
  * committing the same digest at once are settled by the primary key: one keeps its chunks, the

@@ -38,7 +38,7 @@ const LIVE_BY_SELECTOR: Record<'latest' | 'index' | 'digest', string> = {
 type Queryable = Pick<pg.Pool, 'query'>;
 
 /**
- * Object versions, tags and aliases on PostgreSQL (objects spec §2–3), with the semantics of the
+ * Object versions, tags and aliases on PostgreSQL (docs/spec/objects.md §2–3), with the semantics of the
  * SQLite adapter. Every change to one object runs in a transaction holding that object's advisory
  * lock, so version numbering and the latest flag stay consistent when several nodes publish the
  * same object at once.

@@ -9,7 +9,7 @@ const ROWS_PER_INSERT = 1000;
 const CURSOR_BATCH = 256;
 
 /**
- * The sort of objects spec §4.4 as the SQLite adapter gives it (SQLite orders NULL < numbers <
+ * The sort of docs/spec/objects.md §4.4 as the SQLite adapter gives it (SQLite orders NULL < numbers <
  * text): missing or null first, then numbers and booleans (as 1/0) numerically, then strings and
  * compact objects/lists by code point. `json` (not `jsonb`) keeps the canonical text's key order,
  * so objects compare as SQLite's text does. A key holding `"` sorts as missing, as it must on
@@ -30,7 +30,7 @@ function sortTerms(key: TableSortKey, params: unknown[]): string[] {
 /** A paging value PostgreSQL can bind as bigint: beyond 2^53 is as good as unlimited. */
 const bounded = (value: number): number => Math.min(Math.trunc(value), Number.MAX_SAFE_INTEGER);
 
-/** Tables (objects spec §4) on PostgreSQL, with the semantics of the SQLite table store. */
+/** Tables (docs/spec/objects.md §4) on PostgreSQL, with the semantics of the SQLite table store. */
 export class PostgresTableStore implements TableStore {
   constructor(
     private readonly pool: pg.Pool,

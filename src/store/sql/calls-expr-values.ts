@@ -5,7 +5,7 @@ import { isSimpleSql, type SqlDialect, type SqlParams } from './sql-dialect.js';
 
 /**
  * How compiled operands of the calls query language coerce when compared or converted
- * (calls spec §5.3). Pure SQL-text builders shared by the expression compiler; everything
+ * (docs/spec/calls.md §5.3). Pure SQL-text builders shared by the expression compiler; everything
  * backend-specific goes through the dialect.
  */
 
@@ -40,12 +40,12 @@ function asNumber({ d, p }: ExprContext, c: Compiled): string | null {
   return null;
 }
 
-/** `left <op> literal` with the coercions of spec §5.3; NULL (unknown) where kinds do not mix. */
+/** `left <op> literal` with the coercions of docs/spec/calls.md §5.3; NULL (unknown) where kinds do not mix. */
 export function compareToLiteral(ctx: ExprContext, op: CompareOp, left: Compiled, value: LiteralValue): string {
   const { d, p } = ctx;
   const sqlOp = OP_SQL[op];
   if (value === null) {
-    // only `$eq [x, null]` asks "is null"; dynamic fields are never null (spec §5.3)
+    // only `$eq [x, null]` asks "is null"; dynamic fields are never null (docs/spec/calls.md §5.3)
     if (op !== 'eq') return 'NULL';
     return left.kind === 'dynamic' ? d.falseLiteral : `(${left.sql} IS NULL)`;
   }
@@ -59,7 +59,7 @@ export function compareToLiteral(ctx: ExprContext, op: CompareOp, left: Compiled
     }
     case 'datetime': {
       if (typeof value === 'boolean') return 'NULL';
-      // a number is Unix seconds, a string ISO 8601; an unparseable string is the caller's error (spec §6.2)
+      // a number is Unix seconds, a string ISO 8601; an unparseable string is the caller's error (docs/spec/calls.md §6.2)
       const micros = toMicros(value);
       if (micros === null) throw new InvalidRequestError(`Invalid datetime literal: ${JSON.stringify(value)}`);
       return `(${left.sql} ${sqlOp} ${p.add(micros)})`;
@@ -91,7 +91,7 @@ export function compareOperands(ctx: ExprContext, op: CompareOp, left: Compiled,
   return l !== null && r !== null ? `(${l} ${sqlOp} ${r})` : 'NULL';
 }
 
-/** `$convert` (spec §5.3 table): the converted operand. */
+/** `$convert` (docs/spec/calls.md §5.3 table): the converted operand. */
 export function convertOperand(ctx: ExprContext, input: Compiled, to: ConvertTarget): Compiled {
   const { d, p } = ctx;
   switch (to) {
@@ -127,7 +127,7 @@ export function convertOperand(ctx: ExprContext, input: Compiled, to: ConvertTar
   }
 }
 
-/** The text form of an operand: numbers canonical, booleans 1/0, instants ISO 8601 (spec §1). */
+/** The text form of an operand: numbers canonical, booleans 1/0, instants ISO 8601 (docs/spec/calls.md §1). */
 export function toText({ d }: ExprContext, c: Compiled): string {
   switch (c.kind) {
     case 'dynamic':

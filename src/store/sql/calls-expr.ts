@@ -15,7 +15,7 @@ import {
 import { isSimpleSql, type SqlDialect, type SqlParams } from './sql-dialect.js';
 
 /**
- * Compiles the calls query language (calls spec §5.1–5.3) to a SQL boolean over the `calls`
+ * Compiles the calls query language (docs/spec/calls.md §5.1–5.3) to a SQL boolean over the `calls`
  * table aliased `c`. SQL NULL carries the spec's three-valued logic: a call matches only when
  * the whole condition is true.
  */
@@ -36,7 +36,7 @@ export function joinTree(parts: string[], op: 'AND' | 'OR'): string {
 /** What the compiler needs to know about the query beyond the expression. */
 export interface CallsExprScope {
   projectId: string;
-  /** `expand_columns`, shallowest first: paths whose refs filters and sorts traverse (spec §5.6). */
+  /** `expand_columns`, shallowest first: paths whose refs filters and sorts traverse (docs/spec/calls.md §5.6). */
   expand?: readonly ExpandPath[] | null;
 }
 
@@ -57,7 +57,7 @@ export class CallsExprCompiler {
     return this.#truthy(this.operand(node));
   }
 
-  /** The expressions that order rows by one sort key (calls spec §5.5). */
+  /** The expressions that order rows by one sort key (docs/spec/calls.md §5.5). */
   sortTerms(field: CallField, direction: 'asc' | 'desc'): string[] {
     const dir = direction === 'asc' ? 'ASC' : 'DESC';
     if (field.kind === 'json' || (field.kind === 'feedback' && typeof field.target !== 'string')) {
@@ -132,7 +132,7 @@ export class CallsExprCompiler {
   }
 
   /**
-   * `feedback.[type].payload.<path>` / `.runnable_ref` / `.trigger_ref` (calls spec §5.2): the
+   * `feedback.[type].payload.<path>` / `.runnable_ref` / `.trigger_ref` (docs/spec/calls.md §5.2): the
    * value in the call's first (oldest) feedback record of that type (`*` = any type); missing
    * (refs: '') when the call has none. The payload compiles like a JSON column (§5.3 semantics).
    */
@@ -160,7 +160,7 @@ export class CallsExprCompiler {
   /**
    * The JSON expression a path is evaluated in and the rest of the path. Each `expand_columns`
    * entry on the way swaps the value there for the object its ref names, or keeps the stored
-   * JSON when the ref does not resolve (spec §5.6).
+   * JSON when the ref does not resolve (docs/spec/calls.md §5.6).
    */
   #jsonBase(column: CallJsonColumn, path: string[]): { base: string; rest: string[] } {
     const { d, p } = this;
@@ -197,7 +197,7 @@ export class CallsExprCompiler {
     );
   }
 
-  /** `summary.weave.*` computed from the row exactly as reads derive it (spec §2.6). */
+  /** `summary.weave.*` computed from the row exactly as reads derive it (docs/spec/calls.md §2.6). */
   #derived(name: 'status' | 'latency_ms' | 'trace_name'): Compiled {
     if (name === 'status') {
       const errors = this.d.jsonNumber('c.summary', ['status_counts', 'error'], this.p);
@@ -231,7 +231,7 @@ export class CallsExprCompiler {
     return truthy ? this.d.trueLiteral : this.d.falseLiteral;
   }
 
-  /** Our choice (spec §5.3): as a condition, true and non-zero numbers count as true, everything else as false. */
+  /** Our choice (docs/spec/calls.md §5.3): as a condition, true and non-zero numbers count as true, everything else as false. */
   #truthy(c: Compiled): string {
     const { d, p } = this;
     switch (c.kind) {
@@ -257,7 +257,7 @@ export class CallsExprCompiler {
     return compareOperands(this.#ctx, op, left, this.operand(rightNode));
   }
 
-  /** `$in`: typed by its literals for dynamic fields (spec §5.3); otherwise an OR of `$eq`. An empty list is false. */
+  /** `$in`: typed by its literals for dynamic fields (docs/spec/calls.md §5.3); otherwise an OR of `$eq`. An empty list is false. */
   #in(leftNode: Operand<CallField>, list: Operand<CallField>[]): string {
     if (list.length === 0) return this.d.falseLiteral;
     const left = this.operand(leftNode);
@@ -290,7 +290,7 @@ export class CallsExprCompiler {
     return `(${left.sql} IN (${values.map((v) => p.add(String(v))).join(', ')}))`;
   }
 
-  /** `$contains` / `$containsToken`: false unless both sides are strings (spec §5.3), never unknown. */
+  /** `$contains` / `$containsToken`: false unless both sides are strings (docs/spec/calls.md §5.3), never unknown. */
   #contains(node: Extract<Operation<CallField>, { kind: 'contains' }>): string {
     const text = (operand: Operand<CallField>): string | null => {
       if (operand.kind === 'literal') {

@@ -3,7 +3,7 @@ import type { CallRowColumn, CallsFilter, CallsQuery } from '../types.js';
 import { CallsExprCompiler } from './calls-expr.js';
 import { checkSqlBudget, SqlParams, type SqlDialect } from './sql-dialect.js';
 
-/** Columns loaded for a call row; the always-selected ones of calls spec §5.6 come first. */
+/** Columns loaded for a call row; the always-selected ones of docs/spec/calls.md §5.6 come first. */
 export const ALWAYS_SELECTED: readonly CallRowColumn[] = [
   'id',
   'trace_id',
@@ -54,7 +54,7 @@ function filterConditions(filter: CallsFilter, d: SqlDialect, p: SqlParams): str
     }
     out.push(d.inList(column, values, p));
   };
-  // an entry ending in `:*` matches every version of that op or object ref (spec §5.4)
+  // an entry ending in `:*` matches every version of that op or object ref (docs/spec/calls.md §5.4)
   const split = (entries: string[]): { exact: string[]; prefixes: string[] } => ({
     exact: entries.filter((e) => !e.endsWith(':*')),
     prefixes: entries.filter((e) => e.endsWith(':*')).map((e) => e.slice(0, -1)),

@@ -4,7 +4,7 @@ import { SqlParams, type SqlDialect } from './sql-dialect.js';
 import { run, type TxRunner } from './sql-tx.js';
 
 /**
- * The project LLM price store (objects spec §8) written once over the transaction runner
+ * The project LLM price store (docs/spec/objects.md §8) written once over the transaction runner
  * (sql-tx.ts) and a dialect, so every adapter shares it. Table `llm_token_prices`, keyed
  * (project_id, id); rows leave with `pricing_level_id` set to the project.
  */

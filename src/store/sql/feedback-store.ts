@@ -5,7 +5,7 @@ import { SqlParams, type SqlDialect } from './sql-dialect.js';
 import { run, type TxRunner } from './sql-tx.js';
 
 /**
- * The feedback store (objects spec §7) written once over the transaction runner (sql-tx.ts) and a
+ * The feedback store (docs/spec/objects.md §7) written once over the transaction runner (sql-tx.ts) and a
  * dialect, so every adapter shares it. Table `feedback`, keyed (project_id, id).
  */
 

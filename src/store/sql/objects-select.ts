@@ -57,7 +57,7 @@ function orderBy(sortBy: ObjectsSortKey[] | null | undefined): string {
   return terms.join(', ');
 }
 
-/** SELECT of live object versions for `/objs/query` (objects spec §3.4). */
+/** SELECT of live object versions for `/objs/query` (docs/spec/objects.md §3.4). */
 export function compileObjectsSelect(q: ObjectsQuery, d: SqlDialect): CompiledSql {
   const p = new SqlParams(d);
   const conditions = [`o.project_id = ${p.add(q.project_id)}`, 'o.deleted_at IS NULL'];

@@ -8,7 +8,7 @@ import { checkSqlBudget, SqlParams, type SqlDialect } from './sql-dialect.js';
 import { runAll, type Tx } from './sql-tx.js';
 
 /**
- * Queries over the feedback and price tables (objects spec §7.4, §8.3) in the shared query
+ * Queries over the feedback and price tables (docs/spec/objects.md §7.4, §8.3) in the shared query
  * language. The table is aliased `c` so the calls expression compiler can be reused as is: a
  * record column compiles exactly like a call column of the same type (`c.<name>`), and a JSON
  * column exactly like a call JSON column (same §5.3 value semantics).

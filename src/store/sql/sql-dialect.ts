@@ -6,7 +6,7 @@ import { InvalidRequestError } from '../../errors/app-error.js';
  * instead of `if (sqlite)` branches).
  *
  * The compilers also assume what every backend must provide underneath: text compares and
- * sorts by code point (UTF-8 bytes; calls spec §5.5 "strings by bytes", so PostgreSQL text
+ * sorts by code point (UTF-8 bytes; docs/spec/calls.md §5.5 "strings by bytes", so PostgreSQL text
  * columns need `COLLATE "C"`), `NULLS LAST` in ORDER BY, and integer division that truncates.
  */
 export interface SqlDialect {
@@ -18,7 +18,7 @@ export interface SqlDialect {
   /**
    * Expressions over a JSON column at a key path (segments are object keys, or array indices
    * when the value there is an array). Each returns SQL:
-   * - `jsonRender`: the value as text per calls spec §5.3 (strings unquoted, objects compact JSON,
+   * - `jsonRender`: the value as text per docs/spec/calls.md §5.3 (strings unquoted, objects compact JSON,
    *   null or missing → '').
    * - `jsonNumber`: numbers as double, numeric strings parsed, otherwise NULL.
    * - `jsonBool`: true→1, false→0, "true"/"false" strings, integers 0..255 kept, otherwise NULL.

@@ -12,7 +12,7 @@ import { all, run, type Tx, type TxDialect, type TxRunner } from './sql-tx.js';
 import { eventFromDb, jobFromDb, TERMINAL_TYPES } from './training-rows.js';
 
 /**
- * The durable job queue (training spec §6): leases with fencing tokens, events appended only by
+ * The durable job queue (docs/spec/training.md §6): leases with fencing tokens, events appended only by
  * the current lease holder, exactly one terminal event per job. Every state change is one
  * transaction that first locks the job row and re-checks its state, so API nodes, sweepers and
  * external workers may race freely.

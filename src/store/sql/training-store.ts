@@ -19,7 +19,7 @@ import { bytesFromDb, checkpointFromDb, eventFromDb, jobFromDb, modelFromDb } fr
 const CHECKPOINT_COLUMNS = raw('project_id, model_id, id, step, metrics, trainer, created_at');
 
 /**
- * The training store over any adapter's transaction runner (training spec §4–§6): models with
+ * The training store over any adapter's transaction runner (docs/spec/training.md §4–§6): models with
  * tombstones, checkpoints with their bytes, `/log` history; the queue part is SqlTrainingQueue.
  */
 export class SqlTrainingStore implements TrainingStore {

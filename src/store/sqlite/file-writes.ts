@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { FileCommitOutcome, FileRecord } from '../types.js';
 import { writerStatement as stmt } from './statements.js';
 
-/** The file store's writes (objects spec §6), run on the writer connection in the writer thread. */
+/** The file store's writes (docs/spec/objects.md §6), run on the writer connection in the writer thread. */
 
 export interface UploadRef {
   projectId: string;

@@ -3,7 +3,7 @@ import { OBJECT_META_COLUMNS } from '../sql/objects-select.js';
 import type { ObjectCreateOutcome, ObjectVersionInsert, ObjectVersionRow, VersionSelector } from '../types.js';
 import { writerStatement } from './statements.js';
 
-/** The object store's writes (objects spec §2–3), run on the writer connection in the writer thread. */
+/** The object store's writes (docs/spec/objects.md §2–3), run on the writer connection in the writer thread. */
 
 const INSERT_SQL = `
   INSERT INTO object_versions (project_id, object_id, version_index, digest, kind, base_object_class, leaf_object_class,

@@ -7,7 +7,7 @@ import type { SqliteWriter } from './writer.js';
 const FILE_COLUMNS = 'project_id, digest, name, size_bytes, chunk_count, created_at';
 
 /**
- * Files in SQLite (objects spec §6): a `files` row per (project, digest) pointing at the chunks
+ * Files in SQLite (docs/spec/objects.md §6): a `files` row per (project, digest) pointing at the chunks
  * of the upload that first stored those bytes. Chunks are written and read one at a time so
  * neither side holds a whole file in memory.
  */

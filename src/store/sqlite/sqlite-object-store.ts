@@ -14,7 +14,7 @@ import { sqliteDialect } from './sqlite-dialect.js';
 import { bindNamed, placeholders, StatementCache } from './statements.js';
 import type { SqliteWriter } from './writer.js';
 
-/** The SQLite object store: versions, tags and aliases (objects spec §2–3). Writes go through the group-commit writer. */
+/** The SQLite object store: versions, tags and aliases (docs/spec/objects.md §2–3). Writes go through the group-commit writer. */
 export class SqliteObjectStore implements ObjectStore {
   readonly #statements = new StatementCache();
 

@@ -10,7 +10,7 @@ interface Sql {
 }
 
 /**
- * A SQLite expression for the value at `path` in `r.val` (objects spec §4.4 sort). A numeric
+ * A SQLite expression for the value at `path` in `r.val` (docs/spec/objects.md §4.4 sort). A numeric
  * segment is a list index when the value there is a list, else a dict key. A key holding `"`
  * cannot be written as an SQLite JSON path, so it sorts as missing.
  */
@@ -38,7 +38,7 @@ function orderBy(sortBy: readonly TableSortKey[], params: unknown[]): string {
   return [...keys, 'e.pos ASC'].join(', ');
 }
 
-/** The SQLite table store (objects spec §4). Writes go through the group-commit writer. */
+/** The SQLite table store (docs/spec/objects.md §4). Writes go through the group-commit writer. */
 export class SqliteTableStore implements TableStore {
   readonly #statements = new StatementCache();
 

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { TableRowInsert } from '../types.js';
 import { writerStatement as stmt } from './statements.js';
 
-/** The table store's writes (objects spec §4), run on the writer connection in the writer thread. */
+/** The table store's writes (docs/spec/objects.md §4), run on the writer connection in the writer thread. */
 
 /** Rows per INSERT statement when storing a table (stays under SQLite's bound-parameter limit). */
 const ROWS_PER_INSERT = 200;

@@ -1,5 +1,5 @@
 /**
- * Group-relative advantages and per-token weights (training spec §10.1, §10.2). Pure arithmetic on
+ * Group-relative advantages and per-token weights (docs/spec/training.md §10.1, §10.2). Pure arithmetic on
  * plain arrays, so the numbers are unit-testable without tfjs.
  */
 

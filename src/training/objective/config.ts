@@ -1,5 +1,5 @@
 /**
- * The experimental training config of an RL job with the defaults of training spec §5.8 applied.
+ * The experimental training config of an RL job with the defaults of docs/spec/training.md §5.8 applied.
  * Pure TypeScript: the service shows the effective config (effective-config.ts) and the trainer
  * applies it (§10). The body was validated by the service schema already; a value of the wrong
  * type here is treated like "absent" rather than failing a job.

@@ -1,6 +1,6 @@
 /**
  * The effective RL config of a job as JSON (snake_case wire names), shown on GET training job
- * (training spec §11 item 30): every §5.8 field with its default applied, the resulting ratio clip
+ * (docs/spec/training.md §11 item 30): every §5.8 field with its default applied, the resulting ratio clip
  * window, and the learning rate the built-in policy actually uses.
  */
 import { resolveObjectiveConfig } from './config.js';

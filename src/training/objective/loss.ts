@@ -1,5 +1,5 @@
 /**
- * The per-row RL loss on tfjs tensors (training spec §10.3–10.6), so gradients flow into the
+ * The per-row RL loss on tfjs tensors (docs/spec/training.md §10.3–10.6), so gradients flow into the
  * current log-probs `ℓ`. Everything else (advantages, weights, masks, old log-probs) is constant.
  */
 import { tf } from '../policy/tf-backend.js';

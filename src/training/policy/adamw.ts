@@ -1,5 +1,5 @@
 /**
- * AdamW with global gradient-norm clipping (training spec §10.6: β₁ 0.9, β₂ 0.99, weight decay 0.1,
+ * AdamW with global gradient-norm clipping (docs/spec/training.md §10.6: β₁ 0.9, β₂ 0.99, weight decay 0.1,
  * constant learning rate). The moments live in tfjs variables so they can be checkpointed.
  */
 import { tf } from './tf-backend.js';

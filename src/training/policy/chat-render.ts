@@ -1,5 +1,5 @@
 /**
- * The built-in policy's chat template (training spec §9 step 2): every message becomes
+ * The built-in policy's chat template (docs/spec/training.md §9 step 2): every message becomes
  * `<role marker> <UTF-8 bytes of its text> <end of turn>`, after a BOS and, when tools are offered,
  * a `<tools>` block holding their JSON. Tool calls of an assistant turn follow its text as JSON.
  * Inference (the prompt of a completion) and training render through the same functions, so the

@@ -1,7 +1,7 @@
 /**
  * Byte-level tokenizer of the built-in policy: ids 0–255 are the bytes of UTF-8 text, followed by a
  * few special ids for the chat rendering (chat-render.ts). Completions are reported with
- * `token_id:<n>` token strings (training spec §5.5), so training reads exact ids back.
+ * `token_id:<n>` token strings (docs/spec/training.md §5.5), so training reads exact ids back.
  */
 
 export const BOS = 256;

@@ -1,5 +1,5 @@
 /**
- * One RL job on the built-in policy (training spec §6, §9, §10), run inside the trainer worker:
+ * One RL job on the built-in policy (docs/spec/training.md §6, §9, §10), run inside the trainer worker:
  * rows from the trajectory groups, `training_started`, then one AdamW step and one `gradient_step`
  * per row. A job with no rows is a no-op (§6.4): the parent checkpoint is returned unchanged.
  */

@@ -1,5 +1,5 @@
 /**
- * Chat completion from the built-in policy (training spec §4.10): renders the prompt with the
+ * Chat completion from the built-in policy (docs/spec/training.md §4.10): renders the prompt with the
  * policy's template, samples bytes until end of turn, `max_tokens` or a stop string, and answers in
  * the OpenAI shape (minus id/created/model). Reported log-probs are those of the raw policy
  * (temperature 1, before top_p), as vLLM reports them by default, so they are the "old" log-probs

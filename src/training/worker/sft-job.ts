@@ -1,5 +1,5 @@
 /**
- * One SFT job on the built-in policy (training spec §4.9): cross-entropy on the assistant turns of
+ * One SFT job on the built-in policy (docs/spec/training.md §4.9): cross-entropy on the assistant turns of
  * each `{messages, tools?}` example, one AdamW step per batch (`num_sequences` = number of batches).
  * Our choices: `batch_size` "auto"/null = 4; `learning_rate` null = 5e-6, scaled for the small
  * policy like RL rates (POLICY_LEARNING_RATE_SCALE); a list gives one rate per batch (the last

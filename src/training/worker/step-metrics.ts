@@ -1,5 +1,5 @@
 /**
- * The numbers of one `gradient_step` event (training spec §6.2: only numeric values) and their job
+ * The numbers of one `gradient_step` event (docs/spec/training.md §6.2: only numeric values) and their job
  * averages. Every value is finite: ART averages the keys and JSON has no NaN.
  */
 

@@ -5,7 +5,7 @@
  * The TS client computes no object or table digests while publishing (it takes the digest from the
  * /obj/create and /table/create answers); its package ships `valDigest` (digest.js: sorted keys,
  * `", "`/`": "` separators, then the §1.1 digest) and uses `computeDigest` for file bytes. Where
- * `valDigest` renders a value differently from Python's `json.dumps` (objects spec §1.9), the
+ * `valDigest` renders a value differently from Python's `json.dumps` (docs/spec/objects.md §1.9), the
  * expected answer is the reference one, not the helper's.
  */
 import type { ScriptOutputBase } from './record-fetch.js';

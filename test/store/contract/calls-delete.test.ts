@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
 import { ids, start } from './parts.js';
 
-/** deleteCascade (calls spec §3.1) on every adapter. */
+/** deleteCascade (docs/spec/calls.md §3.1) on every adapter. */
 forEachAdapter('calls deleteCascade', (store) => {
   /** root r → x → y, r → z; a second trace with root s; w in another trace but naming x as parent. */
   async function tree(project: string): Promise<void> {

@@ -5,7 +5,7 @@ import { forEachAdapter, freshProject, guard } from './adapters.js';
 import { storageBytes, writeFixture } from './calls-fixture.js';
 import { ids, rows, sort, start, where } from './parts.js';
 
-/** Reads of calls (calls spec §5): filters, expressions, order, paging, projection, counts. */
+/** Reads of calls (docs/spec/calls.md §5): filters, expressions, order, paging, projection, counts. */
 forEachAdapter('calls query', (store) => {
   const project = freshProject();
   const q = (extra: Omit<CallsQuery, 'project_id'> = {}): CallsQuery => ({ project_id: project, ...extra });

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { end, ids, rows, start } from './parts.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
 
-/** Call writes merge by (project_id, id) in any order (calls spec §3), on every adapter. */
+/** Call writes merge by (project_id, id) in any order (docs/spec/calls.md §3), on every adapter. */
 forEachAdapter('calls write', (store) => {
   test(
     'start then end: one row with both parts, JSON as compact text',

@@ -25,7 +25,7 @@ function version(
   };
 }
 
-/** Object versions, tags and aliases (objects spec §2–3) on every adapter. */
+/** Object versions, tags and aliases (docs/spec/objects.md §2–3) on every adapter. */
 forEachAdapter('object store', (store) => {
   test(
     'versions number from 0; a live digest published again becomes latest; val comes back byte for byte',
@@ -213,7 +213,7 @@ forEachAdapter('object store', (store) => {
   );
 });
 
-/** Content-addressed files in chunks (objects spec §6) on every adapter. */
+/** Content-addressed files in chunks (docs/spec/objects.md §6) on every adapter. */
 forEachAdapter('file store', (store) => {
   test(
     'staged chunks become a file; the same digest again keeps the first and drops the new chunks',

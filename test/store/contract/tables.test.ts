@@ -13,7 +13,7 @@ const ROWS: Record<string, string> = {
   r6: '{"n": false, "s": "2"}',
 };
 
-/** Tables (objects spec §4) on every adapter that has them. */
+/** Tables (docs/spec/objects.md §4) on every adapter that has them. */
 forEachAdapter('table store', (store) => {
   const tables = (): TableStore => {
     const t = store().tables;

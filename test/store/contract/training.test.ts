@@ -5,7 +5,7 @@ import type { TrainingJobRow, TrainingModelRow, TrainingStore } from '../../../s
 import { forEachAdapter, freshProject, guard } from './adapters.js';
 
 /**
- * The training store (training spec §4–§6) on every adapter: models and tombstones, checkpoints,
+ * The training store (docs/spec/training.md §4–§6) on every adapter: models and tombstones, checkpoints,
  * and the durable queue (per-model FIFO, one running job per model, fencing tokens, exactly one
  * terminal event, sweeper). Each test leases only its own base model, since the queue is global.
  */

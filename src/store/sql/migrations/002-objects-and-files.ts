@@ -1,6 +1,6 @@
 import type { Migration } from './migration.js';
 
-/** Objects with versions, tags and aliases; files stored in chunks (objects spec §2, §6). */
+/** Objects with versions, tags and aliases; files stored in chunks (docs/spec/objects.md §2, §6). */
 export const migration: Migration = {
   id: 2,
   name: 'objects-and-files',

@@ -1,6 +1,6 @@
 import type { Migration } from './migration.js';
 
-/** Feedback (objects spec §7) and project LLM prices (objects spec §8). */
+/** Feedback (docs/spec/objects.md §7) and project LLM prices (docs/spec/objects.md §8). */
 export const migration: Migration = {
   id: 3,
   name: 'feedback-and-prices',

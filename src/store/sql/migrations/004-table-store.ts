@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * Tables (objects spec §4): row bodies once per (project, row digest), tables as ordered row
+ * Tables (docs/spec/objects.md §4): row bodies once per (project, row digest), tables as ordered row
  * digests. On PostgreSQL `val` stays TEXT so it comes back byte for byte, and
  * `heddle_compact_json` gives the compact JSON text SQLite's json_extract returns, which the table
  * sort compares.

@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * Training (training spec §4–§6): models, checkpoints, log history, the job queue and its events.
+ * Training (docs/spec/training.md §4–§6): models, checkpoints, log history, the job queue and its events.
  * One text for both dialects: PostgreSQL compares ids by bytes (`COLLATE "C"`) and stores checkpoint
  * bytes as bytea; SQLite compares bytes by default and stores BLOBs. `project_id` leads every key
  * and index except the id directory (path ids name no project) and the worker list (not tenant data).

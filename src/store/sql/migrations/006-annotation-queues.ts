@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * Annotation queues (otel-service-queues spec §D), one text for both dialects (SQLite drops the
+ * Annotation queues (docs/spec/otel-service-queues.md §D), one text for both dialects (SQLite drops the
  * collation). Queues and items are soft-deleted; progress has one row per item and annotator.
  */
 const POSTGRES = `
