@@ -44,14 +44,25 @@ export async function startUi(
   await heddle.app.listen({ port: 0, host: '127.0.0.1' });
   const heddleUrl = `http://127.0.0.1:${(heddle.app.server.address() as AddressInfo).port}`;
   const seeded = await seed(heddleUrl, heddle.aliceKey, opts);
-  // A server with the session contract serves web/dist itself: test it as shipped.
-  const probe = await heddle.app.inject({
-    method: 'GET',
-    url: '/auth/session',
-    headers: { accept: 'application/json' },
-  });
-  if (probe.statusCode !== 404) return { url: heddleUrl, key: heddle.aliceKey, seeded, heddleUrl };
-  const shim = createDevShim({ upstream: heddleUrl, projects: [PROJECT], pollMs: 300 });
+  const url = await serveUi(t, heddleUrl, [PROJECT]);
+  return { url, key: heddle.aliceKey, seeded, heddleUrl };
+}
+
+/**
+ * The URL the browser should open for a Heddle at `heddleUrl`: the server itself when it has the
+ * session contract (`GET /auth/session` answers something other than 404), else the dev shim with a
+ * static server for web/dist in front of it, closed in `t.after`.
+ */
+export async function serveUi(
+  t: Pick<TestContext, 'after'>,
+  heddleUrl: string,
+  projects: string[],
+  pollMs = 300,
+): Promise<string> {
+  const probe = await fetch(`${heddleUrl}/auth/session`, { headers: { accept: 'application/json' } });
+  await probe.arrayBuffer();
+  if (probe.status !== 404) return heddleUrl;
+  const shim = createDevShim({ upstream: heddleUrl, projects, pollMs });
   const csp =
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data: blob:";
   const server = http.createServer((req, res) => {
@@ -75,5 +86,5 @@ export async function startUi(
         server.close(() => r());
       }),
   );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, key: heddle.aliceKey, seeded, heddleUrl };
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
