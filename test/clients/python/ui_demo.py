@@ -61,7 +61,12 @@ def main() -> None:
     op_ref = weave.publish(chat_completion, name="chat_completion")
     client.flush()
     calls = [
-        {"id": c.id, "trace_id": c.trace_id, "op_name": c.op_name, "inputs": {k: str(v) for k, v in (c.inputs or {}).items()}}
+        {
+            "id": c.id,
+            "trace_id": c.trace_id,
+            "op_name": c.op_name,
+            "inputs": {k: str(v) for k, v in (c.inputs or {}).items()},
+        }
         for c in client.get_calls()
     ]
     result = {
