@@ -4,36 +4,19 @@
  * branch), web/dev/shim.ts and a small static server stand in front of it; once `GET /auth/session`
  * exists, Heddle serves the app itself and the shim is skipped.
  */
-import fs from 'node:fs';
-import http from 'node:http';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { buildTestApp } from '../helpers/app.js';
-import { createDevShim } from '../../web/dev/shim.js';
 import { PROJECT, seed, type Seeded } from './seed.js';
+import { serveUi } from './serve-ui.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const DIST = path.join(ROOT, 'web', 'dist');
-
-const TYPES: Record<string, string> = {
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.html': 'text/html',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-};
+export { DIST, distBuilt, serveUi } from './serve-ui.js';
 
 export interface UiServer {
   url: string;
   key: string;
   seeded: Seeded;
   heddleUrl: string;
-}
-
-export function distBuilt(): boolean {
-  return fs.existsSync(path.join(DIST, 'index.html'));
 }
 
 export async function startUi(
@@ -44,36 +27,6 @@ export async function startUi(
   await heddle.app.listen({ port: 0, host: '127.0.0.1' });
   const heddleUrl = `http://127.0.0.1:${(heddle.app.server.address() as AddressInfo).port}`;
   const seeded = await seed(heddleUrl, heddle.aliceKey, opts);
-  // A server with the session contract serves web/dist itself: test it as shipped.
-  const probe = await heddle.app.inject({
-    method: 'GET',
-    url: '/auth/session',
-    headers: { accept: 'application/json' },
-  });
-  if (probe.statusCode !== 404) return { url: heddleUrl, key: heddle.aliceKey, seeded, heddleUrl };
-  const shim = createDevShim({ upstream: heddleUrl, projects: [PROJECT], pollMs: 300 });
-  const csp =
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data: blob:";
-  const server = http.createServer((req, res) => {
-    void shim(req, res, () => {
-      const url = new URL(req.url ?? '/', 'http://x');
-      let file = path.join(DIST, path.normalize(url.pathname));
-      if (!file.startsWith(DIST) || !fs.existsSync(file) || fs.statSync(file).isDirectory())
-        file = path.join(DIST, 'index.html');
-      res.writeHead(200, {
-        'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-        'content-security-policy': csp,
-      });
-      fs.createReadStream(file).pipe(res);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.after(
-    () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, key: heddle.aliceKey, seeded, heddleUrl };
+  const url = await serveUi(t, heddleUrl, [PROJECT]);
+  return { url, key: heddle.aliceKey, seeded, heddleUrl };
 }

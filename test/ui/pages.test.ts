@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { execSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { axeViolations } from './axe.js';
 import { chromiumPath, ensureChromium, launch } from './browser.js';
 import { distBuilt, startUi, type UiServer } from './harness.js';
 import { HOSTILE, PROJECT } from './seed.js';
@@ -244,6 +245,64 @@ describe('web UI', { skip, concurrency: 1 }, () => {
     assert.equal(await page.locator('.body-row', { hasText: 'live_probe' }).count(), 1);
     await noXss();
     assert.deepEqual(pageErrors, []);
+  });
+
+  test('accessibility: axe finds no serious or critical violation on any page, light or dark', async () => {
+    const pages: [string, string, () => Promise<unknown>][] = [
+      ['projects', '/', () => page.getByRole('heading', { name: 'Projects' }).waitFor()],
+      [
+        'traces',
+        `/${PROJECT}/weave`,
+        () => page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0),
+      ],
+      [
+        'trace view',
+        `/${PROJECT}/r/call/${ui.seeded.chatId}`,
+        () => page.getByRole('list', { name: 'Inputs as a conversation' }).waitFor(),
+      ],
+      [
+        'trace view (image, error)',
+        `/${PROJECT}/r/call/${ui.seeded.imageId}`,
+        () => page.getByRole('button', { name: 'Show image' }).waitFor(),
+      ],
+      [
+        'threads',
+        `/${PROJECT}/weave/threads?thread=thread-2`,
+        () => page.getByText('Thread 2, turn 3: how do I reset my password?').waitFor(),
+      ],
+      [
+        'object version',
+        `/${PROJECT}/weave/objects/support-model/versions/latest`,
+        () => page.getByText('"Be brief."').waitFor(),
+      ],
+      [
+        'op version',
+        `/${PROJECT}/weave/ops/answer/versions/${ui.seeded.opDigest}`,
+        () => page.getByRole('textbox', { name: 'Source of answer' }).waitFor(),
+      ],
+    ];
+    const found: string[] = [];
+    for (const colorScheme of ['light', 'dark'] as const) {
+      // the sign-in page, in a fresh context without the session cookie
+      const ctx = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 800 } });
+      const signIn = await ctx.newPage();
+      await signIn.goto(ui.url + '/');
+      await signIn.getByRole('heading', { name: 'Sign in to Heddle' }).waitFor();
+      for (const v of await axeViolations(signIn)) found.push(`[sign in, ${colorScheme}] ${v}`);
+      await signIn.getByLabel('API key').fill('wrong-key');
+      await signIn.getByRole('button', { name: 'Sign in' }).click();
+      await signIn.getByRole('alert').waitFor();
+      for (const v of await axeViolations(signIn)) found.push(`[sign in refused, ${colorScheme}] ${v}`);
+      await ctx.close();
+      await page.emulateMedia({ colorScheme });
+      for (const [name, url, ready] of pages) {
+        await page.goto(ui.url + url);
+        await ready();
+        for (const v of await axeViolations(page)) found.push(`[${name}, ${colorScheme}] ${v}`);
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    assert.deepEqual(found, []);
   });
 
   test('sign-out ends the session', async () => {

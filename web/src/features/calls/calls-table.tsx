@@ -160,75 +160,77 @@ export function CallsTable({
   };
 
   return (
-    <div
-      className="grid-wrap"
-      role="table"
-      aria-label="Calls"
-      aria-rowcount={rows.length + 1}
-      aria-describedby="calls-count"
-    >
-      <div role="rowgroup" className="grid-head">
-        <div role="row" aria-rowindex={1} className="grid-row" style={{ gridTemplateColumns: template }}>
-          {table.getHeaderGroups()[0].headers.map((h) => {
-            const sortable = h.column.getCanSort();
-            const dir = sort.field === h.column.id ? sort.direction : null;
-            const meta = h.column.columnDef.meta as { num?: boolean } | undefined;
-            return (
-              <div
-                role="columnheader"
-                key={h.id}
-                className={meta?.num ? 'num' : undefined}
-                aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : undefined}
-              >
-                {sortable ? (
-                  <button type="button" className="sort-button" onClick={() => onSort(h.column.id)}>
-                    {flexRender(h.column.columnDef.header, h.getContext())}
-                    <span aria-hidden="true">{dir === 'asc' ? ' ▲' : dir === 'desc' ? ' ▼' : ''}</span>
-                  </button>
-                ) : (
-                  flexRender(h.column.columnDef.header, h.getContext())
-                )}
-              </div>
-            );
-          })}
-        </div>
-      </div>
+    <div className="grid-wrap">
       <div
-        className="grid-body"
-        role="rowgroup"
-        ref={scrollRef}
-        onKeyDown={onKeyDown}
-        onScroll={(e: UIEvent<HTMLDivElement>) => onScrollTop(e.currentTarget.scrollTop < 4)}
+        className="grid-table"
+        role="table"
+        aria-label="Calls"
+        aria-rowcount={rows.length + 1}
+        aria-describedby="calls-count"
       >
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {items.map((vi) => {
-            const row = rows[vi.index];
-            return (
-              <div
-                key={row.id}
-                role="row"
-                aria-rowindex={vi.index + 2}
-                data-index={vi.index}
-                tabIndex={vi.index === active ? 0 : -1}
-                className="grid-row body-row"
-                style={{ gridTemplateColumns: template, transform: `translateY(${vi.start}px)`, height: ROW_HEIGHT }}
-                onClick={() => {
-                  setActive(vi.index);
-                  onOpen(row.original);
-                }}
-                onFocus={() => setActive(vi.index)}
-              >
-                {row.getVisibleCells().map((cell) => {
-                  const meta = cell.column.columnDef.meta as { num?: boolean } | undefined;
-                  return (
-                    <div role="cell" key={cell.id} className={meta?.num ? 'num' : undefined}>
-                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    </div>
-                  );
-                })}
-              </div>
-            );
-          })}
+        <div role="rowgroup" className="grid-head">
+          <div role="row" aria-rowindex={1} className="grid-row" style={{ gridTemplateColumns: template }}>
+            {table.getHeaderGroups()[0].headers.map((h) => {
+              const sortable = h.column.getCanSort();
+              const dir = sort.field === h.column.id ? sort.direction : null;
+              const meta = h.column.columnDef.meta as { num?: boolean } | undefined;
+              return (
+                <div
+                  role="columnheader"
+                  key={h.id}
+                  className={meta?.num ? 'num' : undefined}
+                  aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : undefined}
+                >
+                  {sortable ? (
+                    <button type="button" className="sort-button" onClick={() => onSort(h.column.id)}>
+                      {flexRender(h.column.columnDef.header, h.getContext())}
+                      <span aria-hidden="true">{dir === 'asc' ? ' ▲' : dir === 'desc' ? ' ▼' : ''}</span>
+                    </button>
+                  ) : (
+                    flexRender(h.column.columnDef.header, h.getContext())
+                  )}
+                </div>
+              );
+            })}
+          </div>
+        </div>
+        <div
+          className="grid-body"
+          role="rowgroup"
+          ref={scrollRef}
+          onKeyDown={onKeyDown}
+          onScroll={(e: UIEvent<HTMLDivElement>) => onScrollTop(e.currentTarget.scrollTop < 4)}
+        >
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {items.map((vi) => {
+              const row = rows[vi.index];
+              return (
+                <div
+                  key={row.id}
+                  role="row"
+                  aria-rowindex={vi.index + 2}
+                  data-index={vi.index}
+                  tabIndex={vi.index === active ? 0 : -1}
+                  className="grid-row body-row"
+                  style={{ gridTemplateColumns: template, transform: `translateY(${vi.start}px)`, height: ROW_HEIGHT }}
+                  onClick={() => {
+                    setActive(vi.index);
+                    onOpen(row.original);
+                  }}
+                  onFocus={() => setActive(vi.index)}
+                >
+                  {row.getVisibleCells().map((cell) => {
+                    const meta = cell.column.columnDef.meta as { num?: boolean } | undefined;
+                    return (
+                      <div role="cell" key={cell.id} className={meta?.num ? 'num' : undefined}>
+                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                      </div>
+                    );
+                  })}
+                </div>
+              );
+            })}
+          </div>
         </div>
       </div>
       <div className="grid-foot muted" id="calls-count" aria-live="polite">
