@@ -27,7 +27,8 @@ export function parseSort<F>(
 }
 
 function parseOperand<F>(node: Raw, resolve: FieldResolver<F>): Operand<F> {
-  const [key] = Object.keys(node);
+  // schema-valid operands have exactly one key; an empty object falls to the default case
+  const [key = ''] = Object.keys(node);
   const value = node[key];
   switch (key) {
     case '$literal':
@@ -45,13 +46,13 @@ function parseOperand<F>(node: Raw, resolve: FieldResolver<F>): Operand<F> {
       return { kind: key === '$and' ? 'and' : 'or', args: args.map((a) => parseOperand(a, resolve)) };
     }
     case '$not':
-      return { kind: 'not', arg: parseOperand((value as Raw[])[0], resolve) };
+      return { kind: 'not', arg: parseOperand((value as [Raw])[0], resolve) };
     case '$eq':
     case '$gt':
     case '$gte':
     case '$lt':
     case '$lte': {
-      const [left, right] = value as Raw[];
+      const [left, right] = value as [Raw, Raw];
       return {
         kind: 'compare',
         op: key.slice(1) as 'eq',
@@ -82,7 +83,7 @@ function parseOperand<F>(node: Raw, resolve: FieldResolver<F>): Operand<F> {
 }
 
 /** Splits a field path on `.`, where `\.` is a literal dot inside a key. */
-export function splitFieldPath(path: string): string[] {
+export function splitFieldPath(path: string): [string, ...string[]] {
   const parts: string[] = [];
   let current = '';
   for (let i = 0; i < path.length; i += 1) {
@@ -98,5 +99,5 @@ export function splitFieldPath(path: string): string[] {
     }
   }
   parts.push(current);
-  return parts;
+  return parts as [string, ...string[]];
 }
