@@ -84,7 +84,7 @@ export class CallsExprCompiler {
       case 'and':
       case 'or': {
         const parts = node.args.map((arg) => this.condition(arg));
-        return parts.length === 1 ? parts[0] : `(${parts.join(node.kind === 'and' ? ' AND ' : ' OR ')})`;
+        return parts.length === 1 ? parts[0]! : `(${parts.join(node.kind === 'and' ? ' AND ' : ' OR ')})`;
       }
       case 'not':
         return `(NOT ${this.condition(node.arg)})`;
@@ -244,7 +244,7 @@ export class CallsExprCompiler {
       // a null entry is a comparison with null (unknown), not an "is null" test
       return value === null ? 'NULL' : compareToLiteral(this.#ctx, 'eq', left, value);
     });
-    return parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`;
+    return parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`;
   }
 
   #dynamicIn(left: Compiled, literals: LiteralValue[]): string {
