@@ -4,11 +4,11 @@ import type { Caller } from './auth-service.js';
 
 /** Splits `entity/project`; 400 unless there is exactly one `/` with non-empty parts. */
 export function parseProjectId(projectId: string): { entity: string; project: string } {
-  const parts = projectId.split('/');
-  if (parts.length !== 2 || parts[0] === '' || parts[1] === '') {
+  const [entity, project, ...more] = projectId.split('/');
+  if (!entity || !project || more.length > 0) {
     throw new InvalidRequestError(`Invalid project_id "${projectId}": expected "<entity>/<project>"`);
   }
-  return { entity: parts[0], project: parts[1] };
+  return { entity, project };
 }
 
 /**
