@@ -17,6 +17,7 @@ export function percentile(sorted: readonly number[], p: number): number | null 
   const rank = (p / 100) * (sorted.length - 1);
   const lo = Math.floor(rank);
   const hi = Math.ceil(rank);
+  // callers keep p within 0–100 (request schema, call-stats-service), so lo and hi are in range
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo);
 }
 
