@@ -117,7 +117,7 @@ function copyField(value: unknown): string {
 /** The finished rows of the workload (start and end merged, the same columns calls.write fills) as COPY text chunks. */
 function copyChunks(work: Workload): Buffer[] {
   const columns = upsertParams(mergeParts(work.batches.flatMap((b) => b.parts)));
-  const rows = columns[0].length;
+  const rows = columns[0]!.length;
   const chunks: Buffer[] = [];
   for (let from = 0; from < rows; from += 5000) {
     const lines: string[] = [];
@@ -136,7 +136,7 @@ async function countRows(url: string, project: string): Promise<number> {
       'SELECT count(*) AS n FROM calls WHERE project_id = $1 AND started_at IS NOT NULL',
       [project],
     );
-    return Number(rows[0].n);
+    return Number(rows[0]!.n);
   } finally {
     await client.end();
   }
@@ -173,9 +173,9 @@ async function rawStorePhase(
 ): Promise<PhaseResult> {
   const store = new PostgresStore({ url: await dbs.fresh('raw') });
   try {
-    await runPool(warmup.batches.length, concurrency, (i) => store.calls.write(warmup.batches[i].parts));
+    await runPool(warmup.batches.length, concurrency, (i) => store.calls.write(warmup.batches[i]!.parts));
     return await measure('PostgreSQL store calls.write in process (same parts)', work.calls, null, () =>
-      runPool(work.batches.length, concurrency, (i) => store.calls.write(work.batches[i].parts)),
+      runPool(work.batches.length, concurrency, (i) => store.calls.write(work.batches[i]!.parts)),
     );
   } finally {
     await store.close();
@@ -262,7 +262,7 @@ async function main(): Promise<void> {
     const markdown = `# Ingest benchmark on PostgreSQL\n\n${header}\n\n${summary([copyBefore, copyAfter], raw, heddle, work.bytesPerCall)}\n\n${phaseTable([copyBefore, raw, heddle, copyAfter])}\n`;
     const dir = path.join(REPO_ROOT, 'bench', 'results');
     fs.mkdirSync(dir, { recursive: true });
-    const stamp = machine.date.replace(/[:.]/g, '-');
+    const stamp = machine.date!.replace(/[:.]/g, '-');
     const file = path.join(dir, `ingest-postgres-${stamp}.md`);
     fs.writeFileSync(file, markdown);
     fs.writeFileSync(
@@ -279,7 +279,7 @@ async function serverVersion(url: string): Promise<string> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return (await client.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0].v;
+    return (await client.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
   } finally {
     await client.end();
   }

@@ -285,7 +285,7 @@ async function main(): Promise<void> {
   const machine = machineInfo();
   const key = randomBytes(20).toString('hex');
   const profileDir = cfg.cpuProfile
-    ? path.join(REPO_ROOT, 'bench', 'results', `prof-${machine.date.replace(/[:.]/g, '-')}`)
+    ? path.join(REPO_ROOT, 'bench', 'results', `prof-${machine.date!.replace(/[:.]/g, '-')}`)
     : null;
   if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
   try {

@@ -234,7 +234,7 @@ async function main(): Promise<void> {
   const cfg = loadConfig();
   const machine = machineInfo();
   const profileRoot = cfg.cpuProfile
-    ? path.join(REPO_ROOT, 'bench', 'results', `prof-objects-${machine.date.replace(/[:.]/g, '-')}`)
+    ? path.join(REPO_ROOT, 'bench', 'results', `prof-objects-${machine.date!.replace(/[:.]/g, '-')}`)
     : null;
   const setups: StoreSetup[] = [];
   const cleanup = async (): Promise<void> => {

@@ -109,7 +109,7 @@ async function heddlePhase(
     const spans = measuredSpans.filter((m) => m.pid === server.pid);
     const exitedAt = server.exitedAt();
     if (spans.length > 0 && exitedAt !== null)
-      window = { from: spans[0].from, to: spans[spans.length - 1].to, exitedAt };
+      window = { from: spans[0]!.from, to: spans[spans.length - 1]!.to, exitedAt };
   }
 }
 
@@ -198,7 +198,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   const machine = machineInfo();
   const profileDir = cfg.cpuProfile
-    ? path.join(REPO_ROOT, 'bench', 'results', `prof-otel-${machine.date.replace(/[:.]/g, '-')}`)
+    ? path.join(REPO_ROOT, 'bench', 'results', `prof-otel-${machine.date!.replace(/[:.]/g, '-')}`)
     : null;
   try {
     log(`building the workload: ${cfg.spans} spans in requests of ${cfg.spansPerRequest}`);

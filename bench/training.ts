@@ -52,14 +52,14 @@ async function trainRun(trainer: BuiltinTrainer, rows: number) {
     },
     async (p: TrainingProgress) => {
       stamps.push(performance.now());
-      if (p.type === 'gradient_step') tokens += p.data.num_trainable_tokens;
+      if (p.type === 'gradient_step') tokens += p.data.num_trainable_tokens!;
     },
     new AbortController().signal,
   );
   const total = performance.now() - t0;
   delay.disable();
   // Steady state: from the first gradient step to the last (excludes row building and the first step's warm-up).
-  const steady = (stamps[stamps.length - 1] - stamps[1]) / Math.max(1, stamps.length - 2);
+  const steady = (stamps[stamps.length - 1]! - stamps[1]!) / Math.max(1, stamps.length - 2);
   return {
     total,
     stepMs: steady,

@@ -99,7 +99,7 @@ function initialJs(): { files: string[]; raw: number; gzip: number } {
   const srcs = [
     ...html.matchAll(/<script[^>]+src="([^"]+\.js)"/g),
     ...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+\.js)"/g),
-  ].map((m) => m[1]);
+  ].map((m) => m[1]!);
   let raw = 0;
   let gzip = 0;
   for (const src of srcs) {
@@ -142,7 +142,7 @@ async function main() {
     } finally {
       await store.close();
     }
-    const bigTraceRoot = bigTrace(1)[0].start.id;
+    const bigTraceRoot = bigTrace(1)[0]!.start.id;
     log(`seeded at ${Math.round(seed.result.perSecond).toLocaleString('en-US')} rows/s`);
 
     const server = await startServerProcess(t, { dataDir, readyTimeoutMs: 120_000 });

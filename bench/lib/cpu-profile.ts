@@ -25,7 +25,7 @@ interface Profile {
 export function areaOf(url: string, functionName: string): string {
   if (url === '') return functionName.startsWith('(') ? functionName : '(native)';
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (pkg) return pkg[1];
+  if (pkg) return pkg[1]!;
   const src = /\/(src|bench)\/([^/]+)\//.exec(url);
   if (src) return `${src[1]}/${src[2]}`;
   if (url.startsWith('node:'))

@@ -48,9 +48,9 @@ export async function rawStorePhase(work: Workload, warmup: Workload, concurrenc
   const store = new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
   try {
     await store.migrate();
-    await runPool(warmup.batches.length, concurrency, (i) => store.calls.write(warmup.batches[i].parts));
+    await runPool(warmup.batches.length, concurrency, (i) => store.calls.write(warmup.batches[i]!.parts));
     return await measure('raw store write (calls.write, same parts)', work.calls, null, () =>
-      runPool(work.batches.length, concurrency, (i) => store.calls.write(work.batches[i].parts)),
+      runPool(work.batches.length, concurrency, (i) => store.calls.write(work.batches[i]!.parts)),
     );
   } finally {
     await store.close();
@@ -73,17 +73,17 @@ export async function batchPhase(
 ): Promise<PhaseResult> {
   const client = new LoadClient(server.url, apiKey, concurrency);
   try {
-    const first = await client.postOk('/call/upsert_batch', warmup.batches[0].body, true);
+    const first = await client.postOk('/call/upsert_batch', warmup.batches[0]!.body, true);
     const answered = (JSON.parse(first.text!) as { res: unknown[] }).res.length;
-    if (answered !== warmup.batches[0].calls * 2)
-      throw new Error(`${name}: expected ${warmup.batches[0].calls * 2} results, got ${answered}`);
+    if (answered !== warmup.batches[0]!.calls * 2)
+      throw new Error(`${name}: expected ${warmup.batches[0]!.calls * 2} results, got ${answered}`);
     await runPool(warmup.batches.length - 1, concurrency, async (i) => {
-      await client.postOk('/call/upsert_batch', warmup.batches[i + 1].body);
+      await client.postOk('/call/upsert_batch', warmup.batches[i + 1]!.body);
     });
     const n = work.batches.length;
     const result = await measure(name, work.calls * rounds, server, () =>
       runPool(n * rounds, concurrency, async (i) => {
-        await client.postOk('/call/upsert_batch', work.batches[i % n].body);
+        await client.postOk('/call/upsert_batch', work.batches[i % n]!.body);
       }),
     );
     return rounds > 1 ? { ...result, extra: { rounds } } : result;
@@ -115,9 +115,9 @@ export async function unbatchedPhase(
     await client.postOk('/call/end', call.end);
   };
   try {
-    await runPool(warmup.length, clients, (i) => pair(warmup[i]));
+    await runPool(warmup.length, clients, (i) => pair(warmup[i]!));
     const result = await measure(`unbatched /call/start + /call/end (${clients} clients)`, work.length, server, () =>
-      runPool(work.length, clients, (i) => pair(work[i])),
+      runPool(work.length, clients, (i) => pair(work[i]!)),
     );
     return { ...result, extra: { requests_per_s: Math.round((2 * work.length) / result.seconds) } };
   } finally {

@@ -111,5 +111,5 @@ export async function timed(fn: () => Promise<void>): Promise<{ seconds: number;
 /** The q-quantile (0..1) of the values, nearest-rank. */
 export function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }

@@ -22,10 +22,10 @@ export interface BackendResult {
 
 export function median(phases: PhaseResult[]): PhaseResult {
   const sorted = [...phases].sort((a, b) => a.seconds - b.seconds);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
-const medianOf = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+const medianOf = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 const extraMedian = (phases: PhaseResult[], key: string): number =>
   round2(medianOf(phases.map((p) => Number(p.extra?.[key]))));
 const firstRow = (phases: PhaseResult[]): number => extraMedian(phases, 'first_row_ms');
@@ -47,7 +47,7 @@ export function summaryTable(r: BackendResult): string {
   const storeUp = median(r.storeFiles.map((f) => f.upload));
   const storeDown = median(r.storeFiles.map((f) => f.download));
   const peak = (list: PhaseResult[]): string => mib(Math.max(...list.map((p) => p.serverPeakRss ?? 0)));
-  const size = r.files[0].upload.units;
+  const size = r.files[0]!.upload.units;
   return [
     `| Measure (${r.backend}) | Result (median; every run) |`,
     '|---|---:|',
@@ -62,7 +62,7 @@ export function summaryTable(r: BackendResult): string {
     `| **/file/create ${size} MiB** (MiB/s) | ${up.perSecond.toFixed(1)} (${r.files.map((f) => f.upload.perSecond.toFixed(1)).join(', ')}) |`,
     `| **/file/content ${size} MiB** (MiB/s) | ${down.perSecond.toFixed(1)} (${r.files.map((f) => f.download.perSecond.toFixed(1)).join(', ')}) |`,
     `| Store in process, write / read ${size} MiB (MiB/s) | ${storeUp.perSecond.toFixed(1)} / ${storeDown.perSecond.toFixed(1)} |`,
-    `| Server RSS before the first ${size} MiB upload | ${r.files[0].upload.extra?.rss_before_mib} MiB |`,
+    `| Server RSS before the first ${size} MiB upload | ${r.files[0]!.upload.extra?.rss_before_mib} MiB |`,
     `| Server peak RSS (VmHWM) during upload / download, highest run | ${peak(r.files.map((f) => f.upload))} / ${peak(r.files.map((f) => f.download))} |`,
     `| Peak RSS above the RSS before the phase, upload / download, every run | ${r.files.map((f) => `${peakOver(f.upload)} / ${peakOver(f.download)}`).join('; ')} |`,
     `| Same for a ${r.smallFile.upload.units} MiB file (comparison) | ${peakOver(r.smallFile.upload)} / ${peakOver(r.smallFile.download)} |`,

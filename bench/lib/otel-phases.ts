@@ -29,7 +29,7 @@ const RAW_DIGEST = 'rawbenchdigest';
 export function partsOf(work: OtlpWorkload, userId: string): CallPart[][] {
   return work.bodies.map((body) => {
     const mapped = mapExport(decodeOtlpProtobuf(body), { projectId: null, wbRunId: null });
-    if (mapped.rejected.length > 0) throw new Error(`the workload has rejected spans: ${mapped.rejected[0].reason}`);
+    if (mapped.rejected.length > 0) throw new Error(`the workload has rejected spans: ${mapped.rejected[0]!.reason}`);
     return mapped.calls.flatMap(({ projectId, call }) =>
       otelCallParts(userId, projectId, `weave:///${projectId}/op/${opObjectId(call.span_name)}:${RAW_DIGEST}`, call),
     );
@@ -55,9 +55,9 @@ export async function rawStorePhase(
   const store = new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
   try {
     await store.migrate();
-    await runPool(warmParts.length, concurrency, (i) => store.calls.write(warmParts[i]));
+    await runPool(warmParts.length, concurrency, (i) => store.calls.write(warmParts[i]!));
     return await measure('raw store: calls.write of the mapped spans (no HTTP, no decoding)', work.spans, null, () =>
-      runPool(parts.length, concurrency, (i) => store.calls.write(parts[i])),
+      runPool(parts.length, concurrency, (i) => store.calls.write(parts[i]!)),
     );
   } finally {
     await store.close();
@@ -86,7 +86,7 @@ export async function postAll(
   let retries = 0;
   await runPool(bodies.length, concurrency, async (i) => {
     for (let attempt = 1; ; attempt += 1) {
-      const reply = await client.post(urlPath, bodies[i]);
+      const reply = await client.post(urlPath, bodies[i]!);
       if (reply.status === 200) return;
       if ((reply.status !== 503 && reply.status !== 429) || attempt > 1000) {
         throw new Error(`POST ${urlPath} answered ${reply.status} (attempt ${attempt}): ${reply.text?.slice(0, 500)}`);

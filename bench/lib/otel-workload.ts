@@ -124,7 +124,7 @@ const agentAttrs = (n: number, question: string, answer: string): Record<string,
 
 /** The five spans of trace number `n`: agent → retriever, llm, tool → llm. */
 function traceSpecs(n: number): SpanSpec[] {
-  const question = QUESTIONS[n % QUESTIONS.length];
+  const question = QUESTIONS[n % QUESTIONS.length]!;
   const docs = [0, 1, 2].map(
     (i) => `Document ${(n * 7 + i) % 997}: ${question.slice(0, 40)} … policy text section ${i + 1}, revised 2025.`,
   );
@@ -218,9 +218,9 @@ function encodeTrace(n: number, rand: () => number, baseNs: bigint): Array<Recor
   const start = baseNs + BigInt(n) * 3_000_000_000n;
   const ns = (ms: number): bigint => start + BigInt(ms) * 1_000_000n;
   // in the order of their ends, children first, as an SDK's batch span processor exports them
-  const order = specs.map((_, i) => i).sort((x, y) => specs[x].to - specs[y].to);
+  const order = specs.map((_, i) => i).sort((x, y) => specs[x]!.to - specs[y]!.to);
   return order.map((i) => {
-    const s = specs[i];
+    const s = specs[i]!;
     return {
       traceId,
       spanId: ids[i],

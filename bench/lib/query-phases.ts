@@ -32,14 +32,14 @@ export async function streamPhase(
       );
     }
     const sorted = [...results].sort((a, b) => a.seconds - b.seconds);
-    const median = sorted[Math.floor(sorted.length / 2)];
+    const median = sorted[Math.floor(sorted.length / 2)]!;
     const peak = Math.max(...results.map((r) => r.serverPeakRss ?? 0));
     return {
       ...median,
       serverPeakRss: peak || null,
       extra: {
         runs,
-        best_calls_per_s: Math.round(sorted[0].perSecond),
+        best_calls_per_s: Math.round(sorted[0]!.perSecond),
         mib_per_s: Math.round(bytes / 1024 / 1024 / median.seconds),
         bytes_per_call: Math.round(bytes / expected),
       },

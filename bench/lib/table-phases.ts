@@ -34,7 +34,7 @@ function text(rand: () => number, minBytes: number, maxBytes: number): string {
   const words: string[] = [];
   let length = 0;
   while (length < target) {
-    const word = WORDS[Math.floor(rand() * WORDS.length)];
+    const word = WORDS[Math.floor(rand() * WORDS.length)]!;
     words.push(word);
     length += word.length + 1;
   }

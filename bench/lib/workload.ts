@@ -72,9 +72,9 @@ function sentencePool(count: number, minWords: number, maxWords: number): string
   const pool: string[] = [];
   for (let i = 0; i < count; i += 1) {
     const words: string[] = [];
-    for (let w = int(minWords, maxWords); w > 0; w -= 1) words.push(WORDS[int(0, WORDS.length - 1)]);
+    for (let w = int(minWords, maxWords); w > 0; w -= 1) words.push(WORDS[int(0, WORDS.length - 1)]!);
     const text = words.join(' ');
-    pool.push(`${text[0].toUpperCase()}${text.slice(1)}.`);
+    pool.push(`${text[0]!.toUpperCase()}${text.slice(1)}.`);
   }
   return pool;
 }
@@ -82,7 +82,7 @@ function sentencePool(count: number, minWords: number, maxWords: number): string
 const QUESTIONS = sentencePool(512, 6, 14);
 const ANSWERS = sentencePool(512, 8, 18);
 const SNIPPETS = sentencePool(512, 6, 12);
-const pick = (pool: string[]): string => pool[int(0, pool.length - 1)];
+const pick = (pool: string[]): string => pool[int(0, pool.length - 1)]!;
 
 const ATTRIBUTES = {
   weave: { client_version: '0.51.56', source: 'python-sdk', os_name: 'Linux', sys_version: '3.12.4' },
@@ -203,11 +203,11 @@ export function makeTrace(projectId: string, ops: OpRefs, startMicros: number, r
     return {
       start: {
         project_id: projectId,
-        id: ids[i],
+        id: ids[i]!,
         op_name: op,
         display_name: null,
-        trace_id: ids[0],
-        parent_id: step.parent === null ? null : ids[step.parent],
+        trace_id: ids[0]!,
+        parent_id: step.parent === null ? null : ids[step.parent]!,
         thread_id: null,
         turn_id: null,
         started_at: formatMicros(started),
@@ -219,7 +219,7 @@ export function makeTrace(projectId: string, ops: OpRefs, startMicros: number, r
       },
       end: {
         project_id: projectId,
-        id: ids[i],
+        id: ids[i]!,
         ended_at: formatMicros(ended),
         exception: null,
         output: step.output,
@@ -246,7 +246,7 @@ export function makeCalls(
   const calls: GenCall[] = [];
   for (let t = 0; calls.length < count; t += 1) {
     const n = (opts.firstTrace ?? 0) + t;
-    const root = opts.rareEvery && n % opts.rareEvery === 0 ? ops.rare : ops.agent[n % ops.agent.length];
+    const root = opts.rareEvery && n % opts.rareEvery === 0 ? ops.rare : ops.agent[n % ops.agent.length]!;
     for (const call of makeTrace(projectId, ops, fromMicros + t * spacingMicros, root)) {
       if (calls.length < count) calls.push(call);
     }

@@ -67,9 +67,11 @@ export async function keysCommand(config: Config, args: string[]): Promise<void>
         );
       }
     } else {
-      if (!(await auth.revokeKey(rest[0]))) throw new UsageError(`No key with id ${rest[0]} in ${where}`);
+      // revoke takes exactly one argument (checked on entry)
+      const id = rest[0]!;
+      if (!(await auth.revokeKey(id))) throw new UsageError(`No key with id ${id} in ${where}`);
       // A running server looks keys up on every request, so this takes effect at once there too.
-      process.stdout.write(`revoked ${rest[0]} in ${where}\n`);
+      process.stdout.write(`revoked ${id} in ${where}\n`);
     }
   } finally {
     await store.close();

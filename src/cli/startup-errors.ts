@@ -23,7 +23,8 @@ function errorCode(error: unknown): string | undefined {
 function innermostMessage(error: unknown): string {
   let e = error as { message?: string; cause?: unknown } | undefined;
   while (e?.cause) e = e.cause as typeof e;
-  return (e?.message ?? String(error)).split('\n')[0];
+  const [first = ''] = (e?.message ?? String(error)).split('\n');
+  return first;
 }
 
 /**

@@ -11,16 +11,17 @@ const OTHER_TOOLS = /^HEDDLE_(TEST_|DEMO_)|^HEDDLE_(URL|KEY|API_KEY)$/;
 /** Edit distance (insertions, deletions, substitutions, adjacent swaps). */
 export function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j += 1) d[0][j] = j;
+  // d is (a.length + 1) × (b.length + 1), so every index below is in range
+  for (let j = 1; j <= b.length; j += 1) d[0]![j] = j;
   for (let i = 1; i <= a.length; i += 1) {
     for (let j = 1; j <= b.length; j += 1) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
     }
   }
-  return d[a.length][b.length];
+  return d[a.length]![b.length]!;
 }
 
 /** One warning line per unknown `HEDDLE_*` variable, naming the closest known one. */
@@ -32,6 +33,7 @@ export function unknownVariableWarnings(known: readonly string[], env: NodeJS.Pr
     .sort()
     .map((name) => {
       let best = candidates[0];
+      if (best === undefined) return `Unknown setting ${name} is ignored`;
       for (const candidate of candidates)
         if (editDistance(name, candidate) < editDistance(name, best)) best = candidate;
       return `Unknown setting ${name} is ignored; did you mean ${best}?`;

@@ -78,7 +78,7 @@ export function resolveCallField(path: string): CallField {
 function resolveFeedbackField(path: string): CallField {
   const match = /^feedback\.\[([^\]]+)\]\.(.+)$/.exec(path);
   if (!match) throw new InvalidFieldError(`Invalid feedback field ${path}`);
-  const [, feedbackType, remainder] = match;
+  const [, feedbackType = '', remainder = ''] = match;
   const [target, ...rest] = splitFieldPath(remainder);
   if (target === 'payload') return { kind: 'feedback', feedbackType, target: { payload: rest } };
   if ((target === 'runnable_ref' || target === 'trigger_ref') && rest.length === 0)

@@ -27,7 +27,7 @@ function write(value: unknown): string {
   const record = value as Record<string, unknown>;
   const keys = sortKeys(Object.keys(record));
   let out = '{';
-  for (let i = 0; i < keys.length; i += 1) out += `${i > 0 ? ', ' : ''}${quote(keys[i])}: ${write(record[keys[i]])}`;
+  for (const [i, key] of keys.entries()) out += `${i > 0 ? ', ' : ''}${quote(key)}: ${write(record[key])}`;
   return `${out}}`;
 }
 
@@ -98,7 +98,7 @@ export function pythonFloatRepr(x: number): string {
     const text = String(x);
     return text.includes('.') ? text : `${text}.0`;
   }
-  const [mantissa, expText] = x.toExponential().split('e');
+  const [mantissa = '', expText] = x.toExponential().split('e');
   const negative = mantissa.startsWith('-');
   const digits = mantissa.replace('-', '').replace('.', '');
   const exp = Number(expText);

@@ -28,7 +28,7 @@ export function choosePrice(candidates: readonly CostRow[], startedAt: number): 
     const b = rank(best);
     for (let i = 0; i < 3; i += 1) {
       if (a[i] !== b[i]) {
-        if (a[i] < b[i]) best = row;
+        if (a[i]! < b[i]!) best = row;
         break;
       }
     }

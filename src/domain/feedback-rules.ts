@@ -43,7 +43,7 @@ export function parseRef(ref: string): ParsedRef | null {
   if (!ref.startsWith(REF_PREFIX)) return null;
   const parts = ref.slice(REF_PREFIX.length).split('/');
   if (parts.length < 4 || parts.slice(0, 4).some((part) => part === '')) return null;
-  const [entity, project, kind, nameAndDigest] = parts;
+  const [entity, project, kind = '', nameAndDigest = ''] = parts;
   const colon = nameAndDigest.indexOf(':');
   const name = colon < 0 ? nameAndDigest : nameAndDigest.slice(0, colon);
   const digest = colon < 0 ? '' : nameAndDigest.slice(colon + 1);

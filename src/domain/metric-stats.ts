@@ -17,7 +17,8 @@ export function percentile(sorted: readonly number[], p: number): number | null 
   const rank = (p / 100) * (sorted.length - 1);
   const lo = Math.floor(rank);
   const hi = Math.ceil(rank);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (rank - lo);
+  // callers keep p within 0–100 (request schema, call-stats-service), so lo and hi are in range
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (rank - lo);
 }
 
 /** Column suffix of a percentile: `50`, `99.9` (JSON cannot tell 50 from 50.0, so integral values never carry a fraction). */

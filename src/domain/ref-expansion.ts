@@ -49,7 +49,8 @@ export async function expandInValue(root: unknown, paths: string[][], resolve: R
   for (const path of paths) {
     let container: unknown = root;
     for (const segment of path.slice(0, -1)) container = child(container, segment);
-    const last = path[path.length - 1];
+    const last = path.at(-1);
+    if (last === undefined) continue;
     const current = child(container, last);
     if (typeof current !== 'string') continue;
     const resolved = await resolve(current);

@@ -42,9 +42,10 @@ function parseExtra(parts: string[], uri: string): RefStep[] {
   if (parts.length % 2 !== 0) throw new RefParseError(`Invalid URI: ${uri} (extra path must be edge/value pairs)`);
   const steps: RefStep[] = [];
   for (let i = 0; i < parts.length; i += 2) {
-    const edge = parts[i];
+    // parts has even length, so both halves of the pair exist
+    const edge = parts[i]!;
     if (!EDGES.has(edge)) throw new RefParseError(`Invalid URI: ${uri} (unknown edge "${edge}")`);
-    const value = decodePart(parts[i + 1], uri);
+    const value = decodePart(parts[i + 1]!, uri);
     if (edge === 'index' && !/^-?\d+$/.test(value))
       throw new RefParseError(`Invalid URI: ${uri} (index must be an integer)`);
     steps.push({ edge: edge as RefEdge, value });
@@ -57,7 +58,7 @@ export function parseRef(uri: string): ParsedRef {
   if (!uri.startsWith(REF_PREFIX)) throw new RefParseError(`Invalid URI: ${uri} (must start with ${REF_PREFIX})`);
   const parts = uri.slice(REF_PREFIX.length).split('/');
   if (parts.length < 4) throw new RefParseError(`Invalid URI: ${uri} (too few parts)`);
-  const [entity, project, kind, target, ...rest] = parts;
+  const [entity = '', project = '', kind, target = '', ...rest] = parts;
   if (entity === '' || project === '') throw new RefParseError(`Invalid URI: ${uri} (empty entity or project)`);
   if (target === '') throw new RefParseError(`Invalid URI: ${uri} (empty ${kind})`);
   if (kind === 'table' || kind === 'call') {
@@ -65,16 +66,16 @@ export function parseRef(uri: string): ParsedRef {
     return kind === 'table' ? { kind, entity, project, digest: target } : { kind, entity, project, id: target };
   }
   if (kind !== 'object' && kind !== 'op') throw new RefParseError(`Invalid URI: ${uri} (unknown kind "${kind}")`);
-  const pieces = target.split(':');
-  if (pieces.length !== 2 || pieces[0] === '' || pieces[1] === '') {
+  const [name, version, ...more] = target.split(':');
+  if (!name || !version || more.length > 0) {
     throw new RefParseError(`Invalid URI: ${uri} (expected <name>:<version>)`);
   }
   return {
     kind,
     entity,
     project,
-    name: decodePart(pieces[0], uri),
-    version: decodePart(pieces[1], uri),
+    name: decodePart(name, uri),
+    version: decodePart(version, uri),
     extra: parseExtra(rest, uri),
   };
 }

@@ -36,6 +36,6 @@ export function opDisplayName(opName: string): string | null {
   if (!opName.startsWith(REF_PREFIX)) return opName;
   const parts = opName.slice(REF_PREFIX.length).split('/');
   if (parts.length < 4 || (parts[2] !== 'op' && parts[2] !== 'object')) return null;
-  const name = parts[3].split(':')[0];
+  const [name = ''] = parts[3]!.split(':');
   return name === '' ? null : name;
 }

@@ -78,9 +78,10 @@ class LocalResolver {
     if (lo < this.fromMs || hi > this.toMs) return localToUtcMs(this.zone, localMs);
     // first transition after lo; none may lie in [lo, hi]
     let i = 0;
-    while (i < this.#transitions.length && this.#transitions[i] <= lo) i += 1;
-    if (i < this.#transitions.length && this.#transitions[i] <= hi) return localToUtcMs(this.zone, localMs);
-    return localMs - this.#offsets[i];
+    while (i < this.#transitions.length && this.#transitions[i]! <= lo) i += 1;
+    if (i < this.#transitions.length && this.#transitions[i]! <= hi) return localToUtcMs(this.zone, localMs);
+    // #offsets has one entry more than #transitions
+    return localMs - this.#offsets[i]!;
   }
 }
 
@@ -110,7 +111,7 @@ export function bucketStarts(startUs: number, endUs: number, granularitySeconds:
     const localMs = Math.floor(local / 1000);
     const utc = resolver.toUtcMs(localMs) * 1000 + (local - localMs * 1000);
     if (utc >= endUs) break;
-    if (starts.length === 0 || utc > starts[starts.length - 1]) starts.push(utc);
+    if (starts.length === 0 || utc > starts[starts.length - 1]!) starts.push(utc);
   }
   return starts;
 }
@@ -119,10 +120,10 @@ export function bucketStarts(startUs: number, endUs: number, granularitySeconds:
 export function bucketIndex(starts: readonly number[], atUs: number): number {
   let lo = 0;
   let hi = starts.length - 1;
-  if (hi < 0 || atUs < starts[0]) return -1;
+  if (hi < 0 || atUs < starts[0]!) return -1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= atUs) lo = mid;
+    if (starts[mid]! <= atUs) lo = mid;
     else hi = mid - 1;
   }
   return lo;

@@ -99,7 +99,7 @@ function parseCanonical(text: string): number | undefined {
   )
     return undefined;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  if (day > DAYS_IN_MONTH[month - 1] + (month === 2 && leap ? 1 : 0)) return undefined;
+  if (day > DAYS_IN_MONTH[month - 1]! + (month === 2 && leap ? 1 : 0)) return undefined;
   let i = 19;
   let fraction = 0;
   let scale = 1_000_000;
@@ -126,7 +126,7 @@ function parseIso(text: string): number | null {
   const m = ISO_RE.exec(text.trim());
   if (!m) return null;
   const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', zone] = m;
-  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number);
+  const [year, month, day, hour, minute, second] = [Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s)];
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
     return null;
   // setUTCFullYear, unlike Date.UTC, does not map years 0–99 to 1900–1999

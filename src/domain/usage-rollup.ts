@@ -113,7 +113,7 @@ export function rollUp(nodes: readonly UsageNode[]): Map<string, UsageByModel> {
     // iterative post-order: a node is totalled once all its children are
     const stack: Array<{ id: string; expanded: boolean }> = [{ id: root.id, expanded: false }];
     while (stack.length > 0) {
-      const top = stack[stack.length - 1];
+      const top = stack[stack.length - 1]!;
       if (!top.expanded) {
         top.expanded = true;
         entered.add(top.id);

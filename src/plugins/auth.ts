@@ -21,7 +21,7 @@ declare module 'fastify' {
 export function extractApiKey(request: FastifyRequest, allowApiKeyHeader = false): string | null {
   const header = request.headers.authorization;
   if (header) {
-    const [scheme, value = ''] = header.split(/\s+/, 2);
+    const [scheme = '', value = ''] = header.split(/\s+/, 2);
     if (/^basic$/i.test(scheme)) {
       const decoded = Buffer.from(value, 'base64').toString('utf8');
       const colon = decoded.indexOf(':');

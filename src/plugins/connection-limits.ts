@@ -35,7 +35,7 @@ export function connectionOptions(config: Config): Partial<FastifyServerOptions>
 export function registerConnectionLimits(app: FastifyInstance, config: Config): void {
   app.server.maxConnections = config.maxConnections;
   app.addHook('onRequest', async (request, reply) => {
-    const path = request.url.split('?', 1)[0];
+    const [path = ''] = request.url.split('?', 1);
     if (path.length <= MAX_PATH_SEGMENT_CHARS) return;
     if (path.split('/').some((segment) => segment.length > MAX_PATH_SEGMENT_CHARS)) {
       // the body is not read; Node discards it and keeps the connection usable

@@ -32,7 +32,7 @@ export function registerErrorHandling(
   app.removeContentTypeParser('text/plain');
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
+    const [path = ''] = request.url.split('?');
     const known = routes.some((r) => r.matches(path));
     if (known) return reply.code(405).send({ detail: 'Method Not Allowed' });
     return opts.htmlFallback?.(request, reply) || reply.code(404).send({ detail: 'Not Found' });

@@ -43,7 +43,8 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
 
 /** The first value of a header that a proxy may have sent several times or as a list. */
 function firstValue(header: string | string[] | undefined): string {
-  return ((Array.isArray(header) ? header[0] : header) ?? '').split(',')[0].trim().toLowerCase();
+  const [first = ''] = ((Array.isArray(header) ? header[0] : header) ?? '').split(',');
+  return first.trim().toLowerCase();
 }
 
 /**

@@ -114,10 +114,11 @@ export class WebApp {
    */
   fallback(request: FastifyRequest, reply: FastifyReply): FastifyReply | false {
     if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-    const pathname = request.url.split('?')[0];
+    const [pathname = ''] = request.url.split('?');
     const single = /^\/([A-Za-z0-9][A-Za-z0-9._-]*)$/.exec(pathname);
-    if (single && single[1] !== 'index.html') {
-      const sent = this.sendFile(reply, single[1], false);
+    const file = single?.[1];
+    if (file !== undefined && file !== 'index.html') {
+      const sent = this.sendFile(reply, file, false);
       if (sent) return sent;
     }
     if (pathname.startsWith('/assets/')) return false;

@@ -99,7 +99,7 @@ export class FeedbackStatsService {
     const rows = await this.store.feedback.inWindow(window, null);
     const count = Math.max(1, Math.ceil((window.to - window.from) / step));
     const buckets: FeedbackRow[][] = Array.from({ length: count }, () => []);
-    for (const row of rows) buckets[Math.min(count - 1, Math.floor((row.created_at - window.from) / step))].push(row);
+    for (const row of rows) buckets[Math.min(count - 1, Math.floor((row.created_at - window.from) / step))]!.push(row);
     const valuesOf = (list: FeedbackRow[], plan: FeedbackMetricPlan): number[] =>
       list
         .map((row) => extract(valueAt(JSON.parse(row.payload), plan.json_path), plan.value_type))

@@ -63,12 +63,13 @@ export class FileService {
         throw new RequestValidationError(
           missing.map((name) => ({ loc: ['body', name], msg: 'Field required', type: 'missing' })),
         );
+      const projectId = fields.project_id!; // in `missing` above when absent
       if (staged === null && early !== null) {
-        await this.access.assertCanWrite(caller, fields.project_id);
+        await this.access.assertCanWrite(caller, projectId);
         filename = early.filename;
-        staged = await this.#stage(fields.project_id, iterate(early.chunks));
+        staged = await this.#stage(projectId, iterate(early.chunks));
       }
-      return await this.#commit(fields.project_id, staged!, filename, fields.expected_digest);
+      return await this.#commit(projectId, staged!, filename, fields.expected_digest);
     } catch (error) {
       if (staged !== null && fields.project_id !== undefined)
         await this.store.files.discardUpload(fields.project_id, staged.uploadId);

@@ -133,7 +133,7 @@ export class ImageService {
       });
       if (!res.ok) throw new ImageGenerationError(`Image download failed with status ${res.status}`);
       bytes = Buffer.from(await res.arrayBuffer());
-      mimetype = res.headers.get('content-type')?.split(';')[0].trim() || mimetype;
+      mimetype = res.headers.get('content-type')?.split(';')[0]!.trim() || mimetype;
     } else {
       return item;
     }

@@ -39,7 +39,7 @@ export function formatCursor(cursor: CallChangeCursor): string {
 export function parseCursor(text: string): CallChangeCursor {
   const match = /^(\d{1,16})\.([A-Za-z0-9_-]*)$/.exec(text.trim());
   if (!match) throw new InvalidRequestError(`Invalid Last-Event-ID "${text.slice(0, 64)}"`);
-  return { seq: Number(match[1]), id: Buffer.from(match[2], 'base64url').toString('utf8') };
+  return { seq: Number(match[1]), id: Buffer.from(match[2] ?? '', 'base64url').toString('utf8') };
 }
 
 function parseJsonParam(name: string, text: string | undefined): unknown {

@@ -181,7 +181,7 @@ export class ObjectService {
   ): Promise<string[]> {
     const labels =
       opts.include_tags_and_aliases && rows.length > 0
-        ? await this.store.objects.labels(rows[0].project_id, rows)
+        ? await this.store.objects.labels(rows[0]!.project_id, rows)
         : null;
     return rows.map((row) =>
       objectVersionJson(row, {

@@ -5,13 +5,19 @@ import type { Caller } from './auth-service.js';
 
 /** Splits `entity/project`; 400 unless there is exactly one `/` between two valid names (domain/project-name.ts). */
 export function parseProjectId(projectId: string): { entity: string; project: string } {
-  const parts = projectId.split('/');
-  if (parts.length !== 2 || !isValidName(parts[0]) || !isValidName(parts[1])) {
+  const [entity, project, ...more] = projectId.split('/');
+  if (
+    entity === undefined ||
+    project === undefined ||
+    more.length > 0 ||
+    !isValidName(entity) ||
+    !isValidName(project)
+  ) {
     throw new InvalidRequestError(
       `Invalid project_id ${quoteForMessage(projectId)}: expected "<entity>/<project>", each ${NAME_RULE}`,
     );
   }
-  return { entity: parts[0], project: parts[1] };
+  return { entity, project };
 }
 
 /**

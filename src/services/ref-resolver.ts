@@ -16,10 +16,10 @@ function applyStep(value: JsonValue, step: RefStep): Resolved {
   if (step.edge === 'index') {
     const index = Number(step.value);
     if (!Array.isArray(value) || index < 0 || index >= value.length) return MISSING;
-    return value[index];
+    return value[index]!;
   }
   if (step.edge === 'id' || !isJsonObject(value) || !Object.hasOwn(value, step.value)) return MISSING;
-  return value[step.value];
+  return value[step.value]!;
 }
 
 /**
@@ -48,17 +48,17 @@ export class RefResolver {
   /** §5.3: follow the steps, dereferencing ref strings met on the way (same project only). */
   async walk(projectId: string, start: JsonValue, steps: RefStep[]): Promise<Resolved> {
     let value: JsonValue = start;
-    for (let i = 0; i < steps.length; i += 1) {
+    for (const [i, step] of steps.entries()) {
       let consumed = false;
       for (let hops = 0; typeof value === 'string' && value.startsWith(REF_PREFIX) && !consumed; hops += 1) {
         if (hops > 32) return MISSING;
-        const next = await this.#deref(projectId, value, steps[i]);
+        const next = await this.#deref(projectId, value, step);
         if (next === MISSING) return MISSING;
         value = next.value;
         consumed = next.consumed;
       }
       if (consumed) continue;
-      const next = applyStep(value, steps[i]);
+      const next = applyStep(value, step);
       if (next === MISSING) return MISSING;
       if (next === null) return i === steps.length - 1 ? null : MISSING;
       value = next;

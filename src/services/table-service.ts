@@ -99,7 +99,7 @@ export class TableService {
         const index = spec.pop.index;
         if (index < 0 || index >= current.length)
           throw new ObjectInvalidRequestError('Index out of range', 'ValueError');
-        updated.push(current.splice(index, 1)[0]);
+        updated.push(current.splice(index, 1)[0]!);
       } else {
         const index = spec.insert.index;
         if (index < 0 || index > current.length)

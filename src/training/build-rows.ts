@@ -62,7 +62,7 @@ function keepTrajectories(groups: readonly unknown[], cfg: ObjectiveConfig, cont
       const opts = { allowTrainingWithoutLogprobs: cfg.allowTrainingWithoutLogprobs, maxTokens: context };
       const tok = tokenizeTrajectory(t, opts, `trajectory_groups[${g}].trajectories[${i}]`);
       if (tok.numTrainable === 0) return;
-      kept.push({ advantage: advantages[i], histories: tok.histories, numTrainable: tok.numTrainable });
+      kept.push({ advantage: advantages[i]!, histories: tok.histories, numTrainable: tok.numTrainable });
       trainable = true;
     });
     if (trainable) numGroupsTrainable++;
@@ -82,11 +82,11 @@ function packSegments(segments: readonly Segment[], context: number): TrainingRo
       segIndex = 0;
     }
     for (let i = 0; i < h.ids.length; i++) {
-      row.ids.push(h.ids[i]);
+      row.ids.push(h.ids[i]!);
       row.positions.push(i);
       row.segments.push(segIndex);
-      row.mask.push(h.mask[i]);
-      row.oldLogprobs.push(h.oldLogprobs[i]);
+      row.mask.push(h.mask[i]!);
+      row.oldLogprobs.push(h.oldLogprobs[i]!);
       row.advantages.push(s.advantage);
       row.weights.push(s.weight);
     }
@@ -103,7 +103,7 @@ export function buildRows(groups: readonly unknown[], cfg: ObjectiveConfig, cont
   kept.forEach((t, i) => {
     // §9 step 7 / §5.2: additional histories share the trajectory's weight and advantage.
     for (const history of t.histories)
-      segments.push({ history, advantage: scaling.advantages[i], weight: scaling.weights[i] });
+      segments.push({ history, advantage: scaling.advantages[i]!, weight: scaling.weights[i]! });
   });
   const random = seededRandom(seed);
   shuffleInPlace(segments, random);

@@ -110,12 +110,13 @@ export function tokenizeHistory(
   let next = 0;
   for (let i = 0; i < template.length; i++) {
     if (template[i] !== SENTINEL) {
-      out.ids.push(template[i]);
+      out.ids.push(template[i]!);
       out.mask.push(0);
       out.oldLogprobs.push(NaN);
       continue;
     }
-    const s = samples[next++];
+    // one sampled turn per sentinel in the template
+    const s = samples[next++]!;
     out.ids.push(...s.ids);
     out.mask.push(...s.ids.map(() => 1));
     out.oldLogprobs.push(...s.logprobs);

@@ -43,8 +43,8 @@ function assertOneLineFailure(run: CliRun, message: RegExp, setting: string): vo
   assert.equal(run.stdout, '', 'nothing on stdout (no admin key printed)');
   const lines = run.stderr.trimEnd().split('\n');
   assert.equal(lines.length, 1, `one line expected:\n${run.stderr}`);
-  assert.match(lines[0], message);
-  assert.ok(lines[0].includes(setting), `names ${setting}: ${lines[0]}`);
+  assert.match(lines[0]!, message);
+  assert.ok(lines[0]!.includes(setting), `names ${setting}: ${lines[0]}`);
   assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
 }
 

@@ -41,7 +41,7 @@ function runArt(
     HEDDLE_API_KEY: key,
     LITELLM_LOCAL_MODEL_COST_MAP: 'True',
   };
-  const fullArgs = [SCRIPT, args[0], `${server.url}/v1`, ...args.slice(1)];
+  const fullArgs = [SCRIPT, args[0]!, `${server.url}/v1`, ...args.slice(1)];
   return new Promise((resolve, reject) => {
     execFile(
       python,
@@ -121,7 +121,7 @@ async function assertJobSucceeded(
   assert.equal(types.at(-1), 'training_ended', types.join(','));
   assert.equal(types.filter((x) => x === 'training_ended' || x === 'training_failed').length, 1, types.join(','));
   const gradientSteps = events.filter((e) => e.type === 'gradient_step');
-  assert.equal(gradientSteps.length, events[0].data.num_sequences, JSON.stringify(events[0]));
+  assert.equal(gradientSteps.length, events[0]!.data.num_sequences, JSON.stringify(events[0]));
   for (const e of gradientSteps)
     for (const v of Object.values(e.data)) assert.equal(typeof v, 'number', JSON.stringify(e));
   assert.equal(events.at(-1)!.data.step, step, JSON.stringify(events.at(-1)));
@@ -191,7 +191,7 @@ test(`ART serverless training loop through openpipe-art==${ART_VERSION}`, { time
   assert.ok(kept.includes(STEPS), `latest checkpoint deleted: ${kept}`);
   assert.ok(kept.length <= 2, `kept ${kept}`);
   for (const step of kept.filter((s) => s !== STEPS))
-    assert.equal(steps[step - 1].val_reward, bestVal, `kept ${kept}: ${JSON.stringify(steps)}`);
+    assert.equal(steps[step - 1]!.val_reward, bestVal, `kept ${kept}: ${JSON.stringify(steps)}`);
   const newest = await call(server, key, 'GET', `/v1/preview/models/${modelId}/checkpoints?limit=1&order=desc`);
   assert.equal(newest.json.data[0].step, STEPS);
 
@@ -232,7 +232,7 @@ test(
     const groupsVary = [0, 4].some((i) => new Set(rewards.slice(i, i + 4)).size > 1);
     if (groupsVary)
       assert.ok(
-        events[0].data.num_sequences > 0,
+        events[0]!.data.num_sequences > 0,
         `rewards ${rewards} vary but nothing was trainable: ${JSON.stringify(events[0])}`,
       );
   },

@@ -65,9 +65,9 @@ test(
         assert.equal(d.obj_create, d.local, `/obj/create digest of ${name} (sent as expected_digest)`);
       }
       for (const [name, digest] of Object.entries(SPEC))
-        assert.equal(pyObjects[name].local, digest, `spec anchor ${name}`);
+        assert.equal(pyObjects[name]!.local, digest, `spec anchor ${name}`);
       // the distinctions JS loses are kept: 1.0 ≠ 1, -0.0 ≠ 0, 2^53+1 ≠ 2^53
-      assert.notEqual(pyObjects.float_neg_zero.local, pyObjects.int_zero.local);
+      assert.notEqual(pyObjects.float_neg_zero!.local, pyObjects.int_zero!.local);
     });
 
     await t.test(
@@ -84,7 +84,7 @@ test(
         assert.deepEqual(table.server_rows, table.local_rows);
         assert.equal(table.server_table, table.local_table);
         table.row_names.forEach((name, i) =>
-          assert.equal(table.local_rows[i], pyObjects[name].local, `row digest = object digest for ${name}`),
+          assert.equal(table.local_rows[i], pyObjects[name]!.local, `row digest = object digest for ${name}`),
         );
       },
     );
@@ -188,7 +188,7 @@ async function tsDigests(
     "TS: the server digest equals the client's valDigest where that helper follows §1.2, and differs where it does not",
     () => {
       for (const c of TS_CASES) {
-        const o: DigestValuesOutput['objects'][string] = out.objects[c.name];
+        const o: DigestValuesOutput['objects'][string] = out.objects[c.name]!;
         assert.equal(o.error, null, `publish of ${c.name}`);
         if (c.helperAgrees) assert.equal(o.refDigest, o.helperDigest, `${c.name}: valDigest`);
         else
@@ -203,9 +203,9 @@ async function tsDigests(
 
   await t.test('TS: the same value from either client gets the same digest; changed-in-transit values as noted', () => {
     for (const c of TS_CASES) {
-      const digest: string | null = out.objects[c.name].refDigest;
+      const digest: string | null = out.objects[c.name]!.refDigest;
       if (c.pythonTwin !== null)
-        assert.equal(digest, pyObjects[c.pythonTwin].local, `${c.name} vs Python ${c.pythonTwin} (${c.note})`);
+        assert.equal(digest, pyObjects[c.pythonTwin]!.local, `${c.name} vs Python ${c.pythonTwin} (${c.note})`);
       else assert.notEqual(digest, pyObjects[c.name]?.local, `${c.name}: ${c.note}`);
     }
     const sent = (name: string) => requestRaw(objCreates.find((e) => requestJson(e).obj.object_id === `dv-${name}`)!);
@@ -225,9 +225,11 @@ async function tsDigests(
 
   await t.test('TS: Dataset tables: row digests equal valDigest of each row, the table digest §1.4 over them', () => {
     const [all, agreeing] = tableCreates.map((e) => responseJson(e) as { digest: string; row_digests: string[] });
+    assert.ok(all !== undefined);
+    assert.ok(agreeing !== undefined);
     out.tables.all.names.forEach((name, i) => {
       const c = TS_CASES.find((x) => x.name === name)!;
-      assert.equal(all.row_digests[i], out.objects[name].refDigest, `row ${name} = its object digest`);
+      assert.equal(all.row_digests[i], out.objects[name]!.refDigest, `row ${name} = its object digest`);
       if (c.helperAgrees) assert.equal(all.row_digests[i], out.tables.all.helperRowDigests[i], `row ${name}`);
     });
     assert.deepEqual(agreeing.row_digests, out.tables.agreeing.helperRowDigests);

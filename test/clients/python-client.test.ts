@@ -120,7 +120,7 @@ function assertTrace(
       1,
       `one ${name} call expected in ${JSON.stringify(calls.map((c) => c.op_name))}\n${log}`,
     );
-    return found[0];
+    return found[0]!;
   };
   assert.equal(calls.length, 3, `three calls expected, got ${JSON.stringify(calls, null, 1)}\n${log}`);
   const root = byOp('pipeline');
@@ -157,7 +157,7 @@ async function traceAndCheck(
   assert.deepEqual(result.root_output, { doubled: 42, label: 'x=21' });
   const calls = result.calls as ScriptCall[];
   assertTrace(calls, projectId, log);
-  const status = Object.fromEntries(calls.map((c) => [c.op_name.split('/op/')[1].split(':')[0], c.status]));
+  const status = Object.fromEntries(calls.map((c) => [c.op_name.split('/op/')[1]!.split(':')[0], c.status]));
   assert.deepEqual(status, { pipeline: 'descendant_error', double: 'success', explode: 'error' }, log);
 
   const raw = await streamQuery(server, key, projectId);

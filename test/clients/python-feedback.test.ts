@@ -47,6 +47,7 @@ test(`feedback and costs through weave==${WEAVE_PY_VERSION}`, { timeout: 10 * 60
   const { result, log } = await runScript(venv.python, server, key, ['trace', PROJECT]);
   const callId = result.call_id as string;
   const [listed] = result.calls as Array<Record<string, any>>;
+  assert.ok(listed !== undefined);
   assert.equal(listed.id, callId, log);
   assert.deepEqual(
     listed.usage,

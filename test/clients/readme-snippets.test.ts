@@ -58,7 +58,7 @@ function describe(run: Ran, server: ServerProcess): string {
 
 /** The one call of the snippets' `answer` op (the TS client names its positional argument `arg0`). */
 async function assertAnswerCall(server: ServerProcess, env: Record<string, string>, run: Ran): Promise<void> {
-  const calls = await streamAllCalls(server.url, env.WANDB_API_KEY, 'acme/demo');
+  const calls = await streamAllCalls(server.url, env.WANDB_API_KEY!, 'acme/demo');
   assert.deepEqual(
     calls.map((c) => [/\/op\/([^:]+):/.exec(String(c.op_name))?.[1], c.output, Object.values(c.inputs)]),
     [['answer', '4', ['What is 2+2?']]],
@@ -100,7 +100,7 @@ test('README Python snippet runs as printed and records the answer call', { time
 
 test('README TypeScript snippet runs as printed with node on the file it names', { timeout: 180_000 }, async (t) => {
   const ts = snippet(SNIPPETS, 'typescript');
-  const fileName = /^\/\/\s*(\S+\.m?[jt]s)\s*$/m.exec(ts.code.split('\n')[0])?.[1];
+  const fileName = /^\/\/\s*(\S+\.m?[jt]s)\s*$/m.exec(ts.code.split('\n')[0]!)?.[1];
   assert.ok(fileName, 'the TypeScript snippet names its file on its first line (`// app.mjs`)');
   const { server, env, dir } = await setUp(t);
   fs.writeFileSync(path.join(dir, fileName), ts.code);
@@ -126,6 +126,8 @@ test('README training curl lines create a model and get a chat completion from i
     .filter((l) => l.trim() !== '');
   assert.equal(lines.length, 2, describe(run, server));
   const [model, completion] = lines.map((l) => JSON.parse(l) as Record<string, any>);
+  assert.ok(model !== undefined);
+  assert.ok(completion !== undefined);
   assert.match(String(model.id), /\S/, describe(run, server));
   assert.equal(completion.object, 'chat.completion', describe(run, server));
   assert.equal(completion.choices[0].message.role, 'assistant');
@@ -139,7 +141,8 @@ test('README OTel curl line lands as a chat call in a thread', { timeout: 120_00
   const run = await runIn(dir, 'bash', ['-e', '-c', curl.code], env);
   assert.equal(run.code, 0, describe(run, server));
   assert.match(run.out, /\{"partial_success":null\}/, describe(run, server));
-  const [call, ...more] = await streamAllCalls(server.url, env.WANDB_API_KEY, 'acme/demo');
+  const [call, ...more] = await streamAllCalls(server.url, env.WANDB_API_KEY!, 'acme/demo');
+  assert.ok(call !== undefined);
   assert.deepEqual(more, []);
   assert.match(String(call.op_name), /\/op\/chatcompletion:/);
   assert.deepEqual([call.thread_id, call.turn_id, call.attributes.user_id], ['session-1', call.id, 'user-1']);

@@ -44,7 +44,7 @@ test('official TypeScript client traces into Heddle', { timeout: 180_000 }, asyn
   const only = (name: string): Call => {
     const found = calls.filter((c) => opName(c) === name);
     assert.equal(found.length, 1, `calls of op ${name}: ${found.length}`);
-    return found[0];
+    return found[0]!;
   };
 
   await t.test('the client authenticated every request with Basic api:<key> and used only these endpoints', () => {
@@ -78,7 +78,7 @@ test('official TypeScript client traces into Heddle', { timeout: 180_000 }, asyn
     const digests = objCreateDigests(out.exchanges);
     for (const c of calls) {
       const [, name, digest] = OP_REF.exec(String(c.op_name)) ?? [];
-      assert.equal(digest, digests.get(name), `digest in op_name of ${name}`);
+      assert.equal(digest, digests.get(name!), `digest in op_name of ${name}`);
     }
   });
 

@@ -63,12 +63,12 @@ test(
 
     const tableCreates = out.exchanges.filter((e) => e.path === '/table/create');
     assert.equal(tableCreates.length, 1, 'one /table/create');
-    const table = responseJson(tableCreates[0]) as { digest: string; row_digests: string[] };
+    const table = responseJson(tableCreates[0]!) as { digest: string; row_digests: string[] };
     const datasetUri = String(out.datasetUri);
     const rowRefs = table.row_digests.map((d) => `${datasetUri}/attr/rows/id/${d}`);
 
     await t.test('publish: /table/create with the rows, then /obj/create of a Dataset pointing at the table', () => {
-      assert.deepEqual(requestJson(tableCreates[0]).table, { project_id: PROJECT, rows: DATASET_ROWS });
+      assert.deepEqual(requestJson(tableCreates[0]!).table, { project_id: PROJECT, rows: DATASET_ROWS });
       assert.match(table.digest, /^[0-9a-f]{64}$/);
       assert.equal(table.row_digests.length, DATASET_ROWS.length);
       const [, digest] = new RegExp(`^weave:///${PROJECT}/object/${DATASET_NAME}:(${D43})$`).exec(datasetUri) ?? [];
@@ -131,6 +131,7 @@ test(
         'exactMatch',
       ]);
       const [evaluate] = byOp('Evaluation.evaluate');
+      assert.ok(evaluate !== undefined);
       assert.equal(byOp('Evaluation.evaluate').length, 1);
       assert.equal(evaluate.parent_id, null);
       assert.equal(evaluate.display_name, `${EVAL_NAME}_arithModel`);
@@ -161,9 +162,9 @@ test(
       const predicts = byOp('Evaluation.predictAndScore');
       assert.deepEqual(predicts.map((p) => p.inputs.example).sort(), [...rowRefs].sort());
       for (const p of predicts) {
-        const row = DATASET_ROWS[rowRefs.indexOf(p.inputs.example)];
+        const row = DATASET_ROWS[rowRefs.indexOf(p.inputs.example)]!;
         assert.deepEqual(Object.keys(p.inputs).sort(), ['example', 'model', 'self']);
-        assert.equal(p.inputs.self, byOp('Evaluation.evaluate')[0].inputs.self);
+        assert.equal(p.inputs.self, byOp('Evaluation.evaluate')[0]!.inputs.self);
         const model = byOp('arithModel').find((c) => c.parent_id === p.id);
         const scorer = byOp('exactMatch').find((c) => c.parent_id === p.id);
         assert.deepEqual(model?.inputs, { arg0: { datasetRow: p.inputs.example } });
@@ -177,7 +178,7 @@ test(
     await t.test('expand_columns resolves the row refs in the predict-and-score inputs', async () => {
       const res = await postOk(server.url, apiKey, '/calls/query', {
         project_id: PROJECT,
-        filter: { op_names: [byOp('Evaluation.predictAndScore')[0].op_name] },
+        filter: { op_names: [byOp('Evaluation.predictAndScore')[0]!.op_name] },
         expand_columns: ['inputs.example'],
       });
       assert.equal(res.calls.length, DATASET_ROWS.length);
@@ -194,7 +195,7 @@ test(
     });
 
     await t.test('the Evaluation object references the dataset and the scorer op', async () => {
-      const evalRef = byOp('Evaluation.evaluate')[0].inputs.self as string;
+      const evalRef = byOp('Evaluation.evaluate')[0]!.inputs.self as string;
       const digest = evalRef.split(':').at(-1);
       const { obj } = await postOk(server.url, apiKey, '/obj/read', {
         project_id: PROJECT,

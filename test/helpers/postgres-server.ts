@@ -99,13 +99,14 @@ async function setUpLocalCluster(): Promise<number> {
       .filter((v) => /^\d+$/.test(v))
       .sort((a, b) => Number(b) - Number(a));
     if (versions.length === 0) throw new Error('no PostgreSQL server version under /usr/lib/postgresql');
-    await sh('pg_createcluster', [versions[0], 'main', '--start']);
+    await sh('pg_createcluster', [versions[0]!, 'main', '--start']);
     clusters = (await sh('pg_lsclusters', ['--no-header']))
       .split('\n')
       .filter((line) => line.trim() !== '')
       .map((line) => line.trim().split(/\s+/));
   }
-  const [version, name, port, status] = clusters[0];
+  // pg_lsclusters: Ver Cluster Port Status Owner Data-directory Log-file
+  const [version, name, port, status] = clusters[0] as [string, string, string, string, ...string[]];
   if (status !== 'online') await sh('pg_ctlcluster', [version, name, 'start']);
   const role = `DO $$ BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${LOCAL_ROLE}') THEN
@@ -128,7 +129,7 @@ async function dropStaleDatabases(adminUrl: string): Promise<void> {
       `${DB_PREFIX}%`,
     ]);
     for (const { datname } of rows) {
-      const created = parseInt(datname.slice(DB_PREFIX.length).split('_')[0], 36);
+      const created = parseInt(datname.slice(DB_PREFIX.length).split('_')[0]!, 36);
       if (Number.isFinite(created) && Date.now() - created > STALE_AFTER_MS) {
         await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => undefined);
       }

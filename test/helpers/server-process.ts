@@ -151,7 +151,7 @@ export async function startServerProcess(
       const out = await runHeddleCli(args, env);
       const match = /^key: (\S+)$/m.exec(out);
       if (!match) throw new Error(`keys create printed no key:\n${out}`);
-      return match[1];
+      return match[1]!;
     },
     stop: (graceMs = 10_000) => stopByPid(child, exited, graceMs),
     dispose: async () => {

@@ -49,7 +49,7 @@ async function pooled<T>(tasks: Array<() => Promise<T>>, limit: number): Promise
   const worker = async (): Promise<void> => {
     while (next < tasks.length) {
       const i = next++;
-      results[i] = await tasks[i]();
+      results[i] = await tasks[i]!();
     }
   };
   await Promise.all(Array.from({ length: limit }, worker));
@@ -59,9 +59,10 @@ async function pooled<T>(tasks: Array<() => Promise<T>>, limit: number): Promise
 /** Concurrent ingest through both nodes: every acknowledged call is visible through either. */
 async function concurrentIngest(nodes: Node[]): Promise<void> {
   const [, b] = nodes;
+  assert.ok(b !== undefined);
   const tasks = Array.from({ length: 240 }, (_, i) => async () => {
     const id = `ingest-${String(i).padStart(4, '0')}`;
-    const via = nodes[i % 2];
+    const via = nodes[i % 2]!;
     const batch = [
       {
         mode: 'start',
@@ -87,6 +88,7 @@ async function concurrentIngest(nodes: Node[]): Promise<void> {
 /** The same batch sent to both nodes at once (three times) is stored once. */
 async function sameBatchTwice(nodes: Node[]): Promise<void> {
   const [a] = nodes;
+  assert.ok(a !== undefined);
   const batch = Array.from({ length: 40 }, (_, i) => {
     const id = `dup-${String(i).padStart(3, '0')}`;
     return [
@@ -113,6 +115,8 @@ async function sameBatchTwice(nodes: Node[]): Promise<void> {
 async function readYourWrites([a, b]: Node[]): Promise<void> {
   for (let i = 0; i < 30; i += 1) {
     const [writer, reader] = i % 2 === 0 ? [a, b] : [b, a];
+    assert.ok(writer !== undefined);
+    assert.ok(reader !== undefined);
     const id = `ryw-${i}`;
     assert.equal((await writer.post('/call/start', makeStart({ id, display_name: `n${i}` }))).status, 200);
     const read = await reader.post('/call/read', { project_id: PROJECT, id });

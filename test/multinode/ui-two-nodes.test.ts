@@ -28,11 +28,13 @@ test('web UI sessions and the live tail work across two nodes', { timeout: 240_0
   });
   assert.equal(signIn.status, 200, await signIn.clone().text());
   const cookie = signIn.headers.get('set-cookie')!.split(';')[0];
-  const onB = await fetch(`${b.url}/auth/session`, { headers: { cookie } });
+  const onB = await fetch(`${b.url}/auth/session`, { headers: { cookie: cookie! } });
   assert.equal(onB.status, 200, 'the session made on node A is accepted by node B');
   assert.equal(((await onB.json()) as { user: { username: string } }).user.username, 'alice');
 
-  const stream = await openSse(`${b.url}/calls/live_tail?project_id=${encodeURIComponent(PROJECT)}`, { cookie });
+  const stream = await openSse(`${b.url}/calls/live_tail?project_id=${encodeURIComponent(PROJECT)}`, {
+    cookie: cookie!,
+  });
   t.after(() => stream.close());
   assert.equal(stream.status, 200);
   const post = (base: string, id: string) =>
@@ -64,8 +66,8 @@ test('web UI sessions and the live tail work across two nodes', { timeout: 240_0
     .split('\n')
     .find((line) => line.includes('\talice\t'))!
     .split('\t')[0];
-  await runHeddleCli(['keys', 'revoke', id], a.env);
+  await runHeddleCli(['keys', 'revoke', id!], a.env);
   for (const node of [a, b]) {
-    assert.equal((await fetch(`${node.url}/auth/session`, { headers: { cookie } })).status, 401);
+    assert.equal((await fetch(`${node.url}/auth/session`, { headers: { cookie: cookie! } })).status, 401);
   }
 });

@@ -267,9 +267,9 @@ test('item 32: adding 3 calls then all 5 → added 2, duplicates 3; unknown or d
     added_by: alice,
     deleted_at: null,
   };
-  assert.deepEqual(pick(items[0], Object.keys(snapshot)), snapshot, 'a snapshot of the call');
+  assert.deepEqual(pick(items[0]!, Object.keys(snapshot)), snapshot, 'a snapshot of the call');
   assert.deepEqual(
-    pick(items[3], ['call_ended_at', 'call_op_name']),
+    pick(items[3]!, ['call_ended_at', 'call_op_name']),
     { call_ended_at: null, call_op_name: 'search' },
     'unfinished call',
   );
@@ -324,8 +324,8 @@ test('item 33: fresh items are unstarted with annotator ""; annotation_states na
     ],
     'position computed before limit/offset',
   );
-  await ok(progress(h, queueId, items[1].id, 'completed'));
-  await ok(progress(h, queueId, items[2].id, 'skipped'));
+  await ok(progress(h, queueId, items[1]!.id, 'completed'));
+  await ok(progress(h, queueId, items[2]!.id, 'skipped'));
   const done = await queryItems(h, queueId, {
     include_position: true,
     filter: { annotation_states: ['completed', 'skipped'] },
@@ -357,14 +357,14 @@ test('item 33: fresh items are unstarted with annotator ""; annotation_states na
     ['c2'],
   );
   assert.deepEqual(
-    (await queryItems(h, queueId, { filter: { id: items[0].id } })).map((i) => i.call_id),
+    (await queryItems(h, queueId, { filter: { id: items[0]!.id } })).map((i) => i.call_id),
     ['c3'],
   );
   assert.deepEqual(
     (await queryItems(h, queueId, { filter: { call_trace_id: 'c4' } })).map((i) => i.call_id),
     ['c4'],
   );
-  assert.equal((await queryItems(h, queueId, { filter: { added_by: items[0].added_by } })).length, 4);
+  assert.equal((await queryItems(h, queueId, { filter: { added_by: items[0]!.added_by } })).length, 4);
   assert.deepEqual(await queryItems(h, queueId, { filter: { added_by: 'nobody' } }), []);
 });
 
@@ -378,66 +378,66 @@ test('item 34: progress transitions: none→completed, completed→completed ok;
     assert.match(res.json().reason, reason, what);
   };
   const expected = {
-    id: items[0].id,
+    id: items[0]!.id,
     call_id: 'c1',
     annotation_state: 'completed',
     annotator_user_id: alice,
     position_in_queue: null,
   };
   assert.deepEqual(
-    pick((await ok(progress(h, queueId, items[0].id, 'completed'))).item, Object.keys(expected)),
+    pick((await ok(progress(h, queueId, items[0]!.id, 'completed'))).item, Object.keys(expected)),
     expected,
     'none → completed',
   );
   await expect400(
-    await progress(h, queueId, items[0].id, 'skipped'),
+    await progress(h, queueId, items[0]!.id, 'skipped'),
     /Invalid state transition/,
     'completed → skipped',
   );
   assert.equal(
-    (await ok(progress(h, queueId, items[0].id, 'completed'))).item.annotation_state,
+    (await ok(progress(h, queueId, items[0]!.id, 'completed'))).item.annotation_state,
     'completed',
     'completed → completed is a no-op',
   );
   await expect400(
-    await progress(h, queueId, items[0].id, 'in_progress'),
+    await progress(h, queueId, items[0]!.id, 'in_progress'),
     /Cannot transition to 'in_progress'/,
     'completed → in_progress',
   );
   for (const state of ['unstarted', 'done'])
-    await expect400(await progress(h, queueId, items[1].id, state), /Invalid annotation_state/, state);
+    await expect400(await progress(h, queueId, items[1]!.id, state), /Invalid annotation_state/, state);
   assert.equal(
-    (await queryItems(h, queueId, { filter: { id: items[1].id } }))[0].annotation_state,
+    (await queryItems(h, queueId, { filter: { id: items[1]!.id } }))[0]!.annotation_state,
     'unstarted',
     'rejected requests write nothing',
   );
-  assert.equal((await progress(h, queueId, items[1].id, 'in_progress')).json().item.annotation_state, 'in_progress');
+  assert.equal((await progress(h, queueId, items[1]!.id, 'in_progress')).json().item.annotation_state, 'in_progress');
   assert.equal(
-    (await progress(h, queueId, items[1].id, 'in_progress')).statusCode,
+    (await progress(h, queueId, items[1]!.id, 'in_progress')).statusCode,
     200,
     'in_progress → in_progress is a no-op',
   );
   assert.equal(
-    (await progress(h, queueId, items[1].id, 'skipped')).json().item.annotation_state,
+    (await progress(h, queueId, items[1]!.id, 'skipped')).json().item.annotation_state,
     'skipped',
     'in_progress → skipped',
   );
   await expect400(
-    await progress(h, queueId, items[1].id, 'in_progress'),
+    await progress(h, queueId, items[1]!.id, 'in_progress'),
     /Cannot transition to 'in_progress'/,
     'skipped → in_progress',
   );
   await expect400(await progress(h, queueId, UNKNOWN, 'completed'), /not found in queue/, 'unknown item');
   const other = await queueWith(h, ['c1']);
   await expect400(
-    await progress(h, other.queueId, items[2].id, 'completed'),
+    await progress(h, other.queueId, items[2]!.id, 'completed'),
     /not found in queue/,
     'item of another queue',
   );
-  assert.equal((await progress(h, UNKNOWN, items[2].id, 'completed')).statusCode, 404, 'unknown queue');
+  assert.equal((await progress(h, UNKNOWN, items[2]!.id, 'completed')).statusCode, 404, 'unknown queue');
   // the item state is the most recently updated record among all annotators
   await sleep(5);
-  const carol = await progress(h, queueId, items[0].id, 'in_progress', await carolKey(h));
+  const carol = await progress(h, queueId, items[0]!.id, 'in_progress', await carolKey(h));
   assert.equal(carol.statusCode, 200, 'rules apply to the caller’s own record');
   assert.equal(carol.json().item.annotation_state, 'in_progress');
   assert.ok(
@@ -452,18 +452,18 @@ test('item 35: stats count items and items with a completed/skipped record; unkn
   const { queueId, items } = await queueWith(h, ['c1', 'c2', 'c3', 'c4', 'c5']);
   const empty = await createQueue(h);
   const carol = await carolKey(h);
-  await ok(progress(h, queueId, items[0].id, 'completed'));
-  await ok(progress(h, queueId, items[1].id, 'completed'));
-  await ok(progress(h, queueId, items[2].id, 'skipped'));
-  await ok(progress(h, queueId, items[3].id, 'in_progress'));
+  await ok(progress(h, queueId, items[0]!.id, 'completed'));
+  await ok(progress(h, queueId, items[1]!.id, 'completed'));
+  await ok(progress(h, queueId, items[2]!.id, 'skipped'));
+  await ok(progress(h, queueId, items[3]!.id, 'in_progress'));
   assert.equal(
-    (await progress(h, queueId, items[0].id, 'completed', carol)).statusCode,
+    (await progress(h, queueId, items[0]!.id, 'completed', carol)).statusCode,
     200,
     'a second record on a completed item',
   );
   await sleep(5);
   assert.equal(
-    (await progress(h, queueId, items[1].id, 'in_progress', carol)).statusCode,
+    (await progress(h, queueId, items[1]!.id, 'in_progress', carol)).statusCode,
     200,
     'a later in_progress record by carol',
   );
@@ -501,7 +501,7 @@ test('tenancy: bob (entity other) gets 403 on acme queues on every endpoint; no 
       () => h.post(`${base}/items`, { project_id: PROJECT, call_ids: ['c1'], display_fields: [] }, h.bobKey),
     ],
     ['query items', () => h.post(`${base}/items/query`, { project_id: PROJECT }, h.bobKey)],
-    ['progress', () => progress(h, queueId, items[0].id, 'completed', h.bobKey)],
+    ['progress', () => progress(h, queueId, items[0]!.id, 'completed', h.bobKey)],
   ];
   for (const [what, request] of requests) assert.equal((await request()).statusCode, 403, what);
   assert.equal(
@@ -514,5 +514,5 @@ test('tenancy: bob (entity other) gets 403 on acme queues on every endpoint; no 
   const queue = await readQueue(h, queueId);
   assert.equal(queue.name, 'Review', 'bob changed nothing');
   assert.equal(queue.deleted_at, null);
-  assert.equal((await queryItems(h, queueId))[0].annotation_state, 'unstarted');
+  assert.equal((await queryItems(h, queueId))[0]!.annotation_state, 'unstarted');
 });

@@ -119,7 +119,7 @@ test('checklist 40: every 422 validation response has a non-empty detail of {loc
     },
   });
   assert.equal(notJson.statusCode, 422);
-  assert.equal(assertValidationBody(notJson.json())[0].type, 'json_invalid');
+  assert.equal(assertValidationBody(notJson.json())[0]!.type, 'json_invalid');
 });
 
 test('batch item failures name their item; a bad mode → 400; nothing is applied', async (t) => {
@@ -134,8 +134,8 @@ test('batch item failures name their item; a bad mode → 400; nothing is applie
   });
   assert.equal(res.statusCode, 422);
   const detail = assertValidationBody(res.json());
-  assert.deepEqual(detail[0].loc, ['body', 'batch', '1', 'req', 'start', 'op_name']);
-  assert.equal(detail[0].type, 'missing');
+  assert.deepEqual(detail[0]!.loc, ['body', 'batch', '1', 'req', 'start', 'op_name']);
+  assert.equal(detail[0]!.type, 'missing');
   assert.equal(await readCall(h, 'b1'), null);
   const mode = await h.post('/call/upsert_batch', {
     batch: [

@@ -52,7 +52,7 @@ test('§5.6 expand_columns replaces resolvable refs by their object plus _ref; o
     expand_columns: ['inputs.model.config', 'inputs.model'],
     filter: { call_ids: ['e2'] },
   });
-  assert.deepEqual((nested[0].inputs as { model: unknown }).model, {
+  assert.deepEqual((nested[0]!.inputs as { model: unknown }).model, {
     temperature: 0.9,
     config: { depth: 3, _ref: refs.config },
     _ref: refs.model2,
@@ -62,7 +62,7 @@ test('§5.6 expand_columns replaces resolvable refs by their object plus _ref; o
     return_expanded_column_values: false,
     filter: { call_ids: ['e1'] },
   });
-  assert.equal((kept[0].inputs as { model: unknown }).model, refs.model1);
+  assert.equal((kept[0]!.inputs as { model: unknown }).model, refs.model1);
 });
 
 test('§5.6 filters and sorts traverse expanded refs; without expansion they see the stored JSON', async (t) => {
@@ -105,6 +105,7 @@ test('§5.6 a deleted object version no longer expands', async (t) => {
     expand_columns: ['inputs.model', 'inputs.model.config'],
     filter: { call_ids: ['e2'] },
   });
+  assert.ok(call !== undefined);
   assert.equal((call.inputs as { model: { config: unknown } }).model.config, refs.config);
   const depth = expr({ $eq: [field('inputs.model.config.depth'), lit(3)] });
   assert.deepEqual(await queryIds(h, { ...depth, expand_columns: ['inputs.model', 'inputs.model.config'] }), []);

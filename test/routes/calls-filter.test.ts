@@ -64,7 +64,7 @@ test('§5.4 list filters, empty thread_ids/turn_ids match nothing, conditions ar
     { id: 'f4', trace_id: 'T3' },
   ];
   for (const row of rows) await h.post('/call/start', makeStart(row));
-  const userId = (await streamQuery(h, { limit: 1 }))[0].wb_user_id as string;
+  const userId = (await streamQuery(h, { limit: 1 }))[0]!.wb_user_id as string;
   const cases: Array<[Record<string, unknown>, string[]]> = [
     [{ trace_ids: ['T1'] }, ['f1', 'f2']],
     [{ trace_ids: ['T1', 'T3'], call_ids: ['f2', 'f4', 'zz'] }, ['f2', 'f4']],

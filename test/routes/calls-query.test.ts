@@ -124,13 +124,13 @@ test('checklist 28: columns ["id"] keeps the always-selected fields and blanks t
   const h = await fixtureApp(t);
   const calls = await streamQuery(h, { columns: ['id'] });
   assert.equal(calls.length, 4);
-  const first = calls[0];
+  const first = calls[0]!;
   assert.equal(first.id, 'c-0001');
   assert.equal(first.trace_id, 'c-0001');
   assert.equal(first.project_id, PROJECT);
   assert.equal(first.op_name, 'chat');
   assert.equal(first.started_at, '2025-01-01T10:00:00Z');
-  assert.equal(calls[1].trace_id, 'c-0001');
+  assert.equal(calls[1]!.trace_id, 'c-0001');
   for (const call of calls) {
     assert.deepEqual(call.inputs, {});
     assert.deepEqual(call.attributes, {});
@@ -156,8 +156,8 @@ test('checklist 33: storage sizes are positive; the root total sums its trace; n
   // a running call counts only attributes + inputs: '{}' + '{"text":"x"}'
   assert.equal(size('c-0004'), 2 + JSON.stringify({ text: 'x' }).length);
   const plain = await streamQuery(h, { filter: { call_ids: ['c-0001'] } });
-  assert.equal(plain[0].storage_size_bytes, null);
-  assert.equal(plain[0].total_storage_size_bytes, null);
+  assert.equal(plain[0]!.storage_size_bytes, null);
+  assert.equal(plain[0]!.total_storage_size_bytes, null);
   // /call/read honours the same flags
   const read = (
     await h.post('/call/read', {
@@ -217,6 +217,7 @@ test('§5.7 query_stats examples and the columns ["id","summary"] example', asyn
   const limited = await h.post('/calls/query_stats', { project_id: PROJECT, filter: { op_names: ['chat'] }, limit: 1 });
   assert.deepEqual(limited.json(), { count: 1, total_storage_size_bytes: null, has_more: true });
   const [line, ...rest] = await streamQuery(h, { columns: ['id', 'summary'], filter: { call_ids: ['c-0001'] } });
+  assert.ok(line !== undefined);
   assert.equal(rest.length, 0);
   assert.deepEqual(line.inputs, {});
   assert.deepEqual(line.attributes, {});

@@ -120,10 +120,12 @@ test('§5.5 sort_by is strict: a bad direction or an extra key → 422, an unkno
 test('§5.6 columns: top-level fields by first segment, unknown names ignored, summary pulls status inputs', async (t) => {
   const h = await fixtureApp(t);
   const [first] = await streamQuery(h, { columns: ['inputs.prompt', 'bogus'], filter: { call_ids: ['c-0001'] } });
+  assert.ok(first !== undefined);
   assert.deepEqual(first.inputs, { prompt: 'Hello World', n: 3 });
   assert.equal(first.output, null);
   assert.equal((first.summary as { weave: { status: string } }).weave.status, 'running');
   const [withSummary] = await streamQuery(h, { columns: ['summary'], filter: { call_ids: ['c-0003'] } });
+  assert.ok(withSummary !== undefined);
   assert.deepEqual((withSummary.summary as { weave: unknown }).weave, {
     status: 'error',
     latency_ms: 1000,
@@ -137,6 +139,7 @@ test('§5.6 columns: top-level fields by first segment, unknown names ignored, s
     columns: ['parent_id', 'ended_at', 'output'],
     filter: { call_ids: ['c-0002'] },
   });
+  assert.ok(partial !== undefined);
   assert.equal(partial.parent_id, 'c-0001');
   assert.deepEqual(partial.output, { id: 'c-0002' });
   assert.deepEqual((partial.summary as { weave: unknown }).weave, {
@@ -149,9 +152,9 @@ test('§5.6 columns: top-level fields by first segment, unknown names ignored, s
     bare.map((c) => c.id),
     ['c-0001', 'c-0002', 'c-0003', 'c-0004'],
   );
-  assert.equal(bare[1].trace_id, 'c-0001');
-  assert.equal(bare[1].parent_id, null);
-  assert.equal(bare[2].display_name, null);
+  assert.equal(bare[1]!.trace_id, 'c-0001');
+  assert.equal(bare[1]!.parent_id, null);
+  assert.equal(bare[2]!.display_name, null);
 });
 
 test('§5.6 columns ["attributes"] keeps otel_span; feedback and usernames on request', async (t) => {
@@ -159,12 +162,15 @@ test('§5.6 columns ["attributes"] keeps otel_span; feedback and usernames on re
   await h.post('/call/start', makeStart({ id: 'o1', attributes: { env: 'dev' }, otel_dump: { name: 'span' } }));
   await h.post('/call/end', makeEnd('o1'));
   const [call] = await streamQuery(h, { columns: ['attributes'] });
+  assert.ok(call !== undefined);
   assert.deepEqual(call.attributes, { env: 'dev', otel_span: { name: 'span' } });
   const [all] = await streamQuery(h, { include_feedback: true, include_usernames: 'true' });
+  assert.ok(all !== undefined);
   assert.deepEqual((all.summary as { weave: { feedback: unknown } }).weave.feedback, []);
   assert.equal(all.wb_username, 'alice');
   assert.deepEqual((all.attributes as Record<string, unknown>).otel_span, { name: 'span' });
   const [plain] = await streamQuery(h, {});
+  assert.ok(plain !== undefined);
   assert.equal('feedback' in (plain.summary as { weave: object }).weave, false);
   assert.equal(plain.wb_username, null);
 });

@@ -71,8 +71,8 @@ test('checklist 39: an unknown call metric → 422 detail (literal_error at the 
   const res = await statsStatus(h, { start: EXAMPLE.start, call_metrics: [{ metric: 'not_a_metric' }] });
   assert.equal(res.status, 422);
   const detail = assertValidationBody(res.body);
-  assert.deepEqual(detail[0].loc, ['body', 'call_metrics', '0', 'metric']);
-  assert.equal(detail[0].type, 'literal_error');
+  assert.deepEqual(detail[0]!.loc, ['body', 'call_metrics', '0', 'metric']);
+  assert.equal(detail[0]!.type, 'literal_error');
 });
 
 test('schema errors are 422: bad aggregation, unknown key in a spec or the body, missing start', async (t) => {

@@ -178,7 +178,7 @@ test('/calls/usage: a trace larger than limit → 413; limit < 1 → 400; empty 
   assert.deepEqual(await usage(h, '/calls/usage', { call_ids: [] }), { call_usage: {}, unfinished_call_ids: [] });
   const missing = await h.post('/calls/usage', { project_id: PROJECT });
   assert.equal(missing.statusCode, 422);
-  assert.deepEqual(assertValidationBody(missing.json())[0].loc, ['body', 'call_ids']);
+  assert.deepEqual(assertValidationBody(missing.json())[0]!.loc, ['body', 'call_ids']);
 });
 
 test('/trace/usage rolls up only among selected calls and honours query and limit', async (t) => {

@@ -47,8 +47,8 @@ test('calls/complete writes finished calls that read back with start and end mer
       ['k2', 'k1', 'error'],
     ],
   );
-  assert.deepEqual(lines[0].output, { answer: 4 });
-  assert.equal((lines[0].summary as { weave: { latency_ms: number } }).weave.latency_ms, 1500);
+  assert.deepEqual(lines[0]!.output, { answer: 4 });
+  assert.equal((lines[0]!.summary as { weave: { latency_ms: number } }).weave.latency_ms, 1500);
 });
 
 test('calls/complete rejects an item of another project than the route and writes nothing', async (t) => {

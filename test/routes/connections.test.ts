@@ -86,7 +86,7 @@ test('headers trickled byte by byte are cut at the headers timeout', async (t) =
   const request = 'GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'a'.repeat(200);
   let i = 0;
   const timer = setInterval(() => {
-    if (!slow.socket.destroyed && i < request.length) slow.socket.write(request[i++]);
+    if (!slow.socket.destroyed && i < request.length) slow.socket.write(request[i++]!);
   }, 50);
   t.after(() => clearInterval(timer));
   const ms = await slow.closed;

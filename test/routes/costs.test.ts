@@ -39,8 +39,8 @@ test('checklist 42: create, query (units USD, provider default), purge by id', a
     'my-llm': { prompt_token_cost: 0.001, completion_token_cost: 0.002, effective_date: '2020-01-01T00:00:00Z' },
   });
   assert.equal(ids.length, 1);
-  assert.equal(ids[0][1], 'my-llm');
-  const [costId] = ids[0];
+  assert.equal(ids[0]![1], 'my-llm');
+  const [costId] = ids[0]!;
   const query = async () =>
     (await h.post('/cost/query', { project_id: PROJECT })).json().results as Array<Record<string, any>>;
   assert.deepEqual(await query(), [
@@ -144,6 +144,7 @@ test('checklist 43: a priced call carries summary.weave.costs with the spec fiel
   });
   await writeCall(h, 'c1', { 'my-llm': { prompt_tokens: 1000, completion_tokens: 500 } });
   const [call] = await streamCalls(h);
+  assert.ok(call !== undefined);
   const cost = call.summary.weave.costs['my-llm'];
   assert.equal(cost.prompt_tokens_total_cost, 1.0);
   assert.equal(cost.completion_tokens_total_cost, 1.0);
@@ -157,23 +158,26 @@ test('checklist 43: a priced call carries summary.weave.costs with the spec fiel
   assert.equal(typeof cost.created_by, 'string');
   assert.equal(call.summary.weave.unpriced_models, undefined);
   const plain = await streamCalls(h, { include_costs: false });
-  assert.equal(plain[0].summary.weave.costs, undefined);
+  assert.equal(plain[0]!.summary.weave.costs, undefined);
   // read time: purging the price removes the costs from the same stored call
   const [[costId]] = (await h.post('/cost/query', { project_id: PROJECT })).json().results.map((r: any) => [r.id]);
   await h.post('/cost/purge', { project_id: PROJECT, query: byId(costId) });
   const after = await streamCalls(h);
-  assert.equal(after[0].summary.weave.costs, undefined);
-  assert.deepEqual(after[0].summary.weave.unpriced_models, ['my-llm']);
+  assert.equal(after[0]!.summary.weave.costs, undefined);
+  assert.deepEqual(after[0]!.summary.weave.unpriced_models, ['my-llm']);
 });
 
 test('checklist 44: the price in force at started_at wins; a later one only when nothing earlier exists', async (t) => {
   const h = await buildTestApp(t);
   const usage = { 'my-llm': { prompt_tokens: 1000, completion_tokens: 0 } };
   await writeCall(h, 'c1', usage, '2025-01-01T10:00:00Z');
-  const [[laterId]] = await createCost(h, {
-    'my-llm': { prompt_token_cost: 0.005, completion_token_cost: 0, effective_date: '2025-06-01T00:00:00Z' },
-  });
+  const [laterId] = (
+    await createCost(h, {
+      'my-llm': { prompt_token_cost: 0.005, completion_token_cost: 0, effective_date: '2025-06-01T00:00:00Z' },
+    })
+  )[0]!;
   let [call] = await streamCalls(h);
+  assert.ok(call !== undefined);
   assert.equal(call.summary.weave.costs['my-llm'].prompt_token_cost, 0.005);
   assert.equal(call.summary.weave.costs['my-llm'].prompt_tokens_total_cost, 5);
   await createCost(h, {
@@ -183,12 +187,13 @@ test('checklist 44: the price in force at started_at wins; a later one only when
     'my-llm': { prompt_token_cost: 0.002, completion_token_cost: 0, effective_date: '2023-01-01T00:00:00Z' },
   });
   [call] = await streamCalls(h);
+  assert.ok(call !== undefined);
   assert.equal(call.summary.weave.costs['my-llm'].prompt_token_cost, 0.001);
   assert.equal(call.summary.weave.costs['my-llm'].effective_date, '2024-01-01T00:00:00Z');
   // a call after the later price's date uses it
   await writeCall(h, 'c2', usage, '2025-07-01T00:00:00Z');
   const calls = await streamCalls(h);
-  assert.equal(calls[1].summary.weave.costs['my-llm'].prompt_token_cost, 0.005);
+  assert.equal(calls[1]!.summary.weave.costs['my-llm'].prompt_token_cost, 0.005);
   assert.ok(laterId);
 });
 
@@ -214,6 +219,7 @@ test('cache tokens: prompt cost excludes cached tokens, which are charged at the
     },
   });
   const [call] = await streamCalls(h);
+  assert.ok(call !== undefined);
   const cost = call.summary.weave.costs.m;
   // (100 - 30 - 20) × 0.01 = 0.5; 10 × 0.03 = 0.3; 30 × 0.001 = 0.03; 20 × 0.02 = 0.4
   assert.ok(Math.abs(cost.prompt_tokens_total_cost - 0.5) < 1e-12);
@@ -235,6 +241,7 @@ test('project prices override defaults; default rows price widely used models; u
     '2025-01-01T00:00:00Z',
   );
   let [call] = await streamCalls(h);
+  assert.ok(call !== undefined);
   const dflt = call.summary.weave.costs['gpt-4o-mini'];
   assert.equal(dflt.pricing_level, 'default');
   assert.equal(dflt.pricing_level_id, 'default');
@@ -249,6 +256,7 @@ test('project prices override defaults; default rows price widely used models; u
     'gpt-4o-mini': { prompt_token_cost: 1e-6, completion_token_cost: 0, effective_date: '2020-01-01T00:00:00Z' },
   });
   [call] = await streamCalls(h);
+  assert.ok(call !== undefined);
   assert.equal(call.summary.weave.costs['gpt-4o-mini'].pricing_level, 'project');
   assert.ok(Math.abs(call.summary.weave.costs['gpt-4o-mini'].prompt_tokens_total_cost - 1) < 1e-9);
 });
@@ -305,8 +313,8 @@ test('include_costs and include_feedback on call/read and stream_query (with col
       ['c2', 0],
     ],
   );
-  assert.equal(lines[0].summary.weave.costs.m.prompt_tokens_total_cost, 1);
-  assert.equal(lines[1].summary.weave.costs, undefined);
+  assert.equal(lines[0]!.summary.weave.costs.m.prompt_tokens_total_cost, 1);
+  assert.equal(lines[1]!.summary.weave.costs, undefined);
 });
 
 test('usage roll-ups carry costs from the price table', async (t) => {
@@ -347,7 +355,7 @@ test('usage roll-ups carry costs from the price table', async (t) => {
 
 test('tenancy: bob cannot create, query or purge acme/demo prices (403), and its prices never price his calls', async (t) => {
   const h = await buildTestApp(t);
-  const [[costId]] = await createCost(h, { m: { prompt_token_cost: 1, completion_token_cost: 1 } });
+  const [costId] = (await createCost(h, { m: { prompt_token_cost: 1, completion_token_cost: 1 } }))[0]!;
   for (const [url, body] of [
     ['/cost/create', { project_id: PROJECT, costs: { m: { prompt_token_cost: 1, completion_token_cost: 1 } } }],
     ['/cost/query', { project_id: PROJECT }],

@@ -30,7 +30,7 @@ export function answer(model: string, messages: unknown[]): string {
     return JSON.stringify({ answer: m ? Number(m[1]) + Number(m[2]) : null });
   }
   const m = /Expected (.*?); got (.*)$/s.exec(text);
-  const pass = m !== null && JSON.parse(m[2]).answer === JSON.parse(m[1]);
+  const pass = m !== null && JSON.parse(m[2]!).answer === JSON.parse(m[1]!);
   return JSON.stringify({ score: pass ? 9 : 1, pass });
 }
 

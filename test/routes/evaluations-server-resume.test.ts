@@ -213,7 +213,7 @@ test('scoreCalls scores each (call, scorer) pair once, as its own trace with run
   >;
   assert.equal(feedback.length, 1);
   assert.deepEqual(
-    [feedback[0].weave_ref, feedback[0].feedback_type, feedback[0].payload, feedback[0].call_ref],
+    [feedback[0]!.weave_ref, feedback[0]!.feedback_type, feedback[0]!.payload, feedback[0]!.call_ref],
     [
       `weave:///${PROJECT}/call/c1`,
       'wandb.runnable.judge',

@@ -90,20 +90,20 @@ test('an LLMStructuredCompletionModel judged by an LLMAsAJudgeScorer writes the 
     const [predict, score] = ['LLMStructuredCompletionModel.predict', 'LLMAsAJudgeScorer.score'].map((name) =>
       calls.filter((c) => c.parent_id === trial.id && opName(c) === name),
     );
-    assert.equal(predict.length, 1);
-    assert.equal(score.length, 1);
-    const completion = calls.filter((c) => c.parent_id === predict[0].id);
+    assert.equal(predict!.length, 1);
+    assert.equal(score!.length, 1);
+    const completion = calls.filter((c) => c.parent_id === predict![0]!.id);
     assert.deepEqual(completion.map(opName), ['weave.completions_create']);
-    assert.equal(completion[0].summary.usage.solver.total_tokens, 15);
-    assert.equal(predict[0].summary.usage.solver.total_tokens, 15);
-    assert.deepEqual(trial.output.output, predict[0].output);
-    assert.deepEqual(trial.output.scores, { correctness: score[0].output });
+    assert.equal(completion[0]!.summary.usage.solver.total_tokens, 15);
+    assert.equal(predict![0]!.summary.usage.solver.total_tokens, 15);
+    assert.deepEqual(trial.output.output, predict![0]!.output);
+    assert.deepEqual(trial.output.scores, { correctness: score![0]!.output });
     assert.equal(typeof trial.output.model_latency, 'number');
     // the judge: a predict of the judge model under the scorer call, its completion under that
-    const judge = calls.filter((c) => c.parent_id === score[0].id);
+    const judge = calls.filter((c) => c.parent_id === score![0]!.id);
     assert.deepEqual(judge.map(opName), ['LLMStructuredCompletionModel.predict']);
-    assert.equal(judge[0].inputs.user_input[0].role, 'user');
-    assert.match(judge[0].inputs.user_input[0].content, /^Expected \d+; got \{"answer":\d+\}$/);
+    assert.equal(judge[0]!.inputs.user_input[0].role, 'user');
+    assert.match(judge[0]!.inputs.user_input[0].content, /^Expected \d+; got \{"answer":\d+\}$/);
   }
   // the solver's request: template filled, {{ }} literal, json mode, params passed
   const solverRequest = fake.requests.find((r) => r.model === 'solver')!;
@@ -223,8 +223,8 @@ test('provider errors (timeout, 4xx echoing the key, missing secret) fail their 
   }
   const boomRequests = fake.requests.filter((r) => r.model === 'boom');
   assert.equal(boomRequests.length, 1, 'a 400 is not retried');
-  assert.equal(boomRequests[0].authorization, `Bearer ${OBJECT_SECRET}`);
-  assert.equal(boomRequests[0].body.max_tokens, 64, 'ProviderModel.max_tokens');
+  assert.equal(boomRequests[0]!.authorization, `Bearer ${OBJECT_SECRET}`);
+  assert.equal(boomRequests[0]!.body.max_tokens, 64, 'ProviderModel.max_tokens');
   assert.equal(fake.requests.filter((r) => r.model === 'hang').length, 2, 'a timeout is retried once');
 
   // no secret in any call, feedback or object the API returns

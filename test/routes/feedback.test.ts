@@ -64,8 +64,8 @@ test('checklist 37: a reaction gets its CLDR alias, detoned form and detoned ali
     query: { $expr: { $eq: [{ $getField: 'feedback_type' }, { $literal: 'wandb.reaction.1' }] } },
   });
   assert.equal(stored.total_count, 2);
-  assert.equal(stored.result[0].payload.alias, ':thumbs_up:');
-  assert.equal(stored.result[0].wb_user_id, res.wb_user_id);
+  assert.equal(stored.result[0]!.payload.alias, ':thumbs_up:');
+  assert.equal(stored.result[0]!.wb_user_id, res.wb_user_id);
 });
 
 test('checklist 38: notes must be 1..1024 characters', async (t) => {
@@ -321,8 +321,8 @@ test('query: filters over columns and payload paths, sort, limit/offset, total_c
     all.result.map((r) => r.payload.score),
     [3, 10, 7],
   );
-  assert.equal(all.result[0].scorer_tags.length, 0);
-  assert.equal(all.result[0].span_status_code, 'UNSET');
+  assert.equal(all.result[0]!.scorer_tags.length, 0);
+  assert.equal(all.result[0]!.span_status_code, 'UNSET');
   const numeric = await query(h, {
     query: { $expr: { $gt: [{ $convert: { input: { $getField: 'payload.score' }, to: 'double' } }, { $literal: 5 }] } },
   });
@@ -343,16 +343,16 @@ test('query: filters over columns and payload paths, sort, limit/offset, total_c
     fields: ['id', 'payload.nested.label', 'payload.score', 'payload.missing', 'created_at'],
     limit: 1,
   });
-  assert.deepEqual(Object.keys(fields.result[0]), [
+  assert.deepEqual(Object.keys(fields.result[0]!), [
     'id',
     'payload.nested.label',
     'payload.score',
     'payload.missing',
     'created_at',
   ]);
-  assert.equal(fields.result[0]['payload.nested.label'], 'L0');
-  assert.equal(fields.result[0]['payload.score'], '3');
-  assert.equal(fields.result[0]['payload.missing'], '');
+  assert.equal(fields.result[0]!['payload.nested.label'], 'L0');
+  assert.equal(fields.result[0]!['payload.score'], '3');
+  assert.equal(fields.result[0]!['payload.missing'], '');
   const counted = await query(h, { fields: ['count(*)'], query: custom });
   assert.deepEqual(counted.result, [{ 'count(*)': 3 }]);
   const contains = await query(h, {

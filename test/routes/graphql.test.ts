@@ -94,7 +94,7 @@ test('tenancy: another entity cannot be created in, seen or probed', async (t) =
   await upsert(h, 'acme', 'secret');
   const denied = await upsert(h, 'acme', 'intrusion', h.bobKey);
   assert.deepEqual(denied.data, { upsertModel: null });
-  assert.equal(denied.errors?.[0].extensions?.code, 'PERMISSION_ERROR');
+  assert.equal(denied.errors?.[0]!.extensions?.code, 'PERMISSION_ERROR');
   assert.deepEqual(denied.errors?.[0].path, ['upsertModel']);
   assert.equal(await h.store.auth.findProject('acme/intrusion'), null);
   // bob sees acme's existing project exactly as a missing one
@@ -147,11 +147,11 @@ test('invalid names are refused with BAD_USER_INPUT and nothing is created', asy
   const h = await buildTestApp(t);
   for (const name of ['a/b', '', ' padded', 'x'.repeat(129)]) {
     const res = await upsert(h, 'acme', name);
-    assert.equal(res.errors?.[0].extensions?.code, 'BAD_USER_INPUT', name);
+    assert.equal(res.errors?.[0]!.extensions?.code, 'BAD_USER_INPUT', name);
     assert.deepEqual(res.data, { upsertModel: null });
   }
   const noName = await gql(h, 'mutation { upsertModel(input: {entityName: "acme"}) { inserted } }');
-  assert.equal(noName.errors?.[0].extensions?.code, 'BAD_USER_INPUT');
+  assert.equal(noName.errors?.[0]!.extensions?.code, 'BAD_USER_INPUT');
   assert.deepEqual(await gql(h, PROJECT_QUERY, { entityName: 'acme', name: 'a/b' }), { data: { project: null } });
 });
 
@@ -192,13 +192,13 @@ test('artifact lookups validate and answer null (no W&B artifacts are stored)', 
 test('errors come back in GraphQL form', async (t) => {
   const h = await buildTestApp(t);
   const syntax = await gql(h, '{ viewer { ');
-  assert.equal(syntax.errors?.[0].extensions?.code, 'GRAPHQL_PARSE_FAILED');
+  assert.equal(syntax.errors?.[0]!.extensions?.code, 'GRAPHQL_PARSE_FAILED');
   assert.equal(syntax.data, undefined);
   const unknown = await gql(h, '{ viewer { password } }');
-  assert.equal(unknown.errors?.[0].extensions?.code, 'GRAPHQL_VALIDATION_FAILED');
+  assert.equal(unknown.errors?.[0]!.extensions?.code, 'GRAPHQL_VALIDATION_FAILED');
   assert.match(unknown.errors?.[0].message ?? '', /password/);
   const missingVar = await gql(h, PROJECT_QUERY, { name: 'demo' });
-  assert.match(missingVar.errors?.[0].message ?? '', /entityName/);
+  assert.match(missingVar.errors?.[0]!.message ?? '', /entityName/);
   assert.equal(missingVar.data, undefined);
   const twoOps = await h.post('/graphql', { query: `${DEFAULT_ENTITY}\n${SERVER_INFO}`, operationName: 'ServerInfo' });
   assert.equal(typeof twoOps.json().data.serverInfo.frontendHost, 'string');

@@ -91,24 +91,25 @@ test('§6.4 /image/create stores each image as Content files and records a call 
     assert.deepEqual(item.weave_type, { type: 'weave.type_wrappers.Content.content.Content' });
     assert.equal(item.url, undefined);
     assert.equal(item.b64_json, undefined);
-    assert.equal(item.files.content, digestBytes(images[i]));
+    assert.equal(item.files.content, digestBytes(images[i]!));
     const content = await h.post('/file/content', { project_id: PROJECT, digest: item.files.content });
     assert.deepEqual(content.rawPayload, images[i]);
     const meta = JSON.parse(
       (await h.post('/file/content', { project_id: PROJECT, digest: item.files['metadata.json'] })).body,
     );
     assert.equal(meta.mimetype, i === 0 ? 'image/png' : 'image/jpeg');
-    assert.equal(meta.size, images[i].length);
+    assert.equal(meta.size, images[i]!.length);
   }
   assert.equal(response.data[0].revised_prompt, 'a cat');
   const [call] = parseJsonl(
     (await h.post('/calls/stream_query', { project_id: PROJECT, filter: { call_ids: [callId] } })).body,
   );
+  assert.ok(call !== undefined);
   assert.equal(call.op_name, 'weave.image_generation_create');
   assert.deepEqual(call.inputs, BODY.inputs);
   assert.deepEqual(call.output, response);
   assert.equal(call.wb_user_id !== null, true);
-  const usage = (call.summary as { usage: Record<string, Record<string, number>> }).usage['gpt-image-1'];
+  const usage = (call.summary as { usage: Record<string, Record<string, number>> }).usage['gpt-image-1']!;
   assert.equal(usage.prompt_tokens, 10);
   assert.equal(usage.total_tokens, 30);
 });
@@ -123,7 +124,7 @@ test('§6.4 dall-e-3 forces n=1; track_llm_call=false records no call; provider 
   });
   assert.equal(res.statusCode, 200, res.body);
   assert.equal(res.json().weave_call_id, null);
-  assert.equal(provider.requests[0].body.n, 1);
+  assert.equal(provider.requests[0]!.body.n, 1);
   assert.deepEqual(parseJsonl((await h.post('/calls/stream_query', { project_id: PROJECT })).body), []);
 
   const failing = await startFakeProvider(t, 429);

@@ -81,8 +81,8 @@ test('an entity admin never manages keys that reach past its entities', async (t
   assert.equal((await h.post('/keys/create', { entity: 'acme', username: 'bob' })).statusCode, 403);
   assert.equal((await h.post('/keys/create', { entity: 'other', username: 'eve' })).statusCode, 403);
   const bobKeys = (await h.post('/keys/query', { entity: 'other' }, h.bobKey)).json().keys as Array<{ id: string }>;
-  assert.equal((await h.post('/keys/revoke', { entity: 'other', id: bobKeys[0].id })).statusCode, 403);
-  assert.equal((await h.post('/keys/revoke', { entity: 'acme', id: bobKeys[0].id })).statusCode, 404);
+  assert.equal((await h.post('/keys/revoke', { entity: 'other', id: bobKeys[0]!.id })).statusCode, 403);
+  assert.equal((await h.post('/keys/revoke', { entity: 'acme', id: bobKeys[0]!.id })).statusCode, 404);
   assert.equal((await h.post('/keys/query', { entity: 'other' })).statusCode, 403);
   assert.equal(await reach(h, h.bobKey, 'other/x'), 200);
   // a user in both entities is out of reach for an admin of only one of them

@@ -141,7 +141,7 @@ test('a tail authenticated by the session cookie works; server close ends open s
   });
   assert.equal(signIn.status, 200);
   const cookie = signIn.headers.get('set-cookie')!.split(';')[0];
-  const stream = await openSse(tailUrl(base), { cookie });
+  const stream = await openSse(tailUrl(base), { cookie: cookie! });
   t.after(() => stream.close());
   assert.equal(stream.status, 200);
   assert.equal((await h.post('/call/start', makeStart({ id: 'cookie-call' }))).statusCode, 200);

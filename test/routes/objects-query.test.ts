@@ -123,8 +123,8 @@ test('§10.22 metadata_only empties val; include_storage_size gives the canonica
   assert.ok(meta.every((o) => JSON.stringify(o.val) === '{}'));
   assert.ok(meta.every((o) => o.size_bytes === null));
   const sized = await queryObjects(h, { include_storage_size: true });
-  assert.equal(sized[0].size_bytes, 18);
-  assert.equal(sized[1].size_bytes, Buffer.byteLength('{"name": "caf\\u00e9"}'));
+  assert.equal(sized[0]!.size_bytes, 18);
+  assert.equal(sized[1]!.size_bytes, Buffer.byteLength('{"name": "caf\\u00e9"}'));
   const read = await readObject(h, 'e1', 'latest', { metadata_only: true });
   assert.deepEqual(read.body.obj.val, {});
 });

@@ -27,6 +27,7 @@ test('§10.25 tags are deduplicated and listed sorted', async (t) => {
   assert.equal(res.statusCode, 200);
   assert.deepEqual(res.json(), {});
   const [obj] = await queryObjects(h, { include_tags_and_aliases: true });
+  assert.ok(obj !== undefined);
   assert.deepEqual(obj.tags, ['a', 'b']);
 });
 
@@ -106,9 +107,11 @@ test('§10.31 tags and aliases are null unless requested; a fresh version shows 
   const h = await buildTestApp(t);
   await createDigest(h, 'o', '{"v":0}');
   const [plain] = await queryObjects(h);
+  assert.ok(plain !== undefined);
   assert.equal(plain.tags, null);
   assert.equal(plain.aliases, null);
   const [rich] = await queryObjects(h, { include_tags_and_aliases: true });
+  assert.ok(rich !== undefined);
   assert.deepEqual(rich.tags, []);
   assert.deepEqual(rich.aliases, ['latest']);
 });

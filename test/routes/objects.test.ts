@@ -68,9 +68,9 @@ test('§10.10 two values make two versions; only the newer is latest', async (t)
       [d1, 1, 1],
     ],
   );
-  assert.equal(objs[1].kind, 'object');
-  assert.equal(objs[1].wb_user_id !== null, true);
-  assert.match(objs[1].created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?Z$/);
+  assert.equal(objs[1]!.kind, 'object');
+  assert.equal(objs[1]!.wb_user_id !== null, true);
+  assert.match(objs[1]!.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?Z$/);
 });
 
 test('§10.11 re-creating identical content keeps the digest and the version count', async (t) => {
@@ -81,7 +81,7 @@ test('§10.11 re-creating identical content keeps the digest and the version cou
   assert.equal(await createDigest(h, 'o', '{"v":1}'), d1);
   const objs = await queryObjects(h, { filter: { object_ids: ['o'] } });
   assert.equal(objs.length, 2);
-  assert.equal(objs[1].created_at, before.body.obj.created_at);
+  assert.equal(objs[1]!.created_at, before.body.obj.created_at);
 });
 
 test('re-publishing an older value makes it latest again (§2.5 newest)', async (t) => {

@@ -121,6 +121,7 @@ for (const encoding of ['json', 'protobuf'] as const) {
     const threads = await h.post('/threads/stream_query', { project_id: 'acme/demo' });
     assert.equal(threads.statusCode, 200, threads.body);
     const [thread] = parseJsonl(threads.body);
+    assert.ok(thread !== undefined);
     assert.equal(thread.thread_id, 'sess-1');
     assert.equal(thread.turn_count, 1);
     const byUser = await h.post('/calls/query', {

@@ -100,6 +100,9 @@ test('§A.10 test vector: three spans become three calls with the mapped fields'
   const [root, llm, tool] = ['a1b2c3d4e5f60718', 'b2c3d4e5f6071829', 'c3d4e5f60718293a'].map((id) =>
     calls.find((c) => c.id === id)!,
   );
+  assert.ok(root !== undefined);
+  assert.ok(llm !== undefined);
+  assert.ok(tool !== undefined);
 
   const ops = await h.post('/objs/query', { project_id: 'acme/otel-demo', filter: { is_op: true } });
   const objs = ops.json().objs as Array<{ object_id: string; digest: string }>;
@@ -108,7 +111,7 @@ test('§A.10 test vector: three spans become three calls with the mapped fields'
     'execute_tool_get_weather',
     'invoke_agent_trip_planner',
   ]);
-  const digest = objs[0].digest;
+  const digest = objs[0]!.digest;
   assert.ok(
     objs.every((o) => o.digest === digest),
     'all OTel ops share one digest',

@@ -31,12 +31,12 @@ test('checklist 1: an OTLP protobuf export is routed by wandb.entity/wandb.proje
   assert.deepEqual(res.json(), { partial_success: null });
   const calls = await projectCalls(h);
   assert.equal(calls.length, 1);
-  assert.equal(calls[0].id, 'b7ad6b7169203331');
-  assert.equal(calls[0].trace_id, TRACE);
-  assert.equal(calls[0].started_at, '2026-01-01T00:00:00Z');
-  assert.equal(calls[0].ended_at, '2026-01-01T00:00:01.500000Z');
+  assert.equal(calls[0]!.id, 'b7ad6b7169203331');
+  assert.equal(calls[0]!.trace_id, TRACE);
+  assert.equal(calls[0]!.started_at, '2026-01-01T00:00:00Z');
+  assert.equal(calls[0]!.ended_at, '2026-01-01T00:00:01.500000Z');
   // eslint-disable-next-line no-loss-of-precision -- 2^53 + 1 as in the attribute JSON; compared as the nearest double
-  assert.deepEqual(calls[0].inputs, { 'input.value': { q: 'hi', n: 9007199254740993 } });
+  assert.deepEqual(calls[0]!.inputs, { 'input.value': { q: 'hi', n: 9007199254740993 } });
 });
 
 test('checklist 2: the same payload as OTLP/JSON gives an identical call (int64 exact)', async (t) => {

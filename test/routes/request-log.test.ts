@@ -72,6 +72,7 @@ test('at info: nothing for successful or rejected requests; one error line for a
   assert.equal((await h.app.inject({ method: 'GET', url: '/test/boom' })).statusCode, 500);
   assert.equal(h.lines.length, 1, JSON.stringify(h.lines));
   const [failed] = h.lines;
+  assert.ok(failed !== undefined);
   assert.equal(failed.level, 50);
   assert.equal(failed.msg, 'request failed');
   assert.deepEqual([failed.method, failed.url, failed.status], ['GET', '/test/boom', 500]);
@@ -81,10 +82,10 @@ test('at info: nothing for successful or rejected requests; one error line for a
   h.lines.length = 0;
   assert.equal((await h.app.inject({ method: 'GET', url: '/traces/test/slow' })).statusCode, 200);
   assert.equal(h.lines.length, 1);
-  assert.equal(h.lines[0].level, 40);
-  assert.equal(h.lines[0].msg, 'slow request');
-  assert.equal(h.lines[0].url, '/traces/test/slow', 'the URL as the client sent it');
-  assert.ok(h.lines[0].ms >= 300);
+  assert.equal(h.lines[0]!.level, 40);
+  assert.equal(h.lines[0]!.msg, 'slow request');
+  assert.equal(h.lines[0]!.url, '/traces/test/slow', 'the URL as the client sent it');
+  assert.ok(h.lines[0]!.ms >= 300);
 });
 
 test('at debug: exactly one line per request', async (t) => {
@@ -115,6 +116,7 @@ test('a periodic summary counts requests, calls stored and errors, and stays qui
   const summaries = h.lines.filter((l) => l.summary_seconds !== undefined);
   assert.equal(summaries.length, 1, JSON.stringify(h.lines));
   const [s] = summaries;
+  assert.ok(s !== undefined);
   assert.equal(s.level, 30);
   assert.deepEqual([s.requests, s.calls_stored, s.server_errors, s.client_errors], [2, 2, 0, { 401: 1 }]);
   assert.match(s.msg, /^last 0\.3s: 2 requests, 2 calls stored, 0 server errors, 1 client errors \(401: 1\)/);

@@ -85,7 +85,7 @@ test('default order is last_updated desc with ties by thread_id; running-only an
   await write(h, MANY);
   const lines = await threads(h);
   assert.deepEqual(ids(lines), ['t-0', 't-2', 't-1', 't-3']);
-  const t3 = lines[3];
+  const t3 = lines[3]!;
   // the running turn counts, its duration does not
   assert.equal(t3.turn_count, 3);
   assert.equal(t3.last_turn_id, 'y2');
@@ -154,19 +154,19 @@ test('filters: thread_ids, and after/before_datetime on the turns’ start (both
     sort_by: [{ field: 'thread_id', direction: 'asc' }],
   });
   assert.deepEqual(ids(after), ['t-0', 't-1', 't-2', 't-3']);
-  assert.equal(after[3].turn_count, 2);
-  assert.equal(after[3].first_turn_id, 'y2');
+  assert.equal(after[3]!.turn_count, 2);
+  assert.equal(after[3]!.first_turn_id, 'y2');
   const before = await threads(h, { filter: { before_datetime: day('09:01:00') } });
   assert.deepEqual(ids(before), ['t-0', 't-2', 't-1', 't-3']);
-  assert.equal(before[2].turn_count, 1);
-  assert.equal(before[2].last_updated, '2025-01-02T09:00:01Z');
+  assert.equal(before[2]!.turn_count, 1);
+  assert.equal(before[2]!.last_updated, '2025-01-02T09:00:01Z');
   const window = await threads(h, { filter: { after_datetime: day('07:30:00'), before_datetime: day('08:45:00') } });
   assert.deepEqual(ids(window), ['t-0', 't-2']);
   const far = await h.post('/threads/stream_query', { project_id: PROJECT, filter: { after_datetime: 1e15 } });
   assert.equal(far.statusCode, 400, 'an instant past year 9999 is refused');
   const strict = await h.post('/threads/stream_query', { project_id: PROJECT, filter: { thread_id: ['t-1'] } });
   assert.equal(strict.statusCode, 422);
-  assert.equal(assertValidationBody(strict.json())[0].type, 'extra_forbidden');
+  assert.equal(assertValidationBody(strict.json())[0]!.type, 'extra_forbidden');
 });
 
 test('deleted turns are left out; no threads → empty body', async (t) => {
@@ -174,6 +174,7 @@ test('deleted turns are left out; no threads → empty body', async (t) => {
   await write(h, T1);
   assert.equal((await h.post('/calls/delete', { project_id: PROJECT, call_ids: ['turn-b'] })).statusCode, 200);
   const [t1] = await threads(h);
+  assert.ok(t1 !== undefined);
   assert.equal(t1.turn_count, 1);
   assert.equal(t1.last_turn_id, 'turn-a');
   assert.equal(t1.p99_turn_duration_ms, 1000);

@@ -136,7 +136,7 @@ test('the built-in trainer behind the runner: sampled choices train into step 1,
   const { id, events } = await runJob(h, model, [{ trajectories }], { learning_rate: 1e-3 });
   assert.equal(events.at(-1)!.type, 'training_ended', JSON.stringify(events.at(-1)));
   const steps = events.filter((e) => e.type === 'gradient_step').length;
-  assert.equal(events[0].data.num_sequences, steps);
+  assert.equal(events[0]!.data.num_sequences, steps);
   assert.ok(steps >= 1);
   const job = (await h.get(`/v1/preview/training-jobs/${id}`)).json();
   assert.match(job.trainer, /^builtin:byte-decoder/);

@@ -78,7 +78,7 @@ test('item 7: unknown keys in the body, groups, trajectories and experimental_co
     logs: ['l'],
     novel: { deep: 1 },
   };
-  (g.trajectories as Array<Record<string, unknown>>)[0].surprise = [1, 2];
+  (g.trajectories as Array<Record<string, unknown>>)[0]!.surprise = [1, 2];
   const res = await h.post('/v1/preview/training-jobs', {
     model_id: randomUUID(),
     trajectory_groups: [g],
@@ -135,14 +135,14 @@ test('items 11–14, 17, 35: ascending events, exclusive after, one terminal eve
     events.map((e) => e.type),
     ['training_started', 'gradient_step', 'gradient_step', 'training_ended'],
   );
-  assert.equal(events[0].data.num_sequences, 2);
-  assert.equal(events[0].data.parent_step, 0);
+  assert.equal(events[0]!.data.num_sequences, 2);
+  assert.equal(events[0]!.data.parent_step, 0);
   for (const e of events.filter((x) => x.type === 'gradient_step'))
     assert.ok(Object.values(e.data).every((v) => typeof v === 'number'));
   assert.equal(events.filter((e) => terminal(e.type)).length, 1);
   const ended = events.at(-1)!;
   assert.equal(ended.data.step, 1, 'item 17: the first job yields step 1');
-  const after = (await h.get(`/v1/preview/training-jobs/${id}/events?after=${events[1].id}`)).json();
+  const after = (await h.get(`/v1/preview/training-jobs/${id}/events?after=${events[1]!.id}`)).json();
   assert.deepEqual(
     after.data.map((e: { id: string }) => e.id),
     events.slice(2).map((e) => e.id),
@@ -176,7 +176,7 @@ test("item 16: two jobs of one model run in order; the second trains from the fi
   const ea = await pollEvents(h, a);
   const eb = await pollEvents(h, b);
   assert.equal(ea.at(-1)!.data.step, 1);
-  assert.equal(eb[0].data.parent_step, 1);
+  assert.equal(eb[0]!.data.parent_step, 1);
   assert.equal(eb.at(-1)!.data.step, 2);
   assert.deepEqual(
     trainer.jobs.map((j) => [j.jobId, j.parentStep]),
@@ -185,7 +185,7 @@ test("item 16: two jobs of one model run in order; the second trains from the fi
       [b, 1],
     ],
   );
-  assert.ok(trainer.jobs[1].parentCheckpoint, "the second job received the first checkpoint's bytes");
+  assert.ok(trainer.jobs[1]!.parentCheckpoint, "the second job received the first checkpoint's bytes");
 });
 
 test('items 18–19: equal rewards and an empty list succeed with num_sequences 0 and still advance the step', async (t) => {
@@ -241,7 +241,7 @@ test('item 34: with no trainer for the base model the job fails after the queue 
   const { events } = await runJob(h, gpu, [group([1, 0])]);
   assert.equal(events.length, 1);
   assert.match(
-    String(events[0].data.error_message),
+    String(events[0]!.data.error_message),
     /No trainer took the job within 0.3 s: no live worker serves base model meta-llama\/Llama-3.1-8B-Instruct \(the built-in trainer fallback is disabled\)/,
   );
   const own = await createModel(h, 'small');
@@ -298,7 +298,7 @@ test('the built-in fallback (default on) trains other base models; SFT jobs read
     })
   ).json().id;
   const failed = await pollEvents(h, bad);
-  assert.match(String(failed[0].data.error_message), /Cannot resolve training data URL/);
+  assert.match(String(failed[0]!.data.error_message), /Cannot resolve training data URL/);
   const missing = await h.post('/v1/preview/sft-training-jobs', { model_id: model });
   assert.deepEqual([missing.statusCode, missing.json().detail[0].loc], [422, ['body', 'training_data_url']]);
 });
@@ -358,10 +358,12 @@ test('ART compact dumps (docs/art-client.md): omitted lists mean empty; exchange
   ];
   const { events } = await runJob(h, model, groups);
   assert.equal(events.at(-1)!.type, 'training_ended');
-  const [empty, second] = trainer.jobs[0].trajectoryGroups as Array<{ trajectories: Array<Record<string, any>> }>;
+  const [empty, second] = trainer.jobs[0]!.trajectoryGroups as Array<{ trajectories: Array<Record<string, any>> }>;
+  assert.ok(empty !== undefined);
+  assert.ok(second !== undefined);
   assert.deepEqual(empty.trajectories, []);
-  assert.deepEqual(second.trajectories[0].messages_and_choices, []);
-  const captured = second.trajectories[1];
+  assert.deepEqual(second.trajectories[0]!.messages_and_choices, []);
+  const captured = second.trajectories[1]!;
   assert.equal(captured.reward, 0);
   assert.deepEqual(captured.messages_and_choices, [
     { role: 'user', content: 'q-a' },

@@ -68,8 +68,8 @@ test('sign-in sets an HttpOnly, SameSite=Strict session cookie with an opaque to
   const token = cookieOf(res).split('=')[1];
   const rows = dumpTables(h).find((d) => d.table === 'ui_sessions')!.rows;
   assert.equal(rows.length, 1);
-  assert.ok(!rows[0].includes(token) && !rows[0].includes(h.aliceKey));
-  assert.ok(rows[0].includes(hashApiKey(token)));
+  assert.ok(!rows[0]!.includes(token!) && !rows[0]!.includes(h.aliceKey));
+  assert.ok(rows[0]!.includes(hashApiKey(token!)));
 
   const again = await withCookie(h, cookieOf(res), 'GET', '/auth/session');
   assert.equal(again.statusCode, 200, again.body);
@@ -219,7 +219,7 @@ test("GET /projects lists the caller's entities' projects, latest call first, wi
     projects.map((p) => p.project_id),
     ['acme/new', 'acme/old', 'acme/objects-only'],
   );
-  assert.deepEqual(Object.keys(projects[0]).sort(), [
+  assert.deepEqual(Object.keys(projects[0]!).sort(), [
     'call_count',
     'created_at',
     'entity',
@@ -227,12 +227,12 @@ test("GET /projects lists the caller's entities' projects, latest call first, wi
     'name',
     'project_id',
   ]);
-  assert.equal(projects[0].entity, 'acme');
-  assert.equal(projects[0].name, 'new');
-  assert.equal(projects[0].last_call_at, '2025-06-01T00:00:00Z');
-  assert.equal(projects[0].call_count, null);
-  assert.match(String(projects[0].created_at), /^\d{4}-\d\d-\d\dT.*Z$/);
-  assert.equal(projects[2].last_call_at, null);
+  assert.equal(projects[0]!.entity, 'acme');
+  assert.equal(projects[0]!.name, 'new');
+  assert.equal(projects[0]!.last_call_at, '2025-06-01T00:00:00Z');
+  assert.equal(projects[0]!.call_count, null);
+  assert.match(String(projects[0]!.created_at), /^\d{4}-\d\d-\d\dT.*Z$/);
+  assert.equal(projects[2]!.last_call_at, null);
 
   const bob = (await h.get('/projects', h.bobKey)).json() as { projects: Array<{ project_id: string }> };
   assert.deepEqual(

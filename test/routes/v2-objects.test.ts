@@ -126,8 +126,8 @@ test('6: op list is JSONL of OpReadRes, object_id ascending then newest first; l
     all.map((line) => line.digest),
     [a1.digest, a0.digest, b0.digest],
   );
-  assert.deepEqual(Object.keys(all[0]).sort(), ['code', 'created_at', 'digest', 'object_id', 'version_index']);
-  assert.equal(all[2].code, SOURCE);
+  assert.deepEqual(Object.keys(all[0]!).sort(), ['code', 'created_at', 'digest', 'object_id', 'version_index']);
+  assert.equal(all[2]!.code, SOURCE);
   assert.equal((await list(h, 'ops', '?limit=2')).length, 2);
   assert.deepEqual(
     (await list(h, 'ops', '?offset=1&limit=1')).map((line) => line.digest),
@@ -161,7 +161,7 @@ test('9-10: delete without digests removes every version; unknown object or dige
     h,
     'models',
     'test_model',
-    `?digests=${(await list(h, 'models'))[1].digest}&digests=nope`,
+    `?digests=${(await list(h, 'models'))[1]!.digest}&digests=nope`,
   );
   assert.equal(unknownDigest.statusCode, 404, unknownDigest.body);
   assert.equal((await list(h, 'models')).length, 4);
@@ -385,7 +385,7 @@ test('20: evaluation defaults: trials 1, scorers [], op refs set, the stored val
     ['evaluate_op', 'evaluate'],
     ['predict_and_score_op', 'predict_and_score'],
     ['summarize_op', 'summarize'],
-  ]) {
+  ] as const) {
     assert.match(view[field], new RegExp(`^weave:///${PROJECT}/op/my_eval\\.${op}:`));
   }
   const stored = await objRead(h, 'my_eval', created.digest);

@@ -165,7 +165,7 @@ test('the OpenAPI document lists the web UI routes and hides the static ones', a
     ['/auth/session', 'delete'],
     ['/projects', 'get'],
     ['/calls/live_tail', 'get'],
-  ]) {
+  ] as const) {
     assert.ok(doc.paths[p]?.[method], `${method.toUpperCase()} ${p} in /openapi.json`);
   }
   assert.equal(doc.paths['/assets/{*}'], undefined);

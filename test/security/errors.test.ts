@@ -32,7 +32,7 @@ function errorShapeProblems(res: LightMyRequestResponse, shape?: RouteCase['erro
     const loc = item.loc;
     if (!Array.isArray(loc) || loc.length === 0 || !loc.every((p) => typeof p === 'string'))
       problems.push(`loc not a string[]: ${JSON.stringify(loc)}`);
-    else if (!LOC_ROOTS.has(loc[0])) problems.push(`loc starts with ${JSON.stringify(loc[0])}`);
+    else if (!LOC_ROOTS.has(loc[0]!)) problems.push(`loc starts with ${JSON.stringify(loc[0])}`);
     if (typeof item.msg !== 'string' || item.msg === '') problems.push('msg missing');
     if (typeof item.type !== 'string' || item.type === '') problems.push('type missing');
   }

@@ -23,7 +23,7 @@ export class Fuzzer {
   }
 
   pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)];
+    return items[this.int(items.length)]!;
   }
 
   string(): string {

@@ -92,7 +92,7 @@ test('the document lists every documented route, with request schemas, and nothi
     'operations in the document that no route serves',
   );
   for (const route of documented) {
-    const op = doc.paths[toOpenApiPath(route.url)][route.method.toLowerCase()];
+    const op = doc.paths[toOpenApiPath(route.url)]![route.method.toLowerCase()]!;
     // 204 where nothing is answered (DELETE /auth/session)
     assert.ok(op.responses?.['200'] ?? op.responses?.['204'], `${route.method} ${route.url}: no 200 response`);
     if (route.method === 'POST' || route.method === 'PUT') {

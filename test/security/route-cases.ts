@@ -564,7 +564,7 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
     projectInPath: true,
   },
   'GET /v1/preview/models': {
-    request: (p) => ({ url: `/v1/preview/models?entity=${encodeURIComponent(p.split('/')[0])}` }),
+    request: (p) => ({ url: `/v1/preview/models?entity=${encodeURIComponent(p.split('/')[0]!)}` }),
     projectInPath: true,
   },
   'GET /v1/preview/models/:model_id': {

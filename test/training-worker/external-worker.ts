@@ -149,4 +149,6 @@ const scenarios: Record<string, () => Promise<void>> = {
   'heartbeat-until-refused': heartbeatUntilRefused,
   advertise,
 };
-await scenarios[scenario]();
+const run = scenarios[scenario];
+if (!run) throw new Error(`unknown WORKER_SCENARIO ${scenario}`);
+await run();

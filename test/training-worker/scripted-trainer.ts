@@ -49,7 +49,7 @@ export class ScriptedTrainer implements Trainer {
     const trainable =
       input.kind === 'sft'
         ? (input.sftExamples?.length ?? 0)
-        : groups.filter((g) => g.trajectories.some((t) => t.reward !== g.trajectories[0].reward)).length;
+        : groups.filter((g) => g.trajectories.some((t) => t.reward !== g.trajectories[0]!.reward)).length;
     await onProgress({
       type: 'training_started',
       data: { num_sequences: trainable, num_groups_submitted: groups.length },

@@ -166,7 +166,7 @@ test('item 34: a worker that stops heartbeating loses the job: the sweeper fails
     list.map((e) => e.type),
     ['training_started', 'training_failed'],
   );
-  assert.match(list[1].data.error_message, /lease expired/);
+  assert.match(list[1]!.data.error_message, /lease expired/);
 });
 
 test('item 34: a job whose base model no live worker serves fails after the queue timeout (fallback disabled)', async (t) => {
@@ -183,7 +183,7 @@ test('item 34: a job whose base model no live worker serves fails after the queu
     ['training_failed'],
   );
   assert.match(
-    list[0].data.error_message,
+    list[0]!.data.error_message,
     /No trainer took the job within 1 s: no live worker serves base model test\/gpu-base-model/,
   );
 });

@@ -100,7 +100,7 @@ describe('web UI on data from the official clients', { skip, concurrency: 1, tim
     if (!venv.ok) throw new Error(`no Python venv for the weave client: ${venv.reason}`);
     py = await runPythonDemo(venv.python, PY_DEMO, server, key, [PROJECT]);
     // The client prints its links (to stderr, through its logger); keep the URLs.
-    const urls = (re: RegExp) => [...py.log.matchAll(re)].map((m) => m[1]);
+    const urls = (re: RegExp) => [...py.log.matchAll(re)].map((m) => m[1]!);
     links = {
       project: urls(/View Weave data at (\S+)/g),
       calls: urls(/🍩 (\S+)/g),
@@ -203,11 +203,11 @@ describe('web UI on data from the official clients', { skip, concurrency: 1, tim
     const rows = ((await res.json()) as { result: Array<Record<string, any>> }).result;
     const mine = rows.filter((f) => f.feedback_type === 'wandb.reaction.1' && String(f.weave_ref).endsWith(root.id));
     assert.equal(mine.length, 1, JSON.stringify(rows));
-    assert.equal(mine[0].payload.emoji, '👍');
+    assert.equal(mine[0]!.payload.emoji, '👍');
   });
 
   test('every link the Python client printed opens the right page', async () => {
-    await page.goto(local(links.project[0]));
+    await page.goto(local(links.project[0]!));
     await page.getByRole('heading', { name: 'Traces' }).waitFor();
     await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);
     for (const link of links.calls) {

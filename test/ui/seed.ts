@@ -174,7 +174,7 @@ export async function seed(
     const start = T0 + i * 60_000;
     call({
       id: rid,
-      op: ops[i % ops.length],
+      op: ops[i % ops.length]!,
       trace: rid,
       start,
       end: start + 400 + (i % 17) * 130,
@@ -350,7 +350,7 @@ export async function seed(
     const parent = i < 20 ? bigTraceId : id(990000 + 1 + ((i - 20) % 19));
     call({
       id: id(990000 + i),
-      op: ops[i % ops.length],
+      op: ops[i % ops.length]!,
       trace: bigTraceId,
       parent,
       start: bStart + i * 3,

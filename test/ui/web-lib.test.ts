@@ -90,8 +90,8 @@ describe('chat detection', () => {
       ],
     });
     assert.equal(m?.length, 2);
-    assert.equal(m?.[1].parts[0].text, 'Hi');
-    assert.equal(m?.[1].parts[1].kind, 'image');
+    assert.equal(m?.[1]!.parts[0]!.text, 'Hi');
+    assert.equal(m?.[1].parts[1]!.kind, 'image');
   });
   test('choices in output, with tool calls', () => {
     const m = chatFromOutput({
@@ -105,12 +105,12 @@ describe('chat detection', () => {
         },
       ],
     });
-    assert.equal(m?.[0].role, 'assistant');
+    assert.equal(m?.[0]!.role, 'assistant');
     assert.deepEqual(m?.[0].toolCalls, [{ name: 'lookup', arguments: '{"q":1}' }]);
   });
   test('Anthropic-style single message output', () => {
     assert.equal(
-      chatFromOutput({ role: 'assistant', content: [{ type: 'text', text: 'ok' }] })?.[0].parts[0].text,
+      chatFromOutput({ role: 'assistant', content: [{ type: 'text', text: 'ok' }] })?.[0]!.parts[0]!.text,
       'ok',
     );
   });
@@ -250,7 +250,7 @@ describe('trace tree', () => {
     const t0 = performance.now();
     const rows = flattenTree(indexTrace(calls), new Set());
     assert.equal(rows.length, 10_001);
-    assert.equal(rows[9_999].depth, 9_999);
+    assert.equal(rows[9_999]!.depth, 9_999);
     assert.ok(performance.now() - t0 < 2000);
   });
   test('a parent cycle does not loop', () => {

@@ -32,7 +32,7 @@ test('web/src has no raw HTML sinks or eval', () => {
 test('index.html loads scripts only from files', () => {
   const html = fs.readFileSync(path.join(WEB, 'index.html'), 'utf8');
   for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
-    assert.match(m[1], /\bsrc=/, 'every script has a src');
-    assert.equal(m[2].trim(), '', 'no inline script body');
+    assert.match(m[1]!, /\bsrc=/, 'every script has a src');
+    assert.equal(m[2]!.trim(), '', 'no inline script body');
   }
 });

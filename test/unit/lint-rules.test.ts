@@ -16,6 +16,7 @@ const eslint = new ESLint({ cwd: REPO_ROOT });
 /** The restricted-import messages ESLint reports for `code` placed at `file`. */
 async function restrictedImports(file: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: path.join(REPO_ROOT, file) });
+  assert.ok(result !== undefined);
   return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
 }
 

@@ -114,9 +114,9 @@ test('§A.1 OTLP/JSON: snake_case names, enum names, int64 as numbers or strings
       "attributes": [{"key": "d", "value": {"doubleValue": "NaN"}}, {"key": "b", "value": {"bytesValue": "AQID"}}, {"key": "e", "value": {}},
         {"key": "arr", "value": {"arrayValue": {"values": [{"intValue": "-9007199254740993"}, {"doubleValue": 1.5}]}}}]}]}]}]}`;
   const req = decodeOtlpJson(text);
-  const group = req.resourceSpans[0];
-  assert.equal(group.resourceAttributes[0].value, 9223372036854775807n);
-  const s = group.scopeSpans[0].spans[0];
+  const group = req.resourceSpans[0]!;
+  assert.equal(group.resourceAttributes[0]!.value, 9223372036854775807n);
+  const s = group.scopeSpans[0]!.spans[0]!;
   assert.equal(s.traceId, '0af7651916cd43dd8448eb211c80319c');
   assert.equal(s.spanId, 'b7ad6b7169203331');
   assert.equal(s.kind, 4);
@@ -126,13 +126,13 @@ test('§A.1 OTLP/JSON: snake_case names, enum names, int64 as numbers or strings
     s.attributes.map((a) => a.value),
     ['nan', 'AQID', null, [-9007199254740993n, 1.5]],
   );
-  assert.equal(stringifyJson({ x: s.attributes[3].value }), '{"x":[-9007199254740993,1.5]}');
+  assert.equal(stringifyJson({ x: s.attributes[3]!.value }), '{"x":[-9007199254740993,1.5]}');
   // the native parser is only used when no number literal could be rounded
   assert.equal(nativeJsonIsExact('{"a": 123456789012345, "t": "17672256001234567890"}'), true);
   assert.equal(nativeJsonIsExact('{"a": [1, 1234567890123456]}'), false);
   assert.equal(
     decodeOtlpJson('{"resourceSpans": [{"scopeSpans": [{"spans": [{"startTimeUnixNano": 1767225600123456789}]}]}]}')
-      .resourceSpans[0].scopeSpans[0].spans[0].startTimeUnixNano,
+      .resourceSpans[0]!.scopeSpans[0]!.spans[0]!.startTimeUnixNano,
     1767225600123456789n,
   );
   for (const bad of [
@@ -174,7 +174,7 @@ test('§A.1 OTLP protobuf: decoded by protobufjs with exact fixed64 times and in
       },
     ],
   });
-  const s = decodeOtlpProtobuf(bytes).resourceSpans[0].scopeSpans[0].spans[0];
+  const s = decodeOtlpProtobuf(bytes).resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
   assert.equal(s.traceId, '0af7651916cd43dd8448eb211c80319c');
   assert.equal(s.parentSpanId, '');
   assert.equal(s.startTimeUnixNano, 1767225600123456789n);
@@ -183,7 +183,7 @@ test('§A.1 OTLP protobuf: decoded by protobufjs with exact fixed64 times and in
     s.attributes.map((a) => a.value),
     [-9223372036854775808n, { 'a.b': false }, 'inf'],
   );
-  assert.equal(s.events[0].timeUnixNano, 1767225600000000001n);
+  assert.equal(s.events[0]!.timeUnixNano, 1767225600000000001n);
   assert.deepEqual([s.kind, s.statusCode, s.statusMessage], [3, 1, 'ok']);
   assert.throws(() => decodeOtlpProtobuf(Buffer.from([0x0a, 0x05, 0x01])), OtlpDecodeError);
 });

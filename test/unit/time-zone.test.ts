@@ -163,7 +163,7 @@ test('bucket starts far from a transition match a Temporal conversion of every b
       for (let local = first; ; local += step) {
         const utc = localToUtcMs(zone, local / 1000) * 1000;
         if (utc >= to) break;
-        if (direct.length === 0 || utc > direct[direct.length - 1]) direct.push(utc);
+        if (direct.length === 0 || utc > direct[direct.length - 1]!) direct.push(utc);
       }
       assert.deepEqual(bucketStarts(from, to, seconds, zone), direct, `${zone} ${seconds}`);
     }

@@ -131,7 +131,7 @@ export function createDevShim(opts: ShimOptions) {
                 body: { project_id, sort_by: [{ field: 'started_at', direction: 'desc' }], limit: 1, columns: ['id'] },
               })
             ).text();
-            const lastAt = last.trim() ? (JSON.parse(last.split('\n')[0]) as { started_at: string }).started_at : null;
+            const lastAt = last.trim() ? (JSON.parse(last.split('\n')[0]!) as { started_at: string }).started_at : null;
             return {
               project_id,
               entity,

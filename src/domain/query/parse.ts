@@ -34,7 +34,8 @@ export function parseSort<F>(
 function parseOperand<F>(node: Raw, resolve: FieldResolver<F>, budget: QueryBudget, depth: number): Operand<F> {
   budget.enter(depth);
   const child = (raw: Raw): Operand<F> => parseOperand(raw, resolve, budget, depth + 1);
-  const [key] = Object.keys(node);
+  // schema-valid operands have exactly one key; an empty object falls to the default case
+  const [key = ''] = Object.keys(node);
   const value = node[key];
   switch (key) {
     case '$literal':
@@ -54,13 +55,13 @@ function parseOperand<F>(node: Raw, resolve: FieldResolver<F>, budget: QueryBudg
       return { kind: key === '$and' ? 'and' : 'or', args: args.map(child) };
     }
     case '$not':
-      return { kind: 'not', arg: child((value as Raw[])[0]) };
+      return { kind: 'not', arg: child((value as [Raw])[0]) };
     case '$eq':
     case '$gt':
     case '$gte':
     case '$lt':
     case '$lte': {
-      const [left, right] = value as Raw[];
+      const [left, right] = value as [Raw, Raw];
       return {
         kind: 'compare',
         op: key.slice(1) as 'eq',
@@ -92,7 +93,7 @@ function parseOperand<F>(node: Raw, resolve: FieldResolver<F>, budget: QueryBudg
 }
 
 /** Splits a field path on `.`, where `\.` is a literal dot inside a key. */
-export function splitFieldPath(path: string): string[] {
+export function splitFieldPath(path: string): [string, ...string[]] {
   const parts: string[] = [];
   let current = '';
   for (let i = 0; i < path.length; i += 1) {
@@ -108,5 +109,5 @@ export function splitFieldPath(path: string): string[] {
     }
   }
   parts.push(current);
-  return parts;
+  return parts as [string, ...string[]];
 }

@@ -14,9 +14,11 @@ export function derivedCallId(base: string, ...parts: Array<string | number>): s
     .digest();
   const bytes = Buffer.from(hash.subarray(0, 16));
   const v7 = /^([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-/i.exec(base);
-  if (v7) Buffer.from(v7[1] + v7[2], 'hex').copy(bytes, 0);
-  bytes[6] = 0x80 | (bytes[6] & 0x0f);
-  bytes[8] = 0x80 | (bytes[8] & 0x3f);
+  // the regex's two groups always match when it does
+  if (v7) Buffer.from(v7[1]! + v7[2]!, 'hex').copy(bytes, 0);
+  // a 16-byte buffer: indices 6 and 8 exist
+  bytes[6] = 0x80 | (bytes[6]! & 0x0f);
+  bytes[8] = 0x80 | (bytes[8]! & 0x3f);
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -102,7 +102,7 @@ export function parseCompletion(response: unknown, format: ResponseFormat): unkn
 /** Some providers wrap JSON-mode answers in a Markdown code fence. */
 function stripFence(text: string): string {
   const match = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/.exec(text);
-  return match ? match[1] : text;
+  return match?.[1] ?? text;
 }
 
 /** `usage` of a completion, keyed by model as calls carry it in `summary.usage` (calls spec). */

@@ -76,13 +76,14 @@ export function attributeTree(attributes: OtlpKeyValue[]): OtelJsonObject {
     const segments = key.split('.');
     let node = root;
     for (let i = 0; i < segments.length - 1; i++) {
-      const segment = segments[i];
+      const segment = segments[i]!;
       if (!Object.hasOwn(node, segment)) setOwn(node, segment, {});
       const next = node[segment];
       if (!isObject(next)) throw conflict(key, segments.slice(0, i + 1).join('.'));
       node = next;
     }
-    const leaf = segments[segments.length - 1];
+    // split yields at least one segment
+    const leaf = segments[segments.length - 1]!;
     const normalised = topLevelValue(value);
     const existing = Object.hasOwn(node, leaf) ? node[leaf] : undefined;
     if (isObject(existing) && isObject(normalised)) {
@@ -146,8 +147,8 @@ export function indexedObjectsToArrays(value: OtelJson): OtelJson {
   if (!isObject(value)) return value;
   const keys = Object.keys(value);
   if (keys.length > 0 && keys.every((key, i) => key === String(i)))
-    return keys.map((key) => indexedObjectsToArrays(value[key]));
+    return Object.values(value).map((item) => indexedObjectsToArrays(item));
   const out: OtelJsonObject = {};
-  for (const key of keys) setOwn(out, key, indexedObjectsToArrays(value[key]));
+  for (const [key, item] of Object.entries(value)) setOwn(out, key, indexedObjectsToArrays(item));
   return out;
 }

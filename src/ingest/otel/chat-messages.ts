@@ -28,7 +28,9 @@ function listOf(value: OtelJson | undefined): OtelJson[] {
   if (!isObject(value)) return [];
   const keys = Object.keys(value);
   if (keys.length === 0 || !keys.every((k) => /^\d+$/.test(k))) return [];
-  return keys.sort((a, b) => Number(a) - Number(b)).map((k) => value[k]);
+  return Object.entries(value)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([, item]) => item);
 }
 
 /** Message text: strings as they are; a value the attribute rules parsed as JSON (§A.3 step 2) back to text. */
@@ -120,7 +122,7 @@ function asChoices(messages: Message[], finishReasons: OtelJson[]): OtelJsonObje
   return {
     choices: messages.map((m, index) => ({
       index,
-      message: { ...m, role: m.role === 'user' ? 'assistant' : m.role },
+      message: m.role === 'user' ? { ...m, role: 'assistant' } : { ...m },
       finish_reason: finishReasons[index] ?? null,
     })),
   };
@@ -154,7 +156,7 @@ export function chatInputs(tree: OtelJsonObject, events: SpanEvent[]): OtelJsonO
     messages = compact(
       events
         .filter((e) => Object.hasOwn(MESSAGE_EVENT_ROLES, e.name))
-        .map((e) => flatMessage(e.attributes, MESSAGE_EVENT_ROLES[e.name])),
+        .map((e) => flatMessage(e.attributes, MESSAGE_EVENT_ROLES[e.name]!)),
     );
   return messages.length > 0 ? { messages } : null;
 }

@@ -129,7 +129,7 @@ function eventsTree(events: SpanEvent[]): OtelJsonObject {
       if (!Object.hasOwn(node, segment) || !isObject(node[segment])) setOwn(node, segment, {});
       node = node[segment] as OtelJsonObject;
     }
-    const leaf = segments[segments.length - 1];
+    const leaf = segments[segments.length - 1]!;
     const list = Object.hasOwn(node, leaf) && Array.isArray(node[leaf]) ? (node[leaf] as OtelJson[]) : [];
     list.push(event.attributes);
     setOwn(node, leaf, list);

@@ -20,14 +20,14 @@ export interface InferenceName {
 export function parseInferenceName(model: string): InferenceName | null {
   const match = /^wandb-artifact:\/\/\/?([^/]+)\/([^/]+)\/(.+)$/.exec(model);
   if (!match) return null;
-  let name = match[3];
+  let name = match[3]!;
   let step: number | null = null;
   const stepMatch = /:step(\d+)$/.exec(name);
   if (stepMatch) {
     step = Number(stepMatch[1]);
     name = name.slice(0, stepMatch.index);
   }
-  return name === '' ? null : { entity: match[1], project: match[2], name, step };
+  return name === '' ? null : { entity: match[1]!, project: match[2]!, name, step };
 }
 
 const notFound = (): NotFoundError => new NotFoundError('Model not found');

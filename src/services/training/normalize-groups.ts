@@ -39,8 +39,8 @@ function normalizeTrajectory(input: unknown): unknown {
   if (raw.messages_and_choices !== undefined) return raw;
   const exchanges =
     isObj(raw.exchanges) && Array.isArray(raw.exchanges.chat_completions) ? raw.exchanges.chat_completions : [];
-  if (exchanges.length === 0) return { ...raw, messages_and_choices: [] };
   const [main, ...rest] = exchanges.map(exchangeHistory);
+  if (main === undefined) return { ...raw, messages_and_choices: [] };
   const additional = Array.isArray(raw.additional_histories) ? raw.additional_histories : [];
   return {
     ...raw,

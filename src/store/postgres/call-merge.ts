@@ -140,7 +140,7 @@ export function upsertParams(rows: readonly MergedCall[]): unknown[][] {
       e?.wb_run_step_end ?? null,
     ];
     values.forEach((value, c) => {
-      columns[c][i] = value;
+      columns[c]![i] = value;
     });
   });
   return columns;

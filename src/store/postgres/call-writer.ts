@@ -67,9 +67,9 @@ export class CallWriter {
     let taken = 0;
     while (
       taken < this.#queue.length &&
-      (taken === 0 || count + this.#queue[taken].parts.length <= this.#maxBatchParts)
+      (taken === 0 || count + this.#queue[taken]!.parts.length <= this.#maxBatchParts)
     ) {
-      count += this.#queue[taken].parts.length;
+      count += this.#queue[taken]!.parts.length;
       taken += 1;
     }
     return this.#queue.splice(0, taken);
@@ -82,7 +82,7 @@ export class CallWriter {
       return;
     } catch (error) {
       if (batch.length === 1) {
-        batch[0].reject(mapPgError(error));
+        batch[0]!.reject(mapPgError(error));
         return;
       }
     }

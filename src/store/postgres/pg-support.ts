@@ -55,10 +55,11 @@ export function mapPgError(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') {
-    if (code in UNSTORABLE_INPUT) return new InvalidRequestError(UNSTORABLE_INPUT[code]);
+    const unstorable = Object.hasOwn(UNSTORABLE_INPUT, code) ? UNSTORABLE_INPUT[code] : undefined;
+    if (unstorable !== undefined) return new InvalidRequestError(unstorable);
     // the service hands the store valid JSON, so JSON the server refuses holds text it cannot store
     if (code === '22P02' && /type jsonb?\b/.test(error.message))
-      return new InvalidRequestError(UNSTORABLE_INPUT['22P05']);
+      return new InvalidRequestError(UNSTORABLE_INPUT['22P05']!);
     if (code === QUERY_CANCELED) return new QueryTimeoutError();
     if (
       UNAVAILABLE.test(code) ||

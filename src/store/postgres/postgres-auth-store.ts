@@ -52,7 +52,8 @@ export class PostgresAuthStore implements AuthStore {
       'SELECT id, username, default_entity, created_at FROM users WHERE username = $1',
       [username],
     );
-    return rows[0];
+    // inserted just above unless it already existed
+    return rows[0]!;
   }
 
   async addMembership(userId: string, entity: string): Promise<void> {
@@ -102,12 +103,12 @@ export class PostgresAuthStore implements AuthStore {
       SELECT EXISTS (SELECT 1 FROM api_keys WHERE id = $1) AS found`,
       [id, Date.now() * 1000],
     );
-    return rows[0].found;
+    return rows[0]!.found;
   }
 
   async countApiKeys(): Promise<number> {
     const { rows } = await this.#query<{ n: number }>(null, 'SELECT count(*) AS n FROM api_keys', []);
-    return rows[0].n;
+    return rows[0]!.n;
   }
 
   async ensureProject(projectId: string, entity: string, createdBy: string): Promise<void> {
@@ -133,7 +134,7 @@ export class PostgresAuthStore implements AuthStore {
       'SELECT EXISTS (SELECT 1 FROM entities WHERE name = $1) OR EXISTS (SELECT 1 FROM projects WHERE entity = $1) AS found',
       [entity],
     );
-    return rows[0].found;
+    return rows[0]!.found;
   }
 
   async findUser(username: string): Promise<UserRecord | null> {

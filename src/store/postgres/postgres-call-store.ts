@@ -51,7 +51,7 @@ export class PostgresCallStore implements CallStore {
       compileCallsSelect({ project_id: projectId, filter: { call_ids: [id] }, limit: 1, ...opts }, postgresDialect),
     );
     const { rows } = await mapErrors(() => this.pool.query<CallRow>(compiled.text, compiled.values));
-    return rows.length > 0 ? toCallRow(rows[0]) : null;
+    return rows.length > 0 ? toCallRow(rows[0]!) : null;
   }
 
   query(q: CallsQuery): AsyncIterable<CallRow> {
@@ -106,7 +106,7 @@ export class PostgresCallStore implements CallStore {
     const { rows } = await mapErrors(() =>
       this.pool.query<{ count: number; total_storage_size_bytes: number | null }>(compiled.text, compiled.values),
     );
-    return rows[0];
+    return rows[0]!;
   }
 
   async changeHead(): Promise<CallChangeCursor> {
@@ -114,7 +114,8 @@ export class PostgresCallStore implements CallStore {
       this.pool.query<{ head: number }>(`SELECT ${postgresDialect.changeHorizon} AS head`),
     );
     // transactions at or above the horizon are still running or yet to start (types.ts changeHead)
-    return { seq: rows[0].head, id: '' };
+    // SELECT without FROM always returns one row
+    return { seq: rows[0]!.head, id: '' };
   }
 
   /**

@@ -74,7 +74,7 @@ export class PostgresFileStore implements FileStore {
         ),
       );
       if (chunk.rows.length === 0) throw new Error(`File ${digest} of ${projectId} is missing chunk ${seq}`);
-      yield chunk.rows[0].data;
+      yield chunk.rows[0]!.data;
     }
   }
 
@@ -85,6 +85,6 @@ export class PostgresFileStore implements FileStore {
         [projectId],
       ),
     );
-    return rows[0].total;
+    return rows[0]!.total;
   }
 }

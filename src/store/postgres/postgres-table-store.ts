@@ -80,7 +80,7 @@ export class PostgresTableStore implements TableStore {
         [projectId, tableDigest],
       ),
     );
-    return rows[0].known ? (rows[0].digests ?? []) : null;
+    return rows[0]!.known ? (rows[0]!.digests ?? []) : null;
   }
 
   query(q: TableQuery): AsyncIterable<TableRowRecord> {

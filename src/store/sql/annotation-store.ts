@@ -74,7 +74,7 @@ export class SqlAnnotationStore implements AnnotationStore {
     const rows = await this.tx.read<Record<string, unknown>>(
       this.#sql`SELECT * FROM annotation_queues WHERE project_id = ${projectId} AND id = ${id}`,
     );
-    return rows.length === 0 ? null : queueFromDb(rows[0]);
+    return rows.length === 0 ? null : queueFromDb(rows[0]!);
   }
 
   async listQueues(projectId: string): Promise<AnnotationQueueRow[]> {
@@ -89,7 +89,7 @@ export class SqlAnnotationStore implements AnnotationStore {
     const rows = yield* all<Record<string, unknown>>(
       sql`SELECT * FROM annotation_queues WHERE project_id = ${projectId} AND id = ${id} AND deleted_at IS NULL ${raw(this.dialect.forUpdate)}`,
     );
-    return rows.length === 0 ? null : queueFromDb(rows[0]);
+    return rows.length === 0 ? null : queueFromDb(rows[0]!);
   }
 
   updateQueue(projectId: string, id: string, changes: QueueChanges, now: number): Promise<AnnotationQueueRow | null> {

@@ -28,7 +28,7 @@ const DERIVED_STATUS = `CASE WHEN c.exception IS NOT NULL THEN 'error' WHEN c.en
  * operand and refuses past 1,000 levels (SQLITE_MAX_EXPR_DEPTH), while a balanced tree is log2(n) deep.
  */
 export function joinTree(parts: string[], op: 'AND' | 'OR'): string {
-  if (parts.length === 1) return parts[0];
+  if (parts.length === 1) return parts[0]!;
   const mid = Math.ceil(parts.length / 2);
   return `(${joinTree(parts.slice(0, mid), op)} ${op} ${joinTree(parts.slice(mid), op)})`;
 }
@@ -272,7 +272,7 @@ export class CallsExprCompiler {
         // a null entry is a comparison with null (unknown), not an "is null" test
         return value === null ? 'NULL' : compareToLiteral(this.#ctx, 'eq', bound, value);
       });
-    if (list.length === 1) return parts(left)[0];
+    if (list.length === 1) return parts(left)[0]!;
     // the left side once, not once per entry: nested `$in`s would multiply it (issue 17)
     if (left.kind === 'dynamic' || isSimpleSql(left.sql)) return joinTree(parts(left), 'OR');
     return this.d.bind(left.sql, (sql) => joinTree(parts({ ...left, sql }), 'OR'), this.p);

@@ -63,7 +63,7 @@ function filterConditions(filter: CallsFilter, d: SqlDialect, p: SqlParams): str
     const { exact, prefixes } = split(filter.op_names);
     const parts = exact.length > 0 ? [d.inList('c.op_name', exact, p)] : [];
     for (const prefix of prefixes) parts.push(d.startsWith('c.op_name', prefix, p));
-    out.push(parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`);
+    out.push(parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`);
   }
   for (const [column, refs] of [
     ['inputs', filter.input_refs],
@@ -115,9 +115,9 @@ function orderBy(q: CallsQuery, d: SqlDialect, p: SqlParams): string {
   const terms = sortBy.flatMap((key) => compiler.sortTerms(key.field, key.direction));
   const sortsById = sortBy.some((key) => key.field.kind === 'column' && key.field.name === 'id');
   if (!sortsById) {
-    const last = sortBy[sortBy.length - 1].field;
+    const last = sortBy[sortBy.length - 1]!.field;
     const lastIsStart = last.kind === 'column' && last.name === 'started_at';
-    terms.push(`c.id ${lastIsStart ? sortBy[sortBy.length - 1].direction.toUpperCase() : 'DESC'}`);
+    terms.push(`c.id ${lastIsStart ? sortBy[sortBy.length - 1]!.direction.toUpperCase() : 'DESC'}`);
   }
   return terms.join(', ');
 }

@@ -46,7 +46,7 @@ function aliasCondition(aliases: string[], d: SqlDialect, p: SqlParams): string 
         `AND a.digest = o.digest AND ${d.inList('a.alias', named, p)})`,
     );
   }
-  return parts.length === 1 ? parts[0] : `(${parts.join(' OR ')})`;
+  return parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`;
 }
 
 /** §3.4: only `object_id` and `created_at` sort; remaining ties go by `version_index asc`. */

@@ -29,7 +29,8 @@ export const frag = (strings: TemplateStringsArray, ...values: unknown[]): Fragm
 export type SqlTag = (strings: TemplateStringsArray, ...values: unknown[]) => CompiledSql;
 
 function build(strings: readonly string[], values: unknown[], p: SqlParams): string {
-  let text = strings[0];
+  // a template has one more string than values
+  let text = strings[0]!;
   values.forEach((value, i) => {
     let piece: string;
     if (value instanceof Raw) piece = value.text;

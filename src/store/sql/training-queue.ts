@@ -33,7 +33,7 @@ export class SqlTrainingQueue {
     const rows = yield* all<Record<string, unknown>>(
       sql`SELECT * FROM training_jobs WHERE project_id = ${projectId} AND id = ${jobId} ${raw(this.dialect.forUpdate)}`,
     );
-    return rows.length === 0 ? null : jobFromDb(rows[0]);
+    return rows.length === 0 ? null : jobFromDb(rows[0]!);
   }
 
   /** Appends an event at the next sequence number unless the stream already ended. */
@@ -110,7 +110,7 @@ export class SqlTrainingQueue {
           ORDER BY j.created_at, j.id LIMIT 1 ${raw(self.dialect.claim)}`;
         const picked = yield* all<{ project_id: string; id: string }>(q);
         if (picked.length === 0) return null;
-        return yield* self.#claim(picked[0].project_id, picked[0].id, r);
+        return yield* self.#claim(picked[0]!.project_id, picked[0]!.id, r);
       }),
     );
   }
@@ -121,14 +121,14 @@ export class SqlTrainingQueue {
     if (!job || job.status !== 'queued') return null;
     const parent = yield* all<{ id: string; step: unknown }>(sql`SELECT id, step FROM training_checkpoints
       WHERE project_id = ${projectId} AND model_id = ${job.model_id} ORDER BY step DESC LIMIT 1`);
-    const parentStep = parent.length === 0 ? 0 : Number(parent[0].step);
+    const parentStep = parent.length === 0 ? 0 : Number(parent[0]!.step);
     const changed =
       yield* run(sql`UPDATE training_jobs SET status = 'running', started_at = ${r.now}, parent_step = ${parentStep},
       lease_owner = ${r.owner}, lease_expires_at = ${r.now + r.leaseMicros}, fencing_token = fencing_token + 1, trainer = ${r.trainer}
       WHERE project_id = ${projectId} AND id = ${jobId} AND status = 'queued'`);
     if (changed !== 1) return null;
     const leased = yield* this.lockJob(projectId, jobId);
-    return { job: leased!, parentStep, parentCheckpointId: parent.length === 0 ? null : parent[0].id };
+    return { job: leased!, parentStep, parentCheckpointId: parent.length === 0 ? null : parent[0]!.id };
   }
 
   /** PostgreSQL: a concurrent lease of the same model's head job trips the one-running index; that lease simply finds nothing. */
@@ -169,7 +169,7 @@ export class SqlTrainingQueue {
           sql`SELECT * FROM training_events WHERE project_id = ${projectId} AND job_id = ${jobId} AND seq = ${e.seq}`,
         );
         if (same.length > 0) {
-          const stored = eventFromDb(same[0]);
+          const stored = eventFromDb(same[0]!);
           if (stored.type === e.type) return { ok: true, value: stored };
           return {
             ok: false,
@@ -214,8 +214,8 @@ export class SqlTrainingQueue {
         deleted_at: unknown;
       }>(sql`SELECT last_step, deleted_at FROM training_models
         WHERE project_id = ${projectId} AND id = ${job.model_id} ${raw(self.dialect.forUpdate)}`);
-      if (models.length === 0 || models[0].deleted_at !== null) return { ok: false, reason: 'finished' };
-      const step = Number(models[0].last_step) + 1;
+      if (models.length === 0 || models[0]!.deleted_at !== null) return { ok: false, reason: 'finished' };
+      const step = Number(models[0]!.last_step) + 1;
       // §6.5: training metrics also land on the new checkpoint under `train/`.
       const metrics = Object.fromEntries(
         Object.entries(s.metrics)

@@ -45,7 +45,7 @@ export class SqlTrainingStore implements TrainingStore {
     const rows = await this.tx.read<Record<string, unknown>>(
       this.#sql`SELECT * FROM training_models WHERE project_id = ${projectId} AND id = ${id}`,
     );
-    return rows.length === 0 ? null : modelFromDb(rows[0]);
+    return rows.length === 0 ? null : modelFromDb(rows[0]!);
   }
 
   async getModelByName(projectId: string, name: string): Promise<TrainingModelRow | null> {
@@ -53,7 +53,7 @@ export class SqlTrainingStore implements TrainingStore {
       this
         .#sql`SELECT * FROM training_models WHERE project_id = ${projectId} AND name = ${name} AND deleted_at IS NULL`,
     );
-    return rows.length === 0 ? null : modelFromDb(rows[0]);
+    return rows.length === 0 ? null : modelFromDb(rows[0]!);
   }
 
   async createModel(row: TrainingModelRow): Promise<{ model: TrainingModelRow; created: boolean }> {
@@ -63,11 +63,11 @@ export class SqlTrainingStore implements TrainingStore {
         const live = yield* all<Record<string, unknown>>(
           sql`SELECT * FROM training_models WHERE project_id = ${row.project_id} AND name = ${row.name} AND deleted_at IS NULL`,
         );
-        if (live.length > 0) return { model: modelFromDb(live[0]), created: false };
+        if (live.length > 0) return { model: modelFromDb(live[0]!), created: false };
         const byId = yield* all<Record<string, unknown>>(
           sql`SELECT * FROM training_models WHERE project_id = ${row.project_id} AND id = ${row.id}`,
         );
-        if (byId.length > 0) return { model: modelFromDb(byId[0]), created: false };
+        if (byId.length > 0) return { model: modelFromDb(byId[0]!), created: false };
         yield* run(sql`INSERT INTO training_ids (id, project_id, kind) VALUES (${row.id}, ${row.project_id}, 'model')`);
         yield* run(sql`INSERT INTO training_models (project_id, id, entity, project, name, base_model, run_id, created_by, created_at, deleted_at, last_step, trainer)
           VALUES (${row.project_id}, ${row.id}, ${row.entity}, ${row.project}, ${row.name}, ${row.base_model}, ${row.run_id}, ${row.created_by}, ${row.created_at}, NULL, 0, NULL)`);
@@ -146,7 +146,7 @@ export class SqlTrainingStore implements TrainingStore {
   async checkpointStep(projectId: string, modelId: string, checkpointId: string): Promise<number | null> {
     const rows = await this.tx.read<{ step: unknown }>(this.#sql`SELECT step FROM training_checkpoints
       WHERE project_id = ${projectId} AND model_id = ${modelId} AND id = ${checkpointId}`);
-    return rows.length === 0 ? null : Number(rows[0].step);
+    return rows.length === 0 ? null : Number(rows[0]!.step);
   }
 
   async getCheckpoint(projectId: string, modelId: string, step: number | null): Promise<CheckpointRow | null> {
@@ -156,13 +156,13 @@ export class SqlTrainingStore implements TrainingStore {
         ? sql`SELECT ${CHECKPOINT_COLUMNS} FROM training_checkpoints WHERE project_id = ${projectId} AND model_id = ${modelId} ORDER BY step DESC LIMIT 1`
         : sql`SELECT ${CHECKPOINT_COLUMNS} FROM training_checkpoints WHERE project_id = ${projectId} AND model_id = ${modelId} AND step = ${step}`;
     const rows = await this.tx.read<Record<string, unknown>>(q);
-    return rows.length === 0 ? null : checkpointFromDb(rows[0]);
+    return rows.length === 0 ? null : checkpointFromDb(rows[0]!);
   }
 
   async checkpointData(projectId: string, modelId: string, checkpointId: string): Promise<Uint8Array | null> {
     const rows = await this.tx.read<{ data: unknown }>(this.#sql`SELECT data FROM training_checkpoints
       WHERE project_id = ${projectId} AND model_id = ${modelId} AND id = ${checkpointId}`);
-    return rows.length === 0 ? null : bytesFromDb(rows[0].data);
+    return rows.length === 0 ? null : bytesFromDb(rows[0]!.data);
   }
 
   deleteCheckpoints(projectId: string, modelId: string, steps: number[]): Promise<number[]> {
@@ -191,7 +191,7 @@ export class SqlTrainingStore implements TrainingStore {
       if (current.length === 0) return;
       // §4.5 step 4: later values overwrite earlier keys.
       const merged = {
-        ...(JSON.parse(current[0].metrics) as Record<string, number>),
+        ...(JSON.parse(current[0]!.metrics) as Record<string, number>),
         ...(JSON.parse(row.metrics) as Record<string, number>),
       };
       yield* run(sql`UPDATE training_checkpoints SET metrics = ${JSON.stringify(merged)}
@@ -214,7 +214,7 @@ export class SqlTrainingStore implements TrainingStore {
     const rows = await this.tx.read<Record<string, unknown>>(
       this.#sql`SELECT * FROM training_jobs WHERE project_id = ${projectId} AND id = ${id}`,
     );
-    return rows.length === 0 ? null : jobFromDb(rows[0]);
+    return rows.length === 0 ? null : jobFromDb(rows[0]!);
   }
 
   async listEvents(
@@ -234,7 +234,7 @@ export class SqlTrainingStore implements TrainingStore {
       this
         .#sql`SELECT seq FROM training_events WHERE project_id = ${projectId} AND job_id = ${jobId} AND id = ${eventId}`,
     );
-    return rows.length === 0 ? null : Number(rows[0].seq);
+    return rows.length === 0 ? null : Number(rows[0]!.seq);
   }
 
   leaseJob(request: LeaseRequest): Promise<LeasedJob | null> {

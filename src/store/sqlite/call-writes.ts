@@ -75,7 +75,7 @@ export function callPartRow(p: CallPart): CallPartRow {
 export function writeCallParts(db: Database.Database, rows: CallPartRow[]): void {
   const statements = [writerStatement(db, START_SQL), writerStatement(db, END_SQL), writerStatement(db, UPDATE_SQL)];
   const changeSeq = writerStatement(db, NEXT_CHANGE_SQL).pluck().get() as number;
-  for (const row of rows) statements[row[0] as number].run([...row.slice(1), changeSeq]);
+  for (const row of rows) statements[row[0] as number]!.run([...row.slice(1), changeSeq]);
 }
 
 /** Tombstones the calls and every live descendant in their traces; returns how many ids were marked. */

@@ -15,8 +15,8 @@ interface Sql {
  * cannot be written as an SQLite JSON path, so it sorts as missing.
  */
 function jsonPathExpr(path: readonly string[], prefix: string): Sql {
-  if (path.length === 0) return { sql: 'json_extract(r.val, ?)', params: [prefix] };
   const [head, ...rest] = path;
+  if (head === undefined) return { sql: 'json_extract(r.val, ?)', params: [prefix] };
   if (head.includes('"')) return { sql: 'NULL', params: [] };
   const asKey = jsonPathExpr(rest, `${prefix}."${head}"`);
   if (!/^\d+$/.test(head)) return asKey;

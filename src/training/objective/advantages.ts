@@ -44,10 +44,11 @@ export function scaleTokens(trajectories: readonly TrajectoryTokens[], balance: 
   const total = trajectories.reduce((n, t) => n + t.numTrainable, 0);
   if (total === 0) return { weights: trajectories.map(() => 0), advantages: trajectories.map(() => 0) };
   const raw = trajectories.map((t) => 1 / (t.numTrainable + 1e-6));
-  const rawMean = trajectories.reduce((s, t, i) => s + raw[i] * t.numTrainable, 0) / total;
+  const rawMean = trajectories.reduce((s, t, i) => s + raw[i]! * t.numTrainable, 0) / total;
   const weights = raw.map((w) => w / rawMean);
   const balanced = trajectories.map((t) => balanceAdvantage(t.advantage, balance));
-  const meanAbs = trajectories.reduce((s, t, i) => s + Math.abs(balanced[i]) * weights[i] * t.numTrainable, 0) / total;
+  const meanAbs =
+    trajectories.reduce((s, t, i) => s + Math.abs(balanced[i]!) * weights[i]! * t.numTrainable, 0) / total;
   // All advantages balanced away (e.g. b = 1 with only negative ones): nothing to normalise.
   const advantages = meanAbs > 0 ? balanced.map((a) => a / meanAbs) : balanced;
   return { weights, advantages };
@@ -56,7 +57,7 @@ export function scaleTokens(trajectories: readonly TrajectoryTokens[], balance: 
 export function shuffleInPlace<T>(items: T[], random: () => number): T[] {
   for (let i = items.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
-    [items[i], items[j]] = [items[j], items[i]];
+    [items[i], items[j]] = [items[j]!, items[i]!];
   }
   return items;
 }

@@ -44,21 +44,21 @@ export class AdamW {
 
   /** Clips, applies one update and returns the gradient norm before clipping. */
   apply(grads: tf.Tensor[], o: AdamWOptions): number {
-    const norm = tf.tidy(() => tf.sqrt(tf.addN(grads.map((g) => tf.sum(tf.square(g))))).dataSync()[0]);
+    const norm = tf.tidy(() => tf.sqrt(tf.addN(grads.map((g) => tf.sum(tf.square(g))))).dataSync()[0]!);
     const scale = norm > o.maxGradNorm ? o.maxGradNorm / (norm + 1e-6) : 1;
     this.step += 1;
     const c1 = 1 - o.beta1 ** this.step;
     const c2 = 1 - o.beta2 ** this.step;
     tf.tidy(() => {
       this.params.forEach((p, i) => {
-        const g = tf.mul(grads[i], scale);
-        const m = tf.add(tf.mul(this.m[i], o.beta1), tf.mul(g, 1 - o.beta1));
-        const v = tf.add(tf.mul(this.v[i], o.beta2), tf.mul(tf.square(g), 1 - o.beta2));
+        const g = tf.mul(grads[i]!, scale);
+        const m = tf.add(tf.mul(this.m[i]!, o.beta1), tf.mul(g, 1 - o.beta1));
+        const v = tf.add(tf.mul(this.v[i]!, o.beta2), tf.mul(tf.square(g), 1 - o.beta2));
         const update = tf.div(tf.div(m, c1), tf.add(tf.sqrt(tf.div(v, c2)), o.epsilon));
         // Decoupled weight decay (AdamW): shrink the weight itself, not the gradient.
         p.assign(tf.sub(tf.mul(p, 1 - o.learningRate * o.weightDecay), tf.mul(update, o.learningRate)));
-        this.m[i].assign(m);
-        this.v[i].assign(v);
+        this.m[i]!.assign(m);
+        this.v[i]!.assign(v);
       });
     });
     return norm;

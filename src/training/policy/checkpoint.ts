@@ -48,7 +48,7 @@ export function encodeCheckpoint(state: PolicyState): Uint8Array {
   out.set(json, 12);
   let offset = start;
   for (const a of arrays) {
-    for (let i = 0; i < a.length; i++, offset += 4) view.setFloat32(offset, a[i], true);
+    for (let i = 0; i < a.length; i++, offset += 4) view.setFloat32(offset, a[i]!, true);
   }
   return out;
 }

@@ -11,7 +11,7 @@ export const matMul2d = tf.customGrad(((a: tf.Tensor2D, b: tf.Tensor2D, save: tf
   return {
     value: tf.matMul(a, b),
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
-      const [sa, sb] = saved as tf.Tensor2D[];
+      const [sa, sb] = saved as [tf.Tensor2D, tf.Tensor2D];
       return [tf.matMul(dy as tf.Tensor2D, tf.transpose(sb)), tf.matMul(tf.transpose(sa), dy as tf.Tensor2D)];
     },
   };

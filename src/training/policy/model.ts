@@ -15,7 +15,7 @@ export function toVariables(c: PolicyConfig, values: readonly Float32Array[]): W
   weightSpecs(c).forEach((s, i) =>
     map.set(
       s.name,
-      tf.tidy(() => tf.variable(tf.tensor(values[i], s.shape), true)),
+      tf.tidy(() => tf.variable(tf.tensor(values[i]!, s.shape), true)),
     ),
   );
   return map;
@@ -30,7 +30,7 @@ function layerNorm(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor): tf.Tensor {
 
 function linear(x: tf.Tensor, w: tf.Tensor, b?: tf.Tensor): tf.Tensor {
   const shape = x.shape;
-  const y = matMul2d(tf.reshape(x, [-1, shape[shape.length - 1]]) as tf.Tensor2D, w as tf.Tensor2D);
+  const y = matMul2d(tf.reshape(x, [-1, shape[shape.length - 1]!]) as tf.Tensor2D, w as tf.Tensor2D);
   const out = tf.reshape(y, [...shape.slice(0, -1), w.shape[1] as number]);
   return b ? tf.add(out, b) : out;
 }
@@ -78,7 +78,7 @@ function attention(
   bias: tf.Tensor | null,
   cache?: KvCache,
 ): tf.Tensor {
-  const [batch, len] = h.shape;
+  const [batch, len] = h.shape as [number, number, number];
   const d = c.dModel;
   const dh = d / c.nHeads;
   const qkv = linear(h, w.get(`l${l}.qkv`)!);
@@ -88,8 +88,8 @@ function attention(
     let keys = tf.slice(x, [0, d], [len, d]);
     let values = tf.slice(x, [0, 2 * d], [len, d]);
     if (cache) {
-      keys = extend(cache.k[l], b, keys);
-      values = extend(cache.v[l], b, values);
+      keys = extend(cache.k[l]!, b, keys);
+      values = extend(cache.v[l]!, b, values);
     }
     const rowBias = bias
       ? (tf.reshape(tf.slice(bias, [b, 0, 0, 0], [1, 1, len, len]), [len, len]) as tf.Tensor2D)
@@ -119,7 +119,7 @@ function positionEncoding(positions: tf.Tensor2D, d: number): tf.Tensor2D {
   const out = new Float32Array(pos.length * d);
   for (let t = 0; t < pos.length; t++) {
     for (let i = 0; i < d / 2; i++) {
-      const angle = pos[t] / 10000 ** ((2 * i) / d);
+      const angle = pos[t]! / 10000 ** ((2 * i) / d);
       out[t * d + 2 * i] = POSITION_SCALE * Math.sin(angle);
       out[t * d + 2 * i + 1] = POSITION_SCALE * Math.cos(angle);
     }
@@ -172,7 +172,7 @@ export function attentionBias(segments: readonly (readonly number[])[]): tf.Tens
   segments.forEach((seg, b) => {
     for (let i = 0; i < len; i++) {
       for (let j = 0; j <= i; j++) {
-        if ((seg[i] === seg[j] && seg[i] >= 0) || i === j) data[(b * len + i) * len + j] = 0;
+        if ((seg[i] === seg[j] && seg[i]! >= 0) || i === j) data[(b * len + i) * len + j] = 0;
       }
     }
   });

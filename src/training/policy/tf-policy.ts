@@ -48,8 +48,8 @@ export class TfPolicy {
       const o = state.optimizer;
       policy.optimizer.step = o.step;
       tf.tidy(() => {
-        policy.optimizer.m.forEach((t, i) => t.assign(tf.tensor(o.m[i], t.shape)));
-        policy.optimizer.v.forEach((t, i) => t.assign(tf.tensor(o.v[i], t.shape)));
+        policy.optimizer.m.forEach((t, i) => t.assign(tf.tensor(o.m[i]!, t.shape)));
+        policy.optimizer.v.forEach((t, i) => t.assign(tf.tensor(o.v[i]!, t.shape)));
       });
     }
     return policy;
@@ -103,7 +103,7 @@ export class TfPolicy {
       for (const kind of ['k', 'v'] as const) {
         cache[kind].forEach((rows, l) =>
           rows.forEach((_, b) => {
-            rows[b] = tf.keep(tf.clone(single[kind][l][0]!));
+            rows[b] = tf.keep(tf.clone(single[kind][l]![0]!));
           }),
         );
       }

@@ -27,7 +27,7 @@ function rowConstants(row: TrainingRow, old: readonly number[], cfg: ObjectiveCo
   });
   const tis = shift(row.oldLogprobs).map((orig, i) => {
     const c = cfg.truncatedImportanceSampling;
-    const recomputed = old[i + 1];
+    const recomputed = old[i + 1]!;
     // §10.5: sg[min(exp(ℓ° − ℓ^orig), c)], 1 where either log-prob is unknown.
     return c === null || Number.isNaN(orig) || Number.isNaN(recomputed) ? 1 : Math.min(Math.exp(recomputed - orig), c);
   });
@@ -45,7 +45,7 @@ function rowConstants(row: TrainingRow, old: readonly number[], cfg: ObjectiveCo
 /** §10.3 precalculate_logprobs: ℓ° recomputed with the starting weights on trainable tokens. */
 function recomputeOld(policy: TfPolicy, row: TrainingRow): number[] {
   const lp = tf.tidy(() => policy.rowLogprobs(row).logprobs.dataSync() as Float32Array);
-  return row.ids.map((_, i) => (i > 0 && row.mask[i] === 1 ? lp[i - 1] : NaN));
+  return row.ids.map((_, i) => (i > 0 && row.mask[i] === 1 ? lp[i - 1]! : NaN));
 }
 
 function gradientStep(
@@ -64,11 +64,19 @@ function gradientStep(
     return out.loss;
   }, vars);
   const gradNorm = policy.optimizer.apply(
-    vars.map((v) => grads[v.name]),
+    vars.map((v) => grads[v.name]!),
     adamWDefaults(cfg.policyLearningRate),
   );
-  const [logprobs, entropy, fracClipped, oldT, hasOld, mask] = observed.map((t) => t.dataSync() as Float32Array);
-  const loss = value.dataSync()[0];
+  // the six tensors kept above, in that order
+  const [logprobs, entropy, fracClipped, oldT, hasOld, mask] = observed.map((t) => t.dataSync() as Float32Array) as [
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+  ];
+  const loss = value.dataSync()[0]!;
   tf.dispose([value, ...Object.values(grads), ...observed]);
   return stepMetrics({
     loss,
@@ -78,7 +86,7 @@ function gradientStep(
     old: oldT,
     hasOld,
     mask,
-    fracClipped: fracClipped[0],
+    fracClipped: fracClipped[0]!,
     learningRate: cfg.policyLearningRate,
   });
 }
@@ -110,7 +118,7 @@ export async function runRlJob(input: TrainingJobInput, emit: Emit): Promise<Tra
     const olds = built.rows.map((row) => (cfg.precalculateLogprobs ? recomputeOld(policy, row) : row.oldLogprobs));
     const all: Record<string, number>[] = [];
     for (let i = 0; i < built.rows.length; i++) {
-      const metrics = gradientStep(policy, built.rows[i], olds[i], cfg);
+      const metrics = gradientStep(policy, built.rows[i]!, olds[i]!, cfg);
       all.push(metrics);
       await emit({ type: 'gradient_step', data: metrics });
     }

@@ -23,7 +23,7 @@ function logprobEntry(logprobs: Float32Array, id: number, topK: number): Record<
   const top: Record<string, unknown>[] = [];
   if (topK > 0) {
     const order = Array.from(logprobs.keys())
-      .sort((a, b) => logprobs[b] - logprobs[a])
+      .sort((a, b) => logprobs[b]! - logprobs[a]!)
       .slice(0, topK);
     for (const t of order) top.push({ token: tokenString(t), logprob: logprobs[t], bytes: tokenBytes(t) });
   }
@@ -64,9 +64,9 @@ function generate(policy: TfPolicy, prompt: number[], p: SamplingParams): Sequen
         );
       seqs.forEach((s, b) => {
         if (s.finish !== null) return;
-        const id = pickToken(logprobs[b], p, random);
+        const id = pickToken(logprobs[b]!, p, random);
         s.ids.push(id);
-        if (p.logprobs) s.entries.push(logprobEntry(logprobs[b], id, p.topLogprobs));
+        if (p.logprobs) s.entries.push(logprobEntry(logprobs[b]!, id, p.topLogprobs));
         advance(s, id, p, policy.config.context - prompt.length - s.ids.length);
       });
     }

@@ -51,28 +51,28 @@ const sampleable = (id: number): boolean => id < 256 || id === END_OF_TURN;
 export function pickToken(logprobs: Float32Array, p: SamplingParams, random: () => number): number {
   const ids: number[] = [];
   for (let i = 0; i < logprobs.length; i++) if (sampleable(i)) ids.push(i);
-  if (p.temperature === 0) return ids.reduce((best, i) => (logprobs[i] > logprobs[best] ? i : best), ids[0]);
-  const max = Math.max(...ids.map((i) => logprobs[i]));
-  let weights = ids.map((i) => Math.exp((logprobs[i] - max) / p.temperature));
+  if (p.temperature === 0) return ids.reduce((best, i) => (logprobs[i]! > logprobs[best]! ? i : best), ids[0]!);
+  const max = Math.max(...ids.map((i) => logprobs[i]!));
+  let weights = ids.map((i) => Math.exp((logprobs[i]! - max) / p.temperature));
   let total = weights.reduce((a, b) => a + b, 0);
   let pool = ids;
   if (p.topP < 1) {
-    const order = ids.map((_, k) => k).sort((a, b) => weights[b] - weights[a]);
+    const order = ids.map((_, k) => k).sort((a, b) => weights[b]! - weights[a]!);
     const kept: number[] = [];
     let mass = 0;
     for (const k of order) {
       kept.push(k);
-      mass += weights[k] / total;
+      mass += weights[k]! / total;
       if (mass >= p.topP) break;
     }
-    pool = kept.map((k) => ids[k]);
-    weights = kept.map((k) => weights[k]);
+    pool = kept.map((k) => ids[k]!);
+    weights = kept.map((k) => weights[k]!);
     total = weights.reduce((a, b) => a + b, 0);
   }
   let u = random() * total;
   for (let k = 0; k < pool.length; k++) {
-    u -= weights[k];
-    if (u <= 0) return pool[k];
+    u -= weights[k]!;
+    if (u <= 0) return pool[k]!;
   }
-  return pool[pool.length - 1];
+  return pool[pool.length - 1]!;
 }

@@ -66,11 +66,11 @@ function batchGradients(policy: TfPolicy, batch: readonly Example[]) {
       return tf.div(tf.neg(tf.sum(tf.mul(lp, tf.tensor1d(mask)))), count * batch.length) as tf.Scalar;
     }, vars);
     vars.forEach((v, i) => {
-      const next = tf.add(sums[i], grads[v.name]);
-      sums[i].dispose();
+      const next = tf.add(sums[i]!, grads[v.name]!);
+      sums[i]!.dispose();
       sums[i] = next;
     });
-    loss += value.dataSync()[0];
+    loss += value.dataSync()[0]!;
     tokens += count;
     tf.dispose([value, ...Object.values(grads)]);
   }
@@ -99,8 +99,8 @@ export async function runSftJob(input: TrainingJobInput, emit: Emit): Promise<Tr
   try {
     const all: Record<string, number>[] = [];
     for (let b = 0; b < batches.length; b++) {
-      const { sums, loss, tokens } = batchGradients(policy, batches[b]);
-      const learningRate = rates[b] * POLICY_LEARNING_RATE_SCALE;
+      const { sums, loss, tokens } = batchGradients(policy, batches[b]!);
+      const learningRate = rates[b]! * POLICY_LEARNING_RATE_SCALE;
       const gradNorm = policy.optimizer.apply(sums, adamWDefaults(learningRate));
       tf.dispose(sums);
       const metrics = { loss, grad_norm: gradNorm, learning_rate: learningRate, num_trainable_tokens: tokens };

@@ -22,8 +22,8 @@ function probsCorrelation(o: StepObservation): number {
   const ys: number[] = [];
   for (let i = 0; i < o.mask.length; i++) {
     if (o.mask[i] === 1 && o.hasOld[i] === 1) {
-      xs.push(Math.exp(o.logprobs[i]));
-      ys.push(Math.exp(o.old[i]));
+      xs.push(Math.exp(o.logprobs[i]!));
+      ys.push(Math.exp(o.old[i]!));
     }
   }
   if (xs.length === 0) return 0;
@@ -33,11 +33,11 @@ function probsCorrelation(o: StepObservation): number {
   let sxx = 0;
   let syy = 0;
   xs.forEach((x, i) => {
-    sxy += (x - mx) * (ys[i] - my);
+    sxy += (x - mx) * (ys[i]! - my);
     sxx += (x - mx) ** 2;
-    syy += (ys[i] - my) ** 2;
+    syy += (ys[i]! - my) ** 2;
   });
-  if (sxx === 0 || syy === 0) return xs.every((x, i) => Math.abs(x - ys[i]) < 1e-6) ? 1 : 0;
+  if (sxx === 0 || syy === 0) return xs.every((x, i) => Math.abs(x - ys[i]!) < 1e-6) ? 1 : 0;
   return sxy / Math.sqrt(sxx * syy);
 }
 
@@ -46,7 +46,7 @@ export function stepMetrics(o: StepObservation): Record<string, number> {
   let entropy = 0;
   o.mask.forEach((m, i) => {
     tokens += m;
-    entropy += m * o.entropy[i];
+    entropy += m * o.entropy[i]!;
   });
   const finite = (x: number) => (Number.isFinite(x) ? x : 0);
   return {

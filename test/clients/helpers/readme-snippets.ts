@@ -25,8 +25,8 @@ export function readmeText(): string {
 export function readmeSnippets(text = readmeText()): Map<string, Snippet> {
   const out = new Map<string, Snippet>();
   for (const m of text.matchAll(MARKER)) {
-    if (out.has(m[1])) throw new Error(`README.md: two snippets named ${m[1]}`);
-    out.set(m[1], { name: m[1], lang: m[2], code: `${m[3]}\n`, offset: m.index });
+    if (out.has(m[1]!)) throw new Error(`README.md: two snippets named ${m[1]}`);
+    out.set(m[1]!, { name: m[1]!, lang: m[2]!, code: `${m[3]}\n`, offset: m.index });
   }
   return out;
 }
@@ -47,8 +47,8 @@ export interface SetUp {
 export function parseSetUp(code: string): SetUp {
   const entity = /\bkeys create\b.*--entity[ =](\S+)/.exec(code);
   const exports = [...code.matchAll(/^\s*export\s+([A-Z_][A-Z0-9_]*)=(.+?)\s*$/gm)].map((m) => ({
-    name: m[1],
-    value: m[2].replace(/^(['"])(.*)\1$/, '$2'),
+    name: m[1]!,
+    value: m[2]!.replace(/^(['"])(.*)\1$/, '$2'),
   }));
   return { keyEntity: entity?.[1] ?? null, exports };
 }

@@ -90,7 +90,7 @@ forEachAdapter('auth store', (store) => {
       ]);
       // adding a membership again keeps its role
       await store().auth.addMembership(dora.id, 'ent-a');
-      assert.equal((await store().auth.listMemberships(dora.id))[0].role, 'admin');
+      assert.equal((await store().auth.listMemberships(dora.id))[0]!.role, 'admin');
       assert.deepEqual(await store().auth.findUser('dora'), dora);
       assert.equal(await store().auth.findUser('nobody-here'), null);
 

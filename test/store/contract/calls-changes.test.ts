@@ -37,7 +37,7 @@ forEachAdapter('calls changed_after', (store) => {
         rows.map((r) => r.id),
         ['z', 'y', 'x'],
       );
-      const afterY = cursorOf(rows[1]);
+      const afterY = cursorOf(rows[1]!);
       await store().calls.write([end(project, 'z')]);
       await store().calls.write([{ kind: 'update', project_id: project, id: 'y', display_name: 'renamed' }]);
       rows = await changes(store(), { project_id: project }, afterY);
@@ -50,15 +50,15 @@ forEachAdapter('calls changed_after', (store) => {
         ],
       );
       // one write of several calls: one position, told apart by id
-      const last = cursorOf(rows[2]);
+      const last = cursorOf(rows[2]!);
       await store().calls.write([start(project, 'b2'), start(project, 'b1')]);
       rows = await changes(store(), { project_id: project, filter: { call_ids: ['b1', 'b2', 'x'] } }, last);
       assert.deepEqual(
         rows.map((r) => r.id),
         ['b1', 'b2'],
       );
-      assert.equal(rows[0].change_seq, rows[1].change_seq);
-      assert.deepEqual(await changes(store(), { project_id: project }, cursorOf(rows[1])), []);
+      assert.equal(rows[0]!.change_seq, rows[1]!.change_seq);
+      assert.deepEqual(await changes(store(), { project_id: project }, cursorOf(rows[1]!)), []);
       // deleted calls are not shown; other projects never
       await store().calls.deleteCascade(project, ['b1'], 1);
       assert.deepEqual(

@@ -112,7 +112,7 @@ export async function writeFixture(store: TraceStore, project: string): Promise<
 
 /** Storage bytes of one call as both stores count them: the compact JSON texts of its four JSON columns. */
 export function storageBytes(id: string): number {
-  const w = WRITTEN[id];
+  const w = WRITTEN[id]!;
   return [w.attributes, w.inputs, w.output, w.summary].reduce(
     (sum, text) => sum + (text === null ? 0 : Buffer.byteLength(text)),
     0,

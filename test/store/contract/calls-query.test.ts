@@ -189,6 +189,7 @@ forEachAdapter('calls query', (store) => {
           include_total_storage_size: true,
         }),
       );
+      assert.ok(a !== undefined);
       assert.equal(a.id, 'a');
       assert.equal(a.op_name, 'weave:///e/p/op/chat:v1');
       assert.equal(a.started_at, 1_700_000_000_000_000);
@@ -204,6 +205,7 @@ forEachAdapter('calls query', (store) => {
       assert.equal(a.storage_size_bytes, storageBytes('a'));
       assert.equal(a.total_storage_size_bytes, storageBytes('a') + storageBytes('b') + storageBytes('c'));
       const [b] = await rows(store(), q({ filter: { call_ids: ['b'] }, include_total_storage_size: true }));
+      assert.ok(b !== undefined);
       assert.equal(b.total_storage_size_bytes, null);
       const read = await store().calls.read(project, 'd', { include_storage_size: true });
       assert.equal(read?.storage_size_bytes, storageBytes('d'));
@@ -211,6 +213,7 @@ forEachAdapter('calls query', (store) => {
       const other = freshProject();
       await store().calls.write([start(other, 'x', { wb_user_id: user.id })]);
       const [x] = await rows(store(), { project_id: other, include_usernames: true });
+      assert.ok(x !== undefined);
       assert.equal(x.wb_username, `user-${project}`);
     }),
   );

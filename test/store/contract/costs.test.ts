@@ -54,7 +54,7 @@ forEachAdapter('cost store', (store) => {
       );
       const rows = await store().costs.query({ project_id: project });
       assert.deepEqual(ids(rows), ['p1']);
-      assert.equal(rows[0].prompt_token_cost, 1);
+      assert.equal(rows[0]!.prompt_token_cost, 1);
       const other = freshProject();
       await store().costs.insert(other, [price(other, 'p1')]);
     }),

@@ -63,7 +63,7 @@ forEachAdapter('feedback store', (store) => {
       await store().feedback.insert([feedback(other, 'z', { created_at: 1 })]);
       const rows = await store().feedback.query({ project_id: project });
       assert.deepEqual(ids(rows), ['c', 'b', 'a']);
-      const back = rows[1];
+      const back = rows[1]!;
       for (const key of ['payload', 'scorer_tags', 'scorer_ratings'] as const)
         assert.deepEqual(JSON.parse(back[key]), JSON.parse(full[key]), key);
       assert.deepEqual(
@@ -99,7 +99,7 @@ forEachAdapter('feedback store', (store) => {
       await store().feedback.replace(project, 'old', feedback(project, 'new', { payload: '{"v":2}' }));
       const rows = await store().feedback.query({ project_id: project });
       assert.deepEqual(ids(rows), ['new', 'kept']);
-      assert.deepEqual(JSON.parse(rows[0].payload), { v: 2 });
+      assert.deepEqual(JSON.parse(rows[0]!.payload), { v: 2 });
       // replacing an id that is gone inserts all the same
       await store().feedback.replace(project, 'gone', feedback(project, 'newer', { created_at: 3_000 }));
       await assert.rejects(store().feedback.replace(project, 'new', feedback(project, 'kept')), InvalidRequestError);

@@ -132,6 +132,7 @@ forEachAdapter('object store', (store) => {
         filter: { object_ids: ['op'] },
         metadata_only: true,
       });
+      assert.ok(meta !== undefined);
       assert.equal(meta.val, '{}');
       assert.equal(meta.kind, 'op');
       assert.equal(meta.size_bytes, Buffer.byteLength(JSON.stringify({ digest: 'o0', b: [1, 2], a: 'x' })));

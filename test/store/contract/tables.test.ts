@@ -35,7 +35,7 @@ forEachAdapter('table store', (store) => {
         p,
         't1',
         order,
-        order.map((d) => ({ digest: d, val: ROWS[d] })),
+        order.map((d) => ({ digest: d, val: ROWS[d]! })),
         1,
       );
       await tables().create(p, 't1', ['r9'], [], 2);
@@ -47,21 +47,24 @@ forEachAdapter('table store', (store) => {
         for await (const row of tables().query({ project_id: p, digest: 't1', limit: 1 })) out.push(row);
         return out;
       })();
-      assert.equal(first.val, ROWS.r1, 'row text comes back byte for byte');
+      assert.ok(first !== undefined);
+      assert.equal(first.val, ROWS.r1!, 'row text comes back byte for byte');
       assert.deepEqual(await tables().stats(p, ['t1', 'nope', 't1'], true), [
         {
           digest: 't1',
           count: 4,
-          storage_size_bytes: 2 * Buffer.byteLength(ROWS.r1) + Buffer.byteLength(ROWS.r2) + Buffer.byteLength(ROWS.r3),
+          storage_size_bytes:
+            2 * Buffer.byteLength(ROWS.r1!) + Buffer.byteLength(ROWS.r2!) + Buffer.byteLength(ROWS.r3!),
         },
         {
           digest: 't1',
           count: 4,
-          storage_size_bytes: 2 * Buffer.byteLength(ROWS.r1) + Buffer.byteLength(ROWS.r2) + Buffer.byteLength(ROWS.r3),
+          storage_size_bytes:
+            2 * Buffer.byteLength(ROWS.r1!) + Buffer.byteLength(ROWS.r2!) + Buffer.byteLength(ROWS.r3!),
         },
       ]);
       assert.deepEqual(await tables().stats(p, ['t1'], false), [{ digest: 't1', count: 4, storage_size_bytes: null }]);
-      assert.equal(await tables().row(p, 't1', 'r2'), ROWS.r2);
+      assert.equal(await tables().row(p, 't1', 'r2'), ROWS.r2!);
       assert.equal(await tables().row(p, 't1', 'r4'), null);
     }),
   );
@@ -70,7 +73,7 @@ forEachAdapter('table store', (store) => {
     'tables from digests may name unknown rows: counted, never returned',
     guard(async () => {
       const p = freshProject();
-      await tables().create(p, 'base', ['r1'], [{ digest: 'r1', val: ROWS.r1 }], 1);
+      await tables().create(p, 'base', ['r1'], [{ digest: 'r1', val: ROWS.r1! }], 1);
       await tables().create(p, 'ref', ['r1', 'ghost', 'r1'], [], 2);
       assert.deepEqual(await ids({ project_id: p, digest: 'ref' }), ['r1@0', 'r1@2']);
       assert.deepEqual(await tables().stats(p, ['ref'], false), [
@@ -88,7 +91,7 @@ forEachAdapter('table store', (store) => {
         p,
         't',
         order,
-        order.map((d) => ({ digest: d, val: ROWS[d] })),
+        order.map((d) => ({ digest: d, val: ROWS[d]! })),
         1,
       );
       const sorted = (path: string[], direction: 'asc' | 'desc' = 'asc') =>

@@ -14,7 +14,7 @@ let counter = 0;
 const baseModel = (): string => `test/base-${process.pid}-${(counter += 1)}`;
 
 function model(projectId: string, base: string, name = 'm'): TrainingModelRow {
-  const [entity, project] = projectId.split('/');
+  const [entity = '', project = ''] = projectId.split('/');
   return {
     project_id: projectId,
     id: uuidv7(),

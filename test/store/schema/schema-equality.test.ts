@@ -79,7 +79,7 @@ function comparable(schema: SchemaShape, store: 'sqlite' | 'postgres'): Record<s
   }
   for (const only of ONLY_IN) {
     if (only.store !== store) continue;
-    const table = tables[only.table];
+    const table = tables[only.table]!;
     assert.ok(
       table?.columns.some((c) => c.name === only.column),
       `${store} has ${only.table}.${only.column}`,

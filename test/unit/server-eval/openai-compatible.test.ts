@@ -43,10 +43,10 @@ test('429 and 5xx are retried (Retry-After honoured); the request carries the ke
   ]);
   assert.deepEqual(await provider(impl).complete('m', { messages: [] }), { choices: [] });
   assert.equal(seen.length, 3);
-  assert.equal(seen[0].url, 'http://provider.test/v1/chat/completions');
-  assert.equal(seen[0].headers.authorization, `Bearer ${KEY}`);
-  assert.equal(seen[0].headers['x-org'], 'o1');
-  assert.equal(seen[0].body.model, 'm');
+  assert.equal(seen[0]!.url, 'http://provider.test/v1/chat/completions');
+  assert.equal(seen[0]!.headers.authorization, `Bearer ${KEY}`);
+  assert.equal(seen[0]!.headers['x-org'], 'o1');
+  assert.equal(seen[0]!.body.model, 'm');
 });
 
 test('other 4xx fail at once; retries are bounded; error texts never carry the key', async () => {

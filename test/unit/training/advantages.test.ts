@@ -7,11 +7,11 @@ const close = (actual: number, expected: number, tol = 1e-9) =>
 
 test('§10.7 worked example: rewards [1,0,0,1] with scale_rewards → ±0.999998', () => {
   const a = groupAdvantages([1, 0, 0, 1], true);
-  [1, -1, -1, 1].forEach((sign, i) => close(a[i], (sign * 0.5) / 0.500001));
-  close(a[0], 0.999998, 1e-6);
+  [1, -1, -1, 1].forEach((sign, i) => close(a[i]!, (sign * 0.5) / 0.500001));
+  close(a[0]!, 0.999998, 1e-6);
   // advantage_balance 0.5 halves the negatives only.
-  close(balanceAdvantage(a[1], 0.5), -0.499999, 1e-6);
-  close(balanceAdvantage(a[0], 0.5), a[0]);
+  close(balanceAdvantage(a[1]!, 0.5), -0.499999, 1e-6);
+  close(balanceAdvantage(a[0]!, 0.5), a[0]!);
 });
 
 test('scale_rewards false: advantages are centred rewards; equal rewards give all zeros', () => {
@@ -39,12 +39,12 @@ test('token weights have mean 1 over trainable tokens; advantages normalised by 
     0,
   );
   // raw w = [1, 1/3] (up to 1e-6); token mean = (1·1 + 3·1/3)/4 = 0.5 → w = [2, 2/3].
-  close(weights[0], 2, 1e-5);
-  close(weights[1], 2 / 3, 1e-5);
-  close((weights[0] * 1 + weights[1] * 3) / 4, 1, 1e-9);
+  close(weights[0]!, 2, 1e-5);
+  close(weights[1]!, 2 / 3, 1e-5);
+  close((weights[0]! * 1 + weights[1]! * 3) / 4, 1, 1e-9);
   // mean |A|·w over tokens = (1·2 + 3·1·2/3)/4 = 1 → unchanged.
-  close(advantages[0], 1, 1e-5);
-  close(advantages[1], -1, 1e-5);
+  close(advantages[0]!, 1, 1e-5);
+  close(advantages[1]!, -1, 1e-5);
   // With balance 0.5 the negative halves, and mean |A|w = (2 + 3·0.5·2/3)/4 = 0.75.
   const b = scaleTokens(
     [
@@ -53,8 +53,8 @@ test('token weights have mean 1 over trainable tokens; advantages normalised by 
     ],
     0.5,
   );
-  close(b.advantages[0], 1 / 0.75, 1e-5);
-  close(b.advantages[1], -0.5 / 0.75, 1e-5);
+  close(b.advantages[0]!, 1 / 0.75, 1e-5);
+  close(b.advantages[1]!, -0.5 / 0.75, 1e-5);
 });
 
 test('advantage_balance 1 with only negative advantages leaves every advantage 0 (no division by 0)', () => {

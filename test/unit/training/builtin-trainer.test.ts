@@ -78,7 +78,7 @@ test('complete: n, max_tokens → length, logprobs with token_id tokens and top_
   for (const c of body.choices) {
     const tokens = c.logprobs!.content;
     if (c.finish_reason === 'length') assert.equal(tokens.length, 5);
-    else assert.equal(tokens[tokens.length - 1].token, 'token_id:261'); // sampled end of turn → stop
+    else assert.equal(tokens[tokens.length - 1]!.token, 'token_id:261'); // sampled end of turn → stop
     for (const e of c.logprobs!.content) {
       assert.match(e.token, /^token_id:\d+$/);
       assert.ok(e.logprob < 0, `logprob ${e.logprob}`);
@@ -107,20 +107,20 @@ test('complete: seeded sampling is deterministic, other seeds differ; no logprob
     a.choices.map((x) => x.message.content),
     c.choices.map((x) => x.message.content),
   );
-  assert.equal(a.choices[0].logprobs, null);
+  assert.equal(a.choices[0]!.logprobs, null);
   const greedy1 = await complete({ max_tokens: 6, temperature: 0, seed: 1, logprobs: true });
   const greedy2 = await complete({ max_tokens: 6, temperature: 0, seed: 2, logprobs: true });
-  assert.deepEqual(greedy1.choices[0].logprobs, greedy2.choices[0].logprobs);
+  assert.deepEqual(greedy1.choices[0]!.logprobs, greedy2.choices[0]!.logprobs);
 });
 
 test('complete: a stop string ends the completion before it with finish_reason stop', async () => {
   const free = await complete({ max_tokens: 12, seed: 3, temperature: 0 });
-  const text = free.choices[0].message.content;
+  const text = free.choices[0]!.message.content;
   const stop = text.slice(2, 3);
   assert.equal(stop.length, 1);
   const stopped = await complete({ max_tokens: 12, seed: 3, temperature: 0, stop: [stop] });
-  assert.equal(stopped.choices[0].finish_reason, 'stop');
-  assert.equal(stopped.choices[0].message.content, text.slice(0, text.indexOf(stop)));
+  assert.equal(stopped.choices[0]!.finish_reason, 'stop');
+  assert.equal(stopped.choices[0]!.message.content, text.slice(0, text.indexOf(stop)));
 });
 
 test('no-op job (all rewards equal): num_sequences 0, the parent checkpoint unchanged', async () => {
@@ -131,10 +131,10 @@ test('no-op job (all rewards equal): num_sequences 0, the parent checkpoint unch
     events.map((e) => e.type),
     ['training_started'],
   );
-  assert.equal(events[0].data.num_sequences, 0);
-  assert.equal(events[0].data.num_groups_trainable, 0);
-  assert.equal(events[0].data.num_trajectories, 2);
-  assert.equal(events[0].data.backend_wasm, 1);
+  assert.equal(events[0]!.data.num_sequences, 0);
+  assert.equal(events[0]!.data.num_groups_trainable, 0);
+  assert.equal(events[0]!.data.num_trajectories, 2);
+  assert.equal(events[0]!.data.backend_wasm, 1);
   assert.equal(outcome.numGradientSteps, 0);
   assert.equal(sha(outcome.checkpoint), sha(encodeCheckpoint(initialPolicyState())));
 });
@@ -162,7 +162,7 @@ test('abort: the job stops with an AbortError; the trainer keeps working afterwa
   );
   await assert.rejects(started, (err: Error) => err.name === 'AbortError' && /model deleted/.test(err.message));
   const again = await run(job({ trajectoryGroups: groups }));
-  assert.equal(again.outcome.numGradientSteps, again.events[0].data.num_sequences);
+  assert.equal(again.outcome.numGradientSteps, again.events[0]!.data.num_sequences);
 });
 
 test('events: training_started then one numeric gradient_step per sequence, each awaited before the next', async () => {
@@ -182,7 +182,7 @@ test('events: training_started then one numeric gradient_step per sequence, each
     },
     new AbortController().signal,
   );
-  const started = events[0];
+  const started = events[0]!;
   assert.equal(started.type, 'training_started');
   for (const key of [
     'num_sequences',
@@ -213,13 +213,13 @@ test('events: training_started then one numeric gradient_step per sequence, each
     ]) {
       assert.ok(Number.isFinite(s.data[key]), key);
     }
-    assert.ok(s.data.grad_norm > 0, `grad_norm ${s.data.grad_norm}`);
+    assert.ok(s.data.grad_norm! > 0, `grad_norm ${s.data.grad_norm}`);
     // On-policy samples: the ratio is 1 before the first update.
-    assert.ok(s.data.probs_corr > 0.9, `probs_corr ${s.data.probs_corr}`);
+    assert.ok(s.data.probs_corr! > 0.9, `probs_corr ${s.data.probs_corr}`);
   }
   // Each handler finished before the worker sent the next event.
   log.forEach((entry, i) => assert.equal(entry.split(' ')[0], i % 2 === 0 ? 'begin' : 'end'));
-  assert.equal(outcome.metrics.learning_rate, steps[0].data.learning_rate);
+  assert.equal(outcome.metrics.learning_rate, steps[0]!.data.learning_rate);
 });
 
 test('a job with every §5.8 knob set runs; each metric is finite', async () => {
@@ -274,14 +274,14 @@ test('learning: mean reward of a toy task rises over a few RL jobs; checkpoints 
         seed: step,
       }),
     );
-    gradNorms.push(...events.filter((e) => e.type === 'gradient_step').map((e) => e.data.grad_norm));
+    gradNorms.push(...events.filter((e) => e.type === 'gradient_step').map((e) => e.data.grad_norm!));
     // Compared by digest: a failing deep comparison of two 1.6 MB arrays spends minutes on its diff.
     if (outcome.numGradientSteps > 0)
       assert.notEqual(sha(outcome.checkpoint), sha(parent ?? encodeCheckpoint(initialPolicyState())));
     checkpoint = outcome.checkpoint;
   }
-  const early = (means[0] + means[1]) / 2;
-  const late = (means[6] + means[7]) / 2;
+  const early = (means[0]! + means[1]!) / 2;
+  const late = (means[6]! + means[7]!) / 2;
   assert.ok(late >= early + 0.2, `mean reward ${means.map((m) => m.toFixed(2)).join(' ')}`);
   // Groups that all hit the target stop contributing (equal rewards), so later jobs may have no steps.
   assert.ok(gradNorms.length >= 4 && gradNorms.every((g) => g > 0), `grad norms ${gradNorms.join(' ')}`);
@@ -300,13 +300,13 @@ test('SFT: one step per batch; the loss on the examples falls over epochs', asyn
         sftConfig: { batch_size: 2, learning_rate: [2e-5, 1e-5] },
       }),
     );
-    assert.equal(events[0].data.num_sequences, 2);
+    assert.equal(events[0]!.data.num_sequences, 2);
     assert.deepEqual(
       events.slice(1).map((e) => e.data.learning_rate),
       [2e-5 * 1000, 1e-5 * 1000],
     );
-    losses.push(outcome.metrics.loss);
+    losses.push(outcome.metrics.loss!);
     checkpoint = outcome.checkpoint;
   }
-  assert.ok(losses[2] < losses[0] * 0.8, `losses ${losses.join(' ')}`);
+  assert.ok(losses[2]! < losses[0]! * 0.8, `losses ${losses.join(' ')}`);
 });

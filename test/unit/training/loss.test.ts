@@ -37,20 +37,20 @@ function inputs(overrides: Partial<Record<keyof LossInputs, number[]>> = {}): Lo
 
 function loss(raw: Record<string, unknown>, inp = inputs()): { loss: number; frac: number } {
   const out = rlLoss(inp, resolveObjectiveConfig(raw));
-  return { loss: out.loss.dataSync()[0], frac: out.fracClipped.dataSync()[0] };
+  return { loss: out.loss.dataSync()[0]!, frac: out.fracClipped.dataSync()[0]! };
 }
 
 const r = [Math.exp(0.5), Math.exp(-1)];
 const DEN = 2 + 1e-6;
 
 test('CISPO (default): −sg[clip(ρ,0,5)]·A·ℓ, mean over trainable tokens', () => {
-  close(loss({}).loss, (-(r[0] * 1 * -1) - r[1] * -1 * -2) / DEN);
+  close(loss({}).loss, (-(r[0]! * 1 * -1) - r[1]! * -1 * -2) / DEN);
   assert.equal(loss({}).frac, 0);
 });
 
 test('PPO: −min(ρA, clip(ρ,0.8,1.2)A); both ratios outside the window are counted as clipped', () => {
   const got = loss({ ppo: true });
-  close(got.loss, (-Math.min(r[0], 1.2) - Math.min(-r[1], -0.8)) / DEN);
+  close(got.loss, (-Math.min(r[0]!, 1.2) - Math.min(-r[1]!, -0.8)) / DEN);
   close(got.frac, 2 / DEN);
 });
 
@@ -58,13 +58,13 @@ test('importance_sampling_level sequence / average / geometric_average', () => {
   const rs = Math.exp(-0.25); // exp(mean δ) = exp((0.5 − 1)/2)
   close(loss({ importance_sampling_level: 'sequence' }).loss, (-(rs * -1) - rs * 2) / DEN);
   const avg = r.map((x) => (x + rs) / 2);
-  close(loss({ importance_sampling_level: 'average' }).loss, (avg[0] - avg[1] * 2) / DEN);
+  close(loss({ importance_sampling_level: 'average' }).loss, (avg[0]! - avg[1]! * 2) / DEN);
   const geo = [Math.exp((0.5 - 0.25) / 2), Math.exp((-1 - 0.25) / 2)];
-  close(loss({ importance_sampling_level: 'geometric_average' }).loss, (geo[0] - geo[1] * 2) / DEN);
+  close(loss({ importance_sampling_level: 'geometric_average' }).loss, (geo[0]! - geo[1]! * 2) / DEN);
 });
 
 test('max_negative_advantage_importance_sampling_weight caps every ratio', () => {
-  close(loss({ max_negative_advantage_importance_sampling_weight: 1 }).loss, (1 - r[1] * 2) / DEN);
+  close(loss({ max_negative_advantage_importance_sampling_weight: 1 }).loss, (1 - r[1]! * 2) / DEN);
 });
 
 test('mask_prob_ratio zeroes ratios outside the window (PPO: only the clipped branch is left)', () => {
@@ -75,16 +75,16 @@ test('mask_prob_ratio zeroes ratios outside the window (PPO: only the clipped br
 });
 
 test('kimi_k2_tau (and its alias partner_k2_tau) subtracts τ·δ from the advantages', () => {
-  const expected = (-(r[0] * 0.75 * -1) - r[1] * -0.5 * -2) / DEN;
+  const expected = (-(r[0]! * 0.75 * -1) - r[1]! * -0.5 * -2) / DEN;
   close(loss({ kimi_k2_tau: 0.5 }).loss, expected);
   close(loss({ partner_k2_tau: 0.5 }).loss, expected);
 });
 
 test('weights and mask: masked tokens do not count; a missing old log-prob means ratio 1', () => {
   const masked = loss({}, inputs({ mask: [1, 0], weights: [2, 1] })).loss;
-  close(masked, (2 * r[0]) / (1 + 1e-6));
+  close(masked, (2 * r[0]!) / (1 + 1e-6));
   const noOld = loss({}, inputs({ hasOld: [0, 1] })).loss;
-  close(noOld, (1 - r[1] * 2) / DEN);
+  close(noOld, (1 - r[1]! * 2) / DEN);
   // The truncated-importance-sampling factor (computed per token by the job) multiplies L_t.
   close(loss({}, inputs({ tisWeight: [0.5, 0.5] })).loss, 0.5 * loss({}).loss);
 });
@@ -103,7 +103,7 @@ function finiteDifference(f: (z: tf.Tensor) => tf.Tensor, z: number[][], eps = 1
     row.map((_, j) => {
       const at = (d: number) =>
         tf.tidy(
-          () => f(tf.tensor2d(z.map((r2, a) => r2.map((x, b) => (a === i && b === j ? x + d : x))))).dataSync()[0],
+          () => f(tf.tensor2d(z.map((r2, a) => r2.map((x, b) => (a === i && b === j ? x + d : x))))).dataSync()[0]!,
         );
       return (at(eps) - at(-eps)) / (2 * eps);
     }),
@@ -136,7 +136,7 @@ test('gradient check: PPO loss (token and sequence level) vs central finite diff
     const f = lossOfLogits(cfg, targets, fixed);
     const analytic = tf.grad(f)(tf.tensor2d(z)).arraySync() as number[][];
     const numeric = finiteDifference(f, z);
-    analytic.flat().forEach((g, k) => close(g, numeric.flat()[k], 2e-3));
+    analytic.flat().forEach((g, k) => close(g, numeric.flat()[k]!, 2e-3));
     assert.ok(
       analytic.flat().some((g) => Math.abs(g) > 1e-2),
       'gradient is not trivially zero',
@@ -168,13 +168,13 @@ test('gradient check: CISPO treats the clipped ratio as a constant weight (sg)',
         .sum(tf.mul(tf.logSoftmax(tf.tensor2d(z)), tf.oneHot(tf.tensor1d(targets, 'int32'), 3)), -1)
         .arraySync() as number[],
   );
-  const c = lp.map((l, t) => Math.exp(l - [-1.0, -1.6][t]));
+  const c = lp.map((l, t) => Math.exp(l - [-1.0, -1.6][t]!));
   const frozen = (zz: tf.Tensor) => {
     const l = tf.sum(tf.mul(tf.logSoftmax(zz), tf.oneHot(tf.tensor1d(targets, 'int32'), 3)), -1);
-    return tf.div(tf.neg(tf.sum(tf.mul(l, tf.tensor1d([c[0] * 1, c[1] * -1])))), 2 + 1e-6);
+    return tf.div(tf.neg(tf.sum(tf.mul(l, tf.tensor1d([c[0]! * 1, c[1]! * -1])))), 2 + 1e-6);
   };
   const numeric = finiteDifference(frozen, z);
-  analytic.flat().forEach((g, k) => close(g, numeric.flat()[k], 2e-3));
+  analytic.flat().forEach((g, k) => close(g, numeric.flat()[k]!, 2e-3));
 });
 
 test('gradients flow with every ratio option on (mask_prob_ratio must not put comparison ops on the tape)', () => {
@@ -201,7 +201,7 @@ test('gradients flow with every ratio option on (mask_prob_ratio must not put co
   const f = lossOfLogits(cfg, [1, 2], fixed);
   const analytic = tf.grad(f)(tf.tensor2d(z)).arraySync() as number[][];
   const numeric = finiteDifference(f, z, 1e-3);
-  analytic.flat().forEach((g, k) => close(g, numeric.flat()[k], 5e-3));
+  analytic.flat().forEach((g, k) => close(g, numeric.flat()[k]!, 5e-3));
   assert.ok(
     analytic.flat().some((g) => Math.abs(g) > 1e-2),
     'gradient is not trivially zero',

@@ -26,8 +26,8 @@ test('step-0 policy: the same bytes every time; 50k–200k weights; codec round 
   assert.throws(() => decodeCheckpoint(a.subarray(0, a.length - 4)), /length/);
   // A different seed gives different weights.
   assert.notDeepEqual(
-    initialWeights(DEFAULT_POLICY_CONFIG, 1)[0].slice(0, 4),
-    initialWeights(DEFAULT_POLICY_CONFIG, 2)[0].slice(0, 4),
+    initialWeights(DEFAULT_POLICY_CONFIG, 1)[0]!.slice(0, 4),
+    initialWeights(DEFAULT_POLICY_CONFIG, 2)[0]!.slice(0, 4),
   );
 });
 
@@ -36,10 +36,10 @@ test('the checkpoint keeps the optimizer state across a load/save', () => {
   try {
     const state = policy.toState();
     state.optimizer!.step = 7;
-    state.optimizer!.m[0][3] = 0.25;
+    state.optimizer!.m[0]![3] = 0.25;
     const back = decodeCheckpoint(encodeCheckpoint(state));
     assert.equal(back.optimizer!.step, 7);
-    assert.equal(back.optimizer!.m[0][3], 0.25);
+    assert.equal(back.optimizer!.m[0]![3], 0.25);
   } finally {
     policy.dispose();
   }
@@ -68,23 +68,23 @@ test('gradient check of the transformer (tiny config): analytic vs finite differ
     let checked = 0;
     for (const name of ['tok_emb', 'l0.qkv', 'l0.proj', 'l0.ff1', 'l0.ln1.g']) {
       const v = policy.weights.get(name)!;
-      const g = grads[v.name].dataSync();
+      const g = grads[v.name]!.dataSync();
       const base = v.dataSync().slice();
       // The few entries with the largest gradient: well above float32 noise.
       const order = Array.from(g.keys())
-        .sort((a, b) => Math.abs(g[b]) - Math.abs(g[a]))
+        .sort((a, b) => Math.abs(g[b]!) - Math.abs(g[a]!))
         .slice(0, 3);
       for (const k of order) {
         const at = (d: number) => {
           const copy = base.slice();
-          copy[k] += d;
+          copy[k] = copy[k]! + d;
           v.assign(tf.tensor(copy, v.shape));
-          return tf.tidy(() => f().dataSync()[0]);
+          return tf.tidy(() => f().dataSync()[0]!);
         };
         const numeric = (at(1e-2) - at(-1e-2)) / 2e-2;
         v.assign(tf.tensor(base, v.shape));
         assert.ok(
-          Math.abs(numeric - g[k]) <= 2e-2 * Math.max(1, Math.abs(g[k])),
+          Math.abs(numeric - g[k]!) <= 2e-2 * Math.max(1, Math.abs(g[k]!)),
           `${name}[${k}]: ${g[k]} vs ${numeric}`,
         );
         checked++;
@@ -116,7 +116,7 @@ test('sampler log-probs (KV-cached decoding) equal the training forward pass on 
       h.mask.forEach((m, i) => {
         if (m !== 1) return;
         assert.ok(
-          Math.abs(current[i - 1] - h.oldLogprobs[i]) < 1e-4,
+          Math.abs(current[i - 1]! - h.oldLogprobs[i]!) < 1e-4,
           `token ${i}: ${current[i - 1]} vs sampler ${h.oldLogprobs[i]}`,
         );
         compared++;

@@ -52,7 +52,7 @@ test('plain assistant messages are context (mask 0) unless allow_training_withou
   const allowed = tokenizeHistory(items, null, { ...opts, allowTrainingWithoutLogprobs: true }, 't')!;
   // "plain" (5 bytes) is trained as well, without old logprobs.
   assert.equal(trainable(allowed), 3 + 5);
-  const plainStart = allowed.ids.indexOf(encodeText('p')[0]);
+  const plainStart = allowed.ids.indexOf(encodeText('p')[0]!);
   assert.equal(allowed.mask[plainStart], 1);
   assert.ok(Number.isNaN(allowed.oldLogprobs[plainStart]), 'plain assistant text has no old logprob');
 });
@@ -129,5 +129,5 @@ test('a trajectory sent as recorded chat-completion exchanges: each exchange is 
   );
   assert.equal(tok.histories.length, 2);
   assert.equal(tok.numTrainable, 3 + 2);
-  assert.deepEqual(tok.histories[1].ids.slice(0, 5), [BOS, USER, ...encodeText('q2'), END_OF_TURN]);
+  assert.deepEqual(tok.histories[1]!.ids.slice(0, 5), [BOS, USER, ...encodeText('q2'), END_OF_TURN]);
 });

@@ -20,7 +20,7 @@ export function parseRef(s: string): ParsedRef | null {
   if (!s.startsWith('weave:///')) return null;
   const parts = s.slice('weave:///'.length).split('/');
   if (parts.length < 4) return null;
-  const [entity, project, kind, body, ...extra] = parts;
+  const [entity = '', project = '', kind, body = '', ...extra] = parts;
   if (kind === 'op' || kind === 'object') {
     const i = body.lastIndexOf(':');
     if (i <= 0) return null;

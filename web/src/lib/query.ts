@@ -113,7 +113,7 @@ export function parseFieldFilter(text: string): Operation[] {
   const out: Operation[] = [];
   let i = 0;
   const ws = () => {
-    while (i < src.length && /\s/.test(src[i])) i++;
+    while (i < src.length && /\s/.test(src[i]!)) i++;
   };
   while (i < src.length) {
     ws();
@@ -124,7 +124,8 @@ export function parseFieldFilter(text: string): Operation[] {
     ws();
     const om = /^(==|!=|>=|<=|=|>|<|~|contains\b)/i.exec(src.slice(i));
     if (!om) throw new FieldFilterError(`Expected an operator (=, !=, >, >=, <, <=, contains) after ${path}`);
-    const op = OPS[om[0].toLowerCase()];
+    // the pattern above matches only OPS keys
+    const op = OPS[om[0].toLowerCase()]!;
     i += om[0].length;
     ws();
     let value: string | number | boolean | null;
@@ -179,7 +180,7 @@ export function buildCallsQuery(projectId: string, s: TracesSearch): { filter: C
   if (s.from) conds.push({ $gte: [{ $getField: 'started_at' }, { $literal: new Date(s.from).toISOString() }] });
   if (s.to) conds.push({ $lt: [{ $getField: 'started_at' }, { $literal: new Date(s.to).toISOString() }] });
   if (s.q) conds.push(...parseFieldFilter(s.q));
-  return { filter, query: conds.length === 0 ? null : { $expr: conds.length === 1 ? conds[0] : { $and: conds } } };
+  return { filter, query: conds.length === 0 ? null : { $expr: conds.length === 1 ? conds[0]! : { $and: conds } } };
 }
 
 /** An op chosen by name matches the plain name and every version of the op ref (`:*`, §5.4). */

@@ -49,7 +49,7 @@ export function flattenTree(index: TreeIndex, collapsed: ReadonlySet<string>): T
   const rows: TreeRow[] = [];
   const seen = new Set<string>();
   const stack: { id: string; depth: number }[] = [];
-  for (let i = index.roots.length - 1; i >= 0; i--) stack.push({ id: index.roots[i], depth: 0 });
+  for (let i = index.roots.length - 1; i >= 0; i--) stack.push({ id: index.roots[i]!, depth: 0 });
   while (stack.length > 0) {
     const { id, depth } = stack.pop()!;
     if (seen.has(id)) continue;
@@ -57,7 +57,7 @@ export function flattenTree(index: TreeIndex, collapsed: ReadonlySet<string>): T
     const kids = index.children.get(id) ?? [];
     const expanded = !collapsed.has(id);
     rows.push({ id, depth, hasChildren: kids.length > 0, expanded });
-    if (expanded) for (let i = kids.length - 1; i >= 0; i--) stack.push({ id: kids[i], depth: depth + 1 });
+    if (expanded) for (let i = kids.length - 1; i >= 0; i--) stack.push({ id: kids[i]!, depth: depth + 1 });
   }
   return rows;
 }

@@ -135,5 +135,5 @@ export function evaluationDisplayName(evaluation: JsonRecord, callId: string, no
   if (typeof evaluation.evaluation_name === 'string' && evaluation.evaluation_name !== '')
     return evaluation.evaluation_name;
   const hash = createHash('sha256').update(callId).digest();
-  return `eval-${now.toISOString().slice(0, 10)}-${ADJECTIVES[hash[0] % ADJECTIVES.length]}-${NOUNS[hash[1] % NOUNS.length]}`;
+  return `eval-${now.toISOString().slice(0, 10)}-${ADJECTIVES[hash[0]! % ADJECTIVES.length]}-${NOUNS[hash[1]! % NOUNS.length]}`;
 }

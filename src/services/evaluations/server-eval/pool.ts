@@ -7,7 +7,7 @@ export async function runBounded(tasks: ReadonlyArray<() => Promise<void>>, limi
   let failure: { error: unknown } | null = null;
   const worker = async (): Promise<void> => {
     while (failure === null && next < tasks.length) {
-      const task = tasks[next];
+      const task = tasks[next]!;
       next += 1;
       try {
         await task();

@@ -183,7 +183,7 @@ export class EvaluationRunner {
         ),
       );
       for (const [k, scorer] of plan.scorers.entries()) {
-        const result = results[k];
+        const result = results[k]!;
         rollup.add(result.rollup);
         scores[scorer.key] = result.output;
         if (result.error !== null) continue;
