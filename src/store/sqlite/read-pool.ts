@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { StoreUnavailableError } from '../../errors/app-error.js';
 
 /**
  * Read connections. A streaming query keeps its connection busy until the stream ends, so each
@@ -12,7 +13,8 @@ import type Database from 'better-sqlite3';
 export class ReadPool {
   #idle: Database.Database[] = [];
   #all: Database.Database[] = [];
-  #waiters: Array<(db: Database.Database) => void> = [];
+  #waiters: Array<{ resolve: (db: Database.Database) => void; reject: (error: Error) => void }> = [];
+  #closed = false;
 
   constructor(open: () => Database.Database, max: number) {
     for (let i = 0; i < max; i += 1) {
@@ -24,10 +26,12 @@ export class ReadPool {
     }
   }
 
+  /** A free connection; waits for one while all are busy. After closeAll, fails instead of waiting forever. */
   async acquire(): Promise<Database.Database> {
+    if (this.#closed) throw closedError();
     const idle = this.#idle.pop();
     if (idle) return idle;
-    return new Promise((resolve) => this.#waiters.push(resolve));
+    return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
   }
 
   /** Runs a synchronous read on a pooled connection. */
@@ -41,14 +45,19 @@ export class ReadPool {
   }
 
   release(db: Database.Database): void {
+    if (this.#closed) return;
     const waiter = this.#waiters.shift();
-    if (waiter) waiter(db);
+    if (waiter) waiter.resolve(db);
     else this.#idle.push(db);
   }
 
   closeAll(): void {
+    this.#closed = true;
+    for (const waiter of this.#waiters.splice(0)) waiter.reject(closedError());
     for (const db of this.#all) db.close();
     this.#all = [];
     this.#idle = [];
   }
 }
+
+const closedError = (): Error => new StoreUnavailableError('The store is closed');
