@@ -70,6 +70,11 @@ export interface JobStore {
   /** Ends the job `succeeded` (`failure` null) or `failed` with its reason, if `token` still holds it. */
   finish(projectId: string, id: string, token: number, failure: string | null, now: number): Promise<JobWriteOutcome>;
   /**
+   * Gives a running job back to the queue without using up an attempt (a graceful shutdown); false
+   * when `token` no longer holds it.
+   */
+  release(projectId: string, id: string, token: number): Promise<boolean>;
+  /**
    * Re-queues running jobs whose lease expired before `now` while attempts remain, and fails the
    * others with `exhaustedMessage`; at most 100 per pass. Each job is re-checked under its row lock,
    * so every node may sweep at once.

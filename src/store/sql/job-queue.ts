@@ -62,7 +62,9 @@ export class SqlJobStore implements JobStore {
     if (jobs.length === 0) return;
     const sql = this.#sql;
     const inserts = jobs.map(
-      (j) => sql`INSERT INTO background_jobs (project_id, id, kind, status, input, created_by, created_at, attempts, max_attempts, fencing_token)
+      (
+        j,
+      ) => sql`INSERT INTO background_jobs (project_id, id, kind, status, input, created_by, created_at, attempts, max_attempts, fencing_token)
         VALUES (${j.project_id}, ${j.id}, ${j.kind}, 'queued', ${j.input}, ${j.created_by}, ${j.created_at}, 0, ${j.max_attempts}, 0)`,
     );
     await this.tx.transaction(function* () {
@@ -106,6 +108,15 @@ export class SqlJobStore implements JobStore {
     return changed === 1;
   }
 
+  async release(projectId: string, id: string, token: number): Promise<boolean> {
+    const sql = this.#sql;
+    const changed = await this.tx.transaction(function* () {
+      return yield* run(sql`UPDATE background_jobs SET status = 'queued', attempts = attempts - 1, lease_owner = NULL,
+        lease_expires_at = NULL WHERE project_id = ${projectId} AND id = ${id} AND status = 'running' AND fencing_token = ${token}`);
+    });
+    return changed === 1;
+  }
+
   finish(projectId: string, id: string, token: number, failure: string | null, now: number): Promise<JobWriteOutcome> {
     const self = this;
     return this.tx.transaction(function* (): Tx<JobWriteOutcome> {
@@ -120,7 +131,8 @@ export class SqlJobStore implements JobStore {
 
   *#end(job: BackgroundJobRow, failure: string | null, now: number): Tx<void> {
     const status = failure === null ? 'succeeded' : 'failed';
-    yield* run(this.#sql`UPDATE background_jobs SET status = ${status}, finished_at = ${now}, error_message = ${failure},
+    yield* run(this
+      .#sql`UPDATE background_jobs SET status = ${status}, finished_at = ${now}, error_message = ${failure},
       lease_owner = NULL, lease_expires_at = NULL WHERE project_id = ${job.project_id} AND id = ${job.id}`);
   }
 
