@@ -80,9 +80,14 @@ export class SqlJobStore implements JobStore {
     return row === undefined ? null : jobFromDb(row);
   }
 
-  lease(r: JobLeaseRequest): Promise<BackgroundJobRow | null> {
-    if (r.kinds.length === 0) return Promise.resolve(null);
+  async lease(r: JobLeaseRequest): Promise<BackgroundJobRow | null> {
+    if (r.kinds.length === 0) return null;
     const sql = this.#sql;
+    // Idle runners poll every second on every node: look before taking the writer (SQLite) or a lock.
+    const any = await this.tx.read(
+      sql`SELECT 1 AS one FROM background_jobs WHERE status = 'queued' AND kind IN ${[...r.kinds]} LIMIT 1`,
+    );
+    if (any.length === 0) return null;
     const self = this;
     return this.tx.transaction(function* () {
       const picked = yield* all<{ project_id: string; id: string }>(sql`SELECT j.project_id, j.id FROM background_jobs j
