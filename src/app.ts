@@ -128,6 +128,9 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   // Training runs in the background of every node: the sweeper always, the built-in runner when a trainer is set.
   app.addHook('onReady', async () => services.training.runtime.start(app.log));
   app.addHook('onClose', async () => services.training.runtime.stop());
+  // Background jobs (evaluations, scoring) likewise: the sweeper always, `HEDDLE_JOBS_CONCURRENCY` runners.
+  app.addHook('onReady', async () => services.jobs.start(app.log));
+  app.addHook('onClose', async () => services.jobs.stop());
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;

@@ -76,6 +76,14 @@ const EnvSchema = Type.Object({
   HEDDLE_TRAINING_WORKER_TTL_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 60 }),
   /** Comma-separated allow-list of base models for new models (§4.1); unset = any. */
   HEDDLE_TRAINING_BASE_MODELS: Type.Optional(Type.String()),
+  /** Background jobs (server-side evaluations, call scoring) this node runs at once; 0 = none (an API-only node). */
+  HEDDLE_JOBS_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 64, default: 1 }),
+  /** Lease of a running background job; the runner heartbeats at a third of it, so a killed node's job is free after this. */
+  HEDDLE_JOBS_LEASE_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 30 }),
+  /** How often every node re-queues background jobs whose lease expired. */
+  HEDDLE_JOBS_SWEEP_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 5 }),
+  /** Leases a background job may take; a job whose last lease expires fails (its handlers resume, so retries are safe). */
+  HEDDLE_JOBS_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 3 }),
   /** `/v1/chat/completions` requests served at once per node; more wait in line. */
   HEDDLE_INFERENCE_CONCURRENCY: Type.Integer({ minimum: 1, default: 4 }),
   /** Requests that may wait for a slot; beyond that they get 429 (ART sends a step's rollouts at once). */
@@ -147,6 +155,15 @@ export interface Config {
   /** Folder of the built web app; null = the checkout's `web/dist`. */
   webDir: string | null;
   providers: ProviderConfig;
+  jobs: JobSettings;
+}
+
+/** The background job queue on this node (docs/architecture.md, "Background jobs"). */
+export interface JobSettings {
+  concurrency: number;
+  leaseSeconds: number;
+  sweepSeconds: number;
+  maxAttempts: number;
 }
 
 /** Server-side evaluation providers (docs/spec/evaluations.md §6.3). */
@@ -259,6 +276,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: parsed.HEDDLE_PROVIDER_TIMEOUT_MS,
       maxRetries: parsed.HEDDLE_PROVIDER_MAX_RETRIES,
       secrets: Object.freeze(secretsOf(env)),
+    }),
+    jobs: Object.freeze({
+      concurrency: parsed.HEDDLE_JOBS_CONCURRENCY,
+      leaseSeconds: parsed.HEDDLE_JOBS_LEASE_SECONDS,
+      sweepSeconds: parsed.HEDDLE_JOBS_SWEEP_SECONDS,
+      maxAttempts: parsed.HEDDLE_JOBS_MAX_ATTEMPTS,
     }),
   });
 }

@@ -31,3 +31,32 @@ export const EvaluationStatusRes = Type.Object({
   ]),
 });
 export type EvaluationStatusRes = Static<typeof EvaluationStatusRes>;
+
+/** `POST /evaluations/evaluate_model` (docs/spec/evaluations.md §6.1); unknown fields → 422. */
+export const EvaluateModelReq = Type.Object(
+  {
+    project_id: Type.String(),
+    evaluation_ref: Type.String(),
+    model_ref: Type.String(),
+    /** Server-populated: the job runs as the authenticated caller whatever this says. */
+    wb_user_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type EvaluateModelReq = Static<typeof EvaluateModelReq>;
+
+export const EvaluateModelRes = Type.Object({ call_id: Type.String() });
+export type EvaluateModelRes = Static<typeof EvaluateModelRes>;
+
+/** `POST /calls/score` (docs/spec/evaluations.md §5); unknown fields are ignored. */
+export const CallsScoreReq = Type.Object({
+  project_id: Type.String(),
+  call_ids: Type.Array(Type.String()),
+  scorer_refs: Type.Array(Type.String()),
+  /** Server-populated: the job runs as the authenticated caller whatever this says. */
+  wb_user_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+export type CallsScoreReq = Static<typeof CallsScoreReq>;
+
+export const CallsScoreRes = Type.Object({});
+export type CallsScoreRes = Static<typeof CallsScoreRes>;

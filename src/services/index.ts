@@ -26,6 +26,8 @@ import { TableService } from './table-service.js';
 import { V2ObjectService } from './v2-object-service.js';
 import { ThreadService } from './thread-service.js';
 import { createEvaluationServices, type EvaluationServices } from './evaluations/index.js';
+import { EvaluationJobs, evaluationJobHandlers } from './evaluations/server-eval/evaluation-jobs.js';
+import { JobRuntime } from './jobs/index.js';
 import { createTrainingServices, type TrainingServices } from './training/index.js';
 import { WandbCompatService } from './wandb-compat-service.js';
 import { LiveTailService } from './live-tail-service.js';
@@ -63,6 +65,10 @@ export interface Services {
   v2Objects: V2ObjectService;
   /** Evaluation runs, predictions, scores and eval results (docs/spec/evaluations.md §3–§4). */
   evaluations: EvaluationServices;
+  /** `/evaluations/evaluate_model` and `/calls/score`: checks, then jobs on the queue (docs/spec/evaluations.md §5–§6). */
+  evaluationJobs: EvaluationJobs;
+  /** The background job queue's sweeper and runners on this node (docs/architecture.md). */
+  jobs: JobRuntime;
   /** Web UI: browser sessions, the project list and the calls live tail. */
   sessions: SessionService;
   projectList: ProjectListService;
@@ -79,6 +85,16 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
   const v2Objects = new V2ObjectService(store, access, objects, files, tables);
   const auth = new AuthService(store);
   const training = createTrainingServices(store, access, config, trainer);
+  const evaluations = createEvaluationServices(
+    store,
+    access,
+    v2Objects,
+    feedback,
+    prices,
+    config.providers,
+    training.inference,
+  );
+  const jobs = new JobRuntime(store.jobs, { ...evaluationJobHandlers(evaluations.server) }, config.jobs);
   return {
     auth,
     keyAdmin: new KeyAdminService(store, auth),
@@ -110,15 +126,9 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     catalog: new InferenceCatalogService(config.inferenceCatalog),
     annotationQueues: new AnnotationQueueService(store, access),
     v2Objects,
-    evaluations: createEvaluationServices(
-      store,
-      access,
-      v2Objects,
-      feedback,
-      prices,
-      config.providers,
-      training.inference,
-    ),
+    evaluations,
+    evaluationJobs: new EvaluationJobs(evaluations.server, jobs),
+    jobs,
     otel: new OtelService(store, access, objects),
     training,
   };

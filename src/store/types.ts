@@ -16,6 +16,7 @@ import type {
 import type { CostStore, FeedbackStore } from './feedback-types.js';
 import type { TableStore } from './table-types.js';
 import type { TrainingStore } from './training-types.js';
+import type { JobStore } from './job-types.js';
 import type { AnnotationStore } from './annotation-types.js';
 
 export type { CallRow } from '../domain/rows.js';
@@ -42,6 +43,8 @@ export interface TraceStore {
   readonly training: TrainingStore;
   /** Annotation queues, their items and per-annotator progress (docs/spec/otel-service-queues.md §D). */
   readonly annotations: AnnotationStore;
+  /** The background job queue: server-side evaluations, call scoring (docs/architecture.md). */
+  readonly jobs: JobStore;
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Flushes pending writes, then closes every connection. */

@@ -50,9 +50,12 @@ export interface FakeOpenAi {
 /**
  * An OpenAI-compatible chat server on 127.0.0.1:0. Models: `solver`/`judge` answer (the first
  * `judge` request gets a 429 with `Retry-After: 0`), `hang` never answers, `boom` answers 400
- * echoing the Authorization header (so a leak would show in the error text).
+ * echoing the Authorization header (so a leak would show in the error text). `delayMs` slows every answer.
  */
-export async function startFakeOpenAi(t: Pick<TestContext, 'after'>): Promise<FakeOpenAi> {
+export async function startFakeOpenAi(
+  t: Pick<TestContext, 'after'>,
+  opts: { delayMs?: number } = {},
+): Promise<FakeOpenAi> {
   const requests: FakeOpenAi['requests'] = [];
   let judged = 0;
   const server = http.createServer((req, res) => {
@@ -72,9 +75,13 @@ export async function startFakeOpenAi(t: Pick<TestContext, 'after'>): Promise<Fa
         return res.writeHead(429, { 'retry-after': '0' }).end('{"error":"slow down"}');
       }
       log(200);
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify(completion(model, answer(model, body.messages))));
+      const reply = (): void => {
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify(completion(model, answer(model, body.messages))));
+      };
+      if (opts.delayMs) setTimeout(reply, opts.delayMs);
+      else reply();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -132,6 +132,18 @@ function evaluationCallCases(): Record<string, RouteCase> {
     })),
     // server-side evaluation status (§6.4): an unknown call is a 200 `not_found` for the owner
     'POST /evaluations/status': post('/evaluations/status', (p) => ({ project_id: p, call_id: missing })),
+    // §6.1: checked before enqueueing, so the owner gets a 404 for an evaluation that does not exist
+    'POST /evaluations/evaluate_model': post('/evaluations/evaluate_model', (p) => ({
+      project_id: p,
+      evaluation_ref: `weave:///${p}/object/no-such-eval:latest`,
+      model_ref: `weave:///${p}/object/no-such-model:latest`,
+    })),
+    // §5: no calls, so the owner's request enqueues nothing
+    'POST /calls/score': post('/calls/score', (p) => ({
+      project_id: p,
+      call_ids: [],
+      scorer_refs: [`weave:///${p}/object/sec-scorer:latest`],
+    })),
   };
 }
 

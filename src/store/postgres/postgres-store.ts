@@ -12,6 +12,8 @@ import { SqlAnnotationStore } from '../sql/annotation-store.js';
 import { SqlCostStore } from '../sql/cost-store.js';
 import { SqlFeedbackStore } from '../sql/feedback-store.js';
 import { SqlTrainingStore } from '../sql/training-store.js';
+import { SqlJobStore } from '../sql/job-queue.js';
+import type { JobStore } from '../job-types.js';
 import { PgTxRunner, POSTGRES_TX } from './pg-tx-runner.js';
 import { postgresDialect } from './postgres-dialect.js';
 import type { AnnotationStore } from '../annotation-types.js';
@@ -44,6 +46,7 @@ export class PostgresStore implements TraceStore {
   readonly costs: SqlCostStore;
   readonly training: TrainingStore;
   readonly annotations: AnnotationStore;
+  readonly jobs: JobStore;
   readonly #pool: pg.Pool;
   readonly #streamPool: pg.Pool;
   readonly #writer: CallWriter;
@@ -78,6 +81,7 @@ export class PostgresStore implements TraceStore {
     this.costs = new SqlCostStore(tx, postgresDialect);
     this.training = new SqlTrainingStore(tx, POSTGRES_TX);
     this.annotations = new SqlAnnotationStore(tx, POSTGRES_TX);
+    this.jobs = new SqlJobStore(tx, POSTGRES_TX);
   }
 
   async migrate(): Promise<void> {

@@ -59,7 +59,7 @@ export interface TxDialect {
   d: SqlDialect;
   /** Row lock for read-check-write transactions (PostgreSQL `FOR UPDATE`; SQLite has one writer). */
   forUpdate: string;
-  /** Claim clause of the training queue's lease query (PostgreSQL `FOR UPDATE OF j SKIP LOCKED`). */
+  /** Claim clause of a queue's lease query, the job aliased `j` (training and background jobs; PostgreSQL `FOR UPDATE OF j SKIP LOCKED`). */
   claim: string;
   /** Whether an error is a unique-constraint violation (a concurrent insert won). */
   isUniqueViolation(error: unknown): boolean;

@@ -15,6 +15,8 @@ import { SqlAnnotationStore } from '../sql/annotation-store.js';
 import { SqlCostStore } from '../sql/cost-store.js';
 import { SqlFeedbackStore } from '../sql/feedback-store.js';
 import { SqlTrainingStore } from '../sql/training-store.js';
+import { SqlJobStore } from '../sql/job-queue.js';
+import type { JobStore } from '../job-types.js';
 import { SQLITE_TX, SqliteTxRunner } from './sqlite-tx-runner.js';
 import type { AnnotationStore } from '../annotation-types.js';
 import type { TrainingStore } from '../training-types.js';
@@ -42,6 +44,7 @@ export class SqliteStore implements TraceStore {
   readonly costs: SqlCostStore;
   readonly training: TrainingStore;
   readonly annotations: AnnotationStore;
+  readonly jobs: JobStore;
   readonly #db: Database.Database;
   readonly #writer: SqliteWriter;
   readonly #reads: ReadPool;
@@ -63,6 +66,7 @@ export class SqliteStore implements TraceStore {
     this.costs = new SqlCostStore(tx, sqliteDialect);
     this.training = new SqlTrainingStore(tx, SQLITE_TX);
     this.annotations = new SqlAnnotationStore(tx, SQLITE_TX);
+    this.jobs = new SqlJobStore(tx, SQLITE_TX);
   }
 
   async migrate(): Promise<void> {

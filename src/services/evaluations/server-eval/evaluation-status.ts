@@ -22,7 +22,11 @@ export async function evaluationStatus(
   if (row.exception !== null) return { status: { code: 'failed', error: row.exception } };
   if (call.endedAt !== null) return { status: { code: 'complete', output: isRecord(call.output) ? call.output : {} } };
   const children = await calls.children(projectId, [callId]);
-  const completed = children.filter((child) => child.parentId === callId && child.endedAt !== null).length;
+  // finished trials only: the `Evaluation.summarize` child ends just before the root does
+  const completed = children.filter(
+    (child) =>
+      child.parentId === callId && child.endedAt !== null && !opNameOf(child).includes('Evaluation.summarize'),
+  ).length;
   const rows = await datasetRows(objects, projectId, call.inputs.self ?? call.inputs.this);
   return { status: { code: 'running', completed_rows: completed, total_rows: Math.max(rows ?? completed, completed) } };
 }

@@ -139,6 +139,20 @@ export class EvaluationRunner {
     return summary;
   }
 
+  /**
+   * §6.1 our choice, for a job that failed for good outside `run` (its handler threw mid-run, or its
+   * last lease expired): the root call ends with `message`, so status reports `failed` instead of
+   * `running` forever. A root that already ended is left as it is.
+   */
+  async abandon(args: RunServerEvaluationArgs, message: string): Promise<void> {
+    const { caller, projectId, callId } = args;
+    const existing = await this.calls.read(projectId, callId);
+    if (existing?.endedAt != null) return;
+    if (existing === null)
+      await this.#startRoot({ caller, projectId, traceId: callId, attributes: WORKER_ATTRIBUTES }, args, null);
+    await this.calls.end(projectId, callId, null, new Rollup().close(true), message);
+  }
+
   async #startRoot(scope: ExecScope, args: RunServerEvaluationArgs, plan: EvaluationPlan | null): Promise<void> {
     await this.calls.start(scope.caller, scope.projectId, {
       id: args.callId,

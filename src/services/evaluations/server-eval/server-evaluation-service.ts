@@ -74,6 +74,11 @@ export class ServerEvaluationService {
     return this.#runner.run(args);
   }
 
+  /** Ends the root call of an evaluate-model job that failed for good (see EvaluationRunner.abandon). */
+  async abandonServerEvaluation(args: RunServerEvaluationArgs, message: string): Promise<void> {
+    await this.#runner.abandon(args, message);
+  }
+
   /** The calls-score job: each (call, scorer) pair once. */
   async scoreCalls(args: ScoreCallsArgs): Promise<void> {
     await this.access.assertCanWrite(args.caller, args.projectId);

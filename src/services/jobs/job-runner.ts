@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import type { JobSettings } from '../../config/config.js';
+import { nowMicros } from '../../domain/time.js';
+import type { BackgroundJobRow, JobStore } from '../../store/job-types.js';
+import type { TrainingLog } from '../training/sweeper.js';
+
+/** How long an idle runner waits before looking at the queue again (a job queued on this node wakes it at once). */
+const IDLE_POLL_MS = 1000;
+
+/** What runs the jobs of one kind. */
+export interface JobHandler {
+  /** Does the work; `signal` aborts when the lease is lost or the node shuts down. Resumable: a re-run continues. */
+  run(job: BackgroundJobRow, signal: AbortSignal): Promise<void>;
+  /** The job failed for good (its handler threw, or its last lease expired): leave what it wrote in a final state. */
+  failed?(job: BackgroundJobRow, reason: string): Promise<void>;
+}
+
+export type JobHandlers = Readonly<Record<string, JobHandler>>;
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * One job loop of a node (docs/architecture.md, "Background jobs"): leases a job of a kind it has
+ * a handler for, heartbeats at a third of the lease while the handler runs, and ends the job with
+ * the handler's outcome. A lost lease (another node's sweeper re-queued the job) aborts the handler
+ * and writes nothing; a shutdown gives the job back to the queue.
+ */
+export class JobRunner {
+  readonly owner = `jobs-${randomBytes(6).toString('hex')}`;
+  readonly #shutdown = new AbortController();
+  #wake: (() => void) | null = null;
+  #notified = false;
+  #loop: Promise<void> | null = null;
+
+  constructor(
+    private readonly store: JobStore,
+    private readonly handlers: JobHandlers,
+    private readonly settings: JobSettings,
+    private readonly log: TrainingLog,
+  ) {}
+
+  start(): void {
+    this.#loop ??= this.#run();
+  }
+
+  /** A job was queued on this node: look now instead of at the next poll. */
+  notify(): void {
+    if (this.#wake) this.#wake();
+    else this.#notified = true;
+  }
+
+  async stop(): Promise<void> {
+    this.#shutdown.abort(new Error('The server is shutting down'));
+    this.notify();
+    await this.#loop;
+  }
+
+  async #run(): Promise<void> {
+    const kinds = Object.keys(this.handlers);
+    while (!this.#shutdown.signal.aborted) {
+      this.#notified = false;
+      let job: BackgroundJobRow | null = null;
+      try {
+        job = await this.store.lease({
+          owner: this.owner,
+          now: nowMicros(),
+          leaseMicros: Math.round(this.settings.leaseSeconds * 1e6),
+          kinds,
+        });
+      } catch (error) {
+        this.log.warn({ err: error }, 'background job lease failed');
+      }
+      if (job === null) await this.#idle();
+      else await this.#execute(job);
+    }
+  }
+
+  async #execute(job: BackgroundJobRow): Promise<void> {
+    const handler = this.handlers[job.kind];
+    if (handler === undefined) throw new Error(`no handler for job kind ${job.kind}`);
+    const { project_id: projectId, id, fencing_token: token } = job;
+    const lost = new AbortController();
+    const onShutdown = (): void => lost.abort(this.#shutdown.signal.reason);
+    this.#shutdown.signal.addEventListener('abort', onShutdown);
+    const leaseMicros = Math.round(this.settings.leaseSeconds * 1e6);
+    const beat = setInterval(
+      () => {
+        this.store
+          .heartbeat(projectId, id, token, nowMicros(), leaseMicros)
+          .then((held) => {
+            if (!held) lost.abort(new Error('The job lease was lost'));
+          })
+          .catch((error: unknown) => this.log.warn({ err: error, job_id: id }, 'background job heartbeat failed'));
+      },
+      Math.max(10, (this.settings.leaseSeconds * 1000) / 3),
+    );
+    let failure: string | null = null;
+    try {
+      await handler.run(job, lost.signal);
+    } catch (error) {
+      failure = errorText(error);
+    } finally {
+      clearInterval(beat);
+      this.#shutdown.signal.removeEventListener('abort', onShutdown);
+    }
+    try {
+      if (failure !== null && lost.signal.aborted) {
+        if (this.#shutdown.signal.aborted) await this.store.release(projectId, id, token);
+        return;
+      }
+      const ended = await this.store.finish(projectId, id, token, failure, nowMicros());
+      if (!ended.ok) return;
+      if (failure === null) this.log.info({ job_id: id, kind: job.kind }, 'background job succeeded');
+      else {
+        this.log.warn({ job_id: id, kind: job.kind, reason: failure }, 'background job failed');
+        await handler.failed?.(job, failure);
+      }
+    } catch (error) {
+      this.log.warn({ err: error, job_id: id }, 'background job could not be ended');
+    }
+  }
+
+  /** Its timer is unref'd (an idle runner does not keep the process alive), so stop() must always end it. */
+  #idle(): Promise<void> {
+    if (this.#notified || this.#shutdown.signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.#wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, IDLE_POLL_MS);
+      timer.unref();
+      this.#wake = done;
+    });
+  }
+}

@@ -1,0 +1,178 @@
+import type {
+  BackgroundJobRow,
+  BackgroundJobStatus,
+  JobLeaseRequest,
+  JobStore,
+  JobSweepResult,
+  JobWriteOutcome,
+  NewBackgroundJob,
+} from '../job-types.js';
+import { raw, sqlTag, type SqlTag } from './sql-tag.js';
+import { all, run, runAll, type Tx, type TxDialect, type TxRunner } from './sql-tx.js';
+
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+function jobFromDb(r: Record<string, unknown>): BackgroundJobRow {
+  return {
+    project_id: String(r.project_id),
+    id: String(r.id),
+    kind: String(r.kind),
+    status: String(r.status) as BackgroundJobStatus,
+    input: String(r.input),
+    created_by: String(r.created_by),
+    created_at: Number(r.created_at),
+    started_at: numOrNull(r.started_at),
+    finished_at: numOrNull(r.finished_at),
+    attempts: Number(r.attempts),
+    max_attempts: Number(r.max_attempts),
+    error_message: (r.error_message as string | null) ?? null,
+    lease_owner: (r.lease_owner as string | null) ?? null,
+    lease_expires_at: numOrNull(r.lease_expires_at),
+    fencing_token: Number(r.fencing_token),
+  };
+}
+
+/**
+ * The background job queue over any adapter's transaction runner: the lease protocol of the
+ * training queue (training-queue.ts: a claim that skips rows locked by a concurrent claim, a fencing
+ * token bumped by every lease, every state change re-checked under the row lock) on its own table
+ * `background_jobs`, without the training rules (one running job per model, events, checkpoints).
+ * Unlike training, a job whose holder vanished is queued again: its handlers are resumable.
+ */
+export class SqlJobStore implements JobStore {
+  readonly #sql: SqlTag;
+
+  constructor(
+    private readonly tx: TxRunner,
+    private readonly dialect: TxDialect,
+  ) {
+    this.#sql = sqlTag(dialect.d);
+  }
+
+  *#lock(projectId: string, id: string): Tx<BackgroundJobRow | null> {
+    const rows = yield* all<Record<string, unknown>>(
+      this
+        .#sql`SELECT * FROM background_jobs WHERE project_id = ${projectId} AND id = ${id} ${raw(this.dialect.forUpdate)}`,
+    );
+    const row = rows[0];
+    return row === undefined ? null : jobFromDb(row);
+  }
+
+  async enqueue(jobs: readonly NewBackgroundJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    const sql = this.#sql;
+    const inserts = jobs.map(
+      (
+        j,
+      ) => sql`INSERT INTO background_jobs (project_id, id, kind, status, input, created_by, created_at, attempts, max_attempts, fencing_token)
+        VALUES (${j.project_id}, ${j.id}, ${j.kind}, 'queued', ${j.input}, ${j.created_by}, ${j.created_at}, 0, ${j.max_attempts}, 0)`,
+    );
+    await this.tx.transaction(function* () {
+      yield* runAll(inserts);
+    });
+  }
+
+  async get(projectId: string, id: string): Promise<BackgroundJobRow | null> {
+    const rows = await this.tx.read<Record<string, unknown>>(
+      this.#sql`SELECT * FROM background_jobs WHERE project_id = ${projectId} AND id = ${id}`,
+    );
+    const row = rows[0];
+    return row === undefined ? null : jobFromDb(row);
+  }
+
+  async lease(r: JobLeaseRequest): Promise<BackgroundJobRow | null> {
+    if (r.kinds.length === 0) return null;
+    const sql = this.#sql;
+    // Idle runners poll every second on every node: look before taking the writer (SQLite) or a lock.
+    const any = await this.tx.read(
+      sql`SELECT 1 AS one FROM background_jobs WHERE status = 'queued' AND kind IN ${[...r.kinds]} LIMIT 1`,
+    );
+    if (any.length === 0) return null;
+    const self = this;
+    return this.tx.transaction(function* () {
+      const picked = yield* all<{ project_id: string; id: string }>(sql`SELECT j.project_id, j.id FROM background_jobs j
+        WHERE j.status = 'queued' AND j.kind IN ${[...r.kinds]}
+        ORDER BY j.created_at, j.id LIMIT 1 ${raw(self.dialect.claim)}`);
+      const first = picked[0];
+      if (first === undefined) return null;
+      const job = yield* self.#lock(first.project_id, first.id);
+      if (job === null || job.status !== 'queued') return null;
+      yield* run(sql`UPDATE background_jobs SET status = 'running', started_at = ${r.now}, attempts = attempts + 1,
+        lease_owner = ${r.owner}, lease_expires_at = ${r.now + r.leaseMicros}, fencing_token = fencing_token + 1
+        WHERE project_id = ${job.project_id} AND id = ${job.id} AND status = 'queued'`);
+      return yield* self.#lock(job.project_id, job.id);
+    });
+  }
+
+  async heartbeat(projectId: string, id: string, token: number, now: number, leaseMicros: number): Promise<boolean> {
+    const sql = this.#sql;
+    const changed = await this.tx.transaction(function* () {
+      return yield* run(sql`UPDATE background_jobs SET lease_expires_at = ${now + leaseMicros}
+        WHERE project_id = ${projectId} AND id = ${id} AND status = 'running' AND fencing_token = ${token}`);
+    });
+    return changed === 1;
+  }
+
+  async release(projectId: string, id: string, token: number): Promise<boolean> {
+    const sql = this.#sql;
+    const changed = await this.tx.transaction(function* () {
+      return yield* run(sql`UPDATE background_jobs SET status = 'queued', attempts = attempts - 1, lease_owner = NULL,
+        lease_expires_at = NULL WHERE project_id = ${projectId} AND id = ${id} AND status = 'running' AND fencing_token = ${token}`);
+    });
+    return changed === 1;
+  }
+
+  finish(projectId: string, id: string, token: number, failure: string | null, now: number): Promise<JobWriteOutcome> {
+    const self = this;
+    return this.tx.transaction(function* (): Tx<JobWriteOutcome> {
+      const job = yield* self.#lock(projectId, id);
+      if (job === null) return { ok: false, reason: 'not_found' };
+      if (job.status === 'succeeded' || job.status === 'failed') return { ok: false, reason: 'finished' };
+      if (job.status !== 'running' || job.fencing_token !== token) return { ok: false, reason: 'stale' };
+      yield* self.#end(job, failure, now);
+      return { ok: true };
+    });
+  }
+
+  *#end(job: BackgroundJobRow, failure: string | null, now: number): Tx<void> {
+    const status = failure === null ? 'succeeded' : 'failed';
+    yield* run(this
+      .#sql`UPDATE background_jobs SET status = ${status}, finished_at = ${now}, error_message = ${failure},
+      lease_owner = NULL, lease_expires_at = NULL WHERE project_id = ${job.project_id} AND id = ${job.id}`);
+  }
+
+  async sweep(now: number, exhaustedMessage: string): Promise<JobSweepResult> {
+    const due = await this.tx.read<{ project_id: string; id: string }>(this.#sql`SELECT project_id, id
+      FROM background_jobs WHERE status = 'running' AND lease_expires_at < ${now} ORDER BY created_at, id LIMIT 100`);
+    const result: JobSweepResult = { requeued: [], failed: [] };
+    for (const { project_id, id } of due) {
+      const outcome = await this.#sweepOne(project_id, id, now, exhaustedMessage);
+      if (outcome !== null) result[outcome.requeued ? 'requeued' : 'failed'].push(outcome.job);
+    }
+    return result;
+  }
+
+  /** Re-checked under the row lock: another node's sweeper or a heartbeat may have won. */
+  #sweepOne(
+    projectId: string,
+    id: string,
+    now: number,
+    exhaustedMessage: string,
+  ): Promise<{ job: BackgroundJobRow; requeued: boolean } | null> {
+    const sql = this.#sql;
+    const self = this;
+    return this.tx.transaction(function* () {
+      const job = yield* self.#lock(projectId, id);
+      if (job === null || job.status !== 'running' || job.lease_expires_at === null || job.lease_expires_at >= now)
+        return null;
+      if (job.attempts >= job.max_attempts) {
+        const message = exhaustedMessage.replace('{attempts}', String(job.attempts));
+        yield* self.#end(job, message, now);
+        return { job: { ...job, status: 'failed', error_message: message, finished_at: now }, requeued: false };
+      }
+      yield* run(sql`UPDATE background_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL
+        WHERE project_id = ${projectId} AND id = ${id}`);
+      return { job: { ...job, status: 'queued', lease_owner: null, lease_expires_at: null }, requeued: true };
+    });
+  }
+}
