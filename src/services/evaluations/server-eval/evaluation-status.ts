@@ -24,8 +24,7 @@ export async function evaluationStatus(
   const children = await calls.children(projectId, [callId]);
   // finished trials only: the `Evaluation.summarize` child ends just before the root does
   const completed = children.filter(
-    (child) =>
-      child.parentId === callId && child.endedAt !== null && !opNameOf(child).includes('Evaluation.summarize'),
+    (child) => child.parentId === callId && child.endedAt !== null && !opNameOf(child).includes('Evaluation.summarize'),
   ).length;
   const rows = await datasetRows(objects, projectId, call.inputs.self ?? call.inputs.this);
   return { status: { code: 'running', completed_rows: completed, total_rows: Math.max(rows ?? completed, completed) } };
