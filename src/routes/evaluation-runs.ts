@@ -18,17 +18,95 @@ const emptyBodyIsObject = async (request: FastifyRequest): Promise<void> => {
 
 const projectOf = ({ entity, project }: { entity: string; project: string }): string => `${entity}/${project}`;
 
+type ItemParams = S.EvaluationRunParams | S.PredictionParams | S.ScoreParams;
+type DeleteQuery = S.EvaluationRunDeleteQuery | S.PredictionDeleteQuery | S.ScoreDeleteQuery;
+
+/** The id a read names, whichever resource's path parameter carries it. */
+function itemId(params: ItemParams): string {
+  if ('evaluation_run_id' in params) return params.evaluation_run_id;
+  if ('prediction_id' in params) return params.prediction_id;
+  return params.score_id;
+}
+
+/** The ids a delete names, whichever resource's query key carries them. */
+function idsToDelete(query: DeleteQuery): string[] {
+  if ('evaluation_run_ids' in query) return listOf(query.evaluation_run_ids);
+  if ('prediction_ids' in query) return listOf(query.prediction_ids);
+  return listOf(query.score_ids);
+}
+
 export default async function evaluationRunRoutes(app: RouteApp, { services }: { services: Services }) {
   const { runs, predictions, scores, results } = services.evaluations;
   const base = '/v2/:entity/:project';
 
-  // ---------------------------------------------------------------- evaluation runs
-  const runTags = ['Evaluation Runs'];
+  // read, list and delete: the same three routes for each call-backed resource
+  const resources = [
+    {
+      path: 'evaluation_runs',
+      idParam: 'evaluation_run_id',
+      tag: 'Evaluation Runs',
+      label: 'Evaluation Run',
+      params: S.EvaluationRunParams,
+      readRes: S.EvaluationRunReadRes,
+      listQuery: S.EvaluationRunListQuery,
+      deleteQuery: S.EvaluationRunDeleteQuery,
+      service: runs,
+    },
+    {
+      path: 'predictions',
+      idParam: 'prediction_id',
+      tag: 'Predictions',
+      label: 'Prediction',
+      params: S.PredictionParams,
+      readRes: S.PredictionReadRes,
+      listQuery: S.ChildListQuery,
+      deleteQuery: S.PredictionDeleteQuery,
+      service: predictions,
+    },
+    {
+      path: 'scores',
+      idParam: 'score_id',
+      tag: 'Scores',
+      label: 'Score',
+      params: S.ScoreParams,
+      readRes: S.ScoreReadRes,
+      listQuery: S.ChildListQuery,
+      deleteQuery: S.ScoreDeleteQuery,
+      service: scores,
+    },
+  ] as const;
+  for (const r of resources) {
+    const tags = [r.tag];
+    app.get(
+      `${base}/${r.path}/:${r.idParam}`,
+      { schema: { tags, summary: `${r.label} Read`, params: r.params, response: { 200: r.readRes } } },
+      (request) => r.service.read(request.caller, projectOf(request.params), itemId(request.params)),
+    );
+    app.get(
+      `${base}/${r.path}`,
+      { schema: { tags, summary: `${r.label} List`, params: ProjectParams, querystring: r.listQuery } },
+      (request, reply) => sendJsonl(reply, r.service.list(request.caller, projectOf(request.params), request.query)),
+    );
+    app.delete(
+      `${base}/${r.path}`,
+      {
+        schema: {
+          tags,
+          summary: `${r.label} Delete`,
+          params: ProjectParams,
+          querystring: r.deleteQuery,
+          response: { 200: S.NumDeletedRes },
+        },
+      },
+      (request) => r.service.delete(request.caller, projectOf(request.params), idsToDelete(request.query)),
+    );
+  }
+
   app.post(
     `${base}/evaluation_runs`,
     {
       schema: {
-        tags: runTags,
+        tags: ['Evaluation Runs'],
         summary: 'Evaluation Run Create',
         params: ProjectParams,
         body: S.EvaluationRunCreateBody,
@@ -37,51 +115,11 @@ export default async function evaluationRunRoutes(app: RouteApp, { services }: {
     },
     (request) => runs.create(request.caller, projectOf(request.params), request.body),
   );
-  app.get(
-    `${base}/evaluation_runs/:evaluation_run_id`,
-    {
-      schema: {
-        tags: runTags,
-        summary: 'Evaluation Run Read',
-        params: S.EvaluationRunParams,
-        response: { 200: S.EvaluationRunReadRes },
-      },
-    },
-    (request) => {
-      const params = request.params;
-      return runs.read(request.caller, projectOf(params), params.evaluation_run_id);
-    },
-  );
-  app.get(
-    `${base}/evaluation_runs`,
-    {
-      schema: {
-        tags: runTags,
-        summary: 'Evaluation Run List',
-        params: ProjectParams,
-        querystring: S.EvaluationRunListQuery,
-      },
-    },
-    (request, reply) => sendJsonl(reply, runs.list(request.caller, projectOf(request.params), request.query)),
-  );
-  app.delete(
-    `${base}/evaluation_runs`,
-    {
-      schema: {
-        tags: runTags,
-        summary: 'Evaluation Run Delete',
-        params: ProjectParams,
-        querystring: S.EvaluationRunDeleteQuery,
-        response: { 200: S.NumDeletedRes },
-      },
-    },
-    (request) => runs.delete(request.caller, projectOf(request.params), listOf(request.query.evaluation_run_ids)),
-  );
   app.post(
     `${base}/evaluation_runs/:evaluation_run_id/finish`,
     {
       schema: {
-        tags: runTags,
+        tags: ['Evaluation Runs'],
         summary: 'Evaluation Run Finish',
         params: S.EvaluationRunParams,
         body: S.EvaluationRunFinishBody,
@@ -89,20 +127,14 @@ export default async function evaluationRunRoutes(app: RouteApp, { services }: {
       },
       preValidation: emptyBodyIsObject,
     },
-    (request) => {
-      const params = request.params;
-      const body = request.body;
-      return runs.finish(request.caller, projectOf(params), params.evaluation_run_id, body.summary);
-    },
+    (request) =>
+      runs.finish(request.caller, projectOf(request.params), request.params.evaluation_run_id, request.body.summary),
   );
-
-  // ---------------------------------------------------------------- predictions
-  const predictionTags = ['Predictions'];
   app.post(
     `${base}/predictions`,
     {
       schema: {
-        tags: predictionTags,
+        tags: ['Predictions'],
         summary: 'Prediction Create',
         params: ProjectParams,
         body: S.PredictionCreateBody,
@@ -111,51 +143,11 @@ export default async function evaluationRunRoutes(app: RouteApp, { services }: {
     },
     (request) => predictions.create(request.caller, projectOf(request.params), request.body),
   );
-  app.get(
-    `${base}/predictions/:prediction_id`,
-    {
-      schema: {
-        tags: predictionTags,
-        summary: 'Prediction Read',
-        params: S.PredictionParams,
-        response: { 200: S.PredictionReadRes },
-      },
-    },
-    (request) => {
-      const params = request.params;
-      return predictions.read(request.caller, projectOf(params), params.prediction_id);
-    },
-  );
-  app.get(
-    `${base}/predictions`,
-    {
-      schema: {
-        tags: predictionTags,
-        summary: 'Prediction List',
-        params: ProjectParams,
-        querystring: S.ChildListQuery,
-      },
-    },
-    (request, reply) => sendJsonl(reply, predictions.list(request.caller, projectOf(request.params), request.query)),
-  );
-  app.delete(
-    `${base}/predictions`,
-    {
-      schema: {
-        tags: predictionTags,
-        summary: 'Prediction Delete',
-        params: ProjectParams,
-        querystring: S.PredictionDeleteQuery,
-        response: { 200: S.NumDeletedRes },
-      },
-    },
-    (request) => predictions.delete(request.caller, projectOf(request.params), listOf(request.query.prediction_ids)),
-  );
   app.post(
     `${base}/predictions/:prediction_id/finish`,
     {
       schema: {
-        tags: predictionTags,
+        tags: ['Predictions'],
         summary: 'Prediction Finish',
         params: S.PredictionParams,
         body: S.PredictionFinishBody,
@@ -163,19 +155,13 @@ export default async function evaluationRunRoutes(app: RouteApp, { services }: {
       },
       preValidation: emptyBodyIsObject,
     },
-    (request) => {
-      const params = request.params;
-      return predictions.finish(request.caller, projectOf(params), params.prediction_id);
-    },
+    (request) => predictions.finish(request.caller, projectOf(request.params), request.params.prediction_id),
   );
-
-  // ---------------------------------------------------------------- scores
-  const scoreTags = ['Scores'];
   app.post(
     `${base}/scores`,
     {
       schema: {
-        tags: scoreTags,
+        tags: ['Scores'],
         summary: 'Score Create',
         params: ProjectParams,
         body: S.ScoreCreateBody,
@@ -184,34 +170,7 @@ export default async function evaluationRunRoutes(app: RouteApp, { services }: {
     },
     (request) => scores.create(request.caller, projectOf(request.params), request.body),
   );
-  app.get(
-    `${base}/scores/:score_id`,
-    { schema: { tags: scoreTags, summary: 'Score Read', params: S.ScoreParams, response: { 200: S.ScoreReadRes } } },
-    (request) => {
-      const params = request.params;
-      return scores.read(request.caller, projectOf(params), params.score_id);
-    },
-  );
-  app.get(
-    `${base}/scores`,
-    { schema: { tags: scoreTags, summary: 'Score List', params: ProjectParams, querystring: S.ChildListQuery } },
-    (request, reply) => sendJsonl(reply, scores.list(request.caller, projectOf(request.params), request.query)),
-  );
-  app.delete(
-    `${base}/scores`,
-    {
-      schema: {
-        tags: scoreTags,
-        summary: 'Score Delete',
-        params: ProjectParams,
-        querystring: S.ScoreDeleteQuery,
-        response: { 200: S.NumDeletedRes },
-      },
-    },
-    (request) => scores.delete(request.caller, projectOf(request.params), listOf(request.query.score_ids)),
-  );
 
-  // ---------------------------------------------------------------- eval results
   app.post(
     `${base}/eval_results/query`,
     {
