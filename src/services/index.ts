@@ -2,6 +2,7 @@ import type { Config } from '../config/config.js';
 import type { TraceStore } from '../store/types.js';
 import type { Trainer } from '../training/trainer-port.js';
 import { AuthService } from './auth-service.js';
+import { CallExportService } from './call-export-service.js';
 import { CallQueryService } from './call-query-service.js';
 import { CallWriteService } from './call-service.js';
 import { CallStatsService } from './call-stats-service.js';
@@ -39,6 +40,8 @@ export interface Services {
   access: ProjectAccess;
   callWrites: CallWriteService;
   callQueries: CallQueryService;
+  /** `/calls/export` (docs/export.md). */
+  callExport: CallExportService;
   callStats: CallStatsService;
   callUsage: CallUsageService;
   objects: ObjectService;
@@ -79,6 +82,7 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
   const v2Objects = new V2ObjectService(store, access, objects, files, tables);
   const auth = new AuthService(store);
   const training = createTrainingServices(store, access, config, trainer);
+  const callQueries = new CallQueryService(store, access, prices, feedback);
   return {
     auth,
     keyAdmin: new KeyAdminService(store, auth),
@@ -87,7 +91,8 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     liveTail: new LiveTailService(store, access),
     access,
     callWrites: new CallWriteService(store, access),
-    callQueries: new CallQueryService(store, access, prices, feedback),
+    callQueries,
+    callExport: new CallExportService(callQueries),
     callStats: new CallStatsService(store, access, prices),
     callUsage: new CallUsageService(store, access, prices),
     objects,

@@ -344,6 +344,11 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   'POST /calls/delete': post('/calls/delete', (p) => ({ project_id: p, call_ids: ['sec-call'] })),
   'POST /calls/stream_query': post('/calls/stream_query', (p) => ({ project_id: p }), richCallsQuery),
   'POST /calls/query': post('/calls/query', (p) => ({ project_id: p }), richCallsQuery),
+  'POST /calls/export': post(
+    '/calls/export',
+    (p) => ({ project_id: p, format: 'csv' }),
+    (p) => ({ project_id: p, filter: RICH_FILTER, query: RICH_QUERY, format: 'jsonl' }),
+  ),
   'POST /calls/query_stats': post(
     '/calls/query_stats',
     (p) => ({ project_id: p }),
