@@ -21,6 +21,7 @@ import { ObjectService } from './object-service.js';
 import { OtelService } from './otel-service.js';
 import { StorePriceLookup } from './price-table.js';
 import { ProjectAccess } from './project-access.js';
+import { ProjectAdminService } from './project-admin-service.js';
 import { RefService } from './ref-service.js';
 import { ServiceInfo } from './service-info.js';
 import { TableService } from './table-service.js';
@@ -42,6 +43,8 @@ export interface Services {
   callQueries: CallQueryService;
   /** `/calls/export` (docs/export.md). */
   callExport: CallExportService;
+  /** Project row counts and deletion (docs/export.md). */
+  projectAdmin: ProjectAdminService;
   callStats: CallStatsService;
   callUsage: CallUsageService;
   objects: ObjectService;
@@ -93,6 +96,7 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     callWrites: new CallWriteService(store, access),
     callQueries,
     callExport: new CallExportService(callQueries),
+    projectAdmin: new ProjectAdminService(store, access),
     callStats: new CallStatsService(store, access, prices),
     callUsage: new CallUsageService(store, access, prices),
     objects,

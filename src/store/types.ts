@@ -17,11 +17,13 @@ import type { CostStore, FeedbackStore } from './feedback-types.js';
 import type { TableStore } from './table-types.js';
 import type { TrainingStore } from './training-types.js';
 import type { AnnotationStore } from './annotation-types.js';
+import type { ProjectDataStore } from './project-data-types.js';
 
 export type { CallRow } from '../domain/rows.js';
 export type * from './object-types.js';
 export type * from './feedback-types.js';
 export type * from './table-types.js';
+export type * from './project-data-types.js';
 
 /**
  * The storage contract every adapter (SQLite, PostgreSQL) fulfils. Services depend on this file
@@ -42,6 +44,8 @@ export interface TraceStore {
   readonly training: TrainingStore;
   /** Annotation queues, their items and per-annotator progress (docs/spec/otel-service-queues.md §D). */
   readonly annotations: AnnotationStore;
+  /** Row counts and deletion of a whole project (docs/export.md "Project deletion"). */
+  readonly projectData: ProjectDataStore;
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Flushes pending writes, then closes every connection. */

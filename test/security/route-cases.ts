@@ -349,6 +349,14 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
     (p) => ({ project_id: p, format: 'csv' }),
     (p) => ({ project_id: p, filter: RICH_FILTER, query: RICH_QUERY, format: 'jsonl' }),
   ),
+  'GET /projects/:entity/:project/usage': {
+    request: (p) => ({ url: `/projects/${p.split('/').map(encodeURIComponent).join('/')}/usage` }),
+    projectInPath: true,
+  },
+  'DELETE /projects/:entity/:project': {
+    request: (p) => ({ url: `/projects/${p.split('/').map(encodeURIComponent).join('/')}` }),
+    projectInPath: true,
+  },
   'POST /calls/query_stats': post(
     '/calls/query_stats',
     (p) => ({ project_id: p }),

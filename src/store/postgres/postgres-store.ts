@@ -11,6 +11,7 @@ import { mapErrors, PG_TYPES } from './pg-support.js';
 import { SqlAnnotationStore } from '../sql/annotation-store.js';
 import { SqlCostStore } from '../sql/cost-store.js';
 import { SqlFeedbackStore } from '../sql/feedback-store.js';
+import { SqlProjectDataStore } from '../sql/project-data-store.js';
 import { SqlTrainingStore } from '../sql/training-store.js';
 import { PgTxRunner, POSTGRES_TX } from './pg-tx-runner.js';
 import { postgresDialect } from './postgres-dialect.js';
@@ -44,6 +45,7 @@ export class PostgresStore implements TraceStore {
   readonly costs: SqlCostStore;
   readonly training: TrainingStore;
   readonly annotations: AnnotationStore;
+  readonly projectData: SqlProjectDataStore;
   readonly #pool: pg.Pool;
   readonly #streamPool: pg.Pool;
   readonly #writer: CallWriter;
@@ -78,6 +80,7 @@ export class PostgresStore implements TraceStore {
     this.costs = new SqlCostStore(tx, postgresDialect);
     this.training = new SqlTrainingStore(tx, POSTGRES_TX);
     this.annotations = new SqlAnnotationStore(tx, POSTGRES_TX);
+    this.projectData = new SqlProjectDataStore(tx, postgresDialect, 5_000);
   }
 
   async migrate(): Promise<void> {

@@ -14,6 +14,7 @@ import { SqliteWriter } from './writer.js';
 import { SqlAnnotationStore } from '../sql/annotation-store.js';
 import { SqlCostStore } from '../sql/cost-store.js';
 import { SqlFeedbackStore } from '../sql/feedback-store.js';
+import { SqlProjectDataStore } from '../sql/project-data-store.js';
 import { SqlTrainingStore } from '../sql/training-store.js';
 import { SQLITE_TX, SqliteTxRunner } from './sqlite-tx-runner.js';
 import type { AnnotationStore } from '../annotation-types.js';
@@ -42,6 +43,7 @@ export class SqliteStore implements TraceStore {
   readonly costs: SqlCostStore;
   readonly training: TrainingStore;
   readonly annotations: AnnotationStore;
+  readonly projectData: SqlProjectDataStore;
   readonly #db: Database.Database;
   readonly #writer: SqliteWriter;
   readonly #reads: ReadPool;
@@ -63,6 +65,7 @@ export class SqliteStore implements TraceStore {
     this.costs = new SqlCostStore(tx, sqliteDialect);
     this.training = new SqlTrainingStore(tx, SQLITE_TX);
     this.annotations = new SqlAnnotationStore(tx, SQLITE_TX);
+    this.projectData = new SqlProjectDataStore(tx, sqliteDialect, 1_000);
   }
 
   async migrate(): Promise<void> {
