@@ -17,8 +17,9 @@ export default async function callsExportRoutes(app: RouteApp, { services }: { s
     },
     async (request, reply) => {
       const out = await services.callExport.callsExport(request.caller, request.body);
-      reply.header('content-disposition', `attachment; filename="${out.filename}"`);
-      return sendLines(reply, out.lines, out.contentType);
+      return sendLines(reply, out.lines, out.contentType, {
+        'content-disposition': `attachment; filename="${out.filename}"`,
+      });
     },
   );
 }

@@ -175,6 +175,7 @@ test('the export is filtered and sorted like stream_query', async (t) => {
     query: { $expr: { $eq: [{ $getField: 'no_such_field' }, { $literal: 1 }] } },
   });
   assert.ok(bad.statusCode >= 400 && bad.statusCode < 500, bad.body);
+  assert.equal(bad.headers['content-disposition'], undefined);
   assert.equal((await h.post('/calls/export', { project_id: PROJECT, format: 'xml' })).statusCode, 422);
 });
 
