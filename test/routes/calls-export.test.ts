@@ -110,6 +110,7 @@ test('CSV export: fixed columns, RFC 4180 quoting, formula cells neutralised', a
   assert.equal(res.headers['content-disposition'], 'attachment; filename="acme-demo-calls.csv"');
   const [header, a, b, c, ...rest] = parseCsv(res.body);
   assert.equal(rest.length, 0);
+  assert.ok(header && a && b && c);
   assert.deepEqual(header, [
     'id',
     'trace_id',
@@ -128,7 +129,7 @@ test('CSV export: fixed columns, RFC 4180 quoting, formula cells neutralised', a
     'output',
     'attributes',
   ]);
-  const row = (r: string[]) => Object.fromEntries(header.map((name, i) => [name, r[i]]));
+  const row = (r: string[]): Record<string, string> => Object.fromEntries(header.map((name, i) => [name, r[i] ?? '']));
   const ra = row(a);
   assert.equal(ra.id, 'a');
   assert.equal(ra.status, 'success');
@@ -137,7 +138,7 @@ test('CSV export: fixed columns, RFC 4180 quoting, formula cells neutralised', a
   assert.equal(Number(ra.cost), 100 * 0.001 + 50 * 0.002);
   assert.equal(ra.feedback, 'wandb.reaction.1:👍×2; note×1');
   // commas, quotes and a line break survive quoting
-  assert.deepEqual(JSON.parse(ra.inputs), { q: 'hello, "world"\nsecond line' });
+  assert.deepEqual(JSON.parse(ra.inputs ?? ''), { q: 'hello, "world"\nsecond line' });
   assert.equal(ra.output, '"fine"');
   assert.match(res.body, /"\{""q"":""hello, \\""world\\""\\nsecond line""\}"/);
   // cells a spreadsheet would evaluate start with '
