@@ -9,6 +9,8 @@ import { countingCallWrites, registerRequestLog, RequestActivity } from './plugi
 import { stripTracesPrefix } from './plugins/traces-prefix.js';
 import { registerWebApp, WebApp } from './plugins/web-app.js';
 import callsRoutes from './routes/calls.js';
+import callsExportRoutes from './routes/calls-export.js';
+import projectRoutes from './routes/projects.js';
 import callsV2Routes from './routes/calls-v2.js';
 import callsAnalyticsRoutes from './routes/calls-analytics.js';
 import feedbackRoutes from './routes/feedback.js';
@@ -103,6 +105,8 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
 
   await app.register(serviceRoutes, { services });
   await app.register(callsRoutes, { services });
+  await app.register(callsExportRoutes, { services });
+  await app.register(projectRoutes, { services });
   await app.register(callsV2Routes, { services });
   await app.register(callsAnalyticsRoutes, { services });
   await app.register(objectsRoutes, { services });

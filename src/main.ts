@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildApp } from './app.js';
+import { exportCommand } from './cli/export-command.js';
 import { keysCommand } from './cli/keys-command.js';
 import { checkDataDir, listenFailure, probePort, StartupError, storeFailure } from './cli/startup-errors.js';
 import { USAGE, UsageError } from './cli/usage.js';
@@ -91,11 +92,12 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  if (command !== 'serve' && command !== 'keys') throw new UsageError(USAGE);
+  if (command !== 'serve' && command !== 'keys' && command !== 'export') throw new UsageError(USAGE);
   const config = loadConfig();
   for (const warning of unknownVariableWarnings(CONFIG_VARIABLES))
     process.stderr.write(`heddle: warning: ${warning}\n`);
   if (command === 'serve') return serve(config);
+  if (command === 'export') return exportCommand(config, rest);
   return keysCommand(config, rest);
 }
 

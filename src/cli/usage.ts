@@ -5,6 +5,9 @@ export const USAGE = `Usage: heddle <command>
                                           user manage the entity's keys, --admin makes an instance admin key
   keys list                               list keys (never their secrets)
   keys revoke ID                          revoke a key
+  export --project E/P [--format jsonl|csv] [--query JSON] [--filter JSON] [--sort-by JSON] [--out FILE]
+                                          export a project's calls with feedback and costs,
+                                          read straight from the store (docs/export.md)
   help                                    this text
 
 Settings are HEDDLE_* environment variables (README "Configuration").`;

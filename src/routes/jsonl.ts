@@ -19,9 +19,22 @@ export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
  * backpressure and are never collected in full.
  */
 export async function sendJsonl(reply: FastifyReply, lines: AsyncIterable<string>): Promise<FastifyReply> {
+  return sendLines(reply, lines, 'application/jsonl');
+}
+
+/**
+ * As sendJsonl, for lines of any text type (CSV records in `/calls/export`); `headers` are set only
+ * once the first line is there, so an error answer never carries them (an attachment disposition).
+ */
+export async function sendLines(
+  reply: FastifyReply,
+  lines: AsyncIterable<string>,
+  contentType: string,
+  headers: Record<string, string> = {},
+): Promise<FastifyReply> {
   const iterator = lines[Symbol.asyncIterator]();
   const first = await iterator.next();
-  reply.type('application/jsonl');
+  reply.type(contentType).headers(headers);
   if (first.done) return reply.send('');
   const head = first.value;
   async function* chunks(): AsyncGenerator<string> {

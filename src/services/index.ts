@@ -2,6 +2,7 @@ import type { Config } from '../config/config.js';
 import type { TraceStore } from '../store/types.js';
 import type { Trainer } from '../training/trainer-port.js';
 import { AuthService } from './auth-service.js';
+import { CallExportService } from './call-export-service.js';
 import { CallQueryService } from './call-query-service.js';
 import { CallWriteService } from './call-service.js';
 import { CallStatsService } from './call-stats-service.js';
@@ -20,6 +21,7 @@ import { ObjectService } from './object-service.js';
 import { OtelService } from './otel-service.js';
 import { StorePriceLookup } from './price-table.js';
 import { ProjectAccess } from './project-access.js';
+import { ProjectAdminService } from './project-admin-service.js';
 import { RefService } from './ref-service.js';
 import { ServiceInfo } from './service-info.js';
 import { TableService } from './table-service.js';
@@ -41,6 +43,10 @@ export interface Services {
   access: ProjectAccess;
   callWrites: CallWriteService;
   callQueries: CallQueryService;
+  /** `/calls/export` (docs/export.md). */
+  callExport: CallExportService;
+  /** Project row counts and deletion (docs/export.md). */
+  projectAdmin: ProjectAdminService;
   callStats: CallStatsService;
   callUsage: CallUsageService;
   objects: ObjectService;
@@ -95,6 +101,7 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     training.inference,
   );
   const jobs = new JobRuntime(store.jobs, { ...evaluationJobHandlers(evaluations.server) }, config.jobs);
+  const callQueries = new CallQueryService(store, access, prices, feedback);
   return {
     auth,
     keyAdmin: new KeyAdminService(store, auth),
@@ -103,7 +110,9 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     liveTail: new LiveTailService(store, access),
     access,
     callWrites: new CallWriteService(store, access),
-    callQueries: new CallQueryService(store, access, prices, feedback),
+    callQueries,
+    callExport: new CallExportService(callQueries),
+    projectAdmin: new ProjectAdminService(store, access),
     callStats: new CallStatsService(store, access, prices),
     callUsage: new CallUsageService(store, access, prices),
     objects,

@@ -37,6 +37,11 @@ export class ProjectAccess {
     }
   }
 
+  /** After a project deletion: its next write on this node records the project again. */
+  forget(projectId: string): void {
+    this.#known.delete(projectId);
+  }
+
   /** As assertCanRead, and records the project on its first write. */
   async assertCanWrite(caller: Caller, projectId: string): Promise<void> {
     this.assertCanRead(caller, projectId);

@@ -18,11 +18,13 @@ import type { TableStore } from './table-types.js';
 import type { TrainingStore } from './training-types.js';
 import type { JobStore } from './job-types.js';
 import type { AnnotationStore } from './annotation-types.js';
+import type { ProjectDataStore } from './project-data-types.js';
 
 export type { CallRow } from '../domain/rows.js';
 export type * from './object-types.js';
 export type * from './feedback-types.js';
 export type * from './table-types.js';
+export type * from './project-data-types.js';
 
 /**
  * The storage contract every adapter (SQLite, PostgreSQL) fulfils. Services depend on this file
@@ -45,6 +47,8 @@ export interface TraceStore {
   readonly annotations: AnnotationStore;
   /** The background job queue: server-side evaluations, call scoring (docs/architecture.md). */
   readonly jobs: JobStore;
+  /** Row counts and deletion of a whole project (docs/export.md "Project deletion"). */
+  readonly projectData: ProjectDataStore;
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Flushes pending writes, then closes every connection. */

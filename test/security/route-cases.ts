@@ -356,6 +356,19 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   'POST /calls/delete': post('/calls/delete', (p) => ({ project_id: p, call_ids: ['sec-call'] })),
   'POST /calls/stream_query': post('/calls/stream_query', (p) => ({ project_id: p }), richCallsQuery),
   'POST /calls/query': post('/calls/query', (p) => ({ project_id: p }), richCallsQuery),
+  'POST /calls/export': post(
+    '/calls/export',
+    (p) => ({ project_id: p, format: 'csv' }),
+    (p) => ({ project_id: p, filter: RICH_FILTER, query: RICH_QUERY, format: 'jsonl' }),
+  ),
+  'GET /projects/:entity/:project/usage': {
+    request: (p) => ({ url: `/projects/${p.split('/').map(encodeURIComponent).join('/')}/usage` }),
+    projectInPath: true,
+  },
+  'DELETE /projects/:entity/:project': {
+    request: (p) => ({ url: `/projects/${p.split('/').map(encodeURIComponent).join('/')}` }),
+    projectInPath: true,
+  },
   'POST /calls/query_stats': post(
     '/calls/query_stats',
     (p) => ({ project_id: p }),

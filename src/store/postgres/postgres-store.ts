@@ -11,6 +11,7 @@ import { mapErrors, PG_TYPES } from './pg-support.js';
 import { SqlAnnotationStore } from '../sql/annotation-store.js';
 import { SqlCostStore } from '../sql/cost-store.js';
 import { SqlFeedbackStore } from '../sql/feedback-store.js';
+import { SqlProjectDataStore } from '../sql/project-data-store.js';
 import { SqlTrainingStore } from '../sql/training-store.js';
 import { SqlJobStore } from '../sql/job-queue.js';
 import type { JobStore } from '../job-types.js';
@@ -47,6 +48,7 @@ export class PostgresStore implements TraceStore {
   readonly training: TrainingStore;
   readonly annotations: AnnotationStore;
   readonly jobs: JobStore;
+  readonly projectData: SqlProjectDataStore;
   readonly #pool: pg.Pool;
   readonly #streamPool: pg.Pool;
   readonly #writer: CallWriter;
@@ -82,6 +84,7 @@ export class PostgresStore implements TraceStore {
     this.training = new SqlTrainingStore(tx, POSTGRES_TX);
     this.annotations = new SqlAnnotationStore(tx, POSTGRES_TX);
     this.jobs = new SqlJobStore(tx, POSTGRES_TX);
+    this.projectData = new SqlProjectDataStore(tx, postgresDialect, 5_000);
   }
 
   async migrate(): Promise<void> {

@@ -14,6 +14,7 @@ import { SqliteWriter } from './writer.js';
 import { SqlAnnotationStore } from '../sql/annotation-store.js';
 import { SqlCostStore } from '../sql/cost-store.js';
 import { SqlFeedbackStore } from '../sql/feedback-store.js';
+import { SqlProjectDataStore } from '../sql/project-data-store.js';
 import { SqlTrainingStore } from '../sql/training-store.js';
 import { SqlJobStore } from '../sql/job-queue.js';
 import type { JobStore } from '../job-types.js';
@@ -45,6 +46,7 @@ export class SqliteStore implements TraceStore {
   readonly training: TrainingStore;
   readonly annotations: AnnotationStore;
   readonly jobs: JobStore;
+  readonly projectData: SqlProjectDataStore;
   readonly #db: Database.Database;
   readonly #writer: SqliteWriter;
   readonly #reads: ReadPool;
@@ -67,6 +69,7 @@ export class SqliteStore implements TraceStore {
     this.training = new SqlTrainingStore(tx, SQLITE_TX);
     this.annotations = new SqlAnnotationStore(tx, SQLITE_TX);
     this.jobs = new SqlJobStore(tx, SQLITE_TX);
+    this.projectData = new SqlProjectDataStore(tx, sqliteDialect, 1_000);
   }
 
   async migrate(): Promise<void> {

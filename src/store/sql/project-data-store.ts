@@ -1,0 +1,53 @@
+import type { ProjectDataStore, ProjectRowCounts } from '../project-data-types.js';
+import { PROJECT_TABLES } from './project-tables.js';
+import { SqlParams, type SqlDialect } from './sql-dialect.js';
+import { run, type TxRunner } from './sql-tx.js';
+
+/**
+ * Project-wide reads and the project deletion (docs/export.md "Project deletion"), written once over
+ * the transaction runner: on SQLite each batch is one short transaction of the writer thread, taking
+ * its turn between ingest commits; on PostgreSQL each batch is its own transaction holding row locks
+ * on at most `batchRows` rows of one project, so writers of other projects never wait for it.
+ */
+export class SqlProjectDataStore implements ProjectDataStore {
+  constructor(
+    private readonly tx: TxRunner,
+    private readonly d: SqlDialect,
+    /** Rows per transaction when the caller does not say: about 25 ms of the SQLite writer, longer is fine on PostgreSQL. */
+    private readonly batchRows: number,
+  ) {}
+
+  async rowCounts(projectId: string): Promise<ProjectRowCounts> {
+    const counts: ProjectRowCounts = {};
+    for (const { table } of PROJECT_TABLES) {
+      const p = new SqlParams(this.d);
+      const sql = `SELECT COUNT(*) AS n FROM ${table} WHERE project_id = ${p.add(projectId)}`;
+      const [row] = await this.tx.read<{ n: number | string }>({ sql, params: p.values });
+      counts[table] = Number(row?.n ?? 0);
+    }
+    return counts;
+  }
+
+  async deleteProject(projectId: string, opts: { batchRows?: number } = {}): Promise<ProjectRowCounts> {
+    const batch = opts.batchRows ?? this.batchRows;
+    const deleted: ProjectRowCounts = {};
+    for (const { table, key } of PROJECT_TABLES) {
+      // the key (which starts with project_id, except training_ids') walks the primary-key index:
+      // each batch finds its rows without scanning those deleted before
+      const p = new SqlParams(this.d);
+      const project = p.add(projectId);
+      const cols = key.join(', ');
+      const sql =
+        `DELETE FROM ${table} WHERE project_id = ${project} AND (${cols}) IN ` +
+        `(SELECT ${cols} FROM ${table} WHERE project_id = ${project} LIMIT ${p.add(batch)})`;
+      let total = 0;
+      for (;;) {
+        const n = await this.tx.transaction(() => run({ sql, params: p.values }));
+        total += n;
+        if (n < batch) break;
+      }
+      deleted[table] = total;
+    }
+    return deleted;
+  }
+}

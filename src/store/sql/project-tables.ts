@@ -1,0 +1,31 @@
+/**
+ * Every table holding a project's data, with its primary key (which starts with `project_id`, as
+ * test/store/contract/schema-equality.test.ts checks), in the order a project deletion empties them:
+ * what refers to other rows first, the `projects` row last so an interrupted deletion is still
+ * listed and can be repeated. test/store/contract/project-delete.test.ts compares this list with the
+ * schema: a new table with a `project_id` column must be added here.
+ */
+export const PROJECT_TABLES: ReadonlyArray<{ table: string; key: readonly string[] }> = [
+  { table: 'background_jobs', key: ['project_id', 'id'] },
+  { table: 'annotation_item_progress', key: ['project_id', 'item_id', 'annotator_user_id'] },
+  { table: 'annotation_queue_items', key: ['project_id', 'id'] },
+  { table: 'annotation_queues', key: ['project_id', 'id'] },
+  { table: 'feedback', key: ['project_id', 'id'] },
+  { table: 'llm_token_prices', key: ['project_id', 'id'] },
+  { table: 'training_events', key: ['project_id', 'job_id', 'seq'] },
+  { table: 'training_log_history', key: ['project_id', 'model_id', 'id'] },
+  { table: 'training_checkpoints', key: ['project_id', 'model_id', 'step'] },
+  { table: 'training_jobs', key: ['project_id', 'id'] },
+  { table: 'training_models', key: ['project_id', 'id'] },
+  { table: 'training_ids', key: ['id'] },
+  { table: 'object_tags', key: ['project_id', 'object_id', 'digest', 'tag'] },
+  { table: 'object_aliases', key: ['project_id', 'object_id', 'alias'] },
+  { table: 'object_versions', key: ['project_id', 'object_id', 'version_index'] },
+  { table: 'table_entries', key: ['project_id', 'table_digest', 'pos'] },
+  { table: 'table_digests', key: ['project_id', 'digest'] },
+  { table: 'table_rows', key: ['project_id', 'digest'] },
+  { table: 'file_chunks', key: ['project_id', 'blob_id', 'seq'] },
+  { table: 'files', key: ['project_id', 'digest'] },
+  { table: 'calls', key: ['project_id', 'id'] },
+  { table: 'projects', key: ['project_id'] },
+];
