@@ -132,7 +132,8 @@ test('a migration connection killed while it waits for the lock fails migrate(),
       await assert.rejects(migrating);
     } finally {
       await holder.query('SELECT pg_advisory_unlock_all()');
-      await store.close();
+      // closing may report the connection killed above; what counts is that migrate() failed and the process lives
+      await store.close().catch(() => undefined);
     }
   });
 });
