@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { IdleWait } from '../idle-wait.js';
 import type { JobSettings } from '../../config/config.js';
 import { nowMicros } from '../../domain/time.js';
 import type { BackgroundJobRow, JobStore } from '../../store/job-types.js';
@@ -30,8 +31,7 @@ export function errorText(error: unknown): string {
 export class JobRunner {
   readonly owner = `jobs-${randomBytes(6).toString('hex')}`;
   readonly #shutdown = new AbortController();
-  #wake: (() => void) | null = null;
-  #notified = false;
+  readonly #idleWait = new IdleWait(IDLE_POLL_MS, this.#shutdown.signal);
   #loop: Promise<void> | null = null;
 
   constructor(
@@ -47,8 +47,7 @@ export class JobRunner {
 
   /** A job was queued on this node: look now instead of at the next poll. */
   notify(): void {
-    if (this.#wake) this.#wake();
-    else this.#notified = true;
+    this.#idleWait.notify();
   }
 
   async stop(): Promise<void> {
@@ -60,7 +59,7 @@ export class JobRunner {
   async #run(): Promise<void> {
     const kinds = Object.keys(this.handlers);
     while (!this.#shutdown.signal.aborted) {
-      this.#notified = false;
+      this.#idleWait.reset();
       let job: BackgroundJobRow | null = null;
       try {
         job = await this.store.lease({
@@ -72,7 +71,7 @@ export class JobRunner {
       } catch (error) {
         this.log.warn({ err: error }, 'background job lease failed');
       }
-      if (job === null) await this.#idle();
+      if (job === null) await this.#idleWait.wait();
       else await this.#execute(job);
     }
   }
@@ -120,20 +119,5 @@ export class JobRunner {
     } catch (error) {
       this.log.warn({ err: error, job_id: id }, 'background job could not be ended');
     }
-  }
-
-  /** Its timer is unref'd (an idle runner does not keep the process alive), so stop() must always end it. */
-  #idle(): Promise<void> {
-    if (this.#notified || this.#shutdown.signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.#wake = null;
-        resolve();
-      };
-      const timer = setTimeout(done, IDLE_POLL_MS);
-      timer.unref();
-      this.#wake = done;
-    });
   }
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { IdleWait } from '../idle-wait.js';
 import { nowMicros } from '../../domain/time.js';
 import type { LeaseFilter, TrainingStore } from '../../store/training-types.js';
 import type { Trainer } from '../../training/trainer-port.js';
@@ -18,9 +19,7 @@ const IDLE_POLL_MS = 1000;
 export class BuiltinRunner {
   readonly owner = `builtin-${randomBytes(6).toString('hex')}`;
   readonly #shutdown = new AbortController();
-  #wake: (() => void) | null = null;
-  /** A notify that came while the runner was busy leasing: the next idle wait ends at once. */
-  #notified = false;
+  readonly #idleWait = new IdleWait(IDLE_POLL_MS, this.#shutdown.signal);
   #loop: Promise<void> | null = null;
 
   constructor(
@@ -45,8 +44,7 @@ export class BuiltinRunner {
 
   /** A job was queued on this node: look now instead of at the next poll. */
   notify(): void {
-    if (this.#wake) this.#wake();
-    else this.#notified = true;
+    this.#idleWait.notify();
   }
 
   /** Stops leasing; a running job is aborted and fails with a shutdown message. */
@@ -60,7 +58,7 @@ export class BuiltinRunner {
   async #run(): Promise<void> {
     const signal = this.#shutdown.signal;
     while (!signal.aborted) {
-      this.#notified = false;
+      this.#idleWait.reset();
       let leased = null;
       try {
         leased = await this.store.leaseJob({
@@ -74,7 +72,7 @@ export class BuiltinRunner {
         this.log.warn({ err: error }, 'training lease failed');
       }
       if (leased === null) {
-        await this.#idle();
+        await this.#idleWait.wait();
         continue;
       }
       await executeJob(leased, {
@@ -85,20 +83,5 @@ export class BuiltinRunner {
         shutdown: signal,
       });
     }
-  }
-
-  /** Its timer is unref'd (an idle runner does not keep the process alive), so stop() must always end it. */
-  #idle(): Promise<void> {
-    if (this.#notified || this.#shutdown.signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.#wake = null;
-        resolve();
-      };
-      const timer = setTimeout(done, IDLE_POLL_MS);
-      timer.unref();
-      this.#wake = done;
-    });
   }
 }
