@@ -42,3 +42,20 @@ export function attributeQuery(
     offset: page.offset,
   };
 }
+
+/**
+ * The calls of a prediction or score list: those carrying the marker (`attributes.weave.<marker>`
+ * = "true"), of one run when `evaluation_run_id` is given; null when the page is empty (`limit=0`).
+ */
+export function markedChildQuery(
+  projectId: string,
+  marker: 'prediction' | 'score',
+  q: { evaluation_run_id?: string; limit?: number; offset?: number },
+): CallsQuery | null {
+  const page = checkListPaging(q.limit, q.offset);
+  if (page.limit === 0) return null;
+  const conditions: AttributeCondition[] = [{ path: `attributes.weave.${marker}`, equals: 'true' }];
+  if (q.evaluation_run_id !== undefined)
+    conditions.push({ path: 'attributes.weave.evaluation_run_id', equals: q.evaluation_run_id });
+  return attributeQuery(projectId, conditions, page);
+}

@@ -7,7 +7,7 @@ import type { FeedbackService } from '../feedback-service.js';
 import type { ProjectAccess } from '../project-access.js';
 import { EvalCalls, weaveAttributes } from './eval-calls.js';
 import { isPredictAndScore, runIdOf } from './prediction-service.js';
-import { attributeQuery, checkListPaging, type AttributeCondition } from './run-queries.js';
+import { markedChildQuery } from './run-queries.js';
 
 /**
  * Scores (docs/spec/evaluations.md §3.5): a `<scorer>.score` call beside the prediction it scores,
@@ -89,14 +89,9 @@ export class ScoreService {
 
   async *list(caller: Caller, projectId: string, q: S.ChildListQuery): AsyncGenerator<string> {
     this.access.assertCanRead(caller, projectId);
-    const page = checkListPaging(q.limit, q.offset);
-    if (page.limit === 0) return;
-    const conditions: AttributeCondition[] = [{ path: 'attributes.weave.score', equals: 'true' }];
-    if (q.evaluation_run_id !== undefined)
-      conditions.push({ path: 'attributes.weave.evaluation_run_id', equals: q.evaluation_run_id });
-    for await (const call of this.calls.query(attributeQuery(projectId, conditions, page))) {
-      yield `${JSON.stringify(await this.#view(projectId, call))}\n`;
-    }
+    const query = markedChildQuery(projectId, 'score', q);
+    if (query === null) return;
+    for await (const call of this.calls.query(query)) yield `${JSON.stringify(await this.#view(projectId, call))}\n`;
   }
 
   async delete(caller: Caller, projectId: string, ids: string[]): Promise<{ num_deleted: number }> {
