@@ -51,6 +51,11 @@ function parseJsonParam(name: string, text: string | undefined): unknown {
   }
 }
 
+/** Most rows of the opening window remembered as already written (see LiveTailService.open). */
+const OPENING_WINDOW_LIMIT = 10_000;
+
+const changeKey = (seq: number, id: string): string => `${seq} ${id}`;
+
 /** One open tail: polls the store for calls written after its cursor. */
 export class LiveTail {
   readonly #view: CallViewOptions = { columns: null, includeStorageSize: false, includeTotalStorageSize: false };
@@ -59,6 +64,8 @@ export class LiveTail {
     private readonly store: TraceStore,
     private readonly base: CallsQuery,
     private cursor: CallChangeCursor,
+    /** Writes past the cursor that were already committed when the tail opened: not news. */
+    private readonly alreadyWritten: ReadonlySet<string> = new Set(),
   ) {}
 
   /** Calls written after the cursor that match, in write order (at most LIVE_TAIL_BATCH); advances the cursor. */
@@ -67,6 +74,7 @@ export class LiveTail {
     const rows = this.store.calls.query({ ...this.base, changed_after: this.cursor, limit: LIVE_TAIL_BATCH });
     for await (const row of rows) {
       this.cursor = { seq: Number(row.change_seq), id: row.id };
+      if (this.alreadyWritten.has(changeKey(this.cursor.seq, row.id))) continue;
       events.push({ id: formatCursor(this.cursor), data: callToJson(row, this.#view) });
     }
     return events;
@@ -102,9 +110,25 @@ export class LiveTailService {
       filter: checkFilter(filter),
       where: compileWhere(query),
     };
-    const cursor = lastEventId ? parseCursor(lastEventId) : await this.store.calls.changeHead();
-    // compiled (and not run) now, so a query the store cannot use fails with a status, not mid-stream
-    this.store.calls.query({ ...base, changed_after: cursor, limit: 1 });
-    return new LiveTail(this.store, base, cursor);
+    if (lastEventId) {
+      const cursor = parseCursor(lastEventId);
+      // compiled (and not run) now, so a query the store cannot use fails with a status, not mid-stream
+      this.store.calls.query({ ...base, changed_after: cursor, limit: 1 });
+      return new LiveTail(this.store, base, cursor);
+    }
+    // The head may lag behind writes already committed: on PostgreSQL it stops below any transaction
+    // still running anywhere, so a late commit is never skipped. Rows past it that are already
+    // visible now are remembered and not sent as new.
+    const head = await this.store.calls.changeHead();
+    const alreadyWritten = new Set<string>();
+    for await (const row of this.store.calls.query({
+      ...base,
+      changed_after: head,
+      include_uncertain_changes: true,
+      limit: OPENING_WINDOW_LIMIT,
+    })) {
+      alreadyWritten.add(changeKey(Number(row.change_seq), row.id));
+    }
+    return new LiveTail(this.store, base, head, alreadyWritten);
   }
 }

@@ -247,6 +247,11 @@ export interface CallsQuery {
    * (`change_seq`, then id), each row carrying its `change_seq`; `sort_by` is ignored.
    */
   changed_after?: CallChangeCursor | null;
+  /**
+   * With `changed_after`: every write already committed past the position, even those the tail
+   * still holds back behind an older running transaction (the opening scan of a tail).
+   */
+  include_uncertain_changes?: boolean;
 }
 
 /**

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import pg from 'pg';
 import { test, type TestContext } from 'node:test';
 import { basicAuth, buildTestApp, PROJECT, type TestApp } from '../helpers/app.js';
 import { makeEnd, makeStart } from '../helpers/factories.js';
@@ -169,4 +170,23 @@ test('a client that goes away stops its tail polling the store', async (t) => {
   const settled = polls;
   await new Promise((resolve) => setTimeout(resolve, 800));
   assert.equal(polls, settled, 'no polling after the client left');
+});
+
+test('calls already written when the tail opens are not sent, even behind a transaction still open elsewhere', async (t) => {
+  const { h, base } = await listening(t);
+  // PostgreSQL: an open transaction elsewhere holds the tail's starting point below 'before'
+  let holder: pg.Client | null = null;
+  if (h.config.databaseUrl) {
+    holder = new pg.Client({ connectionString: h.config.databaseUrl });
+    await holder.connect();
+    t.after(() => holder?.end());
+    await holder.query('BEGIN');
+    await holder.query('SELECT pg_current_xact_id()');
+  }
+  assert.equal((await h.post('/call/start', makeStart({ id: 'before' }))).statusCode, 200);
+  const stream = await open(t, tailUrl(base), h.aliceKey);
+  assert.equal((await h.post('/call/start', makeStart({ id: 'fresh' }))).statusCode, 200);
+  if (holder) await holder.query('COMMIT');
+  const first = JSON.parse((await stream.next(3000)).data) as Record<string, unknown>;
+  assert.equal(first.id, 'fresh');
 });

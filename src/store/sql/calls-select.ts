@@ -97,7 +97,7 @@ export function callsWhere(q: CallsQuery, d: SqlDialect, p: SqlParams): string {
   if (q.changed_after) {
     const { seq, id } = q.changed_after;
     conditions.push(`(c.change_seq, c.id) > (${p.add(seq)}, ${p.add(id)})`);
-    if (d.changeHorizon) conditions.push(`c.change_seq < ${d.changeHorizon}`);
+    if (d.changeHorizon && q.include_uncertain_changes !== true) conditions.push(`c.change_seq < ${d.changeHorizon}`);
   }
   return conditions.join(' AND ');
 }
