@@ -113,6 +113,29 @@ function spanRefsOf(calls: Array<EvalCall | null>): GenaiSpanRef[] | null {
   return refs.length > 0 ? refs : null;
 }
 
+/**
+ * The scorer children whose result `output.scores` does not hold yet (§4.3 step 4: the children only
+ * add missing scores). A child is recorded when its key is a recorded score, or else when an
+ * unclaimed recorded score holds its very output: a class scorer's `name` (the recorded key) need not
+ * appear in its op name (`LLMAsAJudgeScorer.score` recorded as `correctness`), and without this the
+ * one score would show twice, under two keys.
+ */
+function unrecordedScorers(recorded: Record<string, unknown>, scorers: EvalCall[]): EvalCall[] {
+  const claimed = new Set<string>();
+  const rest: EvalCall[] = [];
+  for (const scorer of scorers) {
+    const key = scorerKey(scorer);
+    if (key in recorded && !claimed.has(key)) claimed.add(key);
+    else rest.push(scorer);
+  }
+  return rest.filter((scorer) => {
+    const key = Object.keys(recorded).find((k) => !claimed.has(k) && sameJson(recorded[k], scorer.output));
+    if (key === undefined) return true;
+    claimed.add(key);
+    return false;
+  });
+}
+
 function scorerCallIds(scores: Record<string, unknown>, scorers: EvalCall[]): Record<string, string> {
   const ids: Record<string, string> = {};
   for (const key of Object.keys(scores)) {
@@ -134,7 +157,7 @@ export function buildTrial(evaluationId: string, trialCall: EvalCall, children: 
   const output = isRecord(trialCall.output) ? trialCall.output : {};
   const scores: Record<string, unknown> = isRecord(output.scores) ? { ...output.scores } : {};
   const scorers = children ? children.filter(isScorerCall) : [];
-  for (const scorer of scorers) {
+  for (const scorer of unrecordedScorers(scores, scorers)) {
     const key = scorerKey(scorer);
     if (!(key in scores) && scorer.output !== undefined) scores[key] = scorer.output;
   }
