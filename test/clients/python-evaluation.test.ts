@@ -90,5 +90,38 @@ test(
     });
     assert.equal(both.total_rows, 2);
     for (const row of both.rows) assert.equal(row.evaluations.length, 2);
+
+    // call.apply_scorer: each result is runnable feedback on the scored call, as the client reads it
+    const applied = result.applied;
+    assert.deepEqual(applied.results, { exact: true, length_check: { short: true, length: 1 } }, log);
+    const expected = [
+      ['exact', `weave:///${PROJECT}/op/exact:`],
+      ['length_check', `weave:///${PROJECT}/object/length_check:`],
+    ] as const;
+    const fromClient = new Map<string, Json>(applied.feedback.map((f: Json) => [f.feedback_type, f]));
+    assert.equal(fromClient.size, 2, JSON.stringify(applied.feedback));
+    for (const [name, refPrefix] of expected) {
+      const item = fromClient.get(`wandb.runnable.${name}`);
+      assert.ok(item, `${name}: ${JSON.stringify(applied.feedback)}`);
+      assert.deepEqual(item.payload, { output: applied.results[name] });
+      assert.ok(String(item.runnable_ref).startsWith(refPrefix), item.runnable_ref);
+      assert.equal(item.call_ref, `weave:///${PROJECT}/call/${applied.score_call_ids[name]}`);
+    }
+    const res = await fetch(`${server.url}/feedback/query`, {
+      method: 'POST',
+      headers: { authorization: basicAuthHeader(key), 'content-type': 'application/json' },
+      body: JSON.stringify({
+        project_id: PROJECT,
+        query: {
+          $expr: { $eq: [{ $getField: 'weave_ref' }, { $literal: `weave:///${PROJECT}/call/${applied.call_id}` }] },
+        },
+      }),
+    });
+    assert.equal(res.status, 200);
+    const stored = ((await res.json()) as Json).result as Json[];
+    assert.deepEqual(stored.map((f) => f.feedback_type).sort(), [
+      'wandb.runnable.exact',
+      'wandb.runnable.length_check',
+    ]);
   },
 );
