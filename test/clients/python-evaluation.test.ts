@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { basicAuthHeader, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { runPythonDemo } from './python-script.js';
 import { ensureWeaveVenv, WEAVE_PY_VERSION } from './python-venv.js';
@@ -26,6 +27,130 @@ async function evalResults(server: ServerProcess, key: string, body: Json): Prom
   const text = await res.text();
   assert.equal(res.status, 200, text);
   return JSON.parse(text);
+}
+
+async function api(server: ServerProcess, key: string, route: string, body: Json): Promise<Json> {
+  const res = await fetch(`${server.url}${route}`, {
+    method: 'POST',
+    headers: { authorization: basicAuthHeader(key), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  assert.equal(res.status, 200, `${route}: ${text}`);
+  return route === '/calls/stream_query'
+    ? {
+        calls: text
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as Json),
+      }
+    : (JSON.parse(text) as Json);
+}
+
+const opName = (call: Json): string =>
+  String(call.op_name)
+    .replace(/^weave:\/\/\/[^/]+\/[^/]+\/op\//, '')
+    .replace(/:[^:]*$/, '');
+
+/**
+ * What an evaluation's call tree looks like, without the names of its model and scorers: the root's
+ * op and input keys; per trial its input keys, output keys, row and children (one predict call, one
+ * call per scorer); one summarize call whose output is the root's.
+ */
+function treeShape(calls: Json[], rootId: string, scorers: number): Json {
+  const root = calls.find((c) => c.id === rootId)!;
+  const children = calls.filter((c) => c.parent_id === rootId);
+  const trials = children.filter((c) => opName(c) === 'Evaluation.predict_and_score');
+  const summarize = children.filter((c) => opName(c) === 'Evaluation.summarize');
+  assert.equal(children.length, trials.length + 1);
+  assert.equal(summarize.length, 1);
+  assert.deepEqual(summarize[0]!.output, root.output);
+  return {
+    root: [opName(root), Object.keys(root.inputs).sort(), root.parent_id],
+    trials: trials
+      .map((trial) => {
+        const kids = calls.filter((c) => c.parent_id === trial.id);
+        return {
+          inputs: Object.keys(trial.inputs).sort(),
+          output: Object.keys(trial.output).sort(),
+          row: String(trial.inputs.example).split('/attr/rows/id/')[1],
+          predict: kids.filter((c) => opName(c).endsWith('.predict')).length,
+          scorers: kids.length - 1 === scorers,
+        };
+      })
+      .sort((a, b) => a.row!.localeCompare(b.row!)),
+  };
+}
+
+/**
+ * The same dataset evaluated by Heddle (`/evaluations/evaluate_model`): an
+ * `LLMStructuredCompletionModel` and an `LLMAsAJudgeScorer` whose models are a training model of the
+ * project, served by the built-in trainer through the `heddle/` provider (docs/spec/evaluations.md §6).
+ */
+async function serverEvaluation(server: ServerProcess, key: string, datasetName: string): Promise<string> {
+  const [entity, project] = PROJECT.split('/') as [string, string];
+  const created = await fetch(`${server.url}/v1/preview/models`, {
+    method: 'POST',
+    headers: { authorization: basicAuthHeader(key), 'content-type': 'application/json' },
+    body: JSON.stringify({ entity, project, name: 'bot', base_model: 'heddle/byte-decoder' }),
+  });
+  assert.equal(created.status, 200, await created.text());
+  const publish = async (name: string, val: Json, builtin: string | null = null): Promise<string> => {
+    const req = { obj: { project_id: PROJECT, object_id: name, val, builtin_object_class: builtin } };
+    return `weave:///${PROJECT}/object/${name}:${(await api(server, key, '/obj/create', req)).digest}`;
+  };
+  const [dataset] = (
+    await api(server, key, '/objs/query', {
+      project_id: PROJECT,
+      filter: { object_ids: [datasetName], latest_only: true },
+    })
+  ).objs as Json[];
+  const llm = (name: string, template: Json[]) =>
+    publish(
+      name,
+      {
+        llm_model_id: 'heddle/bot',
+        default_params: { messages_template: template, response_format: 'text', temperature: 0, max_tokens: 4 },
+      },
+      'LLMStructuredCompletionModel',
+    );
+  const model = await llm('answerer', [{ role: 'user', content: 'What is {question}?' }]);
+  const judge = await publish('judge', {
+    _type: 'LLMAsAJudgeScorer',
+    _class_name: 'LLMAsAJudgeScorer',
+    _bases: ['Scorer', 'Object', 'BaseModel'],
+    name: 'judge',
+    description: null,
+    column_map: null,
+    model: await llm('judge_model', [{ role: 'system', content: 'Judge.' }]),
+    scoring_prompt: 'Expected {expected}; got {output}',
+  });
+  const evaluation = await publish('server_eval', {
+    _type: 'Evaluation',
+    _class_name: 'Evaluation',
+    _bases: ['Object', 'BaseModel'],
+    name: 'server_eval',
+    description: null,
+    dataset: `weave:///${PROJECT}/object/${datasetName}:${dataset!.digest}`,
+    scorers: [judge],
+    preprocess_model_input: null,
+    trials: 1,
+    metadata: null,
+    evaluation_name: null,
+  });
+  const { call_id: callId } = await api(server, key, '/evaluations/evaluate_model', {
+    project_id: PROJECT,
+    evaluation_ref: evaluation,
+    model_ref: model,
+  });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const { status } = await api(server, key, '/evaluations/status', { project_id: PROJECT, call_id: callId });
+    if (status.code === 'complete') return callId as string;
+    assert.ok(status.code === 'running' || status.code === 'not_found', JSON.stringify(status));
+    assert.ok(Date.now() < deadline, 'the server-side evaluation did not complete');
+    await sleep(50);
+  }
 }
 
 /** scorer_key[.path] → stats, from one evaluation's summary. */
@@ -90,6 +215,30 @@ test(
     });
     assert.equal(both.total_rows, 2);
     for (const row of both.rows) assert.equal(row.evaluations.length, 2);
+
+    // Heddle evaluates the same dataset itself: its call tree has the shape of the client's, over
+    // the same dataset rows, and eval_results sets the two runs side by side
+    const serverId = await serverEvaluation(server, key, 'arith');
+    // the Python client's trace id is not its root's id; Heddle's is (docs/spec/evaluations.md §6.2)
+    const traceOf = async (id: string): Promise<Json[]> => {
+      const { call } = await api(server, key, '/call/read', { project_id: PROJECT, id });
+      const filter = { trace_ids: [call.trace_id] };
+      return (await api(server, key, '/calls/stream_query', { project_id: PROJECT, filter })).calls;
+    };
+    assert.deepEqual(
+      treeShape(await traceOf(serverId), serverId, 1),
+      treeShape(await traceOf(result.declarative_id), result.declarative_id, 2),
+    );
+    const compared = await evalResults(server, key, {
+      evaluation_call_ids: [result.declarative_id, serverId],
+      require_intersection: true,
+      include_summary: true,
+    });
+    assert.equal(compared.total_rows, 3);
+    assert.deepEqual(
+      compared.summary.evaluations.map((e: Json) => e.trial_count),
+      [3, 3],
+    );
 
     // call.apply_scorer: each result is runnable feedback on the scored call, as the client reads it
     const applied = result.applied;
