@@ -54,7 +54,7 @@ const status = async (h: TestApp, callId: string): Promise<Json> => {
 };
 
 test(
-  'evaluate_model with a model and a judge both served by a heddle/ trained checkpoint: running → complete, the SDK call tree, eval_results',
+  'evaluate_model with a model and a judge both served by heddle/ training-model checkpoints: running → complete, the SDK call tree, eval_results',
   { timeout: 400_000 },
   async (t) => {
     const h = await buildTestApp(t, {}, { trainer: new BuiltinTrainer({ backend: 'cpu' }) });
