@@ -4,11 +4,12 @@
  * Instants are integer microseconds since the Unix epoch; JSON columns are JSON text.
  */
 
-/** A visible call as stored. JSON columns are JSON text (null when that part is missing). */
-export interface CallRow {
+/** Where a call stands: its identity, op and place in its trace, the same in a stored row and a start. */
+export interface CallPlacement {
   project_id: string;
   id: string;
   op_name: string;
+  /** Name derived from `op_name` for `summary.weave.trace_name` (null for non-op refs). */
   op_display_name: string | null;
   display_name: string | null;
   trace_id: string;
@@ -16,6 +17,10 @@ export interface CallRow {
   thread_id: string | null;
   turn_id: string | null;
   started_at: number;
+}
+
+/** A visible call as stored. JSON columns are JSON text (null when that part is missing). */
+export interface CallRow extends CallPlacement {
   attributes: string | null;
   inputs: string | null;
   otel_dump: string | null;

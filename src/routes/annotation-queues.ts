@@ -1,9 +1,10 @@
 import * as S from '../schemas/annotation-queues.js';
 import type { Services } from '../services/index.js';
 import { sendJsonl } from './jsonl.js';
-import type { RouteApp } from './route-app.js';
+import { paramsBodySchema, paramsQuerySchema, type RouteApp } from './route-app.js';
 
-const tags = ['Annotation Queues'];
+const TAG = 'Annotation Queues';
+const tags = [TAG];
 
 /** Annotation queues, their items and review progress (docs/spec/otel-service-queues.md §D). */
 export default async function annotationQueueRoutes(
@@ -31,78 +32,66 @@ export default async function annotationQueueRoutes(
   app.get(
     '/annotation_queues/:queue_id',
     {
-      schema: {
-        tags,
-        summary: 'Annotation Queue Read',
+      schema: paramsQuerySchema(TAG, 'Annotation Queue Read', {
         params: S.QueueParams,
         querystring: S.ProjectQuery,
-        response: { 200: S.QueueRes },
-      },
+        ok: S.QueueRes,
+      }),
     },
     async (request) => queues.read(request.caller, request.query.project_id, request.params.queue_id),
   );
   app.put(
     '/annotation_queues/:queue_id',
     {
-      schema: {
-        tags,
-        summary: 'Annotation Queue Update',
+      schema: paramsBodySchema(TAG, 'Annotation Queue Update', {
         params: S.QueueParams,
         body: S.QueueUpdateReq,
-        response: { 200: S.QueueRes },
-      },
+        ok: S.QueueRes,
+      }),
     },
     async (request) => queues.update(request.caller, request.params.queue_id, request.body),
   );
   app.delete(
     '/annotation_queues/:queue_id',
     {
-      schema: {
-        tags,
-        summary: 'Annotation Queue Delete',
+      schema: paramsQuerySchema(TAG, 'Annotation Queue Delete', {
         params: S.QueueParams,
         querystring: S.ProjectQuery,
-        response: { 200: S.QueueRes },
-      },
+        ok: S.QueueRes,
+      }),
     },
     async (request) => queues.delete(request.caller, request.query.project_id, request.params.queue_id),
   );
   app.post(
     '/annotation_queues/:queue_id/items',
     {
-      schema: {
-        tags,
-        summary: 'Annotation Queue Add Calls',
+      schema: paramsBodySchema(TAG, 'Annotation Queue Add Calls', {
         params: S.QueueParams,
         body: S.ItemsAddReq,
-        response: { 200: S.ItemsAddRes },
-      },
+        ok: S.ItemsAddRes,
+      }),
     },
     async (request) => queues.addItems(request.caller, request.params.queue_id, request.body),
   );
   app.post(
     '/annotation_queues/:queue_id/items/query',
     {
-      schema: {
-        tags,
-        summary: 'Annotation Queue Items Query',
+      schema: paramsBodySchema(TAG, 'Annotation Queue Items Query', {
         params: S.QueueParams,
         body: S.ItemsQueryReq,
-        response: { 200: S.ItemsQueryRes },
-      },
+        ok: S.ItemsQueryRes,
+      }),
     },
     async (request) => queues.queryItems(request.caller, request.params.queue_id, request.body),
   );
   app.post(
     '/annotation_queues/:queue_id/items/:item_id/progress',
     {
-      schema: {
-        tags,
-        summary: 'Annotator Queue Items Progress Update',
+      schema: paramsBodySchema(TAG, 'Annotator Queue Items Progress Update', {
         params: S.ItemParams,
         body: S.ProgressReq,
-        response: { 200: S.ItemRes },
-      },
+        ok: S.ItemRes,
+      }),
     },
     async (request) => {
       const { queue_id, item_id } = request.params;

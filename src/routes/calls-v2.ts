@@ -2,9 +2,7 @@ import * as S from '../schemas/calls-v2.js';
 import { CallEndRes, CallStartRes } from '../schemas/calls.js';
 import { assertSameProject } from '../services/call-service.js';
 import type { Services } from '../services/index.js';
-import type { RouteApp } from './route-app.js';
-
-const tags = ['Calls'];
+import { paramsBodySchema, type RouteApp } from './route-app.js';
 
 /** Project-scoped call writes of the official Python client (see schemas/calls-v2.ts). */
 export default async function callsV2Routes(app: RouteApp, { services }: { services: Services }): Promise<void> {
@@ -14,13 +12,11 @@ export default async function callsV2Routes(app: RouteApp, { services }: { servi
   app.post(
     '/v2/:entity/:project/calls/complete',
     {
-      schema: {
-        tags,
-        summary: 'Calls Upsert Complete',
+      schema: paramsBodySchema('Calls', 'Calls Upsert Complete', {
         params: S.ProjectParams,
         body: S.CallsUpsertCompleteReq,
-        response: { 200: S.CallsUpsertCompleteRes },
-      },
+        ok: S.CallsUpsertCompleteRes,
+      }),
     },
     (request) => callWrites.callsComplete(request.caller, projectOf(request.params), request.body.batch),
   );
@@ -28,13 +24,11 @@ export default async function callsV2Routes(app: RouteApp, { services }: { servi
   app.post(
     '/v2/:entity/:project/call/start',
     {
-      schema: {
-        tags,
-        summary: 'Call Start V2',
+      schema: paramsBodySchema('Calls', 'Call Start V2', {
         params: S.ProjectParams,
         body: S.CallStartV2Req,
-        response: { 200: CallStartRes },
-      },
+        ok: CallStartRes,
+      }),
     },
     (request) => {
       const body = request.body;
@@ -46,13 +40,11 @@ export default async function callsV2Routes(app: RouteApp, { services }: { servi
   app.post(
     '/v2/:entity/:project/call/end',
     {
-      schema: {
-        tags,
-        summary: 'Call End V2',
+      schema: paramsBodySchema('Calls', 'Call End V2', {
         params: S.ProjectParams,
         body: S.CallEndV2Req,
-        response: { 200: CallEndRes },
-      },
+        ok: CallEndRes,
+      }),
     },
     (request) => {
       const body = request.body;

@@ -4,7 +4,7 @@ import { ProjectParams } from '../schemas/calls-v2.js';
 import type { Services } from '../services/index.js';
 import { listOf } from '../services/evaluations/eval-calls.js';
 import { sendJsonl } from './jsonl.js';
-import type { RouteApp } from './route-app.js';
+import { paramsBodySchema, type RouteApp } from './route-app.js';
 
 /**
  * Evaluation runs, predictions and scores (docs/spec/evaluations.md §3), and `eval_results/query`
@@ -105,26 +105,22 @@ export default async function evaluationRunRoutes(app: RouteApp, { services }: {
   app.post(
     `${base}/evaluation_runs`,
     {
-      schema: {
-        tags: ['Evaluation Runs'],
-        summary: 'Evaluation Run Create',
+      schema: paramsBodySchema('Evaluation Runs', 'Evaluation Run Create', {
         params: ProjectParams,
         body: S.EvaluationRunCreateBody,
-        response: { 200: S.EvaluationRunCreateRes },
-      },
+        ok: S.EvaluationRunCreateRes,
+      }),
     },
     (request) => runs.create(request.caller, projectOf(request.params), request.body),
   );
   app.post(
     `${base}/evaluation_runs/:evaluation_run_id/finish`,
     {
-      schema: {
-        tags: ['Evaluation Runs'],
-        summary: 'Evaluation Run Finish',
+      schema: paramsBodySchema('Evaluation Runs', 'Evaluation Run Finish', {
         params: S.EvaluationRunParams,
         body: S.EvaluationRunFinishBody,
-        response: { 200: S.SuccessRes },
-      },
+        ok: S.SuccessRes,
+      }),
       preValidation: emptyBodyIsObject,
     },
     (request) =>
@@ -133,26 +129,22 @@ export default async function evaluationRunRoutes(app: RouteApp, { services }: {
   app.post(
     `${base}/predictions`,
     {
-      schema: {
-        tags: ['Predictions'],
-        summary: 'Prediction Create',
+      schema: paramsBodySchema('Predictions', 'Prediction Create', {
         params: ProjectParams,
         body: S.PredictionCreateBody,
-        response: { 200: S.PredictionCreateRes },
-      },
+        ok: S.PredictionCreateRes,
+      }),
     },
     (request) => predictions.create(request.caller, projectOf(request.params), request.body),
   );
   app.post(
     `${base}/predictions/:prediction_id/finish`,
     {
-      schema: {
-        tags: ['Predictions'],
-        summary: 'Prediction Finish',
+      schema: paramsBodySchema('Predictions', 'Prediction Finish', {
         params: S.PredictionParams,
         body: S.PredictionFinishBody,
-        response: { 200: S.SuccessRes },
-      },
+        ok: S.SuccessRes,
+      }),
       preValidation: emptyBodyIsObject,
     },
     (request) => predictions.finish(request.caller, projectOf(request.params), request.params.prediction_id),
@@ -160,13 +152,11 @@ export default async function evaluationRunRoutes(app: RouteApp, { services }: {
   app.post(
     `${base}/scores`,
     {
-      schema: {
-        tags: ['Scores'],
-        summary: 'Score Create',
+      schema: paramsBodySchema('Scores', 'Score Create', {
         params: ProjectParams,
         body: S.ScoreCreateBody,
-        response: { 200: S.ScoreCreateRes },
-      },
+        ok: S.ScoreCreateRes,
+      }),
     },
     (request) => scores.create(request.caller, projectOf(request.params), request.body),
   );
@@ -174,13 +164,11 @@ export default async function evaluationRunRoutes(app: RouteApp, { services }: {
   app.post(
     `${base}/eval_results/query`,
     {
-      schema: {
-        tags: ['Evaluations'],
-        summary: 'Eval Results Query',
+      schema: paramsBodySchema('Evaluations', 'Eval Results Query', {
         params: ProjectParams,
         body: S.EvalResultsQueryBody,
-        response: { 200: S.EvalResultsQueryRes },
-      },
+        ok: S.EvalResultsQueryRes,
+      }),
     },
     (request) => results.query(request.caller, projectOf(request.params), request.body),
   );

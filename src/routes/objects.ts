@@ -3,7 +3,7 @@ import { EmptyRes } from '../schemas/common.js';
 import * as S from '../schemas/objects.js';
 import type { Services } from '../services/index.js';
 import { sendJsonText } from './jsonl.js';
-import type { RouteApp } from './route-app.js';
+import { paramsBodySchema, type RouteApp } from './route-app.js';
 
 const tags = ['Objects'];
 
@@ -40,13 +40,11 @@ export default async function objectsRoutes(app: RouteApp, { services }: { servi
   app.put(
     '/objs/:object_id/versions/:digest/tags',
     {
-      schema: {
-        tags,
-        summary: 'Obj Add Tags',
+      schema: paramsBodySchema('Objects', 'Obj Add Tags', {
         params: S.ObjVersionParams,
         body: S.ObjTagsBody,
-        response: { 200: EmptyRes },
-      },
+        ok: EmptyRes,
+      }),
     },
     (request) => {
       const params = request.params;
@@ -57,13 +55,11 @@ export default async function objectsRoutes(app: RouteApp, { services }: { servi
   app.post(
     '/objs/:object_id/versions/:digest/tags/remove',
     {
-      schema: {
-        tags,
-        summary: 'Obj Remove Tags',
+      schema: paramsBodySchema('Objects', 'Obj Remove Tags', {
         params: S.ObjVersionParams,
         body: S.ObjTagsBody,
-        response: { 200: EmptyRes },
-      },
+        ok: EmptyRes,
+      }),
     },
     (request) => {
       const params = request.params;
@@ -74,13 +70,11 @@ export default async function objectsRoutes(app: RouteApp, { services }: { servi
   app.put(
     '/objs/:object_id/aliases',
     {
-      schema: {
-        tags,
-        summary: 'Obj Set Aliases',
+      schema: paramsBodySchema('Objects', 'Obj Set Aliases', {
         params: S.ObjParams,
         body: S.ObjSetAliasesBody,
-        response: { 200: EmptyRes },
-      },
+        ok: EmptyRes,
+      }),
     },
     (request) => objectLabels.setAliases(request.caller, request.params.object_id, request.body),
   );
@@ -88,13 +82,11 @@ export default async function objectsRoutes(app: RouteApp, { services }: { servi
   app.post(
     '/objs/:object_id/aliases/remove',
     {
-      schema: {
-        tags,
-        summary: 'Obj Remove Aliases',
+      schema: paramsBodySchema('Objects', 'Obj Remove Aliases', {
         params: S.ObjParams,
         body: S.ObjRemoveAliasesBody,
-        response: { 200: EmptyRes },
-      },
+        ok: EmptyRes,
+      }),
     },
     (request) => objectLabels.removeAliases(request.caller, request.params.object_id, request.body),
   );

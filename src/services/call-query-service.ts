@@ -13,7 +13,15 @@ import type {
   QueryReq,
   SortByReq,
 } from '../schemas/calls.js';
-import type { CallRow, CallRowColumn, CallsFilter, CallsQuery, TraceStore } from '../store/types.js';
+import {
+  ALL_CALL_COLUMNS,
+  ALWAYS_SELECTED,
+  type CallRow,
+  type CallRowColumn,
+  type CallsFilter,
+  type CallsQuery,
+  type TraceStore,
+} from '../store/types.js';
 import type { Caller } from './auth-service.js';
 import { costExtras } from './call-extras.js';
 import type { FeedbackService } from './feedback-service.js';
@@ -38,23 +46,8 @@ const FILTER_LISTS = [
   'turn_ids',
 ] as const;
 
-const SELECTABLE: ReadonlySet<string> = new Set<CallRowColumn>([
-  'display_name',
-  'parent_id',
-  'thread_id',
-  'turn_id',
-  'attributes',
-  'inputs',
-  'otel_dump',
-  'wb_user_id',
-  'wb_run_id',
-  'wb_run_step',
-  'ended_at',
-  'exception',
-  'output',
-  'summary',
-  'wb_run_step_end',
-]);
+/** Columns a query may ask for; the always-selected ones come with every row anyway. */
+const SELECTABLE: ReadonlySet<string> = new Set(ALL_CALL_COLUMNS.filter((c) => !ALWAYS_SELECTED.includes(c)));
 
 export function checkFilter(filter: CallsFilterReq | null | undefined): CallsFilter | null {
   if (!filter) return null;

@@ -2,7 +2,7 @@ import type { Operation, SortKey } from '../domain/query/ast.js';
 import type { MembershipRecord } from './sql/membership-role.js';
 import type { CallField } from '../domain/call-fields.js';
 import type { ExpandPath } from '../domain/ref-expansion.js';
-import type { CallRow } from '../domain/rows.js';
+import type { CallPlacement, CallRow } from '../domain/rows.js';
 import type {
   FileCommitOutcome,
   FileRecord,
@@ -157,19 +157,8 @@ export interface ProjectSummaryRow {
 // ---------------------------------------------------------------- calls
 
 /** The start part of a call (docs/spec/calls.md §2.2), JSON fields as text. */
-export interface CallStartPart {
+export interface CallStartPart extends CallPlacement {
   kind: 'start';
-  project_id: string;
-  id: string;
-  op_name: string;
-  /** Name derived from `op_name` for `summary.weave.trace_name` (null for non-op refs). */
-  op_display_name: string | null;
-  display_name: string | null;
-  trace_id: string;
-  parent_id: string | null;
-  thread_id: string | null;
-  turn_id: string | null;
-  started_at: number;
   attributes: string;
   inputs: string;
   otel_dump: string | null;
@@ -205,6 +194,39 @@ export type CallRowColumn = Exclude<
   keyof CallRow,
   'storage_size_bytes' | 'total_storage_size_bytes' | 'wb_username' | 'change_seq'
 >;
+
+/** Columns loaded for a call row; the always-selected ones of docs/spec/calls.md §5.6 come first. */
+export const ALWAYS_SELECTED: readonly CallRowColumn[] = [
+  'id',
+  'trace_id',
+  'project_id',
+  'op_name',
+  'started_at',
+  'op_display_name',
+];
+export const ALL_CALL_COLUMNS: readonly CallRowColumn[] = [
+  'project_id',
+  'id',
+  'op_name',
+  'op_display_name',
+  'display_name',
+  'trace_id',
+  'parent_id',
+  'thread_id',
+  'turn_id',
+  'started_at',
+  'attributes',
+  'inputs',
+  'otel_dump',
+  'wb_user_id',
+  'wb_run_id',
+  'wb_run_step',
+  'ended_at',
+  'exception',
+  'output',
+  'summary',
+  'wb_run_step_end',
+];
 
 /** The structured fast filters of docs/spec/calls.md §5.4, lists already validated. */
 export interface CallsFilter {

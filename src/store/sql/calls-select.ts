@@ -1,40 +1,7 @@
 import { REF_PREFIX } from '../../domain/refs.js';
-import type { CallRowColumn, CallsFilter, CallsQuery } from '../types.js';
+import { ALL_CALL_COLUMNS, ALWAYS_SELECTED, type CallsFilter, type CallsQuery } from '../types.js';
 import { CallsExprCompiler } from './calls-expr.js';
 import { checkSqlBudget, SqlParams, type SqlDialect } from './sql-dialect.js';
-
-/** Columns loaded for a call row; the always-selected ones of docs/spec/calls.md §5.6 come first. */
-export const ALWAYS_SELECTED: readonly CallRowColumn[] = [
-  'id',
-  'trace_id',
-  'project_id',
-  'op_name',
-  'started_at',
-  'op_display_name',
-];
-export const ALL_CALL_COLUMNS: readonly CallRowColumn[] = [
-  'project_id',
-  'id',
-  'op_name',
-  'op_display_name',
-  'display_name',
-  'trace_id',
-  'parent_id',
-  'thread_id',
-  'turn_id',
-  'started_at',
-  'attributes',
-  'inputs',
-  'otel_dump',
-  'wb_user_id',
-  'wb_run_id',
-  'wb_run_step',
-  'ended_at',
-  'exception',
-  'output',
-  'summary',
-  'wb_run_step_end',
-];
 
 export interface CompiledSql {
   sql: string;
