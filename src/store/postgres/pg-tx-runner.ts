@@ -42,6 +42,6 @@ function query(db: pg.Pool | pg.PoolClient, q: CompiledSql): Promise<pg.QueryRes
 export const POSTGRES_TX: TxDialect = {
   d: postgresDialect,
   forUpdate: 'FOR UPDATE',
-  claim: 'FOR UPDATE OF j SKIP LOCKED',
+  claim: 'FOR UPDATE SKIP LOCKED',
   isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === '23505',
 };
