@@ -8,6 +8,8 @@ export const USAGE = `Usage: heddle <command>
   export --project E/P [--format jsonl|csv] [--query JSON] [--filter JSON] [--sort-by JSON] [--out FILE]
                                           export a project's calls with feedback and costs,
                                           read straight from the store (docs/export.md)
+  db distribute [--dry-run]               shard a PostgreSQL store by project on Citus
+                                          (docs/scaling.md); --dry-run prints the statements
   help                                    this text
 
 Settings are HEDDLE_* environment variables (README "Configuration").`;

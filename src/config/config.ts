@@ -15,6 +15,10 @@ const EnvSchema = Type.Object({
   HEDDLE_ADMIN_KEY: Type.Optional(Type.String({ minLength: 20 })),
   /** `postgres://…` selects the PostgreSQL store; unset means the embedded SQLite store. */
   HEDDLE_DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** Comma-separated `postgres://…` URLs of streaming replicas that serve reads (docs/scaling.md). */
+  HEDDLE_DATABASE_READ_URLS: Type.Optional(Type.String({ minLength: 1 })),
+  /** Longest a read waits for a replica to replay the primary's position before the primary answers. */
+  HEDDLE_READ_REPLICA_MAX_WAIT_MS: Type.Integer({ minimum: 0, default: 200 }),
   /** 32 MiB, the service-wide default body cap of the spec. */
   HEDDLE_BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 32 * 1024 * 1024 }),
   /** Largest file `/file/create` accepts (streamed, so not bound by the body cap); 1 GiB. */
@@ -126,6 +130,8 @@ export interface Config {
   dataDir: string;
   adminKey?: string;
   databaseUrl?: string;
+  databaseReadUrls: readonly string[];
+  readReplicaMaxWaitMs: number;
   bodyLimitBytes: number;
   fileLimitBytes: number;
   keepAliveTimeoutMs: number;
@@ -232,12 +238,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  HEDDLE_INFERENCE_CATALOG: ${(error as Error).message}`);
   }
+  if (parsed.HEDDLE_DATABASE_READ_URLS !== undefined && parsed.HEDDLE_DATABASE_URL === undefined)
+    throw new ConfigError(
+      'Invalid configuration:\n  HEDDLE_DATABASE_READ_URLS: replicas need a primary; set HEDDLE_DATABASE_URL too',
+    );
   return Object.freeze({
     host: parsed.HEDDLE_HOST,
     port: parsed.HEDDLE_PORT,
     dataDir: path.resolve(parsed.HEDDLE_DATA_DIR),
     adminKey: parsed.HEDDLE_ADMIN_KEY,
     databaseUrl: parsed.HEDDLE_DATABASE_URL,
+    databaseReadUrls: (parsed.HEDDLE_DATABASE_READ_URLS ?? '')
+      .split(',')
+      .map((url) => url.trim())
+      .filter((url) => url !== ''),
+    readReplicaMaxWaitMs: parsed.HEDDLE_READ_REPLICA_MAX_WAIT_MS,
     bodyLimitBytes: parsed.HEDDLE_BODY_LIMIT_BYTES,
     fileLimitBytes: parsed.HEDDLE_FILE_LIMIT_BYTES,
     keepAliveTimeoutMs: parsed.HEDDLE_KEEP_ALIVE_TIMEOUT_MS,

@@ -12,7 +12,11 @@ export function sqliteFile(config: Pick<Config, 'dataDir'>): string {
 /** Picks the adapter: PostgreSQL when a database URL is configured, else the embedded SQLite file. */
 export async function createStore(config: Config): Promise<TraceStore> {
   if (config.databaseUrl) {
-    const store = new PostgresStore({ url: config.databaseUrl });
+    const store = new PostgresStore({
+      url: config.databaseUrl,
+      readUrls: config.databaseReadUrls,
+      replicaMaxWaitMs: config.readReplicaMaxWaitMs,
+    });
     try {
       await store.migrate();
     } catch (error) {

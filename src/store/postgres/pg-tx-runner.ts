@@ -4,6 +4,7 @@ import { driveAsync, type Tx, type TxDialect, type TxOp, type TxRunner } from '.
 import { compactParams, mapErrors } from './pg-support.js';
 import { postgresDialect } from './postgres-dialect.js';
 import { inTransaction } from './transaction.js';
+import type { ReadPool } from './read-replicas.js';
 
 /**
  * Transactions of the shared SQL stores (training, annotation queues, feedback, prices) on
@@ -11,7 +12,11 @@ import { inTransaction } from './transaction.js';
  * the training queue's lease claims use SKIP LOCKED, so any number of nodes share the data.
  */
 export class PgTxRunner implements TxRunner {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /** Reads outside a transaction: the primary, or a caught-up replica (read-replicas.ts). */
+    private readonly reads: ReadPool = pool,
+  ) {}
 
   transaction<T>(body: () => Tx<T>): Promise<T> {
     return inTransaction(this.pool, (client) =>
@@ -28,20 +33,20 @@ export class PgTxRunner implements TxRunner {
   }
 
   async read<R>(q: CompiledSql): Promise<R[]> {
-    const { rows } = await mapErrors(() => query(this.pool, q));
+    const { rows } = await mapErrors(() => query(this.reads, q));
     return rows as R[];
   }
 }
 
 /** The shared compilers may bind values they do not use, which PostgreSQL cannot type. */
-function query(db: pg.Pool | pg.PoolClient, q: CompiledSql): Promise<pg.QueryResult> {
+function query(db: ReadPool | pg.PoolClient, q: CompiledSql): Promise<pg.QueryResult> {
   const { text, values } = compactParams(q.sql, q.params);
-  return db.query(text, values);
+  return (db as ReadPool).query(text, values);
 }
 
 export const POSTGRES_TX: TxDialect = {
   d: postgresDialect,
   forUpdate: 'FOR UPDATE',
-  claim: 'FOR UPDATE OF j SKIP LOCKED',
+  claim: 'FOR UPDATE SKIP LOCKED',
   isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === '23505',
 };

@@ -7,6 +7,7 @@ import type { CallWriter } from './call-writer.js';
 import { postgresDialect } from './postgres-dialect.js';
 import { compactJsonText, compactParams, mapErrors, mapPgError, PG_TYPES } from './pg-support.js';
 import { inTransaction } from './transaction.js';
+import type { ReadPool } from './read-replicas.js';
 
 /** Rows fetched per round trip while streaming; small enough to keep memory flat, large enough to amortise. */
 const CURSOR_BATCH = 256;
@@ -34,8 +35,10 @@ const TOMBSTONE_SQL = `
 export class PostgresCallStore implements CallStore {
   constructor(
     private readonly pool: pg.Pool,
-    private readonly streamPool: pg.Pool,
     private readonly writer: CallWriter,
+    /** Reads outside a write: the primary, or a caught-up replica (read-replicas.ts). */
+    private readonly reads: ReadPool,
+    private readonly streamReads: ReadPool,
   ) {}
 
   write(parts: CallPart[]): Promise<void> {
@@ -50,7 +53,7 @@ export class PostgresCallStore implements CallStore {
     const compiled = compile(
       compileCallsSelect({ project_id: projectId, filter: { call_ids: [id] }, limit: 1, ...opts }, postgresDialect),
     );
-    const { rows } = await mapErrors(() => this.pool.query<CallRow>(compiled.text, compiled.values));
+    const { rows } = await mapErrors(() => this.reads.query<CallRow>(compiled.text, compiled.values));
     return rows.length > 0 ? toCallRow(rows[0]!) : null;
   }
 
@@ -66,7 +69,7 @@ export class PostgresCallStore implements CallStore {
    * consumer finishes or stops early.
    */
   async *#stream(compiled: { text: string; values: unknown[] }): AsyncGenerator<CallRow> {
-    const client = await mapErrors(() => this.streamPool.connect());
+    const client = await mapErrors(() => this.streamReads.connect());
     const cursor = client.query(new Cursor<CallRow>(compiled.text, compiled.values, { types: PG_TYPES }));
     let failure: unknown;
     // the connection may die while the consumer holds the stream between batches
@@ -104,7 +107,7 @@ export class PostgresCallStore implements CallStore {
   async count(q: CallsQuery): Promise<{ count: number; total_storage_size_bytes: number | null }> {
     const compiled = compile(compileCallsCount(q, postgresDialect));
     const { rows } = await mapErrors(() =>
-      this.pool.query<{ count: number; total_storage_size_bytes: number | null }>(compiled.text, compiled.values),
+      this.reads.query<{ count: number; total_storage_size_bytes: number | null }>(compiled.text, compiled.values),
     );
     return rows[0]!;
   }

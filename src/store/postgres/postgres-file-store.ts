@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { FileCommitOutcome, FileRecord, FileStore } from '../types.js';
 import { mapErrors } from './pg-support.js';
 import { inTransaction } from './transaction.js';
+import type { ReadPool } from './read-replicas.js';
 
 const FILE_COLUMNS = 'project_id, digest, name, size_bytes, chunk_count, created_at';
 
@@ -13,7 +14,11 @@ const FILE_COLUMNS = 'project_id, digest, name, size_bytes, chunk_count, created
  * other drops them.
  */
 export class PostgresFileStore implements FileStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /** Reads outside a write: the primary, or a caught-up replica (read-replicas.ts). */
+    private readonly reads: ReadPool,
+  ) {}
 
   async stageChunk(projectId: string, uploadId: string, seq: number, data: Uint8Array): Promise<void> {
     const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
@@ -48,7 +53,7 @@ export class PostgresFileStore implements FileStore {
 
   async find(projectId: string, digest: string): Promise<FileRecord | null> {
     const { rows } = await mapErrors(() =>
-      this.pool.query<FileRecord>(`SELECT ${FILE_COLUMNS} FROM files WHERE project_id = $1 AND digest = $2`, [
+      this.reads.query<FileRecord>(`SELECT ${FILE_COLUMNS} FROM files WHERE project_id = $1 AND digest = $2`, [
         projectId,
         digest,
       ]),
@@ -58,7 +63,7 @@ export class PostgresFileStore implements FileStore {
 
   async *readChunks(projectId: string, digest: string): AsyncGenerator<Buffer> {
     const { rows } = await mapErrors(() =>
-      this.pool.query<{ blob_id: string; chunk_count: number }>(
+      this.reads.query<{ blob_id: string; chunk_count: number }>(
         'SELECT blob_id, chunk_count FROM files WHERE project_id = $1 AND digest = $2',
         [projectId, digest],
       ),
@@ -68,7 +73,7 @@ export class PostgresFileStore implements FileStore {
     for (let seq = 0; seq < file.chunk_count; seq += 1) {
       // one short query per chunk: no connection stays busy while the client drains the response
       const chunk = await mapErrors(() =>
-        this.pool.query<{ data: Buffer }>(
+        this.reads.query<{ data: Buffer }>(
           'SELECT data FROM file_chunks WHERE project_id = $1 AND blob_id = $2 AND seq = $3',
           [projectId, file.blob_id, seq],
         ),
@@ -80,7 +85,7 @@ export class PostgresFileStore implements FileStore {
 
   async totalSize(projectId: string): Promise<number> {
     const { rows } = await mapErrors(() =>
-      this.pool.query<{ total: number }>(
+      this.reads.query<{ total: number }>(
         'SELECT COALESCE(SUM(size_bytes), 0) AS total FROM files WHERE project_id = $1',
         [projectId],
       ),

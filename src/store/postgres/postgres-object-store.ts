@@ -39,8 +39,8 @@ type Queryable = Pick<pg.Pool, 'query'>;
 
 /**
  * Object versions, tags and aliases on PostgreSQL (docs/spec/objects.md §2–3), with the semantics of the
- * SQLite adapter. Every change to one object runs in a transaction holding that object's advisory
- * lock, so version numbering and the latest flag stay consistent when several nodes publish the
+ * SQLite adapter. Every change to one object runs in a transaction holding that object's write
+ * lock (a row of `object_write_locks`), so version numbering and the latest flag stay consistent when several nodes publish the
  * same object at once.
  */
 export class PostgresObjectStore implements ObjectStore {

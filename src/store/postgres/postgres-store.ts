@@ -17,6 +17,7 @@ import { SqlJobStore } from '../sql/job-queue.js';
 import type { JobStore } from '../job-types.js';
 import { PgTxRunner, POSTGRES_TX } from './pg-tx-runner.js';
 import { postgresDialect } from './postgres-dialect.js';
+import { ReadRouter, type ReadCounters } from './read-replicas.js';
 import type { AnnotationStore } from '../annotation-types.js';
 import type { TrainingStore } from '../training-types.js';
 
@@ -29,6 +30,10 @@ export interface PostgresStoreOptions {
   maxStreamConnections?: number;
   /** Call-write transactions in flight at once. */
   writeConcurrency?: number;
+  /** Streaming replicas that serve reads (docs/scaling.md, "Read replicas"); none by default. */
+  readUrls?: readonly string[];
+  /** Longest a read waits for a replica to replay the primary's position before the primary answers. */
+  replicaMaxWaitMs?: number;
 }
 
 /**
@@ -52,6 +57,7 @@ export class PostgresStore implements TraceStore {
   readonly #pool: pg.Pool;
   readonly #streamPool: pg.Pool;
   readonly #writer: CallWriter;
+  readonly #replicas: ReadRouter | null;
 
   constructor(options: PostgresStoreOptions) {
     const base: pg.PoolConfig = {
@@ -73,12 +79,27 @@ export class PostgresStore implements TraceStore {
       pool.on('connect', (client) => client.on('error', () => undefined));
     }
     this.#writer = new CallWriter(this.#pool, { concurrency: options.writeConcurrency ?? 2 });
+    const readUrls = options.readUrls ?? [];
+    this.#replicas =
+      readUrls.length === 0
+        ? null
+        : new ReadRouter(this.#pool, this.#streamPool, {
+            urls: readUrls,
+            maxWaitMs: options.replicaMaxWaitMs ?? 200,
+            retryAfterMs: 5_000,
+            base,
+            maxConnections: options.maxConnections ?? 10,
+            maxStreamConnections: options.maxStreamConnections ?? 8,
+          });
+    // auth, objects and everything inside a write stay on the primary
+    const reads = this.#replicas?.short ?? this.#pool;
+    const streamReads = this.#replicas?.stream ?? this.#streamPool;
     this.auth = new PostgresAuthStore(this.#pool);
-    this.calls = new PostgresCallStore(this.#pool, this.#streamPool, this.#writer);
+    this.calls = new PostgresCallStore(this.#pool, this.#writer, reads, streamReads);
     this.objects = new PostgresObjectStore(this.#pool);
-    this.files = new PostgresFileStore(this.#pool);
-    this.tables = new PostgresTableStore(this.#pool, this.#streamPool);
-    const tx = new PgTxRunner(this.#pool);
+    this.files = new PostgresFileStore(this.#pool, reads);
+    this.tables = new PostgresTableStore(this.#pool, reads, streamReads);
+    const tx = new PgTxRunner(this.#pool, reads);
     this.feedback = new SqlFeedbackStore(tx, postgresDialect, (sql) => `${sql}::jsonb`);
     this.costs = new SqlCostStore(tx, postgresDialect);
     this.training = new SqlTrainingStore(tx, POSTGRES_TX);
@@ -96,8 +117,13 @@ export class PostgresStore implements TraceStore {
     }
   }
 
+  /** Where reads went since start, when replicas are configured (null otherwise). */
+  readCounters(): ReadCounters | null {
+    return this.#replicas?.counters() ?? null;
+  }
+
   async close(): Promise<void> {
     await this.#writer.drain();
-    await Promise.all([this.#pool.end(), this.#streamPool.end()]);
+    await Promise.all([this.#pool.end(), this.#streamPool.end(), this.#replicas?.close()]);
   }
 }

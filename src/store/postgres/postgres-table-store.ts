@@ -3,6 +3,7 @@ import Cursor from 'pg-cursor';
 import type { TableQuery, TableRowInsert, TableRowRecord, TableSortKey, TableStats, TableStore } from '../types.js';
 import { mapErrors, mapPgError, PG_TYPES } from './pg-support.js';
 import { inTransaction } from './transaction.js';
+import type { ReadPool } from './read-replicas.js';
 
 /** Rows per statement when storing a table (bounds the size of one parameter array). */
 const ROWS_PER_INSERT = 1000;
@@ -34,7 +35,9 @@ const bounded = (value: number): number => Math.min(Math.trunc(value), Number.MA
 export class PostgresTableStore implements TableStore {
   constructor(
     private readonly pool: pg.Pool,
-    private readonly streamPool: pg.Pool,
+    /** Reads outside a write: the primary, or a caught-up replica (read-replicas.ts). */
+    private readonly reads: ReadPool,
+    private readonly streamReads: ReadPool,
   ) {}
 
   /** One transaction; two nodes storing the same table meet on its primary key and the later one changes nothing. */
@@ -101,7 +104,7 @@ export class PostgresTableStore implements TableStore {
   }
 
   async *#stream(sql: string, params: unknown[]): AsyncGenerator<TableRowRecord> {
-    const client = await mapErrors(() => this.streamPool.connect());
+    const client = await mapErrors(() => this.streamReads.connect());
     const cursor = client.query(new Cursor<TableRowRecord>(sql, params, { types: PG_TYPES }));
     let failure: Error | undefined;
     // the connection may die while the consumer holds the stream between batches
@@ -135,7 +138,7 @@ export class PostgresTableStore implements TableStore {
   async stats(projectId: string, digests: readonly string[], includeStorageSize: boolean): Promise<TableStats[]> {
     if (digests.length === 0) return [];
     const { rows } = await mapErrors(() =>
-      this.pool.query<{ digest: string; row_count: number; size: number | null }>(
+      this.reads.query<{ digest: string; row_count: number; size: number | null }>(
         `SELECT d.digest, d.row_count, CASE WHEN $3::boolean THEN (SELECT COALESCE(SUM(r.size_bytes), 0) FROM table_entries e
            JOIN table_rows r ON r.project_id = e.project_id AND r.digest = e.row_digest
            WHERE e.project_id = d.project_id AND e.table_digest = d.digest) END AS size
@@ -152,7 +155,7 @@ export class PostgresTableStore implements TableStore {
 
   async row(projectId: string, tableDigest: string, rowDigest: string): Promise<string | null> {
     const { rows } = await mapErrors(() =>
-      this.pool.query<{ val: string }>(
+      this.reads.query<{ val: string }>(
         `SELECT r.val FROM table_rows r WHERE r.project_id = $1 AND r.digest = $2 AND EXISTS (
            SELECT 1 FROM table_entries e WHERE e.project_id = r.project_id AND e.table_digest = $3 AND e.row_digest = r.digest)`,
         [projectId, rowDigest, tableDigest],

@@ -36,9 +36,18 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
 }
 
 /**
- * Serialises work on one object across every node until the transaction ends (two-key advisory
- * locks never collide with the one-key lock the migrations take).
+ * Serialises work on one object across every node until the transaction ends: the object's row in
+ * `object_write_locks`, made on first use and then locked. A concurrent first insert waits for the
+ * other transaction, so either way the caller holds the row lock. (A row lock holds on every node
+ * of a Citus cluster; an advisory lock would only hold on the node that took it.)
  */
 export async function lockObject(client: pg.PoolClient, projectId: string, objectId: string): Promise<void> {
-  await client.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [projectId, objectId]);
+  await client.query(
+    'INSERT INTO object_write_locks (project_id, object_id) VALUES ($1, $2) ON CONFLICT (project_id, object_id) DO NOTHING',
+    [projectId, objectId],
+  );
+  await client.query('SELECT 1 FROM object_write_locks WHERE project_id = $1 AND object_id = $2 FOR UPDATE', [
+    projectId,
+    objectId,
+  ]);
 }

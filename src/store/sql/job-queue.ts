@@ -39,6 +39,12 @@ function jobFromDb(r: Record<string, unknown>): BackgroundJobRow {
  * `background_jobs`, without the training rules (one running job per model, events, checkpoints).
  * Unlike training, a job whose holder vanished is queued again: its handlers are resumable.
  */
+/**
+ * Oldest queued jobs a lease looks at. They are read without a lock (a locking scan across projects
+ * cannot run on Citus), then locked one at a time by key, skipping those another lease holds.
+ */
+const LEASE_CANDIDATES = 16;
+
 export class SqlJobStore implements JobStore {
   readonly #sql: SqlTag;
 
@@ -90,18 +96,27 @@ export class SqlJobStore implements JobStore {
     if (any.length === 0) return null;
     const self = this;
     return this.tx.transaction(function* () {
-      const picked = yield* all<{ project_id: string; id: string }>(sql`SELECT j.project_id, j.id FROM background_jobs j
-        WHERE j.status = 'queued' AND j.kind IN ${[...r.kinds]}
-        ORDER BY j.created_at, j.id LIMIT 1 ${raw(self.dialect.claim)}`);
-      const first = picked[0];
-      if (first === undefined) return null;
-      const job = yield* self.#lock(first.project_id, first.id);
-      if (job === null || job.status !== 'queued') return null;
-      yield* run(sql`UPDATE background_jobs SET status = 'running', started_at = ${r.now}, attempts = attempts + 1,
-        lease_owner = ${r.owner}, lease_expires_at = ${r.now + r.leaseMicros}, fencing_token = fencing_token + 1
-        WHERE project_id = ${job.project_id} AND id = ${job.id} AND status = 'queued'`);
-      return yield* self.#lock(job.project_id, job.id);
+      const candidates = yield* all<{ project_id: string; id: string }>(sql`SELECT j.project_id, j.id
+        FROM background_jobs j WHERE j.status = 'queued' AND j.kind IN ${[...r.kinds]}
+        ORDER BY j.created_at, j.id LIMIT ${LEASE_CANDIDATES}`);
+      for (const candidate of candidates) {
+        const job = yield* self.#claimable(candidate.project_id, candidate.id);
+        if (job === null) continue;
+        yield* run(sql`UPDATE background_jobs SET status = 'running', started_at = ${r.now}, attempts = attempts + 1,
+          lease_owner = ${r.owner}, lease_expires_at = ${r.now + r.leaseMicros}, fencing_token = fencing_token + 1
+          WHERE project_id = ${job.project_id} AND id = ${job.id} AND status = 'queued'`);
+        return yield* self.#lock(job.project_id, job.id);
+      }
+      return null;
     });
+  }
+
+  /** The queued job with this key, locked, or null when it is gone, taken, or being taken by another lease. */
+  *#claimable(projectId: string, id: string): Tx<BackgroundJobRow | null> {
+    const rows = yield* all<Record<string, unknown>>(this.#sql`SELECT * FROM background_jobs
+      WHERE project_id = ${projectId} AND id = ${id} AND status = 'queued' ${raw(this.dialect.claim)}`);
+    const row = rows[0];
+    return row === undefined ? null : jobFromDb(row);
   }
 
   async heartbeat(projectId: string, id: string, token: number, now: number, leaseMicros: number): Promise<boolean> {

@@ -18,6 +18,7 @@ export const PROJECT_TABLES: ReadonlyArray<{ table: string; key: readonly string
   { table: 'training_jobs', key: ['project_id', 'id'] },
   { table: 'training_models', key: ['project_id', 'id'] },
   { table: 'training_ids', key: ['id'] },
+  { table: 'object_write_locks', key: ['project_id', 'object_id'] },
   { table: 'object_tags', key: ['project_id', 'object_id', 'digest', 'tag'] },
   { table: 'object_aliases', key: ['project_id', 'object_id', 'alias'] },
   { table: 'object_versions', key: ['project_id', 'object_id', 'version_index'] },

@@ -59,7 +59,11 @@ export interface TxDialect {
   d: SqlDialect;
   /** Row lock for read-check-write transactions (PostgreSQL `FOR UPDATE`; SQLite has one writer). */
   forUpdate: string;
-  /** Claim clause of a queue's lease query, the job aliased `j` (training and background jobs; PostgreSQL `FOR UPDATE OF j SKIP LOCKED`). */
+  /**
+   * Claim clause of a queue's lease: added to a lookup of one job by its full key, it locks the row
+   * unless another lease holds it (PostgreSQL `FOR UPDATE SKIP LOCKED`; SQLite has one writer). A
+   * lookup by key runs on one shard under Citus, where a locking scan across projects cannot.
+   */
   claim: string;
   /** Whether an error is a unique-constraint violation (a concurrent insert won). */
   isUniqueViolation(error: unknown): boolean;

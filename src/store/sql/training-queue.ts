@@ -17,6 +17,12 @@ import { eventFromDb, jobFromDb, TERMINAL_TYPES } from './training-rows.js';
  * transaction that first locks the job row and re-checks its state, so API nodes, sweepers and
  * external workers may race freely.
  */
+/**
+ * Head-of-queue jobs a lease looks at. They are read without a lock (a locking scan across projects
+ * cannot run on Citus), then locked one at a time by key, skipping those another lease holds.
+ */
+const LEASE_CANDIDATES = 16;
+
 export class SqlTrainingQueue {
   readonly #sql: SqlTag;
 
@@ -107,18 +113,22 @@ export class SqlTrainingQueue {
           WHERE j.status = 'queued' ${include} ${exclude} ${entities}
           AND NOT EXISTS (SELECT 1 FROM training_jobs o WHERE o.project_id = j.project_id AND o.model_id = j.model_id
             AND (o.status = 'running' OR (o.status = 'queued' AND (o.created_at < j.created_at OR (o.created_at = j.created_at AND o.id < j.id)))))
-          ORDER BY j.created_at, j.id LIMIT 1 ${raw(self.dialect.claim)}`;
-        const picked = yield* all<{ project_id: string; id: string }>(q);
-        if (picked.length === 0) return null;
-        return yield* self.#claim(picked[0]!.project_id, picked[0]!.id, r);
+          ORDER BY j.created_at, j.id LIMIT ${LEASE_CANDIDATES}`;
+        for (const candidate of yield* all<{ project_id: string; id: string }>(q)) {
+          const leased = yield* self.#claim(candidate.project_id, candidate.id, r);
+          if (leased !== null) return leased;
+        }
+        return null;
       }),
     );
   }
 
   *#claim(projectId: string, jobId: string, r: LeaseRequest): Tx<LeasedJob | null> {
     const sql = this.#sql;
-    const job = yield* this.lockJob(projectId, jobId);
-    if (!job || job.status !== 'queued') return null;
+    const rows = yield* all<Record<string, unknown>>(sql`SELECT * FROM training_jobs
+      WHERE project_id = ${projectId} AND id = ${jobId} AND status = 'queued' ${raw(this.dialect.claim)}`);
+    if (rows.length === 0) return null;
+    const job = jobFromDb(rows[0]!);
     const parent = yield* all<{ id: string; step: unknown }>(sql`SELECT id, step FROM training_checkpoints
       WHERE project_id = ${projectId} AND model_id = ${job.model_id} ORDER BY step DESC LIMIT 1`);
     const parentStep = parent.length === 0 ? 0 : Number(parent[0]!.step);
