@@ -148,6 +148,8 @@ export interface HeddleOptions {
    * others are tsx's module-loader worker).
    */
   cpuProfileDir?: string;
+  /** More HEDDLE_* settings (the store, replicas). */
+  env?: Record<string, string>;
 }
 
 /** Starts Heddle on a free loopback port with warn-level logs; resolves once /health answers. */
@@ -159,6 +161,7 @@ export async function startHeddle(opts: HeddleOptions): Promise<ChildServer> {
     HEDDLE_DATA_DIR: opts.dataDir,
     HEDDLE_ADMIN_KEY: opts.adminKey,
     HEDDLE_LOG_LEVEL: 'warn',
+    ...opts.env,
     HEDDLE_HOST: '127.0.0.1',
     HEDDLE_PORT: String(port),
   };

@@ -16,8 +16,10 @@ import { ensurePostgres } from './postgres-server.js';
 export interface ReplicaPair {
   /** The `heddle` database on the primary. */
   primaryUrl: string;
-  /** The same database on the replica. */
+  /** The same database on the (first) replica. */
   replicaUrl: string;
+  /** The same database on every replica (`replicas` of them, 1 by default). */
+  replicaUrls: string[];
   stopReplica(): Promise<void>;
   startReplica(): Promise<void>;
   dispose(): Promise<void>;
@@ -56,15 +58,17 @@ async function asPostgres(bin: string, args: string[]): Promise<string> {
  * `applyDelayMs`: the replica applies each commit this long after the primary made it
  * (`recovery_min_apply_delay`), so that a read sent to it too early would miss the write.
  */
-export async function startReplicaPair(opts: { applyDelayMs?: number } = {}): Promise<ReplicaPair> {
+export async function startReplicaPair(opts: { applyDelayMs?: number; replicas?: number } = {}): Promise<ReplicaPair> {
   // installs Debian's postgresql package when needed (CI), like every PostgreSQL test
   await ensurePostgres();
   const bin = await binDir();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-replica-'));
   if (process.getuid?.() === 0) await execFileP('chown', ['postgres', dir]);
   const primaryDir = path.join(dir, 'primary');
-  const replicaDir = path.join(dir, 'replica');
-  const [primaryPort, replicaPort] = [await freePort(), await freePort()];
+  const replicaDirs = Array.from({ length: opts.replicas ?? 1 }, (_, i) => path.join(dir, `replica${i}`));
+  const primaryPort = await freePort();
+  const replicaPorts: number[] = [];
+  for (const _ of replicaDirs) replicaPorts.push(await freePort());
   const options = (port: number): string =>
     `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off -c wal_level=replica -c max_wal_senders=4`;
   const start = (data: string, port: number, extra = ''): Promise<string> =>
@@ -89,31 +93,25 @@ export async function startReplicaPair(opts: { applyDelayMs?: number } = {}): Pr
   await admin.connect();
   await admin.query(`CREATE DATABASE heddle TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
   await admin.end();
-  await asPostgres(path.join(bin, 'pg_basebackup'), [
-    '-h',
-    '127.0.0.1',
-    '-p',
-    String(primaryPort),
-    '-U',
-    'postgres',
-    '-D',
-    replicaDir,
-    '-R',
-    '-X',
-    'stream',
-  ]);
-  await start(replicaDir, replicaPort, replicaExtra);
+  for (const replicaDir of replicaDirs) {
+    await asPostgres(path.join(bin, 'pg_basebackup'), [
+      ...['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres'],
+      ...['-D', replicaDir, '-R', '-X', 'stream'],
+    ]);
+  }
+  for (const [i, replicaDir] of replicaDirs.entries()) await start(replicaDir, replicaPorts[i]!, replicaExtra);
   return {
     primaryUrl: url(primaryPort, 'heddle'),
-    replicaUrl: url(replicaPort, 'heddle'),
+    replicaUrl: url(replicaPorts[0]!, 'heddle'),
+    replicaUrls: replicaPorts.map((port) => url(port, 'heddle')),
     stopReplica: async () => {
-      await stop(replicaDir);
+      await stop(replicaDirs[0]!);
     },
     startReplica: async () => {
-      await start(replicaDir, replicaPort, replicaExtra);
+      await start(replicaDirs[0]!, replicaPorts[0]!, replicaExtra);
     },
     dispose: async () => {
-      await stop(replicaDir);
+      for (const replicaDir of replicaDirs) await stop(replicaDir);
       await stop(primaryDir);
       fs.rmSync(dir, { recursive: true, force: true });
     },
