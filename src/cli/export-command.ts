@@ -32,6 +32,8 @@ const OPERATOR: Caller = {
   defaultEntity: 'admin',
   isAdmin: true,
   entities: new Set(),
+  roles: new Map(),
+  keyId: null,
 };
 
 function parseJsonOption(name: string, text: string | undefined): unknown {

@@ -19,12 +19,15 @@ import type { TrainingStore } from './training-types.js';
 import type { JobStore } from './job-types.js';
 import type { AnnotationStore } from './annotation-types.js';
 import type { ProjectDataStore } from './project-data-types.js';
+import type { AuditStore } from './audit-types.js';
 
 export type { CallRow } from '../domain/rows.js';
 export type * from './object-types.js';
 export type * from './feedback-types.js';
 export type * from './table-types.js';
 export type * from './project-data-types.js';
+export type * from './audit-types.js';
+export type { EntityRole, MembershipRecord } from './sql/membership-role.js';
 
 /**
  * The storage contract every adapter (SQLite, PostgreSQL) fulfils. Services depend on this file
@@ -49,6 +52,8 @@ export interface TraceStore {
   readonly jobs: JobStore;
   /** Row counts and deletion of a whole project (docs/export.md "Project deletion"). */
   readonly projectData: ProjectDataStore;
+  /** Who changed keys, roles, prices or retention, or deleted data, per entity (docs/roles-and-audit.md). */
+  readonly audit: AuditStore;
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Flushes pending writes, then closes every connection. */

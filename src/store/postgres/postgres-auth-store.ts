@@ -147,8 +147,9 @@ export class PostgresAuthStore implements AuthStore {
   }
 
   async listMemberships(userId: string): Promise<MembershipRecord[]> {
+    // named (prepared once per connection): it runs on every authentication the role cache misses
     const { rows } = await this.#query<MembershipRecord>(
-      null,
+      'heddle_memberships_of_user',
       'SELECT entity, role FROM memberships WHERE user_id = $1 ORDER BY entity',
       [userId],
     );

@@ -17,6 +17,7 @@ export class SqliteAuthStore implements AuthStore {
   // run on every authenticated request.
   #keyByHash: Database.Statement | undefined;
   #entitiesOfUser: Database.Statement | undefined;
+  #membershipsOfUser: Database.Statement | undefined;
   #sessionByHash: Database.Statement | undefined;
 
   constructor(
@@ -100,9 +101,10 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   async listMemberships(userId: string): Promise<MembershipRecord[]> {
-    return this.reader
-      .prepare('SELECT entity, role FROM memberships WHERE user_id = ? ORDER BY entity')
-      .all(userId) as MembershipRecord[];
+    this.#membershipsOfUser ??= this.reader.prepare(
+      'SELECT entity, role FROM memberships WHERE user_id = ? ORDER BY entity',
+    );
+    return this.#membershipsOfUser.all(userId) as MembershipRecord[];
   }
 
   async setMembershipRole(userId: string, entity: string, role: MembershipRecord['role']): Promise<void> {
