@@ -194,5 +194,5 @@ export function checkRouteAccess(caller: Caller, access: RouteAccess, route: str
     );
   }
   if (access === 'admin' && !roles.includes('admin'))
-    throw new ForbiddenError(`${route} needs an entity admin or an instance admin key`);
+    throw new ForbiddenError(`Only an admin of an entity or an instance admin can use ${route}`);
 }

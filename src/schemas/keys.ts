@@ -14,7 +14,15 @@ export const KeyCreateReq = Type.Object(
     entity: Name('The entity the key reaches; its user becomes a member.'),
     username: Type.Optional(Name('Owner of the key; created when missing. Default: the entity name.')),
     entity_admin: Type.Optional(
-      Type.Boolean({ description: 'Also make the user an admin of the entity (may manage its keys).' }),
+      Type.Boolean({
+        description: 'Also make the user an admin of the entity (may manage its keys); as role "admin".',
+      }),
+    ),
+    role: Type.Optional(
+      Type.Union([Type.Literal('admin'), Type.Literal('member'), Type.Literal('viewer')], {
+        description:
+          "The user's role in the entity: admin (keys, roles, deletion), member (read and write) or viewer (read only). Default: member for a new member, unchanged otherwise.",
+      }),
     ),
     admin: Type.Optional(Type.Boolean({ description: 'An instance admin key (every entity); instance admins only.' })),
   },
@@ -29,6 +37,7 @@ export const KeyCreateRes = Type.Object({
   username: Type.String(),
   entity: Type.String(),
   entity_admin: Type.Boolean(),
+  role: Type.Union([Type.Literal('admin'), Type.Literal('member'), Type.Literal('viewer')]),
   admin: Type.Boolean(),
 });
 export type KeyCreateRes = Static<typeof KeyCreateRes>;

@@ -69,9 +69,14 @@ export class ProjectAccess {
     this.#known.add(projectId);
   }
 
-  /** 403 unless the caller administers the entity (keys, roles, project deletion, the audit log). */
-  assertAdministers(caller: Caller, entity: string, what: string): void {
-    if (administers(caller, entity)) return;
+  /**
+   * 403 unless the caller administers the entity (roles, the audit log). Reads the role from the
+   * store, not the caller's few-seconds cache, so a demoted admin loses these rights at once.
+   */
+  async assertAdministers(caller: Caller, entity: string, what: string): Promise<void> {
+    if (caller.isAdmin) return;
+    const memberships = await this.store.auth.listMemberships(caller.userId);
+    if (memberships.some((m) => m.entity === entity && m.role === 'admin')) return;
     throw new ForbiddenError(`Only an admin of entity ${entity} or an instance admin can ${what}`);
   }
 }

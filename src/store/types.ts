@@ -1,5 +1,5 @@
 import type { Operation, SortKey } from '../domain/query/ast.js';
-import type { MembershipRecord } from './sql/membership-role.js';
+import type { EntityRole, MembershipRecord } from './sql/membership-role.js';
 import type { CallField } from '../domain/call-fields.js';
 import type { ExpandPath } from '../domain/ref-expansion.js';
 import type { CallRow } from '../domain/rows.js';
@@ -80,6 +80,13 @@ export interface ApiKeyRecord {
   revoked_at: number | null;
 }
 
+/** A member of an entity (memberships joined with users). */
+export interface EntityMemberRecord {
+  user_id: string;
+  username: string;
+  role: EntityRole;
+}
+
 export interface ProjectRecord {
   project_id: string;
   entity: string;
@@ -120,6 +127,8 @@ export interface AuthStore {
   findUser(username: string): Promise<UserRecord | null>;
   /** The user's memberships with their role, sorted by entity. */
   listMemberships(userId: string): Promise<MembershipRecord[]>;
+  /** The members of an entity with their role, sorted by user name. */
+  listMembers(entity: string): Promise<EntityMemberRecord[]>;
   /** Sets the role of an existing membership (no-op when the user is not a member). */
   setMembershipRole(userId: string, entity: string, role: MembershipRecord['role']): Promise<void>;
   /** The key with that id (revoked or not), or null. */

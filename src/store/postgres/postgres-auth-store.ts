@@ -6,6 +6,7 @@ import { projectListSelect, sessionSelect } from '../sql/ui-rows.js';
 import type {
   ApiKeyRecord,
   AuthStore,
+  EntityMemberRecord,
   ProjectRecord,
   ProjectSummaryRow,
   UiSessionRecord,
@@ -191,6 +192,15 @@ export class PostgresAuthStore implements AuthStore {
       null,
       projectListSelect(condition),
       entities === null ? [] : [entities],
+    );
+    return rows;
+  }
+
+  async listMembers(entity: string): Promise<EntityMemberRecord[]> {
+    const { rows } = await this.#query<EntityMemberRecord>(
+      null,
+      'SELECT m.user_id, u.username, m.role FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.entity = $1 ORDER BY u.username',
+      [entity],
     );
     return rows;
   }

@@ -5,6 +5,7 @@ import { projectListSelect, sessionSelect } from '../sql/ui-rows.js';
 import type {
   ApiKeyRecord,
   AuthStore,
+  EntityMemberRecord,
   ProjectRecord,
   ProjectSummaryRow,
   UiSessionRecord,
@@ -105,6 +106,14 @@ export class SqliteAuthStore implements AuthStore {
       'SELECT entity, role FROM memberships WHERE user_id = ? ORDER BY entity',
     );
     return this.#membershipsOfUser.all(userId) as MembershipRecord[];
+  }
+
+  async listMembers(entity: string): Promise<EntityMemberRecord[]> {
+    return this.reader
+      .prepare(
+        'SELECT m.user_id, u.username, m.role FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.entity = ? ORDER BY u.username',
+      )
+      .all(entity) as EntityMemberRecord[];
   }
 
   async setMembershipRole(userId: string, entity: string, role: MembershipRecord['role']): Promise<void> {
