@@ -1,14 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AUDIT_ACTIONS } from '../store/audit-types.js';
 import { ENTITY_ROLES } from '../store/sql/membership-role.js';
-import { LaxInt, Nullable, strict } from './common.js';
+import { EntityName, LaxInt, Nullable, strict } from './common.js';
 
 /**
  * The audit log and memberships over HTTP (routes/audit.ts; docs/roles-and-audit.md). Our choice:
  * Weave has no such API; the bodies follow the house style of snake_case fields.
  */
 
-/** Entities are the first half of `entity/project` ids (docs/spec/calls.md §1); user names follow the same rule. */
+/** User names: 1 to 128 characters, no `/` (entities follow domain/project-name.ts, `EntityName`). */
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: 128, pattern: '^[^/]+$', description });
 
 export const Role = Type.Union(
@@ -18,7 +18,7 @@ export const Role = Type.Union(
 
 export const AuditQuery = Type.Object(
   {
-    entity: Name('The entity whose log to read (its admins and instance admins only).'),
+    entity: EntityName('The entity whose log to read (its admins and instance admins only).'),
     limit: Type.Optional(LaxInt({ description: 'Entries per page, 1 to 1000 (default 100).' })),
     before: Type.Optional(
       Type.String({ minLength: 1, maxLength: 64, description: 'Continue after this entry id (`next_before`).' }),
@@ -50,7 +50,7 @@ export type AuditRes = Static<typeof AuditRes>;
 
 export const MembershipUpdateReq = Type.Object(
   {
-    entity: Name('The entity.'),
+    entity: EntityName('The entity.'),
     username: Name('A user who is a member of the entity.'),
     role: Role,
   },
@@ -66,7 +66,7 @@ export const MembershipUpdateRes = Type.Object({
 });
 export type MembershipUpdateRes = Static<typeof MembershipUpdateRes>;
 
-export const MembershipQueryReq = Type.Object({ entity: Name('The entity whose members to list.') }, strict);
+export const MembershipQueryReq = Type.Object({ entity: EntityName('The entity whose members to list.') }, strict);
 export type MembershipQueryReq = Static<typeof MembershipQueryReq>;
 
 export const MembershipQueryRes = Type.Object({
