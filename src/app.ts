@@ -30,6 +30,7 @@ import annotationQueueRoutes from './routes/annotation-queues.js';
 import v2ObjectRoutes from './routes/v2-objects.js';
 import evaluationRunRoutes from './routes/evaluation-runs.js';
 import keyRoutes from './routes/keys.js';
+import auditRoutes from './routes/audit.js';
 import liveTailRoutes from './routes/live-tail.js';
 import uiSessionRoutes from './routes/ui-session.js';
 import evaluationServerRoutes from './routes/evaluations-server.js';
@@ -125,6 +126,7 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   await app.register(v2ObjectRoutes, { services });
   await app.register(evaluationRunRoutes, { services });
   await app.register(keyRoutes, { services });
+  await app.register(auditRoutes, { services });
   await app.register(uiSessionRoutes, { services });
   await app.register(liveTailRoutes, { services });
   await app.register(evaluationServerRoutes, { services });

@@ -4,6 +4,7 @@ import { buildApp } from './app.js';
 import { dbCommand } from './cli/db-command.js';
 import { exportCommand } from './cli/export-command.js';
 import { keysCommand } from './cli/keys-command.js';
+import { auditCommand } from './cli/audit-command.js';
 import { checkDataDir, listenFailure, probePort, StartupError, storeFailure } from './cli/startup-errors.js';
 import { USAGE, UsageError } from './cli/usage.js';
 import { loggerOptions } from './plugins/log-format.js';
@@ -86,6 +87,9 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
+/** The commands besides help; `keys` is the last one tried. */
+const COMMANDS: ReadonlySet<string> = new Set(['serve', 'keys', 'export', 'db', 'audit']);
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   // No command prints the help: `npm run heddle` alone should explain, not start a server.
@@ -93,14 +97,14 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  if (command !== 'serve' && command !== 'keys' && command !== 'export' && command !== 'db')
-    throw new UsageError(USAGE);
+  if (!COMMANDS.has(command)) throw new UsageError(USAGE);
   const config = loadConfig();
   for (const warning of unknownVariableWarnings(CONFIG_VARIABLES))
     process.stderr.write(`heddle: warning: ${warning}\n`);
   if (command === 'serve') return serve(config);
   if (command === 'export') return exportCommand(config, rest);
   if (command === 'db') return dbCommand(config, rest);
+  if (command === 'audit') return auditCommand(config, rest);
   return keysCommand(config, rest);
 }
 

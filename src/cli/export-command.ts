@@ -6,6 +6,7 @@ import type { Config } from '../config/config.js';
 import { AppError } from '../errors/app-error.js';
 import type { CallsExportReq } from '../schemas/export.js';
 import type { Caller } from '../services/auth-service.js';
+import { AuditLog } from '../services/audit-service.js';
 import { CallExportService } from '../services/call-export-service.js';
 import { CallQueryService } from '../services/call-query-service.js';
 import { FeedbackService } from '../services/feedback-service.js';
@@ -32,6 +33,8 @@ const OPERATOR: Caller = {
   defaultEntity: 'admin',
   isAdmin: true,
   entities: new Set(),
+  roles: new Map(),
+  keyId: null,
 };
 
 function parseJsonOption(name: string, text: string | undefined): unknown {
@@ -80,7 +83,7 @@ export async function exportCommand(config: Config, args: string[]): Promise<voi
       store,
       access,
       new StorePriceLookup(store.costs),
-      new FeedbackService(store, access),
+      new FeedbackService(store, access, new AuditLog(store, access)),
     );
     // a bad project id, query or filter is the operator's to fix: its message, exit code 2
     const result = await new CallExportService(queries).callsExport(OPERATOR, req).catch((error: unknown) => {

@@ -1,10 +1,15 @@
 export const USAGE = `Usage: heddle <command>
   serve                                   start the server
-  keys create --entity E [--user U] [--entity-admin] [--admin]
-                                          create an API key (printed once); --entity-admin lets the
-                                          user manage the entity's keys, --admin makes an instance admin key
+  keys create --entity E [--user U] [--role admin|member|viewer] [--entity-admin] [--admin]
+                                          create an API key (printed once); --role sets the user's role
+                                          in the entity (viewer: read only; --entity-admin is --role admin),
+                                          --admin makes an instance admin key
   keys list                               list keys (never their secrets)
   keys revoke ID                          revoke a key
+  keys role --entity E --user U --role admin|member|viewer
+                                          change a member's role (docs/roles-and-audit.md)
+  audit --entity E [--limit N] [--action A]
+                                          the entity's audit log, newest first, as JSON lines
   export --project E/P [--format jsonl|csv] [--query JSON] [--filter JSON] [--sort-by JSON] [--out FILE]
                                           export a project's calls with feedback and costs,
                                           read straight from the store (docs/export.md)

@@ -10,6 +10,9 @@ export const MAX_NAME_LENGTH = 128;
 
 const NAME_RE = /^[A-Za-z0-9_.-]+$/;
 
+/** NAME_RE and the dot-only exclusion as one JSON-schema `pattern` (schemas taking an entity alone, e.g. schemas/keys.ts). */
+export const NAME_PATTERN = '^(?!\\.+$)[A-Za-z0-9_.-]+$';
+
 /** What a valid name looks like, for error messages. */
 export const NAME_RULE = `1 to ${MAX_NAME_LENGTH} letters, digits, "-", "_" or "." (not only dots)`;
 

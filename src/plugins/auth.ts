@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AuthError } from '../errors/app-error.js';
 import type { AuthService, Caller } from '../services/auth-service.js';
 import type { SessionService } from '../services/session-service.js';
+import { checkRouteAccess } from './route-access.js';
 import { checkCsrf, readSessionCookie } from './session-cookie.js';
 
 declare module 'fastify' {
@@ -38,6 +39,8 @@ export function extractApiKey(request: FastifyRequest, allowApiKeyHeader = false
 /**
  * Authenticates every request except routes marked `config.public`; 401 on missing or bad keys.
  * Without credentials in headers, the web UI's session cookie is accepted (with its CSRF checks).
+ * Then the route's `config.access` (route-access.ts) is held against the caller's roles: 403 for
+ * a viewer on a write route, or a non-admin on an admin route.
  */
 export function registerAuth(app: FastifyInstance, auth: AuthService, sessions?: SessionService): void {
   app.decorateRequest('caller', null as unknown as Caller);
@@ -46,9 +49,11 @@ export function registerAuth(app: FastifyInstance, auth: AuthService, sessions?:
     if (config?.public || request.routeOptions.url === undefined) return;
     const key = extractApiKey(request, config?.apiKeyHeader === true);
     const token = key === null && sessions ? readSessionCookie(request) : null;
+    const route = `${request.method} ${request.routeOptions.url}`;
     if (token !== null && sessions) {
       request.caller = await sessions.resolve(token);
       checkCsrf(request);
+      checkRouteAccess(request.caller, config?.access ?? 'write', route);
       return;
     }
     if (key === null) {
@@ -60,5 +65,6 @@ export function registerAuth(app: FastifyInstance, auth: AuthService, sessions?:
       );
     }
     request.caller = await auth.authenticate(key);
+    checkRouteAccess(request.caller, config?.access ?? 'write', route);
   });
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { declaredAccess, type RouteAccess } from './route-access.js';
 
 /** One registered route, as the error handler (405) and the security tests see it. */
 export interface RouteInfo {
@@ -7,6 +8,8 @@ export interface RouteInfo {
   url: string;
   /** `config.public`: reachable without credentials. */
   public: boolean;
+  /** What the route needs of the caller's role (route-access.ts); null when unclassified. */
+  access: RouteAccess | null;
   /** `schema.hide`: left out of the OpenAPI document. */
   hidden: boolean;
   /** A HEAD route beside a GET route of the same URL (Fastify adds these by itself). */
@@ -49,10 +52,14 @@ export function collectRoutes(app: FastifyInstance): readonly RouteInfo[] {
     const regex = patternToRegex(route.url);
     const schema = route.schema as { hide?: boolean } | undefined;
     for (const method of methods) {
+      const access = declaredAccess(method.toUpperCase(), route.url, route.config);
+      // the auth plugin reads it from the route's config; an unclassified route counts as a write
+      if (route.config?.public !== true) route.config = { ...route.config, access: access ?? 'write' };
       table.push({
         method: method.toUpperCase(),
         url: route.url,
         public: route.config?.public === true,
+        access,
         hidden: schema?.hide === true,
         autoHead: method.toUpperCase() === 'HEAD' && table.some((r) => r.method === 'GET' && r.url === route.url),
         matches: (path) => regex.test(path),

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { MAX_NAME_LENGTH, NAME_PATTERN } from '../domain/project-name.js';
 
 /**
  * Schema building blocks shared by every area. Wire names stay snake_case; model names follow
@@ -7,6 +8,10 @@ import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox
 
 /** Unknown properties rejected with 422 `extra_forbidden`. */
 export const strict = { additionalProperties: false } as const;
+
+/** An entity name on its own (the first half of a project id): the rule of domain/project-name.ts. */
+export const EntityName = (description: string) =>
+  Type.String({ minLength: 1, maxLength: MAX_NAME_LENGTH, pattern: NAME_PATTERN, description });
 
 /** Request date-time: ISO 8601 (Z, offset, naive = UTC, date-only) or Unix seconds. */
 export const DateTimeIn = (options: Record<string, unknown> = {}): TUnsafe<string | number> =>

@@ -1,20 +1,28 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, strict } from './common.js';
+import { EntityName, Nullable, strict } from './common.js';
 
 /**
  * API key management over HTTP (routes/keys.ts). Our choice: Weave has no such API (W&B manages
  * keys in its web app); the bodies follow the house style of POST `/<area>/<verb>` with snake_case.
  */
 
-/** Entities are the first half of `entity/project` ids (docs/spec/calls.md §1); user names follow the same rule. */
+/** User names: 1 to 128 characters, no `/` (entities follow domain/project-name.ts, `EntityName`). */
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: 128, pattern: '^[^/]+$', description });
 
 export const KeyCreateReq = Type.Object(
   {
-    entity: Name('The entity the key reaches; its user becomes a member.'),
+    entity: EntityName('The entity the key reaches; its user becomes a member.'),
     username: Type.Optional(Name('Owner of the key; created when missing. Default: the entity name.')),
     entity_admin: Type.Optional(
-      Type.Boolean({ description: 'Also make the user an admin of the entity (may manage its keys).' }),
+      Type.Boolean({
+        description: 'Also make the user an admin of the entity (may manage its keys); as role "admin".',
+      }),
+    ),
+    role: Type.Optional(
+      Type.Union([Type.Literal('admin'), Type.Literal('member'), Type.Literal('viewer')], {
+        description:
+          "The user's role in the entity: admin (keys, roles, deletion), member (read and write) or viewer (read only). Default: member for a new member, unchanged otherwise.",
+      }),
     ),
     admin: Type.Optional(Type.Boolean({ description: 'An instance admin key (every entity); instance admins only.' })),
   },
@@ -29,6 +37,7 @@ export const KeyCreateRes = Type.Object({
   username: Type.String(),
   entity: Type.String(),
   entity_admin: Type.Boolean(),
+  role: Type.Union([Type.Literal('admin'), Type.Literal('member'), Type.Literal('viewer')]),
   admin: Type.Boolean(),
 });
 export type KeyCreateRes = Static<typeof KeyCreateRes>;
@@ -36,7 +45,7 @@ export type KeyCreateRes = Static<typeof KeyCreateRes>;
 export const KeyQueryReq = Type.Object(
   {
     entity: Type.Optional(
-      Name(
+      EntityName(
         'Keys of the members of this entity. Default: every entity the caller administers (all for instance admins).',
       ),
     ),
@@ -61,7 +70,7 @@ export type KeyQueryRes = Static<typeof KeyQueryRes>;
 
 export const KeyRevokeReq = Type.Object(
   {
-    entity: Name('The entity whose member owns the key.'),
+    entity: EntityName('The entity whose member owns the key.'),
     id: Type.String({ minLength: 1, maxLength: 128 }),
   },
   strict,

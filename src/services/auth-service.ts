@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AuthError } from '../errors/app-error.js';
+import type { EntityRole } from '../store/sql/membership-role.js';
 import type { ApiKeyRecord, TraceStore, UserRecord } from '../store/types.js';
 
 /** Who is calling: resolved from an API key on every authenticated request. */
@@ -7,8 +8,14 @@ export interface Caller {
   userId: string;
   username: string;
   defaultEntity: string;
+  /** An instance admin key: every entity, every role's rights. */
   isAdmin: boolean;
+  /** Entities the user belongs to, whatever the role. */
   entities: ReadonlySet<string>;
+  /** The user's role in each of its entities (docs/roles-and-audit.md). */
+  roles: ReadonlyMap<string, EntityRole>;
+  /** The API key the request came with (a browser session's key too); null for the operator's CLI. */
+  keyId: string | null;
 }
 
 export function hashApiKey(key: string): string {
@@ -29,7 +36,7 @@ const ENTITY_CACHE_TTL_MS = 5_000;
 const ENTITY_CACHE_MAX = 10_000;
 
 export class AuthService {
-  #entities = new Map<string, { entities: ReadonlySet<string>; expires: number }>();
+  #entities = new Map<string, { roles: ReadonlyMap<string, EntityRole>; expires: number }>();
 
   constructor(private readonly store: TraceStore) {}
 
@@ -42,22 +49,30 @@ export class AuthService {
 
   /** The caller a (live) key record stands for; also used for browser sessions (session-service.ts). */
   async callerOf(record: ApiKeyRecord & { user: UserRecord }): Promise<Caller> {
+    const roles = await this.#rolesOf(record.user_id);
     return {
       userId: record.user.id,
       username: record.user.username,
       defaultEntity: record.user.default_entity,
       isAdmin: record.is_admin,
-      entities: await this.#entitiesOf(record.user_id),
+      entities: new Set(roles.keys()),
+      roles,
+      keyId: record.id,
     };
   }
 
-  async #entitiesOf(userId: string): Promise<ReadonlySet<string>> {
+  /** Drops the user's remembered roles on this node (after a role change; other nodes follow within ENTITY_CACHE_TTL_MS). */
+  forgetUser(userId: string): void {
+    this.#entities.delete(userId);
+  }
+
+  async #rolesOf(userId: string): Promise<ReadonlyMap<string, EntityRole>> {
     const cached = this.#entities.get(userId);
-    if (cached && cached.expires > Date.now()) return cached.entities;
-    const entities = new Set(await this.store.auth.listEntities(userId));
+    if (cached && cached.expires > Date.now()) return cached.roles;
+    const roles = new Map((await this.store.auth.listMemberships(userId)).map((m) => [m.entity, m.role] as const));
     if (this.#entities.size >= ENTITY_CACHE_MAX) this.#entities.clear();
-    this.#entities.set(userId, { entities, expires: Date.now() + ENTITY_CACHE_TTL_MS });
-    return entities;
+    this.#entities.set(userId, { roles, expires: Date.now() + ENTITY_CACHE_TTL_MS });
+    return roles;
   }
 
   /** Every key, newest first, revoked ones included; never the secret (only its prefix is kept). */

@@ -13,7 +13,8 @@ import type {
 import type { CompleteCallSchemaForInsert } from '../schemas/calls-v2.js';
 import type { CallEndPart, CallPart, CallStartPart, TraceStore } from '../store/types.js';
 import type { Caller } from './auth-service.js';
-import type { ProjectAccess } from './project-access.js';
+import type { AuditLog } from './audit-service.js';
+import { parseProjectId, type ProjectAccess } from './project-access.js';
 
 /** Most ids one `/calls/delete` may name (docs/spec/calls.md §4.6). */
 export const MAX_DELETE_IDS = 1000;
@@ -49,6 +50,7 @@ export class CallWriteService {
   constructor(
     private readonly store: TraceStore,
     private readonly access: ProjectAccess,
+    private readonly audit: AuditLog,
   ) {}
 
   async callStart(caller: Caller, req: CallStartReq): Promise<{ id: string; trace_id: string }> {
@@ -139,6 +141,10 @@ export class CallWriteService {
       req.call_ids,
       nowMicros() - (nowMicros() % 1000),
     );
+    await this.audit.record(caller, parseProjectId(req.project_id).entity, 'calls.deleted', req.project_id, {
+      call_ids: req.call_ids,
+      num_deleted: numDeleted,
+    });
     return { num_deleted: numDeleted };
   }
 

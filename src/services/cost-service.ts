@@ -7,13 +7,15 @@ import type { CostCreateReq, CostQueryReq } from '../schemas/costs.js';
 import type { PurgeReq } from '../schemas/feedback.js';
 import type { CostRow, TraceStore } from '../store/types.js';
 import type { Caller } from './auth-service.js';
-import type { ProjectAccess } from './project-access.js';
+import type { AuditLog } from './audit-service.js';
+import { parseProjectId, type ProjectAccess } from './project-access.js';
 
 /** Project-level LLM prices (docs/spec/objects.md §8.2–8.4). */
 export class CostService {
   constructor(
     private readonly store: TraceStore,
     private readonly access: ProjectAccess,
+    private readonly audit: AuditLog,
   ) {}
 
   /** §8.2: one new project row per entry, in request key order; existing rows are never changed. */
@@ -41,7 +43,12 @@ export class CostService {
       };
     });
     await this.store.costs.insert(req.project_id, rows);
-    return { ids: rows.map((row) => [row.id, row.llm_id]) };
+    const ids = rows.map((row): [string, string] => [row.id, row.llm_id]);
+    await this.audit.record(caller, parseProjectId(req.project_id).entity, 'prices.created', req.project_id, {
+      ids,
+      costs: req.costs,
+    });
+    return { ids };
   }
 
   /** §8.3: the project's own rows only; unrequested fields read null when `fields` is given. */
@@ -74,6 +81,7 @@ export class CostService {
     const ids = purgeIds(req.query, true);
     if (ids === null) throw new ObjectInvalidRequestError('Can only purge costs by specifying one or more cost ids');
     await this.store.costs.purge(req.project_id, ids);
+    await this.audit.record(caller, parseProjectId(req.project_id).entity, 'prices.purged', req.project_id, { ids });
     return {};
   }
 }

@@ -15,7 +15,8 @@ import type {
 } from '../schemas/feedback.js';
 import type { FeedbackRow, TraceStore } from '../store/types.js';
 import type { Caller } from './auth-service.js';
-import type { ProjectAccess } from './project-access.js';
+import type { AuditLog } from './audit-service.js';
+import { parseProjectId, type ProjectAccess } from './project-access.js';
 
 /** The feedback API (docs/spec/objects.md §7.1–7.6) and feedback hydration of calls (docs/spec/calls.md §2.10). */
 
@@ -75,6 +76,7 @@ export class FeedbackService {
   constructor(
     private readonly store: TraceStore,
     private readonly access: ProjectAccess,
+    private readonly audit: AuditLog,
   ) {}
 
   /** Validates one request (§7.2) and builds its row; nothing is stored. */
@@ -180,6 +182,7 @@ export class FeedbackService {
     if (ids === null)
       throw new ObjectInvalidRequestError('Can only purge feedback by specifying one or more feedback ids');
     await this.store.feedback.purge(req.project_id, ids);
+    await this.audit.record(caller, parseProjectId(req.project_id).entity, 'feedback.purged', req.project_id, { ids });
     return {};
   }
 

@@ -21,6 +21,7 @@ import { ObjectService } from './object-service.js';
 import { OtelService } from './otel-service.js';
 import { StorePriceLookup } from './price-table.js';
 import { ProjectAccess } from './project-access.js';
+import { AuditLog, MembershipService } from './audit-service.js';
 import { ProjectAdminService } from './project-admin-service.js';
 import { RefService } from './ref-service.js';
 import { ServiceInfo } from './service-info.js';
@@ -40,6 +41,9 @@ import { SessionService } from './session-service.js';
 export interface Services {
   auth: AuthService;
   keyAdmin: KeyAdminService;
+  /** Who changed keys, roles, prices or retention, or deleted data (docs/roles-and-audit.md). */
+  auditLog: AuditLog;
+  memberships: MembershipService;
   access: ProjectAccess;
   callWrites: CallWriteService;
   callQueries: CallQueryService;
@@ -83,13 +87,15 @@ export interface Services {
 
 export function createServices(store: TraceStore, config: Config, trainer: Trainer | null = null): Services {
   const access = new ProjectAccess(store);
+  const auditLog = new AuditLog(store, access);
   const prices = new StorePriceLookup(store.costs);
-  const feedback = new FeedbackService(store, access);
+  const feedback = new FeedbackService(store, access, auditLog);
   const objects = new ObjectService(store, access);
   const files = new FileService(store, access);
   const tables = new TableService(store, access);
   const v2Objects = new V2ObjectService(store, access, objects, files, tables);
   const auth = new AuthService(store);
+  const memberships = new MembershipService(store, auth, access, auditLog);
   const training = createTrainingServices(store, access, config, trainer);
   const evaluations = createEvaluationServices(
     store,
@@ -104,15 +110,17 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
   const callQueries = new CallQueryService(store, access, prices, feedback);
   return {
     auth,
-    keyAdmin: new KeyAdminService(store, auth),
+    keyAdmin: new KeyAdminService(store, auth, auditLog, memberships),
+    auditLog,
+    memberships,
     sessions: new SessionService(store, auth, config.sessionTtlSeconds),
     projectList: new ProjectListService(store),
     liveTail: new LiveTailService(store, access),
     access,
-    callWrites: new CallWriteService(store, access),
+    callWrites: new CallWriteService(store, access, auditLog),
     callQueries,
     callExport: new CallExportService(callQueries),
-    projectAdmin: new ProjectAdminService(store, access),
+    projectAdmin: new ProjectAdminService(store, access, auditLog),
     callStats: new CallStatsService(store, access, prices),
     callUsage: new CallUsageService(store, access, prices),
     objects,
@@ -124,14 +132,14 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
       { apiKey: config.openaiApiKey, baseUrl: config.openaiBaseUrl },
       access,
       new FileService(store, access),
-      new CallWriteService(store, access),
+      new CallWriteService(store, access, auditLog),
     ),
     threads: new ThreadService(store, access),
     info: new ServiceInfo(config),
     graphql: new GraphqlService(new WandbCompatService(store, access, config)),
     feedback,
     feedbackStats: new FeedbackStatsService(store, access),
-    costs: new CostService(store, access),
+    costs: new CostService(store, access, auditLog),
     catalog: new InferenceCatalogService(config.inferenceCatalog),
     annotationQueues: new AnnotationQueueService(store, access),
     v2Objects,

@@ -1,7 +1,8 @@
-import { ForbiddenError, NotFoundError } from '../errors/app-error.js';
+import { ForbiddenError, InvalidRequestError, NotFoundError } from '../errors/app-error.js';
 import { formatMicros } from '../domain/time.js';
 import type { KeyCreateReq, KeyCreateRes, KeyQueryReq, KeyQueryRes, KeyRevokeReq, KeySchema } from '../schemas/keys.js';
 import type { ApiKeyRecord, TraceStore } from '../store/types.js';
+import type { AuditLog, MembershipService } from './audit-service.js';
 import type { AuthService, Caller } from './auth-service.js';
 
 function toView(k: ApiKeyRecord): KeySchema {
@@ -26,6 +27,8 @@ export class KeyAdminService {
   constructor(
     private readonly store: TraceStore,
     private readonly auth: AuthService,
+    private readonly audit: AuditLog,
+    private readonly memberships: MembershipService,
   ) {}
 
   async create(caller: Caller, req: KeyCreateReq): Promise<KeyCreateRes> {
@@ -35,9 +38,20 @@ export class KeyAdminService {
     const username = req.username ?? req.entity;
     const existing = await this.store.auth.findUser(username);
     if (existing) await this.#assertManagesUser(caller, existing.id, username);
+    if (req.entity_admin === true && req.role !== undefined && req.role !== 'admin')
+      throw new InvalidRequestError(`entity_admin: true contradicts role "${req.role}"`);
+    const role = req.entity_admin === true ? 'admin' : req.role;
+    const member = existing
+      ? (await this.store.auth.listMemberships(existing.id)).some((m) => m.entity === req.entity)
+      : false;
+    // an existing member's role changes first, so a refused change (the last admin) makes no key
+    if (role !== undefined && member) await this.memberships.setRole(caller, { entity: req.entity, username, role });
     const { key, record } = await this.auth.createKey({ entity: req.entity, username, admin });
-    const entityAdmin = req.entity_admin === true;
-    if (entityAdmin) await this.store.auth.setMembershipRole(record.userId, req.entity, 'admin');
+    await this.audit.record(caller, req.entity, 'key.created', record.id, { username, admin, prefix: record.prefix });
+    // a new member starts as `member`; a role given sets it (audited as a role change)
+    if (role !== undefined && !member) await this.memberships.setRole(caller, { entity: req.entity, username, role });
+    const current = (await this.store.auth.listMemberships(record.userId)).find((m) => m.entity === req.entity);
+    const entityAdmin = current?.role === 'admin';
     return {
       id: record.id,
       key,
@@ -45,6 +59,7 @@ export class KeyAdminService {
       username,
       entity: req.entity,
       entity_admin: entityAdmin,
+      role: current?.role ?? 'member',
       admin,
     };
   }
@@ -72,6 +87,7 @@ export class KeyAdminService {
     if (key.is_admin && !caller.isAdmin) throw new ForbiddenError('Only an instance admin key can revoke admin keys');
     await this.#assertManagesUser(caller, key.user_id, key.username);
     await this.store.auth.revokeApiKey(key.id);
+    await this.audit.record(caller, req.entity, 'key.revoked', key.id, { username: key.username, prefix: key.prefix });
     return toView((await this.store.auth.findApiKey(key.id)) ?? key);
   }
 

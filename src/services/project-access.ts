@@ -20,9 +20,26 @@ export function parseProjectId(projectId: string): { entity: string; project: st
   return { entity, project };
 }
 
+/** Whether the caller may write in the entity: an instance admin, or its admin or member (not a viewer). */
+export function canWrite(caller: Caller, entity: string): boolean {
+  const role = caller.roles.get(entity);
+  return caller.isAdmin || role === 'admin' || role === 'member';
+}
+
+/** The entities where the caller may write (not those where it is a viewer). */
+export function writableEntities(caller: Caller): string[] {
+  return [...caller.roles].filter(([, role]) => role !== 'viewer').map(([entity]) => entity);
+}
+
+/** Whether the caller administers the entity: an instance admin or an entity admin. */
+export function administers(caller: Caller, entity: string): boolean {
+  return caller.isAdmin || caller.roles.get(entity) === 'admin';
+}
+
 /**
- * Tenancy: a caller reaches only projects of entities its user belongs to (admins: all).
- * Projects are recorded on first write.
+ * Tenancy and roles (docs/roles-and-audit.md): a caller reads only projects of entities its user
+ * belongs to (instance admins: all), writes only where it is a member or an admin, never as a
+ * viewer. Projects are recorded on first write.
  */
 export class ProjectAccess {
   #known = new Set<string>();
@@ -42,11 +59,29 @@ export class ProjectAccess {
     this.#known.delete(projectId);
   }
 
-  /** As assertCanRead, and records the project on its first write. */
+  /** As assertCanRead, then 403 for a viewer of the entity; records the project on its first write. */
   async assertCanWrite(caller: Caller, projectId: string): Promise<void> {
     this.assertCanRead(caller, projectId);
+    const { entity } = parseProjectId(projectId);
+    if (!canWrite(caller, entity)) throw new ForbiddenError(viewerMessage(entity, projectId));
     if (this.#known.has(projectId)) return;
-    await this.store.auth.ensureProject(projectId, parseProjectId(projectId).entity, caller.userId);
+    await this.store.auth.ensureProject(projectId, entity, caller.userId);
     this.#known.add(projectId);
   }
+
+  /**
+   * 403 unless the caller administers the entity (roles, the audit log). Reads the role from the
+   * store, not the caller's few-seconds cache, so a demoted admin loses these rights at once.
+   */
+  async assertAdministers(caller: Caller, entity: string, what: string): Promise<void> {
+    if (caller.isAdmin) return;
+    const memberships = await this.store.auth.listMemberships(caller.userId);
+    if (memberships.some((m) => m.entity === entity && m.role === 'admin')) return;
+    throw new ForbiddenError(`Only an admin of entity ${entity} or an instance admin can ${what}`);
+  }
+}
+
+/** The reason a viewer's write is refused with. */
+export function viewerMessage(entity: string, projectId?: string): string {
+  return `Your role in entity ${entity} is viewer (read only): you cannot write${projectId ? ` to ${projectId}` : ''}`;
 }

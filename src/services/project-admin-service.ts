@@ -2,6 +2,7 @@ import { ForbiddenError, NotFoundError } from '../errors/app-error.js';
 import type { ProjectDeleteRes, ProjectUsageRes } from '../schemas/projects.js';
 import type { ProjectRowCounts, TraceStore } from '../store/types.js';
 import type { Caller } from './auth-service.js';
+import type { AuditLog } from './audit-service.js';
 import { parseProjectId, type ProjectAccess } from './project-access.js';
 
 const sum = (counts: ProjectRowCounts): number => Object.values(counts).reduce((a, b) => a + b, 0);
@@ -15,6 +16,7 @@ export class ProjectAdminService {
   constructor(
     private readonly store: TraceStore,
     private readonly access: ProjectAccess,
+    private readonly audit: AuditLog,
   ) {}
 
   async usage(caller: Caller, entity: string, project: string): Promise<ProjectUsageRes> {
@@ -29,6 +31,7 @@ export class ProjectAdminService {
     const projectId = `${entity}/${project}`;
     parseProjectId(projectId);
     this.access.assertCanRead(caller, projectId);
+    // read from the store, not the caller's role cache: a demoted admin must not delete a project
     if (!caller.isAdmin) {
       const memberships = await this.store.auth.listMemberships(caller.userId);
       if (!memberships.some((m) => m.entity === entity && m.role === 'admin'))
@@ -42,6 +45,11 @@ export class ProjectAdminService {
     const deleted = await this.store.projectData.deleteProject(projectId);
     this.access.forget(projectId);
     const remaining = sum(await this.store.projectData.rowCounts(projectId));
+    await this.audit.record(caller, entity, 'project.deleted', projectId, {
+      deleted,
+      deleted_rows: sum(deleted),
+      remaining_rows: remaining,
+    });
     return {
       project_id: projectId,
       deleted,

@@ -3,7 +3,7 @@ import { isValidName, NAME_RULE, quoteForMessage } from '../domain/project-name.
 import { formatMicros } from '../domain/time.js';
 import type { TraceStore } from '../store/types.js';
 import type { Caller } from './auth-service.js';
-import type { ProjectAccess } from './project-access.js';
+import { canWrite, viewerMessage, type ProjectAccess } from './project-access.js';
 
 /** An entity as the GraphQL layer shows it. */
 export interface EntityView {
@@ -91,6 +91,9 @@ export class WandbCompatService {
     }
     const projectId = `${entityName}/${name}`;
     const existing = await this.store.auth.findProject(projectId);
+    // a viewer may init against an existing project (and read it), never create one
+    if (existing === null && !canWrite(caller, entityName))
+      throw new WandbCompatError('PERMISSION_ERROR', viewerMessage(entityName, projectId));
     if (existing === null) await this.access.assertCanWrite(caller, projectId);
     const record = existing ?? (await this.store.auth.findProject(projectId));
     const createdAt = formatMicros(record?.created_at ?? Date.now() * 1000);

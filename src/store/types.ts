@@ -1,5 +1,5 @@
 import type { Operation, SortKey } from '../domain/query/ast.js';
-import type { MembershipRecord } from './sql/membership-role.js';
+import type { EntityRole, MembershipRecord } from './sql/membership-role.js';
 import type { CallField } from '../domain/call-fields.js';
 import type { ExpandPath } from '../domain/ref-expansion.js';
 import type { CallPlacement, CallRow } from '../domain/rows.js';
@@ -19,12 +19,15 @@ import type { TrainingStore } from './training-types.js';
 import type { JobStore } from './job-types.js';
 import type { AnnotationStore } from './annotation-types.js';
 import type { ProjectDataStore } from './project-data-types.js';
+import type { AuditStore } from './audit-types.js';
 
 export type { CallRow } from '../domain/rows.js';
 export type * from './object-types.js';
 export type * from './feedback-types.js';
 export type * from './table-types.js';
 export type * from './project-data-types.js';
+export type * from './audit-types.js';
+export type { EntityRole, MembershipRecord } from './sql/membership-role.js';
 
 /**
  * The storage contract every adapter (SQLite, PostgreSQL) fulfils. Services depend on this file
@@ -49,6 +52,8 @@ export interface TraceStore {
   readonly jobs: JobStore;
   /** Row counts and deletion of a whole project (docs/export.md "Project deletion"). */
   readonly projectData: ProjectDataStore;
+  /** Who changed keys, roles, prices or retention, or deleted data, per entity (docs/roles-and-audit.md). */
+  readonly audit: AuditStore;
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Flushes pending writes, then closes every connection. */
@@ -73,6 +78,13 @@ export interface ApiKeyRecord {
   prefix: string;
   created_at: number;
   revoked_at: number | null;
+}
+
+/** A member of an entity (memberships joined with users). */
+export interface EntityMemberRecord {
+  user_id: string;
+  username: string;
+  role: EntityRole;
 }
 
 export interface ProjectRecord {
@@ -115,6 +127,8 @@ export interface AuthStore {
   findUser(username: string): Promise<UserRecord | null>;
   /** The user's memberships with their role, sorted by entity. */
   listMemberships(userId: string): Promise<MembershipRecord[]>;
+  /** The members of an entity with their role, sorted by user name. */
+  listMembers(entity: string): Promise<EntityMemberRecord[]>;
   /** Sets the role of an existing membership (no-op when the user is not a member). */
   setMembershipRole(userId: string, entity: string, role: MembershipRecord['role']): Promise<void>;
   /** The key with that id (revoked or not), or null. */

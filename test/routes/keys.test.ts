@@ -31,6 +31,7 @@ test('an entity admin creates a key for a new member; the key reaches that entit
       username: 'carol',
       entity: 'acme',
       entity_admin: false,
+      role: 'member',
       admin: false,
     },
   );

@@ -638,6 +638,23 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
     request: (p) => ({ url: '/keys/revoke', body: { entity: p.split('/')[0], id: 'key_sec_missing' } }),
     projectInPath: true,
   },
+  // ---- audit log and members' roles (routes/audit.ts): the entity travels alone, like the keys routes
+  'GET /audit': {
+    request: (p) => ({ url: `/audit?entity=${encodeURIComponent(p.split('/')[0]!)}&limit=5` }),
+    projectInPath: true,
+  },
+  'POST /memberships/query': {
+    request: (p) => ({ url: '/memberships/query', body: { entity: p.split('/')[0] } }),
+    projectInPath: true,
+  },
+  // no such member, so the entity's admin gets 404 and nothing changes
+  'POST /memberships/update': {
+    request: (p) => ({
+      url: '/memberships/update',
+      body: { entity: p.split('/')[0], username: 'sec-user', role: 'viewer' },
+    }),
+    projectInPath: true,
+  },
   'POST /v1/workers/lease': { noProject: "leases jobs of the caller's own entities only (test/training-worker)" },
   'GET /v1/workers/jobs/:job_id/parent-checkpoint': { noProject: 'job id in the path (tenancy: test/training-worker)' },
   'POST /v1/workers/jobs/:job_id/heartbeat': { noProject: 'job id in the path (tenancy: test/training-worker)' },

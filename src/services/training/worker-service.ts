@@ -3,7 +3,7 @@ import { uuidv7 } from '../../domain/ids.js';
 import { formatMicros, nowMicros } from '../../domain/time.js';
 import type { EventType, TrainingJobRow, TrainingStore, WriteOutcome } from '../../store/training-types.js';
 import type { Caller } from '../auth-service.js';
-import type { ProjectAccess } from '../project-access.js';
+import { writableEntities, type ProjectAccess } from '../project-access.js';
 import { buildTrainerInput } from './job-execution.js';
 import { TrainingDataError } from './sft-data.js';
 import type { TrainingSettings } from './settings.js';
@@ -49,7 +49,8 @@ export class WorkerService {
       trainer: `worker:${body.worker_id}`,
       now,
       leaseMicros: Math.round(leaseSeconds * 1e6),
-      filter: { include: body.base_models, exclude: [], entities: caller.isAdmin ? null : [...caller.entities] },
+      // a viewer of an entity takes none of its jobs: a worker writes the job's results
+      filter: { include: body.base_models, exclude: [], entities: caller.isAdmin ? null : writableEntities(caller) },
     });
     if (!leased) return { job: null };
     const { job } = leased;
@@ -85,7 +86,7 @@ export class WorkerService {
     const key = jobId.toLowerCase();
     const where = await this.store.resolveId(key);
     if (!where || where.kind !== 'job') throw new NotFoundError('Training job not found');
-    this.access.assertCanRead(caller, where.project_id);
+    await this.access.assertCanWrite(caller, where.project_id);
     const job = await this.store.getJob(where.project_id, key);
     if (!job) throw new NotFoundError('Training job not found');
     if (job.status === 'succeeded' || job.status === 'failed') throw refused({ ok: false, reason: 'finished' });
@@ -133,7 +134,7 @@ export class WorkerService {
     const key = jobId.toLowerCase();
     const where = await this.store.resolveId(key);
     if (!where || where.kind !== 'job') throw new NotFoundError('Training job not found');
-    this.access.assertCanRead(caller, where.project_id);
+    await this.access.assertCanWrite(caller, where.project_id);
     const outcome = await this.store.appendEvent(where.project_id, key, body.fencing_token, {
       id: uuidv7(),
       seq: body.seq,

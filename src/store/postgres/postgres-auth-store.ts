@@ -6,6 +6,7 @@ import { projectListSelect, sessionSelect } from '../sql/ui-rows.js';
 import type {
   ApiKeyRecord,
   AuthStore,
+  EntityMemberRecord,
   ProjectRecord,
   ProjectSummaryRow,
   UiSessionRecord,
@@ -147,8 +148,9 @@ export class PostgresAuthStore implements AuthStore {
   }
 
   async listMemberships(userId: string): Promise<MembershipRecord[]> {
+    // named (prepared once per connection): it runs on every authentication the role cache misses
     const { rows } = await this.#query<MembershipRecord>(
-      null,
+      'heddle_memberships_of_user',
       'SELECT entity, role FROM memberships WHERE user_id = $1 ORDER BY entity',
       [userId],
     );
@@ -190,6 +192,15 @@ export class PostgresAuthStore implements AuthStore {
       null,
       projectListSelect(condition),
       entities === null ? [] : [entities],
+    );
+    return rows;
+  }
+
+  async listMembers(entity: string): Promise<EntityMemberRecord[]> {
+    const { rows } = await this.#query<EntityMemberRecord>(
+      null,
+      'SELECT m.user_id, u.username, m.role FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.entity = $1 ORDER BY u.username',
+      [entity],
     );
     return rows;
   }

@@ -10,6 +10,7 @@ import { PostgresTableStore } from './postgres-table-store.js';
 import { mapErrors, PG_TYPES } from './pg-support.js';
 import { SqlAnnotationStore } from '../sql/annotation-store.js';
 import { SqlCostStore } from '../sql/cost-store.js';
+import { SqlAuditStore } from '../sql/audit-store.js';
 import { SqlFeedbackStore } from '../sql/feedback-store.js';
 import { SqlProjectDataStore } from '../sql/project-data-store.js';
 import { SqlTrainingStore } from '../sql/training-store.js';
@@ -50,6 +51,7 @@ export class PostgresStore implements TraceStore {
   readonly tables: PostgresTableStore;
   readonly feedback: SqlFeedbackStore;
   readonly costs: SqlCostStore;
+  readonly audit: SqlAuditStore;
   readonly training: TrainingStore;
   readonly annotations: AnnotationStore;
   readonly jobs: JobStore;
@@ -102,6 +104,7 @@ export class PostgresStore implements TraceStore {
     const tx = new PgTxRunner(this.#pool, reads);
     this.feedback = new SqlFeedbackStore(tx, postgresDialect, (sql) => `${sql}::jsonb`);
     this.costs = new SqlCostStore(tx, postgresDialect);
+    this.audit = new SqlAuditStore(tx, postgresDialect);
     this.training = new SqlTrainingStore(tx, POSTGRES_TX);
     this.annotations = new SqlAnnotationStore(tx, POSTGRES_TX);
     this.jobs = new SqlJobStore(tx, POSTGRES_TX);

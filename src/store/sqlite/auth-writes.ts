@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { uuidv7 } from '../../domain/ids.js';
 import type { UserRecord } from '../types.js';
+import type { EntityRole } from '../sql/membership-role.js';
 
 /** The auth store's writes, run on the writer connection in the writer thread. */
 
@@ -52,7 +53,7 @@ export function revokeApiKey(db: Database.Database, id: string): boolean {
 /** Sets the role of an existing membership (entity admins, routes/keys.ts). */
 export function setMembershipRole(
   db: Database.Database,
-  a: { userId: string; entity: string; role: 'admin' | 'member' },
+  a: { userId: string; entity: string; role: EntityRole },
 ): void {
   db.prepare('UPDATE memberships SET role = ? WHERE user_id = ? AND entity = ?').run(a.role, a.userId, a.entity);
 }

@@ -5,6 +5,7 @@ import { projectListSelect, sessionSelect } from '../sql/ui-rows.js';
 import type {
   ApiKeyRecord,
   AuthStore,
+  EntityMemberRecord,
   ProjectRecord,
   ProjectSummaryRow,
   UiSessionRecord,
@@ -17,6 +18,7 @@ export class SqliteAuthStore implements AuthStore {
   // run on every authenticated request.
   #keyByHash: Database.Statement | undefined;
   #entitiesOfUser: Database.Statement | undefined;
+  #membershipsOfUser: Database.Statement | undefined;
   #sessionByHash: Database.Statement | undefined;
 
   constructor(
@@ -100,9 +102,18 @@ export class SqliteAuthStore implements AuthStore {
   }
 
   async listMemberships(userId: string): Promise<MembershipRecord[]> {
+    this.#membershipsOfUser ??= this.reader.prepare(
+      'SELECT entity, role FROM memberships WHERE user_id = ? ORDER BY entity',
+    );
+    return this.#membershipsOfUser.all(userId) as MembershipRecord[];
+  }
+
+  async listMembers(entity: string): Promise<EntityMemberRecord[]> {
     return this.reader
-      .prepare('SELECT entity, role FROM memberships WHERE user_id = ? ORDER BY entity')
-      .all(userId) as MembershipRecord[];
+      .prepare(
+        'SELECT m.user_id, u.username, m.role FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.entity = ? ORDER BY u.username',
+      )
+      .all(entity) as EntityMemberRecord[];
   }
 
   async setMembershipRole(userId: string, entity: string, role: MembershipRecord['role']): Promise<void> {

@@ -10,14 +10,17 @@ import { MIGRATIONS, migrationSql } from '../sql/migrations/index.js';
  * the first applied.
  */
 export function migrate(db: Database.Database): void {
-  for (const migration of MIGRATIONS) {
+  MIGRATIONS.forEach((migration, index) => {
+    // The entry before this one in the list (ids are consecutive once every branch is merged; a
+    // branch may hold a later number given to it before the ones between are merged).
+    const previous = index === 0 ? 0 : MIGRATIONS[index - 1]!.id;
     db.transaction(() => {
       const current = db.pragma('user_version', { simple: true }) as number;
       if (current >= migration.id) return;
-      if (current !== migration.id - 1)
+      if (current !== previous)
         throw new Error(`SQLite schema is at version ${current}; migration ${migration.id} cannot follow it`);
       for (const sql of migrationSql(migration, 'sqlite')) db.exec(sql);
       db.pragma(`user_version = ${migration.id}`);
     }).immediate();
-  }
+  });
 }

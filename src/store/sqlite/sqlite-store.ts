@@ -13,6 +13,7 @@ import { sqliteDialect } from './sqlite-dialect.js';
 import { SqliteWriter } from './writer.js';
 import { SqlAnnotationStore } from '../sql/annotation-store.js';
 import { SqlCostStore } from '../sql/cost-store.js';
+import { SqlAuditStore } from '../sql/audit-store.js';
 import { SqlFeedbackStore } from '../sql/feedback-store.js';
 import { SqlProjectDataStore } from '../sql/project-data-store.js';
 import { SqlTrainingStore } from '../sql/training-store.js';
@@ -43,6 +44,7 @@ export class SqliteStore implements TraceStore {
   readonly tables: SqliteTableStore;
   readonly feedback: SqlFeedbackStore;
   readonly costs: SqlCostStore;
+  readonly audit: SqlAuditStore;
   readonly training: TrainingStore;
   readonly annotations: AnnotationStore;
   readonly jobs: JobStore;
@@ -66,6 +68,7 @@ export class SqliteStore implements TraceStore {
     const tx = new SqliteTxRunner(this.#writer, this.#reads);
     this.feedback = new SqlFeedbackStore(tx, sqliteDialect);
     this.costs = new SqlCostStore(tx, sqliteDialect);
+    this.audit = new SqlAuditStore(tx, sqliteDialect);
     this.training = new SqlTrainingStore(tx, SQLITE_TX);
     this.annotations = new SqlAnnotationStore(tx, SQLITE_TX);
     this.jobs = new SqlJobStore(tx, SQLITE_TX);

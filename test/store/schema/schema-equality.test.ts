@@ -52,7 +52,8 @@ const INDEX_DIFFERENCES: { table: string; index: string; sqlite: string[] | null
 /**
  * Tables whose keys need not start with `project_id` (every other key and index does, so the
  * data can be sharded by project, Citus-style): accounts and keys are global, `projects` is keyed
- * by `project_id` alone, training path ids name no project, and workers are not tenant data.
+ * by `project_id` alone, training path ids name no project, and workers are not tenant data. The
+ * audit log belongs to an entity and outlives the projects it records (keyed by `entity` first).
  */
 const GLOBAL_TABLES = new Set([
   'users',
@@ -64,6 +65,7 @@ const GLOBAL_TABLES = new Set([
   'training_workers',
   'ui_sessions',
   'change_counters',
+  'audit_log',
 ]);
 
 /** Indexes of per-project tables that do not lead with `project_id`. */

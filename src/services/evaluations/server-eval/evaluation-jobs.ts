@@ -3,6 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 import { uuidv7 } from '../../../domain/ids.js';
 import type { CallsScoreReq, EvaluateModelReq, EvaluateModelRes } from '../../../schemas/evaluations-server.js';
 import type { BackgroundJobRow } from '../../../store/job-types.js';
+import { ENTITY_ROLES, type EntityRole } from '../../../store/sql/membership-role.js';
 import type { Caller } from '../../auth-service.js';
 import type { JobHandlers, JobRuntime } from '../../jobs/index.js';
 import type { ServerEvaluationService } from './server-evaluation-service.js';
@@ -20,6 +21,9 @@ const StoredCaller = Type.Object({
   defaultEntity: Type.String(),
   isAdmin: Type.Boolean(),
   entities: Type.Array(Type.String()),
+  /** [entity, role] pairs; jobs queued before roles were stored ran as members (docs/roles-and-audit.md). */
+  roles: Type.Optional(Type.Array(Type.Tuple([Type.String(), Type.Union(ENTITY_ROLES.map((r) => Type.Literal(r)))]))),
+  keyId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 const EvaluateModelInput = Type.Object({
   caller: StoredCaller,
@@ -34,12 +38,13 @@ const ScoreCallsInput = Type.Object({
 });
 
 function storedCaller(caller: Caller): Static<typeof StoredCaller> {
-  const { userId, username, defaultEntity, isAdmin } = caller;
-  return { userId, username, defaultEntity, isAdmin, entities: [...caller.entities] };
+  const { userId, username, defaultEntity, isAdmin, keyId } = caller;
+  return { userId, username, defaultEntity, isAdmin, entities: [...caller.entities], roles: [...caller.roles], keyId };
 }
 
 function callerOf(stored: Static<typeof StoredCaller>): Caller {
-  return { ...stored, entities: new Set(stored.entities) };
+  const roles = new Map<string, EntityRole>(stored.roles ?? stored.entities.map((e) => [e, 'member']));
+  return { ...stored, entities: new Set(stored.entities), roles, keyId: stored.keyId ?? null };
 }
 
 function evaluateInput(job: BackgroundJobRow): Static<typeof EvaluateModelInput> {

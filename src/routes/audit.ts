@@ -1,0 +1,46 @@
+import * as S from '../schemas/audit.js';
+import type { Services } from '../services/index.js';
+import type { RouteApp } from './route-app.js';
+
+const tags = ['Administration'];
+
+/** The audit log and members' roles (services/audit-service.ts; docs/roles-and-audit.md). Admin routes (plugins/route-access.ts). */
+export default async function auditRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
+  const { auditLog, memberships } = services;
+  app.get(
+    '/audit',
+    {
+      schema: {
+        tags,
+        summary: "An entity's audit log, newest first (entity or instance admins)",
+        querystring: S.AuditQuery,
+        response: { 200: S.AuditRes },
+      },
+    },
+    (request) => auditLog.list(request.caller, request.query),
+  );
+  app.post(
+    '/memberships/query',
+    {
+      schema: {
+        tags,
+        summary: "An entity's members and their roles (entity or instance admins)",
+        body: S.MembershipQueryReq,
+        response: { 200: S.MembershipQueryRes },
+      },
+    },
+    (request) => memberships.query(request.caller, request.body),
+  );
+  app.post(
+    '/memberships/update',
+    {
+      schema: {
+        tags,
+        summary: "Set a member's role: admin, member or viewer (entity or instance admins)",
+        body: S.MembershipUpdateReq,
+        response: { 200: S.MembershipUpdateRes },
+      },
+    },
+    (request) => memberships.update(request.caller, request.body),
+  );
+}
