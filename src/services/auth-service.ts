@@ -9,6 +9,8 @@ export interface Caller {
   defaultEntity: string;
   isAdmin: boolean;
   entities: ReadonlySet<string>;
+  /** The API key the request came with (a browser session: the key that signed in); the rate limit's bucket. */
+  keyId?: string;
 }
 
 export function hashApiKey(key: string): string {
@@ -48,6 +50,7 @@ export class AuthService {
       defaultEntity: record.user.default_entity,
       isAdmin: record.is_admin,
       entities: await this.#entitiesOf(record.user_id),
+      keyId: record.id,
     };
   }
 

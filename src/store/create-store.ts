@@ -12,7 +12,7 @@ export function sqliteFile(config: Pick<Config, 'dataDir'>): string {
 /** Picks the adapter: PostgreSQL when a database URL is configured, else the embedded SQLite file. */
 export async function createStore(config: Config): Promise<TraceStore> {
   if (config.databaseUrl) {
-    const store = new PostgresStore({ url: config.databaseUrl });
+    const store = new PostgresStore({ url: config.databaseUrl, maxPendingWrites: config.overload.maxStoreQueue });
     try {
       await store.migrate();
     } catch (error) {
@@ -21,7 +21,7 @@ export async function createStore(config: Config): Promise<TraceStore> {
     }
     return store;
   }
-  const store = new SqliteStore({ file: sqliteFile(config) });
+  const store = new SqliteStore({ file: sqliteFile(config), maxPendingWrites: config.overload.maxStoreQueue });
   await store.migrate();
   return store;
 }

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { TraceStore } from '../types.js';
+import type { StoreLoad, TraceStore } from '../types.js';
 import { CallWriter } from './call-writer.js';
 import { runMigrations } from './postgres-migrate.js';
 import { PostgresAuthStore } from './postgres-auth-store.js';
@@ -7,7 +7,7 @@ import { PostgresCallStore } from './postgres-call-store.js';
 import { PostgresFileStore } from './postgres-file-store.js';
 import { PostgresObjectStore } from './postgres-object-store.js';
 import { PostgresTableStore } from './postgres-table-store.js';
-import { mapErrors, PG_TYPES } from './pg-support.js';
+import { diskStateOf, mapErrors, PG_TYPES } from './pg-support.js';
 import { SqlAnnotationStore } from '../sql/annotation-store.js';
 import { SqlCostStore } from '../sql/cost-store.js';
 import { SqlFeedbackStore } from '../sql/feedback-store.js';
@@ -29,6 +29,8 @@ export interface PostgresStoreOptions {
   maxStreamConnections?: number;
   /** Call-write transactions in flight at once. */
   writeConcurrency?: number;
+  /** Call writes queued at once; more fail with 503 (docs/reliability-backpressure.md). Default: no bound. */
+  maxPendingWrites?: number;
 }
 
 /**
@@ -72,7 +74,10 @@ export class PostgresStore implements TraceStore {
       // instead, and the release with that error discards the connection.
       pool.on('connect', (client) => client.on('error', () => undefined));
     }
-    this.#writer = new CallWriter(this.#pool, { concurrency: options.writeConcurrency ?? 2 });
+    this.#writer = new CallWriter(this.#pool, {
+      concurrency: options.writeConcurrency ?? 2,
+      maxPending: options.maxPendingWrites,
+    });
     this.auth = new PostgresAuthStore(this.#pool);
     this.calls = new PostgresCallStore(this.#pool, this.#streamPool, this.#writer);
     this.objects = new PostgresObjectStore(this.#pool);
@@ -94,6 +99,14 @@ export class PostgresStore implements TraceStore {
     } finally {
       client.release();
     }
+  }
+
+  load(): StoreLoad {
+    return {
+      pendingWrites: this.#writer.pending,
+      waitingForConnection: this.#pool.waitingCount + this.#streamPool.waitingCount,
+      diskFull: diskStateOf(this.#pool).reason,
+    };
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { OverloadSettings, RateLimitSettings } from '../config/config.js';
+import { KeyRateLimiter } from '../domain/rate-limiter.js';
+import { OverloadedError, RateLimitedError } from '../errors/app-error.js';
+import type { StoreLoad } from '../store/types.js';
+
+/**
+ * Back-pressure and per-key rate limits (issue 17, docs/reliability-backpressure.md). Past a bound
+ * a request is answered 503 with `Retry-After` before its body is read, instead of joining queues
+ * that grow until the process is slow for everyone and out of memory; the official clients retry
+ * 429 and 5xx answers. The health routes (`config.healthCheck`) are never refused.
+ */
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A health route: never refused for load, never rate limited, reads no database. */
+    healthCheck?: boolean;
+  }
+}
+
+/** Seconds a refused client is asked to wait; the store's queues drain in well under that when they can. */
+const RETRY_AFTER_SECONDS = 1;
+
+/** Requests being handled now, counted from `onRequest` until the response is finished or the connection closes. */
+export class InFlight {
+  count = 0;
+}
+
+/**
+ * Refuses a request with 503 when `maxInFlight` requests are already being handled, or when the
+ * store's queue (writes waiting for commit plus callers waiting for a connection) is at
+ * `maxStoreQueue`: then requests that may write (any method but GET and HEAD) are refused, and
+ * GETs too once callers wait for connections. Registered before authentication, so a refused
+ * request costs no key lookup.
+ */
+export function registerBackPressure(
+  app: FastifyInstance,
+  settings: OverloadSettings,
+  load: () => StoreLoad,
+): InFlight {
+  const inFlight = new InFlight();
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config?.healthCheck) return;
+    if (inFlight.count >= settings.maxInFlight) {
+      throw new OverloadedError(
+        `Server busy: ${inFlight.count} requests in flight (limit ${settings.maxInFlight}); retry later`,
+        RETRY_AFTER_SECONDS,
+      );
+    }
+    refuseForStoreQueue(request, settings.maxStoreQueue, load());
+    inFlight.count += 1;
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      inFlight.count -= 1;
+    };
+    // 'close' fires for finished and for aborted requests alike; 'finish' as well in case a
+    // response object (light-my-request's) does not emit 'close'
+    reply.raw.once('finish', finish);
+    reply.raw.once('close', finish);
+  });
+  return inFlight;
+}
+
+function refuseForStoreQueue(request: FastifyRequest, max: number, load: StoreLoad): void {
+  const reads = request.method === 'GET' || request.method === 'HEAD';
+  const queued = reads ? load.waitingForConnection : load.pendingWrites + load.waitingForConnection;
+  if (queued < max) return;
+  throw new OverloadedError(
+    `Server busy: ${queued} store operations are waiting for the database (limit ${max}); retry later`,
+    RETRY_AFTER_SECONDS,
+  );
+}
+
+/**
+ * A token bucket per API key (browser sessions share their key's bucket): 429 with `Retry-After`
+ * past it. Every answer to a limited caller carries `X-RateLimit-Limit` (the bucket's size),
+ * `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until the bucket is full again).
+ * Per node: N nodes behind a balancer allow up to N times the rate. Registered after
+ * authentication, which sets `request.caller`.
+ */
+export function registerRateLimit(app: FastifyInstance, settings: RateLimitSettings, now = Date.now): void {
+  const limiter = new KeyRateLimiter(settings.perSecond, settings.burst);
+  app.addHook('onRequest', async (request, reply) => {
+    const caller = request.caller as FastifyRequest['caller'] | null;
+    if (request.routeOptions.config?.healthCheck || !caller) return;
+    const decision = limiter.take(caller.keyId ?? `user:${caller.userId}`, now());
+    reply.header('x-ratelimit-limit', String(decision.limit));
+    reply.header('x-ratelimit-remaining', String(decision.remaining));
+    reply.header('x-ratelimit-reset', String(Math.ceil(decision.resetMs / 1000)));
+    if (!decision.allowed) {
+      const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+      throw new RateLimitedError(
+        `Rate limit exceeded: ${settings.perSecond} requests per second per API key (burst ${settings.burst}); retry in ${seconds} s`,
+        seconds,
+      );
+    }
+  });
+}

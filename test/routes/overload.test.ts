@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { buildTestApp, PROJECT, TEST_STORE, type TestApp } from '../helpers/app.js';
+import { makeStart } from '../helpers/factories.js';
+
+/**
+ * Back-pressure and per-key rate limits (issue 17, docs/reliability-backpressure.md): past a
+ * bound, 503 or 429 with `Retry-After` and a `{"reason"}` body; `/health` always answers.
+ */
+
+function assertRefused(res: { statusCode: number; headers: Record<string, unknown>; json(): unknown }, status: number) {
+  assert.equal(res.statusCode, status);
+  assert.match(String(res.headers['retry-after']), /^[1-9]\d*$/);
+  const body = res.json() as { reason?: unknown };
+  assert.equal(typeof body.reason, 'string');
+}
+
+test('past HEDDLE_MAX_IN_FLIGHT a request answers 503 with Retry-After; /health still answers', async (t) => {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const h = await buildTestApp(
+    t,
+    { HEDDLE_MAX_IN_FLIGHT: '2' },
+    {
+      beforeReady: (app) =>
+        app.get('/probe/slow', async () => {
+          await gate;
+          return { ok: true };
+        }),
+    },
+  );
+  const slow = [h.get('/probe/slow'), h.get('/probe/slow')];
+  // both slow requests have passed the hook once the event loop turned a few times
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const refused = await h.post('/call/start', makeStart({ id: 'refused' }));
+  assertRefused(refused, 503);
+  assert.match((refused.json() as { reason: string }).reason, /2 requests in flight \(limit 2\)/);
+  const health = await h.get('/health', null);
+  assert.equal(health.statusCode, 200);
+  assert.deepEqual(health.json(), { status: 'ok' });
+  open();
+  for (const res of await Promise.all(slow)) assert.equal(res.statusCode, 200);
+  // the count went back down: requests are served again
+  assert.equal((await h.post('/call/start', makeStart({ id: 'later' }))).statusCode, 200);
+});
+
+/** Holds the store's write lock from another connection, as another process (or a paused database) would. */
+async function stallWrites(h: TestApp): Promise<() => Promise<void>> {
+  if (TEST_STORE === 'sqlite') {
+    const db = new Database(path.join(h.config.dataDir, 'heddle.sqlite'));
+    db.exec('BEGIN IMMEDIATE');
+    return async () => {
+      db.exec('ROLLBACK');
+      db.close();
+    };
+  }
+  const client = new pg.Client({ connectionString: h.config.databaseUrl });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query('LOCK TABLE calls IN EXCLUSIVE MODE');
+  return async () => {
+    await client.query('ROLLBACK');
+    await client.end();
+  };
+}
+
+test('a stalled store: the write queue stays at HEDDLE_MAX_STORE_QUEUE, the rest answer 503, nothing accepted is lost', async (t) => {
+  const h = await buildTestApp(t, { HEDDLE_MAX_STORE_QUEUE: '4' });
+  assert.equal((await h.post('/call/start', makeStart({ id: 'first' }))).statusCode, 200);
+  const release = await stallWrites(h);
+  let released = false;
+  t.after(async () => {
+    if (!released) await release();
+  });
+  const ids = Array.from({ length: 30 }, (_, i) => `stalled-${i}`);
+  const pending = ids.map((id) => h.post('/call/start', makeStart({ id, trace_id: id })));
+  // the refused ones answer while the store is still stalled
+  const settled = new Map<string, { statusCode: number }>();
+  pending.forEach((p, i) => void p.then((res) => settled.set(ids[i]!, res)));
+  const deadline = Date.now() + 3_000;
+  while (settled.size < ids.length - 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(settled.size, ids.length - 4, 'all but the queued writes answered while the store stalled');
+  for (const res of settled.values()) assertRefused(res as never, 503);
+  assert.ok(h.store.load().pendingWrites <= 4);
+  const health = await h.get('/health', null);
+  assert.equal(health.statusCode, 200);
+  const healthBody = health.json() as { status: string; reasons: string[] };
+  assert.equal(healthBody.status, 'degraded');
+  assert.match(healthBody.reasons.join('\n'), /overloaded: 4 store operations waiting \(limit 4\)/);
+  // reads that need no write keep working
+  assert.equal((await h.get('/projects')).statusCode, 200);
+
+  await release();
+  released = true;
+  const results = await Promise.all(pending);
+  const accepted = ids.filter((_, i) => results[i]!.statusCode === 200);
+  assert.equal(accepted.length, 4);
+  assert.deepEqual(
+    results.map((r) => r.statusCode).filter((s) => s !== 200 && s !== 503),
+    [],
+  );
+  // every accepted write is stored; the refused ones were not, and go through when retried
+  const refusedIds = ids.filter((id) => !accepted.includes(id));
+  for (const id of refusedIds)
+    assert.equal((await h.post('/call/start', makeStart({ id, trace_id: id }))).statusCode, 200);
+  const query = await h.post('/calls/stream_query', { project_id: PROJECT, filter: { call_ids: ids } });
+  assert.equal(query.statusCode, 200);
+  assert.equal(query.body.trim().split('\n').length, ids.length);
+  assert.deepEqual((await h.get('/health', null)).json(), { status: 'ok' });
+});
+
+test('per-key rate limit: 429 with Retry-After and X-RateLimit-* past the burst; other keys unaffected', async (t) => {
+  const h = await buildTestApp(t, { HEDDLE_RATE_LIMIT_PER_KEY: '0.5', HEDDLE_RATE_LIMIT_BURST: '3' });
+  const remaining: string[] = [];
+  for (let i = 0; i < 3; i += 1) {
+    const res = await h.get('/version');
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['x-ratelimit-limit'], '3');
+    remaining.push(String(res.headers['x-ratelimit-remaining']));
+  }
+  assert.deepEqual(remaining, ['2', '1', '0']);
+  const limited = await h.post('/call/start', makeStart({ id: 'limited' }));
+  assertRefused(limited, 429);
+  assert.equal(limited.headers['x-ratelimit-remaining'], '0');
+  // one token comes back every 2 s
+  assert.equal(limited.headers['retry-after'], '2');
+  assert.match(
+    (limited.json() as { reason: string }).reason,
+    /Rate limit exceeded: 0.5 requests per second per API key/,
+  );
+  assert.equal((await h.get('/version', h.bobKey)).statusCode, 200);
+  // health routes are never limited and carry no rate headers
+  const health = await h.get('/health');
+  assert.equal(health.statusCode, 200);
+  assert.equal(health.headers['x-ratelimit-limit'], undefined);
+  // training routes answer {"detail"} as their clients expect
+  const training = await h.post('/v1/chat/completions', {});
+  assert.equal(training.statusCode, 429);
+  assert.equal(typeof (training.json() as { detail?: unknown }).detail, 'string');
+});
+
+test('rate limit off by default: no X-RateLimit headers', async (t) => {
+  const h = await buildTestApp(t);
+  const res = await h.get('/version');
+  assert.equal(res.statusCode, 200);
+  assert.equal(res.headers['x-ratelimit-limit'], undefined);
+});
