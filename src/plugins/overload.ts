@@ -16,6 +16,10 @@ declare module 'fastify' {
     /** A health route: never refused for load, never rate limited, reads no database. */
     healthCheck?: boolean;
   }
+  interface FastifyRequest {
+    /** Set when the request took a place in the in-flight count (plugins/overload.ts). */
+    inFlightSlot: Slot | null;
+  }
 }
 
 /** Seconds a refused client is asked to wait; the store's queues drain in well under that when they can. */
@@ -39,6 +43,7 @@ export function registerBackPressure(
   load: () => StoreLoad,
 ): InFlight {
   const inFlight = new InFlight();
+  app.decorateRequest('inFlightSlot', null);
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config?.healthCheck) return;
     if (inFlight.count >= settings.maxInFlight) {
@@ -49,18 +54,65 @@ export function registerBackPressure(
     }
     refuseForStoreQueue(request, settings.maxStoreQueue, load());
     inFlight.count += 1;
-    let done = false;
-    const finish = (): void => {
-      if (done) return;
-      done = true;
-      inFlight.count -= 1;
-    };
+    request.inFlightSlot = new Slot(inFlight, () => reply.sent);
     // 'close' fires for finished and for aborted requests alike; 'finish' as well in case a
     // response object (light-my-request's) does not emit 'close'
-    reply.raw.once('finish', finish);
-    reply.raw.once('close', finish);
+    reply.raw.once('finish', () => request.inFlightSlot?.connectionDone());
+    reply.raw.once('close', () => request.inFlightSlot?.connectionDone());
+  });
+  // the handler has produced its answer (also after the client went away: Fastify still sends it)
+  app.addHook('onSend', async (request, _reply, payload) => {
+    request.inFlightSlot?.handlerDone();
+    return payload;
   });
   return inFlight;
+}
+
+/** A safety net: a slot whose connection closed is given back after this even if its handler never answered. */
+const ABANDONED_SLOT_MS = 60_000;
+
+/**
+ * One request's place in the in-flight count. It is given back once the connection is done *and*
+ * the handler has answered: a client that disconnects does not end the work its request started
+ * (a slow query runs on), so its slot is held until that work ends. A hijacked reply (the live tail
+ * stream) has no answer to wait for: its slot is given back when its connection closes.
+ */
+class Slot {
+  #connectionDone = false;
+  #handlerDone = false;
+  #released = false;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly inFlight: InFlight,
+    private readonly sent: () => boolean,
+  ) {}
+
+  connectionDone(): void {
+    this.#connectionDone = true;
+    if (this.sent()) this.#handlerDone = true;
+    if (!this.#handlerDone && !this.#timer) {
+      this.#timer = setTimeout(() => this.#release(), ABANDONED_SLOT_MS);
+      this.#timer.unref();
+    }
+    this.#maybeRelease();
+  }
+
+  handlerDone(): void {
+    this.#handlerDone = true;
+    this.#maybeRelease();
+  }
+
+  #maybeRelease(): void {
+    if (this.#connectionDone && this.#handlerDone) this.#release();
+  }
+
+  #release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    clearTimeout(this.#timer);
+    this.inFlight.count -= 1;
+  }
 }
 
 function refuseForStoreQueue(request: FastifyRequest, max: number, load: StoreLoad): void {

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { buildTestApp, PROJECT, TEST_STORE, type TestApp } from '../helpers/app.js';
+import { basicAuth, buildTestApp, PROJECT, TEST_STORE, type TestApp } from '../helpers/app.js';
 import { makeStart } from '../helpers/factories.js';
 
 /**
@@ -147,4 +148,54 @@ test('rate limit off by default: no X-RateLimit headers', async (t) => {
   const res = await h.get('/version');
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['x-ratelimit-limit'], undefined);
+});
+
+test('a client that disconnects keeps its in-flight slot until its handler ends; a hijacked stream frees it on close', async (t) => {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let handlerEnded = false;
+  const h = await buildTestApp(
+    t,
+    { HEDDLE_MAX_IN_FLIGHT: '1' },
+    {
+      beforeReady: (app) => {
+        app.get('/probe/slow', async () => {
+          await gate;
+          handlerEnded = true;
+          return { ok: true };
+        });
+        app.get('/probe/stream', async (_request, reply) => {
+          reply.hijack();
+          reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
+          reply.raw.write(': open\n\n');
+        });
+      },
+    },
+  );
+  await h.app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+  const auth = { authorization: basicAuth(h.aliceKey) };
+  const status = async (url: string) => (await fetch(`${base}${url}`, { headers: auth })).status;
+
+  // the client gives up on a slow request: its work goes on, and so does its slot
+  const aborted = new AbortController();
+  const slow = fetch(`${base}/probe/slow`, { headers: auth, signal: aborted.signal }).catch(() => null);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  aborted.abort();
+  await slow;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(await status('/version'), 503);
+  open();
+  while (!handlerEnded) await new Promise((resolve) => setTimeout(resolve, 10));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(await status('/version'), 200);
+
+  // a hijacked reply (the live tail) holds its slot while open and gives it back when it closes
+  const stream = new AbortController();
+  const streaming = await fetch(`${base}/probe/stream`, { headers: auth, signal: stream.signal });
+  assert.equal(streaming.status, 200);
+  assert.equal(await status('/version'), 503);
+  stream.abort();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(await status('/version'), 200);
 });
