@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
@@ -198,4 +198,44 @@ test('a client that disconnects keeps its in-flight slot until its handler ends;
   stream.abort();
   await new Promise((resolve) => setTimeout(resolve, 100));
   assert.equal(await status('/version'), 200);
+});
+
+test('a refused request is answered before its body is read', async (t) => {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const h = await buildTestApp(
+    t,
+    { HEDDLE_MAX_IN_FLIGHT: '1' },
+    {
+      beforeReady: (app) =>
+        app.get('/probe/slow', async () => {
+          await gate;
+          return { ok: true };
+        }),
+    },
+  );
+  t.after(() => open());
+  await h.app.listen({ host: '127.0.0.1', port: 0 });
+  const port = (h.app.server.address() as AddressInfo).port;
+  const slow = fetch(`http://127.0.0.1:${port}/probe/slow`, { headers: { authorization: basicAuth(h.aliceKey) } });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  // headers announcing a 30 MB body, and none of the body: the answer cannot have waited for it
+  const socket = net.connect(port, '127.0.0.1');
+  const answer = new Promise<string>((resolve) => {
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (text.includes('\r\n\r\n') && text.includes('}')) resolve(text);
+    });
+  });
+  socket.write(
+    'POST /call/start HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+      `Authorization: ${basicAuth(h.aliceKey)}\r\nContent-Length: ${30 * 1024 * 1024}\r\n\r\n{"start":`,
+  );
+  const text = await answer;
+  socket.destroy();
+  assert.match(text, /^HTTP\/1\.1 503 /);
+  assert.match(text, /\r\nretry-after: 1\r\n/i);
+  open();
+  assert.equal((await slow).status, 200);
 });
