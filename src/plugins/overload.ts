@@ -25,7 +25,7 @@ declare module 'fastify' {
 /** Seconds a refused client is asked to wait; the store's queues drain in well under that when they can. */
 const RETRY_AFTER_SECONDS = 1;
 
-/** Requests being handled now, counted from `onRequest` until the response is finished or the connection closes. */
+/** Requests being handled now: each holds a `Slot` from its `onRequest` hook until the slot is given back. */
 export class InFlight {
   count = 0;
 }

@@ -52,7 +52,8 @@ test('disk full on SQLite: 507 naming the cause, reads work, /health degraded, i
   });
   const { key } = await app.services.auth.createKey({ entity: 'acme', username: 'alice' });
   const headers = { authorization: basicAuth(key), 'content-type': 'application/json' };
-  const post = (url: string, body: unknown) => app.inject({ method: 'POST', url, headers, payload: JSON.stringify(body) });
+  const post = (url: string, body: unknown) =>
+    app.inject({ method: 'POST', url, headers, payload: JSON.stringify(body) });
 
   // fill the filesystem up to the last ~1 MiB with a file the test deletes later
   const ballast = path.join(dir, 'ballast');
@@ -76,7 +77,9 @@ test('disk full on SQLite: 507 naming the cause, reads work, /health degraded, i
   assert.ok(acknowledged.length > 0);
 
   // other writes are refused the same way, never with a 500
-  const obj = await post('/obj/create', { obj: { project_id: PROJECT, object_id: 'big', val: { b: randomBytes(200_000).toString('hex') } } });
+  const obj = await post('/obj/create', {
+    obj: { project_id: PROJECT, object_id: 'big', val: { b: randomBytes(200_000).toString('hex') } },
+  });
   assert.equal(obj.statusCode, 507, obj.body);
 
   const health = await app.inject({ method: 'GET', url: '/health' });
@@ -87,7 +90,11 @@ test('disk full on SQLite: 507 naming the cause, reads work, /health degraded, i
   });
 
   // reads keep working and see every acknowledged call
-  const read = await post('/calls/stream_query', { project_id: PROJECT, filter: { call_ids: acknowledged }, columns: ['id'] });
+  const read = await post('/calls/stream_query', {
+    project_id: PROJECT,
+    filter: { call_ids: acknowledged },
+    columns: ['id'],
+  });
   assert.equal(read.statusCode, 200);
   assert.deepEqual(
     read.body
@@ -109,9 +116,9 @@ test('disk full on SQLite: 507 naming the cause, reads work, /health degraded, i
   const check = new Database(file, { readonly: true });
   try {
     assert.equal(check.pragma('integrity_check', { simple: true }), 'ok');
-    const stored = check.prepare('SELECT COUNT(*) AS n FROM calls WHERE id IN (SELECT value FROM json_each(?))').get(
-      JSON.stringify([...acknowledged, 'after-space-freed']),
-    ) as { n: number };
+    const stored = check
+      .prepare('SELECT COUNT(*) AS n FROM calls WHERE id IN (SELECT value FROM json_each(?))')
+      .get(JSON.stringify([...acknowledged, 'after-space-freed'])) as { n: number };
     assert.equal(stored.n, acknowledged.length + 1);
   } finally {
     check.close();
