@@ -5,6 +5,7 @@ import { connectionOptions, registerConnectionLimits } from './plugins/connectio
 import { registerErrorHandling } from './plugins/error-handler.js';
 import { registerGracefulClose } from './plugins/graceful-close.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { registerBackPressure, registerRateLimit } from './plugins/overload.js';
 import { countingCallWrites, registerRequestLog, RequestActivity } from './plugins/request-log.js';
 import { stripTracesPrefix } from './plugins/traces-prefix.js';
 import { registerWebApp, WebApp } from './plugins/web-app.js';
@@ -102,7 +103,10 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   });
   registerGracefulClose(app);
   registerConnectionLimits(app, config);
+  // before authentication, so a refused request costs no key lookup
+  registerBackPressure(app, config.overload, () => store.load());
   registerAuth(app, services.auth, services.sessions);
+  if (config.rateLimit) registerRateLimit(app, config.rateLimit);
 
   await app.register(serviceRoutes, { services });
   await app.register(callsRoutes, { services });

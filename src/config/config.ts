@@ -44,6 +44,27 @@ const EnvSchema = Type.Object({
    * file descriptor limit, leaving room for the database files and PostgreSQL connections.
    */
   HEDDLE_MAX_CONNECTIONS: Type.Integer({ minimum: 1, default: 768 }),
+  /**
+   * Requests this node handles at once (health routes aside); further ones answer 503 with
+   * `Retry-After` before their body is read, so a flood costs a bounded amount of memory
+   * (at most this many bodies of HEDDLE_BODY_LIMIT_BYTES). Below HEDDLE_MAX_CONNECTIONS by default
+   * so an overloaded node still accepts connections to say so. docs/reliability-backpressure.md.
+   */
+  HEDDLE_MAX_IN_FLIGHT: Type.Integer({ minimum: 1, default: 512 }),
+  /**
+   * Store operations waiting at once: writes queued for commit (the SQLite writer's queue, the
+   * PostgreSQL call writer's) plus requests waiting for a database connection. Past it, writes and
+   * new requests that may write answer 503 with `Retry-After` instead of queueing without end
+   * while the database stalls.
+   */
+  HEDDLE_MAX_STORE_QUEUE: Type.Integer({ minimum: 1, default: 2_048 }),
+  /**
+   * Requests per second each API key may make (a token bucket per key, per node); 0 = no limit.
+   * Off by default: a self-hosted node serves its own team, and back-pressure already protects it.
+   */
+  HEDDLE_RATE_LIMIT_PER_KEY: Type.Number({ minimum: 0, default: 0 }),
+  /** Requests a key may make at once before the per-second rate applies; unset = twice the rate. */
+  HEDDLE_RATE_LIMIT_BURST: Type.Optional(Type.Integer({ minimum: 1 })),
   /** Oldest Python SDK allowed (server_info); "0.0.0" lets every client in. */
   HEDDLE_MIN_PYTHON_CLIENT_VERSION: Type.String({ default: '0.0.0' }),
   /** Public address of this server, reported to clients as `serverInfo.frontendHost`. */
@@ -138,6 +159,9 @@ export interface Config {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   maxConnections: number;
+  overload: OverloadSettings;
+  /** Per-key rate limit; null = none. */
+  rateLimit: RateLimitSettings | null;
   minPythonClientVersion: string;
   publicUrl?: string;
   logLevel: Env['HEDDLE_LOG_LEVEL'];
@@ -162,6 +186,18 @@ export interface Config {
   webDir: string | null;
   providers: ProviderConfig;
   jobs: JobSettings;
+}
+
+/** Back-pressure bounds (docs/reliability-backpressure.md). */
+export interface OverloadSettings {
+  maxInFlight: number;
+  maxStoreQueue: number;
+}
+
+/** A token bucket per API key: `perSecond` tokens a second, at most `burst` saved up. */
+export interface RateLimitSettings {
+  perSecond: number;
+  burst: number;
 }
 
 /** The background job queue on this node (docs/architecture.md, "Background jobs"). */
@@ -260,6 +296,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: Math.min(parsed.HEDDLE_HEADERS_TIMEOUT_MS, parsed.HEDDLE_REQUEST_TIMEOUT_MS),
     requestTimeoutMs: parsed.HEDDLE_REQUEST_TIMEOUT_MS,
     maxConnections: parsed.HEDDLE_MAX_CONNECTIONS,
+    overload: Object.freeze({ maxInFlight: parsed.HEDDLE_MAX_IN_FLIGHT, maxStoreQueue: parsed.HEDDLE_MAX_STORE_QUEUE }),
+    rateLimit:
+      parsed.HEDDLE_RATE_LIMIT_PER_KEY > 0
+        ? Object.freeze({
+            perSecond: parsed.HEDDLE_RATE_LIMIT_PER_KEY,
+            burst: parsed.HEDDLE_RATE_LIMIT_BURST ?? Math.max(1, Math.ceil(2 * parsed.HEDDLE_RATE_LIMIT_PER_KEY)),
+          })
+        : null,
     minPythonClientVersion: parsed.HEDDLE_MIN_PYTHON_CLIENT_VERSION,
     publicUrl: parsed.HEDDLE_PUBLIC_URL,
     logLevel: parsed.HEDDLE_LOG_LEVEL,

@@ -68,6 +68,45 @@ export class StoreUnavailableError extends AppError {
   }
 }
 
+/**
+ * The node or its store is over a configured bound (in-flight requests, queued writes) or the
+ * database is locked by another process: retry later. The error plugin adds `Retry-After`; the
+ * official clients retry 5xx answers (docs/reliability-backpressure.md).
+ */
+export class OverloadedError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 1,
+  ) {
+    super(503, message);
+  }
+
+  /** Shedding load is the bound working as configured: logged like a 4xx, not once per request at error level. */
+  override get isUserError(): boolean {
+    return true;
+  }
+}
+
+/** 429 from the per-key rate limit, with the headers the error plugin sets (`Retry-After`, `X-RateLimit-*`). */
+export class RateLimitedError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, message);
+  }
+}
+
+/**
+ * A write failed because the disk holding the database is full (SQLITE_FULL, ENOSPC, PostgreSQL
+ * 53100 disk_full). Nothing of the write was kept; the same write succeeds once space is freed.
+ */
+export class InsufficientStorageError extends AppError {
+  constructor(cause: string) {
+    super(507, `Insufficient storage: the database disk is full (${cause}); writes resume once space is freed`);
+  }
+}
+
 export class QueryTimeoutError extends AppError {
   constructor() {
     super(504, 'Query timed out');

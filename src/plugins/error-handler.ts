@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, RequestValidationError } from '../errors/app-error.js';
+import { AppError, OverloadedError, RateLimitedError, RequestValidationError } from '../errors/app-error.js';
 import { toValidationDetails } from '../schemas/ajv.js';
-import { noteFailure } from './request-log.js';
+import { noteFailure, noteRefused } from './request-log.js';
 import { collectRoutes } from './route-table.js';
 
 const CONTEXT_TO_LOC: Record<string, string> = {
@@ -56,6 +56,10 @@ export function registerErrorHandling(
       if (error.isUserError) request.log.debug({ status: error.status, reason: error.message }, 'request rejected');
       else noteFailure(request, error.cause ?? error);
       if (error.status === 401 && isTrainingRoute(request)) reply.header('www-authenticate', 'Bearer');
+      if (error instanceof OverloadedError || error instanceof RateLimitedError) {
+        noteRefused(request);
+        reply.header('retry-after', String(error.retryAfterSeconds));
+      }
       return sendReason(request, reply, error.status, error.message, error.extra);
     }
     switch (error.code) {

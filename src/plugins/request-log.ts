@@ -5,6 +5,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** A server-side failure (5xx) the error handler answered; logged once, with the request, on response. */
     failure: unknown;
+    /** Refused for load (503 back-pressure, 429 rate limit): counted, logged at debug, never one error line each. */
+    refused: boolean;
   }
 }
 
@@ -20,6 +22,11 @@ export function noteFailure(request: FastifyRequest, error: unknown): void {
   request.failure = error;
 }
 
+/** The error handler marks a request refused for load (plugins/overload.ts). */
+export function noteRefused(request: FastifyRequest): void {
+  request.refused = true;
+}
+
 /** What happened since the last summary line. */
 export class RequestActivity {
   requests = 0;
@@ -28,6 +35,8 @@ export class RequestActivity {
   slow = 0;
   slowestMs = 0;
   callsStored = 0;
+  /** Answered 429 or 503 by the load bounds. */
+  refused = 0;
 
   /** This period's counts; the counters start again from zero. */
   take(): RequestActivity {
@@ -46,13 +55,18 @@ export class RequestActivity {
  */
 export function registerRequestLog(app: FastifyInstance, opts: RequestLogOptions, counters: RequestActivity): void {
   app.decorateRequest('failure', null);
+  app.decorateRequest('refused', false);
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const status = reply.statusCode;
     const ms = Math.round(reply.elapsedTime);
     counters.requests += 1;
     counters.slowestMs = Math.max(counters.slowestMs, ms);
     const line = { method: request.method, url: request.originalUrl ?? request.url, status, ms };
-    if (status >= 500) {
+    if (request.refused) {
+      // a flood refused at the bounds would otherwise log one error line per request it sent
+      counters.refused += 1;
+      request.log.debug(line, 'request refused for load');
+    } else if (status >= 500) {
       counters.serverErrors += 1;
       request.log.error({ ...line, err: request.failure ?? undefined }, 'request failed');
     } else if (ms >= opts.slowMs) {
@@ -61,7 +75,8 @@ export function registerRequestLog(app: FastifyInstance, opts: RequestLogOptions
     } else {
       request.log.debug(line, status >= 400 ? 'request rejected' : 'request');
     }
-    if (status >= 400 && status < 500) counters.clientErrors.set(status, (counters.clientErrors.get(status) ?? 0) + 1);
+    if (status >= 400 && status < 500 && !request.refused)
+      counters.clientErrors.set(status, (counters.clientErrors.get(status) ?? 0) + 1);
   });
   if (opts.summarySeconds > 0) {
     let timer: NodeJS.Timeout | undefined;
@@ -85,6 +100,7 @@ function summaryFields(c: RequestActivity, seconds: number): Record<string, unkn
     server_errors: c.serverErrors,
     client_errors: Object.fromEntries(c.clientErrors),
     slow_requests: c.slow,
+    refused_for_load: c.refused,
     slowest_ms: c.slowestMs,
   };
 }
@@ -97,7 +113,8 @@ export function summaryText(c: RequestActivity, seconds: number): string {
     .join(', ');
   return (
     `last ${seconds}s: ${c.requests} requests, ${c.callsStored} calls stored, ${c.serverErrors} server errors, ` +
-    `${clientErrors} client errors${byStatus ? ` (${byStatus})` : ''}, ${c.slow} slow, slowest ${c.slowestMs} ms`
+    `${clientErrors} client errors${byStatus ? ` (${byStatus})` : ''}, ${c.slow} slow, slowest ${c.slowestMs} ms` +
+    (c.refused > 0 ? `, ${c.refused} refused for load (429/503)` : '')
   );
 }
 

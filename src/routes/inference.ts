@@ -19,9 +19,13 @@ export default async function inferenceRoutes(app: RouteApp, { services }: { ser
     async (request) => inference.complete(request.caller, request.body),
   );
 
-  app.get('/v1/health', { config: { public: true }, schema: { tags, summary: 'Health' } }, async () => ({
-    status: 'ok',
-  }));
+  app.get(
+    '/v1/health',
+    { config: { public: true, healthCheck: true }, schema: { tags, summary: 'Health' } },
+    async () => ({
+      status: 'ok',
+    }),
+  );
   app.get(
     '/v1/system-check',
     { config: { public: true }, schema: { tags, summary: 'System Check' } },

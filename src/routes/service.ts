@@ -9,10 +9,11 @@ export default async function serviceRoutes(app: RouteApp, { services }: { servi
   const { info } = services;
   app.get(
     '/health',
-    { config: { public: true }, schema: { tags, summary: 'Read Root', response: { 200: S.HealthRes } } },
-    async () => ({
-      status: 'ok',
-    }),
+    {
+      config: { public: true, healthCheck: true },
+      schema: { tags, summary: 'Read Root', response: { 200: S.HealthRes } },
+    },
+    async () => info.health(),
   );
   app.get('/version', { schema: { tags, summary: 'Read Version', response: { 200: S.VersionRes } } }, async () =>
     info.version(),

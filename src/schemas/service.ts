@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { strict } from './common.js';
 
-export const HealthRes = Type.Object({ status: Type.String() });
+/** `reasons` only when `status` is `degraded` (docs/reliability-backpressure.md). */
+export const HealthRes = Type.Object({ status: Type.String(), reasons: Type.Optional(Type.Array(Type.String())) });
 export const VersionRes = Type.Object({ version: Type.String() });
 export const ServerInfoRes = Type.Object({
   min_required_weave_python_version: Type.String(),

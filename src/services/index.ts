@@ -135,7 +135,7 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
       new CallWriteService(store, access, auditLog),
     ),
     threads: new ThreadService(store, access),
-    info: new ServiceInfo(config),
+    info: new ServiceInfo(config, store),
     graphql: new GraphqlService(new WandbCompatService(store, access, config)),
     feedback,
     feedbackStats: new FeedbackStatsService(store, access),

@@ -1,12 +1,34 @@
 import { isIP } from 'node:net';
 import type { Config } from '../config/config.js';
 import { RequestValidationError } from '../errors/app-error.js';
+import type { TraceStore } from '../store/types.js';
 import { HEDDLE_VERSION } from '../version.js';
 import { parseProjectId } from './project-access.js';
 
 /** Service information (docs/spec/otel-service-queues.md §B). */
 export class ServiceInfo {
-  constructor(private readonly config: Config) {}
+  constructor(
+    private readonly config: Config,
+    private readonly store: Pick<TraceStore, 'load'>,
+  ) {}
+
+  /**
+   * `GET /health` (docs/spec/otel-service-queues.md §B): `{"status":"ok"}`, or `degraded` with the
+   * reasons while the last write failed for a full disk or the store's queue is at its bound
+   * (docs/reliability-backpressure.md). Reads no database, so it answers at once under any load.
+   */
+  health(): { status: 'ok' } | { status: 'degraded'; reasons: string[] } {
+    const load = this.store.load();
+    const reasons: string[] = [];
+    if (load.diskFull !== null)
+      reasons.push(`disk full: the last write failed (${load.diskFull}); writes answer 507 until space is freed`);
+    const queued = load.pendingWrites + load.waitingForConnection;
+    if (queued >= this.config.overload.maxStoreQueue)
+      reasons.push(
+        `overloaded: ${queued} store operations waiting (limit ${this.config.overload.maxStoreQueue}); writes answer 503`,
+      );
+    return reasons.length === 0 ? { status: 'ok' } : { status: 'degraded', reasons };
+  }
 
   version(): { version: string } {
     return { version: HEDDLE_VERSION };

@@ -16,6 +16,7 @@ export async function createStore(config: Config): Promise<TraceStore> {
       url: config.databaseUrl,
       readUrls: config.databaseReadUrls,
       replicaMaxWaitMs: config.readReplicaMaxWaitMs,
+      maxPendingWrites: config.overload.maxStoreQueue,
     });
     try {
       await store.migrate();
@@ -25,7 +26,7 @@ export async function createStore(config: Config): Promise<TraceStore> {
     }
     return store;
   }
-  const store = new SqliteStore({ file: sqliteFile(config) });
+  const store = new SqliteStore({ file: sqliteFile(config), maxPendingWrites: config.overload.maxStoreQueue });
   await store.migrate();
   return store;
 }

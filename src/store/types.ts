@@ -56,8 +56,26 @@ export interface TraceStore {
   readonly audit: AuditStore;
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
+  /**
+   * How loaded the store is now: no I/O, cheap enough to read on every request (the back-pressure
+   * hook in src/plugins/overload.ts and `/health` do).
+   */
+  load(): StoreLoad;
   /** Flushes pending writes, then closes every connection. */
   close(): Promise<void>;
+}
+
+/** What `TraceStore.load` reports (docs/reliability-backpressure.md). */
+export interface StoreLoad {
+  /**
+   * Writes accepted and not yet committed: the SQLite writer's queue, the PostgreSQL call writer's.
+   * A write that would take it past the store's `maxPendingWrites` fails at once with 503.
+   */
+  pendingWrites: number;
+  /** Callers waiting for a database connection (SQLite read pool, PostgreSQL pools). */
+  waitingForConnection: number;
+  /** Why the last write failed for lack of disk space (`SQLITE_FULL`, …); null when it did not. */
+  diskFull: string | null;
 }
 
 // ---------------------------------------------------------------- auth

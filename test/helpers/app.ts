@@ -56,8 +56,8 @@ export async function buildTestApp(
     ...env,
   });
   const store: TraceStore = database
-    ? new PostgresStore({ url: database.url })
-    : new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
+    ? new PostgresStore({ url: database.url, maxPendingWrites: config.overload.maxStoreQueue })
+    : new SqliteStore({ file: path.join(dir, 'heddle.sqlite'), maxPendingWrites: config.overload.maxStoreQueue });
   await store.migrate();
   const app = await buildApp({ config, store, trainer: opts.trainer ?? null, logger: opts.logger });
   // routes can only be added before ready (a test's probe route)

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import type { CallPart } from '../types.js';
 import { mergeParts, UPSERT_SQL, upsertPayload } from './call-merge.js';
-import { isRetryable, mapPgError } from './pg-support.js';
+import { OverloadedError } from '../../errors/app-error.js';
+import { diskStateOf, isRetryable, mapPgError } from './pg-support.js';
 
 interface Pending {
   parts: CallPart[];
@@ -14,6 +15,8 @@ export interface CallWriterOptions {
   concurrency?: number;
   /** Most parts folded into one statement. */
   maxBatchParts?: number;
+  /** Writes queued or in flight at once; more fail with 503 at once (docs/reliability-backpressure.md). */
+  maxPending?: number;
 }
 
 /**
@@ -28,16 +31,32 @@ export class CallWriter {
   readonly #maxBatchParts: number;
   #queue: Pending[] = [];
   #inFlight = 0;
+  /** Writes taken into batches that have not settled yet. */
+  #inFlightWrites = 0;
+  readonly #maxPending: number;
   #idle: Array<() => void> = [];
 
   constructor(pool: pg.Pool, options: CallWriterOptions = {}) {
     this.#pool = pool;
     this.#concurrency = options.concurrency ?? 2;
     this.#maxBatchParts = options.maxBatchParts ?? 2000;
+    this.#maxPending = options.maxPending ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** Writes queued or in flight. */
+  get pending(): number {
+    return this.#queue.length + this.#inFlightWrites;
   }
 
   submit(parts: CallPart[]): Promise<void> {
     if (parts.length === 0) return Promise.resolve();
+    if (this.pending >= this.#maxPending) {
+      return Promise.reject(
+        new OverloadedError(
+          `Server busy: ${this.pending} call writes are waiting for the database (limit ${this.#maxPending}); retry later`,
+        ),
+      );
+    }
     return new Promise<void>((resolve, reject) => {
       this.#queue.push({ parts, resolve, reject });
       this.#pump();
@@ -54,8 +73,10 @@ export class CallWriter {
     while (this.#inFlight < this.#concurrency && this.#queue.length > 0) {
       const batch = this.#take();
       this.#inFlight += 1;
+      this.#inFlightWrites += batch.length;
       void this.#flush(batch).finally(() => {
         this.#inFlight -= 1;
+        this.#inFlightWrites -= batch.length;
         this.#pump();
         if (this.#inFlight === 0 && this.#queue.length === 0) this.#notifyIdle();
       });
@@ -103,8 +124,10 @@ export class CallWriter {
     for (let attempt = 0; ; attempt += 1) {
       try {
         await this.#pool.query({ name: 'heddle_calls_upsert', text: UPSERT_SQL, values: params });
+        diskStateOf(this.#pool).noteCommit();
         return;
       } catch (error) {
+        diskStateOf(this.#pool).noteFailure(error);
         if (attempt >= 2 || !isRetryable(error)) throw error;
       }
     }

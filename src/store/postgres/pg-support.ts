@@ -1,5 +1,11 @@
 import pg from 'pg';
-import { InvalidRequestError, QueryTimeoutError, StoreUnavailableError } from '../../errors/app-error.js';
+import {
+  InsufficientStorageError,
+  InvalidRequestError,
+  QueryTimeoutError,
+  StoreUnavailableError,
+} from '../../errors/app-error.js';
+import { diskFullCause, DiskState } from '../sql/disk-state.js';
 
 /**
  * Connection-level helpers of the PostgreSQL store: how values come back from the server and how
@@ -61,6 +67,9 @@ export function mapPgError(error: unknown): unknown {
     if (code === '22P02' && /type jsonb?\b/.test(error.message))
       return new InvalidRequestError(UNSTORABLE_INPUT['22P05']!);
     if (code === QUERY_CANCELED) return new QueryTimeoutError();
+    // before the class-53 test below: a full disk is a 507 naming it, not a temporary 502
+    const full = diskFullCause(error);
+    if (full !== null) return new InsufficientStorageError(full);
     if (
       UNAVAILABLE.test(code) ||
       code === 'ECONNREFUSED' ||
@@ -75,6 +84,19 @@ export function mapPgError(error: unknown): unknown {
     return new StoreUnavailableError(error);
   }
   return error;
+}
+
+/** The disk state of the store each pool belongs to (set by PostgresStore), so every write path reports to it. */
+const DISK_STATES = new WeakMap<pg.Pool, DiskState>();
+
+/** The disk state of a pool's store (one is made on first use). */
+export function diskStateOf(pool: pg.Pool): DiskState {
+  let state = DISK_STATES.get(pool);
+  if (!state) {
+    state = new DiskState();
+    DISK_STATES.set(pool, state);
+  }
+  return state;
 }
 
 /** Runs `work`, rethrowing database errors as service errors. */

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { TraceStore } from '../types.js';
+import type { StoreLoad, TraceStore } from '../types.js';
 import { CallWriter } from './call-writer.js';
 import { runMigrations } from './postgres-migrate.js';
 import { PostgresAuthStore } from './postgres-auth-store.js';
@@ -7,7 +7,7 @@ import { PostgresCallStore } from './postgres-call-store.js';
 import { PostgresFileStore } from './postgres-file-store.js';
 import { PostgresObjectStore } from './postgres-object-store.js';
 import { PostgresTableStore } from './postgres-table-store.js';
-import { mapErrors, PG_TYPES } from './pg-support.js';
+import { diskStateOf, mapErrors, PG_TYPES } from './pg-support.js';
 import { SqlAnnotationStore } from '../sql/annotation-store.js';
 import { SqlCostStore } from '../sql/cost-store.js';
 import { SqlAuditStore } from '../sql/audit-store.js';
@@ -35,6 +35,8 @@ export interface PostgresStoreOptions {
   readUrls?: readonly string[];
   /** Longest a read waits for a replica to replay the primary's position before the primary answers. */
   replicaMaxWaitMs?: number;
+  /** Call writes queued at once; more fail with 503 (docs/reliability-backpressure.md). Default: no bound. */
+  maxPendingWrites?: number;
 }
 
 /**
@@ -80,7 +82,10 @@ export class PostgresStore implements TraceStore {
       // instead, and the release with that error discards the connection.
       pool.on('connect', (client) => client.on('error', () => undefined));
     }
-    this.#writer = new CallWriter(this.#pool, { concurrency: options.writeConcurrency ?? 2 });
+    this.#writer = new CallWriter(this.#pool, {
+      concurrency: options.writeConcurrency ?? 2,
+      maxPending: options.maxPendingWrites,
+    });
     const readUrls = options.readUrls ?? [];
     this.#replicas =
       readUrls.length === 0
@@ -123,6 +128,14 @@ export class PostgresStore implements TraceStore {
   /** Where reads went since start, when replicas are configured (null otherwise). */
   readCounters(): ReadCounters | null {
     return this.#replicas?.counters() ?? null;
+  }
+
+  load(): StoreLoad {
+    return {
+      pendingWrites: this.#writer.pending,
+      waitingForConnection: this.#pool.waitingCount + this.#streamPool.waitingCount,
+      diskFull: diskStateOf(this.#pool).reason,
+    };
   }
 
   async close(): Promise<void> {

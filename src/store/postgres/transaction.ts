@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { isRetryable, mapPgError } from './pg-support.js';
+import { diskStateOf, isRetryable, mapPgError } from './pg-support.js';
 
 /**
  * Runs `work` in one transaction on a pooled connection: committed when it resolves, rolled back
@@ -19,6 +19,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
       await client.query('BEGIN');
       const result = await work(client);
       await client.query('COMMIT');
+      diskStateOf(pool).noteCommit();
       return result;
     } catch (error) {
       try {
@@ -27,6 +28,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
         broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
       }
       if (attempt < 2 && isRetryable(error)) continue;
+      diskStateOf(pool).noteFailure(error);
       throw mapPgError(error);
     } finally {
       // a connection that could not even roll back is discarded, not reused

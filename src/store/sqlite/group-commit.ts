@@ -42,6 +42,10 @@ function applyGroup(db: Database.Database, writes: WireWrite[], inTransaction = 
       try {
         outcomes.push([id, true, inTransaction ? db.transaction(command)(db, args) : command(db, args)]);
       } catch (error) {
+        // SQLite rolls the whole transaction back on some errors (SQLITE_FULL, SQLITE_IOERR): the
+        // writes before this one are gone too, and the ones after would each commit on their own.
+        // Failing the group reports every write of it as failed, which is what happened.
+        if (inTransaction && !db.inTransaction) throw error;
         outcomes.push([id, false, toWireError(error)]);
       }
     }

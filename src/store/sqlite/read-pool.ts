@@ -34,6 +34,11 @@ export class ReadPool {
     return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
   }
 
+  /** Callers waiting for a connection. */
+  get waiting(): number {
+    return this.#waiters.length;
+  }
+
   /** Runs a synchronous read on a pooled connection. */
   async use<T>(work: (db: Database.Database) => T): Promise<T> {
     const db = await this.acquire();

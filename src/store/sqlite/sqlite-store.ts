@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { TraceStore } from '../types.js';
+import type { StoreLoad, TraceStore } from '../types.js';
 import { openConnection } from './connection.js';
 import { ReadPool } from './read-pool.js';
 import { SqliteAuthStore } from './sqlite-auth-store.js';
@@ -29,6 +29,8 @@ export interface SqliteStoreOptions {
   /** `FULL` survives power loss; `NORMAL` survives a process crash and commits faster. */
   synchronous?: 'FULL' | 'NORMAL';
   maxReadConnections?: number;
+  /** Writes queued at once; more fail with 503 (docs/reliability-backpressure.md). Default: no bound. */
+  maxPendingWrites?: number;
 }
 
 /**
@@ -58,7 +60,7 @@ export class SqliteStore implements TraceStore {
     const synchronous = options.synchronous ?? 'NORMAL';
     // opened (and the file created, in WAL mode) before the writer thread starts
     this.#db = openConnection(options.file, synchronous, false);
-    this.#writer = new SqliteWriter({ file: options.file, synchronous });
+    this.#writer = new SqliteWriter({ file: options.file, synchronous, maxPending: options.maxPendingWrites });
     this.#reads = new ReadPool(() => openConnection(options.file, synchronous, true), options.maxReadConnections ?? 8);
     this.auth = new SqliteAuthStore(this.#db, this.#writer);
     this.calls = new SqliteCallStore(this.#writer, this.#reads);
@@ -77,6 +79,14 @@ export class SqliteStore implements TraceStore {
 
   async migrate(): Promise<void> {
     await this.#writer.submit('migrate');
+  }
+
+  load(): StoreLoad {
+    return {
+      pendingWrites: this.#writer.pending,
+      waitingForConnection: this.#reads.waiting,
+      diskFull: this.#writer.disk.reason,
+    };
   }
 
   async close(): Promise<void> {

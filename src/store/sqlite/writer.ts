@@ -1,5 +1,7 @@
 import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
+import { InsufficientStorageError, OverloadedError } from '../../errors/app-error.js';
 import { startWorker } from '../../worker-entry.js';
+import { DiskState } from '../sql/disk-state.js';
 import type { Tx } from '../sql/sql-tx.js';
 import { fromWireError, type WireOutcome, type WireWrite } from './group-commit.js';
 import type { TxAnswer, TxAsk } from './tx-writes.js';
@@ -41,13 +43,19 @@ export class SqliteWriter {
   readonly #txs = new Map<number, OpenTx>();
   readonly #txPort: MessagePort;
   readonly #txSignal = new Int32Array(new SharedArrayBuffer(4));
+  readonly #maxPending: number;
+  /** Whether the last write failed because the disk is full (`/health`, docs/reliability-backpressure.md). */
+  readonly disk = new DiskState();
 
-  constructor(options: Omit<WriterThreadOptions, 'txPort' | 'txSignal'>) {
+  /** `maxPending`: writes queued at once; more fail with 503 at once (the queue stays bounded while SQLite stalls). */
+  constructor(options: Omit<WriterThreadOptions, 'txPort' | 'txSignal'> & { maxPending?: number }) {
+    const { maxPending = Number.POSITIVE_INFINITY, ...threadOptions } = options;
+    this.#maxPending = maxPending;
     const channel = new MessageChannel();
     this.#txPort = channel.port1;
     this.#txPort.on('message', (ask: TxAsk) => this.#answer(ask));
     this.#txPort.unref();
-    const workerData: WriterThreadOptions = { ...options, txPort: channel.port2, txSignal: this.#txSignal };
+    const workerData: WriterThreadOptions = { ...threadOptions, txPort: channel.port2, txSignal: this.#txSignal };
     this.#worker = startWorker(import.meta.url, 'writer-worker', { workerData, transferList: [channel.port2] });
     // an idle writer does not keep the process alive; a pending write does (see #track)
     this.#worker.unref();
@@ -72,6 +80,7 @@ export class SqliteWriter {
    * savepoint. The writer waits for this thread between statements: for rare writes only.
    */
   transaction<T>(body: () => Tx<T>): Promise<T> {
+    if (this.#pending.size >= this.#maxPending) return Promise.reject(this.#overloaded());
     const id = this.#nextId++;
     this.#txs.set(id, { body });
     return this.#enqueue(id, 'tx.run', id) as Promise<T>;
@@ -80,6 +89,7 @@ export class SqliteWriter {
   #enqueue(id: number, name: WriteName, args: unknown): Promise<unknown> {
     if (this.#failed) return Promise.reject(this.#failed);
     if (this.#closed) return Promise.reject(new Error('The SQLite writer is closed'));
+    if (this.#pending.size >= this.#maxPending) return Promise.reject(this.#overloaded());
     return new Promise<unknown>((resolve, reject) => {
       if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve, reject });
@@ -92,6 +102,17 @@ export class SqliteWriter {
         queueMicrotask(() => this.#post());
       }
     });
+  }
+
+  /** Writes queued or being committed. */
+  get pending(): number {
+    return this.#pending.size;
+  }
+
+  #overloaded(): OverloadedError {
+    return new OverloadedError(
+      `Server busy: ${this.#pending.size} writes are waiting for the database (limit ${this.#maxPending}); retry later`,
+    );
   }
 
   /** The writer thread waits (Atomics.wait) for this answer; it is woken after the answer is posted. */
@@ -154,6 +175,7 @@ export class SqliteWriter {
   }
 
   #settle(outcomes: WireOutcome[]): void {
+    if (outcomes.some((outcome) => outcome[1])) this.disk.noteCommit();
     for (const outcome of outcomes) {
       const pending = this.#pending.get(outcome[0]);
       if (!pending) continue;
@@ -162,9 +184,26 @@ export class SqliteWriter {
       this.#txs.delete(outcome[0]);
       if (outcome[1]) pending.resolve(tx ? tx.value : outcome[2]);
       // a transaction body's own error keeps its class (it never crossed the thread)
-      else pending.reject(tx?.error ? tx.error.thrown : fromWireError(outcome[2]));
+      else pending.reject(tx?.error ? tx.error.thrown : this.#mapError(fromWireError(outcome[2])));
     }
     this.#notifyIdle();
+  }
+
+  /**
+   * A full disk is a 507 naming the cause and marks the store degraded; a database locked by
+   * another process past the busy timeout is a 503 to retry (both retried by the official clients).
+   */
+  #mapError(error: Error): Error {
+    const full = this.disk.noteFailure(error);
+    if (full !== null) return new InsufficientStorageError(full);
+    const code = (error as { code?: unknown }).code;
+    if (
+      code === 'SQLITE_BUSY' ||
+      code === 'SQLITE_LOCKED' ||
+      (typeof code === 'string' && code.startsWith('SQLITE_BUSY_'))
+    )
+      return new OverloadedError('Server busy: the database is locked by another connection; retry later');
+    return error;
   }
 
   /** The thread failed or ended: every write still pending fails, and so do later ones. */

@@ -14,15 +14,20 @@ import { createTestDatabase, ensurePostgres } from '../../helpers/postgres.js';
 export interface Adapter {
   name: 'sqlite' | 'postgres';
   /** A fresh, migrated store and how to dispose of it; null when the backend cannot be had (never with CI=true). */
-  open(): Promise<{ store: TraceStore; dispose(): Promise<void> } | null>;
+  open(options?: AdapterOptions): Promise<{ store: TraceStore; dispose(): Promise<void> } | null>;
+}
+
+/** Store options a suite may set (both adapters take them). */
+export interface AdapterOptions {
+  maxPendingWrites?: number;
 }
 
 const ALL: Adapter[] = [
   {
     name: 'sqlite',
-    async open() {
+    async open(options = {}) {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-contract-'));
-      const store = new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
+      const store = new SqliteStore({ file: path.join(dir, 'heddle.sqlite'), ...options });
       await store.migrate();
       return {
         store,
@@ -35,10 +40,10 @@ const ALL: Adapter[] = [
   },
   {
     name: 'postgres',
-    async open() {
+    async open(options = {}) {
       if ((await ensurePostgres()) === null) return null;
       const db = await createTestDatabase();
-      const store = new PostgresStore({ url: db.url });
+      const store = new PostgresStore({ url: db.url, ...options });
       await store.migrate();
       return {
         store,
@@ -63,13 +68,17 @@ export const ADAPTERS: Adapter[] = (() => {
  * store shared by the tests of that describe (tests use their own project ids), opened before
  * them and disposed after them.
  */
-export function forEachAdapter(title: string, suite: (store: () => TraceStore) => void): void {
+export function forEachAdapter(
+  title: string,
+  suite: (store: () => TraceStore) => void,
+  options?: AdapterOptions,
+): void {
   for (const adapter of ADAPTERS) {
     describe(`${title} [${adapter.name}]`, () => {
       let opened: { store: TraceStore; dispose(): Promise<void> } | null = null;
       let unavailable = false;
       before(async () => {
-        opened = await adapter.open();
+        opened = await adapter.open(options);
         unavailable = opened === null;
       });
       after(async () => {

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config/config.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { basicAuth } from '../helpers/app.js';
+import { makeStart } from '../helpers/factories.js';
+
+/**
+ * SQLite's write lock held by another process past the writer's 5 s busy timeout: the waiting
+ * writes answer 503 with Retry-After (a 500 before issue 17), and succeed when retried after the lock is gone
+ * (docs/reliability-backpressure.md). SQLite only: the PostgreSQL store waits on row locks instead.
+ */
+test('SQLITE_BUSY past the busy timeout answers 503 with Retry-After, and the retry succeeds', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-busy-'));
+  const config = loadConfig({ HEDDLE_DATA_DIR: dir, HEDDLE_LOG_LEVEL: 'silent' });
+  const file = path.join(dir, 'heddle.sqlite');
+  const store = new SqliteStore({ file });
+  await store.migrate();
+  const app = await buildApp({ config, store, trainer: null });
+  await app.ready();
+  t.after(async () => {
+    await app.close();
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const { key } = await app.services.auth.createKey({ entity: 'acme', username: 'alice' });
+  const post = (id: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/call/start',
+      headers: { authorization: basicAuth(key), 'content-type': 'application/json' },
+      payload: JSON.stringify(makeStart({ id })),
+    });
+  assert.equal((await post('before')).statusCode, 200);
+
+  const lock = new Database(file);
+  lock.exec('BEGIN IMMEDIATE');
+  let res;
+  try {
+    res = await post('while-locked');
+  } finally {
+    lock.exec('ROLLBACK');
+    lock.close();
+  }
+  assert.equal(res.statusCode, 503, res.body);
+  assert.equal(res.headers['retry-after'], '1');
+  assert.deepEqual(res.json(), { reason: 'Server busy: the database is locked by another connection; retry later' });
+  assert.equal((await post('while-locked')).statusCode, 200);
+});
