@@ -22,6 +22,13 @@ export interface ScoreCallsArgs {
   projectId: string;
   callIds: string[];
   scorerRefs: string[];
+  /**
+   * Who asked (our choice): `calls/score` by default; a monitor (docs/monitors.md) gives its own
+   * id space, so its scorer calls and feedback are its own, and its ref as the feedback's `trigger_ref`.
+   */
+  origin?: { idSpace: string; triggerRef: string | null };
+  /** Stops between pairs (the job's lease was lost or the node is stopping). */
+  signal?: AbortSignal;
 }
 
 export const SCORE_ATTRIBUTES: JsonRecord = { _weave_eval_meta: { score: true } };
@@ -59,6 +66,7 @@ export class CallScorer {
       }
     }
     for (const callId of args.callIds) {
+      args.signal?.throwIfAborted();
       const target = await this.calls.read(args.projectId, callId);
       if (target === null) continue;
       for (const scorer of scorers) await this.#pair(args, target.id, target.inputs, target.output, scorer);
@@ -72,7 +80,7 @@ export class CallScorer {
     output: unknown,
     scorer: { ref: string; spec: ScorerSpec | null; error: unknown },
   ): Promise<void> {
-    const id = derivedCallId(`${args.projectId}/${callId}`, 'calls/score', scorer.ref);
+    const id = derivedCallId(`${args.projectId}/${callId}`, args.origin?.idSpace ?? 'calls/score', scorer.ref);
     const previous = await this.calls.read(args.projectId, id);
     if (previous?.endedAt != null) return;
     const scope: ExecScope = {
@@ -101,6 +109,7 @@ export class CallScorer {
       scorer: scorer.spec,
       scorerCallId: id,
       output: result.output,
+      triggerRef: args.origin?.triggerRef ?? null,
     });
   }
 }
