@@ -70,7 +70,13 @@ async function settled(h: TestApp, monitorId: string): Promise<void> {
     const pairs = await h.store.monitors.pairs(PROJECT, monitorId);
     let unread = false;
     if (state?.active)
-      for await (const _ of h.store.calls.query({ project_id: PROJECT, changed_after: state.cursor, limit: 1 }))
+      // every committed write, also those PostgreSQL's scan still holds back behind an older open transaction
+      for await (const _ of h.store.calls.query({
+        project_id: PROJECT,
+        changed_after: state.cursor,
+        include_uncertain_changes: true,
+        limit: 1,
+      }))
         unread = true;
     if (!unread && pairs.every((p) => p.status === 'scored') && (state?.cursor.seq ?? 0) <= head.seq) {
       await sleep(50);
