@@ -148,6 +148,8 @@ export interface HeddleOptions {
    * others are tsx's module-loader worker).
    */
   cpuProfileDir?: string;
+  /** More environment for the server (HEDDLE_* settings). */
+  env?: Record<string, string>;
 }
 
 /** Starts Heddle on a free loopback port with warn-level logs; resolves once /health answers. */
@@ -161,6 +163,7 @@ export async function startHeddle(opts: HeddleOptions): Promise<ChildServer> {
     HEDDLE_LOG_LEVEL: 'warn',
     HEDDLE_HOST: '127.0.0.1',
     HEDDLE_PORT: String(port),
+    ...opts.env,
   };
   const { child, tail } = spawnTracked(
     [...profile, '--import', 'tsx', path.join(REPO_ROOT, 'src', 'main.ts'), 'serve'],

@@ -86,7 +86,7 @@ const EnvSchema = Type.Object({
   HEDDLE_JOBS_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 3 }),
   /** How often a node looks for active monitors with calls not yet scanned, and a scan job for new calls (docs/monitors.md). */
   HEDDLE_MONITOR_POLL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 250 }),
-  /** How long one monitor scan job keeps reading new calls before it ends (the next poll queues another). */
+  /** The longest one monitor scan job keeps reading new calls (then it ends so other jobs get the runner; the next poll queues another). */
   HEDDLE_MONITOR_SCAN_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 3600, default: 10 }),
   /** Calls read per step of a monitor scan. */
   HEDDLE_MONITOR_BATCH: Type.Integer({ minimum: 1, maximum: 10_000, default: 200 }),

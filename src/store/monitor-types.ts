@@ -40,7 +40,8 @@ export interface MonitorStore {
   listActive(limit: number): Promise<MonitorCursorRow[]>;
   /**
    * Stores `job` as the monitor's scan job, atomically, unless the monitor is inactive or its
-   * previous scan job is still queued or running (on any node). Returns whether it was stored.
+   * previous scan job is still queued or running (on any node); a previous scan job that succeeded
+   * is deleted (a failed one is kept, with its reason). Returns whether it was stored.
    */
   claimScan(projectId: string, monitorId: string, job: NewBackgroundJob): Promise<boolean>;
   /**

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { MonitorSettings } from '../../config/config.js';
@@ -114,7 +113,10 @@ export class MonitorService {
     return { run: (job, signal) => this.scan(job, signal) };
   }
 
-  /** The scan job: works off pending pairs and new calls until none are left, then lingers up to the scan time for more. */
+  /**
+   * The scan job: works off pending pairs and new calls until none are left, or for at most the
+   * scan time (then it ends so other jobs get the runner; the next poll queues the next scan).
+   */
   async scan(job: BackgroundJobRow, signal: AbortSignal): Promise<void> {
     const { monitor_id: monitorId } = Value.Parse(MonitorScanInput, JSON.parse(job.input));
     const projectId = job.project_id;
@@ -129,9 +131,10 @@ export class MonitorService {
       await this.#scorePending(state, monitor, signal);
       const read = await this.#readBatch(state, monitor.spec);
       if (read === 0) {
-        if (Date.now() >= until) return;
-        await sleep(this.settings.pollMs, undefined, { signal });
+        await this.#scorePending(state, monitor, signal);
+        return;
       }
+      if (Date.now() >= until) return;
     }
   }
 

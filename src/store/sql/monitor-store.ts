@@ -86,6 +86,9 @@ export class SqlMonitorStore implements MonitorStore {
         const open = yield* all(sql`SELECT 1 AS one FROM background_jobs WHERE project_id = ${projectId}
           AND id = ${row.scan_job_id} AND status IN ('queued', 'running')`);
         if (open.length > 0) return false;
+        // a scan that succeeded says nothing the cursor does not: one row per monitor, not one per scan
+        yield* run(sql`DELETE FROM background_jobs WHERE project_id = ${projectId} AND id = ${row.scan_job_id}
+          AND status = 'succeeded'`);
       }
       yield* run(insertJobSql(sql, job));
       yield* run(sql`UPDATE monitor_cursors SET scan_job_id = ${job.id}, updated_at = ${job.created_at}

@@ -83,6 +83,7 @@ forEachAdapter('monitor store', (store) => {
       const next = scanJob(p);
       assert.equal(await s().claimScan(p, 'm', next), true, 'finished: the next scan may be queued');
       assert.equal((await s().get(p, 'm'))?.scan_job_id, next.id);
+      assert.equal(await store().jobs.get(p, leased.id), null, 'the succeeded scan job row is gone');
       await follow(s(), p, false, 1);
       assert.equal(await s().claimScan(p, 'm', scanJob(p)), false, 'inactive');
     }),
