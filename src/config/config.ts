@@ -88,6 +88,8 @@ const EnvSchema = Type.Object({
   HEDDLE_MONITOR_POLL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 250 }),
   /** The longest one monitor scan job keeps reading new calls (then it ends so other jobs get the runner; the next poll queues another). */
   HEDDLE_MONITOR_SCAN_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 3600, default: 10 }),
+  /** Calls one monitor scan scores at once (each waits on its judge model). */
+  HEDDLE_MONITOR_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 4 }),
   /** Calls read per step of a monitor scan. */
   HEDDLE_MONITOR_BATCH: Type.Integer({ minimum: 1, maximum: 10_000, default: 200 }),
   /** `/v1/chat/completions` requests served at once per node; more wait in line. */
@@ -178,6 +180,7 @@ export interface MonitorSettings {
   pollMs: number;
   scanSeconds: number;
   batch: number;
+  concurrency: number;
 }
 
 /** Server-side evaluation providers (docs/spec/evaluations.md §6.3). */
@@ -301,6 +304,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: parsed.HEDDLE_MONITOR_POLL_MS,
       scanSeconds: parsed.HEDDLE_MONITOR_SCAN_SECONDS,
       batch: parsed.HEDDLE_MONITOR_BATCH,
+      concurrency: parsed.HEDDLE_MONITOR_CONCURRENCY,
     }),
   });
 }

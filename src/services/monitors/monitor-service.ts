@@ -10,6 +10,7 @@ import type { CallChangeCursor, TraceStore } from '../../store/types.js';
 import type { Caller } from '../auth-service.js';
 import { compileWhere } from '../call-query-service.js';
 import { callerOf, StoredCaller, storedCaller } from '../evaluations/server-eval/evaluation-jobs.js';
+import { runBounded } from '../evaluations/server-eval/pool.js';
 import type { ScoreCallsArgs } from '../evaluations/server-eval/score-calls.js';
 import type { JobHandler, JobRuntime } from '../jobs/index.js';
 import type { TrainingLog } from '../training/sweeper.js';
@@ -199,22 +200,34 @@ export class MonitorService {
   async #scorePending(state: MonitorCursorRow, monitor: { ref: string; spec: MonitorSpec }, signal: AbortSignal) {
     const { project_id: projectId, monitor_id: monitorId } = state;
     const caller = callerOf(Value.Parse(StoredCaller, JSON.parse(state.caller)));
+    const scored = (callId: string) => this.store.monitors.markScored(projectId, monitorId, [callId], nowMicros());
     for (;;) {
       const pending = await this.store.monitors.pending(projectId, monitorId, this.settings.batch);
       if (pending.length === 0) return;
-      for (const callId of pending) {
-        signal.throwIfAborted();
-        if (monitor.spec.scorers.length > 0)
-          await this.scoring.scoreCalls({
-            caller,
-            projectId,
-            callIds: [callId],
-            scorerRefs: monitor.spec.scorers,
-            origin: { idSpace: `monitor/${monitorId}`, triggerRef: monitor.ref },
-            signal,
-          });
-        await this.store.monitors.markScored(projectId, monitorId, [callId], nowMicros());
+      signal.throwIfAborted();
+      if (monitor.spec.scorers.length === 0) {
+        await this.store.monitors.markScored(projectId, monitorId, pending, nowMicros());
+        continue;
       }
+      // `concurrency` lanes, each scoring its share in order (a judge is a remote model: pairs wait on it)
+      const lanes = Array.from({ length: Math.min(this.settings.concurrency, pending.length) }, (_, lane) =>
+        pending.filter((_id, i) => i % this.settings.concurrency === lane),
+      );
+      await runBounded(
+        lanes.map(
+          (callIds) => () =>
+            this.scoring.scoreCalls({
+              caller,
+              projectId,
+              callIds,
+              scorerRefs: monitor.spec.scorers,
+              origin: { idSpace: `monitor/${monitorId}`, triggerRef: monitor.ref },
+              signal,
+              onScored: scored,
+            }),
+        ),
+        lanes.length,
+      );
     }
   }
 

@@ -29,6 +29,8 @@ export interface ScoreCallsArgs {
   origin?: { idSpace: string; triggerRef: string | null };
   /** Stops between pairs (the job's lease was lost or the node is stopping). */
   signal?: AbortSignal;
+  /** Told when every scorer has run on a call (a monitor marks the pair scored). */
+  onScored?: (callId: string) => Promise<void>;
 }
 
 export const SCORE_ATTRIBUTES: JsonRecord = { _weave_eval_meta: { score: true } };
@@ -70,6 +72,7 @@ export class CallScorer {
       const target = await this.calls.read(args.projectId, callId);
       if (target === null) continue;
       for (const scorer of scorers) await this.#pair(args, target.id, target.inputs, target.output, scorer);
+      await args.onScored?.(callId);
     }
   }
 
@@ -81,8 +84,19 @@ export class CallScorer {
     scorer: { ref: string; spec: ScorerSpec | null; error: unknown },
   ): Promise<void> {
     const id = derivedCallId(`${args.projectId}/${callId}`, args.origin?.idSpace ?? 'calls/score', scorer.ref);
-    const previous = await this.calls.read(args.projectId, id);
-    if (previous?.endedAt != null) return;
+    const previous = await this.calls.readRow(args.projectId, id);
+    if (previous?.ended_at != null) {
+      // scored before an interruption that may have come before its feedback was written
+      if (previous.exception === null && scorer.spec !== null)
+        await addRunnableFeedback(this.feedback, args.caller, args.projectId, {
+          scoredCallId: callId,
+          scorer: scorer.spec,
+          scorerCallId: id,
+          output: previous.output === null ? null : (JSON.parse(previous.output) as unknown),
+          triggerRef: args.origin?.triggerRef ?? null,
+        });
+      return;
+    }
     const scope: ExecScope = {
       caller: args.caller,
       projectId: args.projectId,
