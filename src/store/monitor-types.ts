@@ -41,9 +41,10 @@ export interface MonitorStore {
   /**
    * Stores `job` as the monitor's scan job, atomically, unless the monitor is inactive or its
    * previous scan job is still queued or running (on any node); a previous scan job that succeeded
-   * is deleted (a failed one is kept, with its reason). Returns whether it was stored.
+   * is deleted (a failed one is kept, with its reason, and holds the next one back until
+   * `retryMicros` after it failed). Returns whether it was stored.
    */
-  claimScan(projectId: string, monitorId: string, job: NewBackgroundJob): Promise<boolean>;
+  claimScan(projectId: string, monitorId: string, job: NewBackgroundJob, retryMicros?: number): Promise<boolean>;
   /**
    * One scanned batch: the sampled calls become `pending` (a pair already recorded is left as it
    * is) and the cursor moves to `cursor` (never backwards), in one transaction.

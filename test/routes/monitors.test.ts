@@ -172,3 +172,18 @@ test('short op names and the older call_filter shape are read; a monitor without
     [`weave:///${PROJECT}/call/legacy-1`],
   );
 });
+
+test('a deleted monitor stops: its next scan marks it inactive and scores nothing', async (t) => {
+  const { h, judge } = await setup(t);
+  await publish(h, 'gone', monitorVal([judge], { name: 'gone' }));
+  const deleted = await h.post('/obj/delete', { project_id: PROJECT, object_id: 'gone' });
+  assert.equal(deleted.statusCode, 200, deleted.body);
+  await call(h, 'late-1', '1+1');
+  const deadline = Date.now() + 10_000;
+  while ((await h.store.monitors.get(PROJECT, 'gone'))?.active !== false) {
+    assert.ok(Date.now() < deadline, 'the monitor was not stopped');
+    await sleep(20);
+  }
+  assert.deepEqual(await feedback(h), []);
+  assert.deepEqual(await h.store.monitors.pairs(PROJECT, 'gone'), []);
+});

@@ -23,6 +23,9 @@ const MonitorScanInput = Type.Object({ monitor_id: Type.String() });
 /** Active monitors one poll looks at. */
 const POLL_LIMIT = 1000;
 
+/** After a scan job failed (a scorer that throws for good, a lost database), the next waits this long. */
+const RETRY_AFTER_FAILURE_MICROS = 30_000_000;
+
 /** What scores calls: the `/calls/score` job body (server-eval/score-calls.ts). */
 export interface MonitorScoring {
   scoreCalls(args: ScoreCallsArgs): Promise<void>;
@@ -84,15 +87,20 @@ export class MonitorService {
     let queued = 0;
     for (const row of await this.store.monitors.listActive(POLL_LIMIT)) {
       if ((await this.#unread(row.project_id, row.cursor)) === false) continue;
-      const claimed = await this.store.monitors.claimScan(row.project_id, row.monitor_id, {
-        project_id: row.project_id,
-        id: uuidv7(),
-        kind: MONITOR_SCAN,
-        input: JSON.stringify({ monitor_id: row.monitor_id } satisfies Static<typeof MonitorScanInput>),
-        created_by: callerOf(Value.Parse(StoredCaller, JSON.parse(row.caller))).userId,
-        created_at: nowMicros(),
-        max_attempts: this.runtime.settings.maxAttempts,
-      });
+      const claimed = await this.store.monitors.claimScan(
+        row.project_id,
+        row.monitor_id,
+        {
+          project_id: row.project_id,
+          id: uuidv7(),
+          kind: MONITOR_SCAN,
+          input: JSON.stringify({ monitor_id: row.monitor_id } satisfies Static<typeof MonitorScanInput>),
+          created_by: callerOf(Value.Parse(StoredCaller, JSON.parse(row.caller))).userId,
+          created_at: nowMicros(),
+          max_attempts: this.runtime.settings.maxAttempts,
+        },
+        RETRY_AFTER_FAILURE_MICROS,
+      );
       if (claimed) queued += 1;
     }
     if (queued > 0) this.runtime.wake();
@@ -127,8 +135,18 @@ export class MonitorService {
       const state = await this.store.monitors.get(projectId, monitorId);
       if (state === null || !state.active) return;
       const monitor = await this.#latest(projectId, monitorId);
-      // deleted, or a newer inactive version whose publication this node has not seen yet: stop
-      if (monitor === null || !monitor.spec.active) return;
+      if (monitor === null || !monitor.spec.active) {
+        // deleted (no publication told the cursor): stop polling for it until a new active version
+        await this.store.monitors.follow({
+          projectId,
+          monitorId,
+          active: false,
+          caller: state.caller,
+          head: state.cursor,
+          now: nowMicros(),
+        });
+        return;
+      }
       await this.#scorePending(state, monitor, signal);
       const read = await this.#readBatch(state, monitor.spec);
       if (read === 0) {

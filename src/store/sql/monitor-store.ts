@@ -76,16 +76,17 @@ export class SqlMonitorStore implements MonitorStore {
     return rows.map(cursorFromDb);
   }
 
-  claimScan(projectId: string, monitorId: string, job: NewBackgroundJob): Promise<boolean> {
+  claimScan(projectId: string, monitorId: string, job: NewBackgroundJob, retryMicros = 0): Promise<boolean> {
     const sql = this.#sql;
     const self = this;
     return this.tx.transaction(function* () {
       const row = yield* self.#lock(projectId, monitorId);
       if (row === null || !row.active) return false;
       if (row.scan_job_id !== null) {
-        const open = yield* all(sql`SELECT 1 AS one FROM background_jobs WHERE project_id = ${projectId}
-          AND id = ${row.scan_job_id} AND status IN ('queued', 'running')`);
-        if (open.length > 0) return false;
+        const held = yield* all(sql`SELECT 1 AS one FROM background_jobs WHERE project_id = ${projectId}
+          AND id = ${row.scan_job_id} AND (status IN ('queued', 'running')
+            OR (status = 'failed' AND finished_at > ${job.created_at - retryMicros}))`);
+        if (held.length > 0) return false;
         // a scan that succeeded says nothing the cursor does not: one row per monitor, not one per scan
         yield* run(sql`DELETE FROM background_jobs WHERE project_id = ${projectId} AND id = ${row.scan_job_id}
           AND status = 'succeeded'`);

@@ -84,6 +84,13 @@ forEachAdapter('monitor store', (store) => {
       assert.equal(await s().claimScan(p, 'm', next), true, 'finished: the next scan may be queued');
       assert.equal((await s().get(p, 'm'))?.scan_job_id, next.id);
       assert.equal(await store().jobs.get(p, leased.id), null, 'the succeeded scan job row is gone');
+      // a failed scan holds the next one back for the retry time
+      const failing = await store().jobs.lease({ owner: 'w', now: 30, leaseMicros: 1000, kinds: [next.kind] });
+      assert.equal(failing?.id, next.id);
+      await store().jobs.finish(p, next.id, failing.fencing_token, 'boom', 40);
+      assert.equal(await s().claimScan(p, 'm', scanJob(p, 50), 100), false, 'failed 10 µs ago');
+      assert.equal((await store().jobs.get(p, next.id))?.status, 'failed', 'a failed scan row is kept');
+      assert.equal(await s().claimScan(p, 'm', scanJob(p, 200), 100), true, 'retry time passed');
       await follow(s(), p, false, 1);
       assert.equal(await s().claimScan(p, 'm', scanJob(p)), false, 'inactive');
     }),
