@@ -187,3 +187,21 @@ test('a deleted monitor stops: its next scan marks it inactive and scores nothin
   assert.deepEqual(await feedback(h), []);
   assert.deepEqual(await h.store.monitors.pairs(PROJECT, 'gone'), []);
 });
+
+test('a monitor of every op does not score the scorer and judge calls it writes', async (t) => {
+  const { h, judge } = await setup(t);
+  await publish(h, 'all', monitorVal([judge], { name: 'all', op_names: [] }));
+  await call(h, 'any-1', '1+1', `weave:///${PROJECT}/op/first:abc`);
+  await call(h, 'any-2', '2+2', `weave:///${PROJECT}/op/second:abc`);
+  await settled(h, 'all');
+  await sleep(200);
+  await settled(h, 'all');
+  assert.deepEqual((await feedback(h)).map((f) => f.weave_ref).sort(), [
+    `weave:///${PROJECT}/call/any-1`,
+    `weave:///${PROJECT}/call/any-2`,
+  ]);
+  assert.deepEqual(
+    (await h.store.monitors.pairs(PROJECT, 'all')).map((p) => p.call_id),
+    ['any-1', 'any-2'],
+  );
+});

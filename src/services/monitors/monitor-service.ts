@@ -174,12 +174,12 @@ export class MonitorService {
       project_id: projectId,
       changed_after: state.cursor,
       limit: this.settings.batch,
-      columns: ['id', 'ended_at', 'attributes'],
+      columns: ['id', 'ended_at'],
     }))
       rows.push(row);
     const last = rows.at(-1);
     if (last === undefined) return 0;
-    const finished = rows.filter((r) => r.ended_at !== null && !isScoringCall(r.attributes)).map((r) => r.id);
+    const finished = rows.filter((r) => r.ended_at !== null).map((r) => r.id);
     const matched = await this.#matching(projectId, spec, finished);
     const sampled = matched.filter((id) => sampledIn(projectId, monitorId, id, spec.samplingRate));
     await this.store.monitors.record(
@@ -209,9 +209,9 @@ export class MonitorService {
       filter: { call_ids: ids, op_names: spec.opNames.length > 0 ? spec.opNames : null },
       where,
       sort_by: [],
-      columns: ['id'],
+      columns: ['id', 'attributes'],
     }))
-      out.push(row.id);
+      if (!isScoringCall(row.attributes)) out.push(row.id);
     return out;
   }
 
