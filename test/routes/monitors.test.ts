@@ -63,7 +63,8 @@ async function feedback(h: TestApp): Promise<Array<Record<string, any>>> {
 
 /** Waits until the monitor's scan has read every call written so far and scored its pairs. */
 async function settled(h: TestApp, monitorId: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  // generous: on PostgreSQL a long transaction anywhere on the server holds every scan back (docs/monitors.md)
+  const deadline = Date.now() + 90_000;
   for (;;) {
     const head = await h.store.calls.changeHead();
     const state = await h.store.monitors.get(PROJECT, monitorId);
