@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { sampledIn } from '../../src/domain/monitors.js';
 import { buildTestApp, PROJECT, type TestApp } from '../helpers/app.js';
 import { makeEnd, makeStart } from '../helpers/factories.js';
@@ -204,5 +205,27 @@ test('a monitor of every op does not score the scorer and judge calls it writes'
   assert.deepEqual(
     (await h.store.monitors.pairs(PROJECT, 'all')).map((p) => p.call_id),
     ['any-1', 'any-2'],
+  );
+});
+
+test('calls that ended before the monitor was published are not scored, even behind a transaction open elsewhere', async (t) => {
+  const { h, judge } = await setup(t);
+  // PostgreSQL: an open transaction elsewhere holds the write-order horizon below 'before-1'
+  let holder: pg.Client | null = null;
+  if (h.config.databaseUrl) {
+    holder = new pg.Client({ connectionString: h.config.databaseUrl });
+    await holder.connect();
+    t.after(() => holder?.end());
+    await holder.query('BEGIN');
+    await holder.query('SELECT pg_current_xact_id()');
+  }
+  await call(h, 'before-1', '1+1');
+  await publish(h, 'sums', monitorVal([judge]));
+  await call(h, 'after-1', '2+2');
+  if (holder) await holder.query('COMMIT');
+  await settled(h, 'sums');
+  assert.deepEqual(
+    (await feedback(h)).map((f) => f.weave_ref),
+    [`weave:///${PROJECT}/call/after-1`],
   );
 });

@@ -77,9 +77,26 @@ export class MonitorService {
       monitorId: objectId,
       active: spec.active,
       caller: JSON.stringify(storedCaller(caller)),
-      head: await this.store.calls.changeHead(),
+      head: await this.#writtenHead(projectId),
       now: nowMicros(),
     });
+  }
+
+  /**
+   * The position after the project's last committed call write. On PostgreSQL `changeHead` stays
+   * behind writes that already committed while an older transaction still runs (types.ts), and
+   * those calls ended before the monitor existed: step over them as the live tail's opening scan does.
+   */
+  async #writtenHead(projectId: string): Promise<CallChangeCursor> {
+    let head = await this.store.calls.changeHead();
+    for await (const row of this.store.calls.query({
+      project_id: projectId,
+      changed_after: head,
+      include_uncertain_changes: true,
+      columns: ['id'],
+    }))
+      head = { seq: Number(row.change_seq), id: row.id };
+    return head;
   }
 
   /** One poll: queues a scan job for every active monitor with unread calls; returns how many were queued. */
