@@ -26,7 +26,12 @@ test(`weave.Monitor and call.apply_scorer through weave==${WEAVE_PY_VERSION}`, {
   }
   const fake = await startFakeOpenAi(t);
   const server = await startServerProcess(t, {
-    env: { ...providerEnv(fake.baseUrl), HEDDLE_PROVIDER_MAX_RETRIES: '2', HEDDLE_MONITOR_POLL_MS: '50' },
+    env: {
+      ...providerEnv(fake.baseUrl),
+      HEDDLE_PROVIDER_MAX_RETRIES: '2',
+      HEDDLE_PROVIDER_TIMEOUT_MS: '10000',
+      HEDDLE_MONITOR_POLL_MS: '50',
+    },
   });
   const key = await server.createKey('acme', { user: 'alice' });
   const { result, log } = await runPythonDemo(venv.python, SCRIPT, server, key, [PROJECT]);

@@ -53,6 +53,7 @@ test(
     const env = {
       ...providerEnv(fake.baseUrl),
       HEDDLE_PROVIDER_MAX_RETRIES: '2',
+      HEDDLE_PROVIDER_TIMEOUT_MS: '10000',
       HEDDLE_DATABASE_URL: url,
       HEDDLE_ADMIN_KEY: randomBytes(24).toString('hex'),
       HEDDLE_JOBS_CONCURRENCY: '2',

@@ -18,7 +18,12 @@ const OP = `weave:///${PROJECT}/op/solve:abc123`;
 
 async function setup(t: Parameters<typeof buildTestApp>[0]): Promise<{ h: TestApp; judge: string }> {
   const fake = await startFakeOpenAi(t);
-  const h = await buildTestApp(t, { ...providerEnv(fake.baseUrl), HEDDLE_PROVIDER_MAX_RETRIES: '2', ...ENV });
+  const h = await buildTestApp(t, {
+    ...providerEnv(fake.baseUrl),
+    HEDDLE_PROVIDER_MAX_RETRIES: '2',
+    HEDDLE_PROVIDER_TIMEOUT_MS: '10000',
+    ...ENV,
+  });
   const judge = await publishJudge(h, 'sum_judge', await publishModel(h, 'judge_model', 'judge'));
   return { h, judge };
 }
