@@ -8,5 +8,6 @@ npx tsx bench/ingest-postgres.ts
 npx tsx bench/objects.ts
 npx tsx bench/otel.ts
 npx tsx bench/training.ts
+npx tsx bench/monitors.ts
 npx tsx bench/ui.ts
 npx tsx bench/replicas.ts

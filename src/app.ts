@@ -141,6 +141,9 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   // Background jobs (evaluations, scoring) likewise: the sweeper always, `HEDDLE_JOBS_CONCURRENCY` runners.
   app.addHook('onReady', async () => services.jobs.start(app.log));
   app.addHook('onClose', async () => services.jobs.stop());
+  // online monitors: the poll that queues scan jobs (docs/monitors.md); stopped before the store closes
+  app.addHook('onReady', async () => services.monitors.start(app.log));
+  app.addHook('onClose', async () => services.monitors.stop());
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;

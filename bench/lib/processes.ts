@@ -164,6 +164,7 @@ export async function startHeddle(opts: HeddleOptions): Promise<ChildServer> {
     ...opts.env,
     HEDDLE_HOST: '127.0.0.1',
     HEDDLE_PORT: String(port),
+    ...opts.env,
   };
   const { child, tail } = spawnTracked(
     [...profile, '--import', 'tsx', path.join(REPO_ROOT, 'src', 'main.ts'), 'serve'],

@@ -109,6 +109,14 @@ const EnvSchema = Type.Object({
   HEDDLE_JOBS_SWEEP_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 5 }),
   /** Leases a background job may take; a job whose last lease expires fails (its handlers resume, so retries are safe). */
   HEDDLE_JOBS_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 3 }),
+  /** How often a node looks for active monitors with calls not yet scanned, and a scan job for new calls (docs/monitors.md). */
+  HEDDLE_MONITOR_POLL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 250 }),
+  /** The longest one monitor scan job keeps reading new calls (then it ends so other jobs get the runner; the next poll queues another). */
+  HEDDLE_MONITOR_SCAN_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 3600, default: 10 }),
+  /** Calls one monitor scan scores at once (each waits on its judge model). */
+  HEDDLE_MONITOR_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 4 }),
+  /** Calls read per step of a monitor scan. */
+  HEDDLE_MONITOR_BATCH: Type.Integer({ minimum: 1, maximum: 10_000, default: 200 }),
   /** `/v1/chat/completions` requests served at once per node; more wait in line. */
   HEDDLE_INFERENCE_CONCURRENCY: Type.Integer({ minimum: 1, default: 4 }),
   /** Requests that may wait for a slot; beyond that they get 429 (ART sends a step's rollouts at once). */
@@ -186,6 +194,7 @@ export interface Config {
   webDir: string | null;
   providers: ProviderConfig;
   jobs: JobSettings;
+  monitors: MonitorSettings;
 }
 
 /** Back-pressure bounds (docs/reliability-backpressure.md). */
@@ -206,6 +215,14 @@ export interface JobSettings {
   leaseSeconds: number;
   sweepSeconds: number;
   maxAttempts: number;
+}
+
+/** Online monitors (docs/monitors.md). */
+export interface MonitorSettings {
+  pollMs: number;
+  scanSeconds: number;
+  batch: number;
+  concurrency: number;
 }
 
 /** Server-side evaluation providers (docs/spec/evaluations.md §6.3). */
@@ -341,6 +358,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseSeconds: parsed.HEDDLE_JOBS_LEASE_SECONDS,
       sweepSeconds: parsed.HEDDLE_JOBS_SWEEP_SECONDS,
       maxAttempts: parsed.HEDDLE_JOBS_MAX_ATTEMPTS,
+    }),
+    monitors: Object.freeze({
+      pollMs: parsed.HEDDLE_MONITOR_POLL_MS,
+      scanSeconds: parsed.HEDDLE_MONITOR_SCAN_SECONDS,
+      batch: parsed.HEDDLE_MONITOR_BATCH,
+      concurrency: parsed.HEDDLE_MONITOR_CONCURRENCY,
     }),
   });
 }

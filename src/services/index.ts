@@ -30,7 +30,8 @@ import { V2ObjectService } from './v2-object-service.js';
 import { ThreadService } from './thread-service.js';
 import { createEvaluationServices, type EvaluationServices } from './evaluations/index.js';
 import { EvaluationJobs, evaluationJobHandlers } from './evaluations/server-eval/evaluation-jobs.js';
-import { JobRuntime } from './jobs/index.js';
+import { JobRuntime, type JobHandler } from './jobs/index.js';
+import { MONITOR_SCAN, MonitorService } from './monitors/monitor-service.js';
 import { createTrainingServices, type TrainingServices } from './training/index.js';
 import { WandbCompatService } from './wandb-compat-service.js';
 import { LiveTailService } from './live-tail-service.js';
@@ -79,6 +80,8 @@ export interface Services {
   evaluationJobs: EvaluationJobs;
   /** The background job queue's sweeper and runners on this node (docs/architecture.md). */
   jobs: JobRuntime;
+  /** Online monitors: the poll that queues scan jobs, and the scan job (docs/monitors.md). */
+  monitors: MonitorService;
   /** Web UI: browser sessions, the project list and the calls live tail. */
   sessions: SessionService;
   projectList: ProjectListService;
@@ -106,7 +109,14 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     config.providers,
     training.inference,
   );
-  const jobs = new JobRuntime(store.jobs, { ...evaluationJobHandlers(evaluations.server) }, config.jobs);
+  // the monitor scan handler needs the runtime that runs it: it is looked up when a job runs
+  const handlers: Record<string, JobHandler> = { ...evaluationJobHandlers(evaluations.server) };
+  const jobs = new JobRuntime(store.jobs, handlers, config.jobs);
+  const monitors = new MonitorService(store, evaluations.server, jobs, config.monitors);
+  handlers[MONITOR_SCAN] = monitors.handler();
+  objects.onPublished((caller, projectId, objectId, baseClass, val) =>
+    monitors.published(caller, projectId, objectId, baseClass, val),
+  );
   const callQueries = new CallQueryService(store, access, prices, feedback);
   return {
     auth,
@@ -146,6 +156,7 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     evaluations,
     evaluationJobs: new EvaluationJobs(evaluations.server, jobs),
     jobs,
+    monitors,
     otel: new OtelService(store, access, objects),
     training,
   };

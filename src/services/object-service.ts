@@ -59,11 +59,26 @@ function pythonList(values: string[] | null | undefined): string {
 }
 
 /** Objects with versions: create, read, delete, query (docs/spec/objects.md §2–3). */
+/** Told of every published version before `/obj/create` answers (online monitors, docs/monitors.md). */
+export type ObjectPublishListener = (
+  caller: Caller,
+  projectId: string,
+  objectId: string,
+  baseObjectClass: string | null,
+  val: unknown,
+) => Promise<void>;
+
 export class ObjectService {
+  readonly #listeners: ObjectPublishListener[] = [];
+
   constructor(
     private readonly store: TraceStore,
     private readonly access: ProjectAccess,
   ) {}
+
+  onPublished(listener: ObjectPublishListener): void {
+    this.#listeners.push(listener);
+  }
 
   async objCreate(caller: Caller, req: ObjCreateReq): Promise<{ digest: string; object_id: string }> {
     const obj = req.obj;
@@ -102,6 +117,8 @@ export class ObjectService {
         object_name: name,
       });
     }
+    for (const listener of this.#listeners)
+      await listener(caller, obj.project_id, obj.object_id, processed.base_object_class, processed.val);
     return { digest, object_id: obj.object_id };
   }
 

@@ -17,6 +17,7 @@ import type { CostStore, FeedbackStore } from './feedback-types.js';
 import type { TableStore } from './table-types.js';
 import type { TrainingStore } from './training-types.js';
 import type { JobStore } from './job-types.js';
+import type { MonitorStore } from './monitor-types.js';
 import type { AnnotationStore } from './annotation-types.js';
 import type { ProjectDataStore } from './project-data-types.js';
 import type { AuditStore } from './audit-types.js';
@@ -50,6 +51,8 @@ export interface TraceStore {
   readonly annotations: AnnotationStore;
   /** The background job queue: server-side evaluations, call scoring (docs/architecture.md). */
   readonly jobs: JobStore;
+  /** Online monitors' cursors and at-most-once scoring keys (docs/monitors.md). */
+  readonly monitors: MonitorStore;
   /** Row counts and deletion of a whole project (docs/export.md "Project deletion"). */
   readonly projectData: ProjectDataStore;
   /** Who changed keys, roles, prices or retention, or deleted data, per entity (docs/roles-and-audit.md). */

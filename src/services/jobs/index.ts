@@ -34,6 +34,11 @@ export class JobRuntime {
     for (const runner of this.#runners) runner.notify();
   }
 
+  /** Jobs were queued on this node by a store transaction of its own: wake the idle runners. */
+  wake(): void {
+    for (const runner of this.#runners) runner.notify();
+  }
+
   start(log: TrainingLog): void {
     this.#log = log;
     for (let i = 0; i < this.settings.concurrency; i += 1) {

@@ -15,6 +15,8 @@ import { SqlFeedbackStore } from '../sql/feedback-store.js';
 import { SqlProjectDataStore } from '../sql/project-data-store.js';
 import { SqlTrainingStore } from '../sql/training-store.js';
 import { SqlJobStore } from '../sql/job-queue.js';
+import { SqlMonitorStore } from '../sql/monitor-store.js';
+import type { MonitorStore } from '../monitor-types.js';
 import type { JobStore } from '../job-types.js';
 import { PgTxRunner, POSTGRES_TX } from './pg-tx-runner.js';
 import { postgresDialect } from './postgres-dialect.js';
@@ -57,6 +59,7 @@ export class PostgresStore implements TraceStore {
   readonly training: TrainingStore;
   readonly annotations: AnnotationStore;
   readonly jobs: JobStore;
+  readonly monitors: MonitorStore;
   readonly projectData: SqlProjectDataStore;
   readonly #pool: pg.Pool;
   readonly #streamPool: pg.Pool;
@@ -113,6 +116,7 @@ export class PostgresStore implements TraceStore {
     this.training = new SqlTrainingStore(tx, POSTGRES_TX);
     this.annotations = new SqlAnnotationStore(tx, POSTGRES_TX);
     this.jobs = new SqlJobStore(tx, POSTGRES_TX);
+    this.monitors = new SqlMonitorStore(tx, POSTGRES_TX);
     this.projectData = new SqlProjectDataStore(tx, postgresDialect, 5_000);
   }
 

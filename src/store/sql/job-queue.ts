@@ -7,6 +7,7 @@ import type {
   JobWriteOutcome,
   NewBackgroundJob,
 } from '../job-types.js';
+import type { CompiledSql } from './calls-select.js';
 import { raw, sqlTag, type SqlTag } from './sql-tag.js';
 import { all, run, runAll, type Tx, type TxDialect, type TxRunner } from './sql-tx.js';
 
@@ -30,6 +31,12 @@ function jobFromDb(r: Record<string, unknown>): BackgroundJobRow {
     lease_expires_at: numOrNull(r.lease_expires_at),
     fencing_token: Number(r.fencing_token),
   };
+}
+
+/** The statement that stores a queued job (also used by stores that enqueue in their own transaction). */
+export function insertJobSql(sql: SqlTag, j: NewBackgroundJob): CompiledSql {
+  return sql`INSERT INTO background_jobs (project_id, id, kind, status, input, created_by, created_at, attempts, max_attempts, fencing_token)
+    VALUES (${j.project_id}, ${j.id}, ${j.kind}, 'queued', ${j.input}, ${j.created_by}, ${j.created_at}, 0, ${j.max_attempts}, 0)`;
 }
 
 /**
@@ -67,12 +74,7 @@ export class SqlJobStore implements JobStore {
   async enqueue(jobs: readonly NewBackgroundJob[]): Promise<void> {
     if (jobs.length === 0) return;
     const sql = this.#sql;
-    const inserts = jobs.map(
-      (
-        j,
-      ) => sql`INSERT INTO background_jobs (project_id, id, kind, status, input, created_by, created_at, attempts, max_attempts, fencing_token)
-        VALUES (${j.project_id}, ${j.id}, ${j.kind}, 'queued', ${j.input}, ${j.created_by}, ${j.created_at}, 0, ${j.max_attempts}, 0)`,
-    );
+    const inserts = jobs.map((j) => insertJobSql(sql, j));
     await this.tx.transaction(function* () {
       yield* runAll(inserts);
     });

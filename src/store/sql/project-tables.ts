@@ -6,6 +6,8 @@
  * schema: a new table with a `project_id` column must be added here.
  */
 export const PROJECT_TABLES: ReadonlyArray<{ table: string; key: readonly string[] }> = [
+  { table: 'monitor_scores', key: ['project_id', 'monitor_id', 'call_id'] },
+  { table: 'monitor_cursors', key: ['project_id', 'monitor_id'] },
   { table: 'background_jobs', key: ['project_id', 'id'] },
   { table: 'annotation_item_progress', key: ['project_id', 'item_id', 'annotator_user_id'] },
   { table: 'annotation_queue_items', key: ['project_id', 'id'] },

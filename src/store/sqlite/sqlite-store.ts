@@ -18,6 +18,8 @@ import { SqlFeedbackStore } from '../sql/feedback-store.js';
 import { SqlProjectDataStore } from '../sql/project-data-store.js';
 import { SqlTrainingStore } from '../sql/training-store.js';
 import { SqlJobStore } from '../sql/job-queue.js';
+import { SqlMonitorStore } from '../sql/monitor-store.js';
+import type { MonitorStore } from '../monitor-types.js';
 import type { JobStore } from '../job-types.js';
 import { SQLITE_TX, SqliteTxRunner } from './sqlite-tx-runner.js';
 import type { AnnotationStore } from '../annotation-types.js';
@@ -50,6 +52,7 @@ export class SqliteStore implements TraceStore {
   readonly training: TrainingStore;
   readonly annotations: AnnotationStore;
   readonly jobs: JobStore;
+  readonly monitors: MonitorStore;
   readonly projectData: SqlProjectDataStore;
   readonly #db: Database.Database;
   readonly #writer: SqliteWriter;
@@ -74,6 +77,7 @@ export class SqliteStore implements TraceStore {
     this.training = new SqlTrainingStore(tx, SQLITE_TX);
     this.annotations = new SqlAnnotationStore(tx, SQLITE_TX);
     this.jobs = new SqlJobStore(tx, SQLITE_TX);
+    this.monitors = new SqlMonitorStore(tx, SQLITE_TX);
     this.projectData = new SqlProjectDataStore(tx, sqliteDialect, 1_000);
   }
 

@@ -15,7 +15,7 @@ export const EVALUATE_MODEL = 'evaluate_model';
 export const SCORE_CALLS = 'score_calls';
 
 /** The requester, as the job runs on their behalf (a job may run on another node, after a restart). */
-const StoredCaller = Type.Object({
+export const StoredCaller = Type.Object({
   userId: Type.String(),
   username: Type.String(),
   defaultEntity: Type.String(),
@@ -37,12 +37,12 @@ const ScoreCallsInput = Type.Object({
   scorer_refs: Type.Array(Type.String()),
 });
 
-function storedCaller(caller: Caller): Static<typeof StoredCaller> {
+export function storedCaller(caller: Caller): Static<typeof StoredCaller> {
   const { userId, username, defaultEntity, isAdmin, keyId } = caller;
   return { userId, username, defaultEntity, isAdmin, entities: [...caller.entities], roles: [...caller.roles], keyId };
 }
 
-function callerOf(stored: Static<typeof StoredCaller>): Caller {
+export function callerOf(stored: Static<typeof StoredCaller>): Caller {
   const roles = new Map<string, EntityRole>(stored.roles ?? stored.entities.map((e) => [e, 'member']));
   return { ...stored, entities: new Set(stored.entities), roles, keyId: stored.keyId ?? null };
 }

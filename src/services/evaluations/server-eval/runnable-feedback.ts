@@ -11,7 +11,14 @@ export async function addRunnableFeedback(
   feedback: FeedbackService,
   caller: Caller,
   projectId: string,
-  target: { scoredCallId: string; scorer: ScorerSpec; scorerCallId: string; output: unknown },
+  target: {
+    scoredCallId: string;
+    scorer: ScorerSpec;
+    scorerCallId: string;
+    output: unknown;
+    /** The monitor whose scoring this is (docs/monitors.md). */
+    triggerRef?: string | null;
+  },
 ): Promise<void> {
   const id = derivedCallId(target.scorerCallId, 'feedback');
   const existing = await feedback.forCalls(projectId, [target.scoredCallId]);
@@ -24,5 +31,6 @@ export async function addRunnableFeedback(
     payload: { output: target.output ?? null },
     runnable_ref: target.scorer.ref,
     call_ref: `weave:///${projectId}/call/${target.scorerCallId}`,
+    ...(target.triggerRef ? { trigger_ref: target.triggerRef } : {}),
   });
 }

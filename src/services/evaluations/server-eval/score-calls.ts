@@ -22,6 +22,15 @@ export interface ScoreCallsArgs {
   projectId: string;
   callIds: string[];
   scorerRefs: string[];
+  /**
+   * Who asked (our choice): `calls/score` by default; a monitor (docs/monitors.md) gives its own
+   * id space, so its scorer calls and feedback are its own, and its ref as the feedback's `trigger_ref`.
+   */
+  origin?: { idSpace: string; triggerRef: string | null };
+  /** Stops between pairs (the job's lease was lost or the node is stopping). */
+  signal?: AbortSignal;
+  /** Told when every scorer has run on a call (a monitor marks the pair scored). */
+  onScored?: (callId: string) => Promise<void>;
 }
 
 export const SCORE_ATTRIBUTES: JsonRecord = { _weave_eval_meta: { score: true } };
@@ -59,9 +68,11 @@ export class CallScorer {
       }
     }
     for (const callId of args.callIds) {
+      args.signal?.throwIfAborted();
       const target = await this.calls.read(args.projectId, callId);
       if (target === null) continue;
       for (const scorer of scorers) await this.#pair(args, target.id, target.inputs, target.output, scorer);
+      await args.onScored?.(callId);
     }
   }
 
@@ -72,9 +83,20 @@ export class CallScorer {
     output: unknown,
     scorer: { ref: string; spec: ScorerSpec | null; error: unknown },
   ): Promise<void> {
-    const id = derivedCallId(`${args.projectId}/${callId}`, 'calls/score', scorer.ref);
-    const previous = await this.calls.read(args.projectId, id);
-    if (previous?.endedAt != null) return;
+    const id = derivedCallId(`${args.projectId}/${callId}`, args.origin?.idSpace ?? 'calls/score', scorer.ref);
+    const previous = await this.calls.readRow(args.projectId, id);
+    if (previous?.ended_at != null) {
+      // scored before an interruption that may have come before its feedback was written
+      if (previous.exception === null && scorer.spec !== null)
+        await addRunnableFeedback(this.feedback, args.caller, args.projectId, {
+          scoredCallId: callId,
+          scorer: scorer.spec,
+          scorerCallId: id,
+          output: previous.output === null ? null : (JSON.parse(previous.output) as unknown),
+          triggerRef: args.origin?.triggerRef ?? null,
+        });
+      return;
+    }
     const scope: ExecScope = {
       caller: args.caller,
       projectId: args.projectId,
@@ -101,6 +123,7 @@ export class CallScorer {
       scorer: scorer.spec,
       scorerCallId: id,
       output: result.output,
+      triggerRef: args.origin?.triggerRef ?? null,
     });
   }
 }

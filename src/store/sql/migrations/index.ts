@@ -7,6 +7,7 @@ import { migration as annotationQueues } from './006-annotation-queues.js';
 import { migration as membershipRole } from './007-membership-role.js';
 import { migration as uiSessions } from './008-ui-sessions-and-change-seq.js';
 import { migration as backgroundJobs } from './009-background-jobs.js';
+import { migration as monitors } from './010-monitors.js';
 import { migration as viewerRoleAndAudit } from './012-viewer-role-and-audit.js';
 import { migration as objectWriteLocks } from './014-object-write-locks.js';
 import type { Migration } from './migration.js';
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   membershipRole,
   uiSessions,
   backgroundJobs,
+  monitors,
   viewerRoleAndAudit,
   objectWriteLocks,
 ];
