@@ -63,6 +63,16 @@ try {
   await page.goto(`${ui.url}/${PROJECT}/weave/objects/support-model/versions/latest`);
   await page.getByText('"Be brief."').waitFor();
   await shot('object-version');
+  const ev = ui.seeded.evals;
+  await page.goto(`${ui.url}/${PROJECT}/weave/evaluations`);
+  await page.getByText('5 / 12 rows').first().waitFor();
+  await page.getByRole('checkbox', { name: 'Select qa-eval small' }).check();
+  await page.getByRole('checkbox', { name: 'Select qa-eval large' }).check();
+  await shot('evaluations');
+  await page.goto(`${ui.url}/${PROJECT}/weave/evaluations/compare?ids=${ev.small},${ev.large}&diff=scores.exact_match`);
+  await page.locator('.body-row').first().filter({ hasText: ev.diffQuestion }).click();
+  await page.getByRole('region', { name: 'Selected row' }).waitFor();
+  await shot('evaluation-compare');
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(`${ui.url}/${PROJECT}/weave`);
   await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);

@@ -7,6 +7,8 @@ import { ThreadsPage } from './features/threads/threads-page.js';
 import { ObjectVersionPage } from './features/objects/object-version-page.js';
 import { parseTracesSearch } from './lib/query.js';
 import { NotFound } from './features/auth/not-found.js';
+import { EvaluationsPage } from './features/evals/evaluations-page.js';
+import { ComparePage } from './features/evals/compare-page.js';
 
 const TracePage = lazy(() => import('./features/trace/trace-page.js'));
 
@@ -55,7 +57,59 @@ export const callRoute = createRoute({
   component: TracePage,
 });
 
-const routeTree = rootRoute.addChildren([indexRoute, tracesRoute, threadsRoute, objectRoute, opRoute, callRoute]);
+export const evaluationsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$entity/$project/weave/evaluations',
+  component: EvaluationsPage,
+});
+
+export interface CompareSearch {
+  /** Evaluation root call ids, comma-separated (the URL stays readable). */
+  ids: string;
+  /** `scores.…` field: rows with the largest difference in it first. */
+  diff?: string;
+  /** Score dimension the leaderboard ranks by. */
+  rank?: string;
+  /** Selected row digest. */
+  row?: string;
+}
+
+/** At most this many runs side by side; more are dropped from the URL. */
+export const MAX_COMPARED = 8;
+
+export const compareRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$entity/$project/weave/evaluations/compare',
+  validateSearch: (raw: Record<string, unknown>): CompareSearch => {
+    const list = Array.isArray(raw.ids) ? raw.ids.join(',') : String(raw.ids ?? '');
+    const ids = [
+      ...new Set(
+        list
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => /^[\w-]{1,64}$/.test(s)),
+      ),
+    ].slice(0, MAX_COMPARED);
+    const out: CompareSearch = { ids: ids.join(',') };
+    for (const k of ['diff', 'rank', 'row'] as const) {
+      const v = optionalString(raw[k]);
+      if (v) out[k] = v;
+    }
+    return out;
+  },
+  component: ComparePage,
+});
+
+const routeTree = rootRoute.addChildren([
+  indexRoute,
+  tracesRoute,
+  threadsRoute,
+  objectRoute,
+  opRoute,
+  callRoute,
+  evaluationsRoute,
+  compareRoute,
+]);
 
 export const router = createRouter({ routeTree, defaultPreload: false, scrollRestoration: false });
 

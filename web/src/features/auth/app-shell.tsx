@@ -42,6 +42,12 @@ export function AppShell() {
             <Link to="/$entity/$project/weave/threads" params={{ entity: params.entity!, project: params.project! }}>
               Threads
             </Link>
+            <Link
+              to="/$entity/$project/weave/evaluations"
+              params={{ entity: params.entity!, project: params.project! }}
+            >
+              Evaluations
+            </Link>
           </nav>
         )}
         <span className="spacer" />

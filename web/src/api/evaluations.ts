@@ -1,0 +1,104 @@
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { Call } from '../lib/call.js';
+import type { EvalResultsPage, EvalResultsSummary, EvalStatus } from '../lib/evals.js';
+import { postJson, postJsonl } from './client.js';
+import { keys } from './keys.js';
+
+export const EVAL_LIST_LIMIT = 500;
+export const ROWS_PAGE = 100;
+
+/** Every `Evaluation.evaluate` root call of the project, newest first (evaluations spec §7). */
+export function useEvaluationRuns(projectId: string) {
+  return useQuery({
+    queryKey: keys.evalRuns(projectId),
+    queryFn: ({ signal }) =>
+      postJsonl<Call>(
+        '/calls/stream_query',
+        {
+          project_id: projectId,
+          filter: { op_names: [`weave:///${projectId}/op/Evaluation.evaluate:*`], trace_roots_only: true },
+          columns: [
+            'id',
+            'op_name',
+            'display_name',
+            'trace_id',
+            'started_at',
+            'ended_at',
+            'exception',
+            'inputs',
+            'output',
+            'attributes',
+            'summary',
+          ],
+          sort_by: [{ field: 'started_at', direction: 'desc' }],
+          limit: EVAL_LIST_LIMIT,
+        },
+        signal,
+      ),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** `POST /evaluations/status`, polled every two seconds while the run is running (spec §6.4). */
+export function useEvaluationStatus(projectId: string, callId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: keys.evalStatus(projectId, callId),
+    enabled,
+    queryFn: async ({ signal }) =>
+      (
+        await postJson<{ status: EvalStatus }>(
+          '/evaluations/status',
+          { project_id: projectId, call_id: callId },
+          signal,
+        )
+      ).status,
+    refetchInterval: (q) => (q.state.data?.code === 'running' ? 2000 : false),
+  });
+}
+
+const resultsPath = (projectId: string) => `/v2/${projectId}/eval_results/query`;
+
+/** Aggregates of the compared evaluations, without rows (spec §4.3 step 7). */
+export function useEvalSummary(projectId: string, ids: string[]) {
+  const body = { evaluation_call_ids: ids, include_rows: false, include_summary: true, include_costs: true };
+  return useQuery({
+    queryKey: keys.evalResults(projectId, body),
+    enabled: ids.length > 0,
+    queryFn: async ({ signal }) =>
+      (await postJson<EvalResultsPage>(resultsPath(projectId), body, signal)).summary as EvalResultsSummary,
+  });
+}
+
+export interface EvalRowsRequest {
+  ids: string[];
+  /** A `scores.…` field to sort by its difference across evaluations, largest first. */
+  diffField: string | null;
+}
+
+/** The per-row results, a page of ROWS_PAGE at a time through offset/limit. */
+export function useEvalRows(projectId: string, req: EvalRowsRequest) {
+  const body = {
+    evaluation_call_ids: req.ids,
+    include_raw_data_rows: true,
+    resolve_row_refs: true,
+    include_costs: true,
+    sort_by: req.diffField
+      ? [
+          { field: req.diffField, direction: 'desc', mode: 'difference' },
+          { field: req.diffField, direction: 'asc', evaluation_call_id: req.ids[0] },
+        ]
+      : null,
+  };
+  return useInfiniteQuery({
+    queryKey: keys.evalResults(projectId, body),
+    enabled: req.ids.length > 0,
+    initialPageParam: 0,
+    queryFn: ({ pageParam, signal }) =>
+      postJson<EvalResultsPage>(resultsPath(projectId), { ...body, limit: ROWS_PAGE, offset: pageParam }, signal),
+    getNextPageParam: (last, pages) => {
+      const loaded = pages.length * ROWS_PAGE;
+      return loaded < last.total_rows ? loaded : undefined;
+    },
+    placeholderData: keepPreviousData,
+  });
+}
