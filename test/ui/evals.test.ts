@@ -81,6 +81,7 @@ describe('web UI: evaluations', { skip, concurrency: 1 }, () => {
     // leaderboard: ranked by the first score, the best of each column said in words
     const board = page.getByRole('table', { name: 'Leaderboard' });
     await board.getByRole('row').nth(2).waitFor();
+    await board.getByText('$0.00013').first().waitFor(); // the cost query answers after the rows
     const ranked = await board.getByRole('row').allInnerTexts();
     assert.match(ranked[1]!, /^1\s+qa-eval large\s+model-large\s+100\.0% ★ best\s+8 ★ best\s+12\s+552\s+\$0\.00013/);
     assert.match(ranked[2]!, /^2\s+qa-eval small\s+model-small\s+91\.7%\s+7\.583\s+12\s+552/);

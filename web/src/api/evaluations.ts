@@ -1,6 +1,6 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { Call } from '../lib/call.js';
-import type { EvalResultsPage, EvalResultsSummary, EvalStatus } from '../lib/evals.js';
+import type { EvalResultsPage, EvalStatus } from '../lib/evals.js';
 import { postJson, postJsonl } from './client.js';
 import { keys } from './keys.js';
 
@@ -39,6 +39,27 @@ export function useEvaluationRuns(projectId: string) {
   });
 }
 
+/** The root calls of the given evaluations by id (status and timing, no inputs or outputs). */
+export function useEvalRoots(projectId: string, ids: string[]) {
+  return useQuery<Map<string, Call>>({
+    queryKey: keys.evalRoots(projectId, ids),
+    enabled: ids.length > 0,
+    refetchInterval: (q) => ([...(q.state.data?.values() ?? [])].some((c) => c.ended_at == null) ? 3000 : false),
+    queryFn: async ({ signal }) => {
+      const calls = await postJsonl<Call>(
+        '/calls/stream_query',
+        {
+          project_id: projectId,
+          filter: { call_ids: ids },
+          columns: ['id', 'op_name', 'display_name', 'trace_id', 'started_at', 'ended_at', 'exception', 'summary'],
+        },
+        signal,
+      );
+      return new Map(calls.map((c) => [c.id, c]));
+    },
+  });
+}
+
 /** `POST /evaluations/status`, polled every two seconds while the run is running (spec §6.4). */
 export function useEvaluationStatus(projectId: string, callId: string, enabled: boolean) {
   return useQuery({
@@ -58,14 +79,19 @@ export function useEvaluationStatus(projectId: string, callId: string, enabled: 
 
 const resultsPath = (projectId: string) => `/v2/${projectId}/eval_results/query`;
 
-/** Aggregates of the compared evaluations, without rows (spec §4.3 step 7). */
-export function useEvalSummary(projectId: string, ids: string[]) {
+/**
+ * The predict cost of each compared evaluation: a second, slower query (the server prices every
+ * predict call), asked for only once the rows are on screen.
+ */
+export function useEvalCosts(projectId: string, ids: string[], enabled: boolean) {
   const body = { evaluation_call_ids: ids, include_rows: false, include_summary: true, include_costs: true };
   return useQuery({
     queryKey: keys.evalResults(projectId, body),
-    enabled: ids.length > 0,
-    queryFn: async ({ signal }) =>
-      (await postJson<EvalResultsPage>(resultsPath(projectId), body, signal)).summary as EvalResultsSummary,
+    enabled: enabled && ids.length > 0,
+    queryFn: async ({ signal }) => {
+      const summary = (await postJson<EvalResultsPage>(resultsPath(projectId), body, signal)).summary;
+      return new Map((summary?.evaluations ?? []).map((e) => [e.evaluation_call_id, e.predict_total_cost]));
+    },
   });
 }
 
@@ -75,13 +101,15 @@ export interface EvalRowsRequest {
   diffField: string | null;
 }
 
-/** The per-row results, a page of ROWS_PAGE at a time through offset/limit. */
+/**
+ * The per-row results, a page of ROWS_PAGE at a time through offset/limit. The first page also
+ * carries the summary (spec §4.3 step 7: independent of paging), so the view opens with one request.
+ */
 export function useEvalRows(projectId: string, req: EvalRowsRequest) {
   const body = {
     evaluation_call_ids: req.ids,
     include_raw_data_rows: true,
     resolve_row_refs: true,
-    include_costs: true,
     sort_by: req.diffField
       ? [
           { field: req.diffField, direction: 'desc', mode: 'difference' },
@@ -94,7 +122,11 @@ export function useEvalRows(projectId: string, req: EvalRowsRequest) {
     enabled: req.ids.length > 0,
     initialPageParam: 0,
     queryFn: ({ pageParam, signal }) =>
-      postJson<EvalResultsPage>(resultsPath(projectId), { ...body, limit: ROWS_PAGE, offset: pageParam }, signal),
+      postJson<EvalResultsPage>(
+        resultsPath(projectId),
+        { ...body, include_summary: pageParam === 0, limit: ROWS_PAGE, offset: pageParam },
+        signal,
+      ),
     getNextPageParam: (last, pages) => {
       const loaded = pages.length * ROWS_PAGE;
       return loaded < last.total_rows ? loaded : undefined;

@@ -12,6 +12,7 @@ export const keys = {
   turns: (projectId: string, threadId: string) => ['calls', projectId, 'turns', threadId] as const,
   obj: (projectId: string, name: string, digest: string) => ['objects', projectId, 'read', name, digest] as const,
   evalRuns: (projectId: string) => ['evals', projectId, 'runs'] as const,
+  evalRoots: (projectId: string, ids: string[]) => ['evals', projectId, 'roots', ids] as const,
   evalStatus: (projectId: string, id: string) => ['evals', projectId, 'status', id] as const,
   evalResults: (projectId: string, req: unknown) => ['evals', projectId, 'eval_results', req] as const,
   file: (projectId: string, digest: string) => ['files', projectId, 'content', digest] as const,

@@ -1,8 +1,10 @@
 import { useCallback, useMemo } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useEvalRows, useEvalSummary, useEvaluationStatus } from '../../api/evaluations.js';
+import { useEvalCosts, useEvalRoots, useEvalRows, useEvaluationStatus } from '../../api/evaluations.js';
 import { CopyLinkButton } from '../../components/copy-link.js';
 import { PageHeading } from '../../components/page-heading.js';
+import { StatusBadge } from '../../components/status-badge.js';
+import { callStatus, type Call } from '../../lib/call.js';
 import { refName, scoreDims, type EvalSummary } from '../../lib/evals.js';
 import { compareRoute } from '../../router.js';
 import { EvalRowsTable } from './eval-rows-table.js';
@@ -21,14 +23,18 @@ export function ComparePage() {
   const navigate = useNavigate({ from: compareRoute.fullPath });
   const projectId = `${entity}/${project}`;
   const ids = useMemo(() => (search.ids ? search.ids.split(',') : []), [search.ids]);
-  const summary = useEvalSummary(projectId, ids);
-  const dims = useMemo(() => scoreDims(summary.data), [summary.data]);
-  const sortable = dims.filter((d) => d.type === 'binary' || d.type === 'continuous');
-  const diffField = search.diff && sortable.some((d) => d.field === search.diff) ? search.diff : null;
+  // The order field is checked against the summary's dimensions once it is known; the server refuses a
+  // field that is not `scores.…` with a 400, which the page shows.
+  const diffField = search.diff?.startsWith('scores.') ? search.diff : null;
   const rows = useEvalRows(projectId, { ids, diffField });
+  const summary = rows.data?.pages[0]?.summary ?? undefined;
+  const dims = useMemo(() => scoreDims(summary), [summary]);
+  const sortable = dims.filter((d) => d.type === 'binary' || d.type === 'continuous');
+  const costs = useEvalCosts(projectId, ids, summary != null);
+  const roots = useEvalRoots(projectId, ids);
   const allRows = useMemo(() => rows.data?.pages.flatMap((p) => p.rows) ?? [], [rows.data]);
   const total = rows.data?.pages[0]?.total_rows ?? 0;
-  const byId = new Map((summary.data?.evaluations ?? []).map((e) => [e.evaluation_call_id, e]));
+  const byId = new Map((summary?.evaluations ?? []).map((e) => [e.evaluation_call_id, e]));
   const labels = ids.map((id) => {
     const e = byId.get(id);
     return e ? runLabel(e) : id.slice(0, 8);
@@ -61,22 +67,31 @@ export function ComparePage() {
           page.
         </p>
       )}
-      {ids.length > 0 && summary.isPending && <p className="muted">Loading results…</p>}
-      {summary.isError && <p role="alert">Could not load results: {summary.error.message}</p>}
-      {summary.data && (
+      {ids.length > 0 && rows.isPending && <p className="muted">Loading results…</p>}
+      {rows.isError && <p role="alert">Could not load results: {rows.error.message}</p>}
+      {summary && (
         <>
           <ul className="run-chips" aria-label="Compared runs">
             {ids.map((id, i) => (
-              <RunChip key={id} projectId={projectId} id={id} label={labels[i]} summary={byId.get(id)} />
+              <RunChip
+                key={id}
+                projectId={projectId}
+                id={id}
+                label={labels[i]}
+                summary={byId.get(id)}
+                root={roots.data?.get(id)}
+                rootsLoaded={roots.isSuccess}
+              />
             ))}
           </ul>
           <section aria-labelledby="leaderboard-h">
             <h2 id="leaderboard-h">Leaderboard</h2>
-            {summary.data.evaluations.length === 0 ? (
+            {summary.evaluations.length === 0 ? (
               <p className="muted">No results yet for these runs.</p>
             ) : (
               <Leaderboard
-                evals={summary.data.evaluations}
+                evals={summary.evaluations}
+                costs={costs.data}
                 dims={dims}
                 rankBy={rankBy}
                 onRankBy={(rank) => setSearch({ rank })}
@@ -98,7 +113,6 @@ export function ComparePage() {
                 </select>
               </label>
             </div>
-            {rows.isError && <p role="alert">Could not load rows: {rows.error.message}</p>}
             <div className={`rows-layout${selectedRow ? ' with-detail' : ''}`}>
               <EvalRowsTable
                 rows={allRows}
@@ -127,13 +141,18 @@ function RunChip({
   id,
   label,
   summary,
+  root,
+  rootsLoaded,
 }: {
   projectId: string;
   id: string;
   label: string;
   summary: EvalSummary | undefined;
+  root: Call | undefined;
+  rootsLoaded: boolean;
 }) {
-  const status = useEvaluationStatus(projectId, id, true);
+  // Only a run still running needs /evaluations/status, polled for its progress.
+  const status = useEvaluationStatus(projectId, id, root != null && root.ended_at == null);
   const s = status.data;
   return (
     <li className="run-chip">
@@ -143,7 +162,8 @@ function RunChip({
       </span>
       {s?.code === 'running' && <Progress done={s.completed_rows} total={s.total_rows} label={label} />}
       {s?.code === 'failed' && <span className="error-text small">Failed: {s.error ?? 'unknown error'}</span>}
-      {s?.code === 'not_found' && <span className="error-text small">Not found</span>}
+      {rootsLoaded && !root && <span className="error-text small">No such run in this project</span>}
+      {root && root.ended_at != null && <StatusBadge status={callStatus(root)} />}
     </li>
   );
 }

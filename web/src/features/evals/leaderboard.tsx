@@ -16,11 +16,14 @@ export const runLabel = (e: EvalSummary) => e.display_name ?? refName(e.model_re
  */
 export function Leaderboard({
   evals,
+  costs,
   dims,
   rankBy,
   onRankBy,
 }: {
   evals: EvalSummary[];
+  /** Predict cost per evaluation, once the slower cost query has answered. */
+  costs: Map<string, number | null> | undefined;
   dims: ScoreDim[];
   rankBy: ScoreDim | undefined;
   onRankBy: (label: string) => void;
@@ -79,7 +82,7 @@ export function Leaderboard({
               })}
               <td className="num">{formatInt(e.trial_count)}</td>
               <td className="num">{e.predict_total_tokens == null ? '—' : formatInt(e.predict_total_tokens)}</td>
-              <td className="num">{formatCost(e.predict_total_cost)}</td>
+              <td className="num">{costs ? formatCost(costs.get(e.evaluation_call_id)) : '…'}</td>
             </tr>
           ))}
         </tbody>
