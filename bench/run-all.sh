@@ -9,3 +9,4 @@ npx tsx bench/objects.ts
 npx tsx bench/otel.ts
 npx tsx bench/training.ts
 npx tsx bench/ui.ts
+npx tsx bench/ui-evals.ts
