@@ -63,6 +63,18 @@ try {
   await page.goto(`${ui.url}/${PROJECT}/weave/objects/support-model/versions/latest`);
   await page.getByText('"Be brief."').waitFor();
   await shot('object-version');
+  await page.goto(`${ui.url}/${PROJECT}/weave/objects`);
+  await page.getByRole('table', { name: 'Objects' }).waitFor();
+  await shot('objects');
+  await page.goto(`${ui.url}/${PROJECT}/weave/objects/support-model/versions/latest`);
+  await page.getByRole('link', { name: 'Changes from v0' }).click();
+  await page.getByRole('table', { name: 'Changes from v0 to v1' }).waitFor();
+  await page.getByRole('heading', { name: 'Changes from v0 to v1' }).scrollIntoViewIfNeeded();
+  await shot('object-diff');
+  await page.goto(`${ui.url}/${PROJECT}/weave/objects/qa-questions/versions/${ui.seeded.evals.datasetDigest}`);
+  await page.getByText('Capital of France?').waitFor();
+  await page.getByRole('heading', { name: 'Rows' }).scrollIntoViewIfNeeded();
+  await shot('dataset');
   const ev = ui.seeded.evals;
   await page.goto(`${ui.url}/${PROJECT}/weave/evaluations`);
   await page.getByText('5 / 12 rows').first().waitFor();

@@ -103,6 +103,20 @@ export async function seed(
       val: { name: 'support-model', model: 'gpt-4o-mini', temperature: 0.2, system_prompt: 'Be brief.' },
     },
   });
+  // a second version, so the object page has a history and a diff
+  await post('/obj/create', {
+    obj: {
+      project_id: PROJECT,
+      object_id: 'support-model',
+      val: {
+        name: 'support-model',
+        model: 'gpt-4o-mini',
+        temperature: 0.4,
+        system_prompt: 'Be brief.',
+        max_tokens: 512,
+      },
+    },
+  });
   await post('/cost/create', {
     project_id: PROJECT,
     costs: {

@@ -5,6 +5,7 @@ import { ProjectsPage } from './features/projects/projects-page.js';
 import { TracesPage } from './features/calls/traces-page.js';
 import { ThreadsPage } from './features/threads/threads-page.js';
 import { ObjectVersionPage } from './features/objects/object-version-page.js';
+import { ObjectsPage } from './features/objects/objects-page.js';
 import { parseTracesSearch } from './lib/query.js';
 import { NotFound } from './features/auth/not-found.js';
 import { EvaluationsPage } from './features/evals/evaluations-page.js';
@@ -38,12 +39,30 @@ export const threadsRoute = createRoute({
 export const objectRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/$entity/$project/weave/objects/$name/versions/$digest',
+  validateSearch: (raw: Record<string, unknown>): { diff?: string } => {
+    const diff = optionalString(raw.diff);
+    return diff ? { diff } : {};
+  },
   component: () => <ObjectVersionPage kind="object" />,
+});
+
+export const objectsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$entity/$project/weave/objects',
+  validateSearch: (raw: Record<string, unknown>): { kind?: 'op' | 'object' | 'dataset' } => {
+    const k = raw.kind;
+    return k === 'op' || k === 'object' || k === 'dataset' ? { kind: k } : {};
+  },
+  component: ObjectsPage,
 });
 
 export const opRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/$entity/$project/weave/ops/$name/versions/$digest',
+  validateSearch: (raw: Record<string, unknown>): { diff?: string } => {
+    const diff = optionalString(raw.diff);
+    return diff ? { diff } : {};
+  },
   component: () => <ObjectVersionPage kind="op" />,
 });
 
@@ -104,6 +123,7 @@ const routeTree = rootRoute.addChildren([
   indexRoute,
   tracesRoute,
   threadsRoute,
+  objectsRoute,
   objectRoute,
   opRoute,
   callRoute,

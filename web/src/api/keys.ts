@@ -15,5 +15,9 @@ export const keys = {
   evalRoots: (projectId: string, ids: string[]) => ['evals', projectId, 'roots', ids] as const,
   evalStatus: (projectId: string, id: string) => ['evals', projectId, 'status', id] as const,
   evalResults: (projectId: string, req: unknown) => ['evals', projectId, 'eval_results', req] as const,
+  objList: (projectId: string) => ['objects', projectId, 'list'] as const,
+  objVersions: (projectId: string, name: string) => ['objects', projectId, 'versions', name] as const,
+  tablePage: (projectId: string, digest: string, page: number) => ['tables', projectId, 'query', digest, page] as const,
+  tableCount: (projectId: string, digest: string) => ['tables', projectId, 'query_stats', digest] as const,
   file: (projectId: string, digest: string) => ['files', projectId, 'content', digest] as const,
 };

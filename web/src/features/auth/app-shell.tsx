@@ -48,6 +48,9 @@ export function AppShell() {
             >
               Evaluations
             </Link>
+            <Link to="/$entity/$project/weave/objects" params={{ entity: params.entity!, project: params.project! }}>
+              Objects
+            </Link>
           </nav>
         )}
         <span className="spacer" />
