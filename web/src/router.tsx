@@ -10,6 +10,8 @@ import { parseTracesSearch } from './lib/query.js';
 import { NotFound } from './features/auth/not-found.js';
 import { EvaluationsPage } from './features/evals/evaluations-page.js';
 import { ComparePage } from './features/evals/compare-page.js';
+import { QueuesPage } from './features/queues/queues-page.js';
+import { ReviewPage } from './features/queues/review-page.js';
 
 const TracePage = lazy(() => import('./features/trace/trace-page.js'));
 
@@ -119,6 +121,22 @@ export const compareRoute = createRoute({
   component: ComparePage,
 });
 
+export const queuesRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$entity/$project/weave/queues',
+  component: QueuesPage,
+});
+
+export const reviewRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$entity/$project/weave/queues/$queueId',
+  validateSearch: (raw: Record<string, unknown>): { i?: number } => {
+    const i = Number(raw.i);
+    return Number.isInteger(i) && i >= 0 ? { i } : {};
+  },
+  component: ReviewPage,
+});
+
 const routeTree = rootRoute.addChildren([
   indexRoute,
   tracesRoute,
@@ -129,6 +147,8 @@ const routeTree = rootRoute.addChildren([
   callRoute,
   evaluationsRoute,
   compareRoute,
+  queuesRoute,
+  reviewRoute,
 ]);
 
 export const router = createRouter({ routeTree, defaultPreload: false, scrollRestoration: false });

@@ -19,5 +19,8 @@ export const keys = {
   objVersions: (projectId: string, name: string) => ['objects', projectId, 'versions', name] as const,
   tablePage: (projectId: string, digest: string, page: number) => ['tables', projectId, 'query', digest, page] as const,
   tableCount: (projectId: string, digest: string) => ['tables', projectId, 'query_stats', digest] as const,
+  queues: (projectId: string) => ['queues', projectId, 'query'] as const,
+  queue: (projectId: string, id: string) => ['queues', projectId, 'read', id] as const,
+  queueItems: (projectId: string, id: string) => ['queues', projectId, 'items', id] as const,
   file: (projectId: string, digest: string) => ['files', projectId, 'content', digest] as const,
 };

@@ -51,6 +51,9 @@ export function AppShell() {
             <Link to="/$entity/$project/weave/objects" params={{ entity: params.entity!, project: params.project! }}>
               Objects
             </Link>
+            <Link to="/$entity/$project/weave/queues" params={{ entity: params.entity!, project: params.project! }}>
+              Queues
+            </Link>
           </nav>
         )}
         <span className="spacer" />
