@@ -93,6 +93,13 @@ try {
   await page.goto(`${ui.url}/${PROJECT}/weave/queues`);
   await page.getByRole('table', { name: 'Annotation queues' }).waitFor();
   await shot('queues');
+  await page.goto(`${ui.url}/${PROJECT}/settings`);
+  await page.getByRole('table', { name: 'API keys' }).waitFor();
+  await page.getByLabel('User').fill('ci-bot');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.getByLabel('New API key').waitFor();
+  await page.getByRole('table', { name: 'Prices' }).getByText('gpt-4o-mini').waitFor();
+  await shot('settings');
   const ev = ui.seeded.evals;
   await page.goto(`${ui.url}/${PROJECT}/weave/evaluations`);
   await page.getByText('5 / 12 rows').first().waitFor();

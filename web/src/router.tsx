@@ -12,6 +12,7 @@ import { EvaluationsPage } from './features/evals/evaluations-page.js';
 import { ComparePage } from './features/evals/compare-page.js';
 import { QueuesPage } from './features/queues/queues-page.js';
 import { ReviewPage } from './features/queues/review-page.js';
+import { SettingsPage } from './features/settings/settings-page.js';
 
 const TracePage = lazy(() => import('./features/trace/trace-page.js'));
 
@@ -137,6 +138,12 @@ export const reviewRoute = createRoute({
   component: ReviewPage,
 });
 
+export const settingsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$entity/$project/settings',
+  component: SettingsPage,
+});
+
 const routeTree = rootRoute.addChildren([
   indexRoute,
   tracesRoute,
@@ -149,6 +156,7 @@ const routeTree = rootRoute.addChildren([
   compareRoute,
   queuesRoute,
   reviewRoute,
+  settingsRoute,
 ]);
 
 export const router = createRouter({ routeTree, defaultPreload: false, scrollRestoration: false });

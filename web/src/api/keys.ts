@@ -22,5 +22,7 @@ export const keys = {
   queues: (projectId: string) => ['queues', projectId, 'query'] as const,
   queue: (projectId: string, id: string) => ['queues', projectId, 'read', id] as const,
   queueItems: (projectId: string, id: string) => ['queues', projectId, 'items', id] as const,
+  apiKeys: (entity: string) => ['settings', entity, 'keys'] as const,
+  prices: (projectId: string) => ['settings', projectId, 'prices'] as const,
   file: (projectId: string, digest: string) => ['files', projectId, 'content', digest] as const,
 };
