@@ -100,6 +100,9 @@ try {
   await page.getByLabel('New API key').waitFor();
   await page.getByRole('table', { name: 'Prices' }).getByText('gpt-4o-mini').waitFor();
   await shot('settings');
+  await page.goto(`${ui.url}/${PROJECT}/weave/dashboard?from=2026-11-19&to=2026-11-22`);
+  await page.getByRole('figure', { name: 'Cost by model' }).locator('svg').first().waitFor();
+  await shot('dashboard');
   const ev = ui.seeded.evals;
   await page.goto(`${ui.url}/${PROJECT}/weave/evaluations`);
   await page.getByText('5 / 12 rows').first().waitFor();

@@ -15,6 +15,8 @@ import { ReviewPage } from './features/queues/review-page.js';
 import { SettingsPage } from './features/settings/settings-page.js';
 
 const TracePage = lazy(() => import('./features/trace/trace-page.js'));
+// The dashboard carries the chart library; it loads only when opened.
+const DashboardPage = lazy(() => import('./features/dashboards/dashboard-page.js'));
 
 const rootRoute = createRootRoute({ component: AppShell, notFoundComponent: NotFound });
 
@@ -144,6 +146,32 @@ export const settingsRoute = createRoute({
   component: SettingsPage,
 });
 
+export interface DashboardSearch {
+  op?: string;
+  range?: '24h' | '7d' | '30d';
+  /** `YYYY-MM-DD` (UTC), with `to`: an explicit range instead of one relative to now. */
+  from?: string;
+  to?: string;
+}
+
+const day = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : undefined);
+
+export const dashboardRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$entity/$project/weave/dashboard',
+  validateSearch: (raw: Record<string, unknown>): DashboardSearch => {
+    const out: DashboardSearch = {};
+    const op = optionalString(raw.op);
+    if (op) out.op = op;
+    if (raw.range === '24h' || raw.range === '7d' || raw.range === '30d') out.range = raw.range;
+    const from = day(raw.from);
+    const to = day(raw.to);
+    if (from && to && from < to) Object.assign(out, { from, to });
+    return out;
+  },
+  component: DashboardPage,
+});
+
 const routeTree = rootRoute.addChildren([
   indexRoute,
   tracesRoute,
@@ -157,6 +185,7 @@ const routeTree = rootRoute.addChildren([
   queuesRoute,
   reviewRoute,
   settingsRoute,
+  dashboardRoute,
 ]);
 
 export const router = createRouter({ routeTree, defaultPreload: false, scrollRestoration: false });

@@ -24,5 +24,6 @@ export const keys = {
   queueItems: (projectId: string, id: string) => ['queues', projectId, 'items', id] as const,
   apiKeys: (entity: string) => ['settings', entity, 'keys'] as const,
   prices: (projectId: string) => ['settings', projectId, 'prices'] as const,
+  callStats: (projectId: string, req: unknown) => ['calls', projectId, 'stats', req] as const,
   file: (projectId: string, digest: string) => ['files', projectId, 'content', digest] as const,
 };

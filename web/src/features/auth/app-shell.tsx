@@ -42,6 +42,9 @@ export function AppShell() {
             <Link to="/$entity/$project/weave/threads" params={{ entity: params.entity!, project: params.project! }}>
               Threads
             </Link>
+            <Link to="/$entity/$project/weave/dashboard" params={{ entity: params.entity!, project: params.project! }}>
+              Dashboard
+            </Link>
             <Link
               to="/$entity/$project/weave/evaluations"
               params={{ entity: params.entity!, project: params.project! }}
