@@ -5,6 +5,8 @@ import { diffValues, flatten } from '../../web/src/lib/diff.js';
 import {
   evalKind,
   formatMetric,
+  outputRefsOf,
+  withResolvedOutputs,
   metric,
   refName,
   rowDiff,
@@ -156,6 +158,17 @@ describe('evaluation results', () => {
     assert.equal(refName('weave:///acme/demo/object/qa-eval:abc'), 'qa-eval');
     assert.equal(refName({ name: 'logged' }), 'logged');
     assert.equal(refName(null), '—');
+  });
+
+  test('outputs stored as refs are listed once and replaced by their values', () => {
+    const ref = 'weave:///acme/demo/object/calc_small:abc/attr/answers/key/2%2B2';
+    const rows = [row(['a', trial(ref, {})], ['b', trial('4', {})]), row(['a', trial(ref, {})], ['b', null])];
+    assert.deepEqual(outputRefsOf(rows), [ref]);
+    const resolved = withResolvedOutputs(rows, new Map([[ref, '4']]));
+    assert.equal(resolved[0]!.evaluations[0]!.trials[0]!.model_output, '4');
+    assert.equal(rowDiff(resolved[0]!, ['a', 'b'], []).output, false, 'equal once resolved');
+    assert.equal(rowDiff(rows[0]!, ['a', 'b'], []).output, true);
+    assert.equal(withResolvedOutputs(rows, undefined), rows);
   });
 
   test('summary line of a run output (auto-summary shapes)', () => {

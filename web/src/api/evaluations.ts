@@ -134,3 +134,26 @@ export function useEvalRows(projectId: string, req: EvalRowsRequest) {
     placeholderData: keepPreviousData,
   });
 }
+
+/**
+ * Values of the weave refs among model outputs: the Python client stores an output that is also an
+ * attribute of the model as a ref to it (`…/object/calc:…/attr/answers/key/3%2B3`), so outputs are
+ * resolved through `/refs/read_batch` before they are shown or compared.
+ */
+export function useResolvedRefs(refs: string[]) {
+  return useQuery({
+    queryKey: ['refs', 'read_batch', refs] as const,
+    enabled: refs.length > 0,
+    staleTime: Infinity,
+    placeholderData: keepPreviousData,
+    queryFn: async ({ signal }) => {
+      const out = new Map<string, unknown>();
+      for (let i = 0; i < refs.length; i += 500) {
+        const chunk = refs.slice(i, i + 500);
+        const { vals } = await postJson<{ vals: unknown[] }>('/refs/read_batch', { refs: chunk }, signal);
+        chunk.forEach((r, k) => out.set(r, vals[k]));
+      }
+      return out;
+    },
+  });
+}

@@ -175,3 +175,32 @@ export function summaryLine(output: unknown, max = 4): string {
   for (const [k, v] of Object.entries(record(output))) if (k !== 'model_latency') walk(v, k);
   return parts.join(' · ');
 }
+
+const isWeaveRef = (v: unknown): v is string => typeof v === 'string' && v.startsWith('weave:///');
+
+/** Distinct model outputs that are weave refs (the client may store an output as a ref). */
+export function outputRefsOf(rows: EvalResultsRow[]): string[] {
+  const refs = new Set<string>();
+  for (const r of rows)
+    for (const e of r.evaluations) for (const t of e.trials) if (isWeaveRef(t.model_output)) refs.add(t.model_output);
+  return [...refs].sort();
+}
+
+/** Rows with ref outputs replaced by their values (unresolved ones stay as refs). */
+export function withResolvedOutputs(
+  rows: EvalResultsRow[],
+  values: Map<string, unknown> | undefined,
+): EvalResultsRow[] {
+  if (!values || values.size === 0) return rows;
+  return rows.map((r) => ({
+    ...r,
+    evaluations: r.evaluations.map((e) => ({
+      ...e,
+      trials: e.trials.map((t) =>
+        isWeaveRef(t.model_output) && values.has(t.model_output)
+          ? { ...t, model_output: values.get(t.model_output) }
+          : t,
+      ),
+    })),
+  }));
+}

@@ -1,11 +1,17 @@
 import { useCallback, useMemo } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useEvalCosts, useEvalRoots, useEvalRows, useEvaluationStatus } from '../../api/evaluations.js';
+import {
+  useEvalCosts,
+  useEvalRoots,
+  useEvalRows,
+  useEvaluationStatus,
+  useResolvedRefs,
+} from '../../api/evaluations.js';
 import { CopyLinkButton } from '../../components/copy-link.js';
 import { PageHeading } from '../../components/page-heading.js';
 import { StatusBadge } from '../../components/status-badge.js';
 import { callStatus, type Call } from '../../lib/call.js';
-import { refName, scoreDims, type EvalSummary } from '../../lib/evals.js';
+import { outputRefsOf, refName, scoreDims, withResolvedOutputs, type EvalSummary } from '../../lib/evals.js';
 import { compareRoute } from '../../router.js';
 import { EvalRowsTable } from './eval-rows-table.js';
 import { Leaderboard, runLabel } from './leaderboard.js';
@@ -32,7 +38,10 @@ export function ComparePage() {
   const sortable = dims.filter((d) => d.type === 'binary' || d.type === 'continuous');
   const costs = useEvalCosts(projectId, ids, summary != null);
   const roots = useEvalRoots(projectId, ids);
-  const allRows = useMemo(() => rows.data?.pages.flatMap((p) => p.rows) ?? [], [rows.data]);
+  const rawRows = useMemo(() => rows.data?.pages.flatMap((p) => p.rows) ?? [], [rows.data]);
+  const outputRefs = useMemo(() => outputRefsOf(rawRows), [rawRows]);
+  const resolved = useResolvedRefs(outputRefs);
+  const allRows = useMemo(() => withResolvedOutputs(rawRows, resolved.data), [rawRows, resolved.data]);
   const total = rows.data?.pages[0]?.total_rows ?? 0;
   const byId = new Map((summary?.evaluations ?? []).map((e) => [e.evaluation_call_id, e]));
   const labels = ids.map((id) => {
