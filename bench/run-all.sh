@@ -10,4 +10,5 @@ npx tsx bench/otel.ts
 npx tsx bench/training.ts
 npx tsx bench/monitors.ts
 npx tsx bench/ui.ts
+npx tsx bench/ui-evals.ts
 npx tsx bench/replicas.ts

@@ -4,6 +4,7 @@
  * call full of hostile HTML, threads with turns, feedback and one large trace.
  */
 import { deflateSync } from 'node:zlib';
+import { seedEvaluations, type SeededEvals } from './seed-evals.js';
 
 export const PROJECT = 'acme/demo';
 const T0 = Date.parse('2026-11-20T09:00:00Z');
@@ -21,6 +22,7 @@ export interface Seeded {
   bigValueId: string;
   opDigest: string;
   rootCount: number;
+  evals: SeededEvals;
 }
 
 function crc32(buf: Buffer): number {
@@ -99,6 +101,20 @@ export async function seed(
       project_id: PROJECT,
       object_id: 'support-model',
       val: { name: 'support-model', model: 'gpt-4o-mini', temperature: 0.2, system_prompt: 'Be brief.' },
+    },
+  });
+  // a second version, so the object page has a history and a diff
+  await post('/obj/create', {
+    obj: {
+      project_id: PROJECT,
+      object_id: 'support-model',
+      val: {
+        name: 'support-model',
+        model: 'gpt-4o-mini',
+        temperature: 0.4,
+        system_prompt: 'Be brief.',
+        max_tokens: 512,
+      },
     },
   });
   await post('/cost/create', {
@@ -373,5 +389,6 @@ export async function seed(
     feedback_type: 'wandb.note.1',
     payload: { note: 'Good answer, but mention the refund policy.' },
   });
-  return { chatId, errorId, imageId, hostileId, bigTraceId, bigValueId, opDigest, rootCount: roots };
+  const evals = await seedEvaluations(post, PROJECT, T0 - 3_600_000);
+  return { chatId, errorId, imageId, hostileId, bigTraceId, bigValueId, opDigest, rootCount: roots, evals };
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { postJson, request } from './client.js';
 import { keys } from './keys.js';
 
@@ -72,5 +72,114 @@ export function useOpNames(projectId: string) {
           signal,
         )
       ).objs.map((o) => o.object_id),
+  });
+}
+
+/** Latest version of every object and op, with tags and aliases (objects spec §3.3). */
+export function useObjectsList(projectId: string) {
+  return useQuery({
+    queryKey: keys.objList(projectId),
+    queryFn: async ({ signal }) =>
+      (
+        await postJson<{ objs: ObjVersion[] }>(
+          '/objs/query',
+          {
+            project_id: projectId,
+            filter: { latest_only: true },
+            metadata_only: true,
+            include_tags_and_aliases: true,
+            sort_by: [{ field: 'created_at', direction: 'desc' }],
+            limit: 1000,
+          },
+          signal,
+        )
+      ).objs,
+  });
+}
+
+/** Every version of one object, newest first. */
+export function useObjectVersions(projectId: string, name: string) {
+  return useQuery({
+    queryKey: keys.objVersions(projectId, name),
+    queryFn: async ({ signal }) =>
+      (
+        await postJson<{ objs: ObjVersion[] }>(
+          '/objs/query',
+          {
+            project_id: projectId,
+            filter: { object_ids: [name] },
+            metadata_only: true,
+            include_tags_and_aliases: true,
+            sort_by: [{ field: 'created_at', direction: 'desc' }],
+            limit: 1000,
+          },
+          signal,
+        )
+      ).objs,
+  });
+}
+
+export interface TableRow {
+  digest: string;
+  val: unknown;
+  original_index: number;
+}
+
+export const TABLE_PAGE = 200;
+
+/**
+ * The pages of a stored table that are on screen, each fetched through `/table/query` with
+ * offset/limit and cached by page number, so a jump to row 50,000 loads that page alone.
+ */
+export function useTablePages(projectId: string, digest: string, pages: number[]) {
+  return useQueries({
+    queries: pages.map((page) => ({
+      queryKey: keys.tablePage(projectId, digest, page),
+      staleTime: Infinity,
+      queryFn: async ({ signal }: { signal: AbortSignal }) =>
+        (
+          await postJson<{ rows: TableRow[] }>(
+            '/table/query',
+            { project_id: projectId, digest, limit: TABLE_PAGE, offset: page * TABLE_PAGE },
+            signal,
+          )
+        ).rows,
+    })),
+  });
+}
+
+export function useTableCount(projectId: string, digest: string | null) {
+  return useQuery({
+    queryKey: keys.tableCount(projectId, digest ?? ''),
+    enabled: digest != null,
+    staleTime: Infinity,
+    queryFn: async ({ signal }) =>
+      (await postJson<{ count: number }>('/table/query_stats', { project_id: projectId, digest }, signal)).count,
+  });
+}
+
+/** Adds or removes tags of a version, sets or removes aliases of an object (objects spec §3.5). */
+export function useObjectLabels(projectId: string, name: string) {
+  const qc = useQueryClient();
+  const path = `/objs/${encodeURIComponent(name)}`;
+  return useMutation({
+    mutationFn: async (op: {
+      action: 'add-tag' | 'remove-tag' | 'set-alias' | 'remove-alias';
+      digest: string;
+      value: string;
+    }) => {
+      const version = `${path}/versions/${encodeURIComponent(op.digest)}/tags`;
+      if (op.action === 'add-tag')
+        await request(version, { method: 'PUT', body: { project_id: projectId, tags: [op.value] } });
+      else if (op.action === 'remove-tag')
+        await request(`${version}/remove`, { body: { project_id: projectId, tags: [op.value] } });
+      else if (op.action === 'set-alias')
+        await request(`${path}/aliases`, {
+          method: 'PUT',
+          body: { project_id: projectId, digest: op.digest, aliases: [op.value] },
+        });
+      else await request(`${path}/aliases/remove`, { body: { project_id: projectId, aliases: [op.value] } });
+    },
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['objects', projectId] }),
   });
 }

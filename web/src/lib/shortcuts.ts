@@ -6,6 +6,11 @@ export const SHORTCUTS: { keys: string; action: string; where: string }[] = [
   { keys: 'Page Down, Page Up, Home, End', action: 'Move by a page, to the first or last row', where: 'Traces table' },
   { keys: 'Enter', action: 'Open the call', where: 'Traces table' },
   { keys: '→, ←', action: 'Expand / collapse a call', where: 'Call tree' },
+  { keys: 'j or →, k or ←', action: 'Next / previous item', where: 'Queue review' },
+  { keys: 'u, d', action: 'Thumbs up / down, then the next item', where: 'Queue review' },
+  { keys: 'n', action: 'Write a note (Enter saves, Escape leaves)', where: 'Queue review' },
+  { keys: 's', action: 'Skip the item', where: 'Queue review' },
+  { keys: '↓ or j, ↑ or k, Enter', action: 'Move between rows, open the row', where: 'Evaluation comparison' },
   { keys: 'Escape', action: 'Close this list', where: 'Shortcut list' },
 ];
 

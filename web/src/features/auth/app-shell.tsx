@@ -42,6 +42,24 @@ export function AppShell() {
             <Link to="/$entity/$project/weave/threads" params={{ entity: params.entity!, project: params.project! }}>
               Threads
             </Link>
+            <Link to="/$entity/$project/weave/dashboard" params={{ entity: params.entity!, project: params.project! }}>
+              Dashboard
+            </Link>
+            <Link
+              to="/$entity/$project/weave/evaluations"
+              params={{ entity: params.entity!, project: params.project! }}
+            >
+              Evaluations
+            </Link>
+            <Link to="/$entity/$project/weave/objects" params={{ entity: params.entity!, project: params.project! }}>
+              Objects
+            </Link>
+            <Link to="/$entity/$project/weave/queues" params={{ entity: params.entity!, project: params.project! }}>
+              Queues
+            </Link>
+            <Link to="/$entity/$project/settings" params={{ entity: params.entity!, project: params.project! }}>
+              Settings
+            </Link>
           </nav>
         )}
         <span className="spacer" />

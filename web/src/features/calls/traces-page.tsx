@@ -12,6 +12,7 @@ import { tracesRoute } from '../../router.js';
 import { CallsTable } from './calls-table.js';
 import { FilterBar } from './filter-bar.js';
 import { CopyLinkButton } from '../../components/copy-link.js';
+import { QueueFromView } from '../queues/queue-from-view.js';
 
 const LIVE_LABEL: Record<LiveState, string> = {
   off: 'Off',
@@ -142,6 +143,7 @@ export function TracesPage() {
             </button>
           )}
         </div>
+        <QueueFromView entity={entity} project={project} req={req} />
         <CopyLinkButton />
       </div>
       <FilterBar search={search} opNames={opNames} onChange={setSearch} />

@@ -1,25 +1,47 @@
 import { lazy, Suspense } from 'react';
-import { useParams } from '@tanstack/react-router';
-import { useFileText, useObject } from '../../api/objects.js';
+import { Link, useParams } from '@tanstack/react-router';
+import { useFileText, useObject, useObjectVersions, type ObjVersion } from '../../api/objects.js';
+import { CopyLinkButton } from '../../components/copy-link.js';
 import { JsonTree } from '../../components/json-tree.js';
 import { PageHeading } from '../../components/page-heading.js';
-import { formatTime } from '../../lib/format.js';
+import { formatTime, parseRef } from '../../lib/format.js';
+import { objectRoute, opRoute } from '../../router.js';
+import { DatasetRows } from './dataset-rows.js';
+import { ObjectLabels } from './object-labels.js';
+import { VersionDiff } from './version-diff.js';
 
 const CodeView = lazy(() => import('../../components/code-view.js'));
 
+/** The table digest of a dataset-like value (`rows: "weave:///…/table/<digest>"`), else null. */
+function rowsTable(val: unknown): string | null {
+  const rows = (val as { rows?: unknown } | null)?.rows;
+  if (typeof rows !== 'string') return null;
+  const ref = parseRef(rows);
+  return ref?.kind === 'table' ? ref.digest : null;
+}
+
 export function ObjectVersionPage({ kind }: { kind: 'op' | 'object' }) {
   const { entity, project, name, digest } = useParams({ strict: false }) as Record<string, string>;
+  const { diff } = (kind === 'op' ? opRoute : objectRoute).useSearch();
   const projectId = `${entity}/${project}`;
   const obj = useObject(projectId, name, digest);
   const val = obj.data?.val as { files?: Record<string, string> } | undefined;
   const codeDigest =
     kind === 'op' && val?.files && typeof val.files['obj.py'] === 'string' ? val.files['obj.py'] : null;
   const code = useFileText(projectId, codeDigest);
+  const table = rowsTable(obj.data?.val);
   return (
-    <main className="page narrow-wide">
-      <PageHeading>
-        {kind === 'op' ? 'Op' : 'Object'} <span className="mono">{name}</span>
-      </PageHeading>
+    <main className="page narrow-wide object-page">
+      <div className="page-head">
+        <Link to="/$entity/$project/weave/objects" params={{ entity, project }} className="back-link">
+          ← Objects
+        </Link>
+        <PageHeading>
+          {kind === 'op' ? 'Op' : table ? 'Dataset' : 'Object'} <span className="mono">{name}</span>
+        </PageHeading>
+        <span className="spacer" />
+        <CopyLinkButton />
+      </div>
       {obj.isPending && <p className="muted">Loading…</p>}
       {obj.isError && (
         <p role="alert">
@@ -40,19 +62,23 @@ export function ObjectVersionPage({ kind }: { kind: 'op' | 'object' }) {
             <dd>{obj.data.leaf_object_class ?? obj.data.base_object_class ?? '—'}</dd>
             <dt>Created</dt>
             <dd>{formatTime(obj.data.created_at)}</dd>
-            {obj.data.aliases && obj.data.aliases.length > 0 && (
-              <>
-                <dt>Aliases</dt>
-                <dd>{obj.data.aliases.join(', ')}</dd>
-              </>
-            )}
-            {obj.data.tags && obj.data.tags.length > 0 && (
-              <>
-                <dt>Tags</dt>
-                <dd>{obj.data.tags.join(', ')}</dd>
-              </>
-            )}
           </dl>
+          <ObjectLabels projectId={projectId} obj={obj.data} />
+          <Versions
+            kind={kind}
+            projectId={projectId}
+            entity={entity}
+            project={project}
+            current={obj.data}
+            diff={diff}
+          />
+          {diff && <VersionDiff projectId={projectId} obj={obj.data} base={diff} />}
+          {table && (
+            <section aria-labelledby="rows-h">
+              <h2 id="rows-h">Rows</h2>
+              <DatasetRows projectId={projectId} digest={table} />
+            </section>
+          )}
           {code.data && (
             <section>
               <h2>Source</h2>
@@ -68,5 +94,87 @@ export function ObjectVersionPage({ kind }: { kind: 'op' | 'object' }) {
         </>
       )}
     </main>
+  );
+}
+
+function Versions({
+  kind,
+  projectId,
+  entity,
+  project,
+  current,
+  diff,
+}: {
+  kind: 'op' | 'object';
+  projectId: string;
+  entity: string;
+  project: string;
+  current: ObjVersion;
+  diff: string | undefined;
+}) {
+  const versions = useObjectVersions(projectId, current.object_id);
+  const to =
+    kind === 'op'
+      ? ('/$entity/$project/weave/ops/$name/versions/$digest' as const)
+      : ('/$entity/$project/weave/objects/$name/versions/$digest' as const);
+  if (versions.isPending) return <p className="muted">Loading versions…</p>;
+  if (versions.isError) return <p role="alert">Could not load versions: {versions.error.message}</p>;
+  return (
+    <section aria-labelledby="versions-h">
+      <h2 id="versions-h">Versions</h2>
+      <table className="simple-table" aria-label="Versions">
+        <thead>
+          <tr>
+            <th scope="col">Version</th>
+            <th scope="col">Created (UTC)</th>
+            <th scope="col">Aliases</th>
+            <th scope="col">Tags</th>
+            <th scope="col">Compare</th>
+          </tr>
+        </thead>
+        <tbody>
+          {versions.data.map((v) => {
+            const isCurrent = v.digest === current.digest;
+            return (
+              <tr key={v.digest} className={isCurrent ? 'selected' : undefined}>
+                <th scope="row">
+                  {isCurrent ? (
+                    <span aria-current="page">v{v.version_index} (shown)</span>
+                  ) : (
+                    <Link to={to} params={{ entity, project, name: v.object_id, digest: v.digest }} search={{}}>
+                      v{v.version_index}
+                    </Link>
+                  )}
+                </th>
+                <td className="small">{formatTime(v.created_at, false)}</td>
+                <td>{(v.aliases ?? []).join(', ')}</td>
+                <td>{(v.tags ?? []).join(', ')}</td>
+                <td>
+                  {isCurrent ? (
+                    ''
+                  ) : v.digest === diff ? (
+                    <Link
+                      to={to}
+                      params={{ entity, project, name: current.object_id, digest: current.digest }}
+                      search={{}}
+                    >
+                      Hide changes
+                    </Link>
+                  ) : (
+                    <Link
+                      to={to}
+                      params={{ entity, project, name: current.object_id, digest: current.digest }}
+                      search={{ diff: v.digest }}
+                    >
+                      Changes from v{v.version_index}
+                    </Link>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
   );
 }

@@ -1,0 +1,128 @@
+import type { ReactNode } from 'react';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+
+/**
+ * The one chart wrapper: Recharts with the theme's colours as CSS variables (no injected style
+ * sheet), a title, and the data also as a table for screen readers and copying.
+ */
+export interface Series {
+  key: string;
+  label: string;
+  /** A CSS colour, normally `var(--chart-n)`. */
+  color: string;
+}
+
+const PALETTE = ['var(--chart-1)', 'var(--chart-2)', 'var(--chart-3)', 'var(--chart-4)', 'var(--chart-5)'];
+export const seriesColor = (i: number) => PALETTE[i % PALETTE.length]!;
+
+interface Props {
+  title: string;
+  data: Record<string, unknown>[];
+  x: string;
+  series: Series[];
+  kind: 'line' | 'bar';
+  stacked?: boolean;
+  formatX: (v: unknown) => string;
+  formatY?: (v: number) => string;
+  empty?: ReactNode;
+}
+
+export function Chart({ title, data, x, series, kind, stacked, formatX, formatY = (v) => String(v), empty }: Props) {
+  const axisStyle = { fill: 'var(--muted)', fontSize: 12 };
+  const common = (
+    <>
+      <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
+      <XAxis dataKey={x} tickFormatter={formatX} tick={axisStyle} stroke="var(--border)" minTickGap={24} />
+      <YAxis tickFormatter={formatY} tick={axisStyle} stroke="var(--border)" width={64} />
+      <Tooltip
+        labelFormatter={formatX}
+        formatter={(v) => (typeof v === 'number' ? formatY(v) : String(v))}
+        contentStyle={{ background: 'var(--bg)', border: '1px solid var(--border)', color: 'var(--fg)' }}
+      />
+      <Legend wrapperStyle={{ fontSize: 12 }} />
+    </>
+  );
+  return (
+    <figure className="chart">
+      <figcaption>{title}</figcaption>
+      {data.length === 0 ? (
+        (empty ?? <p className="muted">No data in this range.</p>)
+      ) : (
+        <div className="chart-box">
+          <ResponsiveContainer width="100%" height={220}>
+            {kind === 'line' ? (
+              <LineChart data={data} accessibilityLayer={false}>
+                {common}
+                {series.map((s) => (
+                  <Line
+                    key={s.key}
+                    dataKey={s.key}
+                    name={s.label}
+                    stroke={s.color}
+                    dot={false}
+                    isAnimationActive={false}
+                    connectNulls
+                  />
+                ))}
+              </LineChart>
+            ) : (
+              <BarChart data={data} accessibilityLayer={false}>
+                {common}
+                {series.map((s) => (
+                  <Bar
+                    key={s.key}
+                    dataKey={s.key}
+                    name={s.label}
+                    fill={s.color}
+                    stackId={stacked ? 'a' : undefined}
+                    isAnimationActive={false}
+                  />
+                ))}
+              </BarChart>
+            )}
+          </ResponsiveContainer>
+        </div>
+      )}
+      {data.length > 0 && (
+        <details className="chart-data">
+          <summary>Data</summary>
+          <table className="simple-table" aria-label={`${title} data`}>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                {series.map((s) => (
+                  <th scope="col" key={s.key} className="num">
+                    {s.label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {data.map((d, i) => (
+                <tr key={i}>
+                  <th scope="row">{formatX(d[x])}</th>
+                  {series.map((s) => (
+                    <td key={s.key} className="num">
+                      {typeof d[s.key] === 'number' ? formatY(d[s.key] as number) : '—'}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      )}
+    </figure>
+  );
+}

@@ -1,0 +1,102 @@
+import { useState } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { EVAL_LIST_LIMIT, useEvaluationRuns } from '../../api/evaluations.js';
+import { PageHeading } from '../../components/page-heading.js';
+import { evalKind, refName, summaryLine } from '../../lib/evals.js';
+import { formatTime, plural } from '../../lib/format.js';
+import { evaluationsRoute } from '../../router.js';
+import { RunStatus } from './run-status.js';
+
+/** Every evaluation run of the project (client-side, EvaluationLogger, run API, server-side); pick two or more to compare. */
+export function EvaluationsPage() {
+  const { entity, project } = evaluationsRoute.useParams();
+  const projectId = `${entity}/${project}`;
+  const runs = useEvaluationRuns(projectId);
+  const navigate = useNavigate();
+  const [selected, setSelected] = useState<string[]>([]);
+  const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
+  const compare = () =>
+    void navigate({
+      to: '/$entity/$project/weave/evaluations/compare',
+      params: { entity, project },
+      search: { ids: selected.join(',') },
+    });
+
+  return (
+    <main className="page">
+      <div className="page-head">
+        <PageHeading>Evaluations</PageHeading>
+        {runs.data && (
+          <span className="muted">
+            {plural(runs.data.length, 'run')}
+            {runs.data.length >= EVAL_LIST_LIMIT ? ' (newest shown)' : ''}
+          </span>
+        )}
+        <span className="spacer" />
+        <button type="button" className="primary" disabled={selected.length < 2} onClick={compare}>
+          Compare {selected.length >= 2 ? `${selected.length} runs` : 'runs'}
+        </button>
+      </div>
+      <p className="muted small">Select two or more runs to compare their scores row by row.</p>
+      {runs.isPending && <p className="muted">Loading evaluations…</p>}
+      {runs.isError && <p role="alert">Could not load evaluations: {runs.error.message}</p>}
+      {runs.data && runs.data.length === 0 && (
+        <p>No evaluation runs yet. Run a weave Evaluation, an EvaluationLogger or a server-side evaluation.</p>
+      )}
+      {runs.data && runs.data.length > 0 && (
+        <div className="table-scroll">
+          <table className="simple-table" aria-label="Evaluation runs">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <span className="sr-only">Select</span>
+                </th>
+                <th scope="col">Run</th>
+                <th scope="col">Evaluation</th>
+                <th scope="col">Model</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Status</th>
+                <th scope="col">Scores</th>
+                <th scope="col">Started (UTC)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.data.map((c) => {
+                const name = c.display_name ?? c.id;
+                return (
+                  <tr key={c.id} className={selected.includes(c.id) ? 'selected' : undefined}>
+                    <td>
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${name}`}
+                        checked={selected.includes(c.id)}
+                        onChange={() => toggle(c.id)}
+                      />
+                    </td>
+                    <td>
+                      <Link
+                        to="/$entity/$project/weave/evaluations/compare"
+                        params={{ entity, project }}
+                        search={{ ids: c.id }}
+                      >
+                        {name}
+                      </Link>
+                    </td>
+                    <td className="mono small">{refName(c.inputs?.self ?? c.inputs?.this)}</td>
+                    <td className="mono small">{refName(c.inputs?.model)}</td>
+                    <td>{evalKind(c)}</td>
+                    <td>
+                      <RunStatus projectId={projectId} call={c} />
+                    </td>
+                    <td className="small">{summaryLine(c.output) || '—'}</td>
+                    <td className="small">{formatTime(c.started_at, false)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </main>
+  );
+}

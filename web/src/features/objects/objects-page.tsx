@@ -1,0 +1,94 @@
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useObjectsList, type ObjVersion } from '../../api/objects.js';
+import { PageHeading } from '../../components/page-heading.js';
+import { formatTime, plural } from '../../lib/format.js';
+import { objectsRoute } from '../../router.js';
+
+type Kind = 'op' | 'object' | 'dataset';
+
+const kindOf = (o: ObjVersion): Kind =>
+  o.kind === 'op'
+    ? 'op'
+    : o.base_object_class === 'Dataset' || o.leaf_object_class === 'Dataset'
+      ? 'dataset'
+      : 'object';
+const KIND_LABEL: Record<Kind, string> = { op: 'Op', object: 'Object', dataset: 'Dataset' };
+
+/** Every object and op of the project (latest version), with its version count, aliases and tags. */
+export function ObjectsPage() {
+  const { entity, project } = objectsRoute.useParams();
+  const { kind } = objectsRoute.useSearch();
+  const navigate = useNavigate({ from: objectsRoute.fullPath });
+  const projectId = `${entity}/${project}`;
+  const list = useObjectsList(projectId);
+  const shown = (list.data ?? []).filter((o) => !kind || kindOf(o) === kind);
+  return (
+    <main className="page">
+      <div className="page-head">
+        <PageHeading>Objects</PageHeading>
+        {list.data && <span className="muted">{plural(shown.length, 'object')}</span>}
+        <label className="field">
+          Kind{' '}
+          <select
+            value={kind ?? ''}
+            onChange={(e) => void navigate({ search: e.target.value ? { kind: e.target.value as Kind } : {} })}
+          >
+            <option value="">All</option>
+            <option value="object">Objects</option>
+            <option value="dataset">Datasets</option>
+            <option value="op">Ops</option>
+          </select>
+        </label>
+      </div>
+      {list.isPending && <p className="muted">Loading objects…</p>}
+      {list.isError && <p role="alert">Could not load objects: {list.error.message}</p>}
+      {list.data && shown.length === 0 && <p>No objects here yet. Publish one with a client.</p>}
+      {shown.length > 0 && (
+        <div className="table-scroll">
+          <table className="simple-table" aria-label="Objects">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Class</th>
+                <th scope="col" className="num">
+                  Versions
+                </th>
+                <th scope="col">Aliases</th>
+                <th scope="col">Tags</th>
+                <th scope="col">Last version (UTC)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((o) => {
+                const k = kindOf(o);
+                const params = { entity, project, name: o.object_id, digest: o.digest };
+                return (
+                  <tr key={`${o.kind}:${o.object_id}`}>
+                    <th scope="row">
+                      {k === 'op' ? (
+                        <Link to="/$entity/$project/weave/ops/$name/versions/$digest" params={params} search={{}}>
+                          {o.object_id}
+                        </Link>
+                      ) : (
+                        <Link to="/$entity/$project/weave/objects/$name/versions/$digest" params={params} search={{}}>
+                          {o.object_id}
+                        </Link>
+                      )}
+                    </th>
+                    <td>{KIND_LABEL[k]}</td>
+                    <td>{o.leaf_object_class ?? o.base_object_class ?? '—'}</td>
+                    <td className="num">{o.version_index + 1}</td>
+                    <td>{(o.aliases ?? []).join(', ')}</td>
+                    <td>{(o.tags ?? []).join(', ')}</td>
+                    <td className="small">{formatTime(o.created_at, false)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </main>
+  );
+}
