@@ -19,12 +19,14 @@ import type { TrainingStore } from './training-types.js';
 import type { JobStore } from './job-types.js';
 import type { AnnotationStore } from './annotation-types.js';
 import type { ProjectDataStore } from './project-data-types.js';
+import type { RetentionStore } from './retention-types.js';
 
 export type { CallRow } from '../domain/rows.js';
 export type * from './object-types.js';
 export type * from './feedback-types.js';
 export type * from './table-types.js';
 export type * from './project-data-types.js';
+export type * from './retention-types.js';
 
 /**
  * The storage contract every adapter (SQLite, PostgreSQL) fulfils. Services depend on this file
@@ -49,6 +51,8 @@ export interface TraceStore {
   readonly jobs: JobStore;
   /** Row counts and deletion of a whole project (docs/export.md "Project deletion"). */
   readonly projectData: ProjectDataStore;
+  /** Retention policies and the deletion of expired calls (docs/export.md "Retention"). */
+  readonly retention: RetentionStore;
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Flushes pending writes, then closes every connection. */

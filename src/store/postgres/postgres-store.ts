@@ -15,6 +15,8 @@ import { SqlProjectDataStore } from '../sql/project-data-store.js';
 import { SqlTrainingStore } from '../sql/training-store.js';
 import { SqlJobStore } from '../sql/job-queue.js';
 import type { JobStore } from '../job-types.js';
+import { SqlRetentionStore } from '../sql/retention-store.js';
+import type { RetentionStore } from '../retention-types.js';
 import { PgTxRunner, POSTGRES_TX } from './pg-tx-runner.js';
 import { postgresDialect } from './postgres-dialect.js';
 import type { AnnotationStore } from '../annotation-types.js';
@@ -49,6 +51,7 @@ export class PostgresStore implements TraceStore {
   readonly annotations: AnnotationStore;
   readonly jobs: JobStore;
   readonly projectData: SqlProjectDataStore;
+  readonly retention: RetentionStore;
   readonly #pool: pg.Pool;
   readonly #streamPool: pg.Pool;
   readonly #writer: CallWriter;
@@ -85,6 +88,11 @@ export class PostgresStore implements TraceStore {
     this.annotations = new SqlAnnotationStore(tx, POSTGRES_TX);
     this.jobs = new SqlJobStore(tx, POSTGRES_TX);
     this.projectData = new SqlProjectDataStore(tx, postgresDialect, 5_000);
+    // Deleted rows are dead tuples that autovacuum reclaims (its default thresholds fire after a
+    // retention run); a VACUUM here would hold a lock on the whole table.
+    this.retention = new SqlRetentionStore(tx, POSTGRES_TX, 5_000, () =>
+      Promise.resolve({ mode: 'autovacuum', pages_released: 0, bytes_released: 0 }),
+    );
   }
 
   async migrate(): Promise<void> {

@@ -7,6 +7,7 @@
  */
 export const PROJECT_TABLES: ReadonlyArray<{ table: string; key: readonly string[] }> = [
   { table: 'background_jobs', key: ['project_id', 'id'] },
+  { table: 'retention_policies', key: ['project_id'] },
   { table: 'annotation_item_progress', key: ['project_id', 'item_id', 'annotator_user_id'] },
   { table: 'annotation_queue_items', key: ['project_id', 'id'] },
   { table: 'annotation_queues', key: ['project_id', 'id'] },

@@ -144,8 +144,10 @@ async function check(db: Db, store: TraceStore): Promise<void> {
     PROJECT_TABLES.map((t) => t.table).sort(),
     'every table with a project_id column must be in PROJECT_TABLES (src/store/sql/project-tables.ts), and only those',
   );
-  // a project has one `projects` row; 3 rows elsewhere, more than a batch of 2
-  const rowsOf = (table: string): number => (table === 'projects' ? 1 : 3);
+  // a table keyed by project_id alone (`projects`, `retention_policies`) has one row per project;
+  // 3 rows elsewhere, more than a batch of 2
+  const byProjectOnly = new Set(PROJECT_TABLES.filter((t) => t.key.join() === 'project_id').map((t) => t.table));
+  const rowsOf = (table: string): number => (byProjectOnly.has(table) ? 1 : 3);
   let n = 0;
   for (const [table, columns] of tables) {
     for (const projectId of [GONE, KEPT]) {

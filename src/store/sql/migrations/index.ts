@@ -7,6 +7,7 @@ import { migration as annotationQueues } from './006-annotation-queues.js';
 import { migration as membershipRole } from './007-membership-role.js';
 import { migration as uiSessions } from './008-ui-sessions-and-change-seq.js';
 import { migration as backgroundJobs } from './009-background-jobs.js';
+import { migration as retentionPolicies } from './013-retention-policies.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -26,6 +27,12 @@ export const MIGRATIONS: readonly Migration[] = [
   membershipRole,
   uiSessions,
   backgroundJobs,
+  // MERGE NOTE: ids 10–12 belong to other branches; these empty stand-ins only let this branch run
+  // alone (SQLite's runner needs consecutive ids). Replace them with the real entries when merging.
+  { id: 10, name: 'reserved-10', sqlite: [], postgres: [] },
+  { id: 11, name: 'reserved-11', sqlite: [], postgres: [] },
+  { id: 12, name: 'reserved-12', sqlite: [], postgres: [] },
+  retentionPolicies,
 ];
 
 /**
