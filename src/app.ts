@@ -11,6 +11,7 @@ import { registerWebApp, WebApp } from './plugins/web-app.js';
 import callsRoutes from './routes/calls.js';
 import callsExportRoutes from './routes/calls-export.js';
 import projectRoutes from './routes/projects.js';
+import retentionRoutes from './routes/retention.js';
 import callsV2Routes from './routes/calls-v2.js';
 import callsAnalyticsRoutes from './routes/calls-analytics.js';
 import feedbackRoutes from './routes/feedback.js';
@@ -107,6 +108,7 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   await app.register(callsRoutes, { services });
   await app.register(callsExportRoutes, { services });
   await app.register(projectRoutes, { services });
+  await app.register(retentionRoutes, { services });
   await app.register(callsV2Routes, { services });
   await app.register(callsAnalyticsRoutes, { services });
   await app.register(objectsRoutes, { services });
@@ -135,6 +137,9 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   // Background jobs (evaluations, scoring) likewise: the sweeper always, `HEDDLE_JOBS_CONCURRENCY` runners.
   app.addHook('onReady', async () => services.jobs.start(app.log));
   app.addHook('onClose', async () => services.jobs.stop());
+  // Retention runs (docs/export.md "Retention") are queued by every node's scheduler, run by the job runners.
+  app.addHook('onReady', async () => services.retentionScheduler.start(app.log));
+  app.addHook('onClose', async () => services.retentionScheduler.stop());
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;

@@ -84,6 +84,10 @@ const EnvSchema = Type.Object({
   HEDDLE_JOBS_SWEEP_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 5 }),
   /** Leases a background job may take; a job whose last lease expires fails (its handlers resume, so retries are safe). */
   HEDDLE_JOBS_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 3 }),
+  /** Retention (docs/export.md): a project's policy is applied this often (one job per run, on any node). */
+  HEDDLE_RETENTION_INTERVAL_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 3600 }),
+  /** How often every node looks for policies due a run; 0 = this node never schedules (others still may). */
+  HEDDLE_RETENTION_CHECK_SECONDS: Type.Number({ minimum: 0, default: 60 }),
   /** `/v1/chat/completions` requests served at once per node; more wait in line. */
   HEDDLE_INFERENCE_CONCURRENCY: Type.Integer({ minimum: 1, default: 4 }),
   /** Requests that may wait for a slot; beyond that they get 429 (ART sends a step's rollouts at once). */
@@ -156,6 +160,13 @@ export interface Config {
   webDir: string | null;
   providers: ProviderConfig;
   jobs: JobSettings;
+  retention: RetentionSettings;
+}
+
+/** Retention scheduling (docs/export.md "Retention"). */
+export interface RetentionSettings {
+  intervalSeconds: number;
+  checkSeconds: number;
 }
 
 /** The background job queue on this node (docs/architecture.md, "Background jobs"). */
@@ -282,6 +293,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseSeconds: parsed.HEDDLE_JOBS_LEASE_SECONDS,
       sweepSeconds: parsed.HEDDLE_JOBS_SWEEP_SECONDS,
       maxAttempts: parsed.HEDDLE_JOBS_MAX_ATTEMPTS,
+    }),
+    retention: Object.freeze({
+      intervalSeconds: parsed.HEDDLE_RETENTION_INTERVAL_SECONDS,
+      checkSeconds: parsed.HEDDLE_RETENTION_CHECK_SECONDS,
     }),
   });
 }

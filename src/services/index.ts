@@ -35,6 +35,8 @@ import { WandbCompatService } from './wandb-compat-service.js';
 import { LiveTailService } from './live-tail-service.js';
 import { ProjectListService } from './project-list-service.js';
 import { SessionService } from './session-service.js';
+import { RetentionScheduler, retentionJobHandlers } from './retention/retention-job.js';
+import { RetentionService } from './retention/retention-service.js';
 
 /** Every service, built once per app and handed to the route plugins. */
 export interface Services {
@@ -47,6 +49,10 @@ export interface Services {
   callExport: CallExportService;
   /** Project row counts and deletion (docs/export.md). */
   projectAdmin: ProjectAdminService;
+  /** Retention policies, dry runs and runs (docs/export.md "Retention"). */
+  retention: RetentionService;
+  /** Queues due retention runs from this node (started and stopped with the job runtime). */
+  retentionScheduler: RetentionScheduler;
   callStats: CallStatsService;
   callUsage: CallUsageService;
   objects: ObjectService;
@@ -100,7 +106,15 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     config.providers,
     training.inference,
   );
-  const jobs = new JobRuntime(store.jobs, { ...evaluationJobHandlers(evaluations.server) }, config.jobs);
+  const retentionScheduler = new RetentionScheduler(store.retention, config.retention, config.jobs.maxAttempts);
+  const jobs = new JobRuntime(
+    store.jobs,
+    {
+      ...evaluationJobHandlers(evaluations.server),
+      ...retentionJobHandlers(store.retention, () => retentionScheduler.log),
+    },
+    config.jobs,
+  );
   const callQueries = new CallQueryService(store, access, prices, feedback);
   return {
     auth,
@@ -113,6 +127,8 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     callQueries,
     callExport: new CallExportService(callQueries),
     projectAdmin: new ProjectAdminService(store, access),
+    retention: new RetentionService(store, access, jobs),
+    retentionScheduler,
     callStats: new CallStatsService(store, access, prices),
     callUsage: new CallUsageService(store, access, prices),
     objects,

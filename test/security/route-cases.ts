@@ -65,6 +65,9 @@ const post = (url: string, body: (p: string) => unknown, fuzzBody?: (p: string) 
 
 const put = (url: string, body: (p: string) => unknown): RouteCase => ({ request: (p) => ({ url, body: body(p) }) });
 
+/** `/projects/{entity}/{project}` with each part escaped. */
+const projectUrl = (p: string): string => `/projects/${p.split('/').map(encodeURIComponent).join('/')}`;
+
 /** A `/v2/{entity}/{project}/…` route; the body names the same project. */
 const inPath = (rest: string, body: (p: string) => unknown): RouteCase => ({
   request: (p) => ({ url: `/v2/${p.split('/').map(encodeURIComponent).join('/')}/${rest}`, body: body(p) }),
@@ -367,6 +370,26 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   },
   'DELETE /projects/:entity/:project': {
     request: (p) => ({ url: `/projects/${p.split('/').map(encodeURIComponent).join('/')}` }),
+    projectInPath: true,
+  },
+  'GET /projects/:entity/:project/retention': {
+    request: (p) => ({ url: `${projectUrl(p)}/retention` }),
+    projectInPath: true,
+  },
+  'PUT /projects/:entity/:project/retention': {
+    request: (p) => ({ url: `${projectUrl(p)}/retention`, body: { keep_days: 30 } }),
+    projectInPath: true,
+  },
+  'DELETE /projects/:entity/:project/retention': {
+    request: (p) => ({ url: `${projectUrl(p)}/retention` }),
+    projectInPath: true,
+  },
+  'POST /projects/:entity/:project/retention/apply': {
+    request: (p) => ({ url: `${projectUrl(p)}/retention/apply`, body: { dry_run: true, keep_days: 30 } }),
+    projectInPath: true,
+  },
+  'GET /projects/:entity/:project/retention/jobs/:job_id': {
+    request: (p) => ({ url: `${projectUrl(p)}/retention/jobs/j1` }),
     projectInPath: true,
   },
   'POST /calls/query_stats': post(
