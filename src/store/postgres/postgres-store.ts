@@ -7,7 +7,7 @@ import { PostgresCallStore } from './postgres-call-store.js';
 import { PostgresFileStore } from './postgres-file-store.js';
 import { PostgresObjectStore } from './postgres-object-store.js';
 import { PostgresTableStore } from './postgres-table-store.js';
-import { mapErrors, PG_TYPES } from './pg-support.js';
+import { compactJsonText, mapErrors, PG_TYPES } from './pg-support.js';
 import { SqlAnnotationStore } from '../sql/annotation-store.js';
 import { SqlCostStore } from '../sql/cost-store.js';
 import { SqlFeedbackStore } from '../sql/feedback-store.js';
@@ -87,7 +87,14 @@ export class PostgresStore implements TraceStore {
     this.training = new SqlTrainingStore(tx, POSTGRES_TX);
     this.annotations = new SqlAnnotationStore(tx, POSTGRES_TX);
     this.jobs = new SqlJobStore(tx, POSTGRES_TX);
-    this.projectData = new SqlProjectDataStore(tx, postgresDialect, 5_000);
+    this.projectData = new SqlProjectDataStore(tx, postgresDialect, 5_000, {
+      columns: (table) => ({
+        sql: `SELECT column_name AS name, data_type AS type, (is_identity = 'YES' OR is_generated <> 'NEVER') AS generated
+          FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position`,
+        params: [table],
+      }),
+      compactJson: compactJsonText,
+    });
     // Deleted rows are dead tuples that autovacuum reclaims (its default thresholds fire after a
     // retention run); a VACUUM here would hold a lock on the whole table.
     this.retention = new SqlRetentionStore(tx, POSTGRES_TX, 5_000, () =>

@@ -72,7 +72,12 @@ export class SqliteStore implements TraceStore {
     this.training = new SqlTrainingStore(tx, SQLITE_TX);
     this.annotations = new SqlAnnotationStore(tx, SQLITE_TX);
     this.jobs = new SqlJobStore(tx, SQLITE_TX);
-    this.projectData = new SqlProjectDataStore(tx, sqliteDialect, 1_000);
+    this.projectData = new SqlProjectDataStore(tx, sqliteDialect, 1_000, {
+      columns: (table) => ({
+        sql: 'SELECT name, type, 0 AS generated FROM pragma_table_info(@p1) ORDER BY cid',
+        params: [table],
+      }),
+    });
     this.retention = new SqlRetentionStore(tx, SQLITE_TX, 1_000, () => this.#reclaimSpace());
   }
 
