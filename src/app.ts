@@ -12,6 +12,7 @@ import callsRoutes from './routes/calls.js';
 import callsExportRoutes from './routes/calls-export.js';
 import projectRoutes from './routes/projects.js';
 import retentionRoutes from './routes/retention.js';
+import projectTransferRoutes from './routes/project-transfer.js';
 import callsV2Routes from './routes/calls-v2.js';
 import callsAnalyticsRoutes from './routes/calls-analytics.js';
 import feedbackRoutes from './routes/feedback.js';
@@ -109,6 +110,7 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   await app.register(callsExportRoutes, { services });
   await app.register(projectRoutes, { services });
   await app.register(retentionRoutes, { services });
+  await app.register(projectTransferRoutes, { services });
   await app.register(callsV2Routes, { services });
   await app.register(callsAnalyticsRoutes, { services });
   await app.register(objectsRoutes, { services });

@@ -22,6 +22,7 @@ import { OtelService } from './otel-service.js';
 import { StorePriceLookup } from './price-table.js';
 import { ProjectAccess } from './project-access.js';
 import { ProjectAdminService } from './project-admin-service.js';
+import { ProjectTransferService } from './project-transfer-service.js';
 import { RefService } from './ref-service.js';
 import { ServiceInfo } from './service-info.js';
 import { TableService } from './table-service.js';
@@ -49,6 +50,8 @@ export interface Services {
   callExport: CallExportService;
   /** Project row counts and deletion (docs/export.md). */
   projectAdmin: ProjectAdminService;
+  /** Whole-project export and import (docs/export.md). */
+  projectTransfer: ProjectTransferService;
   /** Retention policies, dry runs and runs (docs/export.md "Retention"). */
   retention: RetentionService;
   /** Queues due retention runs from this node (started and stopped with the job runtime). */
@@ -127,6 +130,7 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     callQueries,
     callExport: new CallExportService(callQueries),
     projectAdmin: new ProjectAdminService(store, access),
+    projectTransfer: new ProjectTransferService(store, access),
     retention: new RetentionService(store, access, jobs),
     retentionScheduler,
     callStats: new CallStatsService(store, access, prices),

@@ -388,6 +388,24 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
     request: (p) => ({ url: `${projectUrl(p)}/retention/apply`, body: { dry_run: true, keep_days: 30 } }),
     projectInPath: true,
   },
+  'GET /projects/:entity/:project/export': {
+    request: (p) => ({ url: `${projectUrl(p)}/export` }),
+    projectInPath: true,
+  },
+  'POST /projects/:entity/:project/import': {
+    request: (p) => ({
+      url: `${projectUrl(p)}/import`,
+      raw: {
+        contentType: 'application/jsonl',
+        payload:
+          `${JSON.stringify({ format: 'heddle-project-dump', version: 1, project_id: p, schema_version: 1 })}\n` +
+          `${JSON.stringify({ end: true, rows: {} })}\n`,
+      },
+    }),
+    projectInPath: true,
+    // the owner's project may hold rows already: an import then answers 409, not an error of access
+    allowed: (res) => res.statusCode === 200 || res.statusCode === 409,
+  },
   'GET /projects/:entity/:project/retention/jobs/:job_id': {
     request: (p) => ({ url: `${projectUrl(p)}/retention/jobs/j1` }),
     projectInPath: true,
