@@ -3,6 +3,7 @@ import path from 'node:path';
 import { buildApp } from './app.js';
 import { exportCommand } from './cli/export-command.js';
 import { keysCommand } from './cli/keys-command.js';
+import { projectCommand } from './cli/project-command.js';
 import { checkDataDir, listenFailure, probePort, StartupError, storeFailure } from './cli/startup-errors.js';
 import { USAGE, UsageError } from './cli/usage.js';
 import { loggerOptions } from './plugins/log-format.js';
@@ -92,12 +93,14 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  if (command !== 'serve' && command !== 'keys' && command !== 'export') throw new UsageError(USAGE);
+  if (command !== 'serve' && command !== 'keys' && command !== 'export' && command !== 'project')
+    throw new UsageError(USAGE);
   const config = loadConfig();
   for (const warning of unknownVariableWarnings(CONFIG_VARIABLES))
     process.stderr.write(`heddle: warning: ${warning}\n`);
   if (command === 'serve') return serve(config);
   if (command === 'export') return exportCommand(config, rest);
+  if (command === 'project') return projectCommand(config, rest);
   return keysCommand(config, rest);
 }
 

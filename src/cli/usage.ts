@@ -8,6 +8,10 @@ export const USAGE = `Usage: heddle <command>
   export --project E/P [--format jsonl|csv] [--query JSON] [--filter JSON] [--sort-by JSON] [--out FILE]
                                           export a project's calls with feedback and costs,
                                           read straight from the store (docs/export.md)
+  project export --entity E --project P [--out FILE]
+                                          dump every row of a project (any store) as JSON Lines
+  project import --entity E --project P [--in FILE]
+                                          load a dump into this store's empty project of that id
   help                                    this text
 
 Settings are HEDDLE_* environment variables (README "Configuration").`;
