@@ -12,6 +12,8 @@ import { registerWebApp, WebApp } from './plugins/web-app.js';
 import callsRoutes from './routes/calls.js';
 import callsExportRoutes from './routes/calls-export.js';
 import projectRoutes from './routes/projects.js';
+import retentionRoutes from './routes/retention.js';
+import projectTransferRoutes from './routes/project-transfer.js';
 import callsV2Routes from './routes/calls-v2.js';
 import callsAnalyticsRoutes from './routes/calls-analytics.js';
 import feedbackRoutes from './routes/feedback.js';
@@ -112,6 +114,8 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   await app.register(callsRoutes, { services });
   await app.register(callsExportRoutes, { services });
   await app.register(projectRoutes, { services });
+  await app.register(retentionRoutes, { services });
+  await app.register(projectTransferRoutes, { services });
   await app.register(callsV2Routes, { services });
   await app.register(callsAnalyticsRoutes, { services });
   await app.register(objectsRoutes, { services });
@@ -144,6 +148,9 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   // online monitors: the poll that queues scan jobs (docs/monitors.md); stopped before the store closes
   app.addHook('onReady', async () => services.monitors.start(app.log));
   app.addHook('onClose', async () => services.monitors.stop());
+  // Retention runs (docs/export.md "Retention") are queued by every node's scheduler, run by the job runners.
+  app.addHook('onReady', async () => services.retentionScheduler.start(app.log));
+  app.addHook('onClose', async () => services.retentionScheduler.stop());
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;

@@ -5,6 +5,7 @@ import { dbCommand } from './cli/db-command.js';
 import { exportCommand } from './cli/export-command.js';
 import { keysCommand } from './cli/keys-command.js';
 import { auditCommand } from './cli/audit-command.js';
+import { projectCommand } from './cli/project-command.js';
 import { checkDataDir, listenFailure, probePort, StartupError, storeFailure } from './cli/startup-errors.js';
 import { USAGE, UsageError } from './cli/usage.js';
 import { loggerOptions } from './plugins/log-format.js';
@@ -88,7 +89,7 @@ async function serve(config: Config): Promise<void> {
 }
 
 /** The commands besides help; `keys` is the last one tried. */
-const COMMANDS: ReadonlySet<string> = new Set(['serve', 'keys', 'export', 'db', 'audit']);
+const COMMANDS: ReadonlySet<string> = new Set(['serve', 'keys', 'export', 'db', 'audit', 'project']);
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -105,6 +106,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'export') return exportCommand(config, rest);
   if (command === 'db') return dbCommand(config, rest);
   if (command === 'audit') return auditCommand(config, rest);
+  if (command === 'project') return projectCommand(config, rest);
   return keysCommand(config, rest);
 }
 

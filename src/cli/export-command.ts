@@ -5,7 +5,6 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.js';
 import { AppError } from '../errors/app-error.js';
 import type { CallsExportReq } from '../schemas/export.js';
-import type { Caller } from '../services/auth-service.js';
 import { AuditLog } from '../services/audit-service.js';
 import { CallExportService } from '../services/call-export-service.js';
 import { CallQueryService } from '../services/call-query-service.js';
@@ -16,6 +15,7 @@ import { createStore } from '../store/create-store.js';
 import { storeFailure } from './startup-errors.js';
 import { describeStore } from './store-label.js';
 import { USAGE, UsageError } from './usage.js';
+import { OPERATOR } from './operator.js';
 
 const OPTIONS = {
   project: { type: 'string' },
@@ -25,17 +25,6 @@ const OPTIONS = {
   'sort-by': { type: 'string' },
   out: { type: 'string' },
 } as const;
-
-/** Whoever runs the command on the store's host reads every project, as an instance admin does. */
-const OPERATOR: Caller = {
-  userId: 'cli',
-  username: 'cli',
-  defaultEntity: 'admin',
-  isAdmin: true,
-  entities: new Set(),
-  roles: new Map(),
-  keyId: null,
-};
 
 function parseJsonOption(name: string, text: string | undefined): unknown {
   if (text === undefined) return undefined;

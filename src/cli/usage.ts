@@ -15,6 +15,10 @@ export const USAGE = `Usage: heddle <command>
                                           read straight from the store (docs/export.md)
   db distribute [--dry-run]               shard a PostgreSQL store by project on Citus
                                           (docs/scaling.md); --dry-run prints the statements
+  project export --entity E --project P [--out FILE]
+                                          dump every row of a project (any store) as JSON Lines
+  project import --entity E --project P [--in FILE]
+                                          load a dump into this store's empty project of that id
   help                                    this text
 
 Settings are HEDDLE_* environment variables (README "Configuration").`;

@@ -117,6 +117,10 @@ const EnvSchema = Type.Object({
   HEDDLE_MONITOR_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 4 }),
   /** Calls read per step of a monitor scan. */
   HEDDLE_MONITOR_BATCH: Type.Integer({ minimum: 1, maximum: 10_000, default: 200 }),
+  /** Retention (docs/export.md): a project's policy is applied this often (one job per run, on any node). */
+  HEDDLE_RETENTION_INTERVAL_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 3600 }),
+  /** How often every node looks for policies due a run; 0 = this node never schedules (others still may). */
+  HEDDLE_RETENTION_CHECK_SECONDS: Type.Number({ minimum: 0, default: 60 }),
   /** `/v1/chat/completions` requests served at once per node; more wait in line. */
   HEDDLE_INFERENCE_CONCURRENCY: Type.Integer({ minimum: 1, default: 4 }),
   /** Requests that may wait for a slot; beyond that they get 429 (ART sends a step's rollouts at once). */
@@ -195,6 +199,7 @@ export interface Config {
   providers: ProviderConfig;
   jobs: JobSettings;
   monitors: MonitorSettings;
+  retention: RetentionSettings;
 }
 
 /** Back-pressure bounds (docs/reliability-backpressure.md). */
@@ -207,6 +212,12 @@ export interface OverloadSettings {
 export interface RateLimitSettings {
   perSecond: number;
   burst: number;
+}
+
+/** Retention scheduling (docs/export.md "Retention"). */
+export interface RetentionSettings {
+  intervalSeconds: number;
+  checkSeconds: number;
 }
 
 /** The background job queue on this node (docs/architecture.md, "Background jobs"). */
@@ -364,6 +375,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       scanSeconds: parsed.HEDDLE_MONITOR_SCAN_SECONDS,
       batch: parsed.HEDDLE_MONITOR_BATCH,
       concurrency: parsed.HEDDLE_MONITOR_CONCURRENCY,
+    }),
+    retention: Object.freeze({
+      intervalSeconds: parsed.HEDDLE_RETENTION_INTERVAL_SECONDS,
+      checkSeconds: parsed.HEDDLE_RETENTION_CHECK_SECONDS,
     }),
   });
 }

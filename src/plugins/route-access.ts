@@ -84,6 +84,15 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   // projects
   'GET /projects/:entity/:project/usage': 'read',
   'DELETE /projects/:entity/:project': 'admin',
+  // retention: members set and run it (audited as retention.changed / retention.applied)
+  'GET /projects/:entity/:project/retention': 'read',
+  'PUT /projects/:entity/:project/retention': 'write',
+  'DELETE /projects/:entity/:project/retention': 'write',
+  'POST /projects/:entity/:project/retention/apply': 'write',
+  'GET /projects/:entity/:project/retention/jobs/:job_id': 'read',
+  // whole-project transfer (docs/export.md); an import writes digests as given, so it is admin-only
+  'GET /projects/:entity/:project/export': 'read',
+  'POST /projects/:entity/:project/import': 'admin',
   // objects, tables, refs, files, images
   'POST /obj/create': 'write',
   'POST /obj/delete': 'write',

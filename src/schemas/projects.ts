@@ -25,3 +25,11 @@ export const ProjectDeleteRes = Type.Object({
 export type ProjectPathParams = Static<typeof ProjectPathParams>;
 export type ProjectUsageRes = Static<typeof ProjectUsageRes>;
 export type ProjectDeleteRes = Static<typeof ProjectDeleteRes>;
+
+/** `POST /projects/{entity}/{project}/import` (docs/export.md "Whole-project export and import"). */
+export const ProjectImportRes = Type.Object({
+  project_id: Type.String(),
+  imported: RowCounts,
+  imported_rows: Type.Integer(),
+});
+export type ProjectImportRes = Static<typeof ProjectImportRes>;

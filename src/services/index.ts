@@ -23,6 +23,7 @@ import { StorePriceLookup } from './price-table.js';
 import { ProjectAccess } from './project-access.js';
 import { AuditLog, MembershipService } from './audit-service.js';
 import { ProjectAdminService } from './project-admin-service.js';
+import { ProjectTransferService } from './project-transfer-service.js';
 import { RefService } from './ref-service.js';
 import { ServiceInfo } from './service-info.js';
 import { TableService } from './table-service.js';
@@ -37,6 +38,8 @@ import { WandbCompatService } from './wandb-compat-service.js';
 import { LiveTailService } from './live-tail-service.js';
 import { ProjectListService } from './project-list-service.js';
 import { SessionService } from './session-service.js';
+import { RetentionScheduler, retentionJobHandlers } from './retention/retention-job.js';
+import { RetentionService } from './retention/retention-service.js';
 
 /** Every service, built once per app and handed to the route plugins. */
 export interface Services {
@@ -52,6 +55,12 @@ export interface Services {
   callExport: CallExportService;
   /** Project row counts and deletion (docs/export.md). */
   projectAdmin: ProjectAdminService;
+  /** Whole-project export and import (docs/export.md). */
+  projectTransfer: ProjectTransferService;
+  /** Retention policies, dry runs and runs (docs/export.md "Retention"). */
+  retention: RetentionService;
+  /** Queues due retention runs from this node (started and stopped with the job runtime). */
+  retentionScheduler: RetentionScheduler;
   callStats: CallStatsService;
   callUsage: CallUsageService;
   objects: ObjectService;
@@ -109,8 +118,12 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     config.providers,
     training.inference,
   );
+  const retentionScheduler = new RetentionScheduler(store.retention, config.retention, config.jobs.maxAttempts);
   // the monitor scan handler needs the runtime that runs it: it is looked up when a job runs
-  const handlers: Record<string, JobHandler> = { ...evaluationJobHandlers(evaluations.server) };
+  const handlers: Record<string, JobHandler> = {
+    ...evaluationJobHandlers(evaluations.server),
+    ...retentionJobHandlers(store.retention, () => retentionScheduler.log),
+  };
   const jobs = new JobRuntime(store.jobs, handlers, config.jobs);
   const monitors = new MonitorService(store, evaluations.server, jobs, config.monitors);
   handlers[MONITOR_SCAN] = monitors.handler();
@@ -131,6 +144,9 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     callQueries,
     callExport: new CallExportService(callQueries),
     projectAdmin: new ProjectAdminService(store, access, auditLog),
+    projectTransfer: new ProjectTransferService(store, access, auditLog),
+    retention: new RetentionService(store, access, jobs, auditLog),
+    retentionScheduler,
     callStats: new CallStatsService(store, access, prices),
     callUsage: new CallUsageService(store, access, prices),
     objects,

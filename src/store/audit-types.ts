@@ -14,6 +14,8 @@ export const AUDIT_ACTIONS = [
   'feedback.purged',
   'project.deleted',
   'retention.changed',
+  'retention.applied',
+  'project.imported',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -21,6 +21,7 @@ import type { MonitorStore } from './monitor-types.js';
 import type { AnnotationStore } from './annotation-types.js';
 import type { ProjectDataStore } from './project-data-types.js';
 import type { AuditStore } from './audit-types.js';
+import type { RetentionStore } from './retention-types.js';
 
 export type { CallRow } from '../domain/rows.js';
 export type * from './object-types.js';
@@ -29,6 +30,7 @@ export type * from './table-types.js';
 export type * from './project-data-types.js';
 export type * from './audit-types.js';
 export type { EntityRole, MembershipRecord } from './sql/membership-role.js';
+export type * from './retention-types.js';
 
 /**
  * The storage contract every adapter (SQLite, PostgreSQL) fulfils. Services depend on this file
@@ -57,6 +59,8 @@ export interface TraceStore {
   readonly projectData: ProjectDataStore;
   /** Who changed keys, roles, prices or retention, or deleted data, per entity (docs/roles-and-audit.md). */
   readonly audit: AuditStore;
+  /** Retention policies and the deletion of expired calls (docs/export.md "Retention"). */
+  readonly retention: RetentionStore;
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /**

@@ -45,10 +45,12 @@ export async function buildTestApp(
     beforeReady?: (app: FastifyInstance) => void;
     /** A logger for the app (default none), e.g. to check what reaches the log lines. */
     logger?: FastifyServerOptions['logger'];
+    /** The store, whatever HEDDLE_TEST_STORE says (a test moving data between both kinds). */
+    store?: 'sqlite' | 'postgres';
   } = {},
 ): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-test-'));
-  const database = TEST_STORE === 'postgres' ? await createTestDatabase() : null;
+  const database = (opts.store ?? TEST_STORE) === 'postgres' ? await createTestDatabase() : null;
   const config = loadConfig({
     HEDDLE_DATA_DIR: dir,
     HEDDLE_LOG_LEVEL: 'silent',

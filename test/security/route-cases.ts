@@ -65,6 +65,9 @@ const post = (url: string, body: (p: string) => unknown, fuzzBody?: (p: string) 
 
 const put = (url: string, body: (p: string) => unknown): RouteCase => ({ request: (p) => ({ url, body: body(p) }) });
 
+/** `/projects/{entity}/{project}` with each part escaped. */
+const projectUrl = (p: string): string => `/projects/${p.split('/').map(encodeURIComponent).join('/')}`;
+
 /** A `/v2/{entity}/{project}/…` route; the body names the same project. */
 const inPath = (rest: string, body: (p: string) => unknown): RouteCase => ({
   request: (p) => ({ url: `/v2/${p.split('/').map(encodeURIComponent).join('/')}/${rest}`, body: body(p) }),
@@ -367,6 +370,44 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   },
   'DELETE /projects/:entity/:project': {
     request: (p) => ({ url: `/projects/${p.split('/').map(encodeURIComponent).join('/')}` }),
+    projectInPath: true,
+  },
+  'GET /projects/:entity/:project/retention': {
+    request: (p) => ({ url: `${projectUrl(p)}/retention` }),
+    projectInPath: true,
+  },
+  'PUT /projects/:entity/:project/retention': {
+    request: (p) => ({ url: `${projectUrl(p)}/retention`, body: { keep_days: 30 } }),
+    projectInPath: true,
+  },
+  'DELETE /projects/:entity/:project/retention': {
+    request: (p) => ({ url: `${projectUrl(p)}/retention` }),
+    projectInPath: true,
+  },
+  'POST /projects/:entity/:project/retention/apply': {
+    request: (p) => ({ url: `${projectUrl(p)}/retention/apply`, body: { dry_run: true, keep_days: 30 } }),
+    projectInPath: true,
+  },
+  'GET /projects/:entity/:project/export': {
+    request: (p) => ({ url: `${projectUrl(p)}/export` }),
+    projectInPath: true,
+  },
+  'POST /projects/:entity/:project/import': {
+    request: (p) => ({
+      url: `${projectUrl(p)}/import`,
+      raw: {
+        contentType: 'application/jsonl',
+        payload:
+          `${JSON.stringify({ format: 'heddle-project-dump', version: 1, project_id: p, schema_version: 1 })}\n` +
+          `${JSON.stringify({ end: true, rows: {} })}\n`,
+      },
+    }),
+    projectInPath: true,
+    // the owner's project may hold rows already: an import then answers 409, not an error of access
+    allowed: (res) => res.statusCode === 200 || res.statusCode === 409,
+  },
+  'GET /projects/:entity/:project/retention/jobs/:job_id': {
+    request: (p) => ({ url: `${projectUrl(p)}/retention/jobs/j1` }),
     projectInPath: true,
   },
   'POST /calls/query_stats': post(

@@ -7,7 +7,7 @@ import { PostgresCallStore } from './postgres-call-store.js';
 import { PostgresFileStore } from './postgres-file-store.js';
 import { PostgresObjectStore } from './postgres-object-store.js';
 import { PostgresTableStore } from './postgres-table-store.js';
-import { diskStateOf, mapErrors, PG_TYPES } from './pg-support.js';
+import { compactJsonText, diskStateOf, mapErrors, PG_TYPES } from './pg-support.js';
 import { SqlAnnotationStore } from '../sql/annotation-store.js';
 import { SqlCostStore } from '../sql/cost-store.js';
 import { SqlAuditStore } from '../sql/audit-store.js';
@@ -18,6 +18,8 @@ import { SqlJobStore } from '../sql/job-queue.js';
 import { SqlMonitorStore } from '../sql/monitor-store.js';
 import type { MonitorStore } from '../monitor-types.js';
 import type { JobStore } from '../job-types.js';
+import { SqlRetentionStore } from '../sql/retention-store.js';
+import type { RetentionStore } from '../retention-types.js';
 import { PgTxRunner, POSTGRES_TX } from './pg-tx-runner.js';
 import { postgresDialect } from './postgres-dialect.js';
 import { ReadRouter, type ReadCounters } from './read-replicas.js';
@@ -61,6 +63,7 @@ export class PostgresStore implements TraceStore {
   readonly jobs: JobStore;
   readonly monitors: MonitorStore;
   readonly projectData: SqlProjectDataStore;
+  readonly retention: RetentionStore;
   readonly #pool: pg.Pool;
   readonly #streamPool: pg.Pool;
   readonly #writer: CallWriter;
@@ -117,7 +120,19 @@ export class PostgresStore implements TraceStore {
     this.annotations = new SqlAnnotationStore(tx, POSTGRES_TX);
     this.jobs = new SqlJobStore(tx, POSTGRES_TX);
     this.monitors = new SqlMonitorStore(tx, POSTGRES_TX);
-    this.projectData = new SqlProjectDataStore(tx, postgresDialect, 5_000);
+    this.projectData = new SqlProjectDataStore(tx, postgresDialect, 5_000, {
+      columns: (table) => ({
+        sql: `SELECT column_name AS name, data_type AS type, (is_identity = 'YES' OR is_generated <> 'NEVER') AS generated
+          FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position`,
+        params: [table],
+      }),
+      compactJson: compactJsonText,
+    });
+    // Deleted rows are dead tuples that autovacuum reclaims (its default thresholds fire after a
+    // retention run); a VACUUM here would hold a lock on the whole table.
+    this.retention = new SqlRetentionStore(tx, POSTGRES_TX, 5_000, () =>
+      Promise.resolve({ mode: 'autovacuum', pages_released: 0, bytes_released: 0 }),
+    );
   }
 
   async migrate(): Promise<void> {

@@ -1,4 +1,6 @@
-import type { ProjectDataStore, ProjectRowCounts } from '../project-data-types.js';
+import type { ProjectDataStore, ProjectDumpRow, ProjectRowCounts } from '../project-data-types.js';
+import { MIGRATIONS } from './migrations/index.js';
+import { ProjectTransfer, type TransferDialect } from './project-transfer.js';
 import { PROJECT_TABLES } from './project-tables.js';
 import { SqlParams, type SqlDialect } from './sql-dialect.js';
 import { run, type TxRunner } from './sql-tx.js';
@@ -10,12 +12,26 @@ import { run, type TxRunner } from './sql-tx.js';
  * on at most `batchRows` rows of one project, so writers of other projects never wait for it.
  */
 export class SqlProjectDataStore implements ProjectDataStore {
+  readonly schemaVersion = MIGRATIONS.at(-1)?.id ?? 0;
+  readonly #transfer: ProjectTransfer;
+
   constructor(
     private readonly tx: TxRunner,
     private readonly d: SqlDialect,
     /** Rows per transaction when the caller does not say: about 25 ms of the SQLite writer, longer is fine on PostgreSQL. */
     private readonly batchRows: number,
-  ) {}
+    transfer: TransferDialect,
+  ) {
+    this.#transfer = new ProjectTransfer(tx, d, transfer);
+  }
+
+  exportRows(projectId: string): AsyncIterable<ProjectDumpRow> {
+    return this.#transfer.exportRows(projectId);
+  }
+
+  importRows(projectId: string, rows: AsyncIterable<ProjectDumpRow>): Promise<ProjectRowCounts> {
+    return this.#transfer.importRows(projectId, rows);
+  }
 
   async rowCounts(projectId: string): Promise<ProjectRowCounts> {
     const counts: ProjectRowCounts = {};

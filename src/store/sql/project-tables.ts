@@ -9,6 +9,7 @@ export const PROJECT_TABLES: ReadonlyArray<{ table: string; key: readonly string
   { table: 'monitor_scores', key: ['project_id', 'monitor_id', 'call_id'] },
   { table: 'monitor_cursors', key: ['project_id', 'monitor_id'] },
   { table: 'background_jobs', key: ['project_id', 'id'] },
+  { table: 'retention_policies', key: ['project_id'] },
   { table: 'annotation_item_progress', key: ['project_id', 'item_id', 'annotator_user_id'] },
   { table: 'annotation_queue_items', key: ['project_id', 'id'] },
   { table: 'annotation_queues', key: ['project_id', 'id'] },

@@ -9,6 +9,9 @@ export function openConnection(file: string, synchronous: string, readonly: bool
   const db = new Database(file, { readonly: false, fileMustExist: readonly });
   db.pragma('busy_timeout = 5000');
   if (!readonly) {
+    // Only takes effect in a file without tables yet (a new store): retention then gives freed
+    // pages back with `incremental_vacuum` (space-writes.ts). Older files keep their mode.
+    db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${synchronous}`);
   }

@@ -11,8 +11,11 @@ export interface WireError {
 }
 export type WireOutcome = [id: number, ok: true, value: unknown] | [id: number, ok: false, error: WireError];
 
-/** Commands that run in their own transactions, outside a group (migrations commit step by step). */
-const STANDALONE: ReadonlySet<WriteName> = new Set(['migrate']);
+/**
+ * Commands that run in their own transactions, outside a group (migrations commit step by step;
+ * `incremental_vacuum` releases pages as its own write).
+ */
+const STANDALONE: ReadonlySet<WriteName> = new Set(['migrate', 'space.reclaim']);
 
 /**
  * Group commit: the writes are applied in one transaction, each inside its own savepoint so one

@@ -20,6 +20,8 @@ import { SqlTrainingStore } from '../sql/training-store.js';
 import { SqlJobStore } from '../sql/job-queue.js';
 import { SqlMonitorStore } from '../sql/monitor-store.js';
 import type { MonitorStore } from '../monitor-types.js';
+import { SqlRetentionStore } from '../sql/retention-store.js';
+import type { RetentionStore, SpaceReport } from '../retention-types.js';
 import type { JobStore } from '../job-types.js';
 import { SQLITE_TX, SqliteTxRunner } from './sqlite-tx-runner.js';
 import type { AnnotationStore } from '../annotation-types.js';
@@ -54,6 +56,7 @@ export class SqliteStore implements TraceStore {
   readonly jobs: JobStore;
   readonly monitors: MonitorStore;
   readonly projectData: SqlProjectDataStore;
+  readonly retention: RetentionStore;
   readonly #db: Database.Database;
   readonly #writer: SqliteWriter;
   readonly #reads: ReadPool;
@@ -78,7 +81,24 @@ export class SqliteStore implements TraceStore {
     this.annotations = new SqlAnnotationStore(tx, SQLITE_TX);
     this.jobs = new SqlJobStore(tx, SQLITE_TX);
     this.monitors = new SqlMonitorStore(tx, SQLITE_TX);
-    this.projectData = new SqlProjectDataStore(tx, sqliteDialect, 1_000);
+    this.projectData = new SqlProjectDataStore(tx, sqliteDialect, 1_000, {
+      columns: (table) => ({
+        sql: 'SELECT name, type, 0 AS generated FROM pragma_table_info(@p1) ORDER BY cid',
+        params: [table],
+      }),
+    });
+    this.retention = new SqlRetentionStore(tx, SQLITE_TX, 1_000, () => this.#reclaimSpace());
+  }
+
+  /** `incremental_vacuum` in steps of 2,048 pages (8 MiB at 4 KiB pages), each one short writer turn. */
+  async #reclaimSpace(): Promise<SpaceReport> {
+    let released = 0;
+    for (;;) {
+      const step = await this.#writer.submit('space.reclaim', { maxPages: 2048 });
+      released += step.released;
+      if (step.mode !== 'incremental' || step.released === 0 || step.remaining === 0)
+        return { mode: step.mode, pages_released: released, bytes_released: released * step.pageSize };
+    }
   }
 
   async migrate(): Promise<void> {

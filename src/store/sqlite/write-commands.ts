@@ -4,6 +4,7 @@ import * as calls from './call-writes.js';
 import * as files from './file-writes.js';
 import * as objects from './object-writes.js';
 import { migrate } from './sqlite-migrate.js';
+import { reclaimFreePages } from './space-writes.js';
 import * as tables from './table-writes.js';
 import * as tx from './tx-writes.js';
 
@@ -36,6 +37,7 @@ export const WRITE_COMMANDS = {
   'files.discardUpload': files.discardFileUpload,
   'tables.create': tables.createTable,
   'tx.run': tx.runTransaction,
+  'space.reclaim': reclaimFreePages,
 } satisfies Record<string, (db: Database.Database, args: never) => unknown>;
 
 export type WriteCommands = typeof WRITE_COMMANDS;

@@ -8,8 +8,9 @@ import { migration as membershipRole } from './007-membership-role.js';
 import { migration as uiSessions } from './008-ui-sessions-and-change-seq.js';
 import { migration as backgroundJobs } from './009-background-jobs.js';
 import { migration as monitors } from './010-monitors.js';
-import { migration as viewerRoleAndAudit } from './012-viewer-role-and-audit.js';
-import { migration as objectWriteLocks } from './014-object-write-locks.js';
+import { migration as viewerRoleAndAudit } from './011-viewer-role-and-audit.js';
+import { migration as retentionPolicies } from './012-retention-policies.js';
+import { migration as objectWriteLocks } from './013-object-write-locks.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -31,6 +32,7 @@ export const MIGRATIONS: readonly Migration[] = [
   backgroundJobs,
   monitors,
   viewerRoleAndAudit,
+  retentionPolicies,
   objectWriteLocks,
 ];
 

@@ -43,7 +43,7 @@ ALTER TABLE memberships ADD CONSTRAINT memberships_role_check CHECK (role IN ('a
 `;
 
 export const migration: Migration = {
-  id: 12,
+  id: 11,
   name: 'viewer-role-and-audit',
   sqlite: [SQLITE_MEMBERSHIPS, AUDIT_LOG.replaceAll(' COLLATE "C"', '')],
   postgres: [POSTGRES_MEMBERSHIPS, AUDIT_LOG],

@@ -14,7 +14,7 @@ const TABLE = `CREATE TABLE object_write_locks (
 );`;
 
 export const migration: Migration = {
-  id: 14,
+  id: 13,
   name: 'object-write-locks',
   sqlite: TABLE.replaceAll(' COLLATE "C"', ''),
   postgres: TABLE,
