@@ -1,0 +1,36 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * The answer to a request Node's HTTP parser refuses before any route sees it (a request line or
+ * headers over `http.maxHeaderSize`, bytes that are not HTTP, a timeout). Fastify's default writes
+ * the status without `Connection: close` and then destroys the socket, so a keep-alive client (the
+ * Python clients' connection pools) reuses a socket that is gone and sees a reset on its next,
+ * valid request (found by test/security/fuzz-openapi.test.ts). This one says `Connection: close`
+ * and answers in the service-wide error shape (`{"reason": …}`, /work/shared/STYLE.md "Errors").
+ */
+export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
+  // a reset socket is already gone (https://nodejs.org/api/http.html#event-clienterror)
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  let status: number;
+  let reason: string;
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    status = 408;
+    reason = 'Request timeout: the request was not received in time';
+  } else if (err.code === 'HPE_HEADER_OVERFLOW') {
+    status = 431;
+    reason = `Request header fields too large: the request line and headers are over ${http.maxHeaderSize} bytes`;
+  } else {
+    status = 400;
+    reason = `Malformed HTTP request${err.code ? ` (${err.code})` : ''}`;
+  }
+  this.log.debug({ err }, 'client error');
+  const body = JSON.stringify({ reason });
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  socket.destroy(err);
+}
