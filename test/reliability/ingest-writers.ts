@@ -16,6 +16,8 @@ export interface Sent<T> {
   acked: boolean;
   /** What the answer carried (a digest). */
   answer?: string;
+  /** The request as sent, for a client's retry (`send`). */
+  request?: Request;
 }
 
 export interface Ledger {
@@ -34,17 +36,17 @@ export function emptyLedger(): Ledger {
 
 const T0 = '2025-01-01T10:00:00Z';
 
-interface Target {
+export interface Target {
   url: string;
   key: string;
   /** The model whose training logs are written. */
   modelId: string;
 }
 
-type Request = { url: string; contentType: string; body: string };
+export type Request = { url: string; contentType: string; body: string };
 
 /** Sends one request; the answer text on 2xx, null when the connection failed (the process died). */
-async function send(target: Target, req: Request, ledger: Ledger): Promise<string | null | undefined> {
+export async function send(target: Target, req: Request, ledger: Ledger): Promise<string | null | undefined> {
   let res: Response;
   try {
     res = await fetch(`${target.url}${req.url}`, {
@@ -147,7 +149,7 @@ let counter = 0;
 const WRITES: Record<keyof Omit<Ledger, 'unexpected'>, (t: Target, ledger: Ledger) => Promise<boolean>> = {
   batches: async (t, ledger) => {
     const { ids, request } = callBatch((counter += 1));
-    const entry: Sent<{ ids: string[] }> = { item: { ids }, acked: false };
+    const entry: Sent<{ ids: string[] }> = { item: { ids }, acked: false, request };
     ledger.batches.push(entry);
     const text = await send(t, request, ledger);
     entry.acked = typeof text === 'string';
@@ -162,7 +164,8 @@ const WRITES: Record<keyof Omit<Ledger, 'unexpected'>, (t: Target, ledger: Ledge
     };
     ledger.objects.push(entry);
     const body = JSON.stringify({ obj: { project_id: PROJECT, object_id: entry.item.objectId, val } });
-    const text = await send(t, { url: '/obj/create', contentType: 'application/json', body }, ledger);
+    entry.request = { url: '/obj/create', contentType: 'application/json', body };
+    const text = await send(t, entry.request, ledger);
     if (typeof text === 'string')
       Object.assign(entry, { acked: true, answer: (JSON.parse(text) as { digest: string }).digest });
     return text !== null;
@@ -174,7 +177,8 @@ const WRITES: Record<keyof Omit<Ledger, 'unexpected'>, (t: Target, ledger: Ledge
       acked: false,
     };
     ledger.files.push(entry);
-    const text = await send(t, multipart(entry.item.name, entry.item.content), ledger);
+    entry.request = multipart(entry.item.name, entry.item.content);
+    const text = await send(t, entry.request, ledger);
     if (typeof text === 'string')
       Object.assign(entry, { acked: true, answer: (JSON.parse(text) as { digest: string }).digest });
     return text !== null;
@@ -185,7 +189,8 @@ const WRITES: Record<keyof Omit<Ledger, 'unexpected'>, (t: Target, ledger: Ledge
       acked: false,
     };
     ledger.spans.push(entry);
-    const text = await send(t, otlpExport(entry.item.traceId, entry.item.spanId), ledger);
+    entry.request = otlpExport(entry.item.traceId, entry.item.spanId);
+    const text = await send(t, entry.request, ledger);
     entry.acked = typeof text === 'string';
     return text !== null;
   },

@@ -8,14 +8,25 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { testDatabase } from '../helpers/postgres.js';
 import { basicAuthHeader, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { emptyLedger, KINDS, newModelId, OTEL_PROJECT, PROJECT, startWriters, type Ledger } from './ingest-writers.js';
+import {
+  emptyLedger,
+  KINDS,
+  newModelId,
+  OTEL_PROJECT,
+  PROJECT,
+  send,
+  startWriters,
+  type Ledger,
+  type Target,
+} from './ingest-writers.js';
 
 /**
  * Issue 17, durability: a `heddle serve` process (the compiled dist/) is killed with SIGKILL while
  * ten clients write calls (upsert batches), objects, files, OTLP spans and training logs; started
  * again on the same data, it holds every write it acknowledged with a 2xx, byte for byte, and the
  * data is consistent: a batch is there whole or not at all, counts agree with listings, SQLite's
- * integrity check passes, and ingest resumes. Run on SQLite and on PostgreSQL.
+ * integrity check passes, a client's retries of everything it sent store nothing twice, and ingest
+ * resumes. Run on SQLite and on PostgreSQL.
  */
 
 /** Acknowledged writes of each kind before the kill, so it lands mid-ingest for every kind. */
@@ -87,6 +98,43 @@ async function untilAcked(ledger: Ledger, ms: number): Promise<void> {
     }
     await sleep(20);
   }
+}
+
+/**
+ * A client that got no answer retries: every call batch, object, file and span is sent again (the
+ * acknowledged ones too). Calls merge by id and objects and files are content-addressed, so the
+ * retries store nothing twice and answer the digests first acknowledged.
+ */
+async function retriesStoreNothingTwice(target: Target, ledger: Ledger, c: Client, callsBefore: number) {
+  const retry = emptyLedger();
+  const digests = new Map<string, string | undefined>();
+  for (const kind of ['batches', 'objects', 'files', 'spans'] as const) {
+    for (const entry of ledger[kind]) {
+      const text = await send(target, entry.request!, retry);
+      assert.equal(typeof text, 'string', `retry of ${entry.request!.url}: ${retry.unexpected.join('; ')}`);
+      if (entry.acked && (kind === 'objects' || kind === 'files'))
+        digests.set(entry.answer!, (JSON.parse(text!) as { digest: string }).digest);
+    }
+  }
+  for (const [first, again] of digests) assert.equal(again, first, 'a retry answers the acknowledged digest');
+  const ids = jsonl(await ok(c, '/calls/stream_query', { project_id: PROJECT, columns: ['id'] })).map((x) => x.id);
+  const sent = new Set(ledger.batches.flatMap((b) => b.item.ids));
+  assert.equal(ids.length, new Set(ids).size, 'each call stored once');
+  assert.equal(ids.length, sent.size, 'every batch is stored after its retry');
+  assert.ok(ids.length >= callsBefore);
+  const stats = JSON.parse(await ok(c, '/calls/query_stats', { project_id: PROJECT })) as { count: number };
+  assert.equal(stats.count, sent.size);
+  const { objs } = JSON.parse(
+    await ok(c, '/objs/query', { project_id: PROJECT, filter: { latest_only: false }, metadata_only: true }),
+  ) as { objs: Array<{ object_id: string }> };
+  const perObject = new Map<string, number>();
+  for (const o of objs) perObject.set(o.object_id, (perObject.get(o.object_id) ?? 0) + 1);
+  assert.equal(perObject.size, ledger.objects.length, 'every object is stored after its retry');
+  assert.deepEqual(
+    [...perObject.values()].filter((n) => n !== 1),
+    [],
+    'a retried object has one version',
+  );
 }
 
 /** The scenario on one store; returns the data directory (still there until the test ends). */
@@ -163,6 +211,8 @@ async function killDuringIngest(
   t.diagnostic(`acknowledged before SIGKILL: ${acked}; in flight ${inFlight}; lost ${lost.length}`);
   assert.deepEqual(lost, [], 'acknowledged writes lost');
 
+  await retriesStoreNothingTwice({ url: second.url, key, modelId }, ledger, c, calls.length);
+
   // ingest resumes on the restarted process
   await ok(c, '/call/start', {
     start: {
@@ -181,7 +231,7 @@ async function killDuringIngest(
 }
 
 test(
-  'SIGKILL during ingest on SQLite: no acknowledged write is lost, the data is consistent',
+  'SIGKILL during ingest on SQLite: no acknowledged write is lost, retries store nothing twice',
   { timeout: 180_000 },
   async (t) => {
     const dir = await killDuringIngest(t, {}, sqliteRows);
@@ -191,7 +241,7 @@ test(
 );
 
 test(
-  'SIGKILL during ingest on PostgreSQL: no acknowledged write is lost, the data is consistent',
+  'SIGKILL during ingest on PostgreSQL: no acknowledged write is lost, retries store nothing twice',
   { timeout: 180_000 },
   async (t) => {
     const url = await testDatabase(t);
