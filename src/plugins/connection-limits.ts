@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/config.js';
-import { clientErrorHandler } from './client-error.js';
+import { clientErrorHandler, frameworkErrorHandler } from './client-error.js';
 
 /**
  * What one client connection may hold (issue 17): sockets that send nothing, headers trickled a
@@ -17,6 +17,7 @@ export function connectionOptions(config: Config): Partial<FastifyServerOptions>
   return {
     keepAliveTimeout: config.keepAliveTimeoutMs,
     clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
     requestTimeout: config.requestTimeoutMs,
     // Node checks the headers and request timeouts on this interval (default 30 s, which let a
     // trickled request line live ~90 s); a pass over the open connections each second is cheap

@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import { test, type TestContext } from 'node:test';
-import { buildTestApp } from '../helpers/app.js';
+import { basicAuth, buildTestApp } from '../helpers/app.js';
 
 /**
  * Requests Node's HTTP parser refuses before a route runs (src/plugins/client-error.ts): the answer
  * says `Connection: close` and carries a reason, so a keep-alive client does not reuse the socket
  * the server is about to destroy. Found by test/security/fuzz-openapi.test.ts: a 431 for an
- * over-long URL made the next request on the same pooled socket fail with "socket hang up".
+ * over-long URL made the next request on the same pooled socket fail with "socket hang up", and a
+ * path with a broken percent-escape was answered in Fastify's own shape, without a reason.
  */
 
 async function listening(t: TestContext): Promise<number> {
@@ -67,4 +68,19 @@ test('a keep-alive client whose request got 431 sends its next request on a new 
   assert.equal(await get(port, `/health?x=${'a'.repeat(http.maxHeaderSize)}`, agent), 431);
   // before the fix: "socket hang up", the agent had pooled the socket the server destroyed
   for (let i = 0; i < 3; i += 1) assert.equal(await get(port, '/health', agent), 200);
+});
+
+test('a path with a broken percent-escape is a 400 with a reason, on a route and off one', async (t) => {
+  const h = await buildTestApp(t);
+  for (const url of ['/objs/%zz/aliases/remove', '/v2/%ff%fe/demo/call/start', '/no/such/%']) {
+    const res = await h.app.inject({
+      method: 'POST',
+      url,
+      headers: { authorization: basicAuth(h.aliceKey), 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
+    // before the fix: Fastify's {"error","code":"FST_ERR_BAD_URL","message"} with no reason
+    assert.match(res.json().reason, /^Malformed URL: .* is not valid percent-encoded UTF-8$/, res.body);
+  }
 });
