@@ -35,19 +35,27 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
   socket.destroy(err);
 }
 
+/** The router's own cap on one path parameter (Fastify's `maxParamLength`); see connection-limits.ts. */
+export const ROUTER_MAX_PARAM_CHARS = 65_536;
+
 /** How much of a malformed URL the reason repeats. */
 const URL_ECHO_CHARS = 200;
 
 /**
  * Errors Fastify's router raises before a route runs. A path with a broken percent-escape
  * (`/objs/%zz/aliases`) was answered in Fastify's own shape (`{"error","code","message"}`) without a
- * `reason` (found by test/security/fuzz-openapi.test.ts); it is a 400 with one.
+ * `reason` (found by test/security/fuzz-openapi.test.ts); it is a 400 with one. A path parameter
+ * past the router's cap is a 414 with one, like the shorter over-long segments of connection-limits.ts.
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error.code === 'FST_ERR_BAD_URL') {
     const url = request.url.length > URL_ECHO_CHARS ? `${request.url.slice(0, URL_ECHO_CHARS)}…` : request.url;
     return reply.code(400).send({ reason: `Malformed URL: ${JSON.stringify(url)} is not valid percent-encoded UTF-8` });
   }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH')
+    return reply
+      .code(414)
+      .send({ reason: `URI too long: a path parameter is over the limit of ${ROUTER_MAX_PARAM_CHARS} characters` });
   request.log.error({ err: error }, 'framework error');
   return reply.code(500).send({ reason: 'Internal server error' });
 }

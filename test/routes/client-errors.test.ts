@@ -84,3 +84,13 @@ test('a path with a broken percent-escape is a 400 with a reason, on a route and
     assert.match(res.json().reason, /^Malformed URL: .* is not valid percent-encoded UTF-8$/, res.body);
   }
 });
+
+test('a path parameter past the router cap is a 414 with a reason', async (t) => {
+  const h = await buildTestApp(t);
+  // the router refuses it before the 1,024-character segment check of connection-limits.ts runs
+  const url = `/v2/acme/${'a'.repeat(70_000)}/evaluations`;
+  const res = await h.app.inject({ method: 'GET', url, headers: { authorization: basicAuth(h.aliceKey) } });
+  // before the fix: 500 (a frameworkErrors handler without this case), and before that Fastify's own shape
+  assert.equal(res.statusCode, 414, res.body.slice(0, 300));
+  assert.match(res.json().reason, /^URI too long: a path parameter is over the limit of 65536 characters$/);
+});
