@@ -34,6 +34,8 @@ export interface Operation {
   parameters: Array<{ in: string; name: string; required?: boolean; schema?: JsonSchema }>;
   /** Request body schemas by content type. */
   body: Record<string, JsonSchema | undefined>;
+  /** A valid body to mutate, for routes left out of the document (no schema to generate from). */
+  example?: Json;
 }
 
 export interface Credentials {
@@ -174,7 +176,7 @@ const WRONG_CONTENT_TYPES = [
 
 /** A JSON body: valid per the schema, one place mutated, any shape, deeply nested, or not JSON. */
 function jsonBody(op: Operation, schema: JsonSchema | undefined, ctx: SchemaContext): fc.Arbitrary<[string, string]> {
-  let valid = fromSchema(schema, ctx);
+  let valid = schema === undefined && op.example !== undefined ? fc.constant(op.example) : fromSchema(schema, ctx);
   if (QUERY_ROUTES.has(op.path)) valid = withHostileQuery(valid, new Set(Object.keys(schema?.properties ?? {})));
   const text: fc.Arbitrary<string> = fc.oneof(
     { arbitrary: valid.map((v) => JSON.stringify(v) ?? 'null'), weight: 10 },
