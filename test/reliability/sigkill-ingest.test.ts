@@ -124,6 +124,11 @@ async function retriesStoreNothingTwice(target: Target, ledger: Ledger, c: Clien
   assert.ok(ids.length >= callsBefore);
   const stats = JSON.parse(await ok(c, '/calls/query_stats', { project_id: PROJECT })) as { count: number };
   assert.equal(stats.count, sent.size);
+  const spanIds = jsonl(await ok(c, '/calls/stream_query', { project_id: OTEL_PROJECT, columns: ['id'] })).map(
+    (x) => x.id,
+  );
+  assert.equal(spanIds.length, new Set(spanIds).size, 'a re-exported span is one call');
+  assert.equal(spanIds.length, ledger.spans.length, 'every span is stored after its retry');
   const { objs } = JSON.parse(
     await ok(c, '/objs/query', { project_id: PROJECT, filter: { latest_only: false }, metadata_only: true }),
   ) as { objs: Array<{ object_id: string }> };
