@@ -331,7 +331,8 @@ export function applyMutation(value: Json, m: Mutation): Json {
   const name = keys.length === 0 ? m.key : keys[m.pick % keys.length]!;
   if (m.kind === 'delete') delete target[name];
   else if (m.kind === 'extra') target[m.key === name ? `${m.key}_` : m.key] = m.value;
-  else if (m.kind === 'wrap') target[name] = [target[name] ?? null];
+  // own members only: `constructor` or `__proto__` would otherwise pick up Object's
+  else if (m.kind === 'wrap') target[name] = [Object.hasOwn(target, name) ? target[name]! : null];
   else target[name] = m.value;
   return copy;
 }
