@@ -44,5 +44,6 @@ test('closing the server ends a live tail whose client stopped reading', async (
   });
   const closed = await Promise.race([h.app.close().then(() => 'closed' as const), late]);
   clearTimeout(timer);
+  stalled.destroy(); // so a failing run reports instead of hanging in the test's own clean-up
   assert.equal(closed, 'closed', `app.close() did not finish within ${CLOSE_BOUND_MS} ms`);
 });
