@@ -6,7 +6,8 @@
 #
 # Then the HTTP suite (test/routes, test/security) runs a second time on PostgreSQL
 # (HEDDLE_TEST_STORE=postgres), so both stores answer every request the same way. The store
-# contract suite and the two-node test already run on PostgreSQL in the first pass.
+# contract suite, the two-node test and the reliability suite (test/reliability, which SIGKILLs a
+# server on each store) already run on PostgreSQL in the first pass.
 # test/helpers/postgres-server.ts installs (apt-get) and starts PostgreSQL when none answers;
 # HEDDLE_TEST_POSTGRES_URL points at another server. Outside CI, HEDDLE_TEST_SKIP_POSTGRES=1
 # leaves the second pass out.

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/config.js';
+import { clientErrorHandler, frameworkErrorHandler, ROUTER_MAX_PARAM_CHARS } from './client-error.js';
 
 /**
  * What one client connection may hold (issue 17): sockets that send nothing, headers trickled a
@@ -15,6 +16,8 @@ export const MAX_PATH_SEGMENT_CHARS = 1_024;
 export function connectionOptions(config: Config): Partial<FastifyServerOptions> {
   return {
     keepAliveTimeout: config.keepAliveTimeoutMs,
+    clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
     requestTimeout: config.requestTimeoutMs,
     // Node checks the headers and request timeouts on this interval (default 30 s, which let a
     // trickled request line live ~90 s); a pass over the open connections each second is cheap
@@ -26,7 +29,7 @@ export function connectionOptions(config: Config): Partial<FastifyServerOptions>
     routerOptions: {
       // the router's own limit answers 414 only on some routes and 404 on others; the hook below
       // decides for every path, so the router's limit sits above anything Node accepts as a URL
-      maxParamLength: 65_536,
+      maxParamLength: ROUTER_MAX_PARAM_CHARS,
     },
   } as Partial<FastifyServerOptions>;
 }

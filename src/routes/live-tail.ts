@@ -84,14 +84,18 @@ async function runStream(
   });
   const write = async (text: string): Promise<void> => {
     if (res.write(text)) return;
+    // a client that stopped reading never drains: the server's close (or the client's) must still
+    // end the wait (test/routes/live-tail-stalled.test.ts)
     await new Promise<void>((resolve) => {
       const done = (): void => {
         res.off('drain', done);
         res.off('close', done);
+        stop.signal.removeEventListener('abort', done);
         resolve();
       };
       res.on('drain', done);
       res.on('close', done);
+      stop.signal.addEventListener('abort', done);
     });
   };
   let lastWrite = Date.now();
@@ -113,7 +117,9 @@ async function runStream(
   } finally {
     signal.removeEventListener('abort', onAbort);
     res.off('close', onAbort);
-    if (!res.writableEnded) res.end();
+    // a client that is not reading would hold what is still buffered, and the server's close, forever
+    if (res.writableNeedDrain) res.destroy();
+    else if (!res.writableEnded) res.end();
     // at shutdown the connection must not linger as keep-alive
     if (signal.aborted) res.socket?.end();
   }
