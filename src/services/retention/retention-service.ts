@@ -36,8 +36,8 @@ function policyRes(projectId: string, p: RetentionPolicyRow | null): RetentionPo
 
 /**
  * Per-project retention (docs/export.md "Retention"): the policy, dry runs and runs on request.
- * Reading is open to the project's readers; changing the policy or running it needs write access
- * to the project (membership of its entity). Once keys carry roles, these become admin-only.
+ * Reading is open to the project's readers, viewers too; changing the policy or running it, dry runs
+ * included, needs write access (a member or admin of the entity). Changes and runs are audited.
  */
 export class RetentionService {
   constructor(
@@ -69,12 +69,12 @@ export class RetentionService {
   ): Promise<RetentionPolicyRes> {
     const projectId = this.#projectId(caller, entity, project);
     const now = nowMicros();
+    await this.access.assertCanWrite(caller, projectId);
     if (dryRun) {
       const current = policyRes(projectId, await this.store.retention.getPolicy(projectId));
       const would = await this.store.retention.countExpired(projectId, now - keepDays * DAY_MICROS);
       return { ...current, would_delete: would };
     }
-    await this.access.assertCanWrite(caller, projectId);
     const stored = await this.store.retention.setPolicy({
       project_id: projectId,
       keep_days: keepDays,
@@ -105,7 +105,7 @@ export class RetentionService {
       );
     const now = nowMicros();
     const dryRun = req.dry_run ?? false;
-    if (!dryRun) await this.access.assertCanWrite(caller, projectId);
+    await this.access.assertCanWrite(caller, projectId);
     const job = retentionJob(projectId, keepDays, now, caller.userId, this.jobs.settings.maxAttempts);
     const cutoff = now - keepDays * DAY_MICROS;
     const would = await this.store.retention.countExpired(projectId, cutoff);
