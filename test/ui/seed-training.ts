@@ -33,10 +33,10 @@ function trajectory(reward: number, win: boolean): Record<string, unknown> {
   };
 }
 
-/** Two groups of two; rewards rise with the step so the curve has a shape. */
+/** Two groups of two; rewards rise towards 1 with the step so the curve has a shape. */
 const groups = (step: number, offset: number) =>
   [0, 1].map((g) => ({
-    trajectories: [0, 1].map((i) => trajectory(step * 0.2 + offset + g * 0.1 - i * 0.1, i === 0)),
+    trajectories: [0, 1].map((i) => trajectory(0.8 - 0.6 * 0.7 ** step + offset + g * 0.1 - i * 0.1, i === 0)),
   }));
 
 export async function seedTraining(

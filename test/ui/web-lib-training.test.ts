@@ -13,7 +13,7 @@ test('one curve per metric name, a series per split, points by step; reward firs
   );
   assert.deepEqual(
     curves.map((c) => c.name),
-    ['reward', 'data/step_num_trajectories', 'loss'],
+    ['reward', 'loss', 'data/step_num_trajectories'],
   );
   assert.deepEqual(curves[0], {
     name: 'reward',

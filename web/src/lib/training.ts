@@ -26,7 +26,7 @@ function splitKey(key: string): [string, string] | null {
 
 /**
  * Checkpoint metrics first, then the history in the order it was logged, so a later log of a step
- * overwrites an earlier one, as the checkpoint merge does (§4.5 step 4). `reward` comes first.
+ * overwrites an earlier one, as the checkpoint merge does (§4.5 step 4). `reward` comes first, `data/…` last.
  */
 export function metricCurves(checkpoints: MetricSource[], history: MetricSource[]): MetricCurve[] {
   const byName = new Map<string, { splits: string[]; steps: Map<number, Record<string, number>> }>();
@@ -43,7 +43,8 @@ export function metricCurves(checkpoints: MetricSource[], history: MetricSource[
       point[split] = value;
     }
   }
-  const rank = (n: string) => (n === 'reward' ? 0 : 1);
+  // reward, then the task's own metrics, then the bookkeeping ones (`data/step_num_trajectories` …)
+  const rank = (n: string) => (n === 'reward' ? 0 : n.includes('/') ? 2 : 1);
   const splitRank = (s: string) => (s === 'train' ? 0 : s === 'val' ? 1 : 2);
   return [...byName.entries()]
     .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
