@@ -140,6 +140,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'GET /v1/preview/models/:model_id': 'read',
   'DELETE /v1/preview/models/:model_id': 'write',
   'GET /v1/preview/models/:model_id/checkpoints': 'read',
+  'GET /v1/preview/models/:model_id/training-jobs': 'read',
+  'GET /v1/preview/models/:model_id/history': 'read',
   'DELETE /v1/preview/models/:model_id/checkpoints': 'write',
   'POST /v1/preview/models/:model_id/log': 'write',
   'POST /v1/preview/training-jobs': 'write',

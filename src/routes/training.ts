@@ -44,6 +44,16 @@ export default async function trainingRoutes(app: RouteApp, { services }: { serv
     { schema: { tags, summary: 'List Checkpoints', params: S.ModelIdParams, querystring: S.CheckpointPageQuery } },
     async (request) => models.listCheckpoints(request.caller, request.params.model_id, request.query),
   );
+  app.get(
+    '/v1/preview/models/:model_id/training-jobs',
+    { schema: { tags, summary: 'List Training Jobs Of Model', params: S.ModelIdParams, querystring: S.PageQuery } },
+    async (request) => models.listJobs(request.caller, request.params.model_id, request.query),
+  );
+  app.get(
+    '/v1/preview/models/:model_id/history',
+    { schema: { tags, summary: 'List Logged Metrics', params: S.ModelIdParams, querystring: S.PageQuery } },
+    async (request) => models.listHistory(request.caller, request.params.model_id, request.query),
+  );
   app.delete(
     '/v1/preview/models/:model_id/checkpoints',
     { schema: { tags, summary: 'Delete Checkpoints', params: S.ModelIdParams, body: S.DeleteCheckpointsRequest } },

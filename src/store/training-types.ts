@@ -178,7 +178,15 @@ export interface TrainingStore {
   deleteCheckpoints(projectId: string, modelId: string, steps: number[]): Promise<number[]>;
   /** History row plus merge of its metrics into the checkpoint of `row.step` (when it exists). */
   appendLog(row: LogHistoryRow): Promise<void>;
+  /**
+   * `/log` history rows of a model, ascending by id (UUIDv7: the order they were logged), after
+   * `afterId`; `groups` is left out (empty string) so a UI can read every metric without the
+   * trajectories.
+   */
+  listLogHistory(projectId: string, modelId: string, afterId: string | null, limit: number): Promise<LogHistoryRow[]>;
   createJob(row: TrainingJobRow): Promise<void>;
+  /** Jobs of a model, ascending by id (UUIDv7: creation order), after `afterId`. */
+  listJobs(projectId: string, modelId: string, afterId: string | null, limit: number): Promise<TrainingJobRow[]>;
   getJob(projectId: string, id: string): Promise<TrainingJobRow | null>;
   listEvents(projectId: string, jobId: string, afterSeq: number | null, limit: number): Promise<TrainingEventRow[]>;
   eventSeq(projectId: string, jobId: string, eventId: string): Promise<number | null>;

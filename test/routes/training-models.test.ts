@@ -262,3 +262,33 @@ test('item 27: /log without split is 422; a never-seen UUID registers the model;
     404,
   );
 });
+
+test('§4.12 extensions: a model lists its jobs with status and its /log history per step and split', async (t) => {
+  const h = await buildTestApp(t, {}, { trainer: new ScriptedTrainer() });
+  const model = await createModel(h);
+  const other = await createModel(h, 'other');
+  await h.post(`/v1/preview/models/${model}/log`, { split: 'train', trajectory_groups: [group([1, 0])] });
+  const job = await runJob(h, model, [group([1, 0])]);
+  await runJob(h, other, [group([1, 0])]);
+  await h.post(`/v1/preview/models/${model}/log`, { split: 'val', trajectory_groups: [group([1, 1])] });
+  const jobs = await h.get(`/v1/preview/models/${model}/training-jobs`);
+  assert.equal(jobs.statusCode, 200, jobs.body);
+  assert.deepEqual(
+    jobs.json().data.map((j: { id: string; status: string; step: number }) => [j.id, j.status, j.step]),
+    [[job.id, 'succeeded', 1]],
+  );
+  const history = await h.get(`/v1/preview/models/${model}/history?limit=1`);
+  assert.equal(history.statusCode, 200, history.body);
+  const first = history.json();
+  assert.deepEqual([first.data[0].step, first.data[0].split, first.data[0].metrics['train/reward']], [0, 'train', 0.5]);
+  assert.equal(first.has_more, true);
+  const rest = (await h.get(`/v1/preview/models/${model}/history?after=${first.last_id}`)).json();
+  assert.deepEqual(
+    [rest.data[0].step, rest.data[0].split, rest.data[0].metrics['val/reward'], rest.has_more],
+    [1, 'val', 1, false],
+  );
+  assert.equal((await h.get(`/v1/preview/models/${model}/history?after=nope`)).statusCode, 422);
+  assert.equal((await h.get(`/v1/preview/models/${model}/training-jobs?after=${randomUUID()}`)).statusCode, 422);
+  assert.equal((await h.get(`/v1/preview/models/${randomUUID()}/history`)).statusCode, 404);
+  assert.equal((await h.get(`/v1/preview/models/${model}/training-jobs`, h.bobKey)).statusCode, 403);
+});

@@ -642,6 +642,12 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   'GET /v1/preview/models/:model_id/checkpoints': {
     noProject: 'model id in the path (tenancy: test/routes/training-jobs.test.ts)',
   },
+  'GET /v1/preview/models/:model_id/training-jobs': {
+    noProject: 'model id in the path (tenancy: test/routes/training-models.test.ts)',
+  },
+  'GET /v1/preview/models/:model_id/history': {
+    noProject: 'model id in the path (tenancy: test/routes/training-models.test.ts)',
+  },
   'DELETE /v1/preview/models/:model_id/checkpoints': {
     noProject: 'model id in the path (tenancy: test/routes/training-jobs.test.ts)',
   },

@@ -7,6 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
 import { buildTestApp } from '../helpers/app.js';
+import type { Trainer } from '../../src/training/trainer-port.js';
 import { PROJECT, seed, type Seeded } from './seed.js';
 import { serveUi } from './serve-ui.js';
 
@@ -21,9 +22,9 @@ export interface UiServer {
 
 export async function startUi(
   t: Pick<TestContext, 'after'>,
-  opts: { roots?: number; bigTrace?: number } = {},
+  opts: { roots?: number; bigTrace?: number; trainer?: Trainer } = {},
 ): Promise<UiServer> {
-  const heddle = await buildTestApp(t);
+  const heddle = await buildTestApp(t, {}, { trainer: opts.trainer });
   await heddle.app.listen({ port: 0, host: '127.0.0.1' });
   const heddleUrl = `http://127.0.0.1:${(heddle.app.server.address() as AddressInfo).port}`;
   const seeded = await seed(heddleUrl, heddle.aliceKey, opts);

@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { launch } from './browser.js';
 import { startUi } from './harness.js';
 import { PROJECT } from './seed.js';
+import { seedTraining } from './seed-training.js';
+import { ScriptedTrainer } from '../training-worker/scripted-trainer.js';
 
 const OUT =
   process.env.SHOT_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'ui');
@@ -15,7 +17,8 @@ const width = Number(process.env.SHOT_WIDTH ?? 1440);
 const height = Number(process.env.SHOT_HEIGHT ?? 900);
 
 const cleanups: (() => unknown)[] = [];
-const ui = await startUi({ after: (fn: () => unknown) => void cleanups.push(fn) });
+const ui = await startUi({ after: (fn: () => unknown) => void cleanups.push(fn) }, { trainer: new ScriptedTrainer() });
+const trained = await seedTraining(ui.heddleUrl, ui.key, PROJECT, 6);
 const browser = await launch();
 try {
   fs.mkdirSync(OUT, { recursive: true });
@@ -113,6 +116,10 @@ try {
   await page.locator('.body-row').first().filter({ hasText: ev.diffQuestion }).click();
   await page.getByRole('region', { name: 'Selected row' }).waitFor();
   await shot('evaluation-compare');
+  await page.goto(`${ui.url}/${PROJECT}/weave/training/${trained.modelId}`);
+  await page.getByRole('figure', { name: 'reward', exact: true }).locator('svg').first().waitFor();
+  await page.getByRole('list', { name: 'Job events' }).waitFor();
+  await shot('training-model');
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(`${ui.url}/${PROJECT}/weave`);
   await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);

@@ -13,10 +13,13 @@ import { ComparePage } from './features/evals/compare-page.js';
 import { QueuesPage } from './features/queues/queues-page.js';
 import { ReviewPage } from './features/queues/review-page.js';
 import { SettingsPage } from './features/settings/settings-page.js';
+import { TrainingPage } from './features/training/training-page.js';
 
 const TracePage = lazy(() => import('./features/trace/trace-page.js'));
 // The dashboard carries the chart library; it loads only when opened.
 const DashboardPage = lazy(() => import('./features/dashboards/dashboard-page.js'));
+// So does a training model's page (its metric curves).
+const ModelPage = lazy(() => import('./features/training/model-page.js'));
 
 const rootRoute = createRootRoute({ component: AppShell, notFoundComponent: NotFound });
 
@@ -146,6 +149,22 @@ export const settingsRoute = createRoute({
   component: SettingsPage,
 });
 
+export const trainingRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$entity/$project/weave/training',
+  component: TrainingPage,
+});
+
+export const trainingModelRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/$entity/$project/weave/training/$modelId',
+  validateSearch: (raw: Record<string, unknown>): { job?: string } => {
+    const job = optionalString(raw.job);
+    return job && /^[\w-]{1,64}$/.test(job) ? { job } : {};
+  },
+  component: ModelPage,
+});
+
 export interface DashboardSearch {
   op?: string;
   range?: '24h' | '7d' | '30d';
@@ -186,6 +205,8 @@ const routeTree = rootRoute.addChildren([
   reviewRoute,
   settingsRoute,
   dashboardRoute,
+  trainingRoute,
+  trainingModelRoute,
 ]);
 
 export const router = createRouter({ routeTree, defaultPreload: false, scrollRestoration: false });

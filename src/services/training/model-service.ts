@@ -7,7 +7,8 @@ import type { ProjectAccess } from '../project-access.js';
 import { computeLogMetrics } from './log-metrics.js';
 import type { ModelLookup } from './model-lookup.js';
 import { normalizeGroups } from './normalize-groups.js';
-import { nonEmpty, parseLimit, parseOrder, toPage, unknownAfter, type Page } from './paging.js';
+import { jobView } from './job-service.js';
+import { isUuid, nonEmpty, parseLimit, parseOrder, toPage, unknownAfter, type Page } from './paging.js';
 import type { TrainingSettings } from './settings.js';
 
 export interface ModelCreateInput {
@@ -126,6 +127,43 @@ export class TrainingModelService {
     }
     const rows = await this.store.listCheckpoints(model.project_id, model.id, afterStep, order, limit + 1);
     return toPage(rows, limit, checkpointView);
+  }
+
+  /**
+   * Our choice (extension for the web UI, §4.12): the model's jobs in creation order, each in the
+   * §4.7 view. `after` must name a job of this model.
+   */
+  async listJobs(caller: Caller, id: string, q: { after?: string; limit?: string }): Promise<Page<ModelView>> {
+    const limit = parseLimit(q.limit);
+    const model = await this.lookup.live(caller, id);
+    const after = q.after?.toLowerCase() ?? null;
+    if (after !== null && (await this.store.getJob(model.project_id, after))?.model_id !== model.id)
+      throw unknownAfter(q.after!);
+    const rows = await this.store.listJobs(model.project_id, model.id, after, limit + 1);
+    return toPage(rows, limit, (j) => jobView(j) as ModelView);
+  }
+
+  /**
+   * Our choice (extension for the web UI, §4.12): the `/log` history of §4.5 step 4, oldest first,
+   * as `{id, step, split, metrics, recorded_at}` (the logged trajectories stay out). `after` is the
+   * id of a history row; being UUIDv7 it is a position, so an id that was never a row is accepted.
+   */
+  async listHistory(
+    caller: Caller,
+    id: string,
+    q: { after?: string; limit?: string },
+  ): Promise<Page<{ id: string; step: number; split: string; metrics: Record<string, number>; recorded_at: string }>> {
+    const limit = parseLimit(q.limit);
+    if (q.after !== undefined && !isUuid(q.after)) throw unknownAfter(q.after);
+    const model = await this.lookup.live(caller, id);
+    const rows = await this.store.listLogHistory(model.project_id, model.id, q.after?.toLowerCase() ?? null, limit + 1);
+    return toPage(rows, limit, (r) => ({
+      id: r.id,
+      step: r.step,
+      split: r.split,
+      metrics: JSON.parse(r.metrics) as Record<string, number>,
+      recorded_at: formatMicros(r.recorded_at),
+    }));
   }
 
   /** §4.4: `not_found_steps` in request order, duplicates removed. */

@@ -199,6 +199,36 @@ export class SqlTrainingStore implements TrainingStore {
     });
   }
 
+  async listLogHistory(
+    projectId: string,
+    modelId: string,
+    afterId: string | null,
+    limit: number,
+  ): Promise<LogHistoryRow[]> {
+    const q = this.#sql`SELECT project_id, model_id, id, step, split, metrics, recorded_at FROM training_log_history
+      WHERE project_id = ${projectId} AND model_id = ${modelId} ${afterId === null ? raw('') : frag`AND id > ${afterId}`}
+      ORDER BY id LIMIT ${limit}`;
+    const rows = await this.tx.read<Record<string, unknown>>(q);
+    return rows.map((r) => ({
+      project_id: String(r.project_id),
+      model_id: String(r.model_id),
+      id: String(r.id),
+      step: Number(r.step),
+      split: String(r.split),
+      metrics: String(r.metrics),
+      groups: '',
+      recorded_at: Number(r.recorded_at),
+    }));
+  }
+
+  async listJobs(projectId: string, modelId: string, afterId: string | null, limit: number): Promise<TrainingJobRow[]> {
+    // No (project_id, model_id) index over every job (005-training has only the open-jobs one): this
+    // walks the project's jobs in primary-key order, fine for the UI's page sizes.
+    const q = this.#sql`SELECT * FROM training_jobs WHERE project_id = ${projectId} AND model_id = ${modelId}
+      ${afterId === null ? raw('') : frag`AND id > ${afterId}`} ORDER BY id LIMIT ${limit}`;
+    return (await this.tx.read<Record<string, unknown>>(q)).map(jobFromDb);
+  }
+
   createJob(row: TrainingJobRow): Promise<void> {
     const sql = this.#sql;
     return this.tx.transaction(function* (): Tx<void> {

@@ -351,4 +351,42 @@ forEachAdapter('training store', (store) => {
       assert.equal(await t().heartbeat(p, running.id, held!.job.fencing_token, 501, 10), false);
     }),
   );
+  test(
+    "lists: a model's jobs and /log history come back in creation order, paged by id, without other models' rows",
+    guard(async () => {
+      const p = freshProject();
+      const base = baseModel();
+      const m = (await t().createModel(model(p, base))).model;
+      const other = (await t().createModel(model(p, base, 'other'))).model;
+      const jobs = [job(m, 1), job(other, 2), job(m, 3), job(m, 4)];
+      for (const j of jobs) await t().createJob(j);
+      const mine = [jobs[0]!.id, jobs[2]!.id, jobs[3]!.id];
+      assert.deepEqual(
+        (await t().listJobs(p, m.id, null, 10)).map((j) => [j.id, j.status, j.model_id]),
+        mine.map((id) => [id, 'queued', m.id]),
+      );
+      assert.deepEqual(
+        (await t().listJobs(p, m.id, mine[0]!, 1)).map((j) => j.id),
+        [mine[1]],
+      );
+      const logs = [0, 0, 1].map((step, i) => ({
+        project_id: p,
+        model_id: i === 1 ? other.id : m.id,
+        id: uuidv7(),
+        step,
+        split: i === 2 ? 'val' : 'train',
+        metrics: JSON.stringify({ [`${i === 2 ? 'val' : 'train'}/reward`]: i / 4 }),
+        groups: '[{"trajectories":[]}]',
+        recorded_at: 10 + i,
+      }));
+      for (const row of logs) await t().appendLog(row);
+      const read = await t().listLogHistory(p, m.id, null, 10);
+      assert.deepEqual(read, [
+        { ...logs[0]!, groups: '' },
+        { ...logs[2]!, groups: '' },
+      ]);
+      assert.deepEqual(await t().listLogHistory(p, m.id, logs[0]!.id, 10), [{ ...logs[2]!, groups: '' }]);
+      assert.deepEqual(await t().listLogHistory('nobody/none', m.id, null, 10), []);
+    }),
+  );
 });

@@ -25,5 +25,8 @@ export const keys = {
   apiKeys: (entity: string) => ['settings', entity, 'keys'] as const,
   prices: (projectId: string) => ['settings', projectId, 'prices'] as const,
   callStats: (projectId: string, req: unknown) => ['calls', projectId, 'stats', req] as const,
+  trainingModels: (projectId: string) => ['training', projectId, 'models'] as const,
+  trainingModel: (projectId: string, id: string) => ['training', projectId, 'model', id] as const,
+  trainingEvents: (projectId: string, jobId: string) => ['training', projectId, 'events', jobId] as const,
   file: (projectId: string, digest: string) => ['files', projectId, 'content', digest] as const,
 };

@@ -36,9 +36,22 @@ interface Props {
   formatX: (v: unknown) => string;
   formatY?: (v: number) => string;
   empty?: ReactNode;
+  /** Heading of the x column in the data table. */
+  xLabel?: string;
 }
 
-export function Chart({ title, data, x, series, kind, stacked, formatX, formatY = (v) => String(v), empty }: Props) {
+export function Chart({
+  title,
+  data,
+  x,
+  series,
+  kind,
+  stacked,
+  formatX,
+  formatY = (v) => String(v),
+  empty,
+  xLabel = 'Time',
+}: Props) {
   const axisStyle = { fill: 'var(--muted)', fontSize: 12 };
   const common = (
     <>
@@ -100,7 +113,7 @@ export function Chart({ title, data, x, series, kind, stacked, formatX, formatY 
           <table className="simple-table" aria-label={`${title} data`}>
             <thead>
               <tr>
-                <th scope="col">Time</th>
+                <th scope="col">{xLabel}</th>
                 {series.map((s) => (
                   <th scope="col" key={s.key} className="num">
                     {s.label}

@@ -57,6 +57,9 @@ export function AppShell() {
             <Link to="/$entity/$project/weave/queues" params={{ entity: params.entity!, project: params.project! }}>
               Queues
             </Link>
+            <Link to="/$entity/$project/weave/training" params={{ entity: params.entity!, project: params.project! }}>
+              Training
+            </Link>
             <Link to="/$entity/$project/settings" params={{ entity: params.entity!, project: params.project! }}>
               Settings
             </Link>
