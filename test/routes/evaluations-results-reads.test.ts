@@ -67,15 +67,22 @@ async function seed(h: TestApp): Promise<{ rows: Json[]; digests: string[] }> {
   return { rows, digests };
 }
 
-/** Counts the calls of `object[method]` (the real method still runs) until `restore`. */
-function counting<T extends object>(object: T, method: keyof T & string): { count(): number; restore(): void } {
+/**
+ * Counts the calls of `object[method]` (the real method still runs) until `restore`; `weigh` says
+ * how much one call counts (default 1).
+ */
+function counting<T extends object>(
+  object: T,
+  method: keyof T & string,
+  weigh: (...args: any[]) => number = () => 1,
+): { count(): number; restore(): void } {
   const original = object[method] as (...args: unknown[]) => unknown;
   let count = 0;
   Object.defineProperty(object, method, {
     configurable: true,
     writable: true,
     value: (...args: unknown[]) => {
-      count += 1;
+      count += weigh(...args);
       return original.apply(object, args);
     },
   });
@@ -85,7 +92,8 @@ function counting<T extends object>(object: T, method: keyof T & string): { coun
 async function countedQuery(h: TestApp, body: Json): Promise<{ res: Json; reads: Record<string, number> }> {
   const counters = {
     'tables.row': counting(h.store.tables, 'row'),
-    'tables.query': counting(h.store.tables, 'query'),
+    // a table read counts the rows it asks for; a read of the whole table counts as all of them
+    'tables.query rows': counting(h.store.tables, 'query', (q: Json) => q.row_digests?.length ?? Infinity),
     'objects.findVersion': counting(h.store.objects, 'findVersion'),
     'calls.read': counting(h.store.calls, 'read'),
   };
@@ -96,6 +104,8 @@ async function countedQuery(h: TestApp, body: Json): Promise<{ res: Json; reads:
     for (const c of Object.values(counters)) c.restore();
   }
 }
+
+const rowsRead = (reads: Record<string, number>): number => reads['tables.row']! + reads['tables.query rows']!;
 
 test('resolve_row_refs reads only the rows of the page, after paging', async (t) => {
   const h = await buildTestApp(t);
@@ -119,16 +129,43 @@ test('resolve_row_refs reads only the rows of the page, after paging', async (t)
     sorted.slice(2, 4).map((digest) => byDigest.get(digest)),
   );
   assert.deepEqual(res.warnings, []);
-  assert.equal(
-    reads['tables.row']! + reads['tables.query']!,
-    2,
-    `one row read per row of the page: ${JSON.stringify(reads)}`,
-  );
+  assert.equal(rowsRead(reads), 2, `only the page's rows are read: ${JSON.stringify(reads)}`);
+  assert.equal(reads['objects.findVersion'], 1, `the dataset is read once, not per row: ${JSON.stringify(reads)}`);
 
   const unresolved = await countedQuery(h, { include_raw_data_rows: true, limit: 2 });
   assert.match(unresolved.res.rows[0].raw_data_row, /\/attr\/rows\/id\//, 'the ref itself without resolve_row_refs');
-  assert.equal(unresolved.reads['tables.row']! + unresolved.reads['tables.query']!, 0);
+  assert.equal(rowsRead(unresolved.reads), 0);
   assert.equal(unresolved.reads['objects.findVersion'], 0);
+});
+
+test('a row ref that names no row of the dataset, or an unknown dataset, stays a ref with a warning', async (t) => {
+  const h = await buildTestApp(t);
+  const { rows, digests } = await seed(h);
+  const datasetRef = (
+    await ok(h, `${V2}/eval_results/query`, { evaluation_call_ids: ['E'], include_raw_data_rows: true })
+  ).rows[0].raw_data_row.split('/attr/')[0] as string;
+  const badRefs = [
+    `${datasetRef}/attr/rows/id/${'0'.repeat(43)}`,
+    `weave:///${PROJECT}/object/ds:${'1'.repeat(43)}/attr/rows/id/${'2'.repeat(43)}`,
+    `weave:///other/p/object/ds:${datasetRef.split(':').pop()}/attr/rows/id/${'3'.repeat(43)}`,
+  ];
+  for (const [i, example] of badRefs.entries()) {
+    await call(
+      h,
+      { id: `X${i}`, parent_id: 'E', op_name: 'Evaluation.predict_and_score', inputs: { example, model: MODEL } },
+      { output: { output: null, scores: {} } },
+    );
+  }
+  const res = await ok(h, `${V2}/eval_results/query`, {
+    evaluation_call_ids: ['E'],
+    include_raw_data_rows: true,
+    resolve_row_refs: true,
+  });
+  assert.equal(res.total_rows, ROWS + badRefs.length);
+  const raw = new Map<string, unknown>(res.rows.map((row: Json) => [row.row_digest, row.raw_data_row]));
+  for (const [i, digest] of digests.entries()) assert.deepEqual(raw.get(digest), rows[i]);
+  for (const ref of badRefs) assert.equal(raw.get(ref.split('/').pop()!), ref);
+  assert.deepEqual([...res.warnings].sort(), badRefs.map((ref) => `Could not resolve dataset row ref ${ref}`).sort());
 });
 
 test('a sort on inputs.* still reads every row it orders, and pages the resolved rows', async (t) => {
