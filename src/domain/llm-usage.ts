@@ -23,8 +23,11 @@ const numberOr = (value: unknown, fallback: number): number =>
 
 /** The usage entries of a stored summary (JSON text), in key order; [] when there is none. */
 export function usageEntries(summaryText: string | null): ModelUsage[] {
-  if (summaryText === null) return [];
-  const summary: unknown = JSON.parse(summaryText);
+  return summaryText === null ? [] : usageEntriesOf(JSON.parse(summaryText));
+}
+
+/** The usage entries of a summary already parsed (as `usageEntries` reads its text). */
+export function usageEntriesOf(summary: unknown): ModelUsage[] {
   if (!isObject(summary) || !isObject(summary.usage)) return [];
   return Object.entries(summary.usage).map(([model, raw]) => {
     const u = isObject(raw) ? raw : {};

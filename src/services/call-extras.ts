@@ -1,5 +1,5 @@
 import { costEntry } from '../domain/costs.js';
-import { usageEntries } from '../domain/llm-usage.js';
+import { usageEntries, type ModelUsage } from '../domain/llm-usage.js';
 import type { CallRow } from '../store/types.js';
 import type { RecordPriceBook } from './price-table.js';
 
@@ -9,10 +9,19 @@ import type { RecordPriceBook } from './price-table.js';
  * `summary.weave.unpriced_models` (our addition), so "no price" is never mistaken for a cost of 0.
  */
 export function costExtras(row: CallRow, book: RecordPriceBook): Record<string, unknown> {
+  return usageCostExtras(usageEntries(row.summary), row.started_at, book);
+}
+
+/** `costExtras` of usage entries already read, priced as of `startedAt` (µs). */
+export function usageCostExtras(
+  usages: readonly ModelUsage[],
+  startedAt: number,
+  book: RecordPriceBook,
+): Record<string, unknown> {
   const costs: Record<string, unknown> = {};
   const unpriced: string[] = [];
-  for (const usage of usageEntries(row.summary)) {
-    const price = book.find(usage.model, row.started_at);
+  for (const usage of usages) {
+    const price = book.find(usage.model, startedAt);
     if (price) costs[usage.model] = costEntry(usage, price);
     else unpriced.push(usage.model);
   }

@@ -82,8 +82,7 @@ export class FeedbackService {
   /** Validates one request (§7.2) and builds its row; nothing is stored. */
   async #prepare(caller: Caller, req: FeedbackCreateReq, createdAt: number): Promise<FeedbackRow> {
     const { payload, annotationSpec } = checkFeedback(req);
-    if (req.queue_id != null)
-      throw new ObjectInvalidRequestError(`Annotation queue ${req.queue_id} not found in project ${req.project_id}`);
+    if (req.queue_id != null) await this.#checkQueue(req.project_id, req.queue_id);
     if (annotationSpec) await this.#checkAnnotation(annotationSpec, payload.value);
     const json = (value: unknown, fallback: unknown): string => JSON.stringify(value ?? fallback);
     return {
@@ -99,7 +98,7 @@ export class FeedbackService {
       runnable_ref: req.runnable_ref ?? null,
       call_ref: req.call_ref ?? null,
       trigger_ref: req.trigger_ref ?? null,
-      queue_id: null,
+      queue_id: req.queue_id ?? null,
       scorer_tags: json(req.scorer_tags, []),
       scorer_tag_reasons: json(req.scorer_tag_reasons, {}),
       scorer_tag_confidences: json(req.scorer_tag_confidences, {}),
@@ -113,6 +112,17 @@ export class FeedbackService {
       span_trace_id: req.span_trace_id ?? '',
       scorer_trace_id: req.scorer_trace_id ?? '',
     };
+  }
+
+  /**
+   * §7.1: `queue_id` tags a judgement with the annotation queue it was made in, so it must name a
+   * queue of the project; our choice: a deleted queue counts as missing, as its read is a 404
+   * (docs/spec/otel-service-queues.md).
+   */
+  async #checkQueue(projectId: string, queueId: string): Promise<void> {
+    const queue = await this.store.annotations.getQueue(projectId, queueId);
+    if (!queue || queue.deleted_at !== null)
+      throw new ObjectInvalidRequestError(`Annotation queue ${queueId} not found in project ${projectId}`);
   }
 
   /** §7.2: the spec must be a live AnnotationSpec and `value` must satisfy its `field_schema`. */

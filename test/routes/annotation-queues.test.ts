@@ -516,3 +516,53 @@ test('tenancy: bob (entity other) gets 403 on acme queues on every endpoint; no 
   assert.equal(queue.deleted_at, null);
   assert.equal((await queryItems(h, queueId))[0]!.annotation_state, 'unstarted');
 });
+
+test('a judgement made in a queue carries its queue_id; a queue of another project, unknown or deleted → 400 naming it', async (t) => {
+  const h = await buildTestApp(t);
+  await makeCalls(h, 1);
+  const { queueId } = await queueWith(h, ['c1']);
+  const note = (queue_id: string | null, extra: Json = {}): Json => ({
+    project_id: PROJECT,
+    weave_ref: `weave:///${PROJECT}/call/c1`,
+    feedback_type: 'wandb.note.1',
+    payload: { note: 'looks right' },
+    queue_id,
+    ...extra,
+  });
+  const created = await ok(h.post('/feedback/create', note(queueId)));
+  const [batched] = (await ok(h.post('/feedback/batch/create', { batch: [note(queueId)] }))).res;
+  const replaced = await ok(h.post('/feedback/replace', { ...note(queueId), feedback_id: batched.id }));
+  await ok(h.post('/feedback/create', note(null)));
+  const inQueue = await ok(
+    h.post('/feedback/query', {
+      project_id: PROJECT,
+      query: { $expr: { $eq: [{ $getField: 'queue_id' }, { $literal: queueId }] } },
+      sort_by: [{ field: 'created_at', direction: 'asc' }],
+    }),
+  );
+  assert.deepEqual(
+    inQueue.result.map((row: Json) => [row.id, row.queue_id]),
+    [
+      [created.id, queueId],
+      [replaced.id, queueId],
+    ],
+  );
+
+  const otherQueue = (await ok(h.post(Q, { project_id: 'other/p', name: 'Theirs', scorer_refs: [] }, h.bobKey)))
+    .id as string;
+  const deleted = await createQueue(h, { name: 'Gone' });
+  await ok(send(h, 'DELETE', `${Q}/${deleted}?project_id=${P}`));
+  for (const bad of [otherQueue, UNKNOWN, deleted]) {
+    for (const [url, body] of [
+      ['/feedback/create', note(bad)],
+      ['/feedback/batch/create', { batch: [note(queueId), note(bad)] }],
+      ['/feedback/replace', { ...note(bad), feedback_id: created.id }],
+    ] as const) {
+      const res = await h.post(url, body);
+      assert.equal(res.statusCode, 400, `${url} ${bad}: ${res.body}`);
+      assert.match(res.json().reason, new RegExp(bad), url);
+    }
+  }
+  const all = await ok(h.post('/feedback/query', { project_id: PROJECT }));
+  assert.equal(all.total_count, 3, 'nothing stored by a refused request, the replaced row kept');
+});

@@ -116,13 +116,13 @@ describe('web UI: annotation queues', { skip, concurrency: 1 }, () => {
         query: {
           $expr: { $eq: [{ $getField: 'weave_ref' }, { $literal: `weave:///${PROJECT}/call/${item.call_id}` }] },
         },
-      })) as { result: { feedback_type: string; payload: Record<string, unknown> }[] };
-      judged.push(fb.result.map((f) => [f.feedback_type, f.payload.emoji ?? f.payload.note]));
+      })) as { result: { feedback_type: string; payload: Record<string, unknown>; queue_id: string | null }[] };
+      judged.push(fb.result.map((f) => [f.feedback_type, f.payload.emoji ?? f.payload.note, f.queue_id]));
     }
     assert.deepEqual(judged, [
-      [['wandb.reaction.1', '👍']],
-      [['wandb.note.1', 'Label is right but the reason is missing']],
-      [['wandb.reaction.1', '👎']],
+      [['wandb.reaction.1', '👍', queueId]],
+      [['wandb.note.1', 'Label is right but the reason is missing', queueId]],
+      [['wandb.reaction.1', '👎', queueId]],
       [],
       [],
     ]);

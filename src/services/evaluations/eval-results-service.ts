@@ -1,4 +1,6 @@
-import { toPlainJson } from '../../domain/json-value.js';
+import { parseLosslessJson, toPlainJson } from '../../domain/json-value.js';
+import { parseRef, RefParseError } from '../../domain/ref-uri.js';
+import { usageEntriesOf } from '../../domain/llm-usage.js';
 import { applyFilters, groupRows, intersect, sortRows, type GroupedRow } from '../../domain/eval-results/rows.js';
 import { summarize } from '../../domain/eval-results/summary.js';
 import { buildTrial, isTrialCall } from '../../domain/eval-results/trials.js';
@@ -6,12 +8,12 @@ import type { EvalCall, EvalResultsFilter, EvalResultsRow, TrialRecord } from '.
 import { formatMicros } from '../../domain/time.js';
 import { InvalidRequestError } from '../../errors/app-error.js';
 import type { EvalResultsQueryBody } from '../../schemas/evaluation-runs.js';
-import type { CallRow, TraceStore } from '../../store/types.js';
+import type { TraceStore } from '../../store/types.js';
 import type { Caller } from '../auth-service.js';
-import { costExtras } from '../call-extras.js';
+import { usageCostExtras } from '../call-extras.js';
 import type { RecordPriceLookup } from '../price-table.js';
 import type { ProjectAccess } from '../project-access.js';
-import { MISSING, RefResolver } from '../ref-resolver.js';
+import { MISSING, RefResolver, type Resolved } from '../ref-resolver.js';
 import { EvalCalls } from './eval-calls.js';
 
 /**
@@ -20,12 +22,28 @@ import { EvalCalls } from './eval-calls.js';
  */
 
 const ROW_REF_MARKER = '/attr/rows/id/';
+/** The last step of a dataset-row ref: the row digest. */
+const ROW_ID_STEP = '/id/';
+/** Row digests asked for in one table read. */
+const ROW_READ_SLICE = 1000;
 const isRowRef = (example: unknown): example is string =>
   typeof example === 'string' && example.includes(ROW_REF_MARKER);
 
-/** The cost of a call's usage from the project's price book; null when nothing is priced. */
-function callCost(row: CallRow, book: Awaited<ReturnType<RecordPriceLookup['forProject']>>): number | null {
-  const costs = costExtras(row, book).costs as Record<string, Record<string, number>> | undefined;
+/** Whether a sort or filter reads `inputs.*`, the fields taken from the dataset row. */
+const readsInputs = (body: EvalResultsQueryBody): boolean =>
+  [...(body.sort_by ?? []).map((s) => s.field), ...(body.filters ?? []).map((f) => JSON.stringify(f.query))].some(
+    (text) => text.includes('inputs'),
+  );
+
+type PriceBook = Awaited<ReturnType<RecordPriceLookup['forProject']>>;
+
+/**
+ * The cost of a call's usage from the project's price book; null when nothing is priced. Read from
+ * the call as loaded for the trials, so costing takes no store read per trial.
+ */
+function callCost(call: EvalCall, book: PriceBook): number | null {
+  const extras = usageCostExtras(usageEntriesOf(call.summary), call.startedAt, book);
+  const costs = extras.costs as Record<string, Record<string, number>> | undefined;
   if (!costs) return null;
   let total = 0;
   for (const entry of Object.values(costs)) {
@@ -36,6 +54,19 @@ function callCost(row: CallRow, book: Awaited<ReturnType<RecordPriceLookup['forP
       (entry.cache_creation_input_tokens_total_cost ?? 0);
   }
   return total;
+}
+
+/** Prices the trials of `rows` that are not priced yet (`priced` remembers which were). */
+function priceRows(rows: GroupedRow[], book: PriceBook, priced: Set<TrialRecord>): void {
+  for (const row of rows) {
+    for (const list of row.byEvaluation.values()) {
+      for (const record of list) {
+        if (priced.has(record)) continue;
+        record.trial.total_cost = callCost(record.usageCall, book);
+        priced.add(record);
+      }
+    }
+  }
 }
 
 export class EvalResultsService {
@@ -62,20 +93,21 @@ export class EvalResultsService {
 
     const roots = await this.#roots(projectId, ids);
     const trials = await this.#trials(projectId, roots, body.include_predict_and_score_children !== false);
-    if (body.include_costs === true) await this.#addCosts(projectId, trials);
+    const book = body.include_costs === true ? await this.prices.forProject(projectId) : null;
+    const priced = new Set<TrialRecord>();
 
-    const examples = await this.#exampleResolver(projectId, body);
+    const examples = this.#exampleResolver(projectId);
+    const grouped = groupRows(trials);
+    // a filter or sort on inputs.* reads the row a ref names, so every row it sees is resolved
+    if (readsInputs(body)) await examples.resolve(grouped);
     const rootIds = roots.map((root) => root.id);
-    const select = (intersection: boolean): GroupedRow[] => {
-      const grouped = intersect(groupRows(trials), rootIds, intersection);
-      return applyFilters(
-        grouped,
+    const select = (intersection: boolean): GroupedRow[] =>
+      applyFilters(
+        intersect(grouped, rootIds, intersection),
         body.filters as EvalResultsFilter[] | null,
         body.filter_logic_operator ?? 'or',
         examples.of,
       );
-    };
-    await examples.prepare(groupRows(trials));
 
     let rows: EvalResultsRow[] = [];
     let totalRows = 0;
@@ -84,10 +116,13 @@ export class EvalResultsService {
       totalRows = sorted.length;
       const offset = body.offset ?? 0;
       const page = sorted.slice(offset, body.limit == null ? undefined : offset + body.limit);
+      const resolveRefs = body.include_raw_data_rows === true && body.resolve_row_refs === true;
+      // §4.1: dataset-row refs are resolved after pagination, so only the page's rows are read
+      if (resolveRefs) await examples.resolve(page);
+      if (book) priceRows(page, book, priced);
       rows = page.map((row) => ({
         row_digest: row.rowDigest,
-        raw_data_row:
-          body.include_raw_data_rows === true ? examples.raw(row, body.resolve_row_refs === true, warnings) : null,
+        raw_data_row: body.include_raw_data_rows === true ? examples.raw(row, resolveRefs, warnings) : null,
         evaluations: [...row.byEvaluation].map(([id, list]) => ({
           evaluation_call_id: id,
           trials: list.map((record) => record.trial),
@@ -97,6 +132,7 @@ export class EvalResultsService {
     let summary = null;
     if (includeSummary) {
       const summaryRows = select(body.summary_require_intersection ?? body.require_intersection === true);
+      if (book) priceRows(summaryRows, book, priced);
       summary = { row_count: summaryRows.length, evaluations: summarize(summaryRows, roots, formatMicros) };
     }
     return { rows, total_rows: totalRows, summary, warnings };
@@ -139,33 +175,68 @@ export class EvalResultsService {
       .map((call) => buildTrial(call.parentId!, call, withChildren ? (byParent.get(call.id) ?? []) : null));
   }
 
-  async #addCosts(projectId: string, trials: TrialRecord[]): Promise<void> {
-    const book = await this.prices.forProject(projectId);
-    for (const record of trials) {
-      const row = await this.store.calls.read(projectId, record.usageCall.id);
-      record.trial.total_cost = row ? callCost(row, book) : null;
+  /**
+   * The values of dataset-row refs. Refs into one dataset's rows share their path up to the row id:
+   * that path is followed once to its table ref, and the table's rows are read in slices, so a page
+   * costs a few reads rather than two per row. Anything else falls back to the resolver per ref,
+   * which follows the same rules (src/services/ref-resolver.ts).
+   */
+  async #resolveRowRefs(projectId: string, uris: string[]): Promise<Map<string, Resolved>> {
+    const out = new Map<string, Resolved>();
+    const byBase = new Map<string, Map<string, string[]>>();
+    for (const uri of uris) {
+      const at = uri.lastIndexOf(ROW_ID_STEP);
+      const rowDigest = uri.slice(at + ROW_ID_STEP.length);
+      if (at < 0 || rowDigest === '' || rowDigest.includes('/')) {
+        out.set(uri, await this.#refs.expansion(projectId, uri));
+        continue;
+      }
+      const rowsOf = byBase.get(uri.slice(0, at)) ?? new Map<string, string[]>();
+      rowsOf.set(rowDigest, [...(rowsOf.get(rowDigest) ?? []), uri]);
+      byBase.set(uri.slice(0, at), rowsOf);
+    }
+    for (const [base, rowsOf] of byBase) {
+      const table = await this.#tableOf(projectId, base);
+      if (table === null) {
+        for (const uri of [...rowsOf.values()].flat()) out.set(uri, await this.#refs.expansion(projectId, uri));
+        continue;
+      }
+      const digests = [...rowsOf.keys()];
+      for (let i = 0; i < digests.length; i += ROW_READ_SLICE) {
+        const slice = digests.slice(i, i + ROW_READ_SLICE);
+        for await (const row of this.store.tables.query({ project_id: projectId, digest: table, row_digests: slice }))
+          for (const uri of rowsOf.get(row.digest) ?? []) out.set(uri, parseLosslessJson(row.val));
+      }
+      for (const uri of [...rowsOf.values()].flat()) if (!out.has(uri)) out.set(uri, MISSING);
+    }
+    return out;
+  }
+
+  /** The digest of the table a `…/attr/rows` path ends at, when it is a table of this project. */
+  async #tableOf(projectId: string, base: string): Promise<string | null> {
+    const value = await this.#refs.expansion(projectId, base);
+    if (typeof value !== 'string') return null;
+    try {
+      const ref = parseRef(value);
+      return ref.kind === 'table' && `${ref.entity}/${ref.project}` === projectId ? ref.digest : null;
+    } catch (error) {
+      if (error instanceof RefParseError) return null;
+      throw error;
     }
   }
 
   /**
-   * Rows named by dataset-row refs are resolved once when a filter or sort reads `inputs.*` or the
-   * caller asked for resolved rows; inline examples are their own row.
+   * The rows dataset-row refs name, read once per ref and only for the rows asked for; inline
+   * examples are their own row.
    */
-  async #exampleResolver(projectId: string, body: EvalResultsQueryBody) {
-    const readsInputs = [
-      ...(body.sort_by ?? []).map((s) => s.field),
-      ...(body.filters ?? []).map((f) => JSON.stringify(f.query)),
-    ].some((text) => text.includes('inputs'));
-    const wantResolved = readsInputs || (body.include_raw_data_rows === true && body.resolve_row_refs === true);
+  #exampleResolver(projectId: string) {
     const resolved = new Map<string, unknown>();
     return {
-      prepare: async (rows: GroupedRow[]): Promise<void> => {
-        if (!wantResolved) return;
-        for (const row of rows) {
-          if (!isRowRef(row.example) || resolved.has(row.example)) continue;
-          const value = await this.#refs.expansion(projectId, row.example);
-          resolved.set(row.example, value === MISSING ? MISSING : toPlainJson(value));
-        }
+      resolve: async (rows: GroupedRow[]): Promise<void> => {
+        const wanted = new Set<string>();
+        for (const row of rows) if (isRowRef(row.example) && !resolved.has(row.example)) wanted.add(row.example);
+        for (const [uri, value] of await this.#resolveRowRefs(projectId, [...wanted]))
+          resolved.set(uri, value === MISSING ? MISSING : toPlainJson(value));
       },
       of: (row: GroupedRow): unknown => {
         if (!isRowRef(row.example)) return row.example;

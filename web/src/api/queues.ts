@@ -131,7 +131,8 @@ export function useJudge(projectId: string, queueId: string) {
       if (judgement.kind !== 'skip')
         await postJson('/feedback/create', {
           project_id: projectId,
-          // no queue_id: the server refuses it on create (src/services/feedback-service.ts), as Weave does
+          // tags the judgement with the queue it was made in (docs/spec/objects.md §7.1)
+          queue_id: queueId,
           weave_ref: `weave:///${projectId}/call/${item.call_id}`,
           ...(judgement.kind === 'thumb'
             ? { feedback_type: 'wandb.reaction.1', payload: { emoji: judgement.emoji } }
