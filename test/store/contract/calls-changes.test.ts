@@ -19,6 +19,20 @@ async function changes(store: TraceStore, q: CallsQuery, after: CallChangeCursor
   return out;
 }
 
+/**
+ * As `changes`, polling until `count` rows are handed out (or 30 s pass). On PostgreSQL a write is
+ * handed out only once every older transaction of the cluster has ended, and other test files run
+ * long transactions on the same cluster (a held table lock, a stalled store), so a write may wait.
+ */
+async function changesOf(store: TraceStore, q: CallsQuery, after: CallChangeCursor, count: number): Promise<CallRow[]> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const rows = await changes(store, q, after);
+    if (rows.length >= count || Date.now() > deadline) return rows;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 const cursorOf = (row: CallRow): CallChangeCursor => ({ seq: Number(row.change_seq), id: row.id });
 
 forEachAdapter('calls changed_after', (store) => {
@@ -32,7 +46,7 @@ forEachAdapter('calls changed_after', (store) => {
       await store().calls.write([start(project, 'z', { started_at: 3_000_000 })]);
       await store().calls.write([start(project, 'y', { started_at: 2_000_000 })]);
       await store().calls.write([start(project, 'x', { started_at: 1_000_000 })]);
-      let rows = await changes(store(), { project_id: project }, head);
+      let rows = await changesOf(store(), { project_id: project }, head, 3);
       assert.deepEqual(
         rows.map((r) => r.id),
         ['z', 'y', 'x'],
@@ -40,7 +54,7 @@ forEachAdapter('calls changed_after', (store) => {
       const afterY = cursorOf(rows[1]!);
       await store().calls.write([end(project, 'z')]);
       await store().calls.write([{ kind: 'update', project_id: project, id: 'y', display_name: 'renamed' }]);
-      rows = await changes(store(), { project_id: project }, afterY);
+      rows = await changesOf(store(), { project_id: project }, afterY, 3);
       assert.deepEqual(
         rows.map((r) => [r.id, r.display_name, r.ended_at !== null]),
         [
@@ -52,7 +66,7 @@ forEachAdapter('calls changed_after', (store) => {
       // one write of several calls: one position, told apart by id
       const last = cursorOf(rows[2]!);
       await store().calls.write([start(project, 'b2'), start(project, 'b1')]);
-      rows = await changes(store(), { project_id: project, filter: { call_ids: ['b1', 'b2', 'x'] } }, last);
+      rows = await changesOf(store(), { project_id: project, filter: { call_ids: ['b1', 'b2', 'x'] } }, last, 2);
       assert.deepEqual(
         rows.map((r) => r.id),
         ['b1', 'b2'],
@@ -62,7 +76,7 @@ forEachAdapter('calls changed_after', (store) => {
       // deleted calls are not shown; other projects never
       await store().calls.deleteCascade(project, ['b1'], 1);
       assert.deepEqual(
-        (await changes(store(), { project_id: project }, last)).map((r) => r.id),
+        (await changesOf(store(), { project_id: project }, last, 1)).map((r) => r.id),
         ['b2'],
       );
       assert.deepEqual(await changes(store(), { project_id: freshProject() }, head), []);
@@ -97,7 +111,7 @@ test('PostgreSQL: a transaction that commits after a later one is still delivere
     'nothing is handed out while an older transaction may still commit',
   );
   await slow.query('COMMIT');
-  const rows = await changes(store, { project_id: project }, head);
+  const rows = await changesOf(store, { project_id: project }, head, 2);
   assert.deepEqual(
     rows.map((r) => r.id),
     ['slow', 'fast'],
