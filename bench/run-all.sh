@@ -11,4 +11,5 @@ npx tsx bench/training.ts
 npx tsx bench/monitors.ts
 npx tsx bench/ui.ts
 npx tsx bench/ui-evals.ts
+npx tsx bench/ui-dashboard.ts
 npx tsx bench/replicas.ts
