@@ -8,11 +8,15 @@
  * - time to chart ready: navigation start until the totals show every stored call and the four
  *   charts have drawn their SVG (goal ≤ 1 s), median of BENCH_UI_RUNS (default 5) after one warm-up;
  * - the same grouped by op and status (`group=op,status`);
- * - the `/calls/stats` request the page sends, timed alone over HTTP (the server's share of the above).
+ * - the `/calls/stats` request the page sends, timed alone over HTTP (the server's share of the above);
+ * - the raw limit: the same numbers aggregated inside SQLite (GROUP BY bucket; latencies fetched and
+ *   sorted per bucket for the percentiles; usage through json_each), read straight from the file —
+ *   what an SQL-side `/calls/stats` could approach.
  *
  * Knobs: BENCH_SCALE (stored calls = 1,000,000 × scale), BENCH_UI_RUNS. Needs `npm run build` and
  * Chromium. Writes bench/results/ui-dashboard-<stamp>.{md,json}.
  */
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,6 +59,46 @@ async function chartReady(page: Page, calls: number): Promise<number> {
     { polling: 'raf', timeout: 120_000 },
   );
   return (await handle.jsonValue()) as number;
+}
+
+/** The page's numbers computed inside SQLite, straight from the file: the raw limit (ms, and the call count). */
+function rawAggregate(file: string): { ms: number; calls: number } {
+  const db = new Database(file, { readonly: true });
+  try {
+    const from = Date.parse(`${FROM}T00:00:00Z`) * 1000;
+    const to = Date.parse(`${TO}T00:00:00Z`) * 1000;
+    const day = 86_400 * 1_000_000;
+    const where = 'project_id = ? AND started_at >= ? AND started_at < ? AND deleted_at IS NULL';
+    const t0 = performance.now();
+    const counts = db
+      .prepare(
+        `SELECT (started_at - ?) / ? AS b, count(*) AS n, sum(exception IS NOT NULL) AS errors FROM calls WHERE ${where} GROUP BY b`,
+      )
+      .all(from, day, PROJECT, from, to) as { b: number; n: number; errors: number }[];
+    const latencies = new Map<number, number[]>();
+    const rows = db
+      .prepare(
+        `SELECT (started_at - ?) / ? AS b, (ended_at - started_at) / 1000 AS ms FROM calls WHERE ${where} AND ended_at IS NOT NULL`,
+      )
+      .raw()
+      .iterate(from, day, PROJECT, from, to) as Iterable<[number, number]>;
+    for (const [b, ms] of rows) {
+      let xs = latencies.get(b);
+      if (!xs) latencies.set(b, (xs = []));
+      xs.push(ms);
+    }
+    for (const xs of latencies.values()) {
+      xs.sort((a, c) => a - c);
+      for (const p of [0.5, 0.95, 0.99]) quantile(xs, p);
+    }
+    db.prepare(
+      `SELECT (started_at - ?) / ? AS b, u.key AS model, sum(json_extract(u.value, '$.total_tokens')) AS tokens
+       FROM calls, json_each(calls.summary, '$.usage') AS u WHERE ${where} GROUP BY b, model`,
+    ).all(from, day, PROJECT, from, to);
+    return { ms: performance.now() - t0, calls: counts.reduce((n, r) => n + r.n, 0) };
+  } finally {
+    db.close();
+  }
 }
 
 async function main() {
@@ -126,6 +170,14 @@ async function main() {
       log(`/calls/stats alone: ${r1(ms)} ms${i === 0 ? ' (warm-up)' : ''}`);
     }
 
+    const raw: number[] = [];
+    for (let i = 0; i <= RUNS; i += 1) {
+      const r = rawAggregate(path.join(dataDir, 'heddle.sqlite'));
+      if (r.calls !== STORED) throw new Error(`raw aggregate counted ${r.calls} calls, stored ${STORED}`);
+      if (i > 0) raw.push(r.ms);
+      log(`raw SQLite aggregate: ${r1(r.ms)} ms${i === 0 ? ' (warm-up)' : ''}`);
+    }
+
     const machine = machineInfo();
     const verdict = (v: number, goal: number) => (v <= goal ? 'met' : '**not met**');
     const n = STORED.toLocaleString('en-US');
@@ -143,6 +195,12 @@ async function main() {
         verdict(median(grouped), 1000),
       ],
       [`/calls/stats alone, the page's request (median)`, `${r1(median(api))} ms`, '—', 'server share'],
+      [
+        'Raw limit: the same aggregates inside SQLite, read from the file (median)',
+        `${r1(median(raw))} ms`,
+        '—',
+        'reference',
+      ],
     ];
     const md = [
       '# Dashboard benchmark (bench/ui-dashboard.ts)',
@@ -154,7 +212,7 @@ async function main() {
       '|---|---:|---|---|',
       ...rows.map((r) => `| ${r.join(' | ')} |`),
       '',
-      `Runs (ms): dashboard ${plain.map(r1).join(', ')}; grouped ${grouped.map(r1).join(', ')}; /calls/stats ${api.map(r1).join(', ')}.`,
+      `Runs (ms): dashboard ${plain.map(r1).join(', ')}; grouped ${grouped.map(r1).join(', ')}; /calls/stats ${api.map(r1).join(', ')}; raw ${raw.map(r1).join(', ')}.`,
     ].join('\n');
     console.log(md);
     const dir = path.join(REPO_ROOT, 'bench', 'results');
@@ -163,7 +221,7 @@ async function main() {
     fs.writeFileSync(path.join(dir, `ui-dashboard-${stamp}.md`), md + '\n');
     fs.writeFileSync(
       path.join(dir, `ui-dashboard-${stamp}.json`),
-      JSON.stringify({ machine, scale, stored: STORED, runs: RUNS, plain, grouped, api }, null, 2) + '\n',
+      JSON.stringify({ machine, scale, stored: STORED, runs: RUNS, plain, grouped, api, raw }, null, 2) + '\n',
     );
   } finally {
     for (const fn of cleanups.reverse()) await fn();

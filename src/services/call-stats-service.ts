@@ -187,11 +187,20 @@ class BucketGroups<M extends string> {
 const callStatus = (row: CallRow): string =>
   row.exception != null ? 'error' : row.ended_at == null ? 'running' : 'success';
 
+/** The op name of an op ref, parsed once per distinct op (a range holds few ops and many calls). */
+class OpNames {
+  readonly #names = new Map<string, string>();
+  of(opName: string): string {
+    let name = this.#names.get(opName);
+    if (name === undefined) this.#names.set(opName, (name = opDisplayName(opName) ?? opName));
+    return name;
+  }
+}
+
 /** The group labels of a call, in the order of `dims`; `model` is the usage entry's model. */
-function callLabels(row: CallRow, dims: readonly GroupDimension[], model: string | null): Labels {
+function callLabels(row: CallRow, dims: readonly GroupDimension[], model: string | null, ops: OpNames): Labels {
   const labels: Labels = {};
-  for (const d of dims)
-    labels[d] = d === 'op' ? (opDisplayName(row.op_name) ?? row.op_name) : d === 'status' ? callStatus(row) : model;
+  for (const d of dims) labels[d] = d === 'op' ? ops.of(row.op_name) : d === 'status' ? callStatus(row) : model;
   return labels;
 }
 
@@ -246,6 +255,7 @@ export class CallStatsService {
     const wantsCosts = usage.plans.some((plan) => COST_METRICS.has(plan.metric));
     const prices = wantsCosts ? await this.prices.forProject(projectId) : NO_PRICE_BOOK;
     const byModel = dims.includes('model');
+    const ops = new OpNames();
     const columns: CallRowColumn[] = [];
     if (calls.plans.length > 0 || dims.includes('status')) columns.push('ended_at', 'exception');
     if (usage.plans.length > 0 || byModel) columns.push('summary');
@@ -264,14 +274,14 @@ export class CallStatsService {
       const entries = usage.plans.length > 0 || byModel ? usageEntries(row.summary) : [];
       if (calls.plans.length > 0) {
         const values = callValues(row);
-        if (!byModel) calls.add(bucket, callLabels(row, dims, null), values);
+        if (!byModel) calls.add(bucket, callLabels(row, dims, null, ops), values);
         // a call that used several models counts once under each; one without usage under none (null)
-        else if (entries.length === 0) calls.add(bucket, callLabels(row, dims, null), values);
-        else for (const u of entries) calls.add(bucket, callLabels(row, dims, u.model), values);
+        else if (entries.length === 0) calls.add(bucket, callLabels(row, dims, null, ops), values);
+        else for (const u of entries) calls.add(bucket, callLabels(row, dims, u.model, ops), values);
       }
       if (usage.plans.length === 0) continue;
       for (const u of entries) {
-        const labels: Labels = { model: u.model, ...callLabels(row, dims, u.model) };
+        const labels: Labels = { model: u.model, ...callLabels(row, dims, u.model, ops) };
         usage.add(bucket, labels, usageValues(u, row.started_at, prices));
       }
     }
