@@ -11,6 +11,7 @@ npx tsx bench/training.ts
 npx tsx bench/monitors.ts
 npx tsx bench/ui.ts
 npx tsx bench/ui-evals.ts
+npx tsx bench/ui-dashboard.ts
 npx tsx bench/replicas.ts
 # a small store here; `npm run bench:query-scale` alone seeds 1M (BENCH_CALLS sets the size)
 BENCH_CALLS=${BENCH_QS_CALLS:-100000} npx tsx bench/query-scale.ts

@@ -16,9 +16,12 @@ export const USAGE_METRICS = [
   'total_cost',
 ] as const;
 export const CALL_METRICS = ['latency_ms', 'call_count', 'error_count'] as const;
+/** Our extension (docs/spec/calls.md §4.9 "Grouping"): dimensions buckets may be split by. */
+export const GROUP_DIMENSIONS = ['op', 'status', 'model'] as const;
 
 export type UsageMetric = (typeof USAGE_METRICS)[number];
 export type CallMetric = (typeof CALL_METRICS)[number];
+export type GroupDimension = (typeof GROUP_DIMENSIONS)[number];
 
 /** A string enum as a plain `enum` keyword, so a bad value answers `literal_error` rather than a union failure. */
 const StringEnum = <T extends string>(values: readonly T[]): TUnsafe<T> =>
@@ -43,6 +46,8 @@ export const CallStatsReq = Type.Object(
     call_metrics: Nullable(Type.Array(CallMetricSpec)),
     filter: Nullable(CallsFilter),
     timezone: Type.Optional(Type.String()),
+    /** Our extension: split every bucket by one or two dimensions (docs/spec/calls.md §4.9 "Grouping"). */
+    group_by: Type.Optional(Nullable(Type.Array(StringEnum<GroupDimension>(GROUP_DIMENSIONS), { maxItems: 2 }))),
   },
   strict,
 );

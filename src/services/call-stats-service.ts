@@ -1,9 +1,10 @@
 import { usageEntries, type ModelUsage } from '../domain/llm-usage.js';
 import { GroupStats, type MetricPlan } from '../domain/metric-stats.js';
+import { opDisplayName } from '../domain/refs.js';
 import { formatMicros, nowMicros, toMicros } from '../domain/time.js';
 import { bucketIndex, bucketStarts, canonicalTimeZone } from '../domain/time-zone.js';
 import { InvalidRequestError } from '../errors/app-error.js';
-import type { CallMetric, CallStatsReq, CallStatsRes, UsageMetric } from '../schemas/calls-stats.js';
+import type { CallMetric, CallStatsReq, CallStatsRes, GroupDimension, UsageMetric } from '../schemas/calls-stats.js';
 import type { CallRow, CallRowColumn, CallsFilter, TraceStore } from '../store/types.js';
 import type { Caller } from './auth-service.js';
 import { checkFilter } from './call-query-service.js';
@@ -108,43 +109,106 @@ function usageValues(u: ModelUsage, startedAt: number, prices: PriceBook): Recor
   };
 }
 
-/** Groups keyed by bucket index, or by bucket index and model for usage. */
+/** Labels of one group: a value (null: none) per dimension, in the request's order. */
+type Labels = Record<string, string | null>;
+
+/** Our choice: a grouped answer holds at most this many rows (buckets × groups); more is a 400. */
+export const MAX_GROUPED_ROWS = 100_000;
+
+const labelKey = (labels: Labels): string =>
+  Object.values(labels)
+    .map((v) => (v === null ? '\u0001' : v))
+    .join('\u0000');
+
+/** Sorts groups by their labels, dimension by dimension; null (none) last. */
+function compareLabels(a: Labels, b: Labels): number {
+  for (const k of Object.keys(a)) {
+    const x = a[k] ?? null;
+    const y = b[k] ?? null;
+    if (x === y) continue;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Groups keyed by bucket index and labels (none for plain call buckets; the model for usage). */
 class BucketGroups<M extends string> {
   readonly groups = new Map<string, GroupStats<M>>();
-  readonly models = new Set<string>();
-  constructor(readonly plans: MetricPlan<M>[]) {}
+  /** Every label set seen in the range, by key. */
+  readonly labels = new Map<string, Labels>();
+  constructor(
+    readonly plans: MetricPlan<M>[],
+    private readonly buckets: number,
+  ) {}
 
-  add(bucket: number, model: string | null, values: Record<M, number | null>): void {
-    const key = model === null ? String(bucket) : `${bucket}\u0000${model}`;
+  add(bucket: number, labels: Labels, values: Record<M, number | null>): void {
+    const lk = labelKey(labels);
+    const key = `${bucket}\u0002${lk}`;
     let group = this.groups.get(key);
     if (!group) {
       group = new GroupStats(this.plans);
       this.groups.set(key, group);
-      if (model !== null) this.models.add(model);
+      if (!this.labels.has(lk)) {
+        this.labels.set(lk, labels);
+        if (this.labels.size * this.buckets > MAX_GROUPED_ROWS)
+          throw new InvalidRequestError(
+            `The answer would exceed ${MAX_GROUPED_ROWS} rows (buckets × groups): use a coarser granularity, a shorter range or a narrower filter`,
+          );
+      }
     }
     group.add(values);
   }
 
-  /** Every bucket, even empty ones (gap filling); usage rows for every model seen in the range. */
-  rows(starts: readonly number[], byModel: boolean, sumOnly: (metric: M) => boolean): Record<string, unknown>[] {
+  /**
+   * Every bucket, even empty ones (gap filling), times every label set seen in the range; `always`
+   * adds the empty label set when nothing was seen (plain call buckets are emitted without calls).
+   */
+  rows(starts: readonly number[], sumOnly: (metric: M) => boolean, always: Labels | null): Record<string, unknown>[] {
     const empty = new GroupStats(this.plans);
+    const sets = [...this.labels.entries()].sort((a, b) => compareLabels(a[1], b[1]));
+    if (sets.length === 0 && always) sets.push([labelKey(always), always]);
     const out: Record<string, unknown>[] = [];
-    const models = [...this.models].sort();
     starts.forEach((start, i) => {
       const timestamp = formatMicros(start);
-      if (!byModel) {
-        out.push({ timestamp, ...(this.groups.get(String(i)) ?? empty).columns(this.plans, sumOnly) });
-        return;
-      }
-      for (const model of models)
+      for (const [lk, labels] of sets)
         out.push({
           timestamp,
-          model,
-          ...(this.groups.get(`${i}\u0000${model}`) ?? empty).columns(this.plans, sumOnly),
+          ...labels,
+          ...(this.groups.get(`${i}\u0002${lk}`) ?? empty).columns(this.plans, sumOnly),
         });
     });
     return out;
   }
+}
+
+/** A call's status for grouping: error (an exception), running (no end yet) or success. */
+const callStatus = (row: CallRow): string =>
+  row.exception != null ? 'error' : row.ended_at == null ? 'running' : 'success';
+
+/** The op name of an op ref, parsed once per distinct op (a range holds few ops and many calls). */
+class OpNames {
+  readonly #names = new Map<string, string>();
+  of(opName: string): string {
+    let name = this.#names.get(opName);
+    if (name === undefined) this.#names.set(opName, (name = opDisplayName(opName) ?? opName));
+    return name;
+  }
+}
+
+/** The group labels of a call, in the order of `dims`; `model` is the usage entry's model. */
+function callLabels(row: CallRow, dims: readonly GroupDimension[], model: string | null, ops: OpNames): Labels {
+  const labels: Labels = {};
+  for (const d of dims) labels[d] = d === 'op' ? ops.of(row.op_name) : d === 'status' ? callStatus(row) : model;
+  return labels;
+}
+
+/** Checks the dimensions: no repeats (the schema caps them at two). */
+function checkGroupBy(dims: readonly GroupDimension[] | null | undefined): GroupDimension[] {
+  const out = [...(dims ?? [])];
+  if (new Set(out).size !== out.length) throw new InvalidRequestError('group_by must not repeat a dimension');
+  return out;
 }
 
 /** `/calls/stats`: time-bucketed call and usage metrics (docs/spec/calls.md §4.9). */
@@ -158,19 +222,23 @@ export class CallStatsService {
   async callStats(caller: Caller, req: CallStatsReq): Promise<CallStatsRes> {
     this.access.assertCanRead(caller, req.project_id);
     const window = resolveWindow(req);
-    const usage = new BucketGroups(toPlans<UsageMetric>(req.usage_metrics));
-    const calls = new BucketGroups(toPlans<CallMetric>(req.call_metrics));
-    const filter = checkFilter(req.filter);
+    const dims = checkGroupBy(req.group_by);
     const starts = bucketStarts(window.start, window.end, window.granularity, window.zone);
+    // only a grouped answer is capped: ungrouped ones stay as §4.9 defines them
+    const capBuckets = dims.length > 0 ? starts.length : 0;
+    const usage = new BucketGroups(toPlans<UsageMetric>(req.usage_metrics), capBuckets);
+    const calls = new BucketGroups(toPlans<CallMetric>(req.call_metrics), capBuckets);
+    const filter = checkFilter(req.filter);
     if (usage.plans.length > 0 || calls.plans.length > 0)
-      await this.#aggregate(req.project_id, filter, window, starts, usage, calls);
+      await this.#aggregate(req.project_id, filter, window, starts, dims, usage, calls);
     return {
       start: formatMicros(window.start),
       end: formatMicros(window.end),
       granularity: window.granularity,
       timezone: window.timezone,
-      usage_buckets: usage.models.size === 0 ? [] : usage.rows(starts, true, costOnlySum),
-      call_buckets: calls.plans.length === 0 ? [] : calls.rows(starts, false, noRestriction),
+      usage_buckets: usage.rows(starts, costOnlySum, null),
+      // plain call buckets are emitted even without calls; grouped ones only for groups seen
+      call_buckets: calls.plans.length === 0 ? [] : calls.rows(starts, noRestriction, dims.length === 0 ? {} : null),
     };
   }
 
@@ -180,14 +248,17 @@ export class CallStatsService {
     filter: CallsFilter | null,
     window: StatsWindow,
     starts: readonly number[],
+    dims: readonly GroupDimension[],
     usage: BucketGroups<UsageMetric>,
     calls: BucketGroups<CallMetric>,
   ): Promise<void> {
     const wantsCosts = usage.plans.some((plan) => COST_METRICS.has(plan.metric));
     const prices = wantsCosts ? await this.prices.forProject(projectId) : NO_PRICE_BOOK;
+    const byModel = dims.includes('model');
+    const ops = new OpNames();
     const columns: CallRowColumn[] = [];
-    if (calls.plans.length > 0) columns.push('ended_at', 'exception');
-    if (usage.plans.length > 0) columns.push('summary');
+    if (calls.plans.length > 0 || dims.includes('status')) columns.push('ended_at', 'exception');
+    if (usage.plans.length > 0 || byModel) columns.push('summary');
     // insertion order: the bucket comes from a search over the bucket starts, so no sort is needed
     const rows = this.store.calls.query({
       project_id: projectId,
@@ -200,9 +271,19 @@ export class CallStatsService {
     for await (const row of rows) {
       const bucket = bucketIndex(starts, row.started_at);
       if (bucket < 0) continue;
-      if (calls.plans.length > 0) calls.add(bucket, null, callValues(row));
+      const entries = usage.plans.length > 0 || byModel ? usageEntries(row.summary) : [];
+      if (calls.plans.length > 0) {
+        const values = callValues(row);
+        if (!byModel) calls.add(bucket, callLabels(row, dims, null, ops), values);
+        // a call that used several models counts once under each; one without usage under none (null)
+        else if (entries.length === 0) calls.add(bucket, callLabels(row, dims, null, ops), values);
+        else for (const u of entries) calls.add(bucket, callLabels(row, dims, u.model, ops), values);
+      }
       if (usage.plans.length === 0) continue;
-      for (const u of usageEntries(row.summary)) usage.add(bucket, u.model, usageValues(u, row.started_at, prices));
+      for (const u of entries) {
+        const labels: Labels = { model: u.model, ...callLabels(row, dims, u.model, ops) };
+        usage.add(bucket, labels, usageValues(u, row.started_at, prices));
+      }
     }
   }
 }

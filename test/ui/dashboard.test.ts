@@ -1,7 +1,8 @@
 /**
  * Browser test of the dashboard: calls, errors, latency percentiles, tokens and cost over a chosen
  * range from `/calls/stats`, narrowed to one op; the totals are checked against `/calls/query_stats`
- * (a different endpoint). Against a real in-process Heddle; skipped like pages.test.ts.
+ * (a different endpoint); grouped by op and status (from the URL and the selects), each group's calls
+ * and errors checked the same way. Against a real in-process Heddle; skipped like pages.test.ts.
  */
 import assert from 'node:assert/strict';
 import { execSync } from 'node:child_process';
@@ -96,6 +97,71 @@ describe('web UI: dashboard', { skip, concurrency: 1 }, () => {
       classify,
     );
     await page.getByRole('figure', { name: 'Tokens by model' }).getByText('gpt-4o-mini').first().waitFor();
+  });
+
+  test('grouped by op and status from the URL, then by status alone with the selects', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/weave/dashboard?${RANGE}&group=op,status`);
+    const table = page.getByRole('table', { name: 'Groups by op and status' });
+    await table.waitFor();
+    const cells = async (label: string) =>
+      (
+        await table
+          .getByRole('row')
+          .filter({ has: page.getByRole('rowheader', { name: label, exact: true }) })
+          .allInnerTexts()
+      ).map((t) =>
+        t
+          .split('\t')
+          .slice(1, 3)
+          .map((c) => Number(c.replace(/\D/g, ''))),
+      );
+    const failed = { $not: [{ $eq: [{ $getField: 'exception' }, { $literal: null }] }] };
+    const classify = { op_names: [`weave:///${PROJECT}/op/classify:*`] };
+    const classifyErrors = await count(classify, failed);
+    assert.ok(classifyErrors > 0, 'the seed has failed classify calls');
+    // calls and errors of the classify/error group are the failed classify calls
+    assert.deepEqual(await cells('classify · error'), [[classifyErrors, classifyErrors]]);
+    const finished = { $not: [{ $eq: [{ $getField: 'ended_at' }, { $literal: null }] }] };
+    const classifyOk = await count(classify, {
+      $and: [finished, { $eq: [{ $getField: 'exception' }, { $literal: null }] }],
+    });
+    assert.deepEqual(await cells('classify · success'), [[classifyOk, 0]]);
+    // every group together is every call in the range, as the totals say
+    const all = (await table.locator('tbody tr td:nth-child(2)').allInnerTexts()).reduce(
+      (n, c) => n + Number(c.replace(/\D/g, '')),
+      0,
+    );
+    assert.equal(all, await count({}));
+    assert.equal(await total('Calls'), all);
+    await page.getByRole('figure', { name: 'Calls by op and status' }).locator('svg').first().waitFor();
+    assert.deepEqual(await axeViolations(page), []);
+
+    // the selects: group by status only; the URL follows
+    await page.getByLabel('then by').selectOption('');
+    await page.waitForURL((u) => u.searchParams.get('group') === 'op');
+    await page.getByLabel('Group by').selectOption('status');
+    await page.waitForURL((u) => u.searchParams.get('group') === 'status');
+    const byStatus = page.getByRole('table', { name: 'Groups by status' });
+    await byStatus.waitFor();
+    const errors = await count({}, failed);
+    assert.deepEqual(
+      (
+        await byStatus
+          .getByRole('row')
+          .filter({ has: page.getByRole('rowheader', { name: 'error', exact: true }) })
+          .allInnerTexts()
+      ).map((t) =>
+        t
+          .split('\t')
+          .slice(1, 3)
+          .map((c) => Number(c.replace(/\D/g, ''))),
+      ),
+      [[errors, errors]],
+    );
+    // nothing: back to the ungrouped charts
+    await page.getByLabel('Group by').selectOption('');
+    await page.waitForURL((u) => !u.searchParams.has('group'));
+    await page.getByRole('figure', { name: 'Calls and errors' }).waitFor();
   });
 
   test('accessibility: axe finds no serious or critical violation, light or dark', async () => {

@@ -16,7 +16,13 @@ export interface StatsRequest {
   end: string;
   granularity: number;
   op: string | null;
+  /** One or two dimensions every bucket is split by (the server's `group_by`). */
+  groupBy: GroupDimension[];
 }
+
+/** `/calls/stats` `group_by` dimensions (docs/spec/calls.md §4.9 "Grouping"). */
+export type GroupDimension = 'op' | 'status' | 'model';
+export const GROUP_DIMENSIONS: readonly GroupDimension[] = ['op', 'status', 'model'];
 
 export function useCallStats(projectId: string, req: StatsRequest) {
   const body = {
@@ -25,6 +31,7 @@ export function useCallStats(projectId: string, req: StatsRequest) {
     end: req.end,
     granularity: req.granularity,
     filter: req.op ? { op_names: [`weave:///${projectId}/op/${req.op}:*`] } : null,
+    ...(req.groupBy.length > 0 ? { group_by: req.groupBy } : {}),
     call_metrics: [
       { metric: 'call_count', aggregations: ['sum'] },
       { metric: 'error_count', aggregations: ['sum'] },

@@ -1,12 +1,13 @@
 import { useMemo, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
-import { useCallStats } from '../../api/dashboard.js';
+import { GROUP_DIMENSIONS, useCallStats, type GroupDimension } from '../../api/dashboard.js';
 import { useOpNames } from '../../api/objects.js';
 import { Chart, seriesColor } from '../../components/chart.js';
 import { CopyLinkButton } from '../../components/copy-link.js';
 import { PageHeading } from '../../components/page-heading.js';
 import { formatCost, formatInt, formatLatency } from '../../lib/format.js';
 import { dashboardRoute, type DashboardSearch } from '../../router.js';
+import { GroupedDashboard } from './grouped-view.js';
 
 const RANGES: Record<NonNullable<DashboardSearch['range']>, number> = { '24h': 1, '7d': 7, '30d': 30 };
 const DAY = 86_400_000;
@@ -17,6 +18,8 @@ function granularityFor(spanMs: number): number {
   if (spanMs <= 14 * DAY) return 6 * 3600;
   return 86_400;
 }
+
+const DIM_NAMES: Record<GroupDimension, string> = { op: 'Op', status: 'Status', model: 'Model' };
 
 const timeLabel = (granularity: number) => (v: unknown) => {
   const d = new Date(String(v));
@@ -41,7 +44,8 @@ export default function DashboardPage() {
     return [new Date(hour - RANGES[search.range ?? '7d'] * DAY).toISOString(), new Date(hour).toISOString()];
   }, [search.from, search.to, search.range]);
   const granularity = granularityFor(Date.parse(end) - Date.parse(start));
-  const stats = useCallStats(projectId, { start, end, granularity, op: search.op ?? null });
+  const dims = useMemo(() => (search.group ? (search.group.split(',') as GroupDimension[]) : []), [search.group]);
+  const stats = useCallStats(projectId, { start, end, granularity, op: search.op ?? null, groupBy: dims });
   const fmt = timeLabel(granularity);
 
   const calls = stats.data?.call_buckets ?? [];
@@ -71,6 +75,10 @@ export default function DashboardPage() {
     };
   }, [calls, stats.data]);
   const set = (patch: Partial<DashboardSearch>) => void navigate({ search: (s) => ({ ...s, ...patch }) });
+  const setGroup = (first: string, second: string) => {
+    const next = [first, second].filter((d, i, all) => d !== '' && all.indexOf(d) === i && (i === 0 || all[0] !== ''));
+    set({ group: next.length > 0 ? next.join(',') : undefined });
+  };
 
   return (
     <main className="page dashboard-page">
@@ -117,6 +125,33 @@ export default function DashboardPage() {
             )}
           </select>
         </label>
+        <div className="field">
+          <label htmlFor="dash-group">Group by</label>
+          <select id="dash-group" value={dims[0] ?? ''} onChange={(e) => setGroup(e.target.value, dims[1] ?? '')}>
+            <option value="">Nothing</option>
+            {GROUP_DIMENSIONS.map((d) => (
+              <option key={d} value={d}>
+                {DIM_NAMES[d]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="dash-group2">then by</label>
+          <select
+            id="dash-group2"
+            value={dims[1] ?? ''}
+            disabled={dims.length === 0}
+            onChange={(e) => setGroup(dims[0] ?? '', e.target.value)}
+          >
+            <option value="">Nothing</option>
+            {GROUP_DIMENSIONS.filter((d) => d !== dims[0]).map((d) => (
+              <option key={d} value={d}>
+                {DIM_NAMES[d]}
+              </option>
+            ))}
+          </select>
+        </div>
         <span className="spacer" />
         <CopyLinkButton />
       </div>
@@ -142,53 +177,57 @@ export default function DashboardPage() {
               <dd>{formatCost(totals.cost)}</dd>
             </div>
           </dl>
-          <div className="chart-grid">
-            <Chart
-              title="Calls and errors"
-              kind="bar"
-              data={calls}
-              x="timestamp"
-              formatX={fmt}
-              formatY={(v) => formatInt(v)}
-              series={[
-                { key: 'sum_call_count', label: 'Calls', color: seriesColor(0) },
-                { key: 'sum_error_count', label: 'Errors', color: 'var(--err)' },
-              ]}
-            />
-            <Chart
-              title="Latency percentiles"
-              kind="line"
-              data={calls}
-              x="timestamp"
-              formatX={fmt}
-              formatY={(v) => formatLatency(Math.round(v))}
-              series={[
-                { key: 'p50_latency_ms', label: 'p50', color: seriesColor(0) },
-                { key: 'p95_latency_ms', label: 'p95', color: seriesColor(1) },
-                { key: 'p99_latency_ms', label: 'p99', color: seriesColor(2) },
-              ]}
-            />
-            <Chart
-              title="Tokens by model"
-              kind="bar"
-              stacked
-              data={usage}
-              x="timestamp"
-              formatX={fmt}
-              formatY={(v) => formatInt(v)}
-              series={models.map((m, i) => ({ key: `tokens:${m}`, label: m, color: seriesColor(i) }))}
-            />
-            <Chart
-              title="Cost by model"
-              kind="bar"
-              stacked
-              data={usage}
-              x="timestamp"
-              formatX={fmt}
-              formatY={(v) => formatCost(v)}
-              series={models.map((m, i) => ({ key: `cost:${m}`, label: m, color: seriesColor(i) }))}
-            />
-          </div>
+          {dims.length > 0 ? (
+            <GroupedDashboard stats={stats.data} dims={dims} formatX={fmt} />
+          ) : (
+            <div className="chart-grid">
+              <Chart
+                title="Calls and errors"
+                kind="bar"
+                data={calls}
+                x="timestamp"
+                formatX={fmt}
+                formatY={(v) => formatInt(v)}
+                series={[
+                  { key: 'sum_call_count', label: 'Calls', color: seriesColor(0) },
+                  { key: 'sum_error_count', label: 'Errors', color: 'var(--err)' },
+                ]}
+              />
+              <Chart
+                title="Latency percentiles"
+                kind="line"
+                data={calls}
+                x="timestamp"
+                formatX={fmt}
+                formatY={(v) => formatLatency(Math.round(v))}
+                series={[
+                  { key: 'p50_latency_ms', label: 'p50', color: seriesColor(0) },
+                  { key: 'p95_latency_ms', label: 'p95', color: seriesColor(1) },
+                  { key: 'p99_latency_ms', label: 'p99', color: seriesColor(2) },
+                ]}
+              />
+              <Chart
+                title="Tokens by model"
+                kind="bar"
+                stacked
+                data={usage}
+                x="timestamp"
+                formatX={fmt}
+                formatY={(v) => formatInt(v)}
+                series={models.map((m, i) => ({ key: `tokens:${m}`, label: m, color: seriesColor(i) }))}
+              />
+              <Chart
+                title="Cost by model"
+                kind="bar"
+                stacked
+                data={usage}
+                x="timestamp"
+                formatX={fmt}
+                formatY={(v) => formatCost(v)}
+                series={models.map((m, i) => ({ key: `cost:${m}`, label: m, color: seriesColor(i) }))}
+              />
+            </div>
+          )}
         </>
       )}
     </main>
