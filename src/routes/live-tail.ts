@@ -83,6 +83,8 @@ async function runStream(
     'x-accel-buffering': 'no',
   });
   const write = async (text: string): Promise<void> => {
+    // once stopped, nothing more is written (an abort listener added now would never fire)
+    if (stop.signal.aborted) return;
     if (res.write(text)) return;
     // a client that stopped reading never drains: the server's close (or the client's) must still
     // end the wait (test/routes/live-tail-stalled.test.ts)
@@ -103,7 +105,10 @@ async function runStream(
     await write(`retry: ${RETRY_MS}\n\n`);
     while (!stop.signal.aborted) {
       const events = await tail.poll();
-      for (const event of events) await write(`id: ${event.id}\nevent: call\ndata: ${event.data}\n\n`);
+      for (const event of events) {
+        if (stop.signal.aborted) break;
+        await write(`id: ${event.id}\nevent: call\ndata: ${event.data}\n\n`);
+      }
       if (events.length > 0) lastWrite = Date.now();
       else if (Date.now() - lastWrite >= HEARTBEAT_MS) {
         await write(': heartbeat\n\n');

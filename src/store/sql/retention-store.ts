@@ -57,15 +57,18 @@ export class SqlRetentionStore implements RetentionStore {
 
   async setPolicy(p: RetentionPolicyWrite): Promise<RetentionPolicyRow> {
     const sql = this.#sql;
-    await this.tx.transaction(function* () {
+    // read back in the same transaction: a concurrent removal cannot slip between the write and the read
+    const [row] = await this.tx.transaction(function* () {
       yield* run(sql`INSERT INTO retention_policies (project_id, keep_days, updated_by, updated_at, next_run_at)
         VALUES (${p.project_id}, ${p.keep_days}, ${p.updated_by}, ${p.updated_at}, ${p.next_run_at})
         ON CONFLICT (project_id) DO UPDATE SET keep_days = excluded.keep_days, updated_by = excluded.updated_by,
         updated_at = excluded.updated_at, next_run_at = excluded.next_run_at`);
+      return yield* all<Record<string, unknown>>(
+        sql`SELECT * FROM retention_policies WHERE project_id = ${p.project_id}`,
+      );
     });
-    const stored = await this.getPolicy(p.project_id);
-    if (stored === null) throw new Error(`retention policy of ${p.project_id} vanished after it was written`);
-    return stored;
+    if (row === undefined) throw new Error(`retention policy of ${p.project_id} missing inside its own write`);
+    return policyFromDb(row);
   }
 
   async deletePolicy(projectId: string): Promise<boolean> {
