@@ -4,8 +4,9 @@ import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sampledIn } from '../../src/domain/monitors.js';
 import { testDatabase } from '../helpers/postgres.js';
-import { basicAuthHeader, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { startServerProcess } from '../helpers/server-process.js';
 import { opName, providerEnv, startFakeOpenAi } from '../routes/evaluations-server-fixture.js';
+import { poster, publish as publishObject, type Post } from '../helpers/process-posts.js';
 
 /**
  * An online monitor on two nodes sharing one PostgreSQL database (docs/monitors.md): both nodes
@@ -17,31 +18,9 @@ const PROJECT = 'acme/demo';
 const CALLS = 60;
 const RATE = 0.5;
 
-type Post = (url: string, body: unknown) => Promise<any>;
-
-function poster(server: ServerProcess, key: string): Post {
-  return async (url, body) => {
-    const res = await fetch(`${server.url}${url}`, {
-      method: 'POST',
-      headers: { authorization: basicAuthHeader(key), 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const text = await res.text();
-    assert.equal(res.status, 200, `${url}: ${text}\n${server.output().slice(-4000)}`);
-    return url === '/calls/stream_query'
-      ? text
-          .split('\n')
-          .filter(Boolean)
-          .map((line) => JSON.parse(line))
-      : JSON.parse(text);
-  };
-}
-
-async function publish(post: Post, name: string, val: Record<string, unknown>, builtin?: string): Promise<string> {
-  const extra = builtin ? { builtin_object_class: builtin } : {};
-  const res = await post('/obj/create', { obj: { project_id: PROJECT, object_id: name, val, ...extra } });
-  return `weave:///${PROJECT}/object/${name}:${res.digest}`;
-}
+/** Publishes an object of this test's project. */
+const publish = (post: Post, name: string, val: Record<string, unknown>, builtin?: string): Promise<string> =>
+  publishObject(post, PROJECT, name, val, builtin);
 
 test(
   'two nodes on one PostgreSQL database score each sampled call of a monitor once',

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { basicAuthHeader, type ServerProcess } from './server-process.js';
+
+/** POSTs JSON to a server process; asserts 200 and answers the parsed body (JSON Lines as a list for stream_query). */
+export type Post = (url: string, body: unknown) => Promise<any>;
+
+/** A `Post` to `server` with `key`; a failure's message carries the end of the server's output. */
+export function poster(server: ServerProcess, key: string): Post {
+  return async (url, body) => {
+    const res = await fetch(`${server.url}${url}`, {
+      method: 'POST',
+      headers: { authorization: basicAuthHeader(key), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    assert.equal(res.status, 200, `${url}: ${text}\n${server.output().slice(-4000)}`);
+    return url === '/calls/stream_query'
+      ? text
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line))
+      : JSON.parse(text);
+  };
+}
+
+/** Publishes an object through `/obj/create` and answers its ref. */
+export async function publish(
+  post: Post,
+  projectId: string,
+  name: string,
+  val: Record<string, unknown>,
+  builtin?: string,
+): Promise<string> {
+  const extra = builtin ? { builtin_object_class: builtin } : {};
+  const res = await post('/obj/create', { obj: { project_id: projectId, object_id: name, val, ...extra } });
+  return `weave:///${projectId}/object/${name}:${res.digest}`;
+}
