@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { uuidv7 } from '../../src/domain/ids.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import type { TrainingJobRow, TrainingModelRow } from '../../src/store/training-types.js';
 import { createTestDatabase, ensurePostgres, isCi } from '../helpers/postgres.js';
+import { job, model } from './contract/training-rows.js';
 
 /**
  * Issue 19: a lease reads its candidates without a lock and then locks one of them by key with
@@ -77,14 +77,14 @@ test("training jobs: many nodes lease every job once, each model's jobs in order
   const base = `test/concurrency-${process.pid}`;
   const order = new Map<string, string[]>();
   for (let m = 0; m < 8; m += 1) {
-    const model = await stores[0]!.training.createModel(modelRow(`acme/t${m % 4}`, base, `m${m}`));
+    const created = await stores[0]!.training.createModel(model(`acme/t${m % 4}`, base, `m${m}`));
     const ids: string[] = [];
     for (let k = 0; k < 4; k += 1) {
-      const job = jobRow(model.model, 100 + k);
-      await stores[0]!.training.createJob(job);
-      ids.push(job.id);
+      const queued = job(created.model, 100 + k);
+      await stores[0]!.training.createJob(queued);
+      ids.push(queued.id);
     }
-    order.set(model.model.id, ids);
+    order.set(created.model.id, ids);
   }
   const leasedByModel = new Map<string, string[]>();
   await everyLoop(async (store, owner) => {
@@ -111,48 +111,3 @@ test("training jobs: many nodes lease every job once, each model's jobs in order
   });
   assert.deepEqual(leasedByModel, order, 'every job leased once, in each model\u2019s order');
 });
-
-function modelRow(projectId: string, base: string, name: string): TrainingModelRow {
-  const [entity = '', project = ''] = projectId.split('/');
-  return {
-    project_id: projectId,
-    id: uuidv7(),
-    entity,
-    project,
-    name,
-    base_model: base,
-    run_id: null,
-    created_by: 'u',
-    created_at: 1,
-    deleted_at: null,
-    last_step: 0,
-    trainer: null,
-  };
-}
-
-function jobRow(m: TrainingModelRow, createdAt: number): TrainingJobRow {
-  return {
-    project_id: m.project_id,
-    id: uuidv7(),
-    model_id: m.id,
-    kind: 'rl',
-    status: 'queued',
-    base_model: m.base_model,
-    created_by: 'u',
-    created_at: createdAt,
-    started_at: null,
-    finished_at: null,
-    parent_step: null,
-    step: null,
-    checkpoint_id: null,
-    num_sequences: null,
-    num_gradient_steps: 0,
-    error_message: null,
-    input: '{}',
-    trainer: null,
-    lease_owner: null,
-    lease_expires_at: null,
-    fencing_token: 0,
-    metrics: null,
-  };
-}

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { uuidv7 } from '../../../src/domain/ids.js';
-import type { TrainingJobRow, TrainingModelRow, TrainingStore } from '../../../src/store/training-types.js';
+import type { TrainingStore } from '../../../src/store/training-types.js';
+import { job, model } from './training-rows.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
 
 /**
@@ -12,51 +13,6 @@ import { forEachAdapter, freshProject, guard } from './adapters.js';
 
 let counter = 0;
 const baseModel = (): string => `test/base-${process.pid}-${(counter += 1)}`;
-
-function model(projectId: string, base: string, name = 'm'): TrainingModelRow {
-  const [entity = '', project = ''] = projectId.split('/');
-  return {
-    project_id: projectId,
-    id: uuidv7(),
-    entity,
-    project,
-    name,
-    base_model: base,
-    run_id: null,
-    created_by: 'u',
-    created_at: 1,
-    deleted_at: null,
-    last_step: 0,
-    trainer: null,
-  };
-}
-
-function job(m: TrainingModelRow, createdAt: number): TrainingJobRow {
-  return {
-    project_id: m.project_id,
-    id: uuidv7(),
-    model_id: m.id,
-    kind: 'rl',
-    status: 'queued',
-    base_model: m.base_model,
-    created_by: 'u',
-    created_at: createdAt,
-    started_at: null,
-    finished_at: null,
-    parent_step: null,
-    step: null,
-    checkpoint_id: null,
-    num_sequences: null,
-    num_gradient_steps: 0,
-    error_message: null,
-    input: '{}',
-    trainer: null,
-    lease_owner: null,
-    lease_expires_at: null,
-    fencing_token: 0,
-    metrics: null,
-  };
-}
 
 const lease = (s: TrainingStore, base: string, now = 1000, leaseMicros = 1_000_000) =>
   s.leaseJob({ owner: 'w1', trainer: 'test', now, leaseMicros, filter: { include: [base], exclude: [] } });
