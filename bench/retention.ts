@@ -1,12 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { PostgresStore } from '../src/store/postgres/postgres-store.js';
-import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { callParts, openBenchStore, seed } from './lib/bench-store.js';
 import type { CallPart, TraceStore } from '../src/store/types.js';
 import { applyCutoff } from '../src/services/retention/retention-job.js';
-import pg from 'pg';
-import { ensurePostgres } from '../test/helpers/postgres-server.js';
 
 /**
  * Retention at scale (docs/export.md "Retention"): N calls (default 100,000, ~1 KB of inputs each)
@@ -21,71 +15,6 @@ const N = Number(process.argv[3] ?? 100_000);
 const DAY = 86_400_000_000;
 const T0 = Date.now() * 1000 - 60 * DAY;
 
-function callParts(projectId: string, id: string, i: number): CallPart[] {
-  return [
-    {
-      kind: 'start',
-      project_id: projectId,
-      id,
-      op_name: 'chat',
-      op_display_name: 'chat',
-      display_name: null,
-      trace_id: id,
-      parent_id: null,
-      thread_id: null,
-      turn_id: null,
-      started_at: T0 + i,
-      attributes: '{}',
-      inputs: JSON.stringify({ i, text: 'x'.repeat(1000) }),
-      otel_dump: null,
-      wb_user_id: 'u',
-      wb_run_id: null,
-      wb_run_step: null,
-    },
-    {
-      kind: 'end',
-      project_id: projectId,
-      id,
-      ended_at: T0 + i + 10,
-      exception: null,
-      output: '"ok"',
-      summary: '{}',
-      wb_run_step_end: null,
-    },
-  ];
-}
-
-async function seed(store: TraceStore, projectId: string, n: number): Promise<void> {
-  for (let base = 0; base < n; base += 2000) {
-    const parts: CallPart[] = [];
-    for (let i = base; i < Math.min(n, base + 2000); i++) parts.push(...callParts(projectId, `c${i}`, i));
-    await store.calls.write(parts);
-  }
-}
-
-async function open(): Promise<{ store: TraceStore; dispose(): Promise<void> }> {
-  if (STORE === 'postgres') {
-    const adminUrl = await ensurePostgres();
-    if (adminUrl === null) throw new Error('PostgreSQL is not available (set HEDDLE_TEST_POSTGRES_URL)');
-    const name = `heddle_bench_retention_${process.pid}`;
-    const admin = async (sql: string): Promise<void> => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(sql).finally(() => c.end());
-    };
-    await admin(`CREATE DATABASE ${name}`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    const store = new PostgresStore({ url: url.toString() });
-    await store.migrate();
-    return { store, dispose: async () => (await store.close(), await admin(`DROP DATABASE ${name}`)) };
-  }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-bench-retention-'));
-  const store = new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
-  await store.migrate();
-  return { store, dispose: async () => (await store.close(), fs.rmSync(dir, { recursive: true, force: true })) };
-}
-
 const P = 'acme/demo';
 
 /** 10-call writes of new calls into the project until `until` resolves; their latencies in ms. */
@@ -98,7 +27,7 @@ async function writeWhile(store: TraceStore, until: Promise<unknown>, tag: strin
     const parts: CallPart[] = [];
     for (let j = 0; j < 10; j++)
       parts.push(
-        ...callParts(P, `${tag}${k}-${j}`, 0).map((p) => ({
+        ...callParts(P, `${tag}${k}-${j}`, 0, T0).map((p) => ({
           ...p,
           ...(p.kind === 'start' ? { started_at: now + k } : {}),
         })),
@@ -114,11 +43,11 @@ const pct = (l: number[], p: number): string => (l[Math.floor((l.length - 1) * p
 const describe = (l: number[]): string =>
   `${l.length} writes, p50 ${pct(l, 0.5)} ms, p99 ${pct(l, 0.99)} ms, max ${pct(l, 1)} ms`;
 
-const { store, dispose } = await open();
+const { store, dispose } = await openBenchStore(STORE, 'retention');
 try {
   let t = performance.now();
   await store.auth.ensureProject(P, 'acme', 'u');
-  await seed(store, P, N);
+  await seed(store, P, N, T0);
   process.stdout.write(`${STORE}: seeded ${N} calls in ${Math.round(performance.now() - t)} ms\n`);
   const baseline = await writeWhile(store, new Promise((resolve) => setTimeout(resolve, 3000)), 'b');
   t = performance.now();
