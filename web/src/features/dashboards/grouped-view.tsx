@@ -13,6 +13,15 @@ interface Props {
 }
 
 /** The dashboard split by one or two dimensions: a table of groups, then one series per group per chart. */
+/** The charts of a grouped view, one series per group. */
+const CHARTS: ReadonlyArray<{ metric: string; label: string; kind: 'bar' | 'line'; format: (v: number) => string }> = [
+  { metric: 'calls', label: 'Calls', kind: 'bar', format: formatInt },
+  { metric: 'errors', label: 'Errors', kind: 'bar', format: formatInt },
+  { metric: 'p95', label: 'p95 latency', kind: 'line', format: (v) => formatLatency(Math.round(v)) },
+  { metric: 'tokens', label: 'Tokens', kind: 'bar', format: formatInt },
+  { metric: 'cost', label: 'Cost', kind: 'bar', format: formatCost },
+];
+
 export function GroupedDashboard({ stats, dims, formatX }: Props) {
   const view = useMemo(() => groupedView(stats, dims), [stats, dims]);
   const color = (s: string, i: number) => (s === OTHER ? 'var(--muted)' : seriesColor(i));
@@ -55,58 +64,20 @@ export function GroupedDashboard({ stats, dims, formatX }: Props) {
         <p className="muted">A call that used several models counts under each; calls without usage under (none).</p>
       )}
       <div className="chart-grid">
-        <Chart
-          title={`Calls by ${title.toLowerCase()}`}
-          kind="bar"
-          stacked
-          data={view.byTime}
-          x="timestamp"
-          formatX={formatX}
-          formatY={(v) => formatInt(v)}
-          series={seriesOf('calls')}
-        />
-        <Chart
-          title={`Errors by ${title.toLowerCase()}`}
-          kind="bar"
-          stacked
-          data={view.byTime}
-          x="timestamp"
-          formatX={formatX}
-          formatY={(v) => formatInt(v)}
-          series={seriesOf('errors')}
-        />
-        <Chart
-          title={`p95 latency by ${title.toLowerCase()}`}
-          kind="line"
-          data={view.byTime}
-          x="timestamp"
-          formatX={formatX}
-          formatY={(v) => formatLatency(Math.round(v))}
-          series={seriesOf(
-            'p95',
-            view.series.filter((s) => s !== OTHER),
-          )}
-        />
-        <Chart
-          title={`Tokens by ${title.toLowerCase()}`}
-          kind="bar"
-          stacked
-          data={view.byTime}
-          x="timestamp"
-          formatX={formatX}
-          formatY={(v) => formatInt(v)}
-          series={seriesOf('tokens')}
-        />
-        <Chart
-          title={`Cost by ${title.toLowerCase()}`}
-          kind="bar"
-          stacked
-          data={view.byTime}
-          x="timestamp"
-          formatX={formatX}
-          formatY={(v) => formatCost(v)}
-          series={seriesOf('cost')}
-        />
+        {CHARTS.map((c) => (
+          <Chart
+            key={c.metric}
+            title={`${c.label} by ${title.toLowerCase()}`}
+            kind={c.kind}
+            stacked={c.kind === 'bar'}
+            data={view.byTime}
+            x="timestamp"
+            formatX={formatX}
+            formatY={c.format}
+            // "Other" sums its groups, which is meaningless for a percentile
+            series={seriesOf(c.metric, c.kind === 'line' ? view.series.filter((s) => s !== OTHER) : view.series)}
+          />
+        ))}
       </div>
     </>
   );
