@@ -100,7 +100,9 @@ for (const format of ['jsonl', 'csv'] as const) {
     );
     assert.equal(newlines, format === 'csv' ? CALLS + 1 : CALLS);
     assert.ok(bytes > 100 * 2 ** 20, `export is ${bytes} bytes`);
-    // generous: a buffered export would need at least `bytes` (twice that as a JS string)
-    assert.ok(growth < bytes / 4, `RSS grew by ${growth} bytes for a ${bytes}-byte export`);
+    // A buffered export would need at least `bytes` (twice that as a JS string). Half of it is the
+    // bound: the server and this reader share one process, so the reader's socket buffers and the
+    // allocator's unreturned pages count too (30–40 MiB on a 2-core CI machine).
+    assert.ok(growth < bytes / 2, `RSS grew by ${growth} bytes for a ${bytes}-byte export`);
   });
 }
