@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { execSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { basicAuthHeader } from '../helpers/server-process.js';
 import { axeViolations } from './axe.js';
 import { chromiumPath, ensureChromium, launch } from './browser.js';
 import { distBuilt, startUi, type UiServer } from './harness.js';
@@ -59,6 +60,19 @@ describe('web UI', { skip, concurrency: 1 }, () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Projects' }).waitFor();
     await page.getByRole('link', { name: PROJECT }).waitFor();
+    // the Calls column: the project's calls as /calls/query_stats counts them (below its 10,000 limit here)
+    const res = await fetch(`${ui.heddleUrl}/calls/query_stats`, {
+      method: 'POST',
+      headers: { authorization: basicAuthHeader(ui.key), 'content-type': 'application/json' },
+      body: JSON.stringify({ project_id: PROJECT }),
+    });
+    const { count } = (await res.json()) as { count: number };
+    assert.ok(count > 1000 && count < 10_000, `seeded ${count} calls`);
+    const row = page
+      .getByRole('table', { name: 'Projects' })
+      .getByRole('row')
+      .filter({ has: page.getByRole('link', { name: PROJECT }) });
+    await row.getByRole('cell', { name: count.toLocaleString('en-US'), exact: true }).waitFor();
     const stored = await page.evaluate(
       () =>
         JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + location.href + document.cookie,

@@ -1,7 +1,38 @@
 import { Link } from '@tanstack/react-router';
-import { useProjects } from '../../api/projects.js';
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { COUNT_LIMIT } from '../../api/calls.js';
+import { useProjectCallCount, useProjects } from '../../api/projects.js';
 import { PageHeading } from '../../components/page-heading.js';
 import { formatInt, formatTime } from '../../lib/format.js';
+
+/** True once the element has been on screen (and from then on). */
+function useSeen(ref: RefObject<HTMLElement | null>): boolean {
+  const [seen, setSeen] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (seen || !el) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setSeen(true);
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref, seen]);
+  return seen;
+}
+
+/** The Calls cell: counted when the row comes into view, "10,000+" past the count limit. */
+function CallCount({ projectId }: { projectId: string }) {
+  const ref = useRef<HTMLTableCellElement>(null);
+  const count = useProjectCallCount(projectId, useSeen(ref));
+  let text = '…';
+  if (count.isError) text = '—';
+  else if (count.data) text = count.data.has_more ? `${formatInt(COUNT_LIMIT)}+` : formatInt(count.data.count);
+  return (
+    <td ref={ref} className="num" aria-busy={count.isPending || undefined}>
+      {text}
+    </td>
+  );
+}
 
 export function ProjectsPage() {
   const projects = useProjects();
@@ -14,7 +45,7 @@ export function ProjectsPage() {
         <p>No projects yet. Point a Weave client at this server and log a call: its project appears here.</p>
       )}
       {projects.data && projects.data.projects.length > 0 && (
-        <table className="simple-table">
+        <table className="simple-table" aria-label="Projects">
           <thead>
             <tr>
               <th scope="col">Project</th>
@@ -33,7 +64,7 @@ export function ProjectsPage() {
                     {p.project_id}
                   </Link>
                 </td>
-                <td className="num">{p.call_count == null ? '—' : formatInt(p.call_count)}</td>
+                <CallCount projectId={p.project_id} />
                 <td>{formatTime(p.last_call_at)}</td>
                 <td>{formatTime(p.created_at)}</td>
               </tr>
