@@ -2,7 +2,9 @@
  * Browser test of the Training pages: a model seeded over HTTP as the ART client drives it
  * (test/ui/seed-training.ts; jobs run by the test-only scripted trainer), then the model page: the
  * reward of a step read from the curve's data table equals what `/log` answered, every job with its
- * status and event log, the checkpoints. Against a real in-process Heddle; skipped like pages.test.ts.
+ * status and event log, the checkpoints; a step (a row of the curve's data, a point of the curve) opens
+ * its rollouts on the traces page: the calls logged with the attribute `step`, seeded as the Python
+ * client writes them. Against a real in-process Heddle; skipped like pages.test.ts.
  */
 import assert from 'node:assert/strict';
 import { execSync } from 'node:child_process';
@@ -63,7 +65,7 @@ describe('web UI: training', { skip, concurrency: 1 }, () => {
     await fig.locator('svg').first().waitFor();
     await fig.getByText('Data').click();
     const table = fig.getByRole('table', { name: 'reward data' });
-    assert.deepEqual(await table.locator('thead th').allInnerTexts(), ['Step', 'train', 'val']);
+    assert.deepEqual(await table.locator('thead th').allInnerTexts(), ['Step', 'train', 'val', 'Rollouts']);
     const row = table.locator('tbody tr').filter({ has: page.getByRole('rowheader', { name: 'step 2', exact: true }) });
     const [trainCell, valCell] = await row.locator('td').allInnerTexts();
     const logged = trained.valReward.get(2);
@@ -101,6 +103,47 @@ describe('web UI: training', { skip, concurrency: 1 }, () => {
     await events.getByText('training_started').waitFor();
     const steps = await page.getByRole('table', { name: 'Checkpoints' }).locator('tbody th').allInnerTexts();
     assert.deepEqual(steps, ['3', '2', '1']);
+  });
+
+  /** The traces page opened for a step: its rollouts, roots only, and the filter it was opened with. */
+  async function expectRollouts(step: number): Promise<void> {
+    await page.waitForURL(
+      (u) => u.pathname === `/${PROJECT}/weave` && u.searchParams.get('q') === `attributes.step = ${step}`,
+    );
+    await page.getByRole('heading', { name: 'Traces' }).waitFor();
+    const names = trained.rollouts.get(step)!;
+    assert.equal(names.length, 4);
+    await page.getByText(`${names.length} calls`, { exact: true }).first().waitFor();
+    await page.waitForFunction((n) => document.querySelectorAll('.body-row').length === n, names.length);
+    const shown = (await page.locator('.body-row').allInnerTexts()).map(
+      (t) => /rollout step \d+ group \d #\d/.exec(t)?.[0],
+    );
+    assert.deepEqual(shown.sort(), [...names].sort());
+    assert.equal(await page.getByLabel('Field filter').inputValue(), `attributes.step = ${step}`);
+  }
+
+  test('a step opens its rollouts: from a row of the curve data, and from a point of the curve', async () => {
+    await page.goto(modelUrl());
+    const fig = page.getByRole('figure', { name: 'reward', exact: true });
+    await fig.locator('svg').first().waitFor();
+    await fig.getByText('Data').click();
+    await fig.getByRole('link', { name: 'Rollouts of step 2' }).click();
+    await expectRollouts(2);
+
+    await page.goto(modelUrl());
+    await fig.locator('svg').first().waitFor();
+    // hover along the curve until the tooltip names step 1, then click there
+    const box = (await fig.locator('.recharts-wrapper > svg.recharts-surface').boundingBox())!;
+    const label = fig.locator('.recharts-tooltip-label');
+    let at: { x: number; y: number } | null = null;
+    for (let f = 0.1; f < 1 && !at; f += 0.05) {
+      const p = { x: box.x + box.width * f, y: box.y + box.height / 2 };
+      await page.mouse.move(p.x, p.y);
+      if ((await label.count()) > 0 && (await label.first().innerText()) === 'step 1') at = p;
+    }
+    assert.ok(at, 'no point of the curve shows step 1');
+    await page.mouse.click(at.x, at.y);
+    await expectRollouts(1);
   });
 
   test('an unknown model says so', async () => {

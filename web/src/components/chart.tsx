@@ -38,6 +38,11 @@ interface Props {
   empty?: ReactNode;
   /** Heading of the x column in the data table. */
   xLabel?: string;
+  /**
+   * Makes each x value lead somewhere: a click on the plot picks the x under the pointer (the one the
+   * tooltip shows), and every row of the data table gets a cell from `cell`, the keyboard's way there.
+   */
+  pick?: { label: string; onPick: (x: unknown) => void; cell: (x: unknown) => ReactNode };
 }
 
 export function Chart({
@@ -51,6 +56,7 @@ export function Chart({
   formatY = (v) => String(v),
   empty,
   xLabel = 'Time',
+  pick,
 }: Props) {
   const axisStyle = { fill: 'var(--muted)', fontSize: 12 };
   const common = (
@@ -66,8 +72,15 @@ export function Chart({
       <Legend wrapperStyle={{ fontSize: 12 }} />
     </>
   );
+  // activeIndex is the hovered point's index in `data` (a string in some Recharts states)
+  const onClick = pick
+    ? (state: { activeIndex?: number | string | null }) => {
+        const row = state.activeIndex == null ? undefined : data[Number(state.activeIndex)];
+        if (row) pick.onPick(row[x]);
+      }
+    : undefined;
   return (
-    <figure className="chart">
+    <figure className={pick ? 'chart chart-pickable' : 'chart'}>
       <figcaption>{title}</figcaption>
       {data.length === 0 ? (
         (empty ?? <p className="muted">No data in this range.</p>)
@@ -75,7 +88,7 @@ export function Chart({
         <div className="chart-box">
           <ResponsiveContainer width="100%" height={220}>
             {kind === 'line' ? (
-              <LineChart data={data} accessibilityLayer={false}>
+              <LineChart data={data} accessibilityLayer={false} onClick={onClick}>
                 {common}
                 {series.map((s) => (
                   <Line
@@ -90,7 +103,7 @@ export function Chart({
                 ))}
               </LineChart>
             ) : (
-              <BarChart data={data} accessibilityLayer={false}>
+              <BarChart data={data} accessibilityLayer={false} onClick={onClick}>
                 {common}
                 {series.map((s) => (
                   <Bar
@@ -119,6 +132,7 @@ export function Chart({
                     {s.label}
                   </th>
                 ))}
+                {pick && <th scope="col">{pick.label}</th>}
               </tr>
             </thead>
             <tbody>
@@ -130,6 +144,7 @@ export function Chart({
                       {typeof d[s.key] === 'number' ? formatY(d[s.key] as number) : '—'}
                     </td>
                   ))}
+                  {pick && <td>{pick.cell(d[x])}</td>}
                 </tr>
               ))}
             </tbody>

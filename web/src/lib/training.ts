@@ -54,3 +54,22 @@ export function metricCurves(checkpoints: MetricSource[], history: MetricSource[
       points: [...c.steps.values()].sort((a, b) => a.step! - b.step!),
     }));
 }
+
+/**
+ * Where a step's rollouts are: the calls a rollout loop logged inside `weave.attributes({"step": N})`,
+ * the attribute RL rollout tracers put the training step in (README.md § Web UI, the Training row). `wb_run_step` is not
+ * used: it is a W&B run's own history counter, not the training step, and Heddle links no W&B run to a
+ * model (`run_id` is null, docs/spec/training.md §4.1).
+ */
+export const ROLLOUT_STEP_FIELD = 'attributes.step';
+
+/** The traces page's search (web/src/lib/query.ts `TracesSearch`) for the rollouts of `step`. */
+export function rolloutsSearch(step: number): { q: string } {
+  return { q: `${ROLLOUT_STEP_FIELD} = ${step}` };
+}
+
+/** A step as the curves hold it: a non-negative integer, else null. */
+export function stepOf(x: unknown): number | null {
+  const n = typeof x === 'number' ? x : typeof x === 'string' && x.trim() !== '' ? Number(x) : NaN;
+  return Number.isInteger(n) && n >= 0 ? n : null;
+}

@@ -1,18 +1,47 @@
-import { Link } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useTrainingModel, type ModelDetail } from '../../api/training.js';
 import { Chart, seriesColor } from '../../components/chart.js';
 import { PageHeading } from '../../components/page-heading.js';
-import { metricCurves } from '../../lib/training.js';
+import { metricCurves, rolloutsSearch, stepOf } from '../../lib/training.js';
 import { trainingModelRoute } from '../../router.js';
 import { Checkpoints, JobEvents, Jobs } from './model-tables.js';
 
 const formatMetric = (v: number) => (Number.isInteger(v) ? String(v) : v.toPrecision(4).replace(/\.?0+$/, ''));
 
-/** Every logged metric as a curve by step, one series per split (train, val …). */
+/** A step's rollouts: the traces page filtered to the calls logged for it (lib/training.ts). */
+function RolloutsLink({ step }: { step: number }) {
+  const { entity, project } = trainingModelRoute.useParams();
+  return (
+    <Link
+      to="/$entity/$project/weave"
+      params={{ entity, project }}
+      search={rolloutsSearch(step)}
+      aria-label={`Rollouts of step ${step}`}
+    >
+      Rollouts
+    </Link>
+  );
+}
+
+/** Every logged metric as a curve by step, one series per split (train, val …); a step opens its rollouts. */
 function Curves({ detail }: { detail: ModelDetail }) {
+  const { entity, project } = trainingModelRoute.useParams();
+  const navigate = useNavigate();
   const curves = useMemo(() => metricCurves(detail.checkpoints, detail.history), [detail]);
   if (curves.length === 0) return <p>No metrics logged yet.</p>;
+  const pick = {
+    label: 'Rollouts',
+    onPick: (x: unknown) => {
+      const step = stepOf(x);
+      if (step !== null)
+        void navigate({ to: '/$entity/$project/weave', params: { entity, project }, search: rolloutsSearch(step) });
+    },
+    cell: (x: unknown) => {
+      const step = stepOf(x);
+      return step === null ? null : <RolloutsLink step={step} />;
+    },
+  };
   return (
     <div className="chart-grid">
       {curves.map((c) => (
@@ -26,6 +55,7 @@ function Curves({ detail }: { detail: ModelDetail }) {
           series={c.splits.map((s, i) => ({ key: s, label: s, color: seriesColor(i) }))}
           formatX={(v) => `step ${String(v)}`}
           formatY={formatMetric}
+          pick={pick}
         />
       ))}
     </div>
@@ -67,6 +97,10 @@ export default function ModelPage() {
           )}
           <section aria-labelledby="metrics-h">
             <h2 id="metrics-h">Metrics by step</h2>
+            <p className="muted small">
+              Click a point, or follow a row of a curve&apos;s data, to open the rollouts of that step: the calls logged
+              inside <span className="mono">{'weave.attributes({"step": N})'}</span>.
+            </p>
             <Curves detail={d} />
           </section>
           <section aria-labelledby="jobs-h">
