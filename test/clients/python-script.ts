@@ -14,7 +14,7 @@ const SCRIPT_TIMEOUT_MS = 150_000;
 export function runPythonDemo(
   python: string,
   script: string,
-  server: ServerProcess,
+  server: Pick<ServerProcess, 'url' | 'output'>,
   key: string,
   args: string[],
 ): Promise<{ result: Record<string, any>; log: string }> {

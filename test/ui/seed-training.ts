@@ -15,8 +15,6 @@ export interface SeededTraining {
   /** Every `/log` answer, in order. */
   logs: { split: string; step: number; metrics: Record<string, number> }[];
   jobIds: string[];
-  /** Display names of the rollout calls logged for each step (seedRollouts), by step. */
-  rollouts: Map<number, string[]>;
 }
 
 function trajectory(reward: number, win: boolean): Record<string, unknown> {
@@ -67,7 +65,7 @@ export async function seedTraining(
     return_existing: true,
   });
   const modelId = model.id as string;
-  const out: SeededTraining = { modelId, name, valReward: new Map(), logs: [], jobIds: [], rollouts: new Map() };
+  const out: SeededTraining = { modelId, name, valReward: new Map(), logs: [], jobIds: [] };
   const log = async (split: string, step: number) => {
     const res = await call('POST', `/preview/models/${modelId}/log`, {
       model_id: modelId,
@@ -80,7 +78,6 @@ export async function seedTraining(
   };
   await log('val', 0);
   for (let step = 0; step < steps; step++) {
-    out.rollouts.set(step, await seedRollouts(heddleUrl, key, project, modelId, name, step));
     await log('train', step);
     const job = await call('POST', '/preview/training-jobs', {
       model_id: modelId,
@@ -98,89 +95,4 @@ export async function seedTraining(
     await log('val', step + 1);
   }
   return out;
-}
-
-/**
- * The rollout calls of one step as the Python client writes them when a rollout loop runs
- * `@weave.op rollout(...)` inside `weave.attributes({"step": step})` (the convention the model page
- * links by, web/src/lib/training.ts): a root `rollout` call per trajectory of `groups(step, 0.1)`
- * carrying the attribute beside the client's own `weave` attributes, and its chat completion as a
- * child with the same attributes. Returns the roots' display names.
- */
-async function seedRollouts(
-  heddleUrl: string,
-  key: string,
-  project: string,
-  modelId: string,
-  name: string,
-  step: number,
-): Promise<string[]> {
-  const [entity, projectName] = project.split('/');
-  const t0 = Date.parse('2026-11-20T12:00:00Z') + step * 600_000;
-  const attributes = { step, weave: { client_version: '0.54.0', source: 'python-sdk', sys_version: '3.12.3' } };
-  const batch: unknown[] = [];
-  const names: string[] = [];
-  const uuid = (n: number) => `0194f3a2-7a00-7000-8000-${String(step * 1000 + n).padStart(12, '0')}`;
-  const write = (id: string, parent: string | null, trace: string, op: string, c: Record<string, unknown>) => {
-    const start = t0 + batch.length * 1000;
-    batch.push(
-      {
-        mode: 'start',
-        req: {
-          start: {
-            project_id: project,
-            id,
-            trace_id: trace,
-            parent_id: parent,
-            op_name: `weave:///${project}/op/${op}:rollout${step}`,
-            display_name: c.display_name ?? null,
-            started_at: new Date(start).toISOString(),
-            attributes,
-            inputs: c.inputs,
-          },
-        },
-      },
-      {
-        mode: 'end',
-        req: {
-          end: {
-            project_id: project,
-            id,
-            ended_at: new Date(start + 700).toISOString(),
-            output: c.output,
-            summary: {},
-          },
-        },
-      },
-    );
-  };
-  groups(step, 0.1).forEach((group, g) =>
-    group.trajectories.forEach((trajectory, i) => {
-      const root = uuid(g * 10 + i * 2 + 1);
-      const display = `rollout step ${step} group ${g} #${i}`;
-      names.push(display);
-      write(root, null, root, 'rollout', {
-        display_name: display,
-        inputs: { model: { name, id: modelId }, scenario: { step, group: g, index: i } },
-        output: { reward: trajectory.reward, metrics: trajectory.metrics },
-      });
-      write(uuid(g * 10 + i * 2 + 2), root, root, 'openai.chat.completions.create', {
-        inputs: {
-          model: `wandb-artifact:///${entity}/${projectName}/${name}`,
-          messages: [{ role: 'user', content: 'Your move.' }],
-        },
-        output: { choices: [{ index: 0, message: { role: 'assistant', content: 'B2' } }] },
-      });
-    }),
-  );
-  const res = await fetch(`${heddleUrl}/call/upsert_batch`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`api:${key}`).toString('base64')}`,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({ batch }),
-  });
-  assert.equal(res.status, 200, `rollouts of step ${step}: ${await res.text()}`);
-  return names;
 }

@@ -3,13 +3,19 @@
  * (test/ui/seed-training.ts; jobs run by the test-only scripted trainer), then the model page: the
  * reward of a step read from the curve's data table equals what `/log` answered, every job with its
  * status and event log, the checkpoints; a step (a row of the curve's data, a point of the curve) opens
- * its rollouts on the traces page: the calls logged with the attribute `step`, seeded as the Python
- * client writes them. Against a real in-process Heddle; skipped like pages.test.ts.
+ * its rollouts on the traces page: the calls the official Python client logged inside
+ * `weave.attributes({"step": N})` (test/clients/python/ui_rollouts_demo.py; that test is skipped
+ * without the client's venv, except under CI=true). Against a real in-process Heddle; skipped like
+ * pages.test.ts.
  */
 import assert from 'node:assert/strict';
 import { execSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runPythonDemo } from '../clients/python-script.js';
+import { ensureWeaveVenv, WEAVE_PY_VERSION } from '../clients/python-venv.js';
 import { ScriptedTrainer } from '../training-worker/scripted-trainer.js';
 import { axeViolations } from './axe.js';
 import { chromiumPath, ensureChromium, launch } from './browser.js';
@@ -18,6 +24,13 @@ import { PROJECT } from './seed.js';
 import { seedTraining, type SeededTraining } from './seed-training.js';
 
 const ci = process.env.CI === 'true';
+const ROLLOUTS_DEMO = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'clients',
+  'python',
+  'ui_rollouts_demo.py',
+);
 if (ci && !distBuilt()) execSync('npm run build:web', { stdio: 'inherit' });
 const skip = !(ci ? ensureChromium() : chromiumPath())
   ? 'Chromium not installed (apt-get install -y chromium)'
@@ -106,12 +119,11 @@ describe('web UI: training', { skip, concurrency: 1 }, () => {
   });
 
   /** The traces page opened for a step: its rollouts, roots only, and the filter it was opened with. */
-  async function expectRollouts(step: number): Promise<void> {
+  async function expectRollouts(step: number, names: string[]): Promise<void> {
     await page.waitForURL(
       (u) => u.pathname === `/${PROJECT}/weave` && u.searchParams.get('q') === `attributes.step = ${step}`,
     );
     await page.getByRole('heading', { name: 'Traces' }).waitFor();
-    const names = trained.rollouts.get(step)!;
     assert.equal(names.length, 4);
     await page.getByText(`${names.length} calls`, { exact: true }).first().waitFor();
     await page.waitForFunction((n) => document.querySelectorAll('.body-row').length === n, names.length);
@@ -122,13 +134,22 @@ describe('web UI: training', { skip, concurrency: 1 }, () => {
     assert.equal(await page.getByLabel('Field filter').inputValue(), `attributes.step = ${step}`);
   }
 
-  test('a step opens its rollouts: from a row of the curve data, and from a point of the curve', async () => {
+  test(`a step opens its rollouts, traced by weave==${WEAVE_PY_VERSION}: from the curve's data and a point`, async (t) => {
+    const venv = await ensureWeaveVenv();
+    if (!venv.ok) {
+      if (ci) assert.fail(`cannot install weave==${WEAVE_PY_VERSION}: ${venv.reason}`);
+      t.skip(`weave==${WEAVE_PY_VERSION} unavailable`);
+      return;
+    }
+    const heddle = { url: ui.heddleUrl, output: () => '(in process)' };
+    const { result } = await runPythonDemo(venv.python, ROLLOUTS_DEMO, heddle, ui.key, [PROJECT, trained.name, '3']);
+    const rollouts = result.rollouts as Record<string, string[]>;
     await page.goto(modelUrl());
     const fig = page.getByRole('figure', { name: 'reward', exact: true });
     await fig.locator('svg').first().waitFor();
     await fig.getByText('Data').click();
     await fig.getByRole('link', { name: 'Rollouts of step 2' }).click();
-    await expectRollouts(2);
+    await expectRollouts(2, rollouts['2']!);
 
     await page.goto(modelUrl());
     await fig.locator('svg').first().waitFor();
@@ -143,7 +164,7 @@ describe('web UI: training', { skip, concurrency: 1 }, () => {
     }
     assert.ok(at, 'no point of the curve shows step 1');
     await page.mouse.click(at.x, at.y);
-    await expectRollouts(1);
+    await expectRollouts(1, rollouts['1']!);
   });
 
   test('an unknown model says so', async () => {
