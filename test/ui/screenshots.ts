@@ -34,6 +34,8 @@ try {
   await page.getByLabel('API key').fill(ui.key);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('link', { name: PROJECT }).waitFor();
+  // each project's call count arrives after the list (projects-page.tsx)
+  await page.waitForFunction(() => !document.querySelector('td[aria-busy]'));
   await shot('projects');
   await page.goto(`${ui.url}/${PROJECT}/weave`);
   await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);
@@ -116,6 +118,9 @@ try {
   await page.locator('.body-row').first().filter({ hasText: ev.diffQuestion }).click();
   await page.getByRole('region', { name: 'Selected row' }).waitFor();
   await shot('evaluation-compare');
+  await page.goto(`${ui.url}/${PROJECT}/weave/training`);
+  await page.getByRole('table', { name: 'Training models' }).waitFor();
+  await shot('training');
   await page.goto(`${ui.url}/${PROJECT}/weave/training/${trained.modelId}`);
   await page.getByRole('figure', { name: 'reward', exact: true }).locator('svg').first().waitFor();
   await page.getByRole('list', { name: 'Job events' }).waitFor();
