@@ -134,7 +134,7 @@ describe('web UI: training', { skip, concurrency: 1 }, () => {
     assert.equal(await page.getByLabel('Field filter').inputValue(), `attributes.step = ${step}`);
   }
 
-  test(`a step opens its rollouts, traced by weave==${WEAVE_PY_VERSION}: from the curve's data and a point`, async (t) => {
+  test(`a step opens its rollouts, traced by weave==${WEAVE_PY_VERSION}: from the curve's data, a point, a job`, async (t) => {
     const venv = await ensureWeaveVenv();
     if (!venv.ok) {
       if (ci) assert.fail(`cannot install weave==${WEAVE_PY_VERSION}: ${venv.reason}`);
@@ -165,6 +165,14 @@ describe('web UI: training', { skip, concurrency: 1 }, () => {
     assert.ok(at, 'no point of the curve shows step 1');
     await page.mouse.click(at.x, at.y);
     await expectRollouts(1, rollouts['1']!);
+
+    // a job's "From step": the rollouts it trained on
+    await page.goto(modelUrl());
+    await page
+      .getByRole('table', { name: 'Training jobs' })
+      .getByRole('link', { name: 'Rollouts of step 0, which this job trained on' })
+      .click();
+    await expectRollouts(0, rollouts['0']!);
   });
 
   test('an unknown model says so', async () => {

@@ -5,24 +5,9 @@ import { Chart, seriesColor } from '../../components/chart.js';
 import { PageHeading } from '../../components/page-heading.js';
 import { metricCurves, rolloutsSearch, stepOf } from '../../lib/training.js';
 import { trainingModelRoute } from '../../router.js';
-import { Checkpoints, JobEvents, Jobs } from './model-tables.js';
+import { Checkpoints, JobEvents, Jobs, RolloutsLink } from './model-tables.js';
 
 const formatMetric = (v: number) => (Number.isInteger(v) ? String(v) : v.toPrecision(4).replace(/\.?0+$/, ''));
-
-/** A step's rollouts: the traces page filtered to the calls logged for it (lib/training.ts). */
-function RolloutsLink({ step }: { step: number }) {
-  const { entity, project } = trainingModelRoute.useParams();
-  return (
-    <Link
-      to="/$entity/$project/weave"
-      params={{ entity, project }}
-      search={rolloutsSearch(step)}
-      aria-label={`Rollouts of step ${step}`}
-    >
-      Rollouts
-    </Link>
-  );
-}
 
 /** Every logged metric as a curve by step, one series per split (train, val …); a step opens its rollouts. */
 function Curves({ detail }: { detail: ModelDetail }) {
@@ -39,7 +24,7 @@ function Curves({ detail }: { detail: ModelDetail }) {
     },
     cell: (x: unknown) => {
       const step = stepOf(x);
-      return step === null ? null : <RolloutsLink step={step} />;
+      return step === null ? null : <RolloutsLink step={step}>Rollouts</RolloutsLink>;
     },
   };
   return (
@@ -98,8 +83,9 @@ export default function ModelPage() {
           <section aria-labelledby="metrics-h">
             <h2 id="metrics-h">Metrics by step</h2>
             <p className="muted small">
-              Click a point, or follow a row of a curve&apos;s data, to open the rollouts of that step: the calls logged
-              inside <span className="mono">{'weave.attributes({"step": N})'}</span>.
+              Click a point, or follow a row of a curve&apos;s data or a job&apos;s &ldquo;From step&rdquo;, to open the
+              rollouts of that step: the calls logged inside{' '}
+              <span className="mono">{'weave.attributes({"step": N})'}</span>.
             </p>
             <Curves detail={d} />
           </section>

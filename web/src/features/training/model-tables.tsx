@@ -1,6 +1,8 @@
 import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
 import { useJobEvents, type Checkpoint, type JobStatus, type TrainingJob } from '../../api/training.js';
 import { formatTime } from '../../lib/format.js';
+import { rolloutsSearch } from '../../lib/training.js';
 import { trainingModelRoute } from '../../router.js';
 
 const STATUS: Record<JobStatus, [string, string, string]> = {
@@ -18,6 +20,21 @@ function JobStatusBadge({ status }: { status: JobStatus }) {
       <span aria-hidden="true">{icon}</span>
       <span>{label}</span>
     </span>
+  );
+}
+
+/** A step's rollouts: the traces page filtered to the calls logged for it (lib/training.ts). */
+export function RolloutsLink({ step, label, children }: { step: number; label?: string; children: ReactNode }) {
+  const { entity, project } = trainingModelRoute.useParams();
+  return (
+    <Link
+      to="/$entity/$project/weave"
+      params={{ entity, project }}
+      search={rolloutsSearch(step)}
+      aria-label={label ?? `Rollouts of step ${step}`}
+    >
+      {children}
+    </Link>
   );
 }
 
@@ -55,7 +72,19 @@ export function Jobs({ jobs, selected }: { jobs: TrainingJob[]; selected: string
             <td>
               <JobStatusBadge status={j.status} />
             </td>
-            <td className="num">{j.parent_step ?? '—'}</td>
+            <td className="num">
+              {j.parent_step === null ? (
+                '—'
+              ) : (
+                // the job trained on the trajectories sampled at its parent step
+                <RolloutsLink
+                  step={j.parent_step}
+                  label={`Rollouts of step ${j.parent_step}, which this job trained on`}
+                >
+                  {j.parent_step}
+                </RolloutsLink>
+              )}
+            </td>
             <td className="num">{j.step ?? '—'}</td>
             <td className="num">{j.num_gradient_steps}</td>
             <td className="small">{j.error_message ?? ''}</td>
