@@ -4,7 +4,7 @@ import { ProjectParams } from '../schemas/calls-v2.js';
 import type { Services } from '../services/index.js';
 import { listOf } from '../services/evaluations/eval-calls.js';
 import { sendJsonl } from './jsonl.js';
-import { paramsBodySchema, type RouteApp } from './route-app.js';
+import { paramsRoutes, type RouteApp } from './route-app.js';
 
 /**
  * Evaluation runs, predictions and scores (docs/spec/evaluations.md §3), and `eval_results/query`
@@ -102,74 +102,54 @@ export default async function evaluationRunRoutes(app: RouteApp, { services }: {
     );
   }
 
-  app.post(
+  const runRoute = paramsRoutes(app, ['Evaluation Runs']);
+  runRoute.withBody(
+    'POST',
     `${base}/evaluation_runs`,
     {
-      schema: paramsBodySchema('Evaluation Runs', 'Evaluation Run Create', {
-        params: ProjectParams,
-        body: S.EvaluationRunCreateBody,
-        ok: S.EvaluationRunCreateRes,
-      }),
+      summary: 'Evaluation Run Create',
+      params: ProjectParams,
+      body: S.EvaluationRunCreateBody,
+      ok: S.EvaluationRunCreateRes,
     },
-    (request) => runs.create(request.caller, projectOf(request.params), request.body),
+    (caller, params, body) => runs.create(caller, projectOf(params), body),
   );
-  app.post(
+  runRoute.withBody(
+    'POST',
     `${base}/evaluation_runs/:evaluation_run_id/finish`,
     {
-      schema: paramsBodySchema('Evaluation Runs', 'Evaluation Run Finish', {
-        params: S.EvaluationRunParams,
-        body: S.EvaluationRunFinishBody,
-        ok: S.SuccessRes,
-      }),
-      preValidation: emptyBodyIsObject,
+      summary: 'Evaluation Run Finish',
+      params: S.EvaluationRunParams,
+      body: S.EvaluationRunFinishBody,
+      ok: S.SuccessRes,
     },
-    (request) =>
-      runs.finish(request.caller, projectOf(request.params), request.params.evaluation_run_id, request.body.summary),
+    (caller, params, body) => runs.finish(caller, projectOf(params), params.evaluation_run_id, body.summary),
+    emptyBodyIsObject,
   );
-  app.post(
+  const predictionRoute = paramsRoutes(app, ['Predictions']);
+  predictionRoute.withBody(
+    'POST',
     `${base}/predictions`,
-    {
-      schema: paramsBodySchema('Predictions', 'Prediction Create', {
-        params: ProjectParams,
-        body: S.PredictionCreateBody,
-        ok: S.PredictionCreateRes,
-      }),
-    },
-    (request) => predictions.create(request.caller, projectOf(request.params), request.body),
+    { summary: 'Prediction Create', params: ProjectParams, body: S.PredictionCreateBody, ok: S.PredictionCreateRes },
+    (caller, params, body) => predictions.create(caller, projectOf(params), body),
   );
-  app.post(
+  predictionRoute.withBody(
+    'POST',
     `${base}/predictions/:prediction_id/finish`,
-    {
-      schema: paramsBodySchema('Predictions', 'Prediction Finish', {
-        params: S.PredictionParams,
-        body: S.PredictionFinishBody,
-        ok: S.SuccessRes,
-      }),
-      preValidation: emptyBodyIsObject,
-    },
-    (request) => predictions.finish(request.caller, projectOf(request.params), request.params.prediction_id),
+    { summary: 'Prediction Finish', params: S.PredictionParams, body: S.PredictionFinishBody, ok: S.SuccessRes },
+    (caller, params) => predictions.finish(caller, projectOf(params), params.prediction_id),
+    emptyBodyIsObject,
   );
-  app.post(
+  paramsRoutes(app, ['Scores']).withBody(
+    'POST',
     `${base}/scores`,
-    {
-      schema: paramsBodySchema('Scores', 'Score Create', {
-        params: ProjectParams,
-        body: S.ScoreCreateBody,
-        ok: S.ScoreCreateRes,
-      }),
-    },
-    (request) => scores.create(request.caller, projectOf(request.params), request.body),
+    { summary: 'Score Create', params: ProjectParams, body: S.ScoreCreateBody, ok: S.ScoreCreateRes },
+    (caller, params, body) => scores.create(caller, projectOf(params), body),
   );
-
-  app.post(
+  paramsRoutes(app, ['Evaluations']).withBody(
+    'POST',
     `${base}/eval_results/query`,
-    {
-      schema: paramsBodySchema('Evaluations', 'Eval Results Query', {
-        params: ProjectParams,
-        body: S.EvalResultsQueryBody,
-        ok: S.EvalResultsQueryRes,
-      }),
-    },
-    (request) => results.query(request.caller, projectOf(request.params), request.body),
+    { summary: 'Eval Results Query', params: ProjectParams, body: S.EvalResultsQueryBody, ok: S.EvalResultsQueryRes },
+    (caller, params, body) => results.query(caller, projectOf(params), body),
   );
 }
