@@ -76,29 +76,23 @@ export default async function evaluationRunRoutes(app: RouteApp, { services }: {
     },
   ] as const;
   for (const r of resources) {
-    const tags = [r.tag];
-    app.get(
+    const route = paramsRoutes(app, [r.tag]);
+    route.withParams(
+      'GET',
       `${base}/${r.path}/:${r.idParam}`,
-      { schema: { tags, summary: `${r.label} Read`, params: r.params, response: { 200: r.readRes } } },
-      (request) => r.service.read(request.caller, projectOf(request.params), itemId(request.params)),
+      { summary: `${r.label} Read`, params: r.params, ok: r.readRes },
+      (caller, params) => r.service.read(caller, projectOf(params), itemId(params)),
     );
     app.get(
       `${base}/${r.path}`,
-      { schema: { tags, summary: `${r.label} List`, params: ProjectParams, querystring: r.listQuery } },
+      { schema: { tags: [r.tag], summary: `${r.label} List`, params: ProjectParams, querystring: r.listQuery } },
       (request, reply) => sendJsonl(reply, r.service.list(request.caller, projectOf(request.params), request.query)),
     );
-    app.delete(
+    route.withQuery(
+      'DELETE',
       `${base}/${r.path}`,
-      {
-        schema: {
-          tags,
-          summary: `${r.label} Delete`,
-          params: ProjectParams,
-          querystring: r.deleteQuery,
-          response: { 200: S.NumDeletedRes },
-        },
-      },
-      (request) => r.service.delete(request.caller, projectOf(request.params), idsToDelete(request.query)),
+      { summary: `${r.label} Delete`, params: ProjectParams, querystring: r.deleteQuery, ok: S.NumDeletedRes },
+      (caller, params, query) => r.service.delete(caller, projectOf(params), idsToDelete(query)),
     );
   }
 

@@ -30,10 +30,19 @@ export interface BodyRouteSchemas<B extends TSchema, R extends TSchema> {
   summary?: string;
 }
 
+/** A JSON answer checked against `R`, given at once or later. */
+type Answer<R extends TSchema> = Static<R> | Promise<Static<R>>;
+
+/**
+ * The 200 answer's schema, widened: the answer's type is checked at the service call's signature
+ * (`Answer<R>`), so Fastify need not resolve a reply type from a generic schema.
+ */
+const answers = (ok: TSchema): Record<200, TSchema> => ({ 200: ok });
+
 /**
  * Registers `POST path` routes of the most common shape: the JSON body, checked against `body`, goes
  * with the caller to one service call whose result is the 200 answer, checked against `ok`. Routes
- * that read path parameters, stream, or write the reply themselves are declared with `app` directly.
+ * with path parameters use `paramsRoutes`; those that stream or write the reply themselves use `app`.
  *
  * @example
  * const post = jsonPost(app, ['Feedback']);
@@ -46,23 +55,18 @@ export function jsonPost(app: RouteApp, tags: string[]) {
     { body, ok, summary }: BodyRouteSchemas<B, R>,
     call: (caller: Caller, body: Static<B>) => Answer<R>,
   ): void {
-    // the answer's type is checked at `call`'s signature; widened here so Fastify need not resolve it generically
-    const response: Record<200, TSchema> = { 200: ok };
-    const schema = { tags, ...(summary === undefined ? {} : { summary }), body, response };
+    const schema = { tags, ...(summary === undefined ? {} : { summary }), body, response: answers(ok) };
     app.post(path, { schema }, (request) => call(request.caller, request.body));
   };
 }
-
-/** A JSON answer checked against `R`, given at once or later. */
-type Answer<R extends TSchema> = Static<R> | Promise<Static<R>>;
 
 /** Runs before the body is validated (`preValidation`), e.g. to give a body that may be absent its default. */
 type BeforeValidation = (request: FastifyRequest) => Promise<void>;
 
 /**
- * Registers routes that take path parameters and either a JSON body or a query string, and whose
- * handler is one service call given the caller, the parameters and the body (or query); its result
- * is the 200 answer. The OpenAPI entry carries `tags` and the route's summary.
+ * Registers routes that take path parameters (and a JSON body or a query string), and whose handler
+ * is one service call given the caller, the parameters and the body (or query); its result is the
+ * 200 answer. The OpenAPI entry carries `tags` and the route's summary.
  *
  * @example
  * const route = paramsRoutes(app, ['Annotation Queues']);
@@ -79,11 +83,10 @@ export function paramsRoutes(app: RouteApp, tags: string[]) {
       call: (caller: Caller, params: Static<P>, body: Static<B>) => Answer<R>,
       preValidation?: BeforeValidation,
     ): void {
-      const response: Record<200, TSchema> = { 200: ok };
       app.route({
         method,
         url,
-        schema: { tags, summary, params, body, response },
+        schema: { tags, summary, params, body, response: answers(ok) },
         ...(preValidation === undefined ? {} : { preValidation }),
         handler: (request) => call(request.caller, request.params, request.body),
       });
@@ -94,12 +97,24 @@ export function paramsRoutes(app: RouteApp, tags: string[]) {
       { summary, params, querystring, ok }: { summary: string; params: P; querystring: Q; ok: R },
       call: (caller: Caller, params: Static<P>, query: Static<Q>) => Answer<R>,
     ): void {
-      const response: Record<200, TSchema> = { 200: ok };
       app.route({
         method,
         url,
-        schema: { tags, summary, params, querystring, response },
+        schema: { tags, summary, params, querystring, response: answers(ok) },
         handler: (request) => call(request.caller, request.params, request.query),
+      });
+    },
+    withParams<P extends TSchema, R extends TSchema>(
+      method: 'GET' | 'DELETE',
+      url: string,
+      { summary, params, ok }: { summary: string; params: P; ok: R },
+      call: (caller: Caller, params: Static<P>) => Answer<R>,
+    ): void {
+      app.route({
+        method,
+        url,
+        schema: { tags, summary, params, response: answers(ok) },
+        handler: (request) => call(request.caller, request.params),
       });
     },
   };
