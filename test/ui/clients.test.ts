@@ -27,7 +27,7 @@ import { ensureWeaveVenv } from '../clients/python-venv.js';
 import { runPythonDemo } from '../clients/python-script.js';
 import { describeRun, runTraceDemo } from '../clients/helpers/ts-demo.js';
 import { axeViolations } from './axe.js';
-import { chromiumPath, ensureChromium, launch } from './browser.js';
+import { chromiumPath, ensureChromium, launch } from '../helpers/browser.js';
 import { distBuilt, serveUi } from './harness.js';
 
 const PROJECT = 'acme/demo';
@@ -36,7 +36,7 @@ const PY_DEMO = path.join(HERE, '..', 'clients', 'python', 'ui_demo.py');
 
 const ci = process.env.CI === 'true';
 if (ci && !distBuilt()) execSync('npm run build:web', { stdio: 'inherit' });
-const skip = !(ci ? ensureChromium() : chromiumPath())
+const skip = !(ci ? await ensureChromium() : chromiumPath())
   ? 'Chromium not installed (apt-get install -y chromium)'
   : !distBuilt()
     ? 'web/dist not built (npm run build:web)'

@@ -13,14 +13,14 @@ import { test } from 'node:test';
 import { startServerProcess } from '../helpers/server-process.js';
 import { runPythonDemo } from '../clients/python-script.js';
 import { ensureWeaveVenv, WEAVE_PY_VERSION } from '../clients/python-venv.js';
-import { chromiumPath, ensureChromium, launch } from './browser.js';
+import { chromiumPath, ensureChromium, launch } from '../helpers/browser.js';
 import { distBuilt, serveUi } from './harness.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SCRIPT = path.join(HERE, '..', 'clients', 'python', 'ui_eval_demo.py');
 const PROJECT = 'acme/evalui';
 const ci = process.env.CI === 'true';
-const skip = !(ci ? ensureChromium() : chromiumPath())
+const skip = !(ci ? await ensureChromium() : chromiumPath())
   ? 'Chromium not installed (apt-get install -y chromium)'
   : !distBuilt() || !fs.existsSync(path.join(HERE, '..', '..', 'dist', 'main.js'))
     ? 'not built (npm run build)'

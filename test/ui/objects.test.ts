@@ -9,13 +9,13 @@ import { execSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './axe.js';
-import { chromiumPath, ensureChromium, launch } from './browser.js';
+import { chromiumPath, ensureChromium, launch } from '../helpers/browser.js';
 import { distBuilt, startUi, type UiServer } from './harness.js';
 import { PROJECT } from './seed.js';
 
 const ci = process.env.CI === 'true';
 if (ci && !distBuilt()) execSync('npm run build:web', { stdio: 'inherit' });
-const skip = !(ci ? ensureChromium() : chromiumPath())
+const skip = !(ci ? await ensureChromium() : chromiumPath())
   ? 'Chromium not installed (apt-get install -y chromium)'
   : !distBuilt()
     ? 'web/dist not built (npm run build:web)'
