@@ -4,14 +4,27 @@
  * branch), web/dev/shim.ts and a small static server stand in front of it; once `GET /auth/session`
  * exists, Heddle serves the app itself and the shim is skipped.
  */
+import { execSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
 import { buildTestApp } from '../helpers/app.js';
+import { chromiumPath, ensureChromium } from '../helpers/browser.js';
 import type { Trainer } from '../../src/training/trainer-port.js';
 import { PROJECT, seed, type Seeded } from './seed.js';
-import { serveUi } from './serve-ui.js';
+import { distBuilt, serveUi } from './serve-ui.js';
 
 export { DIST, distBuilt, serveUi } from './serve-ui.js';
+
+/**
+ * Why the browser suites cannot run here (no Chromium, web/dist not built), or false. Under CI=true
+ * nothing is skipped: web/dist is built and Chromium installed when missing.
+ */
+export async function uiSkipReason(): Promise<string | false> {
+  const ci = process.env.CI === 'true';
+  if (ci && !distBuilt()) execSync('npm run build:web', { stdio: 'inherit' });
+  if (!(ci ? await ensureChromium() : chromiumPath())) return 'Chromium not installed (apt-get install -y chromium)';
+  return distBuilt() ? false : 'web/dist not built (npm run build:web)';
+}
 
 export interface UiServer {
   url: string;
