@@ -52,3 +52,42 @@ export async function publish(
   const res = await post('/obj/create', { obj: { project_id: projectId, object_id: name, val, ...extra } });
   return `weave:///${projectId}/object/${name}:${res.digest}`;
 }
+
+/**
+ * The online monitor of the monitor tests (docs/monitors.md): an LLM-as-a-judge scorer whose model
+ * `judge` answers JSON, and the active monitor `sums` scoring the project's `solve` calls with it at
+ * `samplingRate`. `monitorPost` publishes the monitor itself (another node, in a multi-node test).
+ */
+export async function publishJudgeMonitor(
+  post: Post,
+  projectId: string,
+  samplingRate: number,
+  monitorPost: Post = post,
+): Promise<void> {
+  const judgeModel = await publish(
+    post,
+    projectId,
+    'judge_model',
+    { llm_model_id: 'judge', default_params: { messages_template: [], response_format: 'json_object' } },
+    'LLMStructuredCompletionModel',
+  );
+  const judge = await publish(post, projectId, 'judge', {
+    _type: 'LLMAsAJudgeScorer',
+    _class_name: 'LLMAsAJudgeScorer',
+    _bases: ['Scorer', 'Object', 'BaseModel'],
+    name: 'correctness',
+    model: judgeModel,
+    scoring_prompt: 'Expected {expected}; got {output}',
+  });
+  await publish(monitorPost, projectId, 'sums', {
+    _type: 'Monitor',
+    _class_name: 'Monitor',
+    _bases: ['Object', 'BaseModel'],
+    name: 'sums',
+    sampling_rate: samplingRate,
+    scorers: [judge],
+    op_names: [`weave:///${projectId}/op/solve:*`],
+    query: null,
+    active: true,
+  });
+}
