@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './axe.js';
 import { launch } from '../helpers/browser.js';
-import { startUi, type UiServer, uiSkipReason } from './harness.js';
+import { startUi, type UiServer, uiSkipReason, signIn } from './harness.js';
 import { PROJECT } from './seed.js';
 
 const skip = await uiSkipReason();
@@ -26,10 +26,7 @@ describe('web UI: evaluations', { skip, concurrency: 1 }, () => {
     browser = await launch();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(ui.url + '/');
-    await page.getByLabel('API key').fill(ui.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await signIn(page, ui.url, ui.key);
   });
   after(async () => {
     await browser?.close();

@@ -7,6 +7,7 @@
 import { execSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
+import type { Page } from 'playwright-core';
 import { buildTestApp } from '../helpers/app.js';
 import { chromiumPath, ensureChromium } from '../helpers/browser.js';
 import type { Trainer } from '../../src/training/trainer-port.js';
@@ -24,6 +25,14 @@ export async function uiSkipReason(): Promise<string | false> {
   if (ci && !distBuilt()) execSync('npm run build:web', { stdio: 'inherit' });
   if (!(ci ? await ensureChromium() : chromiumPath())) return 'Chromium not installed (apt-get install -y chromium)';
   return distBuilt() ? false : 'web/dist not built (npm run build:web)';
+}
+
+/** Signs in on the app at `url` with `key` and waits for the projects page. */
+export async function signIn(page: Page, url: string, key: string): Promise<void> {
+  await page.goto(url + '/');
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Projects' }).waitFor();
 }
 
 export interface UiServer {

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './axe.js';
 import { launch } from '../helpers/browser.js';
-import { startUi, type UiServer, uiSkipReason } from './harness.js';
+import { startUi, type UiServer, uiSkipReason, signIn } from './harness.js';
 import { PROJECT } from './seed.js';
 
 const skip = await uiSkipReason();
@@ -32,10 +32,7 @@ describe('web UI: settings', { skip, concurrency: 1 }, () => {
     ui = await startUi({ after: (fn: () => unknown) => void cleanups.push(fn) }, { roots: 20, bigTrace: 10 });
     browser = await launch();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(ui.url + '/');
-    await page.getByLabel('API key').fill(ui.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await signIn(page, ui.url, ui.key);
   });
   after(async () => {
     await browser?.close();

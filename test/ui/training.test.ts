@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ScriptedTrainer } from '../training-worker/scripted-trainer.js';
 import { axeViolations } from './axe.js';
 import { launch } from '../helpers/browser.js';
-import { startUi, type UiServer, uiSkipReason } from './harness.js';
+import { startUi, type UiServer, uiSkipReason, signIn } from './harness.js';
 import { PROJECT } from './seed.js';
 import { seedTraining, type SeededTraining } from './seed-training.js';
 
@@ -37,10 +37,7 @@ describe('web UI: training', { skip, concurrency: 1 }, () => {
     trained = await seedTraining(ui.heddleUrl, ui.key, PROJECT, 3);
     browser = await launch();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(ui.url + '/');
-    await page.getByLabel('API key').fill(ui.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await signIn(page, ui.url, ui.key);
   });
   after(async () => {
     await browser?.close();
