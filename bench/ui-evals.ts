@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { basicAuthHeader, startServerProcess } from '../test/helpers/server-process.js';
-import { launch } from '../test/ui/browser.js';
+import { launch } from '../test/helpers/browser.js';
 import { distBuilt, serveUi } from '../test/ui/serve-ui.js';
 import { quantile } from './lib/load.js';
 import { REPO_ROOT } from './lib/processes.js';

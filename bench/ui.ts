@@ -25,7 +25,7 @@ import type { Page } from 'playwright-core';
 import { formatMicros, parseIsoMicros } from '../src/domain/time.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { basicAuthHeader, startServerProcess } from '../test/helpers/server-process.js';
-import { launch } from '../test/ui/browser.js';
+import { launch } from '../test/helpers/browser.js';
 import { DIST, distBuilt, serveUi } from '../test/ui/serve-ui.js';
 import { quantile } from './lib/load.js';
 import { REPO_ROOT } from './lib/processes.js';

@@ -1,10 +1,9 @@
 import * as S from '../schemas/annotation-queues.js';
 import type { Services } from '../services/index.js';
 import { sendJsonl } from './jsonl.js';
-import { paramsBodySchema, paramsQuerySchema, type RouteApp } from './route-app.js';
+import { jsonPost, paramsRoutes, type RouteApp } from './route-app.js';
 
-const TAG = 'Annotation Queues';
-const tags = [TAG];
+const tags = ['Annotation Queues'];
 
 /** Annotation queues, their items and review progress (docs/spec/otel-service-queues.md §D). */
 export default async function annotationQueueRoutes(
@@ -12,90 +11,59 @@ export default async function annotationQueueRoutes(
   { services }: { services: Services },
 ): Promise<void> {
   const { annotationQueues: queues } = services;
-  app.post(
+  const post = jsonPost(app, tags);
+  post(
     '/annotation_queues',
-    {
-      schema: { tags, summary: 'Annotation Queue Create', body: S.QueueCreateReq, response: { 200: S.QueueCreateRes } },
-    },
-    async (request) => queues.create(request.caller, request.body),
+    { summary: 'Annotation Queue Create', body: S.QueueCreateReq, ok: S.QueueCreateRes },
+    (caller, body) => queues.create(caller, body),
   );
   app.post(
     '/annotation_queues/query',
     { schema: { tags, summary: 'Annotation Queues Query Stream', body: S.QueueQueryReq } },
     async (request, reply) => sendJsonl(reply, queues.query(request.caller, request.body)),
   );
-  app.post(
+  post(
     '/annotation_queues/stats',
-    { schema: { tags, summary: 'Annotation Queues Stats', body: S.QueueStatsReq, response: { 200: S.QueueStatsRes } } },
-    async (request) => queues.stats(request.caller, request.body),
+    { summary: 'Annotation Queues Stats', body: S.QueueStatsReq, ok: S.QueueStatsRes },
+    (caller, body) => queues.stats(caller, body),
   );
-  app.get(
+
+  const route = paramsRoutes(app, tags);
+  const queue = { params: S.QueueParams, ok: S.QueueRes };
+  route.withQuery(
+    'GET',
     '/annotation_queues/:queue_id',
-    {
-      schema: paramsQuerySchema(TAG, 'Annotation Queue Read', {
-        params: S.QueueParams,
-        querystring: S.ProjectQuery,
-        ok: S.QueueRes,
-      }),
-    },
-    async (request) => queues.read(request.caller, request.query.project_id, request.params.queue_id),
+    { summary: 'Annotation Queue Read', ...queue, querystring: S.ProjectQuery },
+    (caller, params, query) => queues.read(caller, query.project_id, params.queue_id),
   );
-  app.put(
+  route.withBody(
+    'PUT',
     '/annotation_queues/:queue_id',
-    {
-      schema: paramsBodySchema(TAG, 'Annotation Queue Update', {
-        params: S.QueueParams,
-        body: S.QueueUpdateReq,
-        ok: S.QueueRes,
-      }),
-    },
-    async (request) => queues.update(request.caller, request.params.queue_id, request.body),
+    { summary: 'Annotation Queue Update', ...queue, body: S.QueueUpdateReq },
+    (caller, params, body) => queues.update(caller, params.queue_id, body),
   );
-  app.delete(
+  route.withQuery(
+    'DELETE',
     '/annotation_queues/:queue_id',
-    {
-      schema: paramsQuerySchema(TAG, 'Annotation Queue Delete', {
-        params: S.QueueParams,
-        querystring: S.ProjectQuery,
-        ok: S.QueueRes,
-      }),
-    },
-    async (request) => queues.delete(request.caller, request.query.project_id, request.params.queue_id),
+    { summary: 'Annotation Queue Delete', ...queue, querystring: S.ProjectQuery },
+    (caller, params, query) => queues.delete(caller, query.project_id, params.queue_id),
   );
-  app.post(
+  route.withBody(
+    'POST',
     '/annotation_queues/:queue_id/items',
-    {
-      schema: paramsBodySchema(TAG, 'Annotation Queue Add Calls', {
-        params: S.QueueParams,
-        body: S.ItemsAddReq,
-        ok: S.ItemsAddRes,
-      }),
-    },
-    async (request) => queues.addItems(request.caller, request.params.queue_id, request.body),
+    { summary: 'Annotation Queue Add Calls', params: S.QueueParams, body: S.ItemsAddReq, ok: S.ItemsAddRes },
+    (caller, params, body) => queues.addItems(caller, params.queue_id, body),
   );
-  app.post(
+  route.withBody(
+    'POST',
     '/annotation_queues/:queue_id/items/query',
-    {
-      schema: paramsBodySchema(TAG, 'Annotation Queue Items Query', {
-        params: S.QueueParams,
-        body: S.ItemsQueryReq,
-        ok: S.ItemsQueryRes,
-      }),
-    },
-    async (request) => queues.queryItems(request.caller, request.params.queue_id, request.body),
+    { summary: 'Annotation Queue Items Query', params: S.QueueParams, body: S.ItemsQueryReq, ok: S.ItemsQueryRes },
+    (caller, params, body) => queues.queryItems(caller, params.queue_id, body),
   );
-  app.post(
+  route.withBody(
+    'POST',
     '/annotation_queues/:queue_id/items/:item_id/progress',
-    {
-      schema: paramsBodySchema(TAG, 'Annotator Queue Items Progress Update', {
-        params: S.ItemParams,
-        body: S.ProgressReq,
-        ok: S.ItemRes,
-      }),
-    },
-    async (request) => {
-      const { queue_id, item_id } = request.params;
-      return queues.setProgress(request.caller, queue_id, item_id, request.body);
-    },
+    { summary: 'Annotator Queue Items Progress Update', params: S.ItemParams, body: S.ProgressReq, ok: S.ItemRes },
+    (caller, params, body) => queues.setProgress(caller, params.queue_id, params.item_id, body),
   );
 }

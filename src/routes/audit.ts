@@ -1,6 +1,6 @@
 import * as S from '../schemas/audit.js';
 import type { Services } from '../services/index.js';
-import type { RouteApp } from './route-app.js';
+import { jsonPost, type RouteApp } from './route-app.js';
 
 const tags = ['Administration'];
 
@@ -19,28 +19,23 @@ export default async function auditRoutes(app: RouteApp, { services }: { service
     },
     (request) => auditLog.list(request.caller, request.query),
   );
-  app.post(
+  const post = jsonPost(app, tags);
+  post(
     '/memberships/query',
     {
-      schema: {
-        tags,
-        summary: "An entity's members and their roles (entity or instance admins)",
-        body: S.MembershipQueryReq,
-        response: { 200: S.MembershipQueryRes },
-      },
+      summary: "An entity's members and their roles (entity or instance admins)",
+      body: S.MembershipQueryReq,
+      ok: S.MembershipQueryRes,
     },
-    (request) => memberships.query(request.caller, request.body),
+    (caller, body) => memberships.query(caller, body),
   );
-  app.post(
+  post(
     '/memberships/update',
     {
-      schema: {
-        tags,
-        summary: "Set a member's role: admin, member or viewer (entity or instance admins)",
-        body: S.MembershipUpdateReq,
-        response: { 200: S.MembershipUpdateRes },
-      },
+      summary: "Set a member's role: admin, member or viewer (entity or instance admins)",
+      body: S.MembershipUpdateReq,
+      ok: S.MembershipUpdateRes,
     },
-    (request) => memberships.update(request.caller, request.body),
+    (caller, body) => memberships.update(caller, body),
   );
 }

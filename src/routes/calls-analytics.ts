@@ -3,28 +3,21 @@ import { CallsUsageReq, CallsUsageRes, TraceUsageReq, TraceUsageRes } from '../s
 import { ThreadsQueryReq } from '../schemas/threads.js';
 import type { Services } from '../services/index.js';
 import { sendJsonl } from './jsonl.js';
-import type { RouteApp } from './route-app.js';
+import { jsonPost, type RouteApp } from './route-app.js';
 
 /** Call statistics, usage roll-ups and threads (docs/spec/calls.md §4.9–4.12). */
 export default async function callsAnalyticsRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { callStats, callUsage, threads } = services;
 
-  app.post(
-    '/calls/stats',
-    { schema: { tags: ['Calls'], summary: 'Call Stats', body: CallStatsReq, response: { 200: CallStatsRes } } },
-    (request) => callStats.callStats(request.caller, request.body),
+  const post = jsonPost(app, ['Calls']);
+  post('/calls/stats', { summary: 'Call Stats', body: CallStatsReq, ok: CallStatsRes }, (caller, body) =>
+    callStats.callStats(caller, body),
   );
-
-  app.post(
-    '/calls/usage',
-    { schema: { tags: ['Calls'], summary: 'Calls Usage', body: CallsUsageReq, response: { 200: CallsUsageRes } } },
-    (request) => callUsage.callsUsage(request.caller, request.body),
+  post('/calls/usage', { summary: 'Calls Usage', body: CallsUsageReq, ok: CallsUsageRes }, (caller, body) =>
+    callUsage.callsUsage(caller, body),
   );
-
-  app.post(
-    '/trace/usage',
-    { schema: { tags: ['Calls'], summary: 'Trace Usage', body: TraceUsageReq, response: { 200: TraceUsageRes } } },
-    (request) => callUsage.traceUsage(request.caller, request.body),
+  post('/trace/usage', { summary: 'Trace Usage', body: TraceUsageReq, ok: TraceUsageRes }, (caller, body) =>
+    callUsage.traceUsage(caller, body),
   );
 
   app.post(

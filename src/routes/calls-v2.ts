@@ -2,54 +2,43 @@ import * as S from '../schemas/calls-v2.js';
 import { CallEndRes, CallStartRes } from '../schemas/calls.js';
 import { assertSameProject } from '../services/call-service.js';
 import type { Services } from '../services/index.js';
-import { paramsBodySchema, type RouteApp } from './route-app.js';
+import { paramsRoutes, type RouteApp } from './route-app.js';
 
 /** Project-scoped call writes of the official Python client (see schemas/calls-v2.ts). */
 export default async function callsV2Routes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { callWrites } = services;
   const projectOf = ({ entity, project }: S.ProjectParams): string => `${entity}/${project}`;
+  const route = paramsRoutes(app, ['Calls']);
 
-  app.post(
+  route.withBody(
+    'POST',
     '/v2/:entity/:project/calls/complete',
     {
-      schema: paramsBodySchema('Calls', 'Calls Upsert Complete', {
-        params: S.ProjectParams,
-        body: S.CallsUpsertCompleteReq,
-        ok: S.CallsUpsertCompleteRes,
-      }),
+      summary: 'Calls Upsert Complete',
+      params: S.ProjectParams,
+      body: S.CallsUpsertCompleteReq,
+      ok: S.CallsUpsertCompleteRes,
     },
-    (request) => callWrites.callsComplete(request.caller, projectOf(request.params), request.body.batch),
+    (caller, params, body) => callWrites.callsComplete(caller, projectOf(params), body.batch),
   );
 
-  app.post(
+  route.withBody(
+    'POST',
     '/v2/:entity/:project/call/start',
-    {
-      schema: paramsBodySchema('Calls', 'Call Start V2', {
-        params: S.ProjectParams,
-        body: S.CallStartV2Req,
-        ok: CallStartRes,
-      }),
-    },
-    (request) => {
-      const body = request.body;
-      assertSameProject(projectOf(request.params), body.start.project_id, ['body', 'start', 'project_id']);
-      return callWrites.callStart(request.caller, body);
+    { summary: 'Call Start V2', params: S.ProjectParams, body: S.CallStartV2Req, ok: CallStartRes },
+    (caller, params, body) => {
+      assertSameProject(projectOf(params), body.start.project_id, ['body', 'start', 'project_id']);
+      return callWrites.callStart(caller, body);
     },
   );
 
-  app.post(
+  route.withBody(
+    'POST',
     '/v2/:entity/:project/call/end',
-    {
-      schema: paramsBodySchema('Calls', 'Call End V2', {
-        params: S.ProjectParams,
-        body: S.CallEndV2Req,
-        ok: CallEndRes,
-      }),
-    },
-    (request) => {
-      const body = request.body;
-      assertSameProject(projectOf(request.params), body.end.project_id, ['body', 'end', 'project_id']);
-      return callWrites.callEnd(request.caller, body);
+    { summary: 'Call End V2', params: S.ProjectParams, body: S.CallEndV2Req, ok: CallEndRes },
+    (caller, params, body) => {
+      assertSameProject(projectOf(params), body.end.project_id, ['body', 'end', 'project_id']);
+      return callWrites.callEnd(caller, body);
     },
   );
 }

@@ -5,7 +5,7 @@ import { EmptyRes } from '../schemas/common.js';
 import { Operand } from '../schemas/query.js';
 import type { Services } from '../services/index.js';
 import { sendJsonText, sendJsonl } from './jsonl.js';
-import type { RouteApp } from './route-app.js';
+import { jsonPost, type RouteApp } from './route-app.js';
 
 const tags = ['Calls'];
 
@@ -26,25 +26,15 @@ export default async function callsRoutes(app: RouteApp, { services }: { service
     }
   };
 
-  app.post('/call/start', { schema: { tags, body: S.CallStartReq, response: { 200: S.CallStartRes } } }, (request) =>
-    callWrites.callStart(request.caller, request.body),
+  const post = jsonPost(app, tags);
+  post('/call/start', { body: S.CallStartReq, ok: S.CallStartRes }, (caller, body) =>
+    callWrites.callStart(caller, body),
   );
-
-  app.post('/call/end', { schema: { tags, body: S.CallEndReq, response: { 200: S.CallEndRes } } }, (request) =>
-    callWrites.callEnd(request.caller, request.body),
-  );
-
-  app.post(
+  post('/call/end', { body: S.CallEndReq, ok: S.CallEndRes }, (caller, body) => callWrites.callEnd(caller, body));
+  post(
     '/call/upsert_batch',
-    {
-      schema: {
-        tags,
-        summary: 'Call Start Batch',
-        body: S.CallCreateBatchReq,
-        response: { 200: S.CallCreateBatchRes },
-      },
-    },
-    (request) => callWrites.callUpsertBatch(request.caller, request.body.batch, validateItem),
+    { summary: 'Call Start Batch', body: S.CallCreateBatchReq, ok: S.CallCreateBatchRes },
+    (caller, body) => callWrites.callUpsertBatch(caller, body.batch, validateItem),
   );
 
   app.post(
@@ -53,14 +43,9 @@ export default async function callsRoutes(app: RouteApp, { services }: { service
     async (request, reply) => sendJsonText(reply, await callQueries.callRead(request.caller, request.body)),
   );
 
-  app.post('/call/update', { schema: { tags, body: S.CallUpdateReq, response: { 200: EmptyRes } } }, (request) =>
-    callWrites.callUpdate(request.caller, request.body),
-  );
-
-  app.post(
-    '/calls/delete',
-    { schema: { tags, body: S.CallsDeleteReq, response: { 200: S.CallsDeleteRes } } },
-    (request) => callWrites.callsDelete(request.caller, request.body),
+  post('/call/update', { body: S.CallUpdateReq, ok: EmptyRes }, (caller, body) => callWrites.callUpdate(caller, body));
+  post('/calls/delete', { body: S.CallsDeleteReq, ok: S.CallsDeleteRes }, (caller, body) =>
+    callWrites.callsDelete(caller, body),
   );
 
   app.post(
@@ -80,9 +65,7 @@ export default async function callsRoutes(app: RouteApp, { services }: { service
     },
   );
 
-  app.post(
-    '/calls/query_stats',
-    { schema: { tags, body: S.CallsQueryStatsReq, response: { 200: S.CallsQueryStatsRes } } },
-    (request) => callQueries.callsQueryStats(request.caller, request.body),
+  post('/calls/query_stats', { body: S.CallsQueryStatsReq, ok: S.CallsQueryStatsRes }, (caller, body) =>
+    callQueries.callsQueryStats(caller, body),
   );
 }

@@ -4,7 +4,7 @@ import { ProjectParams } from '../schemas/calls-v2.js';
 import type { Services } from '../services/index.js';
 import { listOf } from '../services/evaluations/eval-calls.js';
 import { sendJsonl } from './jsonl.js';
-import { paramsBodySchema, type RouteApp } from './route-app.js';
+import { paramsRoutes, type RouteApp } from './route-app.js';
 
 /**
  * Evaluation runs, predictions and scores (docs/spec/evaluations.md §3), and `eval_results/query`
@@ -76,100 +76,74 @@ export default async function evaluationRunRoutes(app: RouteApp, { services }: {
     },
   ] as const;
   for (const r of resources) {
-    const tags = [r.tag];
-    app.get(
+    const route = paramsRoutes(app, [r.tag]);
+    route.withParams(
+      'GET',
       `${base}/${r.path}/:${r.idParam}`,
-      { schema: { tags, summary: `${r.label} Read`, params: r.params, response: { 200: r.readRes } } },
-      (request) => r.service.read(request.caller, projectOf(request.params), itemId(request.params)),
+      { summary: `${r.label} Read`, params: r.params, ok: r.readRes },
+      (caller, params) => r.service.read(caller, projectOf(params), itemId(params)),
     );
     app.get(
       `${base}/${r.path}`,
-      { schema: { tags, summary: `${r.label} List`, params: ProjectParams, querystring: r.listQuery } },
+      { schema: { tags: [r.tag], summary: `${r.label} List`, params: ProjectParams, querystring: r.listQuery } },
       (request, reply) => sendJsonl(reply, r.service.list(request.caller, projectOf(request.params), request.query)),
     );
-    app.delete(
+    route.withQuery(
+      'DELETE',
       `${base}/${r.path}`,
-      {
-        schema: {
-          tags,
-          summary: `${r.label} Delete`,
-          params: ProjectParams,
-          querystring: r.deleteQuery,
-          response: { 200: S.NumDeletedRes },
-        },
-      },
-      (request) => r.service.delete(request.caller, projectOf(request.params), idsToDelete(request.query)),
+      { summary: `${r.label} Delete`, params: ProjectParams, querystring: r.deleteQuery, ok: S.NumDeletedRes },
+      (caller, params, query) => r.service.delete(caller, projectOf(params), idsToDelete(query)),
     );
   }
 
-  app.post(
+  const runRoute = paramsRoutes(app, ['Evaluation Runs']);
+  runRoute.withBody(
+    'POST',
     `${base}/evaluation_runs`,
     {
-      schema: paramsBodySchema('Evaluation Runs', 'Evaluation Run Create', {
-        params: ProjectParams,
-        body: S.EvaluationRunCreateBody,
-        ok: S.EvaluationRunCreateRes,
-      }),
+      summary: 'Evaluation Run Create',
+      params: ProjectParams,
+      body: S.EvaluationRunCreateBody,
+      ok: S.EvaluationRunCreateRes,
     },
-    (request) => runs.create(request.caller, projectOf(request.params), request.body),
+    (caller, params, body) => runs.create(caller, projectOf(params), body),
   );
-  app.post(
+  runRoute.withBody(
+    'POST',
     `${base}/evaluation_runs/:evaluation_run_id/finish`,
     {
-      schema: paramsBodySchema('Evaluation Runs', 'Evaluation Run Finish', {
-        params: S.EvaluationRunParams,
-        body: S.EvaluationRunFinishBody,
-        ok: S.SuccessRes,
-      }),
-      preValidation: emptyBodyIsObject,
+      summary: 'Evaluation Run Finish',
+      params: S.EvaluationRunParams,
+      body: S.EvaluationRunFinishBody,
+      ok: S.SuccessRes,
     },
-    (request) =>
-      runs.finish(request.caller, projectOf(request.params), request.params.evaluation_run_id, request.body.summary),
+    (caller, params, body) => runs.finish(caller, projectOf(params), params.evaluation_run_id, body.summary),
+    emptyBodyIsObject,
   );
-  app.post(
+  const predictionRoute = paramsRoutes(app, ['Predictions']);
+  predictionRoute.withBody(
+    'POST',
     `${base}/predictions`,
-    {
-      schema: paramsBodySchema('Predictions', 'Prediction Create', {
-        params: ProjectParams,
-        body: S.PredictionCreateBody,
-        ok: S.PredictionCreateRes,
-      }),
-    },
-    (request) => predictions.create(request.caller, projectOf(request.params), request.body),
+    { summary: 'Prediction Create', params: ProjectParams, body: S.PredictionCreateBody, ok: S.PredictionCreateRes },
+    (caller, params, body) => predictions.create(caller, projectOf(params), body),
   );
-  app.post(
+  predictionRoute.withBody(
+    'POST',
     `${base}/predictions/:prediction_id/finish`,
-    {
-      schema: paramsBodySchema('Predictions', 'Prediction Finish', {
-        params: S.PredictionParams,
-        body: S.PredictionFinishBody,
-        ok: S.SuccessRes,
-      }),
-      preValidation: emptyBodyIsObject,
-    },
-    (request) => predictions.finish(request.caller, projectOf(request.params), request.params.prediction_id),
+    { summary: 'Prediction Finish', params: S.PredictionParams, body: S.PredictionFinishBody, ok: S.SuccessRes },
+    (caller, params) => predictions.finish(caller, projectOf(params), params.prediction_id),
+    emptyBodyIsObject,
   );
-  app.post(
+  paramsRoutes(app, ['Scores']).withBody(
+    'POST',
     `${base}/scores`,
-    {
-      schema: paramsBodySchema('Scores', 'Score Create', {
-        params: ProjectParams,
-        body: S.ScoreCreateBody,
-        ok: S.ScoreCreateRes,
-      }),
-    },
-    (request) => scores.create(request.caller, projectOf(request.params), request.body),
+    { summary: 'Score Create', params: ProjectParams, body: S.ScoreCreateBody, ok: S.ScoreCreateRes },
+    (caller, params, body) => scores.create(caller, projectOf(params), body),
   );
-
-  app.post(
+  paramsRoutes(app, ['Evaluations']).withBody(
+    'POST',
     `${base}/eval_results/query`,
-    {
-      schema: paramsBodySchema('Evaluations', 'Eval Results Query', {
-        params: ProjectParams,
-        body: S.EvalResultsQueryBody,
-        ok: S.EvalResultsQueryRes,
-      }),
-    },
-    (request) => results.query(request.caller, projectOf(request.params), request.body),
+    { summary: 'Eval Results Query', params: ProjectParams, body: S.EvalResultsQueryBody, ok: S.EvalResultsQueryRes },
+    (caller, params, body) => results.query(caller, projectOf(params), body),
   );
 }

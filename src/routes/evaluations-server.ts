@@ -1,6 +1,6 @@
 import * as S from '../schemas/evaluations-server.js';
 import type { Services } from '../services/index.js';
-import type { RouteApp } from './route-app.js';
+import { jsonPost, type RouteApp } from './route-app.js';
 
 const tags = ['Evaluations'];
 
@@ -15,40 +15,20 @@ export default async function evaluationServerRoutes(
 ): Promise<void> {
   const { server } = services.evaluations;
   const jobs = services.evaluationJobs;
-  app.post(
+  const post = jsonPost(app, tags);
+  post(
     '/evaluations/evaluate_model',
-    {
-      schema: {
-        tags,
-        summary: 'Evaluate Model',
-        body: S.EvaluateModelReq,
-        response: { 200: S.EvaluateModelRes },
-      },
-    },
-    (request) => jobs.evaluateModel(request.caller, request.body),
+    { summary: 'Evaluate Model', body: S.EvaluateModelReq, ok: S.EvaluateModelRes },
+    (caller, body) => jobs.evaluateModel(caller, body),
   );
-  app.post(
+  jsonPost(app, ['Calls'])(
     '/calls/score',
-    {
-      schema: {
-        tags: ['Calls'],
-        summary: 'Calls Score',
-        body: S.CallsScoreReq,
-        response: { 200: S.CallsScoreRes },
-      },
-    },
-    (request) => jobs.scoreCalls(request.caller, request.body),
+    { summary: 'Calls Score', body: S.CallsScoreReq, ok: S.CallsScoreRes },
+    (caller, body) => jobs.scoreCalls(caller, body),
   );
-  app.post(
+  post(
     '/evaluations/status',
-    {
-      schema: {
-        tags,
-        summary: 'Evaluation Status',
-        body: S.EvaluationStatusReq,
-        response: { 200: S.EvaluationStatusRes },
-      },
-    },
-    (request) => server.status(request.caller, request.body.project_id, request.body.call_id),
+    { summary: 'Evaluation Status', body: S.EvaluationStatusReq, ok: S.EvaluationStatusRes },
+    (caller, body) => server.status(caller, body.project_id, body.call_id),
   );
 }

@@ -1,38 +1,22 @@
-import type { FastifyInstance } from 'fastify';
 import * as S from '../schemas/keys.js';
 import type { Services } from '../services/index.js';
+import { jsonPost, type RouteApp } from './route-app.js';
 
 /** API key management over HTTP (services/key-admin-service.ts says who may). */
-export default async function keyRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export default async function keyRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { keyAdmin } = services;
-  const tags = ['Keys'];
-  app.post(
+  const post = jsonPost(app, ['Keys']);
+  post(
     '/keys/create',
-    {
-      schema: {
-        tags,
-        summary: 'Create an API key for a user of an entity',
-        body: S.KeyCreateReq,
-        response: { 200: S.KeyCreateRes },
-      },
-    },
-    (request) => keyAdmin.create(request.caller, request.body as S.KeyCreateReq),
+    { summary: 'Create an API key for a user of an entity', body: S.KeyCreateReq, ok: S.KeyCreateRes },
+    (caller, body) => keyAdmin.create(caller, body),
   );
-  app.post(
+  post(
     '/keys/query',
-    {
-      schema: {
-        tags,
-        summary: 'List API keys (never their secrets)',
-        body: S.KeyQueryReq,
-        response: { 200: S.KeyQueryRes },
-      },
-    },
-    (request) => keyAdmin.query(request.caller, request.body as S.KeyQueryReq),
+    { summary: 'List API keys (never their secrets)', body: S.KeyQueryReq, ok: S.KeyQueryRes },
+    (caller, body) => keyAdmin.query(caller, body),
   );
-  app.post(
-    '/keys/revoke',
-    { schema: { tags, summary: 'Revoke an API key', body: S.KeyRevokeReq, response: { 200: S.KeyRevokeRes } } },
-    (request) => keyAdmin.revoke(request.caller, request.body as S.KeyRevokeReq),
+  post('/keys/revoke', { summary: 'Revoke an API key', body: S.KeyRevokeReq, ok: S.KeyRevokeRes }, (caller, body) =>
+    keyAdmin.revoke(caller, body),
   );
 }

@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorRes } from '../schemas/common.js';
 import * as S from '../schemas/ui.js';
 import type { Services } from '../services/index.js';
 import { LIVE_TAIL_BATCH, type LiveTail } from '../services/live-tail-service.js';
+import type { RouteApp } from './route-app.js';
 
 /** How often an open tail polls the store: calls written on any node show up within this (plus a query). */
 const POLL_MS = 250;
@@ -17,10 +18,7 @@ const RETRY_MS = 1000;
  * opened (or after `Last-Event-ID`), in arrival order, polled from the store so writes through
  * any node appear. Every stream ends when the client goes away or the server closes.
  */
-export default async function liveTailRoutes(
-  app: FastifyInstance,
-  { services }: { services: Services },
-): Promise<void> {
+export default async function liveTailRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const open = new Set<{ stop: AbortController; done: Promise<void> }>();
   app.addHook('preClose', async () => {
     const streams = [...open];
@@ -53,7 +51,7 @@ export default async function liveTailRoutes(
       const lastEventId = request.headers['last-event-id'];
       const tail = await services.liveTail.open(
         request.caller,
-        request.query as S.LiveTailQuery,
+        request.query,
         typeof lastEventId === 'string' ? lastEventId : undefined,
       );
       const stop = new AbortController();

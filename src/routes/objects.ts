@@ -3,7 +3,7 @@ import { EmptyRes } from '../schemas/common.js';
 import * as S from '../schemas/objects.js';
 import type { Services } from '../services/index.js';
 import { sendJsonText } from './jsonl.js';
-import { paramsBodySchema, type RouteApp } from './route-app.js';
+import { jsonPost, paramsRoutes, type RouteApp } from './route-app.js';
 
 const tags = ['Objects'];
 
@@ -14,10 +14,8 @@ export default async function objectsRoutes(app: RouteApp, { services }: { servi
   // values are hashed, so this route alone parses its body keeping number literals (§1.2)
   await app.register(async (lossless: RouteApp) => {
     useLosslessJsonBodies(lossless);
-    lossless.post(
-      '/obj/create',
-      { schema: { tags, body: S.ObjCreateReq, response: { 200: S.ObjCreateRes } } },
-      (request) => objects.objCreate(request.caller, request.body),
+    jsonPost(lossless, tags)('/obj/create', { body: S.ObjCreateReq, ok: S.ObjCreateRes }, (caller, body) =>
+      objects.objCreate(caller, body),
     );
   });
 
@@ -27,8 +25,8 @@ export default async function objectsRoutes(app: RouteApp, { services }: { servi
     async (request, reply) => sendJsonText(reply, await objects.objRead(request.caller, request.body)),
   );
 
-  app.post('/obj/delete', { schema: { tags, body: S.ObjDeleteReq, response: { 200: S.ObjDeleteRes } } }, (request) =>
-    objects.objDelete(request.caller, request.body),
+  jsonPost(app, tags)('/obj/delete', { body: S.ObjDeleteReq, ok: S.ObjDeleteRes }, (caller, body) =>
+    objects.objDelete(caller, body),
   );
 
   app.post(
@@ -37,58 +35,31 @@ export default async function objectsRoutes(app: RouteApp, { services }: { servi
     async (request, reply) => sendJsonText(reply, await objects.objsQuery(request.caller, request.body)),
   );
 
-  app.put(
+  const route = paramsRoutes(app, tags);
+  const versionTags = { params: S.ObjVersionParams, body: S.ObjTagsBody, ok: EmptyRes };
+  route.withBody(
+    'PUT',
     '/objs/:object_id/versions/:digest/tags',
-    {
-      schema: paramsBodySchema('Objects', 'Obj Add Tags', {
-        params: S.ObjVersionParams,
-        body: S.ObjTagsBody,
-        ok: EmptyRes,
-      }),
-    },
-    (request) => {
-      const params = request.params;
-      return objectLabels.addTags(request.caller, params.object_id, params.digest, request.body);
-    },
+    { summary: 'Obj Add Tags', ...versionTags },
+    (caller, params, body) => objectLabels.addTags(caller, params.object_id, params.digest, body),
   );
-
-  app.post(
+  route.withBody(
+    'POST',
     '/objs/:object_id/versions/:digest/tags/remove',
-    {
-      schema: paramsBodySchema('Objects', 'Obj Remove Tags', {
-        params: S.ObjVersionParams,
-        body: S.ObjTagsBody,
-        ok: EmptyRes,
-      }),
-    },
-    (request) => {
-      const params = request.params;
-      return objectLabels.removeTags(request.caller, params.object_id, params.digest, request.body);
-    },
+    { summary: 'Obj Remove Tags', ...versionTags },
+    (caller, params, body) => objectLabels.removeTags(caller, params.object_id, params.digest, body),
   );
-
-  app.put(
+  route.withBody(
+    'PUT',
     '/objs/:object_id/aliases',
-    {
-      schema: paramsBodySchema('Objects', 'Obj Set Aliases', {
-        params: S.ObjParams,
-        body: S.ObjSetAliasesBody,
-        ok: EmptyRes,
-      }),
-    },
-    (request) => objectLabels.setAliases(request.caller, request.params.object_id, request.body),
+    { summary: 'Obj Set Aliases', params: S.ObjParams, body: S.ObjSetAliasesBody, ok: EmptyRes },
+    (caller, params, body) => objectLabels.setAliases(caller, params.object_id, body),
   );
-
-  app.post(
+  route.withBody(
+    'POST',
     '/objs/:object_id/aliases/remove',
-    {
-      schema: paramsBodySchema('Objects', 'Obj Remove Aliases', {
-        params: S.ObjParams,
-        body: S.ObjRemoveAliasesBody,
-        ok: EmptyRes,
-      }),
-    },
-    (request) => objectLabels.removeAliases(request.caller, request.params.object_id, request.body),
+    { summary: 'Obj Remove Aliases', params: S.ObjParams, body: S.ObjRemoveAliasesBody, ok: EmptyRes },
+    (caller, params, body) => objectLabels.removeAliases(caller, params.object_id, body),
   );
 
   app.get(

@@ -1,34 +1,27 @@
 import * as S from '../schemas/projects.js';
 import type { Services } from '../services/index.js';
-import type { RouteApp } from './route-app.js';
+import { paramsRoutes, type RouteApp } from './route-app.js';
 
 const tags = ['Projects'];
 
 /** A project's row counts and its deletion (docs/export.md "Project deletion"). */
 export default async function projectRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { projectAdmin } = services;
-  app.get(
+  const route = paramsRoutes(app, tags);
+  route.withParams(
+    'GET',
     '/projects/:entity/:project/usage',
-    {
-      schema: {
-        tags,
-        summary: 'Rows stored for the project, per table',
-        params: S.ProjectPathParams,
-        response: { 200: S.ProjectUsageRes },
-      },
-    },
-    (request) => projectAdmin.usage(request.caller, request.params.entity, request.params.project),
+    { summary: 'Rows stored for the project, per table', params: S.ProjectPathParams, ok: S.ProjectUsageRes },
+    (caller, { entity, project }) => projectAdmin.usage(caller, entity, project),
   );
-  app.delete(
+  route.withParams(
+    'DELETE',
     '/projects/:entity/:project',
     {
-      schema: {
-        tags,
-        summary: 'Delete a project and all its data (entity or instance admins)',
-        params: S.ProjectPathParams,
-        response: { 200: S.ProjectDeleteRes },
-      },
+      summary: 'Delete a project and all its data (entity or instance admins)',
+      params: S.ProjectPathParams,
+      ok: S.ProjectDeleteRes,
     },
-    (request) => projectAdmin.deleteProject(request.caller, request.params.entity, request.params.project),
+    (caller, { entity, project }) => projectAdmin.deleteProject(caller, entity, project),
   );
 }

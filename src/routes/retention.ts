@@ -1,27 +1,24 @@
 import { ProjectPathParams } from '../schemas/projects.js';
 import * as S from '../schemas/retention.js';
 import type { Services } from '../services/index.js';
-import type { RouteApp } from './route-app.js';
+import { paramsRoutes, type RouteApp } from './route-app.js';
 
 const tags = ['Projects'];
 
 /** A project's retention policy, dry runs and runs (docs/export.md "Retention"). */
 export default async function retentionRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { retention } = services;
-  app.get(
-    '/projects/:entity/:project/retention',
-    {
-      schema: {
-        tags,
-        summary: "The project's retention policy and its last run",
-        params: ProjectPathParams,
-        response: { 200: S.RetentionPolicyRes },
-      },
-    },
-    (request) => retention.get(request.caller, request.params.entity, request.params.project),
+  const route = paramsRoutes(app, tags);
+  const path = '/projects/:entity/:project/retention';
+  const policy = { params: ProjectPathParams, ok: S.RetentionPolicyRes };
+  route.withParams(
+    'GET',
+    path,
+    { summary: "The project's retention policy and its last run", ...policy },
+    (caller, { entity, project }) => retention.get(caller, entity, project),
   );
   app.put(
-    '/projects/:entity/:project/retention',
+    path,
     {
       schema: {
         tags,
@@ -32,50 +29,32 @@ export default async function retentionRoutes(app: RouteApp, { services }: { ser
         response: { 200: S.RetentionPolicyRes },
       },
     },
-    (request) =>
-      retention.set(
-        request.caller,
-        request.params.entity,
-        request.params.project,
-        request.body.keep_days,
-        request.query.dry_run === 'true',
-      ),
-  );
-  app.delete(
-    '/projects/:entity/:project/retention',
-    {
-      schema: {
-        tags,
-        summary: 'Remove the retention policy (calls are kept for ever)',
-        params: ProjectPathParams,
-        response: { 200: S.RetentionPolicyRes },
-      },
+    (request) => {
+      const { entity, project } = request.params;
+      return retention.set(request.caller, entity, project, request.body.keep_days, request.query.dry_run === 'true');
     },
-    (request) => retention.remove(request.caller, request.params.entity, request.params.project),
   );
-  app.post(
-    '/projects/:entity/:project/retention/apply',
-    {
-      schema: {
-        tags,
-        summary: 'Run the retention policy now as a background job, or count what it would remove (dry_run)',
-        params: ProjectPathParams,
-        body: S.RetentionApplyReq,
-        response: { 200: S.RetentionApplyRes },
-      },
-    },
-    (request) => retention.apply(request.caller, request.params.entity, request.params.project, request.body),
+  route.withParams(
+    'DELETE',
+    path,
+    { summary: 'Remove the retention policy (calls are kept for ever)', ...policy },
+    (caller, { entity, project }) => retention.remove(caller, entity, project),
   );
-  app.get(
-    '/projects/:entity/:project/retention/jobs/:job_id',
+  route.withBody(
+    'POST',
+    `${path}/apply`,
     {
-      schema: {
-        tags,
-        summary: 'The state of a retention job',
-        params: S.RetentionJobParams,
-        response: { 200: S.RetentionJobRes },
-      },
+      summary: 'Run the retention policy now as a background job, or count what it would remove (dry_run)',
+      params: ProjectPathParams,
+      body: S.RetentionApplyReq,
+      ok: S.RetentionApplyRes,
     },
-    (request) => retention.job(request.caller, request.params.entity, request.params.project, request.params.job_id),
+    (caller, { entity, project }, body) => retention.apply(caller, entity, project, body),
+  );
+  route.withParams(
+    'GET',
+    `${path}/jobs/:job_id`,
+    { summary: 'The state of a retention job', params: S.RetentionJobParams, ok: S.RetentionJobRes },
+    (caller, { entity, project, job_id }) => retention.job(caller, entity, project, job_id),
   );
 }

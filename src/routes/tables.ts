@@ -3,7 +3,7 @@ import { useLosslessJsonBodies } from '../plugins/lossless-json-body.js';
 import * as S from '../schemas/tables.js';
 import type { Services } from '../services/index.js';
 import { sendJsonText, sendJsonl } from './jsonl.js';
-import type { RouteApp } from './route-app.js';
+import { jsonPost, type RouteApp } from './route-app.js';
 
 const tags = ['Tables'];
 
@@ -30,10 +30,8 @@ export default async function tablesRoutes(app: RouteApp, { services }: { servic
   // rows are hashed, so these routes parse bodies keeping number literals (§1.2)
   await app.register(async (lossless: RouteApp) => {
     useLosslessJsonBodies(lossless);
-    lossless.post(
-      '/table/create',
-      { schema: { tags, body: S.TableCreateReq, response: { 200: S.TableCreateRes } } },
-      (request) => tables.create(request.caller, request.body),
+    jsonPost(lossless, tags)('/table/create', { body: S.TableCreateReq, ok: S.TableCreateRes }, (caller, body) =>
+      tables.create(caller, body),
     );
     lossless.post(
       '/table/update',
@@ -45,10 +43,11 @@ export default async function tablesRoutes(app: RouteApp, { services }: { servic
     );
   });
 
-  app.post(
+  const post = jsonPost(app, tags);
+  post(
     '/table/create_from_digests',
-    { schema: { tags, body: S.TableCreateFromDigestsReq, response: { 200: S.TableCreateFromDigestsRes } } },
-    (request) => tables.createFromDigests(request.caller, request.body),
+    { body: S.TableCreateFromDigestsReq, ok: S.TableCreateFromDigestsRes },
+    (caller, body) => tables.createFromDigests(caller, body),
   );
 
   app.post(
@@ -67,16 +66,11 @@ export default async function tablesRoutes(app: RouteApp, { services }: { servic
     );
   });
 
-  app.post(
-    '/table/query_stats',
-    { schema: { tags, body: S.TableQueryStatsReq, response: { 200: S.TableQueryStatsRes } } },
-    (request) => tables.queryStats(request.caller, request.body),
+  post('/table/query_stats', { body: S.TableQueryStatsReq, ok: S.TableQueryStatsRes }, (caller, body) =>
+    tables.queryStats(caller, body),
   );
-
-  app.post(
-    '/table/query_stats_batch',
-    { schema: { tags, body: S.TableQueryStatsBatchReq, response: { 200: S.TableQueryStatsBatchRes } } },
-    (request) => tables.queryStatsBatch(request.caller, request.body),
+  post('/table/query_stats_batch', { body: S.TableQueryStatsBatchReq, ok: S.TableQueryStatsBatchRes }, (caller, body) =>
+    tables.queryStatsBatch(caller, body),
   );
 
   app.post(

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import {
   checkCsrf,
   checkOrigin,
@@ -10,14 +9,12 @@ import { ErrorRes } from '../schemas/common.js';
 import * as S from '../schemas/ui.js';
 import type { Services } from '../services/index.js';
 import { SessionService } from '../services/session-service.js';
+import type { RouteApp } from './route-app.js';
 
 const tags = ['Web UI'];
 
 /** Browser sessions of the web UI (`/auth/session`) and the project list it opens on. */
-export default async function uiSessionRoutes(
-  app: FastifyInstance,
-  { services }: { services: Services },
-): Promise<void> {
+export default async function uiSessionRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { sessions, projectList } = services;
 
   app.post(
@@ -34,7 +31,7 @@ export default async function uiSessionRoutes(
     async (request, reply) => {
       // a cross-site page must not sign the browser in to an account of the page's choosing
       checkOrigin(request);
-      const { token, caller } = await sessions.signIn((request.body as S.SessionCreateReq).api_key);
+      const { token, caller } = await sessions.signIn(request.body.api_key);
       setSessionCookie(request, reply, token, sessions.ttlSeconds);
       reply.header('cache-control', 'no-store');
       return SessionService.view(caller);

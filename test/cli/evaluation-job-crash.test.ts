@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { opName, providerEnv, startFakeOpenAi } from '../routes/evaluations-server-fixture.js';
 import { startServerProcess } from '../helpers/server-process.js';
 import { poster, publish as publishObject, type Post } from '../helpers/process-posts.js';
+import { until } from '../helpers/until.js';
 
 /**
  * The background job queue survives a killed node (docs/architecture.md, "Background jobs"): a
@@ -35,16 +35,6 @@ const model = (post: Post, name: string, llmModelId: string) =>
     },
     'LLMStructuredCompletionModel',
   );
-
-async function until<T>(what: string, probe: () => Promise<T | null>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 test('a server-side evaluation killed mid-run with SIGKILL completes after a restart, each row scored once', async (t) => {
   const fake = await startFakeOpenAi(t, { delayMs: 150 });

@@ -7,7 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sampledIn } from '../../src/domain/monitors.js';
 import { opName, providerEnv, startFakeOpenAi } from '../routes/evaluations-server-fixture.js';
 import { startServerProcess } from '../helpers/server-process.js';
-import { poster, publish as publishObject, type Post } from '../helpers/process-posts.js';
+import { poster, publishJudgeMonitor, type Post } from '../helpers/process-posts.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Online monitors survive a killed node (docs/monitors.md): an active monitor has a backlog of
@@ -20,20 +21,6 @@ import { poster, publish as publishObject, type Post } from '../helpers/process-
 const PROJECT = 'acme/demo';
 const CALLS = 80;
 const RATE = 0.5;
-
-/** Publishes an object of this test's project. */
-const publish = (post: Post, name: string, val: Record<string, unknown>, builtin?: string): Promise<string> =>
-  publishObject(post, PROJECT, name, val, builtin);
-
-async function until<T>(what: string, probe: () => Promise<T | null>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 test('a node killed with SIGKILL mid monitor backlog: after a restart every sampled call is scored once', async (t) => {
   const fake = await startFakeOpenAi(t, { delayMs: 60 });
@@ -53,31 +40,7 @@ test('a node killed with SIGKILL mid monitor backlog: after a restart every samp
   const key = await first.createKey('acme');
   const post = poster(first, key);
 
-  const judgeModel = await publish(
-    post,
-    'judge_model',
-    { llm_model_id: 'judge', default_params: { messages_template: [], response_format: 'json_object' } },
-    'LLMStructuredCompletionModel',
-  );
-  const judge = await publish(post, 'judge', {
-    _type: 'LLMAsAJudgeScorer',
-    _class_name: 'LLMAsAJudgeScorer',
-    _bases: ['Scorer', 'Object', 'BaseModel'],
-    name: 'correctness',
-    model: judgeModel,
-    scoring_prompt: 'Expected {expected}; got {output}',
-  });
-  await publish(post, 'sums', {
-    _type: 'Monitor',
-    _class_name: 'Monitor',
-    _bases: ['Object', 'BaseModel'],
-    name: 'sums',
-    sampling_rate: RATE,
-    scorers: [judge],
-    op_names: [`weave:///${PROJECT}/op/solve:*`],
-    query: null,
-    active: true,
-  });
+  await publishJudgeMonitor(post, PROJECT, RATE);
 
   const ids = Array.from({ length: CALLS }, (_, i) => `0190a000-0000-7000-8000-${String(i).padStart(12, '0')}`);
   const now = Date.now();

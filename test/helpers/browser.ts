@@ -7,14 +7,23 @@ import { withFileLock } from './file-lock.js';
 import { isCi } from './postgres-server.js';
 
 /**
- * Chromium for browser tests, driven through playwright-core (no browser download): the
- * executable at CHROMIUM_PATH, else Debian's /usr/bin/chromium. When it is missing this installs
+ * The one Chromium launcher of the browser tests (test/browser, test/ui) and the UI benchmarks,
+ * driven through playwright-core (no browser download): the executable at CHROMIUM_PATH, else
+ * Debian's /usr/bin/chromium (or /usr/bin/chromium-browser). When it is missing this installs
  * Debian's `chromium` and `fonts-noto-color-emoji` packages (as root, under a file lock so parallel
  * test files install once). With CI=true a missing browser is an error, never a skip.
  */
 
 const execFileP = promisify(execFile);
 const DEFAULT_PATH = '/usr/bin/chromium';
+const DEFAULT_PATHS = [DEFAULT_PATH, '/usr/bin/chromium-browser'];
+
+/** The Chromium already on this machine (CHROMIUM_PATH first), without installing; null when none. */
+export function chromiumPath(): string | null {
+  const configured = process.env.CHROMIUM_PATH;
+  if (configured) return isExecutable(configured) ? configured : null;
+  return DEFAULT_PATHS.find(isExecutable) ?? null;
+}
 
 let found: Promise<string | null> | undefined;
 
@@ -30,11 +39,10 @@ export function ensureChromium(): Promise<string | null> {
 
 async function findOrInstall(): Promise<string> {
   const configured = process.env.CHROMIUM_PATH;
-  if (configured) {
-    if (!isExecutable(configured)) throw new Error(`CHROMIUM_PATH is not an executable file: ${configured}`);
-    return configured;
-  }
-  if (isExecutable(DEFAULT_PATH)) return DEFAULT_PATH;
+  if (configured && !isExecutable(configured))
+    throw new Error(`CHROMIUM_PATH is not an executable file: ${configured}`);
+  const present = chromiumPath();
+  if (present) return present;
   await withFileLock('heddle-test-chromium', async () => {
     if (isExecutable(DEFAULT_PATH)) return;
     if (process.getuid?.() !== 0) throw new Error('chromium is not installed and installing it needs root');
@@ -59,8 +67,19 @@ function isExecutable(file: string): boolean {
 }
 
 /**
+ * A headless Chromium for a caller that closes it (a suite's `after`, a benchmark); throws when
+ * none can be had. `--no-sandbox` because tests run as root in containers.
+ */
+export async function launch(): Promise<Browser> {
+  const executablePath = await ensureChromium();
+  if (executablePath === null)
+    throw new Error('Chromium not found: apt-get install -y chromium (or set CHROMIUM_PATH)');
+  return start(executablePath);
+}
+
+/**
  * A headless Chromium, closed when the test ends. Null only outside CI when no browser can be had
- * (the caller then skips); `--no-sandbox` because tests run as root in containers.
+ * (the caller then skips).
  */
 export async function launchBrowser(t: Pick<TestContext, 'after' | 'skip'>): Promise<Browser | null> {
   const executablePath = await ensureChromium();
@@ -68,11 +87,11 @@ export async function launchBrowser(t: Pick<TestContext, 'after' | 'skip'>): Pro
     t.skip('no Chromium (set CHROMIUM_PATH or install Debian chromium)');
     return null;
   }
-  const browser = await chromium.launch({
-    executablePath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-dev-shm-usage'],
-  });
+  const browser = await start(executablePath);
   t.after(() => browser.close());
   return browser;
+}
+
+function start(executablePath: string): Promise<Browser> {
+  return chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
 }

@@ -6,7 +6,7 @@ import { sampledIn } from '../../src/domain/monitors.js';
 import { testDatabase } from '../helpers/postgres.js';
 import { startServerProcess } from '../helpers/server-process.js';
 import { opName, providerEnv, startFakeOpenAi } from '../routes/evaluations-server-fixture.js';
-import { poster, publish as publishObject, type Post } from '../helpers/process-posts.js';
+import { poster, publishJudgeMonitor } from '../helpers/process-posts.js';
 
 /**
  * An online monitor on two nodes sharing one PostgreSQL database (docs/monitors.md): both nodes
@@ -17,10 +17,6 @@ import { poster, publish as publishObject, type Post } from '../helpers/process-
 const PROJECT = 'acme/demo';
 const CALLS = 60;
 const RATE = 0.5;
-
-/** Publishes an object of this test's project. */
-const publish = (post: Post, name: string, val: Record<string, unknown>, builtin?: string): Promise<string> =>
-  publishObject(post, PROJECT, name, val, builtin);
 
 test(
   'two nodes on one PostgreSQL database score each sampled call of a monitor once',
@@ -44,31 +40,7 @@ test(
     const key = await serverA.createKey('acme', { user: 'alice' });
     const [a, b] = [poster(serverA, key), poster(serverB, key)];
 
-    const judgeModel = await publish(
-      a,
-      'judge_model',
-      { llm_model_id: 'judge', default_params: { messages_template: [], response_format: 'json_object' } },
-      'LLMStructuredCompletionModel',
-    );
-    const judge = await publish(a, 'judge', {
-      _type: 'LLMAsAJudgeScorer',
-      _class_name: 'LLMAsAJudgeScorer',
-      _bases: ['Scorer', 'Object', 'BaseModel'],
-      name: 'correctness',
-      model: judgeModel,
-      scoring_prompt: 'Expected {expected}; got {output}',
-    });
-    await publish(b, 'sums', {
-      _type: 'Monitor',
-      _class_name: 'Monitor',
-      _bases: ['Object', 'BaseModel'],
-      name: 'sums',
-      sampling_rate: RATE,
-      scorers: [judge],
-      op_names: [`weave:///${PROJECT}/op/solve:*`],
-      query: null,
-      active: true,
-    });
+    await publishJudgeMonitor(a, PROJECT, RATE, b);
 
     const ids = Array.from({ length: CALLS }, (_, i) => `0190b000-0000-7000-8000-${String(i).padStart(12, '0')}`);
     await Promise.all(

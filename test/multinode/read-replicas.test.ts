@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import pg from 'pg';
 import { makeEnd, makeStart } from '../helpers/factories.js';
 import { startReplicaPair } from '../helpers/pg-replica-pair.js';
-import { basicAuthHeader, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { node, type Node } from '../helpers/process-posts.js';
+import { startServerProcess } from '../helpers/server-process.js';
 
 /**
  * Issue 19: with HEDDLE_DATABASE_READ_URLS, reads are served by a streaming replica (its counters
@@ -13,25 +14,6 @@ import { basicAuthHeader, startServerProcess, type ServerProcess } from '../help
  */
 
 const PROJECT = 'acme/demo';
-
-interface Node {
-  server: ServerProcess;
-  post(url: string, body: unknown): Promise<{ status: number; text: string }>;
-}
-
-function node(server: ServerProcess, key: string): Node {
-  return {
-    server,
-    post: async (url, body) => {
-      const res = await fetch(`${server.url}${url}`, {
-        method: 'POST',
-        headers: { authorization: basicAuthHeader(key), 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      return { status: res.status, text: await res.text() };
-    },
-  };
-}
 
 /** Transactions the `heddle` database has committed on one server (pg_stat_database). */
 async function commits(url: string): Promise<number> {

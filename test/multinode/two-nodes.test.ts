@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { makeEnd, makeStart } from '../helpers/factories.js';
 import { testDatabase } from '../helpers/postgres.js';
-import { basicAuthHeader, runHeddleCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { node, type Node } from '../helpers/process-posts.js';
+import { runHeddleCli, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 
 /**
  * Two Heddle processes on two ports share one PostgreSQL database and act as one service
@@ -13,25 +14,6 @@ import { basicAuthHeader, runHeddleCli, startServerProcess, type ServerProcess }
  */
 
 const PROJECT = 'acme/demo';
-
-interface Node {
-  server: ServerProcess;
-  post(url: string, body: unknown): Promise<{ status: number; text: string }>;
-}
-
-function node(server: ServerProcess, key: string): Node {
-  return {
-    server,
-    post: async (url, body) => {
-      const res = await fetch(`${server.url}${url}`, {
-        method: 'POST',
-        headers: { authorization: basicAuthHeader(key), 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      return { status: res.status, text: await res.text() };
-    },
-  };
-}
 
 async function visibleIds(n: Node): Promise<string[]> {
   const res = await n.post('/calls/stream_query', { project_id: PROJECT, columns: ['id'] });
@@ -135,13 +117,7 @@ async function readYourWrites([a, b]: Node[]): Promise<void> {
 async function revocation(serverA: ServerProcess, serverB: ServerProcess): Promise<void> {
   const other = await serverB.createKey('acme', { user: 'temp' });
   const status = async (n: ServerProcess): Promise<number> =>
-    (
-      await fetch(`${n.url}/calls/query_stats`, {
-        method: 'POST',
-        headers: { authorization: basicAuthHeader(other), 'content-type': 'application/json' },
-        body: JSON.stringify({ project_id: PROJECT }),
-      })
-    ).status;
+    (await node(n, other).post('/calls/query_stats', { project_id: PROJECT })).status;
   assert.deepEqual([await status(serverA), await status(serverB)], [200, 200]);
   const id = /^(\S+)\t/m.exec(
     (await runHeddleCli(['keys', 'list'], serverA.env)).split('\n').find((line) => line.includes('\ttemp\t')) ?? '',

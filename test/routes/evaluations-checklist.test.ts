@@ -12,6 +12,7 @@ import {
   ROWS,
   startFakeOpenAi,
 } from './evaluations-server-fixture.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Checklist items 43–45 of docs/spec/evaluations.md §9, each through HTTP as a client sends it:
@@ -26,16 +27,6 @@ const status = async (h: TestApp, callId: string): Promise<Json> => {
   assert.equal(res.statusCode, 200, res.body);
   return res.json().status as Json;
 };
-
-async function until<T>(what: string, probe: () => Promise<T | null>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 const feedbackRows = async (h: TestApp): Promise<Json[]> => {
   const res = await h.post('/feedback/query', { project_id: PROJECT });

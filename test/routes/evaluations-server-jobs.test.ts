@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { buildTestApp, PROJECT, type TestApp } from '../helpers/app.js';
 import {
   opName,
@@ -13,6 +12,7 @@ import {
   startFakeOpenAi,
   traceCalls,
 } from './evaluations-server-fixture.js';
+import { until } from '../helpers/until.js';
 
 /**
  * `/evaluations/evaluate_model` and `/calls/score` (docs/spec/evaluations.md §5, §6.1) end to end
@@ -25,16 +25,6 @@ const status = async (h: TestApp, callId: string): Promise<Record<string, any>> 
   assert.equal(res.statusCode, 200, res.body);
   return res.json().status as Record<string, any>;
 };
-
-async function until<T>(what: string, probe: () => Promise<T | null>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 test('evaluate_model answers a call id at once; status goes running → complete as the job runs', async (t) => {
   const fake = await startFakeOpenAi(t, { delayMs: 100 });

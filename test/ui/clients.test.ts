@@ -11,7 +11,6 @@
  * except under CI=true, where they are built or installed.
  */
 import assert from 'node:assert/strict';
-import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,22 +26,16 @@ import { ensureWeaveVenv } from '../clients/python-venv.js';
 import { runPythonDemo } from '../clients/python-script.js';
 import { describeRun, runTraceDemo } from '../clients/helpers/ts-demo.js';
 import { axeViolations } from './axe.js';
-import { chromiumPath, ensureChromium, launch } from './browser.js';
-import { distBuilt, serveUi } from './harness.js';
+import { launch } from '../helpers/browser.js';
+import { serveUi, uiSkipReason } from './harness.js';
 
 const PROJECT = 'acme/demo';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PY_DEMO = path.join(HERE, '..', 'clients', 'python', 'ui_demo.py');
 
-const ci = process.env.CI === 'true';
-if (ci && !distBuilt()) execSync('npm run build:web', { stdio: 'inherit' });
-const skip = !(ci ? ensureChromium() : chromiumPath())
-  ? 'Chromium not installed (apt-get install -y chromium)'
-  : !distBuilt()
-    ? 'web/dist not built (npm run build:web)'
-    : !fs.existsSync(path.join(HERE, '..', '..', 'dist', 'main.js'))
-      ? 'dist/ not built (npm run build:server)'
-      : false;
+const skip =
+  (await uiSkipReason()) ||
+  (fs.existsSync(path.join(HERE, '..', '..', 'dist', 'main.js')) ? false : 'dist/ not built (npm run build:server)');
 
 /** One OTLP trace (an agent span with a chat child) to `project`, through the protobuf exporter. */
 async function exportOtlp(server: ServerProcess, key: string, displayName: string): Promise<string> {

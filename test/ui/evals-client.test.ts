@@ -13,14 +13,14 @@ import { test } from 'node:test';
 import { startServerProcess } from '../helpers/server-process.js';
 import { runPythonDemo } from '../clients/python-script.js';
 import { ensureWeaveVenv, WEAVE_PY_VERSION } from '../clients/python-venv.js';
-import { chromiumPath, ensureChromium, launch } from './browser.js';
-import { distBuilt, serveUi } from './harness.js';
+import { chromiumPath, ensureChromium, launch } from '../helpers/browser.js';
+import { distBuilt, serveUi, signIn } from './harness.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SCRIPT = path.join(HERE, '..', 'clients', 'python', 'ui_eval_demo.py');
 const PROJECT = 'acme/evalui';
 const ci = process.env.CI === 'true';
-const skip = !(ci ? ensureChromium() : chromiumPath())
+const skip = !(ci ? await ensureChromium() : chromiumPath())
   ? 'Chromium not installed (apt-get install -y chromium)'
   : !distBuilt() || !fs.existsSync(path.join(HERE, '..', '..', 'dist', 'main.js'))
     ? 'not built (npm run build)'
@@ -44,10 +44,7 @@ test(
     const browser = await launch();
     t.after(() => browser.close());
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(url + '/');
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await signIn(page, url, key);
 
     await page.goto(`${url}/${PROJECT}/weave/evaluations`);
     await page.getByRole('checkbox', { name: 'Select arith calc_small' }).check();

@@ -5,21 +5,14 @@
  * write it (test/ui/seed-evals.ts), against a real in-process Heddle; skipped like pages.test.ts.
  */
 import assert from 'node:assert/strict';
-import { execSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from './axe.js';
-import { chromiumPath, ensureChromium, launch } from './browser.js';
-import { distBuilt, startUi, type UiServer } from './harness.js';
+import { launch } from '../helpers/browser.js';
+import { startUi, type UiServer, uiSkipReason, signIn } from './harness.js';
 import { PROJECT } from './seed.js';
 
-const ci = process.env.CI === 'true';
-if (ci && !distBuilt()) execSync('npm run build:web', { stdio: 'inherit' });
-const skip = !(ci ? ensureChromium() : chromiumPath())
-  ? 'Chromium not installed (apt-get install -y chromium)'
-  : !distBuilt()
-    ? 'web/dist not built (npm run build:web)'
-    : false;
+const skip = await uiSkipReason();
 
 describe('web UI: evaluations', { skip, concurrency: 1 }, () => {
   let ui: UiServer;
@@ -33,10 +26,7 @@ describe('web UI: evaluations', { skip, concurrency: 1 }, () => {
     browser = await launch();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(ui.url + '/');
-    await page.getByLabel('API key').fill(ui.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await signIn(page, ui.url, ui.key);
   });
   after(async () => {
     await browser?.close();

@@ -4,14 +4,36 @@
  * branch), web/dev/shim.ts and a small static server stand in front of it; once `GET /auth/session`
  * exists, Heddle serves the app itself and the shim is skipped.
  */
+import { execSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
+import type { Page } from 'playwright-core';
 import { buildTestApp } from '../helpers/app.js';
+import { chromiumPath, ensureChromium } from '../helpers/browser.js';
 import type { Trainer } from '../../src/training/trainer-port.js';
 import { PROJECT, seed, type Seeded } from './seed.js';
-import { serveUi } from './serve-ui.js';
+import { distBuilt, serveUi } from './serve-ui.js';
 
 export { DIST, distBuilt, serveUi } from './serve-ui.js';
+
+/**
+ * Why the browser suites cannot run here (no Chromium, web/dist not built), or false. Under CI=true
+ * nothing is skipped: web/dist is built and Chromium installed when missing.
+ */
+export async function uiSkipReason(): Promise<string | false> {
+  const ci = process.env.CI === 'true';
+  if (ci && !distBuilt()) execSync('npm run build:web', { stdio: 'inherit' });
+  if (!(ci ? await ensureChromium() : chromiumPath())) return 'Chromium not installed (apt-get install -y chromium)';
+  return distBuilt() ? false : 'web/dist not built (npm run build:web)';
+}
+
+/** Signs in on the app at `url` with `key` and waits for the projects page. */
+export async function signIn(page: Page, url: string, key: string): Promise<void> {
+  await page.goto(url + '/');
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Projects' }).waitFor();
+}
 
 export interface UiServer {
   url: string;

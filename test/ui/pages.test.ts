@@ -4,23 +4,15 @@
  * build is missing (`npm run build:web`; `apt-get install -y chromium`).
  */
 import assert from 'node:assert/strict';
-import { execSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { basicAuthHeader } from '../helpers/server-process.js';
 import { axeViolations } from './axe.js';
-import { chromiumPath, ensureChromium, launch } from './browser.js';
-import { distBuilt, startUi, type UiServer } from './harness.js';
+import { launch } from '../helpers/browser.js';
+import { startUi, type UiServer, uiSkipReason } from './harness.js';
 import { HOSTILE, PROJECT } from './seed.js';
 
-// Under CI nothing is skipped: Chromium is installed and the app built when missing.
-const ci = process.env.CI === 'true';
-if (ci && !distBuilt()) execSync('npm run build:web', { stdio: 'inherit' });
-const skip = !(ci ? ensureChromium() : chromiumPath())
-  ? 'Chromium not installed (apt-get install -y chromium)'
-  : !distBuilt()
-    ? 'web/dist not built (npm run build:web)'
-    : false;
+const skip = await uiSkipReason();
 
 describe('web UI', { skip, concurrency: 1 }, () => {
   let ui: UiServer;

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch } from './browser.js';
+import { launch } from '../helpers/browser.js';
 import { startUi } from './harness.js';
 import { PROJECT } from './seed.js';
 import { seedTraining } from './seed-training.js';

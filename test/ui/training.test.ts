@@ -9,7 +9,6 @@
  * pages.test.ts.
  */
 import assert from 'node:assert/strict';
-import { execSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import path from 'node:path';
@@ -18,8 +17,8 @@ import { runPythonDemo } from '../clients/python-script.js';
 import { ensureWeaveVenv, WEAVE_PY_VERSION } from '../clients/python-venv.js';
 import { ScriptedTrainer } from '../training-worker/scripted-trainer.js';
 import { axeViolations } from './axe.js';
-import { chromiumPath, ensureChromium, launch } from './browser.js';
-import { distBuilt, startUi, type UiServer } from './harness.js';
+import { launch } from '../helpers/browser.js';
+import { startUi, type UiServer, uiSkipReason, signIn } from './harness.js';
 import { PROJECT } from './seed.js';
 import { seedTraining, type SeededTraining } from './seed-training.js';
 
@@ -31,12 +30,7 @@ const ROLLOUTS_DEMO = path.join(
   'python',
   'ui_rollouts_demo.py',
 );
-if (ci && !distBuilt()) execSync('npm run build:web', { stdio: 'inherit' });
-const skip = !(ci ? ensureChromium() : chromiumPath())
-  ? 'Chromium not installed (apt-get install -y chromium)'
-  : !distBuilt()
-    ? 'web/dist not built (npm run build:web)'
-    : false;
+const skip = await uiSkipReason();
 
 /** The page shows 4 significant digits: equal to what was logged within that. */
 function near(shown: number, logged: number): void {
@@ -59,10 +53,7 @@ describe('web UI: training', { skip, concurrency: 1 }, () => {
     trained = await seedTraining(ui.heddleUrl, ui.key, PROJECT, 3);
     browser = await launch();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(ui.url + '/');
-    await page.getByLabel('API key').fill(ui.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await signIn(page, ui.url, ui.key);
   });
   after(async () => {
     await browser?.close();

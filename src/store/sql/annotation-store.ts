@@ -7,6 +7,7 @@ import type {
   ProgressOutcome,
   QueueChanges,
 } from '../annotation-types.js';
+import { num, numOrNull, rowDecoder, text, textOf, textOrNull } from './row-decode.js';
 import { raw, sqlTag, type SqlTag } from './sql-tag.js';
 import { all, run, type Tx, type TxDialect, type TxRunner } from './sql-tx.js';
 
@@ -16,41 +17,41 @@ import { all, run, type Tx, type TxDialect, type TxRunner } from './sql-tx.js';
  * row locks on PostgreSQL and inside the single writer on SQLite.
  */
 
-const num = (v: unknown): number => Number(v);
-const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+/** The columns every annotation table's rows share: key, author, times, soft delete. */
+const recordColumns = {
+  project_id: text,
+  id: text,
+  created_at: num,
+  created_by: text,
+  updated_at: num,
+  deleted_at: numOrNull,
+};
 
-function queueFromDb(r: Record<string, unknown>): AnnotationQueueRow {
-  return {
-    project_id: String(r.project_id),
-    id: String(r.id),
-    name: String(r.name),
-    description: String(r.description),
-    scorer_refs: String(r.scorer_refs),
-    created_at: num(r.created_at),
-    created_by: String(r.created_by),
-    updated_at: num(r.updated_at),
-    deleted_at: numOrNull(r.deleted_at),
-  };
-}
+const queueFromDb = rowDecoder<AnnotationQueueRow>({
+  ...recordColumns,
+  name: text,
+  description: text,
+  scorer_refs: text,
+});
 
-function itemFromDb(r: Record<string, unknown>): AnnotationItemRow {
-  return {
-    project_id: String(r.project_id),
-    id: String(r.id),
-    queue_id: String(r.queue_id),
-    call_id: String(r.call_id),
-    call_started_at: num(r.call_started_at),
-    call_ended_at: numOrNull(r.call_ended_at),
-    call_op_name: String(r.call_op_name),
-    call_trace_id: String(r.call_trace_id),
-    display_fields: String(r.display_fields),
-    added_by: (r.added_by as string | null) ?? null,
-    created_at: num(r.created_at),
-    created_by: String(r.created_by),
-    updated_at: num(r.updated_at),
-    deleted_at: numOrNull(r.deleted_at),
-  };
-}
+const itemFromDb = rowDecoder<AnnotationItemRow>({
+  ...recordColumns,
+  queue_id: text,
+  call_id: text,
+  call_started_at: num,
+  call_ended_at: numOrNull,
+  call_op_name: text,
+  call_trace_id: text,
+  display_fields: text,
+  added_by: textOrNull,
+});
+
+const progressFromDb = rowDecoder<AnnotationProgressRow>({
+  item_id: text,
+  annotator_user_id: text,
+  annotation_state: textOf<AnnotationState>(),
+  updated_at: num,
+});
 
 export class SqlAnnotationStore implements AnnotationStore {
   readonly #sql: SqlTag;
@@ -162,12 +163,7 @@ export class SqlAnnotationStore implements AnnotationStore {
       this
         .#sql`SELECT item_id, annotator_user_id, annotation_state, updated_at FROM annotation_item_progress WHERE project_id = ${projectId} AND queue_id = ${queueId}`,
     );
-    return rows.map((r) => ({
-      item_id: String(r.item_id),
-      annotator_user_id: String(r.annotator_user_id),
-      annotation_state: r.annotation_state as AnnotationState,
-      updated_at: num(r.updated_at),
-    }));
+    return rows.map(progressFromDb);
   }
 
   setProgress(

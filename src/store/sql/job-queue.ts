@@ -8,30 +8,27 @@ import type {
   NewBackgroundJob,
 } from '../job-types.js';
 import type { CompiledSql } from './calls-select.js';
+import { num, numOrNull, rowDecoder, text, textOf, textOrNull } from './row-decode.js';
 import { raw, sqlTag, type SqlTag } from './sql-tag.js';
 import { all, run, runAll, type Tx, type TxDialect, type TxRunner } from './sql-tx.js';
 
-const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-
-function jobFromDb(r: Record<string, unknown>): BackgroundJobRow {
-  return {
-    project_id: String(r.project_id),
-    id: String(r.id),
-    kind: String(r.kind),
-    status: String(r.status) as BackgroundJobStatus,
-    input: String(r.input),
-    created_by: String(r.created_by),
-    created_at: Number(r.created_at),
-    started_at: numOrNull(r.started_at),
-    finished_at: numOrNull(r.finished_at),
-    attempts: Number(r.attempts),
-    max_attempts: Number(r.max_attempts),
-    error_message: (r.error_message as string | null) ?? null,
-    lease_owner: (r.lease_owner as string | null) ?? null,
-    lease_expires_at: numOrNull(r.lease_expires_at),
-    fencing_token: Number(r.fencing_token),
-  };
-}
+const jobFromDb = rowDecoder<BackgroundJobRow>({
+  project_id: text,
+  id: text,
+  kind: text,
+  status: textOf<BackgroundJobStatus>(),
+  input: text,
+  created_by: text,
+  created_at: num,
+  started_at: numOrNull,
+  finished_at: numOrNull,
+  attempts: num,
+  max_attempts: num,
+  error_message: textOrNull,
+  lease_owner: textOrNull,
+  lease_expires_at: numOrNull,
+  fencing_token: num,
+});
 
 /** The statement that stores a queued job (also used by stores that enqueue in their own transaction). */
 export function insertJobSql(sql: SqlTag, j: NewBackgroundJob): CompiledSql {

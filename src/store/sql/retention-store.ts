@@ -7,23 +7,20 @@ import type {
   RetentionStore,
   SpaceReport,
 } from '../retention-types.js';
+import { num, numOrNull, rowDecoder, text } from './row-decode.js';
 import { raw, sqlTag, type SqlTag } from './sql-tag.js';
 import { all, run, runAll, type TxDialect, type TxRunner } from './sql-tx.js';
 
-const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-
-function policyFromDb(r: Record<string, unknown>): RetentionPolicyRow {
-  return {
-    project_id: String(r.project_id),
-    keep_days: Number(r.keep_days),
-    updated_by: String(r.updated_by),
-    updated_at: Number(r.updated_at),
-    next_run_at: Number(r.next_run_at),
-    last_run_at: numOrNull(r.last_run_at),
-    last_cutoff: numOrNull(r.last_cutoff),
-    last_deleted_calls: numOrNull(r.last_deleted_calls),
-  };
-}
+const policyFromDb = rowDecoder<RetentionPolicyRow>({
+  project_id: text,
+  keep_days: num,
+  updated_by: text,
+  updated_at: num,
+  next_run_at: num,
+  last_run_at: numOrNull,
+  last_cutoff: numOrNull,
+  last_deleted_calls: numOrNull,
+});
 
 /** `weave:///entity/project/call/` — the prefix of a feedback `weave_ref` naming a call of the project. */
 const callRefPrefix = (projectId: string): string => `${REF_PREFIX}${projectId}/call/`;

@@ -2,40 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { InvalidRequestError } from '../../../src/errors/app-error.js';
 import type { SortKey } from '../../../src/domain/query/ast.js';
-import type { FeedbackRow, RecordField } from '../../../src/store/feedback-types.js';
+import type { RecordField } from '../../../src/store/feedback-types.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
-
-/** A feedback row with every column filled; `over` replaces any of them. */
-function feedback(project_id: string, id: string, over: Partial<FeedbackRow> = {}): FeedbackRow {
-  return {
-    project_id,
-    id,
-    weave_ref: `weave:///${project_id}/call/c1`,
-    wb_user_id: 'u1',
-    creator: null,
-    created_at: 1_000,
-    feedback_type: 'note',
-    payload: '{"note":"hi"}',
-    annotation_ref: null,
-    runnable_ref: null,
-    call_ref: null,
-    trigger_ref: null,
-    queue_id: null,
-    scorer_tags: '[]',
-    scorer_tag_reasons: '{}',
-    scorer_tag_confidences: '{}',
-    scorer_ratings: '{}',
-    scorer_rating_reasons: '{}',
-    scorer_rating_confidences: '{}',
-    span_agent_name: '',
-    span_agent_version: '',
-    span_status_code: '',
-    span_conversation_id: '',
-    span_trace_id: '',
-    scorer_trace_id: '',
-    ...over,
-  };
-}
+import { feedback } from './parts.js';
 
 const ids = (rows: { id: string }[]): string[] => rows.map((r) => r.id);
 const column = (name: string, type: 'string' | 'number' | 'datetime' = 'string'): RecordField => ({

@@ -1,6 +1,7 @@
 import { resolveCallField, type CallField } from '../../../src/domain/call-fields.js';
 import type { Operation, SortKey } from '../../../src/domain/query/ast.js';
 import { parseQuery, parseSort } from '../../../src/domain/query/parse.js';
+import type { FeedbackRow } from '../../../src/store/feedback-types.js';
 import type { CallEndPart, CallRow, CallStartPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
 
 /** Store-level call parts with full defaults (the HTTP factories are in test/helpers/factories.ts). */
@@ -69,4 +70,36 @@ export async function rows(store: TraceStore, q: CallsQuery): Promise<CallRow[]>
   const out: CallRow[] = [];
   for await (const row of store.calls.query(q)) out.push(row);
   return out;
+}
+
+/** A feedback row with every column filled; `over` replaces any of them. */
+export function feedback(project_id: string, id: string, over: Partial<FeedbackRow> = {}): FeedbackRow {
+  return {
+    project_id,
+    id,
+    weave_ref: `weave:///${project_id}/call/c1`,
+    wb_user_id: 'u1',
+    creator: null,
+    created_at: 1_000,
+    feedback_type: 'note',
+    payload: '{"note":"hi"}',
+    annotation_ref: null,
+    runnable_ref: null,
+    call_ref: null,
+    trigger_ref: null,
+    queue_id: null,
+    scorer_tags: '[]',
+    scorer_tag_reasons: '{}',
+    scorer_tag_confidences: '{}',
+    scorer_ratings: '{}',
+    scorer_rating_reasons: '{}',
+    scorer_rating_confidences: '{}',
+    span_agent_name: '',
+    span_agent_version: '',
+    span_status_code: '',
+    span_conversation_id: '',
+    span_trace_id: '',
+    scorer_trace_id: '',
+    ...over,
+  };
 }

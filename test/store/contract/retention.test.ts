@@ -4,7 +4,7 @@ import { uuidv7 } from '../../../src/domain/ids.js';
 import type { AnnotationItemRow, AnnotationQueueRow } from '../../../src/store/annotation-types.js';
 import type { FeedbackRow, TraceStore } from '../../../src/store/types.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
-import { end, start } from './parts.js';
+import { end, feedback, start } from './parts.js';
 
 /**
  * Retention on every adapter (docs/export.md "Retention"): the dry run counts exactly what a run
@@ -16,35 +16,8 @@ import { end, start } from './parts.js';
 const DAY = 86_400_000_000;
 const NOW = 1_800_000_000_000_000;
 
-function feedbackOn(project_id: string, callId: string): FeedbackRow {
-  return {
-    project_id,
-    id: uuidv7(),
-    weave_ref: `weave:///${project_id}/call/${callId}`,
-    wb_user_id: 'u1',
-    creator: null,
-    created_at: NOW,
-    feedback_type: 'note',
-    payload: '{"note":"hi"}',
-    annotation_ref: null,
-    runnable_ref: null,
-    call_ref: null,
-    trigger_ref: null,
-    queue_id: null,
-    scorer_tags: '[]',
-    scorer_tag_reasons: '{}',
-    scorer_tag_confidences: '{}',
-    scorer_ratings: '{}',
-    scorer_rating_reasons: '{}',
-    scorer_rating_confidences: '{}',
-    span_agent_name: '',
-    span_agent_version: '',
-    span_status_code: '',
-    span_conversation_id: '',
-    span_trace_id: '',
-    scorer_trace_id: '',
-  };
-}
+const feedbackOn = (project_id: string, callId: string): FeedbackRow =>
+  feedback(project_id, uuidv7(), { weave_ref: `weave:///${project_id}/call/${callId}`, created_at: NOW });
 
 const queue = (project_id: string): AnnotationQueueRow => ({
   project_id,
