@@ -9,7 +9,11 @@ const LeaseReq = Type.Object({
   worker_id: Type.String({ minLength: 1 }),
   base_models: Type.Array(Type.String()),
   lease_seconds: Type.Optional(Type.Number()),
+  /** Where this worker answers chat completions for its base models' checkpoints, and the bearer token Heddle sends. */
+  inference_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  inference_token: Type.Optional(Type.String({ minLength: 16, maxLength: 500 })),
 });
+const CheckpointParams = Type.Object({ model_id: Type.String(), step: Type.String({ pattern: '^\\d+$' }) });
 const JobParams = Type.Object({ job_id: Type.String() });
 const TokenQuery = Type.Object({ fencing_token: Type.String({ pattern: '^\\d+$' }) });
 const HeartbeatReq = Type.Object({ fencing_token: Type.Integer(), lease_seconds: Type.Optional(Type.Number()) });
@@ -43,6 +47,16 @@ export default async function trainingWorkerRoutes(app: RouteApp, { services }: 
       reply.header('x-heddle-parent-step', String(parent.step));
       if (parent.checkpointId !== null) reply.header('x-heddle-checkpoint-id', parent.checkpointId);
       return reply.type('application/octet-stream').send(Buffer.from(parent.data));
+    },
+  );
+  app.get(
+    '/v1/workers/models/:model_id/checkpoints/:step',
+    { schema: { tags, summary: 'Download Checkpoint', params: CheckpointParams } },
+    async (request, reply) => {
+      const { model_id: modelId, step } = request.params;
+      const found = await workers.checkpoint(request.caller, modelId, Number(step));
+      reply.header('x-heddle-checkpoint-id', found.checkpointId);
+      return reply.type('application/octet-stream').send(Buffer.from(found.data));
     },
   );
   app.post(

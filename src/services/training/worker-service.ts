@@ -1,7 +1,13 @@
-import { AppError, ConflictError, NotFoundError } from '../../errors/app-error.js';
+import { AppError, ConflictError, InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
 import { uuidv7 } from '../../domain/ids.js';
 import { formatMicros, nowMicros } from '../../domain/time.js';
-import type { EventType, TrainingJobRow, TrainingStore, WriteOutcome } from '../../store/training-types.js';
+import type {
+  EventType,
+  TrainingJobRow,
+  TrainingStore,
+  WorkerInference,
+  WriteOutcome,
+} from '../../store/training-types.js';
 import type { Caller } from '../auth-service.js';
 import { writableEntities, type ProjectAccess } from '../project-access.js';
 import { buildTrainerInput } from './job-execution.js';
@@ -24,6 +30,29 @@ function refused(outcome: WriteOutcome<unknown> & { ok: false }): AppError {
   }
 }
 
+export interface LeaseBody {
+  worker_id: string;
+  base_models: string[];
+  lease_seconds?: number;
+  inference_url?: string;
+  inference_token?: string;
+}
+
+/** The inference endpoint a lease advertises (docs/training-worker-protocol.md, "Inference"); 400 when malformed. */
+function inferenceEndpoint(body: LeaseBody): WorkerInference | null {
+  if (body.inference_url === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(body.inference_url);
+  } catch {
+    throw new InvalidRequestError(`inference_url is not a URL: ${body.inference_url}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new InvalidRequestError('inference_url must be an http or https URL');
+  if (!body.inference_token) throw new InvalidRequestError('inference_url needs an inference_token');
+  return { url: body.inference_url, token: body.inference_token };
+}
+
 /**
  * External trainers (GPU workers) over HTTP: lease a job for the base models they serve, download
  * the parent checkpoint, heartbeat, post progress events, then upload the new checkpoint or report
@@ -37,12 +66,9 @@ export class WorkerService {
     private readonly settings: TrainingSettings,
   ) {}
 
-  async lease(
-    caller: Caller,
-    body: { worker_id: string; base_models: string[]; lease_seconds?: number },
-  ): Promise<{ job: Record<string, unknown> | null }> {
+  async lease(caller: Caller, body: LeaseBody): Promise<{ job: Record<string, unknown> | null }> {
     const now = nowMicros();
-    await this.store.recordWorker(body.worker_id, body.base_models, now);
+    await this.store.recordWorker(body.worker_id, body.base_models, now, inferenceEndpoint(body));
     const leaseSeconds = Math.min(600, Math.max(1, body.lease_seconds ?? this.settings.leaseSeconds));
     const leased = await this.store.leaseJob({
       owner: `worker:${body.worker_id}`,
@@ -107,6 +133,21 @@ export class WorkerService {
     const data = checkpoint ? await this.store.checkpointData(job.project_id, job.model_id, checkpoint.id) : null;
     if (!checkpoint || data === null) throw new NotFoundError(`The parent checkpoint (step ${step}) was deleted`);
     return { step, checkpointId: checkpoint.id, data };
+  }
+
+  /**
+   * A stored checkpoint of a model, for a worker asked to serve a step it does not hold. Needs
+   * write access to the model's project, like every worker route (its bytes are model weights).
+   */
+  async checkpoint(caller: Caller, modelId: string, step: number): Promise<{ checkpointId: string; data: Uint8Array }> {
+    const key = modelId.toLowerCase();
+    const where = await this.store.resolveId(key);
+    if (!where || where.kind !== 'model') throw new NotFoundError('Model not found');
+    await this.access.assertCanWrite(caller, where.project_id);
+    const checkpoint = await this.store.getCheckpoint(where.project_id, key, step);
+    const data = checkpoint ? await this.store.checkpointData(where.project_id, key, checkpoint.id) : null;
+    if (!checkpoint || data === null) throw new NotFoundError(`Checkpoint step ${step} not found`);
+    return { checkpointId: checkpoint.id, data };
   }
 
   async heartbeat(
