@@ -40,13 +40,14 @@ def build_tokenizer(vocab_size: int = 512) -> PreTrainedTokenizerFast:
 
 
 def build(out_dir: str, *, seed: int = 0, hidden: int = 64, layers: int = 2, heads: int = 4, kv_heads: int = 2,
-          intermediate: int = 128, vocab_size: int = 512, tokenizer: PreTrainedTokenizerFast | None = None,
+          intermediate: int = 128, vocab_size: int = 512, init_range: float = 0.2, tokenizer: PreTrainedTokenizerFast | None = None,
           dtype: torch.dtype = torch.float32) -> dict:
     tok = tokenizer or build_tokenizer(vocab_size)
     config = LlamaConfig(
         vocab_size=len(tok), hidden_size=hidden, intermediate_size=intermediate, num_hidden_layers=layers,
         num_attention_heads=heads, num_key_value_heads=kv_heads, max_position_embeddings=4096,
         eos_token_id=tok.eos_token_id, pad_token_id=tok.pad_token_id, bos_token_id=None, tie_word_embeddings=False,
+        initializer_range=init_range,
     )
     torch.manual_seed(seed)
     model = LlamaForCausalLM(config).to(dtype)
@@ -61,8 +62,11 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("out_dir")
     p.add_argument("--seed", type=int, default=0)
+    # Our choice: 10x the usual 0.02, so that random logits are spread like a trained model's rather
+    # than near uniform, and a LoRA on the attention and MLP layers can move them within a few steps.
+    p.add_argument("--init-range", type=float, default=0.2)
     a = p.parse_args()
-    print(json.dumps(build(a.out_dir, seed=a.seed)))
+    print(json.dumps(build(a.out_dir, seed=a.seed, init_range=a.init_range)))
 
 
 if __name__ == "__main__":
