@@ -48,15 +48,16 @@ def sample(engine: Engine, key: Optional[str], req: dict) -> dict:
             torch.manual_seed(seed)
         ids = torch.tensor([prompt] * n, dtype=torch.long, device=engine.device)
         if max_tokens <= 0:
-            seqs, logits = torch.zeros((n, 0), dtype=torch.long), None
+            seqs, chosen, top = torch.zeros((n, 0), dtype=torch.long), None, None
         else:
             out = engine.model.generate(
                 input_ids=ids, attention_mask=torch.ones_like(ids), do_sample=temperature > 0,
                 temperature=temperature if temperature > 0 else None, top_p=top_p if temperature > 0 else None,
-                top_k=0 if temperature > 0 else None, max_new_tokens=max_tokens, output_logits=True,
+                top_k=0 if temperature > 0 else None, max_new_tokens=max_tokens, output_logits=want_lp,
                 return_dict_in_generate=True, pad_token_id=tok.pad_token_id, eos_token_id=eos)
-            seqs = out.sequences[:, len(prompt):].cpu()
-            logits = torch.stack(out.logits, 1).float().cpu()
+            seqs = out.sequences[:, len(prompt):]
+            chosen, top = _logprobs(out.logits, seqs, top_k) if want_lp else (None, None)
+            seqs = seqs.cpu()
     choices = []
     completion_tokens = 0
     for b in range(n):
@@ -67,8 +68,8 @@ def sample(engine: Engine, key: Optional[str], req: dict) -> dict:
         for t in range(seqs.shape[1]):
             i = int(seqs[b, t])
             got.append(i)
-            if want_lp and logits is not None:
-                entries.append(_entry(tok, torch.log_softmax(logits[b, t], -1), i, top_k))
+            if chosen is not None:
+                entries.append(_entry(tok, i, float(chosen[b, t]), top[b][t] if top is not None else []))
             if i == eos:
                 finish = "stop"
                 break
@@ -93,12 +94,30 @@ def sample(engine: Engine, key: Optional[str], req: dict) -> dict:
                                           "total_tokens": len(prompt) + completion_tokens}}
 
 
-def _entry(tok, logp: torch.Tensor, i: int, top_k: int) -> dict:
-    def one(t: int) -> dict:
-        return {"token": f"token_id:{t}", "logprob": float(logp[t]), "bytes": list(tok.decode([t]).encode("utf-8"))}
+def _logprobs(logits: tuple, seqs: torch.Tensor, top_k: int):
+    """Log-probs of the sampled tokens (and the top k) from the raw logits of each step, computed on
+    the model's device: only [n, steps] numbers travel to the host, not [n, steps, vocab]."""
+    chosen, top = [], []
+    for t, step in enumerate(logits):
+        logp = torch.log_softmax(step.float(), -1)
+        chosen.append(logp.gather(-1, seqs[:, t : t + 1]).squeeze(-1))
+        if top_k:
+            v, i = torch.topk(logp, top_k, -1)
+            top.append((v.cpu(), i.cpu()))
+    chosen_t = torch.stack(chosen, 1).cpu() if chosen else None
+    top_list = None
+    if top_k:
+        top_list = [[list(zip(top[t][1][b].tolist(), top[t][0][b].tolist())) for t in range(len(top))]
+                    for b in range(seqs.shape[0])]
+    return chosen_t, top_list
 
-    e = one(i)
-    e["top_logprobs"] = [one(int(t)) for t in torch.topk(logp, top_k).indices] if top_k else []
+
+def _entry(tok, i: int, logprob: float, top: list) -> dict:
+    def one(t: int, lp: float) -> dict:
+        return {"token": f"token_id:{t}", "logprob": lp, "bytes": list(tok.decode([t]).encode("utf-8"))}
+
+    e = one(i, logprob)
+    e["top_logprobs"] = [one(t, lp) for t, lp in top]
     return e
 
 
