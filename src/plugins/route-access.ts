@@ -157,6 +157,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'POST /v1/workers/jobs/:job_id/heartbeat': 'write',
   'POST /v1/workers/jobs/:job_id/events': 'write',
   'POST /v1/workers/jobs/:job_id/complete': 'write',
+  'POST /v1/workers/jobs/:job_id/checkpoint': 'write',
   'POST /v1/workers/jobs/:job_id/fail': 'write',
   // annotation queues
   'POST /annotation_queues': 'write',

@@ -134,3 +134,44 @@ test('a failing or unreachable worker is a 502 with the reason', async (t) => {
   assert.equal(unreachable.statusCode, 502);
   assert.match(unreachable.json().detail, /Training worker gpu-1 is unreachable/);
 });
+
+test('binary checkpoint upload completes the job with the raw bytes and the metrics header', async (t) => {
+  const h = await buildTestApp(t, { HEDDLE_TRAINING_BUILTIN_FALLBACK: 'false' });
+  const modelId = await createModel(h, 'gpu-bot', GPU);
+  assert.equal(
+    (await h.post('/v1/preview/training-jobs', { model_id: modelId, trajectory_groups: [] })).statusCode,
+    200,
+  );
+  const job = (await lease(h, undefined)).json().job as { id: string; fencing_token: number };
+  const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => i % 251));
+  const upload = (query: string, headers: Record<string, string> = {}, key = h.aliceKey, payload: Buffer = bytes) =>
+    h.app.inject({
+      method: 'POST',
+      url: `/v1/workers/jobs/${job.id}/checkpoint?${query}`,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/octet-stream', ...headers },
+      payload,
+    });
+  const ok = `fencing_token=${job.fencing_token}&num_gradient_steps=3`;
+  assert.equal((await upload(ok, {}, h.bobKey)).statusCode, 403);
+  assert.equal((await upload(`fencing_token=${job.fencing_token + 1}&num_gradient_steps=3`)).statusCode, 409);
+  assert.equal((await upload(ok, { 'x-heddle-metrics': '{"loss": "x"}' })).statusCode, 400);
+  assert.equal((await upload(ok, { 'x-heddle-metrics': 'nope' })).statusCode, 400);
+  assert.equal((await upload('fencing_token=1')).statusCode, 422);
+  const json = await h.app.inject({
+    method: 'POST',
+    url: `/v1/workers/jobs/${job.id}/checkpoint?${ok}`,
+    headers: { authorization: `Bearer ${h.aliceKey}`, 'content-type': 'application/json' },
+    payload: '{}',
+  });
+  assert.equal(json.statusCode, 415, json.body);
+
+  const done = await upload(ok, { 'x-heddle-metrics': '{"loss": 0.25}' });
+  assert.equal(done.statusCode, 200, done.body);
+  assert.equal(done.json().step, 1);
+  const back = await h.get(`/v1/workers/models/${modelId}/checkpoints/1`);
+  assert.ok(Buffer.compare(back.rawPayload, bytes) === 0, 'the stored checkpoint is the uploaded bytes');
+  const checkpoints = await h.get(`/v1/preview/models/${modelId}/checkpoints`);
+  assert.equal(checkpoints.json().data[0].metrics['train/loss'], 0.25, checkpoints.body);
+  // the job is finished: a second upload is refused
+  assert.equal((await upload(ok)).statusCode, 409);
+});

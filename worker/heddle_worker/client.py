@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import json
 import time
 import urllib.error
@@ -28,10 +27,12 @@ class HeddleClient:
         self.timeout = timeout
 
     def _request(self, method: str, path: str, body: Any = None, raw: Optional[bytes] = None,
-                 content_type: str = "application/json") -> tuple[int, dict, bytes]:
+                 content_type: str = "application/json", headers: Optional[dict] = None) -> tuple[int, dict, bytes]:
         data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
         req = urllib.request.Request(self.server + path, data=data, method=method)
         req.add_header("authorization", self.auth)
+        for k, v in (headers or {}).items():
+            req.add_header(k, v)
         if data is not None:
             req.add_header("content-type", content_type)
         try:
@@ -81,9 +82,12 @@ class HeddleClient:
                    {"fencing_token": job["fencing_token"], "seq": seq, "type": type_, "data": data}, retries=5)
 
     def complete(self, job: dict, checkpoint: bytes, metrics: dict, steps: int) -> dict:
-        body = {"fencing_token": job["fencing_token"], "checkpoint_base64": base64.b64encode(checkpoint).decode(),
-                "metrics": metrics, "num_gradient_steps": steps}
-        return self._json("POST", f"/v1/workers/jobs/{job['id']}/complete", body, retries=1)
+        """Uploads the checkpoint as the raw body (no base64, no JSON body limit) and completes the job."""
+        path = f"/v1/workers/jobs/{job['id']}/checkpoint?fencing_token={job['fencing_token']}&num_gradient_steps={steps}"
+        headers = {"x-heddle-metrics": json.dumps({k: float(v) for k, v in metrics.items()})}
+        _, _, out = self._request("POST", path, raw=checkpoint, content_type="application/octet-stream",
+                                  headers=headers)
+        return json.loads(out)
 
     def fail(self, job: dict, message: str) -> None:
         self._json("POST", f"/v1/workers/jobs/{job['id']}/fail",

@@ -53,6 +53,26 @@ function inferenceEndpoint(body: LeaseBody): WorkerInference | null {
   return { url: body.inference_url, token: body.inference_token };
 }
 
+/** The `x-heddle-metrics` header: a JSON object of finite numbers (spec §6.2), or absent. */
+function parseMetrics(header: string | undefined): Record<string, number> {
+  if (header === undefined || header === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(header);
+  } catch {
+    throw new InvalidRequestError('x-heddle-metrics is not JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new InvalidRequestError('x-heddle-metrics must be a JSON object');
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(parsed)) {
+    if (typeof v !== 'number' || !Number.isFinite(v))
+      throw new InvalidRequestError(`x-heddle-metrics: ${k} is not a finite number`);
+    out[k] = v;
+  }
+  return out;
+}
+
 /**
  * External trainers (GPU workers) over HTTP: lease a job for the base models they serve, download
  * the parent checkpoint, heartbeat, post progress events, then upload the new checkpoint or report
@@ -197,14 +217,46 @@ export class WorkerService {
       num_gradient_steps: number;
     },
   ): Promise<{ step: number; checkpoint_id: string }> {
+    return this.completeWith(caller, jobId, {
+      fencing_token: body.fencing_token,
+      checkpoint: Buffer.from(body.checkpoint_base64, 'base64'),
+      metrics: body.metrics ?? {},
+      num_gradient_steps: body.num_gradient_steps,
+    });
+  }
+
+  /**
+   * Completes a job with the checkpoint's raw bytes (the binary upload route, for adapters too large
+   * for base64 inside a JSON body); `metricsHeader` is the JSON object of the `x-heddle-metrics` header.
+   */
+  async completeUpload(
+    caller: Caller,
+    jobId: string,
+    query: { fencing_token: number; num_gradient_steps: number },
+    checkpoint: Uint8Array,
+    metricsHeader: string | undefined,
+  ): Promise<{ step: number; checkpoint_id: string }> {
+    return this.completeWith(caller, jobId, { ...query, checkpoint, metrics: parseMetrics(metricsHeader) });
+  }
+
+  async completeWith(
+    caller: Caller,
+    jobId: string,
+    body: {
+      fencing_token: number;
+      checkpoint: Uint8Array;
+      metrics: Record<string, number>;
+      num_gradient_steps: number;
+    },
+  ): Promise<{ step: number; checkpoint_id: string }> {
     const job = await this.#held(caller, jobId, body.fencing_token);
     const checkpointId = uuidv7();
     const outcome = await this.store.completeJob(job.project_id, job.id, body.fencing_token, {
       now: nowMicros(),
       eventId: uuidv7(),
       checkpointId,
-      checkpoint: Buffer.from(body.checkpoint_base64, 'base64'),
-      metrics: body.metrics ?? {},
+      checkpoint: body.checkpoint,
+      metrics: body.metrics,
       numGradientSteps: body.num_gradient_steps,
     });
     if (!outcome.ok) throw refused(outcome);
