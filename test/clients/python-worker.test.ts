@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { run } from './python-venv.js';
-import { WORKER_SRC, ensureWorkerVenv } from './worker-venv.js';
+import { WORKER_SRC } from './worker-venv.js';
+import { buildTinyModel, startWorker, workerPython } from './worker-process.js';
 
 /**
  * The Python training worker (worker/, docs/training-worker-protocol.md) against a real Heddle
@@ -26,26 +25,6 @@ const MESSAGES = [{ role: 'user', content: 'Say a letter.' }];
 
 type Json = Record<string, any>;
 
-async function venvPython(t: TestContext): Promise<string | null> {
-  const venv = await ensureWorkerVenv();
-  if (venv.ok) return venv.python;
-  if (process.env.CI === 'true') assert.fail(`cannot install the worker's venv: ${venv.reason}`);
-  t.skip(`worker venv unavailable: ${venv.reason.replace(/\s+/g, ' ').slice(0, 400)}`);
-  return null;
-}
-
-const pyEnv = (): NodeJS.ProcessEnv => ({
-  PATH: process.env.PATH,
-  HOME: os.tmpdir(),
-  PYTHONPATH: WORKER_SRC,
-  PYTHONUNBUFFERED: '1',
-  // no hub lookups: everything the worker loads is local
-  HF_HUB_OFFLINE: '1',
-  TRANSFORMERS_OFFLINE: '1',
-  TOKENIZERS_PARALLELISM: 'false',
-  OMP_NUM_THREADS: '2',
-});
-
 async function api(s: ServerProcess, key: string, method: string, url: string, body?: unknown) {
   const res = await fetch(`${s.url}${url}`, {
     method,
@@ -60,25 +39,6 @@ async function api(s: ServerProcess, key: string, method: string, url: string, b
     // binary body
   }
   return { status: res.status, json, bytes };
-}
-
-/** Starts `python -m heddle_worker`; resolves once it printed its ready line. */
-async function startWorker(t: TestContext, python: string, s: ServerProcess, key: string, modelDir: string) {
-  const args = ['-m', 'heddle_worker', '--server', s.url, '--api-key', key, '--model', `${BASE}=${modelDir}`];
-  args.push('--worker-id', 'cpu-test', '--device', 'cpu', '--dtype', 'float32', '--poll-seconds', '0.2');
-  const child: ChildProcess = spawn(python, args, { env: pyEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-20_000)));
-  child.stderr!.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-20_000)));
-  t.after(() => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
-  const deadline = Date.now() + 180_000;
-  while (!out.includes('heddle-worker: ready')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`worker did not start:\n${out}`);
-    await sleep(100);
-  }
-  return { output: () => out };
 }
 
 function reward(choice: Json): number {
@@ -104,7 +64,7 @@ async function waitForJob(s: ServerProcess, key: string, jobId: string, log: () 
 }
 
 test("the worker's Python tests (objective vectors, engine, sampling)", { timeout: 2_400_000 }, async (t) => {
-  const python = await venvPython(t);
+  const python = await workerPython(t);
   if (!python) return;
   const res = await run(
     python,
@@ -119,23 +79,13 @@ test(
   'ten RL iterations over HTTP on a tiny Llama with LoRA: reward rises, checkpoints are adapters, completions come from the worker',
   { timeout: 2_400_000 },
   async (t) => {
-    const python = await venvPython(t);
+    const python = await workerPython(t);
     if (!python) return;
-    const modelDir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-tiny-llama-'));
-    t.after(() => fs.rmSync(modelDir, { recursive: true, force: true }));
-    const built = await run(
-      python,
-      [
-        '-c',
-        `import sys; sys.path.insert(0, ${JSON.stringify(WORKER_SRC)}); from heddle_worker.tiny import build; print(build(${JSON.stringify(modelDir)}, seed=0))`,
-      ],
-      300_000,
-    );
-    assert.ok(built.ok, built.out);
+    const modelDir = await buildTinyModel(t, python);
 
     const s = await startServerProcess(t, { env: { HEDDLE_TRAINING_BUILTIN_FALLBACK: 'false' } });
     const key = await s.createKey('acme', { user: 'alice' });
-    const worker = await startWorker(t, python, s, key, modelDir);
+    const worker = await startWorker(t, python, s, key, BASE, modelDir);
     const log = () => `--- worker\n${worker.output().slice(-6000)}\n--- heddle\n${s.output().slice(-4000)}`;
     // the worker's first lease advertises its inference endpoint
     for (let i = 0; ; i++) {
