@@ -100,6 +100,15 @@ test('completions for a served base model go to the worker, with its token and t
 
   const health = await h.get('/v1/health', null);
   assert.deepEqual(health.json().workers, { live: 1, base_models: [GPU], inference_base_models: [GPU] });
+
+  // the worker withdraws its endpoint: its checkpoints cannot be served by anyone else
+  await lease(h, undefined);
+  const orphan = await complete(h, 'wandb-artifact:///acme/rl/gpu-bot:step1');
+  assert.equal(orphan.statusCode, 503);
+  assert.equal(
+    orphan.json().detail,
+    `No live worker serves completions for base model ${GPU} (step 1 was trained by worker:gpu-1)`,
+  );
 });
 
 test('a worker without an endpoint, or the built-in base model, is not routed; bad endpoints are 400', async (t) => {

@@ -81,7 +81,7 @@ export class InferenceService {
     const initial = {
       handle: { id: null, load: async () => null },
       name,
-      target: { baseModel: row.base_model, modelId: row.id, step: 0, checkpointId: null },
+      target: { baseModel: row.base_model, modelId: row.id, step: 0, checkpointId: null, trainer: null },
     };
     if (name.step === 0) return initial;
     const checkpoint = await this.store.getCheckpoint(projectId, row.id, name.step);
@@ -90,7 +90,13 @@ export class InferenceService {
       throw notFound();
     }
     const load = async (): Promise<Uint8Array | null> => this.store.checkpointData(projectId, row.id, checkpoint.id);
-    const target = { baseModel: row.base_model, modelId: row.id, step: checkpoint.step, checkpointId: checkpoint.id };
+    const target = {
+      baseModel: row.base_model,
+      modelId: row.id,
+      step: checkpoint.step,
+      checkpointId: checkpoint.id,
+      trainer: checkpoint.trainer,
+    };
     return { handle: { id: checkpoint.id, load }, name, target };
   }
 
@@ -99,6 +105,12 @@ export class InferenceService {
     const { handle, target } = await this.resolve(caller, model);
     // a base model an external worker serves is sampled there (docs/training-worker-protocol.md, "Inference")
     const worker = this.workers ? await this.workers.pick(target.baseModel) : null;
+    // an external worker's checkpoint (a LoRA adapter) means nothing to the built-in policy
+    if (!worker && target.trainer?.startsWith('worker:'))
+      throw new AppError(
+        503,
+        `No live worker serves completions for base model ${target.baseModel} (step ${target.step} was trained by ${target.trainer})`,
+      );
     if (!worker && !this.trainer)
       throw new AppError(503, 'No trainer is configured on this server to serve completions');
     await this.#acquire();

@@ -9,6 +9,8 @@ export interface WorkerTarget {
   modelId: string;
   step: number;
   checkpointId: string | null;
+  /** Who wrote the checkpoint (`worker:<id>`, the built-in's name), null for step 0. */
+  trainer: string | null;
 }
 
 /** Our choice: a completion of a large model on a busy GPU may take minutes; beyond this it is a 504. */
@@ -44,13 +46,14 @@ export class WorkerInferenceRouter {
     target: WorkerTarget,
   ): Promise<Record<string, unknown>> {
     const { url, token } = worker.inference!;
+    const { trainer: _trainer, ...checkpoint } = target;
     const body = {
       ...request,
       heddle_checkpoint: {
-        base_model: target.baseModel,
-        model_id: target.modelId,
-        step: target.step,
-        checkpoint_id: target.checkpointId,
+        base_model: checkpoint.baseModel,
+        model_id: checkpoint.modelId,
+        step: checkpoint.step,
+        checkpoint_id: checkpoint.checkpointId,
       },
     };
     let res: Response;
