@@ -229,6 +229,8 @@ export interface TrainingStore {
    * inference endpoint (null clears an earlier one). Upserts by worker id.
    */
   recordWorker(workerId: string, baseModels: string[], now: number, inference?: WorkerInference | null): Promise<void>;
+  /** Marks a known worker as seen at `now` (a heartbeat keeps its advertisement live); no-op when unknown. */
+  touchWorker(workerId: string, now: number): Promise<void>;
   /** Base models advertised by workers seen at or after `since`. */
   liveWorkerModels(since: number): Promise<string[]>;
   /** Workers seen at or after `since`, most recently seen first. */

@@ -184,3 +184,28 @@ test('binary checkpoint upload completes the job with the raw bytes and the metr
   // the job is finished: a second upload is refused
   assert.equal((await upload(ok)).statusCode, 409);
 });
+
+test("a running job's heartbeats keep its worker (and endpoint) live past the TTL", async (t) => {
+  const h = await buildTestApp(t, {
+    HEDDLE_TRAINING_BUILTIN_FALLBACK: 'false',
+    HEDDLE_TRAINING_WORKER_TTL_SECONDS: '1',
+  });
+  const worker = await fakeWorker(t);
+  const modelId = await createModel(h, 'gpu-bot', GPU);
+  assert.equal(
+    (await h.post('/v1/preview/training-jobs', { model_id: modelId, trajectory_groups: [] })).statusCode,
+    200,
+  );
+  const job = (await lease(h, worker.url)).json().job as { id: string; fencing_token: number };
+  const live = async () => (await h.get('/v1/health', null)).json().workers.live as number;
+  for (let i = 0; i < 3; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const beat = await h.post(`/v1/workers/jobs/${job.id}/heartbeat`, { fencing_token: job.fencing_token });
+    assert.equal(beat.statusCode, 200, beat.body);
+  }
+  // 1.8 s after the lease request, still live through the heartbeats; routed completions still go there
+  assert.equal(await live(), 1);
+  assert.equal((await complete(h, 'wandb-artifact:///acme/rl/gpu-bot:step0')).statusCode, 200);
+  await new Promise((resolve) => setTimeout(resolve, 1200));
+  assert.equal(await live(), 0);
+});

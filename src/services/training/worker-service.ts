@@ -183,6 +183,8 @@ export class WorkerService {
       await this.#held(caller, jobId, body.fencing_token);
       throw refused({ ok: false, reason: 'stale' });
     }
+    // a worker busy with a long job sends no lease requests: its heartbeats keep it (and its endpoint) live
+    if (job.trainer?.startsWith('worker:')) await this.store.touchWorker(job.trainer.slice('worker:'.length), now);
     return { lease_expires_at: formatMicros(now + Math.round(seconds * 1e6)) };
   }
 

@@ -332,6 +332,15 @@ export class SqlTrainingStore implements TrainingStore {
     });
   }
 
+  async touchWorker(workerId: string, now: number): Promise<void> {
+    const sql = this.#sql;
+    await this.tx.transaction(function* () {
+      yield* run(
+        sql`UPDATE training_workers SET last_seen = ${now} WHERE worker_id = ${workerId} AND last_seen < ${now}`,
+      );
+    });
+  }
+
   async liveWorkers(since: number): Promise<TrainingWorkerRow[]> {
     const rows = await this.tx.read<{
       worker_id: string;

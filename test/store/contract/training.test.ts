@@ -363,6 +363,15 @@ forEachAdapter('training store', (store) => {
       mine = (await t().liveWorkers(far)).filter((w) => w.worker_id === id);
       assert.deepEqual(mine, [{ worker_id: id, base_models: [base, 'other'], last_seen: far + 1, inference: null }]);
       assert.equal((await t().liveWorkers(far + 2)).filter((w) => w.worker_id === id).length, 0);
+      // a heartbeat's touch keeps it live; it never moves last_seen back, and an unknown worker stays unknown
+      await t().touchWorker(id, far + 5);
+      await t().touchWorker(id, far + 3);
+      await t().touchWorker(`${id}-unknown`, far + 5);
+      const touched = (await t().liveWorkers(far + 2)).filter((w) => w.worker_id.startsWith(id));
+      assert.deepEqual(
+        touched.map((w) => [w.worker_id, w.last_seen]),
+        [[id, far + 5]],
+      );
     }),
   );
 });
