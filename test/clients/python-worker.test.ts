@@ -162,6 +162,25 @@ test(
     t.diagnostic(trace);
     assert.ok(late >= early + 0.3, `${trace}\n${log()}`);
 
+    // an SFT job (data: URL of train.jsonl lines) trains on the worker too, from the last RL step
+    const lines = ['a', 'b', 'c', 'd'].map((c) =>
+      JSON.stringify({ messages: [...MESSAGES, { role: 'assistant', content: c }] }),
+    );
+    const sft = await api(s, key, 'POST', '/v1/preview/sft-training-jobs', {
+      model_id: modelId,
+      training_folder_url: `data:application/jsonl;base64,${Buffer.from(lines.join('\n')).toString('base64')}`,
+      config: { batch_size: 2, learning_rate: 1e-2 },
+    });
+    assert.equal(sft.status, 200, JSON.stringify(sft.json));
+    const sftEvents = await waitForJob(s, key, sft.json.id as string, log);
+    assert.deepEqual(
+      sftEvents.map((e) => e.type),
+      ['training_started', 'gradient_step', 'gradient_step', 'training_ended'],
+      `${JSON.stringify(sftEvents)}\n${log()}`,
+    );
+    assert.equal(sftEvents.at(-1)!.data.step, ITERATIONS + 1);
+    assert.ok(sftEvents.filter((e) => e.type === 'gradient_step').every((e) => Number(e.data.loss) > 0));
+
     // the last checkpoint is a peft LoRA adapter that loads onto the base model and changes it
     const check = [
       'import io, sys, zipfile, tempfile, torch',
