@@ -9,7 +9,6 @@ rendered so far is a prefix of it. Otherwise the chat template renders the conte
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -145,9 +144,12 @@ def tokenize_history(items: list, tools: Any, r: Renderer, allow: bool, max_toke
         if t.prompt_ids is not None and t.prompt_ids[: len(out.ids)] == out.ids:
             context = t.prompt_ids[len(out.ids) :]
         else:
+            # the template's rendering after the previous sampled turn (the tokens of that turn are the
+            # sampled ones, already in `out`; templates that re-render earlier turns differently, e.g.
+            # by dropping reasoning, make this an approximation of what the sampler saw)
             full = r.render(messages[:i], tools, True)
             done = r.render(messages[: prev + 1], tools, False) if prev >= 0 else []
-            context = full[len(done) :] if full[: len(done)] == done else full[len(done) :]
+            context = full[len(done) :]
         out.ids += context
         out.mask += [0] * len(context)
         out.old += [NAN] * len(context)
@@ -215,7 +217,3 @@ def tokenize_sft_example(raw: Any, r: Renderer, max_tokens: int, index: int) -> 
     if len(ids) > max_tokens:
         raise TrainingContentError(f"SFT example {index} has {len(ids)} tokens, more than the worker's limit of {max_tokens}")
     return History(ids, mask, [NAN] * len(ids))
-
-
-def is_nan(x: float) -> bool:
-    return isinstance(x, float) and math.isnan(x)
