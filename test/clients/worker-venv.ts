@@ -7,8 +7,8 @@ import { run, type VenvResult } from './python-venv.js';
 /**
  * The Python training worker's virtualenv (worker/pyproject.toml pins the same versions). PyPI's
  * torch wheel pulls the CUDA libraries as dependencies, so the venv is about 5.6 GiB: measured on
- * the development machine, the first install took 113 s (downloads included) and a later run only
- * checks the imports (about 5 s). The worker package itself runs from worker/ via PYTHONPATH.
+ * the development machine, the first install took 113 s (pip, downloads included) and a later run only
+ * checks the imports (9–11 s at load average 9 on the 2-core VM). The worker package itself runs from worker/ via PYTHONPATH.
  */
 export const WORKER_PACKAGES = ['torch==2.15.0', 'transformers==5.24.0', 'peft==0.21.2'];
 
