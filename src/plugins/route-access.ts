@@ -152,9 +152,12 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'POST /v1/workers/lease': 'write',
   // only the worker holding the job's lease asks for it, and leasing is a write
   'GET /v1/workers/jobs/:job_id/parent-checkpoint': 'write',
+  // a worker asked to serve a step it does not hold downloads it: model weights, so write like the rest
+  'GET /v1/workers/models/:model_id/checkpoints/:step': 'write',
   'POST /v1/workers/jobs/:job_id/heartbeat': 'write',
   'POST /v1/workers/jobs/:job_id/events': 'write',
   'POST /v1/workers/jobs/:job_id/complete': 'write',
+  'POST /v1/workers/jobs/:job_id/checkpoint': 'write',
   'POST /v1/workers/jobs/:job_id/fail': 'write',
   // annotation queues
   'POST /annotation_queues': 'write',

@@ -12,7 +12,7 @@ const ChatCompletionRequest = Type.Object({
 
 /** `POST /v1/chat/completions` against checkpoints, and the training health routes (docs/spec/training.md §4.10, §4.11). */
 export default async function inferenceRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
-  const { inference, runtime } = services.training;
+  const { inference, runtime, workerInference } = services.training;
   app.post(
     '/v1/chat/completions',
     { schema: { tags, summary: 'Chat Completions', body: ChatCompletionRequest } },
@@ -22,8 +22,11 @@ export default async function inferenceRoutes(app: RouteApp, { services }: { ser
   app.get(
     '/v1/health',
     { config: { public: true, healthCheck: true }, schema: { tags, summary: 'Health' } },
+    // Our choice: live external workers (docs/training-worker-protocol.md) by count and base model;
+    // their ids and endpoints are not shown on this unauthenticated route.
     async () => ({
       status: 'ok',
+      workers: await workerInference.health().catch(() => null),
     }),
   );
   app.get(

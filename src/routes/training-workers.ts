@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { AppError } from '../errors/app-error.js';
 import type { Services } from '../services/index.js';
 import type { RouteApp } from './route-app.js';
 
@@ -9,7 +10,11 @@ const LeaseReq = Type.Object({
   worker_id: Type.String({ minLength: 1 }),
   base_models: Type.Array(Type.String()),
   lease_seconds: Type.Optional(Type.Number()),
+  /** Where this worker answers chat completions for its base models' checkpoints, and the bearer token Heddle sends. */
+  inference_url: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  inference_token: Type.Optional(Type.String({ minLength: 16, maxLength: 500 })),
 });
+const CheckpointParams = Type.Object({ model_id: Type.String(), step: Type.String({ pattern: '^\\d+$' }) });
 const JobParams = Type.Object({ job_id: Type.String() });
 const TokenQuery = Type.Object({ fencing_token: Type.String({ pattern: '^\\d+$' }) });
 const HeartbeatReq = Type.Object({ fencing_token: Type.Integer(), lease_seconds: Type.Optional(Type.Number()) });
@@ -26,10 +31,25 @@ const CompleteReq = Type.Object({
   metrics: Type.Optional(Type.Record(Type.String(), Type.Number())),
   num_gradient_steps: Type.Integer({ minimum: 0 }),
 });
+const UploadQuery = Type.Object({
+  fencing_token: Type.String({ pattern: '^\\d+$' }),
+  num_gradient_steps: Type.String({ pattern: '^\\d+$' }),
+});
+/**
+ * Our choice: a checkpoint upload may be this large. PostgreSQL's bytea holds at most 1 GB, and a
+ * LoRA adapter of a 14B model at rank 64 is about 0.5 GB; the whole body is held in memory once.
+ */
+export const CHECKPOINT_UPLOAD_LIMIT_BYTES = 1_000_000_000;
 const FailReq = Type.Object({ fencing_token: Type.Integer(), error_message: Type.String() });
 
 export default async function trainingWorkerRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { workers } = services.training;
+  // raw checkpoint bytes, for this plugin's upload route only
+  app.addContentTypeParser(
+    'application/octet-stream',
+    { parseAs: 'buffer', bodyLimit: CHECKPOINT_UPLOAD_LIMIT_BYTES },
+    (_request, body, done) => done(null, body),
+  );
 
   app.post('/v1/workers/lease', { schema: { tags, summary: 'Lease Training Job', body: LeaseReq } }, async (request) =>
     workers.lease(request.caller, request.body),
@@ -43,6 +63,16 @@ export default async function trainingWorkerRoutes(app: RouteApp, { services }: 
       reply.header('x-heddle-parent-step', String(parent.step));
       if (parent.checkpointId !== null) reply.header('x-heddle-checkpoint-id', parent.checkpointId);
       return reply.type('application/octet-stream').send(Buffer.from(parent.data));
+    },
+  );
+  app.get(
+    '/v1/workers/models/:model_id/checkpoints/:step',
+    { schema: { tags, summary: 'Download Checkpoint', params: CheckpointParams } },
+    async (request, reply) => {
+      const { model_id: modelId, step } = request.params;
+      const found = await workers.checkpoint(request.caller, modelId, Number(step));
+      reply.header('x-heddle-checkpoint-id', found.checkpointId);
+      return reply.type('application/octet-stream').send(Buffer.from(found.data));
     },
   );
   app.post(
@@ -59,6 +89,37 @@ export default async function trainingWorkerRoutes(app: RouteApp, { services }: 
     '/v1/workers/jobs/:job_id/complete',
     { schema: { tags, summary: 'Complete Training Job', params: JobParams, body: CompleteReq } },
     async (request) => workers.complete(request.caller, request.params.job_id, request.body),
+  );
+  app.post(
+    '/v1/workers/jobs/:job_id/checkpoint',
+    {
+      bodyLimit: CHECKPOINT_UPLOAD_LIMIT_BYTES,
+      schema: {
+        tags,
+        summary: 'Complete Training Job With A Binary Checkpoint',
+        params: JobParams,
+        querystring: UploadQuery,
+        body: { content: { 'application/octet-stream': { schema: {} } } },
+      },
+    },
+    async (request) => {
+      const query = {
+        fencing_token: Number(request.query.fencing_token),
+        num_gradient_steps: Number(request.query.num_gradient_steps),
+      };
+      const raw = request.body as unknown;
+      // another content type's parser (JSON) ran: the checkpoint must be the raw body
+      if (!Buffer.isBuffer(raw))
+        throw new AppError(415, `Unsupported content type: ${request.headers['content-type'] ?? '(none)'}`);
+      const metrics = request.headers['x-heddle-metrics'];
+      return workers.completeUpload(
+        request.caller,
+        request.params.job_id,
+        query,
+        raw,
+        typeof metrics === 'string' ? metrics : undefined,
+      );
+    },
   );
   app.post(
     '/v1/workers/jobs/:job_id/fail',

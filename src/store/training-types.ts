@@ -224,10 +224,30 @@ export interface TrainingStore {
     messages: { leaseExpired: string; queueTimeout: string },
     newId: () => string,
   ): Promise<number>;
-  /** A worker's advertisement of the base models it serves. */
-  recordWorker(workerId: string, baseModels: string[], now: number): Promise<void>;
+  /**
+   * A worker's advertisement of the base models it serves and, when it serves completions, its
+   * inference endpoint (null clears an earlier one). Upserts by worker id.
+   */
+  recordWorker(workerId: string, baseModels: string[], now: number, inference?: WorkerInference | null): Promise<void>;
+  /** Marks a known worker as seen at `now` (a heartbeat keeps its advertisement live); no-op when unknown. */
+  touchWorker(workerId: string, now: number): Promise<void>;
   /** Base models advertised by workers seen at or after `since`. */
   liveWorkerModels(since: number): Promise<string[]>;
+  /** Workers seen at or after `since`, most recently seen first. */
+  liveWorkers(since: number): Promise<TrainingWorkerRow[]>;
   /** A trivial round trip (system check). */
   ping(): Promise<void>;
+}
+
+/** Where a worker answers chat completions (docs/training-worker-protocol.md, "Inference"). */
+export interface WorkerInference {
+  url: string;
+  token: string;
+}
+
+export interface TrainingWorkerRow {
+  worker_id: string;
+  base_models: string[];
+  last_seen: number;
+  inference: WorkerInference | null;
 }

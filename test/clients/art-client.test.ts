@@ -6,6 +6,7 @@ import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { ART_VERSION, ensureArtVenv } from './art-venv.js';
+import { buildTinyModel, startWorker, workerPython } from './worker-process.js';
 
 /**
  * The official OpenPipe ART client (PyPI openpipe-art, pinned) runs a short serverless RL loop
@@ -235,5 +236,40 @@ test(
         events[0]!.data.num_sequences > 0,
         `rewards ${rewards} vary but nothing was trainable: ${JSON.stringify(events[0])}`,
       );
+  },
+);
+
+test(
+  `ART serverless training loop against the Python training worker (worker/) through openpipe-art==${ART_VERSION}`,
+  { timeout: 20 * 60_000 },
+  async (t) => {
+    const python = await artPython(t);
+    if (python === null) return;
+    const workerPy = await workerPython(t);
+    if (workerPy === null) return;
+    // the script's base model, served by the worker with a tiny local Llama in its place
+    const base = 'OpenPipe/Qwen3-14B-Instruct';
+    const modelDir = await buildTinyModel(t, workerPy);
+    const server = await startServerProcess(t, { env: { HEDDLE_TRAINING_BUILTIN_FALLBACK: 'false' } });
+    const key = await server.createKey('acme', { user: 'alice' });
+    const worker = await startWorker(t, workerPy, server, key, base, modelDir);
+    for (let i = 0; ; i++) {
+      const health = await call(server, key, 'GET', '/v1/health');
+      if ((health.json.workers?.inference_base_models as string[] | undefined)?.includes(base)) break;
+      assert.ok(i < 300, `worker never became live\n${worker.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const { result, log: artLog } = await runArt(python, server, key, ['train', PROJECT, 'worker-bot', String(STEPS)]);
+    const log = `${artLog}\n--- worker\n${worker.output().slice(-6000)}`;
+    assert.equal(result.final_step, STEPS, log);
+    assert.equal(result.stats.completions, STEPS * COMPLETIONS_PER_STEP, log);
+    assert.equal(result.stats.choices_with_logprobs, result.stats.completions, log);
+    const jobIds = result.job_ids as string[];
+    assert.equal(jobIds.length, STEPS, log);
+    for (const [i, jobId] of jobIds.entries()) {
+      await assertJobSucceeded(server, key, jobId, result.model_id as string, i + 1, log);
+      const job = await call(server, key, 'GET', `/v1/preview/training-jobs/${jobId}`);
+      assert.equal(job.json.trainer, 'worker:cpu-test', log);
+    }
   },
 );

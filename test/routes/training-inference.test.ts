@@ -79,7 +79,10 @@ test('requests over the concurrency cap wait in line; beyond the queue limit the
 
 test('GET /v1/health is public; /v1/system-check reports the database and answers 503 when it fails', async (t) => {
   const h = await buildTestApp(t, {}, { trainer: new ScriptedTrainer() });
-  assert.deepEqual((await h.get('/v1/health', null)).json(), { status: 'ok' });
+  assert.deepEqual((await h.get('/v1/health', null)).json(), {
+    status: 'ok',
+    workers: { live: 0, base_models: [], inference_base_models: [] },
+  });
   const ok = await h.get('/v1/system-check', null);
   assert.equal(ok.statusCode, 200);
   assert.deepEqual(

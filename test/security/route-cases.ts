@@ -704,9 +704,15 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   },
   'POST /v1/workers/lease': { noProject: "leases jobs of the caller's own entities only (test/training-worker)" },
   'GET /v1/workers/jobs/:job_id/parent-checkpoint': { noProject: 'job id in the path (tenancy: test/training-worker)' },
+  'GET /v1/workers/models/:model_id/checkpoints/:step': {
+    noProject: 'model id in the path (tenancy: test/routes/training-worker-inference.test.ts)',
+  },
   'POST /v1/workers/jobs/:job_id/heartbeat': { noProject: 'job id in the path (tenancy: test/training-worker)' },
   'POST /v1/workers/jobs/:job_id/events': { noProject: 'job id in the path (tenancy: test/training-worker)' },
   'POST /v1/workers/jobs/:job_id/complete': { noProject: 'job id in the path (tenancy: test/training-worker)' },
+  'POST /v1/workers/jobs/:job_id/checkpoint': {
+    noProject: 'job id in the path (tenancy: test/routes/training-worker-inference.test.ts)',
+  },
   'POST /v1/workers/jobs/:job_id/fail': { noProject: 'job id in the path (tenancy: test/training-worker)' },
 
   // ---- web UI: sessions, the project list, the live tail (test/routes/ui-session.test.ts, live-tail.test.ts)

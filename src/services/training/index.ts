@@ -10,6 +10,7 @@ import { TrainingModelService } from './model-service.js';
 import { trainingSettings, type TrainingSettings } from './settings.js';
 import { TrainingSweeper, type TrainingLog } from './sweeper.js';
 import { WorkerService } from './worker-service.js';
+import { WorkerInferenceRouter } from './worker-inference.js';
 
 /**
  * The background side of training on this node: the sweeper (always) and the built-in runner
@@ -63,6 +64,7 @@ export interface TrainingServices {
   jobs: TrainingJobService;
   inference: InferenceService;
   workers: WorkerService;
+  workerInference: WorkerInferenceRouter;
   runtime: TrainingRuntime;
 }
 
@@ -75,6 +77,7 @@ export function createTrainingServices(
   const settings = trainingSettings(config);
   const lookup = new ModelLookup(store.training, access, settings);
   const runtime = new TrainingRuntime(store, settings, trainer);
+  const workerInference = new WorkerInferenceRouter(store.training, settings);
   return {
     settings,
     models: new TrainingModelService(store.training, access, lookup, settings),
@@ -85,7 +88,9 @@ export function createTrainingServices(
       trainer,
       settings.inferenceConcurrency,
       settings.inferenceQueueLimit,
+      workerInference,
     ),
+    workerInference,
     workers: new WorkerService(store.training, access, settings),
     runtime,
   };

@@ -4,6 +4,7 @@ import type { TrainingStore } from '../../store/training-types.js';
 import type { ChatCompletionInput, CheckpointHandle, Trainer } from '../../training/trainer-port.js';
 import type { Caller } from '../auth-service.js';
 import type { ProjectAccess } from '../project-access.js';
+import type { WorkerInferenceRouter, WorkerTarget } from './worker-inference.js';
 
 export interface InferenceName {
   entity: string;
@@ -43,6 +44,7 @@ export class InferenceService {
     private readonly trainer: Trainer | null,
     private readonly concurrency: number,
     private readonly queueLimit: number,
+    private readonly workers: WorkerInferenceRouter | null = null,
   ) {}
 
   /**
@@ -66,30 +68,56 @@ export class InferenceService {
   }
 
   /** The checkpoint an inference name designates; step 0 is the initial policy. */
-  async resolve(caller: Caller, model: string): Promise<{ handle: CheckpointHandle; name: InferenceName }> {
+  async resolve(
+    caller: Caller,
+    model: string,
+  ): Promise<{ handle: CheckpointHandle; name: InferenceName; target: WorkerTarget }> {
     const name = parseInferenceName(model);
     if (!name) throw notFound();
     const projectId = `${name.entity}/${name.project}`;
     this.access.assertCanRead(caller, projectId);
     const row = await this.store.getModelByName(projectId, name.name);
     if (!row) throw notFound();
-    if (name.step === 0) return { handle: { id: null, load: async () => null }, name };
+    const initial = {
+      handle: { id: null, load: async () => null },
+      name,
+      target: { baseModel: row.base_model, modelId: row.id, step: 0, checkpointId: null, trainer: null },
+    };
+    if (name.step === 0) return initial;
     const checkpoint = await this.store.getCheckpoint(projectId, row.id, name.step);
     if (!checkpoint) {
-      if (name.step === null) return { handle: { id: null, load: async () => null }, name };
+      if (name.step === null) return initial;
       throw notFound();
     }
     const load = async (): Promise<Uint8Array | null> => this.store.checkpointData(projectId, row.id, checkpoint.id);
-    return { handle: { id: checkpoint.id, load }, name };
+    const target = {
+      baseModel: row.base_model,
+      modelId: row.id,
+      step: checkpoint.step,
+      checkpointId: checkpoint.id,
+      trainer: checkpoint.trainer,
+    };
+    return { handle: { id: checkpoint.id, load }, name, target };
   }
 
   async complete(caller: Caller, request: ChatCompletionInput & { model?: unknown }): Promise<Record<string, unknown>> {
     const model = typeof request.model === 'string' ? request.model : '';
-    const { handle } = await this.resolve(caller, model);
-    if (!this.trainer) throw new AppError(503, 'No trainer is configured on this server to serve completions');
+    const { handle, target } = await this.resolve(caller, model);
+    // a base model an external worker serves is sampled there (docs/training-worker-protocol.md, "Inference")
+    const worker = this.workers ? await this.workers.pick(target.baseModel) : null;
+    // an external worker's checkpoint (a LoRA adapter) means nothing to the built-in policy
+    if (!worker && target.trainer?.startsWith('worker:'))
+      throw new AppError(
+        503,
+        `No live worker serves completions for base model ${target.baseModel} (step ${target.step} was trained by ${target.trainer})`,
+      );
+    if (!worker && !this.trainer)
+      throw new AppError(503, 'No trainer is configured on this server to serve completions');
     await this.#acquire();
     try {
-      const body = await this.trainer.complete(handle, request);
+      const body = worker
+        ? await this.workers!.complete(worker, request as unknown as Record<string, unknown>, target)
+        : await this.trainer!.complete(handle, request);
       return {
         object: 'chat.completion',
         ...body,

@@ -1,7 +1,13 @@
-import { AppError, ConflictError, NotFoundError } from '../../errors/app-error.js';
+import { AppError, ConflictError, InvalidRequestError, NotFoundError } from '../../errors/app-error.js';
 import { uuidv7 } from '../../domain/ids.js';
 import { formatMicros, nowMicros } from '../../domain/time.js';
-import type { EventType, TrainingJobRow, TrainingStore, WriteOutcome } from '../../store/training-types.js';
+import type {
+  EventType,
+  TrainingJobRow,
+  TrainingStore,
+  WorkerInference,
+  WriteOutcome,
+} from '../../store/training-types.js';
 import type { Caller } from '../auth-service.js';
 import { writableEntities, type ProjectAccess } from '../project-access.js';
 import { buildTrainerInput } from './job-execution.js';
@@ -24,6 +30,49 @@ function refused(outcome: WriteOutcome<unknown> & { ok: false }): AppError {
   }
 }
 
+export interface LeaseBody {
+  worker_id: string;
+  base_models: string[];
+  lease_seconds?: number;
+  inference_url?: string;
+  inference_token?: string;
+}
+
+/** The inference endpoint a lease advertises (docs/training-worker-protocol.md, "Inference"); 400 when malformed. */
+function inferenceEndpoint(body: LeaseBody): WorkerInference | null {
+  if (body.inference_url === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(body.inference_url);
+  } catch {
+    throw new InvalidRequestError(`inference_url is not a URL: ${body.inference_url}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new InvalidRequestError('inference_url must be an http or https URL');
+  if (!body.inference_token) throw new InvalidRequestError('inference_url needs an inference_token');
+  return { url: body.inference_url, token: body.inference_token };
+}
+
+/** The `x-heddle-metrics` header: a JSON object of finite numbers (spec §6.2), or absent. */
+function parseMetrics(header: string | undefined): Record<string, number> {
+  if (header === undefined || header === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(header);
+  } catch {
+    throw new InvalidRequestError('x-heddle-metrics is not JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new InvalidRequestError('x-heddle-metrics must be a JSON object');
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(parsed)) {
+    if (typeof v !== 'number' || !Number.isFinite(v))
+      throw new InvalidRequestError(`x-heddle-metrics: ${k} is not a finite number`);
+    out[k] = v;
+  }
+  return out;
+}
+
 /**
  * External trainers (GPU workers) over HTTP: lease a job for the base models they serve, download
  * the parent checkpoint, heartbeat, post progress events, then upload the new checkpoint or report
@@ -37,12 +86,9 @@ export class WorkerService {
     private readonly settings: TrainingSettings,
   ) {}
 
-  async lease(
-    caller: Caller,
-    body: { worker_id: string; base_models: string[]; lease_seconds?: number },
-  ): Promise<{ job: Record<string, unknown> | null }> {
+  async lease(caller: Caller, body: LeaseBody): Promise<{ job: Record<string, unknown> | null }> {
     const now = nowMicros();
-    await this.store.recordWorker(body.worker_id, body.base_models, now);
+    await this.store.recordWorker(body.worker_id, body.base_models, now, inferenceEndpoint(body));
     const leaseSeconds = Math.min(600, Math.max(1, body.lease_seconds ?? this.settings.leaseSeconds));
     const leased = await this.store.leaseJob({
       owner: `worker:${body.worker_id}`,
@@ -109,6 +155,21 @@ export class WorkerService {
     return { step, checkpointId: checkpoint.id, data };
   }
 
+  /**
+   * A stored checkpoint of a model, for a worker asked to serve a step it does not hold. Needs
+   * write access to the model's project, like every worker route (its bytes are model weights).
+   */
+  async checkpoint(caller: Caller, modelId: string, step: number): Promise<{ checkpointId: string; data: Uint8Array }> {
+    const key = modelId.toLowerCase();
+    const where = await this.store.resolveId(key);
+    if (!where || where.kind !== 'model') throw new NotFoundError('Model not found');
+    await this.access.assertCanWrite(caller, where.project_id);
+    const checkpoint = await this.store.getCheckpoint(where.project_id, key, step);
+    const data = checkpoint ? await this.store.checkpointData(where.project_id, key, checkpoint.id) : null;
+    if (!checkpoint || data === null) throw new NotFoundError(`Checkpoint step ${step} not found`);
+    return { checkpointId: checkpoint.id, data };
+  }
+
   async heartbeat(
     caller: Caller,
     jobId: string,
@@ -122,6 +183,8 @@ export class WorkerService {
       await this.#held(caller, jobId, body.fencing_token);
       throw refused({ ok: false, reason: 'stale' });
     }
+    // a worker busy with a long job sends no lease requests: its heartbeats keep it (and its endpoint) live
+    if (job.trainer?.startsWith('worker:')) await this.store.touchWorker(job.trainer.slice('worker:'.length), now);
     return { lease_expires_at: formatMicros(now + Math.round(seconds * 1e6)) };
   }
 
@@ -156,14 +219,46 @@ export class WorkerService {
       num_gradient_steps: number;
     },
   ): Promise<{ step: number; checkpoint_id: string }> {
+    return this.completeWith(caller, jobId, {
+      fencing_token: body.fencing_token,
+      checkpoint: Buffer.from(body.checkpoint_base64, 'base64'),
+      metrics: body.metrics ?? {},
+      num_gradient_steps: body.num_gradient_steps,
+    });
+  }
+
+  /**
+   * Completes a job with the checkpoint's raw bytes (the binary upload route, for adapters too large
+   * for base64 inside a JSON body); `metricsHeader` is the JSON object of the `x-heddle-metrics` header.
+   */
+  async completeUpload(
+    caller: Caller,
+    jobId: string,
+    query: { fencing_token: number; num_gradient_steps: number },
+    checkpoint: Uint8Array,
+    metricsHeader: string | undefined,
+  ): Promise<{ step: number; checkpoint_id: string }> {
+    return this.completeWith(caller, jobId, { ...query, checkpoint, metrics: parseMetrics(metricsHeader) });
+  }
+
+  async completeWith(
+    caller: Caller,
+    jobId: string,
+    body: {
+      fencing_token: number;
+      checkpoint: Uint8Array;
+      metrics: Record<string, number>;
+      num_gradient_steps: number;
+    },
+  ): Promise<{ step: number; checkpoint_id: string }> {
     const job = await this.#held(caller, jobId, body.fencing_token);
     const checkpointId = uuidv7();
     const outcome = await this.store.completeJob(job.project_id, job.id, body.fencing_token, {
       now: nowMicros(),
       eventId: uuidv7(),
       checkpointId,
-      checkpoint: Buffer.from(body.checkpoint_base64, 'base64'),
-      metrics: body.metrics ?? {},
+      checkpoint: body.checkpoint,
+      metrics: body.metrics,
       numGradientSteps: body.num_gradient_steps,
     });
     if (!outcome.ok) throw refused(outcome);

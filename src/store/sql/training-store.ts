@@ -10,6 +10,8 @@ import type {
   TrainingModelRow,
   TrainingStore,
   WriteOutcome,
+  TrainingWorkerRow,
+  WorkerInference,
 } from '../training-types.js';
 import { SqlTrainingQueue } from './training-queue.js';
 import { frag, raw, sqlTag, type SqlTag } from './sql-tag.js';
@@ -313,12 +315,52 @@ export class SqlTrainingStore implements TrainingStore {
     return this.#queue.sweep(now, queuedBefore, messages, newId);
   }
 
-  async recordWorker(workerId: string, baseModels: string[], now: number): Promise<void> {
+  async recordWorker(
+    workerId: string,
+    baseModels: string[],
+    now: number,
+    inference: WorkerInference | null = null,
+  ): Promise<void> {
+    const sql = this.#sql;
+    const url = inference?.url ?? null;
+    const token = inference?.token ?? null;
+    await this.tx.transaction(function* () {
+      yield* run(sql`INSERT INTO training_workers (worker_id, base_models, last_seen, inference_url, inference_token)
+        VALUES (${workerId}, ${JSON.stringify(baseModels)}, ${now}, ${url}, ${token})
+        ON CONFLICT (worker_id) DO UPDATE SET base_models = excluded.base_models, last_seen = excluded.last_seen,
+          inference_url = excluded.inference_url, inference_token = excluded.inference_token`);
+    });
+  }
+
+  async touchWorker(workerId: string, now: number): Promise<void> {
     const sql = this.#sql;
     await this.tx.transaction(function* () {
-      yield* run(sql`INSERT INTO training_workers (worker_id, base_models, last_seen) VALUES (${workerId}, ${JSON.stringify(baseModels)}, ${now})
-        ON CONFLICT (worker_id) DO UPDATE SET base_models = excluded.base_models, last_seen = excluded.last_seen`);
+      yield* run(
+        sql`UPDATE training_workers SET last_seen = ${now} WHERE worker_id = ${workerId} AND last_seen < ${now}`,
+      );
     });
+  }
+
+  async liveWorkers(since: number): Promise<TrainingWorkerRow[]> {
+    const rows = await this.tx.read<{
+      worker_id: string;
+      base_models: string;
+      last_seen: number | string;
+      inference_url: string | null;
+      inference_token: string | null;
+    }>(
+      this.#sql`SELECT worker_id, base_models, last_seen, inference_url, inference_token FROM training_workers
+        WHERE last_seen >= ${since} ORDER BY last_seen DESC, worker_id`,
+    );
+    return rows.map((r) => ({
+      worker_id: r.worker_id,
+      base_models: JSON.parse(r.base_models) as string[],
+      last_seen: Number(r.last_seen),
+      inference:
+        r.inference_url !== null && r.inference_token !== null
+          ? { url: r.inference_url, token: r.inference_token }
+          : null,
+    }));
   }
 
   async liveWorkerModels(since: number): Promise<string[]> {

@@ -345,4 +345,33 @@ forEachAdapter('training store', (store) => {
       assert.deepEqual(await t().listLogHistory('nobody/none', m.id, null, 10), []);
     }),
   );
+
+  test(
+    'workers: the newest advertisement wins, with its inference endpoint; only workers seen since the cut-off are live',
+    guard(async () => {
+      const id = `w-${process.pid}-${(counter += 1)}`;
+      const base = baseModel();
+      const far = 9e15 + counter * 1000;
+      await t().recordWorker(id, [base], far, { url: 'http://gpu:9000', token: 'secret' });
+      let mine = (await t().liveWorkers(far)).filter((w) => w.worker_id === id);
+      assert.deepEqual(mine, [
+        { worker_id: id, base_models: [base], last_seen: far, inference: { url: 'http://gpu:9000', token: 'secret' } },
+      ]);
+      assert.ok((await t().liveWorkerModels(far)).includes(base));
+      // a later lease without an endpoint clears it
+      await t().recordWorker(id, [base, 'other'], far + 1);
+      mine = (await t().liveWorkers(far)).filter((w) => w.worker_id === id);
+      assert.deepEqual(mine, [{ worker_id: id, base_models: [base, 'other'], last_seen: far + 1, inference: null }]);
+      assert.equal((await t().liveWorkers(far + 2)).filter((w) => w.worker_id === id).length, 0);
+      // a heartbeat's touch keeps it live; it never moves last_seen back, and an unknown worker stays unknown
+      await t().touchWorker(id, far + 5);
+      await t().touchWorker(id, far + 3);
+      await t().touchWorker(`${id}-unknown`, far + 5);
+      const touched = (await t().liveWorkers(far + 2)).filter((w) => w.worker_id.startsWith(id));
+      assert.deepEqual(
+        touched.map((w) => [w.worker_id, w.last_seen]),
+        [[id, far + 5]],
+      );
+    }),
+  );
 });
