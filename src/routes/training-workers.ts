@@ -107,7 +107,7 @@ export default async function trainingWorkerRoutes(app: RouteApp, { services }: 
         fencing_token: Number(request.query.fencing_token),
         num_gradient_steps: Number(request.query.num_gradient_steps),
       };
-      const raw = request.body as unknown;
+      const raw: unknown = request.body;
       // another content type's parser (JSON) ran: the checkpoint must be the raw body
       if (!Buffer.isBuffer(raw))
         throw new AppError(415, `Unsupported content type: ${request.headers['content-type'] ?? '(none)'}`);
