@@ -10,6 +10,9 @@ import type { Caller } from './auth-service.js';
 import { checkFilter } from './call-query-service.js';
 import { NO_PRICE_BOOK, NO_PRICES, type PriceBook, type PriceLookup } from './price-lookup.js';
 import type { ProjectAccess } from './project-access.js';
+import { BucketGroups, type Labels } from './call-stats-groups.js';
+
+export { MAX_GROUPED_ROWS } from './call-stats-groups.js';
 
 /** docs/spec/calls.md §4.9: at most this many buckets; a finer granularity is raised. */
 export const MAX_BUCKETS = 10_000;
@@ -109,79 +112,8 @@ function usageValues(u: ModelUsage, startedAt: number, prices: PriceBook): Recor
   };
 }
 
-/** Labels of one group: a value (null: none) per dimension, in the request's order. */
-type Labels = Record<string, string | null>;
-
-/** Our choice: a grouped answer holds at most this many rows (buckets × groups); more is a 400. */
-export const MAX_GROUPED_ROWS = 100_000;
-
-const labelKey = (labels: Labels): string =>
-  Object.values(labels)
-    .map((v) => (v === null ? '\u0001' : v))
-    .join('\u0000');
-
-/** Sorts groups by their labels, dimension by dimension; null (none) last. */
-function compareLabels(a: Labels, b: Labels): number {
-  for (const k of Object.keys(a)) {
-    const x = a[k] ?? null;
-    const y = b[k] ?? null;
-    if (x === y) continue;
-    if (x === null) return 1;
-    if (y === null) return -1;
-    return x < y ? -1 : 1;
-  }
-  return 0;
-}
-
-/** Groups keyed by bucket index and labels (none for plain call buckets; the model for usage). */
-class BucketGroups<M extends string> {
-  readonly groups = new Map<string, GroupStats<M>>();
-  /** Every label set seen in the range, by key. */
-  readonly labels = new Map<string, Labels>();
-  constructor(
-    readonly plans: MetricPlan<M>[],
-    private readonly buckets: number,
-  ) {}
-
-  add(bucket: number, labels: Labels, values: Record<M, number | null>): void {
-    const lk = labelKey(labels);
-    const key = `${bucket}\u0002${lk}`;
-    let group = this.groups.get(key);
-    if (!group) {
-      group = new GroupStats(this.plans);
-      this.groups.set(key, group);
-      if (!this.labels.has(lk)) {
-        this.labels.set(lk, labels);
-        if (this.labels.size * this.buckets > MAX_GROUPED_ROWS)
-          throw new InvalidRequestError(
-            `The answer would exceed ${MAX_GROUPED_ROWS} rows (buckets × groups): use a coarser granularity, a shorter range or a narrower filter`,
-          );
-      }
-    }
-    group.add(values);
-  }
-
-  /**
-   * Every bucket, even empty ones (gap filling), times every label set seen in the range; `always`
-   * adds the empty label set when nothing was seen (plain call buckets are emitted without calls).
-   */
-  rows(starts: readonly number[], sumOnly: (metric: M) => boolean, always: Labels | null): Record<string, unknown>[] {
-    const empty = new GroupStats(this.plans);
-    const sets = [...this.labels.entries()].sort((a, b) => compareLabels(a[1], b[1]));
-    if (sets.length === 0 && always) sets.push([labelKey(always), always]);
-    const out: Record<string, unknown>[] = [];
-    starts.forEach((start, i) => {
-      const timestamp = formatMicros(start);
-      for (const [lk, labels] of sets)
-        out.push({
-          timestamp,
-          ...labels,
-          ...(this.groups.get(`${i}\u0002${lk}`) ?? empty).columns(this.plans, sumOnly),
-        });
-    });
-    return out;
-  }
-}
+type ScanGroups<M extends string> = BucketGroups<M, GroupStats<M>>;
+const newGroupStats = <M extends string>(plans: MetricPlan<M>[]): GroupStats<M> => new GroupStats(plans);
 
 /** A call's status for grouping: error (an exception), running (no end yet) or success. */
 const callStatus = (row: CallRow): string =>
@@ -226,8 +158,8 @@ export class CallStatsService {
     const starts = bucketStarts(window.start, window.end, window.granularity, window.zone);
     // only a grouped answer is capped: ungrouped ones stay as §4.9 defines them
     const capBuckets = dims.length > 0 ? starts.length : 0;
-    const usage = new BucketGroups(toPlans<UsageMetric>(req.usage_metrics), capBuckets);
-    const calls = new BucketGroups(toPlans<CallMetric>(req.call_metrics), capBuckets);
+    const usage = new BucketGroups(toPlans<UsageMetric>(req.usage_metrics), capBuckets, newGroupStats<UsageMetric>);
+    const calls = new BucketGroups(toPlans<CallMetric>(req.call_metrics), capBuckets, newGroupStats<CallMetric>);
     const filter = checkFilter(req.filter);
     if (usage.plans.length > 0 || calls.plans.length > 0)
       await this.#aggregate(req.project_id, filter, window, starts, dims, usage, calls);
@@ -249,8 +181,8 @@ export class CallStatsService {
     window: StatsWindow,
     starts: readonly number[],
     dims: readonly GroupDimension[],
-    usage: BucketGroups<UsageMetric>,
-    calls: BucketGroups<CallMetric>,
+    usage: ScanGroups<UsageMetric>,
+    calls: ScanGroups<CallMetric>,
   ): Promise<void> {
     const wantsCosts = usage.plans.some((plan) => COST_METRICS.has(plan.metric));
     const prices = wantsCosts ? await this.prices.forProject(projectId) : NO_PRICE_BOOK;
@@ -274,15 +206,15 @@ export class CallStatsService {
       const entries = usage.plans.length > 0 || byModel ? usageEntries(row.summary) : [];
       if (calls.plans.length > 0) {
         const values = callValues(row);
-        if (!byModel) calls.add(bucket, callLabels(row, dims, null, ops), values);
+        if (!byModel) calls.group(bucket, callLabels(row, dims, null, ops)).add(values);
         // a call that used several models counts once under each; one without usage under none (null)
-        else if (entries.length === 0) calls.add(bucket, callLabels(row, dims, null, ops), values);
-        else for (const u of entries) calls.add(bucket, callLabels(row, dims, u.model, ops), values);
+        else if (entries.length === 0) calls.group(bucket, callLabels(row, dims, null, ops)).add(values);
+        else for (const u of entries) calls.group(bucket, callLabels(row, dims, u.model, ops)).add(values);
       }
       if (usage.plans.length === 0) continue;
       for (const u of entries) {
         const labels: Labels = { model: u.model, ...callLabels(row, dims, u.model, ops) };
-        usage.add(bucket, labels, usageValues(u, row.started_at, prices));
+        usage.group(bucket, labels).add(usageValues(u, row.started_at, prices));
       }
     }
   }

@@ -1,0 +1,44 @@
+import type { RollupLatencyRow, RollupStatsRow } from '../domain/call-rollup.js';
+
+/** A call's key, the backfill's position in the calls table. */
+export interface CallKeyCursor {
+  project_id: string;
+  id: string;
+}
+
+export interface RollupBackfillBatch {
+  /** Rows read in this batch (0: the table has been read to its end). */
+  read: number;
+  /** Rows this batch added to the roll-up (the rest were already counted). */
+  added: number;
+  /** Where the next batch starts; null at the end. */
+  next: CallKeyCursor | null;
+}
+
+/**
+ * The hourly call roll-up behind `/calls/stats` (docs/call-rollups.md). The call writers keep it in
+ * step with every write; this interface reads it and fills it for rows written before it existed.
+ */
+export interface CallRollupStore {
+  /** Whether the roll-up counts every call (the backfill has finished, or there was nothing to fill). */
+  complete(): Promise<boolean>;
+  /**
+   * Roll-up rows of one project with `from <= hour < to` (hours in microseconds) and a scope in
+   * `scopes`: the sums, and the latency histogram when `latency` is set. Rows whose sums are all zero
+   * (everything they counted was deleted) may be returned.
+   */
+  read(
+    projectId: string,
+    from: number,
+    to: number,
+    scopes: readonly number[],
+    latency: boolean,
+  ): Promise<{ stats: RollupStatsRow[]; latency: RollupLatencyRow[] }>;
+  /**
+   * One backfill step in one transaction: the next `limit` calls after `after` in key order (all
+   * projects), locked, and those not yet counted added to the roll-up and marked counted.
+   */
+  backfillBatch(after: CallKeyCursor | null, limit: number): Promise<RollupBackfillBatch>;
+  /** Records that the roll-up counts every call. */
+  markComplete(now: number): Promise<void>;
+}
