@@ -144,7 +144,13 @@ export class PostgresCallStore implements CallStore {
       const sorted = [...collected].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       // the call roll-up loses what the tombstoned calls added (rollup-writes.ts)
       const delta = new RollupDelta();
-      subtractSources(delta, await lockAndReadSources(db, sorted.map((id) => ({ project_id: projectId, id }))));
+      subtractSources(
+        delta,
+        await lockAndReadSources(
+          db,
+          sorted.map((id) => ({ project_id: projectId, id })),
+        ),
+      );
       addSources(delta, (await db.query(TOMBSTONE_SQL, [projectId, sorted, deletedAt])).rows);
       await applyRollupDelta(db, delta);
       return collected.size;

@@ -46,9 +46,6 @@ INSERT INTO call_rollup_state (name, complete, updated_at)
 export const migration: Migration = {
   id: 14,
   name: 'call-rollups',
-  sqlite: [
-    'ALTER TABLE calls ADD COLUMN rolled_up INTEGER NOT NULL DEFAULT 0;',
-    TABLES.replaceAll(' COLLATE "C"', ''),
-  ],
+  sqlite: ['ALTER TABLE calls ADD COLUMN rolled_up INTEGER NOT NULL DEFAULT 0;', TABLES.replaceAll(' COLLATE "C"', '')],
   postgres: ['ALTER TABLE calls ADD COLUMN rolled_up smallint NOT NULL DEFAULT 0;', TABLES],
 };
