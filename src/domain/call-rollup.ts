@@ -96,7 +96,7 @@ export const rollupLatency = (row: RollupSource): number | null =>
 /**
  * Histogram bins. Latencies within ±EXACT_MAX ms keep a bin of their own, so they are exact. Above,
  * bin k holds (2^((k−1)/8), 2^(k/8)] ms, eight bins per doubling (γ = 2^(1/8)); its value is read as
- * 2γ^k/(γ+1), which is within (γ−1)/(γ+1) < 4.34 % of every value in the bin. Log bins are offset by
+ * 2γ^k/(γ+1), which is within (γ−1)/(γ+1) ≤ 4.33 % of every value in the bin. Log bins are offset by
  * LOG_BIN_OFFSET so they never meet the exact ones; a negative latency (an end stamped before the
  * start by a skewed client clock) gets the negated bin of its magnitude.
  */
