@@ -134,6 +134,8 @@ export interface RollupAnswer {
   starts: readonly number[];
   dims: readonly GroupDimension[];
   matchOp: (opName: string) => boolean;
+  /** Whether the filter names ops (the roll-up then keeps ops apart for matchOp). */
+  filtersOps: boolean;
   prices: PriceBook;
   calls: BucketGroups<CallMetric, RollupGroup<CallMetric>>;
   usage: BucketGroups<UsageMetric, RollupGroup<UsageMetric>>;
@@ -141,16 +143,26 @@ export interface RollupAnswer {
   exactPercentilesUpTo: number;
 }
 
-/** The price of a model over a whole hour, or undefined when it changes within the hour. */
-function hourPrice(prices: PriceBook, model: string, hour: number): LlmPrice | null | undefined {
-  const first = prices.find(model, hour);
-  const last = prices.find(model, hour + ROLLUP_BUCKET_US - 1);
+/**
+ * Buckets the database may sum into: equal widths from the first bucket (UTC, or a zone without a
+ * change of offset in the range), else one hour (hourly rows, mapped to buckets here).
+ */
+function uniformBuckets(starts: readonly number[], start: number): { origin: number; width: number } {
+  const width = starts.length > 1 ? starts[1]! - starts[0]! : 0;
+  const uniform = width > 0 && starts.every((s, i) => s === starts[0]! + i * width);
+  return uniform ? { origin: starts[0]!, width } : { origin: start, width: ROLLUP_BUCKET_US };
+}
+
+/** The price of a model over `from <= t < to`, or undefined when it may change in between. */
+function steadyPrice(prices: PriceBook, model: string, from: number, to: number): LlmPrice | null | undefined {
+  const first = prices.find(model, from);
+  const last = prices.find(model, to - 1);
   if (first !== last) return undefined;
-  // a price chosen at the hour's start that is already effective stays chosen unless a better one
-  // becomes effective, and then the last lookup would differ (domain/costs.ts choosePrice)
+  // a price chosen at the start that is already effective stays chosen unless a better one becomes
+  // effective, and then the last lookup would differ (domain/costs.ts choosePrice)
   if (first === null) return null;
   const effective = (first as { effective_date?: unknown }).effective_date;
-  return typeof effective === 'number' && effective <= hour ? first : undefined;
+  return typeof effective === 'number' && effective <= from ? first : undefined;
 }
 
 /**
@@ -166,7 +178,17 @@ export async function fillFromRollup(store: CallRollupStore, a: RollupAnswer): P
   if (wantUsage) scopes.add(SCOPE_MODEL);
   if (scopes.size === 0) return true;
   const latency = a.calls.plans.some((p) => p.metric === 'latency_ms' && p.percentiles.length > 0);
-  const rows = await store.read(a.projectId, a.start, a.end, [...scopes], latency);
+  const buckets = uniformBuckets(a.starts, a.start);
+  const rows = await store.read({
+    projectId: a.projectId,
+    from: a.start,
+    to: a.end,
+    scopes: [...scopes],
+    latency,
+    ...buckets,
+    byOp: a.dims.includes('op') || a.filtersOps,
+    byStatus: a.dims.includes('status'),
+  });
   const costs = a.usage.plans.some((p) => COST_METRICS.has(p.metric));
   const labelsOf = (row: { op_name: string; status: string }, model: string | null): Labels => {
     const labels: Labels = {};
@@ -185,7 +207,7 @@ export async function fillFromRollup(store: CallRollupStore, a: RollupAnswer): P
   if (wantUsage)
     for (const row of rows.stats) {
       if (row.scope !== SCOPE_MODEL || row.usage_rows === 0 || !a.matchOp(row.op_name)) continue;
-      const price = costs ? hourPrice(a.prices, row.model, row.hour) : null;
+      const price = costs ? steadyPrice(a.prices, row.model, row.hour, row.hour + buckets.width) : null;
       if (price === undefined) return false;
       usageRows.push([row, price]);
     }

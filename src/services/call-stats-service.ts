@@ -251,7 +251,19 @@ export class CallStatsService {
     const { projectId, starts, dims } = q;
     const exactPercentilesUpTo = via === 'auto' ? EXACT_PERCENTILES_UP_TO : 0;
     const window = { start: q.window.start, end: q.window.end };
-    const answer = { projectId, ...window, starts, dims, matchOp, prices, calls, usage, exactPercentilesUpTo };
+    const filtersOps = (q.filter?.op_names?.length ?? 0) > 0;
+    const answer = {
+      projectId,
+      ...window,
+      starts,
+      dims,
+      matchOp,
+      filtersOps,
+      prices,
+      calls,
+      usage,
+      exactPercentilesUpTo,
+    };
     return (await fillFromRollup(this.store.rollups, answer)) ? { usage, calls } : null;
   }
 

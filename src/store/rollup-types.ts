@@ -6,6 +6,25 @@ export interface CallKeyCursor {
   id: string;
 }
 
+/**
+ * A read of the roll-up: hours `from <= hour < to` with a scope in `scopes`, summed in the database
+ * per bucket of `width` µs counted from `origin` (each row's `hour` is then its bucket's start; a
+ * width of one hour returns the hourly rows), keeping `op_name` and `status` apart only when asked
+ * (else they read ''). The latency histogram only when `latency` is set. Rows whose sums are all
+ * zero (everything they counted was deleted) may be returned.
+ */
+export interface RollupRead {
+  projectId: string;
+  from: number;
+  to: number;
+  scopes: readonly number[];
+  latency: boolean;
+  origin: number;
+  width: number;
+  byOp: boolean;
+  byStatus: boolean;
+}
+
 export interface RollupBackfillBatch {
   /** Rows read in this batch (0: the table has been read to its end). */
   read: number;
@@ -22,18 +41,8 @@ export interface RollupBackfillBatch {
 export interface CallRollupStore {
   /** Whether the roll-up counts every call (the backfill has finished, or there was nothing to fill). */
   complete(): Promise<boolean>;
-  /**
-   * Roll-up rows of one project with `from <= hour < to` (hours in microseconds) and a scope in
-   * `scopes`: the sums, and the latency histogram when `latency` is set. Rows whose sums are all zero
-   * (everything they counted was deleted) may be returned.
-   */
-  read(
-    projectId: string,
-    from: number,
-    to: number,
-    scopes: readonly number[],
-    latency: boolean,
-  ): Promise<{ stats: RollupStatsRow[]; latency: RollupLatencyRow[] }>;
+  /** Roll-up rows of one project over a range, summed per bucket (see RollupRead). */
+  read(q: RollupRead): Promise<{ stats: RollupStatsRow[]; latency: RollupLatencyRow[] }>;
   /**
    * One backfill step in one transaction: the next `limit` calls after `after` in key order (all
    * projects), locked, and those not yet counted added to the roll-up and marked counted.

@@ -1,11 +1,10 @@
 import { RollupDelta, SUM_COLUMNS, type RollupLatencyRow, type RollupStatsRow } from '../../domain/call-rollup.js';
-import type { CallKeyCursor, CallRollupStore, RollupBackfillBatch } from '../rollup-types.js';
+import type { CallKeyCursor, CallRollupStore, RollupBackfillBatch, RollupRead } from '../rollup-types.js';
 import { ROLLUP_SOURCE_COLUMNS, rollupUpserts, toRollupSource } from './call-rollup-sql.js';
 import { frag, raw, sqlTag, type SqlTag } from './sql-tag.js';
 import { all, runAll, type TxDialect, type TxRunner } from './sql-tx.js';
 
 const STATE = 'calls_hourly';
-const KEY_COLUMNS = 'hour, op_name, status, scope, model';
 
 const keyFields = (r: Record<string, unknown>, projectId: string) => ({
   project_id: projectId,
@@ -37,30 +36,33 @@ export class SqlCallRollupStore implements CallRollupStore {
     return row !== undefined && Number(row.complete) === 1;
   }
 
-  async read(
-    projectId: string,
-    from: number,
-    to: number,
-    scopes: readonly number[],
-    latency: boolean,
-  ): Promise<{ stats: RollupStatsRow[]; latency: RollupLatencyRow[] }> {
+  async read(q: RollupRead): Promise<{ stats: RollupStatsRow[]; latency: RollupLatencyRow[] }> {
     const sql = this.#sql;
-    const where = frag`project_id = ${projectId} AND hour >= ${from} AND hour < ${to} AND scope IN ${[...scopes]}`;
+    const where = frag`project_id = ${q.projectId} AND hour >= ${q.from} AND hour < ${q.to} AND scope IN ${[...q.scopes]}`;
+    // the bucket start, op and status as the answer groups them; summed here so few rows cross over
+    // CAST: SQLite binds JavaScript numbers as REAL, and a REAL division would not truncate
+    const bucket = frag`${q.origin} + CAST((hour - ${q.origin}) / ${q.width} AS BIGINT) * ${q.width}`;
+    const op = raw(q.byOp ? 'op_name' : "''");
+    const status = raw(q.byStatus ? 'status' : "''");
+    const keys = frag`${bucket} AS hour, ${op} AS op_name, ${status} AS status, scope, model`;
+    const sums = raw(SUM_COLUMNS.map((c) => `SUM(${c}) AS ${c}`).join(', '));
+    // grouped by position: the bucket expression binds its own parameters wherever it is written
     const stats = await this.tx.read<Record<string, unknown>>(
-      sql`SELECT ${raw(KEY_COLUMNS)}, ${raw(SUM_COLUMNS.join(', '))} FROM call_rollups WHERE ${where}`,
+      sql`SELECT ${keys}, ${sums} FROM call_rollups WHERE ${where} GROUP BY 1, 2, 3, 4, 5`,
     );
-    const bins = latency
+    const bins = q.latency
       ? await this.tx.read<Record<string, unknown>>(
-          sql`SELECT ${raw(KEY_COLUMNS)}, bin, calls FROM call_rollup_latency WHERE ${where} AND calls <> 0`,
+          sql`SELECT ${keys}, bin, SUM(calls) AS calls FROM call_rollup_latency WHERE ${where} AND calls <> 0
+            GROUP BY 1, 2, 3, 4, 5, 6`,
         )
       : [];
     return {
       stats: stats.map((r) => {
-        const row = keyFields(r, projectId) as RollupStatsRow;
+        const row = keyFields(r, q.projectId) as RollupStatsRow;
         for (const c of SUM_COLUMNS) row[c] = Number(r[c]);
         return row;
       }),
-      latency: bins.map((r) => ({ ...keyFields(r, projectId), bin: Number(r.bin), calls: Number(r.calls) })),
+      latency: bins.map((r) => ({ ...keyFields(r, q.projectId), bin: Number(r.bin), calls: Number(r.calls) })),
     };
   }
 

@@ -4,8 +4,9 @@ import type { CallStatsReq } from '../../../src/schemas/calls-stats.js';
 import { CallStatsService } from '../../../src/services/call-stats-service.js';
 import { ProjectAccess } from '../../../src/services/project-access.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
-import { start } from './parts.js';
-import { ADMIN, compareAll, HOUR, PRICES, T0, writeRandom } from './rollup-fixture.js';
+import { end, start } from './parts.js';
+import type { PriceLookup } from '../../../src/services/price-lookup.js';
+import { ADMIN, compareAll, HOUR, PRICE_A, PRICES, T0, writeRandom } from './rollup-fixture.js';
 
 /**
  * The call roll-up (docs/call-rollups.md) on every adapter: after randomised writes (starts re-sent
@@ -64,6 +65,27 @@ forEachAdapter('call roll-up', (store) => {
       ];
       for (const change of refused)
         assert.equal(await service.callStatsVia(ADMIN, { ...base, ...change }, 'rollup'), null, JSON.stringify(change));
+      // a price that takes effect inside a bucket: costs need the scan; at a bucket boundary they do not
+      const priceAt = (effective: number): PriceLookup => ({
+        forProject: async () => {
+          const price = { ...PRICE_A, effective_date: effective };
+          return {
+            find: (model: string, at: number) => (model === 'gpt-a' ? (at >= effective ? price : PRICE_A) : null),
+          };
+        },
+      });
+      const costs: CallStatsReq = { ...base, usage_metrics: [{ metric: 'total_cost' }] };
+      const usage = JSON.stringify({ usage: { 'gpt-a': { prompt_tokens: 10, completion_tokens: 2 } } });
+      const at = T0 + 5 * HOUR + 600_000_000;
+      await store().calls.write([
+        start(projectId, 'priced', { started_at: at }),
+        end(projectId, 'priced', { ended_at: at + 1_000_000, summary: usage }),
+      ]);
+      const inside = new CallStatsService(store(), new ProjectAccess(store()), priceAt(T0 + 5 * HOUR + 1_200_000_000));
+      assert.equal(await inside.callStatsVia(ADMIN, costs, 'rollup'), null);
+      assert.ok(await inside.callStatsVia(ADMIN, base, 'rollup'));
+      const boundary = new CallStatsService(store(), new ProjectAccess(store()), priceAt(T0 + 5 * HOUR));
+      assert.ok(await boundary.callStatsVia(ADMIN, costs, 'rollup'));
       // auto answers latency percentiles over few calls by the scan (exact)
       const pct: CallStatsReq = { ...base, call_metrics: [{ metric: 'latency_ms', percentiles: [50] }] };
       assert.equal((await service.callStatsVia(ADMIN, pct, 'auto'))!.path, 'scan');

@@ -26,18 +26,18 @@ export const ADMIN: Caller = {
   keyId: null,
 };
 
-/** Prices effective long before the data (a price lookup, not the store): one model priced, one not. */
+/** gpt-a's price, effective long before the data. */
+export const PRICE_A: LlmPrice & { effective_date: number } = {
+  prompt_token_cost: 0.000003,
+  completion_token_cost: 0.000015,
+  cache_read_input_token_cost: 0,
+  cache_creation_input_token_cost: 0,
+  effective_date: 0,
+};
+
+/** A price lookup (not the store): gpt-a priced, claude-b not. */
 export const PRICES: PriceLookup = {
-  forProject: async () => {
-    const a: LlmPrice & { effective_date: number } = {
-      prompt_token_cost: 0.000003,
-      completion_token_cost: 0.000015,
-      cache_read_input_token_cost: 0,
-      cache_creation_input_token_cost: 0,
-      effective_date: 0,
-    };
-    return { find: (model: string) => (model === 'gpt-a' ? a : null) };
-  },
+  forProject: async () => ({ find: (model: string) => (model === 'gpt-a' ? PRICE_A : null) }),
 };
 
 /** A small deterministic generator (mulberry32), so a failure reproduces. */
