@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { RollupDelta } from '../../domain/call-rollup.js';
 import { collectDescendants } from '../../domain/call-tree.js';
 import type { CallPart } from '../types.js';
-import { applyRollupDelta, rolledUpWrite } from './rollup-writes.js';
+import { applyRollupDelta, RolledUpCalls, rolledUpWrite } from './rollup-writes.js';
 import { writerStatement } from './statements.js';
 
 /**
@@ -78,13 +78,13 @@ export function callPartRow(p: CallPart): CallPartRow {
 export function writeCallParts(db: Database.Database, rows: CallPartRow[]): void {
   const statements = [writerStatement(db, START_SQL), writerStatement(db, END_SQL), writerStatement(db, UPDATE_SQL)];
   const changeSeq = writerStatement(db, NEXT_CHANGE_SQL).pluck().get() as number;
-  // the roll-up follows each part in this write's savepoint (rollup-writes.ts)
-  const delta = new RollupDelta();
+  // the roll-up follows the write in its savepoint (rollup-writes.ts)
+  const touched = new RolledUpCalls(db);
   for (const row of rows) {
-    const statement = statements[row[0] as number]!;
-    rolledUpWrite(db, delta, row[1] as string, row[2] as string, () => statement.run([...row.slice(1), changeSeq]));
+    touched.before(row[1] as string, row[2] as string);
+    statements[row[0] as number]!.run([...row.slice(1), changeSeq]);
   }
-  applyRollupDelta(db, delta);
+  touched.apply();
 }
 
 /** Tombstones the calls and every live descendant in their traces; returns how many ids were marked. */

@@ -54,3 +54,30 @@ export function rolledUpWrite(
   write();
   addRow(delta, projectId, rollupSource(db, projectId, id));
 }
+
+/**
+ * The calls one write changes, for the roll-up: each call's columns are read before its first part
+ * and after the last, so a start and an end in the same write cost two reads, not four (the
+ * contributions in between cancel out).
+ */
+export class RolledUpCalls {
+  readonly #before = new Map<string, { projectId: string; id: string; row: RollupSourceRow | undefined }>();
+
+  constructor(private readonly db: Database.Database) {}
+
+  /** Call before each part is applied. */
+  before(projectId: string, id: string): void {
+    const key = `${projectId}\u0000${id}`;
+    if (!this.#before.has(key)) this.#before.set(key, { projectId, id, row: rollupSource(this.db, projectId, id) });
+  }
+
+  /** Call after every part is applied: moves the roll-up by the difference. */
+  apply(): void {
+    const delta = new RollupDelta();
+    for (const { projectId, id, row } of this.#before.values()) {
+      subtractRow(delta, projectId, row);
+      addRow(delta, projectId, rollupSource(this.db, projectId, id));
+    }
+    applyRollupDelta(this.db, delta);
+  }
+}
