@@ -200,7 +200,7 @@ export async function fillFromRollup(store: CallRollupStore, a: RollupAnswer): P
   if (latency) {
     let ended = 0;
     for (const row of rows.stats) if (callScope(row.scope) && a.matchOp(row.op_name)) ended += row.latency_count;
-    if (ended <= a.exactPercentilesUpTo) return false;
+    if (a.exactPercentilesUpTo > 0 && ended <= a.exactPercentilesUpTo) return false;
   }
   // pass 1 prices: bail out before any group is made
   const usageRows: Array<[RollupStatsRow, LlmPrice | null]> = [];

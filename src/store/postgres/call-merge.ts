@@ -80,7 +80,8 @@ export const UPSERT_SQL = `
 
 /** UPSERT_SQL returning what the call roll-up reads of each written row (postgres/rollup-writes.ts). */
 export const UPSERT_RETURNING_SQL = `${UPSERT_SQL}
-  RETURNING project_id, id, started_at, deleted_at, op_name, ended_at, exception, summary::text AS summary`;
+  RETURNING project_id, id, started_at, deleted_at, op_name, ended_at, exception, summary::text AS summary,
+    (xmax = 0) AS inserted`;
 
 /** The JSON array parameter of UPSERT_SQL. */
 export function upsertPayload(rows: readonly MergedCall[]): string {

@@ -4,7 +4,13 @@ import { RollupDelta } from '../../domain/call-rollup.js';
 import { mergeParts, UPSERT_RETURNING_SQL, upsertPayload, type MergedCall } from './call-merge.js';
 import { OverloadedError } from '../../errors/app-error.js';
 import { mapPgError } from './pg-support.js';
-import { addSources, applyRollupDelta, lockAndReadSources, subtractSources } from './rollup-writes.js';
+import {
+  addSources,
+  applyRollupDelta,
+  checkNoneAppeared,
+  lockAndReadSources,
+  subtractSources,
+} from './rollup-writes.js';
 import { inTransaction } from './transaction.js';
 
 interface Pending {
@@ -140,12 +146,14 @@ export class CallWriter {
 /** The batch's upsert with the call roll-up kept in step, on a client inside a transaction. */
 async function writeRolledUp(client: pg.PoolClient, rows: MergedCall[]): Promise<void> {
   const delta = new RollupDelta();
-  subtractSources(delta, await lockAndReadSources(client, rows));
+  const before = await lockAndReadSources(client, rows);
+  subtractSources(delta, before);
   const written = await client.query({
     name: 'heddle_calls_upsert',
     text: UPSERT_RETURNING_SQL,
     values: [upsertPayload(rows)],
   });
+  checkNoneAppeared(before, written.rows);
   addSources(delta, written.rows);
   await applyRollupDelta(client, delta);
 }

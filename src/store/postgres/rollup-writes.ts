@@ -10,9 +10,10 @@ import {
 
 /**
  * The call roll-up's share of the PostgreSQL call writes (docs/call-rollups.md), in the transaction
- * of the write. Rows are made to exist and locked first, in the writer's lock order, so the columns
- * read are the ones the write then changes even when another node writes the same call at once;
- * the write returns the new columns; the merged delta is added in key order.
+ * of the write. Existing rows are locked first, in the writer's lock order, so the columns read are
+ * the ones the write then changes; a row another transaction inserts in between is caught by the
+ * write's `inserted` flag and the transaction retried; the write returns the new columns; the merged
+ * delta is added in key order.
  */
 
 /** Key order of the batch: the writer's one lock order (call-merge.ts). */
@@ -21,12 +22,8 @@ export type CallKey = { project_id: string; id: string };
 const keysPayload = (keys: readonly CallKey[]): string =>
   JSON.stringify(keys.map((k) => ({ p: k.project_id, i: k.id })));
 
-const ENSURE_SQL = `INSERT INTO calls (project_id, id)
-  SELECT e->>'p', e->>'i' FROM jsonb_array_elements($1::jsonb) AS e
-  ON CONFLICT (project_id, id) DO NOTHING`;
-
 /** Source columns, `summary` as JSON text (RollupDelta parses it as SQLite's text). */
-export const PG_SOURCE_COLUMNS = `started_at, deleted_at, op_name, ended_at, exception, summary::text AS summary, rolled_up`;
+const PG_SOURCE_COLUMNS = `started_at, deleted_at, op_name, ended_at, exception, summary::text AS summary, rolled_up`;
 
 const LOCK_SQL = `SELECT c.project_id, c.id, ${PG_SOURCE_COLUMNS.replace(/(^|, )(\w+)/g, '$1c.$2')}
   FROM calls c JOIN (SELECT e->>'p' AS p, e->>'i' AS i FROM jsonb_array_elements($1::jsonb) AS e) k
@@ -35,16 +32,27 @@ const LOCK_SQL = `SELECT c.project_id, c.id, ${PG_SOURCE_COLUMNS.replace(/(^|, )
 
 type KeyedSource = RollupSourceRow & CallKey;
 
-/**
- * Makes every call of the batch exist (an empty row adds nothing) and locks it, returning what each
- * contributed before the write: a concurrent first write of the same call waits here for the other
- * transaction, so the columns read are the committed ones.
- */
+/** Locks the batch's existing calls in key order and returns what each contributed before the write. */
 export async function lockAndReadSources(client: pg.PoolClient, keys: readonly CallKey[]): Promise<KeyedSource[]> {
-  const payload = keysPayload(keys);
-  await client.query(ENSURE_SQL, [payload]);
-  const { rows } = await client.query<KeyedSource>(LOCK_SQL, [payload]);
+  const { rows } = await client.query<KeyedSource>(LOCK_SQL, [keysPayload(keys)]);
   return rows;
+}
+
+/**
+ * A call the write found existing (`inserted` false) that the lock did not see was inserted by a
+ * concurrent transaction in between: its old columns are unknown, so the transaction is retried
+ * (transaction.ts retries a serialization failure), and the next lock sees the row.
+ */
+export function checkNoneAppeared(
+  locked: readonly CallKey[],
+  written: readonly (CallKey & { inserted: boolean })[],
+): void {
+  const seen = new Set(locked.map((k) => `${k.project_id}\u0000${k.id}`));
+  for (const row of written)
+    if (!row.inserted && !seen.has(`${row.project_id}\u0000${row.id}`))
+      throw Object.assign(new Error('a call was written concurrently; retrying for the call roll-up'), {
+        code: '40001',
+      });
 }
 
 /** Subtracts the counted rows' old contributions. */

@@ -79,12 +79,22 @@ export function writeCallParts(db: Database.Database, rows: CallPartRow[]): void
   const statements = [writerStatement(db, START_SQL), writerStatement(db, END_SQL), writerStatement(db, UPDATE_SQL)];
   const changeSeq = writerStatement(db, NEXT_CHANGE_SQL).pluck().get() as number;
   // the roll-up follows the write in its savepoint (rollup-writes.ts)
-  const touched = new RolledUpCalls(db);
+  const rollup = new RolledUpCalls(db);
   for (const row of rows) {
-    touched.before(row[1] as string, row[2] as string);
+    rollUp(rollup, row);
     statements[row[0] as number]!.run([...row.slice(1), changeSeq]);
   }
-  touched.apply();
+  rollup.apply();
+}
+
+/** What a part changes of the columns the roll-up reads (positions as `callPartRow` lays them out). */
+function rollUp(rollup: RolledUpCalls, row: CallPartRow): void {
+  const projectId = row[1] as string;
+  const id = row[2] as string;
+  if (row[0] === START) rollup.started(projectId, id, row[3] as string | null, row[10] as number | null);
+  else if (row[0] === END)
+    rollup.ended(projectId, id, row[3] as number | null, row[4] as string | null, row[6] as string | null);
+  else rollup.touched(projectId, id);
 }
 
 /** Tombstones the calls and every live descendant in their traces; returns how many ids were marked. */

@@ -39,6 +39,28 @@ forEachAdapter('call roll-up', (store) => {
   );
 
   test(
+    'starts and ends of the same new calls written at once, in separate writes, are each counted once',
+    guard(async () => {
+      const projectId = freshProject();
+      const usage = JSON.stringify({
+        usage: { 'gpt-a': { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 } },
+      });
+      for (let round = 0; round < 5; round += 1) {
+        const writes: Promise<void>[] = [];
+        for (let i = 0; i < 60; i += 1) {
+          const id = `k${round}-${i}`;
+          const at = T0 + ((round * 60 + i) % 70) * HOUR + 1000;
+          writes.push(store().calls.write([start(projectId, id, { started_at: at })]));
+          writes.push(store().calls.write([end(projectId, id, { ended_at: at + i * 1000, summary: usage })]));
+          if (i % 3 === 0) writes.push(store().calls.write([start(projectId, id, { started_at: at })]));
+        }
+        await Promise.all(writes);
+      }
+      assert.ok((await compareAll(store(), projectId)) > 0);
+    }),
+  );
+
+  test(
     'requests the roll-up cannot answer exactly go to the scan',
     guard(async () => {
       const projectId = freshProject();
