@@ -143,9 +143,6 @@ export function histogramPercentile(bins: ReadonlyMap<number, number>, p: number
   return a + (at(hi) - a) * (rank - lo);
 }
 
-const keyOf = (k: RollupKey): string =>
-  `${k.project_id}\u0000${k.hour}\u0000${k.op_name}\u0000${k.status}\u0000${k.scope}\u0000${k.model}`;
-
 /**
  * Changes to the roll-up collected over one transaction: contributions added (sign 1) or taken
  * away (sign −1), merged per key so each roll-up row is written once.
@@ -157,31 +154,41 @@ export class RollupDelta {
   /** Adds (sign 1) or subtracts (sign −1) what `row` contributes; a row not started or deleted adds nothing. */
   add(projectId: string, row: RollupSource, sign: 1 | -1): void {
     if (row.started_at == null || row.deleted_at != null) return;
-    const base = {
-      project_id: projectId,
-      hour: Math.floor(row.started_at / ROLLUP_BUCKET_US) * ROLLUP_BUCKET_US,
-      op_name: row.op_name ?? '',
-      status: rollupStatus(row),
-    };
+    const hour = Math.floor(row.started_at / ROLLUP_BUCKET_US) * ROLLUP_BUCKET_US;
+    const opName = row.op_name ?? '';
+    const status = rollupStatus(row);
     const latency = rollupLatency(row);
-    const error = row.exception != null ? 1 : 0;
-    const callSums = (s: RollupSums): void => {
+    const bin = latency === null ? 0 : latencyBin(latency);
+    const error = row.exception != null ? sign : 0;
+    // keys built once per call and scope: this runs for every call written (ingest's hot path)
+    const prefix = `${projectId}\u0000${hour}\u0000${opName}\u0000${status}\u0000`;
+    const callRow = (scope: number, model: string): RollupStatsRow => {
+      const key = `${prefix}${scope}\u0000${model}`;
+      let s = this.#stats.get(key);
+      if (!s) {
+        s = { project_id: projectId, hour, op_name: opName, status, scope, model, ...emptySums() };
+        this.#stats.set(key, s);
+      }
       s.calls += sign;
-      s.errors += sign * error;
+      s.errors += error;
       if (latency !== null) {
         s.latency_count += sign;
         s.latency_sum += sign * latency;
         if (latency !== 0) s.latency_nonzero += sign;
+        const binKey = `${key}\u0000${bin}`;
+        let b = this.#latency.get(binKey);
+        if (!b) {
+          b = { project_id: projectId, hour, op_name: opName, status, scope, model, bin, calls: 0 };
+          this.#latency.set(binKey, b);
+        }
+        b.calls += sign;
       }
-    };
-    const callRow = (scope: number, model: string): RollupStatsRow => {
-      const s = this.#row({ ...base, scope, model });
-      callSums(s);
-      if (latency !== null) this.#bin({ ...base, scope, model }, latencyBin(latency), sign);
       return s;
     };
     callRow(SCOPE_ALL, '');
-    const entries = usageEntries(row.summary);
+    // a summary without usage is not parsed; summaries are stored as JSON.stringify writes them
+    // (call-service.ts; PostgreSQL prints JSONB alike), so a usage key reads exactly `"usage"`
+    const entries = row.summary !== null && row.summary.includes('"usage"') ? usageEntries(row.summary) : [];
     if (entries.length === 0) callRow(SCOPE_NO_USAGE, '');
     for (const u of entries) {
       const s = callRow(SCOPE_MODEL, u.model);
@@ -207,20 +214,6 @@ export class RollupDelta {
 
   get empty(): boolean {
     return this.statsRows().length === 0 && this.latencyRows().length === 0;
-  }
-
-  #row(key: RollupKey): RollupStatsRow {
-    const k = keyOf(key);
-    let row = this.#stats.get(k);
-    if (!row) this.#stats.set(k, (row = { ...key, ...emptySums() }));
-    return row;
-  }
-
-  #bin(key: RollupKey, bin: number, sign: number): void {
-    const k = `${keyOf(key)}\u0000${bin}`;
-    let row = this.#latency.get(k);
-    if (!row) this.#latency.set(k, (row = { ...key, bin, calls: 0 }));
-    row.calls += sign;
   }
 }
 
