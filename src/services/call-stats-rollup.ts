@@ -184,7 +184,8 @@ export async function fillFromRollup(store: CallRollupStore, a: RollupAnswer): P
     from: a.start,
     to: a.end,
     scopes: [...scopes],
-    latency,
+    // histograms only for the call scopes (usage needs none)
+    latencyScopes: latency ? (byModel ? [SCOPE_MODEL, SCOPE_NO_USAGE] : [SCOPE_ALL]) : [],
     ...buckets,
     byOp: a.dims.includes('op') || a.filtersOps,
     byStatus: a.dims.includes('status'),

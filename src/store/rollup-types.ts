@@ -10,7 +10,7 @@ export interface CallKeyCursor {
  * A read of the roll-up: hours `from <= hour < to` with a scope in `scopes`, summed in the database
  * per bucket of `width` µs counted from `origin` (each row's `hour` is then its bucket's start; a
  * width of one hour returns the hourly rows), keeping `op_name` and `status` apart only when asked
- * (else they read ''). The latency histogram only when `latency` is set. Rows whose sums are all
+ * (else they read ''). The latency histogram only for `latencyScopes`. Rows whose sums are all
  * zero (everything they counted was deleted) may be returned.
  */
 export interface RollupRead {
@@ -18,7 +18,8 @@ export interface RollupRead {
   from: number;
   to: number;
   scopes: readonly number[];
-  latency: boolean;
+  /** Scopes whose latency histogram to read; none: no histogram. */
+  latencyScopes: readonly number[];
   origin: number;
   width: number;
   byOp: boolean;

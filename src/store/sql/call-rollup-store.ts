@@ -50,12 +50,14 @@ export class SqlCallRollupStore implements CallRollupStore {
     const stats = await this.tx.read<Record<string, unknown>>(
       sql`SELECT ${keys}, ${sums} FROM call_rollups WHERE ${where} GROUP BY 1, 2, 3, 4, 5`,
     );
-    const bins = q.latency
-      ? await this.tx.read<Record<string, unknown>>(
-          sql`SELECT ${keys}, bin, SUM(calls) AS calls FROM call_rollup_latency WHERE ${where} AND calls <> 0
-            GROUP BY 1, 2, 3, 4, 5, 6`,
-        )
-      : [];
+    const range = frag`project_id = ${q.projectId} AND hour >= ${q.from} AND hour < ${q.to}`;
+    const bins =
+      q.latencyScopes.length > 0
+        ? await this.tx.read<Record<string, unknown>>(
+            sql`SELECT ${keys}, bin, SUM(calls) AS calls FROM call_rollup_latency
+              WHERE ${range} AND scope IN ${[...q.latencyScopes]} AND calls <> 0 GROUP BY 1, 2, 3, 4, 5, 6`,
+          )
+        : [];
     return {
       stats: stats.map((r) => {
         const row = keyFields(r, q.projectId) as RollupStatsRow;
