@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { test, type TestContext } from 'node:test';
+import { loadConfig } from '../../../src/config/config.js';
 import { CallStatsService } from '../../../src/services/call-stats-service.js';
+import { createServices } from '../../../src/services/index.js';
 import { ProjectAccess } from '../../../src/services/project-access.js';
 import { RollupBackfillStarter, runBackfill } from '../../../src/services/rollup/rollup-backfill.js';
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
@@ -92,4 +95,40 @@ test('PostgreSQL: the backfill fills the roll-up of an upgraded store while call
       for (const q of UPGRADED) await c.query(q);
     }),
   );
+});
+
+test('a node queues the backfill on start, a job runner runs it, and the log says when it is done', async (t: TestContext) => {
+  const file = tempSqliteFile(t);
+  let store = new SqliteStore({ file });
+  await store.migrate();
+  await writeRandom(store, 'acme/one', 31, 200);
+  await store.close();
+  withSqlite(file, (db) => UPGRADED.forEach((q) => db.exec(q)));
+  store = new SqliteStore({ file });
+  await store.migrate();
+  const services = createServices(store, loadConfig({ HEDDLE_DATA_DIR: path.dirname(file) }));
+  const lines: string[] = [];
+  const log = {
+    info: (_obj: Record<string, unknown>, msg: string) => void lines.push(msg),
+    warn: (_obj: Record<string, unknown>, msg: string) => void lines.push(msg),
+    error: (_obj: Record<string, unknown>, msg: string) => void lines.push(msg),
+  };
+  try {
+    await services.rollupBackfill.start(log);
+    services.jobs.start(log);
+    const deadline = Date.now() + 30_000;
+    while (!(await store.rollups.complete())) {
+      assert.ok(Date.now() < deadline, `backfill not done in 30 s; log: ${lines.join(' | ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(lines.some((l) => l.startsWith('call roll-up backfill queued')));
+    while (!lines.some((l) => l.startsWith('call roll-up backfill complete'))) {
+      assert.ok(Date.now() < deadline, `no completion line; log: ${lines.join(' | ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok((await compareAll(store, 'acme/one')) > 0);
+  } finally {
+    await services.jobs.stop();
+    await store.close();
+  }
 });
