@@ -19,23 +19,31 @@ import {
 /** Key order of the batch: the writer's one lock order (call-merge.ts). */
 export type CallKey = { project_id: string; id: string };
 
-const keysPayload = (keys: readonly CallKey[]): string =>
-  JSON.stringify(keys.map((k) => ({ p: k.project_id, i: k.id })));
-
 /** Source columns, `summary` as JSON text (RollupDelta parses it as SQLite's text). */
 const PG_SOURCE_COLUMNS = `started_at, deleted_at, op_name, ended_at, exception, summary::text AS summary, rolled_up`;
 
+/** One project's calls: under Citus a locking read must stay on one shard, and a project is one. */
 const LOCK_SQL = `SELECT c.project_id, c.id, ${PG_SOURCE_COLUMNS.replace(/(^|, )(\w+)/g, '$1c.$2')}
-  FROM calls c JOIN (SELECT e->>'p' AS p, e->>'i' AS i FROM jsonb_array_elements($1::jsonb) AS e) k
-    ON c.project_id = k.p AND c.id = k.i
-  ORDER BY c.project_id, c.id FOR UPDATE OF c`;
+  FROM calls c WHERE c.project_id = $1::text AND c.id = ANY($2::text[])
+  ORDER BY c.id FOR UPDATE OF c`;
 
 type KeyedSource = RollupSourceRow & CallKey;
 
 /** Locks the batch's existing calls in key order and returns what each contributed before the write. */
 export async function lockAndReadSources(client: pg.PoolClient, keys: readonly CallKey[]): Promise<KeyedSource[]> {
-  const { rows } = await client.query<KeyedSource>(LOCK_SQL, [keysPayload(keys)]);
-  return rows;
+  const byProject = new Map<string, string[]>();
+  for (const k of keys) {
+    const ids = byProject.get(k.project_id);
+    if (ids) ids.push(k.id);
+    else byProject.set(k.project_id, [k.id]);
+  }
+  const out: KeyedSource[] = [];
+  // projects in key order, as the batch is sorted (call-merge.ts): the writers' one lock order
+  for (const project of [...byProject.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const { rows } = await client.query<KeyedSource>(LOCK_SQL, [project, byProject.get(project)]);
+    out.push(...rows);
+  }
+  return out;
 }
 
 /**

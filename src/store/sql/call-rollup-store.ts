@@ -68,33 +68,55 @@ export class SqlCallRollupStore implements CallRollupStore {
     };
   }
 
-  backfillBatch(after: CallKeyCursor | null, limit: number): Promise<RollupBackfillBatch> {
+  /**
+   * One project per batch: a locking read stays within one project, which under Citus is one shard
+   * (a locking scan across shards is refused there). A project read to its end moves the cursor to
+   * the next project with calls (`id` '' sorts before every id).
+   */
+  async backfillBatch(after: CallKeyCursor | null, limit: number): Promise<RollupBackfillBatch> {
+    let cursor = after ?? (await this.#firstCallOf(null));
+    while (cursor !== null) {
+      const batch = await this.#backfillProject(cursor.project_id, cursor.id, limit);
+      if (batch.read > 0) return batch;
+      cursor = await this.#firstCallOf(cursor.project_id);
+    }
+    return { read: 0, added: 0, next: null };
+  }
+
+  /** The cursor before the first call of the next project after `project` (or the first), null after the last. */
+  async #firstCallOf(project: string | null): Promise<CallKeyCursor | null> {
+    const sql = this.#sql;
+    const after = project === null ? frag`` : frag`WHERE project_id > ${project}`;
+    const [row] = await this.tx.read<{ p: string | null }>(sql`SELECT MIN(project_id) AS p FROM calls ${after}`);
+    return row?.p == null ? null : { project_id: String(row.p), id: '' };
+  }
+
+  #backfillProject(project: string, afterId: string, limit: number): Promise<RollupBackfillBatch> {
     const sql = this.#sql;
     const d = this.dialect.d;
     const forUpdate = raw(this.dialect.forUpdate);
-    const from = after === null ? frag`` : frag`WHERE (project_id, id) > (${after.project_id}, ${after.id})`;
     return this.tx.transaction(function* () {
       // locked in key order, the call writers' lock order: a concurrent write of one of these calls
       // either comes first (and marks it counted) or waits and then sees it counted
-      const rows = yield* all<Record<string, unknown>>(sql`SELECT project_id, id, ${raw(ROLLUP_SOURCE_COLUMNS)}
-        FROM calls ${from} ORDER BY project_id, id LIMIT ${limit} ${forUpdate}`);
+      const rows = yield* all<Record<string, unknown>>(sql`SELECT id, ${raw(ROLLUP_SOURCE_COLUMNS)} FROM calls
+        WHERE project_id = ${project} AND id > ${afterId} ORDER BY id LIMIT ${limit} ${forUpdate}`);
       const delta = new RollupDelta();
-      const counted: { project_id: string; id: string }[] = [];
+      const counted: string[] = [];
       for (const row of rows) {
         const source = toRollupSource(row);
         if (source.rolled_up === 1) continue;
-        delta.add(String(row.project_id), source, 1);
-        counted.push({ project_id: String(row.project_id), id: String(row.id) });
+        delta.add(project, source, 1);
+        counted.push(String(row.id));
       }
       const marks = counted.map(
-        (k) => sql`UPDATE calls SET rolled_up = 1 WHERE project_id = ${k.project_id} AND id = ${k.id}`,
+        (id) => sql`UPDATE calls SET rolled_up = 1 WHERE project_id = ${project} AND id = ${id}`,
       );
       if (marks.length > 0) yield* runAll([...marks, ...rollupUpserts(delta, d)]);
       const last = rows[rows.length - 1];
       return {
         read: rows.length,
         added: counted.length,
-        next: last === undefined ? null : { project_id: String(last.project_id), id: String(last.id) },
+        next: last === undefined ? null : { project_id: project, id: String(last.id) },
       };
     });
   }
