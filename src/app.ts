@@ -151,6 +151,8 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   // Retention runs (docs/export.md "Retention") are queued by every node's scheduler, run by the job runners.
   app.addHook('onReady', async () => services.retentionScheduler.start(app.log));
   app.addHook('onClose', async () => services.retentionScheduler.stop());
+  // The call roll-up's backfill (docs/call-rollups.md), queued when a migrated store has calls it lacks.
+  app.addHook('onReady', async () => services.rollupBackfill.start(app.log));
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;

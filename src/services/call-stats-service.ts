@@ -10,9 +10,19 @@ import type { Caller } from './auth-service.js';
 import { checkFilter } from './call-query-service.js';
 import { NO_PRICE_BOOK, NO_PRICES, type PriceBook, type PriceLookup } from './price-lookup.js';
 import type { ProjectAccess } from './project-access.js';
+import { BucketGroups, type GroupColumns, type Labels } from './call-stats-groups.js';
+import { fillFromRollup, hourAligned, opMatcher, plansFit, RollupGroup } from './call-stats-rollup.js';
+
+export { MAX_GROUPED_ROWS } from './call-stats-groups.js';
 
 /** docs/spec/calls.md §4.9: at most this many buckets; a finer granularity is raised. */
 export const MAX_BUCKETS = 10_000;
+/**
+ * Our choice (docs/call-rollups.md): latency percentiles over at most this many ended calls come
+ * from the scan, exact (about 75 ms of scan on the 2-core bench machine); above, from the roll-up's
+ * histogram, within LATENCY_RELATIVE_ERROR.
+ */
+export const EXACT_PERCENTILES_UP_TO = 10_000;
 /** Our choice (§4.9): the longest range one request may cover. */
 export const MAX_RANGE_DAYS = 366;
 
@@ -109,78 +119,26 @@ function usageValues(u: ModelUsage, startedAt: number, prices: PriceBook): Recor
   };
 }
 
-/** Labels of one group: a value (null: none) per dimension, in the request's order. */
-type Labels = Record<string, string | null>;
+type ScanGroups<M extends string> = BucketGroups<M, GroupStats<M>>;
+const newGroupStats = <M extends string>(plans: MetricPlan<M>[]): GroupStats<M> => new GroupStats(plans);
+const newRollupGroup = <M extends string>(plans: MetricPlan<M>[]): RollupGroup<M> => new RollupGroup(plans);
 
-/** Our choice: a grouped answer holds at most this many rows (buckets × groups); more is a 400. */
-export const MAX_GROUPED_ROWS = 100_000;
-
-const labelKey = (labels: Labels): string =>
-  Object.values(labels)
-    .map((v) => (v === null ? '\u0001' : v))
-    .join('\u0000');
-
-/** Sorts groups by their labels, dimension by dimension; null (none) last. */
-function compareLabels(a: Labels, b: Labels): number {
-  for (const k of Object.keys(a)) {
-    const x = a[k] ?? null;
-    const y = b[k] ?? null;
-    if (x === y) continue;
-    if (x === null) return 1;
-    if (y === null) return -1;
-    return x < y ? -1 : 1;
-  }
-  return 0;
+/** The groups of an answer, however they were filled. */
+interface StatsGroups {
+  usage: BucketGroups<UsageMetric, GroupColumns<UsageMetric>>;
+  calls: BucketGroups<CallMetric, GroupColumns<CallMetric>>;
 }
 
-/** Groups keyed by bucket index and labels (none for plain call buckets; the model for usage). */
-class BucketGroups<M extends string> {
-  readonly groups = new Map<string, GroupStats<M>>();
-  /** Every label set seen in the range, by key. */
-  readonly labels = new Map<string, Labels>();
-  constructor(
-    readonly plans: MetricPlan<M>[],
-    private readonly buckets: number,
-  ) {}
-
-  add(bucket: number, labels: Labels, values: Record<M, number | null>): void {
-    const lk = labelKey(labels);
-    const key = `${bucket}\u0002${lk}`;
-    let group = this.groups.get(key);
-    if (!group) {
-      group = new GroupStats(this.plans);
-      this.groups.set(key, group);
-      if (!this.labels.has(lk)) {
-        this.labels.set(lk, labels);
-        if (this.labels.size * this.buckets > MAX_GROUPED_ROWS)
-          throw new InvalidRequestError(
-            `The answer would exceed ${MAX_GROUPED_ROWS} rows (buckets × groups): use a coarser granularity, a shorter range or a narrower filter`,
-          );
-      }
-    }
-    group.add(values);
-  }
-
-  /**
-   * Every bucket, even empty ones (gap filling), times every label set seen in the range; `always`
-   * adds the empty label set when nothing was seen (plain call buckets are emitted without calls).
-   */
-  rows(starts: readonly number[], sumOnly: (metric: M) => boolean, always: Labels | null): Record<string, unknown>[] {
-    const empty = new GroupStats(this.plans);
-    const sets = [...this.labels.entries()].sort((a, b) => compareLabels(a[1], b[1]));
-    if (sets.length === 0 && always) sets.push([labelKey(always), always]);
-    const out: Record<string, unknown>[] = [];
-    starts.forEach((start, i) => {
-      const timestamp = formatMicros(start);
-      for (const [lk, labels] of sets)
-        out.push({
-          timestamp,
-          ...labels,
-          ...(this.groups.get(`${i}\u0002${lk}`) ?? empty).columns(this.plans, sumOnly),
-        });
-    });
-    return out;
-  }
+/** A validated request. */
+interface StatsQuery {
+  projectId: string;
+  filter: CallsFilter | null;
+  window: StatsWindow;
+  starts: readonly number[];
+  dims: readonly GroupDimension[];
+  capBuckets: number;
+  usagePlans: MetricPlan<UsageMetric>[];
+  callPlans: MetricPlan<CallMetric>[];
 }
 
 /** A call's status for grouping: error (an exception), running (no end yet) or success. */
@@ -219,19 +177,49 @@ export class CallStatsService {
     private readonly prices: PriceLookup = NO_PRICES,
   ) {}
 
+  #complete = false;
+
   async callStats(caller: Caller, req: CallStatsReq): Promise<CallStatsRes> {
+    return (await this.callStatsVia(caller, req, 'auto'))!.res;
+  }
+
+  /**
+   * `callStats` through a chosen path: `scan` reads the calls, `rollup` the hourly roll-up
+   * (docs/call-rollups.md; null when the request cannot be answered from it), `auto` the roll-up
+   * when it can answer, else the scan. Reports which path answered.
+   */
+  async callStatsVia(
+    caller: Caller,
+    req: CallStatsReq,
+    via: 'auto' | 'scan' | 'rollup',
+  ): Promise<{ res: CallStatsRes; path: 'scan' | 'rollup' } | null> {
     this.access.assertCanRead(caller, req.project_id);
     const window = resolveWindow(req);
     const dims = checkGroupBy(req.group_by);
     const starts = bucketStarts(window.start, window.end, window.granularity, window.zone);
     // only a grouped answer is capped: ungrouped ones stay as §4.9 defines them
     const capBuckets = dims.length > 0 ? starts.length : 0;
-    const usage = new BucketGroups(toPlans<UsageMetric>(req.usage_metrics), capBuckets);
-    const calls = new BucketGroups(toPlans<CallMetric>(req.call_metrics), capBuckets);
+    const usagePlans = toPlans<UsageMetric>(req.usage_metrics);
+    const callPlans = toPlans<CallMetric>(req.call_metrics);
     const filter = checkFilter(req.filter);
-    if (usage.plans.length > 0 || calls.plans.length > 0)
-      await this.#aggregate(req.project_id, filter, window, starts, dims, usage, calls);
-    return {
+    const q: StatsQuery = {
+      projectId: req.project_id,
+      filter,
+      window,
+      starts,
+      dims,
+      capBuckets,
+      usagePlans,
+      callPlans,
+    };
+    let groups: StatsGroups | null = via === 'scan' ? null : await this.#fromRollup(q, via);
+    const path = groups === null ? 'scan' : 'rollup';
+    if (groups === null) {
+      if (via === 'rollup') return null;
+      groups = await this.#scan(q);
+    }
+    const { usage, calls } = groups;
+    const res = {
       start: formatMicros(window.start),
       end: formatMicros(window.end),
       granularity: window.granularity,
@@ -240,6 +228,49 @@ export class CallStatsService {
       // plain call buckets are emitted even without calls; grouped ones only for groups seen
       call_buckets: calls.plans.length === 0 ? [] : calls.rows(starts, noRestriction, dims.length === 0 ? {} : null),
     };
+    return { res, path };
+  }
+
+  async #scan(q: StatsQuery): Promise<StatsGroups> {
+    const usage = new BucketGroups(q.usagePlans, q.capBuckets, newGroupStats<UsageMetric>);
+    const calls = new BucketGroups(q.callPlans, q.capBuckets, newGroupStats<CallMetric>);
+    if (usage.plans.length > 0 || calls.plans.length > 0)
+      await this.#aggregate(q.projectId, q.filter, q.window, q.starts, q.dims, usage, calls);
+    return { usage, calls };
+  }
+
+  /** The groups filled from the roll-up, or null when it cannot give the scan's answer (call-stats-rollup.ts). */
+  async #fromRollup(q: StatsQuery, via: 'auto' | 'rollup'): Promise<StatsGroups | null> {
+    const matchOp = opMatcher(q.filter);
+    if (matchOp === null || !hourAligned(q.window.start, q.window.end, q.starts)) return null;
+    if (!plansFit(q.callPlans, q.usagePlans) || !(await this.#rollupComplete())) return null;
+    const usage = new BucketGroups(q.usagePlans, q.capBuckets, newRollupGroup<UsageMetric>);
+    const calls = new BucketGroups(q.callPlans, q.capBuckets, newRollupGroup<CallMetric>);
+    const wantsCosts = q.usagePlans.some((plan) => COST_METRICS.has(plan.metric));
+    const prices = wantsCosts ? await this.prices.forProject(q.projectId) : NO_PRICE_BOOK;
+    const { projectId, starts, dims } = q;
+    const exactPercentilesUpTo = via === 'auto' ? EXACT_PERCENTILES_UP_TO : 0;
+    const window = { start: q.window.start, end: q.window.end };
+    const filtersOps = (q.filter?.op_names?.length ?? 0) > 0;
+    const answer = {
+      projectId,
+      ...window,
+      starts,
+      dims,
+      matchOp,
+      filtersOps,
+      prices,
+      calls,
+      usage,
+      exactPercentilesUpTo,
+    };
+    return (await fillFromRollup(this.store.rollups, answer)) ? { usage, calls } : null;
+  }
+
+  /** Once complete the roll-up stays complete, so only the answer `false` is asked again. */
+  async #rollupComplete(): Promise<boolean> {
+    if (!this.#complete) this.#complete = await this.store.rollups.complete();
+    return this.#complete;
   }
 
   /** One pass over the calls of the range, streamed: each call lands in the bucket whose interval contains its start. */
@@ -249,8 +280,8 @@ export class CallStatsService {
     window: StatsWindow,
     starts: readonly number[],
     dims: readonly GroupDimension[],
-    usage: BucketGroups<UsageMetric>,
-    calls: BucketGroups<CallMetric>,
+    usage: ScanGroups<UsageMetric>,
+    calls: ScanGroups<CallMetric>,
   ): Promise<void> {
     const wantsCosts = usage.plans.some((plan) => COST_METRICS.has(plan.metric));
     const prices = wantsCosts ? await this.prices.forProject(projectId) : NO_PRICE_BOOK;
@@ -274,15 +305,15 @@ export class CallStatsService {
       const entries = usage.plans.length > 0 || byModel ? usageEntries(row.summary) : [];
       if (calls.plans.length > 0) {
         const values = callValues(row);
-        if (!byModel) calls.add(bucket, callLabels(row, dims, null, ops), values);
+        if (!byModel) calls.group(bucket, callLabels(row, dims, null, ops)).add(values);
         // a call that used several models counts once under each; one without usage under none (null)
-        else if (entries.length === 0) calls.add(bucket, callLabels(row, dims, null, ops), values);
-        else for (const u of entries) calls.add(bucket, callLabels(row, dims, u.model, ops), values);
+        else if (entries.length === 0) calls.group(bucket, callLabels(row, dims, null, ops)).add(values);
+        else for (const u of entries) calls.group(bucket, callLabels(row, dims, u.model, ops)).add(values);
       }
       if (usage.plans.length === 0) continue;
       for (const u of entries) {
         const labels: Labels = { model: u.model, ...callLabels(row, dims, u.model, ops) };
-        usage.add(bucket, labels, usageValues(u, row.started_at, prices));
+        usage.group(bucket, labels).add(usageValues(u, row.started_at, prices));
       }
     }
   }

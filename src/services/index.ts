@@ -39,6 +39,7 @@ import { LiveTailService } from './live-tail-service.js';
 import { ProjectListService } from './project-list-service.js';
 import { SessionService } from './session-service.js';
 import { RetentionScheduler, retentionJobHandlers } from './retention/retention-job.js';
+import { RollupBackfillStarter, rollupBackfillHandlers } from './rollup/rollup-backfill.js';
 import { RetentionService } from './retention/retention-service.js';
 
 /** Every service, built once per app and handed to the route plugins. */
@@ -61,6 +62,8 @@ export interface Services {
   retention: RetentionService;
   /** Queues due retention runs from this node (started and stopped with the job runtime). */
   retentionScheduler: RetentionScheduler;
+  /** Queues the call roll-up's backfill when it is incomplete (docs/call-rollups.md). */
+  rollupBackfill: RollupBackfillStarter;
   callStats: CallStatsService;
   callUsage: CallUsageService;
   objects: ObjectService;
@@ -119,10 +122,12 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     training.inference,
   );
   const retentionScheduler = new RetentionScheduler(store.retention, config.retention, config.jobs.maxAttempts);
+  const rollupBackfill = new RollupBackfillStarter(store, config.jobs.maxAttempts);
   // the monitor scan handler needs the runtime that runs it: it is looked up when a job runs
   const handlers: Record<string, JobHandler> = {
     ...evaluationJobHandlers(evaluations.server),
     ...retentionJobHandlers(store.retention, () => retentionScheduler.log),
+    ...rollupBackfillHandlers(store, () => rollupBackfill.log),
   };
   const jobs = new JobRuntime(store.jobs, handlers, config.jobs);
   const monitors = new MonitorService(store, evaluations.server, jobs, config.monitors);
@@ -147,6 +152,7 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     projectTransfer: new ProjectTransferService(store, access, auditLog),
     retention: new RetentionService(store, access, jobs, auditLog),
     retentionScheduler,
+    rollupBackfill,
     callStats: new CallStatsService(store, access, prices),
     callUsage: new CallUsageService(store, access, prices),
     objects,

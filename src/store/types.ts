@@ -22,6 +22,7 @@ import type { AnnotationStore } from './annotation-types.js';
 import type { ProjectDataStore } from './project-data-types.js';
 import type { AuditStore } from './audit-types.js';
 import type { RetentionStore } from './retention-types.js';
+import type { CallRollupStore } from './rollup-types.js';
 
 export type { CallRow } from '../domain/rows.js';
 export type * from './object-types.js';
@@ -31,6 +32,7 @@ export type * from './project-data-types.js';
 export type * from './audit-types.js';
 export type { EntityRole, MembershipRecord } from './sql/membership-role.js';
 export type * from './retention-types.js';
+export type * from './rollup-types.js';
 
 /**
  * The storage contract every adapter (SQLite, PostgreSQL) fulfils. Services depend on this file
@@ -61,6 +63,8 @@ export interface TraceStore {
   readonly audit: AuditStore;
   /** Retention policies and the deletion of expired calls (docs/export.md "Retention"). */
   readonly retention: RetentionStore;
+  /** The hourly call roll-up behind `/calls/stats` (docs/call-rollups.md). */
+  readonly rollups: CallRollupStore;
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /**

@@ -64,18 +64,24 @@ const SET_END = ['ended_at', 'exception', 'output', 'summary', 'wb_run_step_end'
  */
 export const UPSERT_SQL = `
   INSERT INTO calls (project_id, id, display_name, ${START_TEXT.join(', ')}, wb_user_id, wb_run_id, started_at, wb_run_step,
-                     ${START_JSON.join(', ')}, ended_at, exception, output, summary, wb_run_step_end, change_seq)
+                     ${START_JSON.join(', ')}, ended_at, exception, output, summary, wb_run_step_end, change_seq, rolled_up)
   SELECT e->>'project_id', e->>'id', e->>'display_name', ${START_TEXT.map((c) => `e->>'${c}'`).join(', ')},
          e->>'wb_user_id', e->>'wb_run_id', (e->>'started_at')::bigint, (e->>'wb_run_step')::bigint,
          ${START_JSON.map((c) => `e->'${c}'`).join(', ')},
          (e->>'ended_at')::bigint, e->>'exception', e->'output', e->'summary', (e->>'wb_run_step_end')::bigint,
-         pg_current_xact_id()::text::bigint
+         pg_current_xact_id()::text::bigint, 1
   FROM jsonb_array_elements($1::jsonb) AS e
   ON CONFLICT (project_id, id) DO UPDATE SET
     change_seq = excluded.change_seq,
+    rolled_up = 1,
     display_name = COALESCE(excluded.display_name, calls.display_name),
     ${SET_START.join(',\n    ')},
     ${SET_END.join(',\n    ')}`;
+
+/** UPSERT_SQL returning what the call roll-up reads of each written row (postgres/rollup-writes.ts). */
+export const UPSERT_RETURNING_SQL = `${UPSERT_SQL}
+  RETURNING project_id, id, started_at, deleted_at, op_name, ended_at, exception, summary::text AS summary,
+    (xmax = 0) AS inserted`;
 
 /** The JSON array parameter of UPSERT_SQL. */
 export function upsertPayload(rows: readonly MergedCall[]): string {

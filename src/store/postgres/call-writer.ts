@@ -1,8 +1,17 @@
 import type pg from 'pg';
 import type { CallPart } from '../types.js';
-import { mergeParts, UPSERT_SQL, upsertPayload } from './call-merge.js';
+import { RollupDelta } from '../../domain/call-rollup.js';
+import { mergeParts, UPSERT_RETURNING_SQL, upsertPayload, type MergedCall } from './call-merge.js';
 import { OverloadedError } from '../../errors/app-error.js';
-import { diskStateOf, isRetryable, mapPgError } from './pg-support.js';
+import { mapPgError } from './pg-support.js';
+import {
+  addSources,
+  applyRollupDelta,
+  checkNoneAppeared,
+  lockAndReadSources,
+  subtractSources,
+} from './rollup-writes.js';
+import { inTransaction } from './transaction.js';
 
 interface Pending {
   parts: CallPart[];
@@ -117,20 +126,14 @@ export class CallWriter {
     }
   }
 
-  /** One transaction (a single statement commits on its own) with one retry after a deadlock. */
+  /**
+   * One transaction (retried after a deadlock, transaction.ts): the calls are locked and their
+   * roll-up columns read, the batch upserted, and the call roll-up moved by the difference
+   * (rollup-writes.ts), so the roll-up commits with the calls.
+   */
   async #commit(parts: CallPart[]): Promise<void> {
     const rows = mergeParts(parts);
-    const params = [upsertPayload(rows)];
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        await this.#pool.query({ name: 'heddle_calls_upsert', text: UPSERT_SQL, values: params });
-        diskStateOf(this.#pool).noteCommit();
-        return;
-      } catch (error) {
-        diskStateOf(this.#pool).noteFailure(error);
-        if (attempt >= 2 || !isRetryable(error)) throw error;
-      }
-    }
+    await inTransaction(this.#pool, (client) => writeRolledUp(client, rows));
   }
 
   #notifyIdle(): void {
@@ -138,4 +141,19 @@ export class CallWriter {
     this.#idle = [];
     for (const resolve of waiters) resolve();
   }
+}
+
+/** The batch's upsert with the call roll-up kept in step, on a client inside a transaction. */
+async function writeRolledUp(client: pg.PoolClient, rows: MergedCall[]): Promise<void> {
+  const delta = new RollupDelta();
+  const before = await lockAndReadSources(client, rows);
+  subtractSources(delta, before);
+  const written = await client.query({
+    name: 'heddle_calls_upsert',
+    text: UPSERT_RETURNING_SQL,
+    values: [upsertPayload(rows)],
+  });
+  checkNoneAppeared(before, written.rows);
+  addSources(delta, written.rows);
+  await applyRollupDelta(client, delta);
 }

@@ -6,6 +6,14 @@ import type { CallChangeCursor, CallPart, CallRow, CallsQuery, CallStore } from 
 import type { CallWriter } from './call-writer.js';
 import { postgresDialect } from './postgres-dialect.js';
 import { compactJsonText, compactParams, mapErrors, mapPgError, PG_TYPES } from './pg-support.js';
+import { RollupDelta } from '../../domain/call-rollup.js';
+import {
+  addSources,
+  applyRollupDelta,
+  checkNoneAppeared,
+  lockAndReadSources,
+  subtractSources,
+} from './rollup-writes.js';
 import { inTransaction } from './transaction.js';
 import type { ReadPool } from './read-replicas.js';
 
@@ -28,8 +36,10 @@ function compile(compiled: CompiledSql): { text: string; values: unknown[] } {
 }
 
 const TOMBSTONE_SQL = `
-  INSERT INTO calls (project_id, id, deleted_at) SELECT $1::text, ids.id, $3::bigint FROM unnest($2::text[]) AS ids(id)
-  ON CONFLICT (project_id, id) DO UPDATE SET deleted_at = COALESCE(calls.deleted_at, excluded.deleted_at)`;
+  INSERT INTO calls (project_id, id, deleted_at, rolled_up) SELECT $1::text, ids.id, $3::bigint, 1 FROM unnest($2::text[]) AS ids(id)
+  ON CONFLICT (project_id, id) DO UPDATE SET deleted_at = COALESCE(calls.deleted_at, excluded.deleted_at), rolled_up = 1
+  RETURNING project_id, id, started_at, deleted_at, op_name, ended_at, exception, summary::text AS summary,
+    (xmax = 0) AS inserted`;
 
 /** Calls on PostgreSQL: writes through the group-commit CallWriter, streaming reads through a server-side cursor. */
 export class PostgresCallStore implements CallStore {
@@ -139,7 +149,17 @@ export class PostgresCallStore implements CallStore {
       const collected = new Set(requested);
       collectDescendants(collected, live.rows);
       const sorted = [...collected].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      await db.query(TOMBSTONE_SQL, [projectId, sorted, deletedAt]);
+      // the call roll-up loses what the tombstoned calls added (rollup-writes.ts)
+      const delta = new RollupDelta();
+      const before = await lockAndReadSources(
+        db,
+        sorted.map((id) => ({ project_id: projectId, id })),
+      );
+      subtractSources(delta, before);
+      const tombstoned = await db.query(TOMBSTONE_SQL, [projectId, sorted, deletedAt]);
+      checkNoneAppeared(before, tombstoned.rows);
+      addSources(delta, tombstoned.rows);
+      await applyRollupDelta(db, delta);
       return collected.size;
     });
   }

@@ -19,6 +19,7 @@ import { SqlMonitorStore } from '../sql/monitor-store.js';
 import type { MonitorStore } from '../monitor-types.js';
 import type { JobStore } from '../job-types.js';
 import { SqlRetentionStore } from '../sql/retention-store.js';
+import { SqlCallRollupStore } from '../sql/call-rollup-store.js';
 import type { RetentionStore } from '../retention-types.js';
 import { PgTxRunner, POSTGRES_TX } from './pg-tx-runner.js';
 import { postgresDialect } from './postgres-dialect.js';
@@ -64,6 +65,7 @@ export class PostgresStore implements TraceStore {
   readonly monitors: MonitorStore;
   readonly projectData: SqlProjectDataStore;
   readonly retention: RetentionStore;
+  readonly rollups: SqlCallRollupStore;
   readonly #pool: pg.Pool;
   readonly #streamPool: pg.Pool;
   readonly #writer: CallWriter;
@@ -130,6 +132,7 @@ export class PostgresStore implements TraceStore {
     });
     // Deleted rows are dead tuples that autovacuum reclaims (its default thresholds fire after a
     // retention run); a VACUUM here would hold a lock on the whole table.
+    this.rollups = new SqlCallRollupStore(tx, POSTGRES_TX);
     this.retention = new SqlRetentionStore(tx, POSTGRES_TX, 5_000, () =>
       Promise.resolve({ mode: 'autovacuum', pages_released: 0, bytes_released: 0 }),
     );

@@ -30,6 +30,8 @@ export const PROJECT_TABLES: ReadonlyArray<{ table: string; key: readonly string
   { table: 'table_rows', key: ['project_id', 'digest'] },
   { table: 'file_chunks', key: ['project_id', 'blob_id', 'seq'] },
   { table: 'files', key: ['project_id', 'digest'] },
+  { table: 'call_rollup_latency', key: ['project_id', 'hour', 'op_name', 'status', 'scope', 'model', 'bin'] },
+  { table: 'call_rollups', key: ['project_id', 'hour', 'op_name', 'status', 'scope', 'model'] },
   { table: 'calls', key: ['project_id', 'id'] },
   { table: 'projects', key: ['project_id'] },
 ];

@@ -7,6 +7,8 @@ import type {
   RetentionStore,
   SpaceReport,
 } from '../retention-types.js';
+import { RollupDelta } from '../../domain/call-rollup.js';
+import { ROLLUP_SOURCE_COLUMNS, rollupUpserts, toRollupSource } from './call-rollup-sql.js';
 import { num, numOrNull, rowDecoder, text } from './row-decode.js';
 import { raw, sqlTag, type SqlTag } from './sql-tag.js';
 import { all, run, runAll, type TxDialect, type TxRunner } from './sql-tx.js';
@@ -21,6 +23,16 @@ const policyFromDb = rowDecoder<RetentionPolicyRow>({
   last_cutoff: numOrNull,
   last_deleted_calls: numOrNull,
 });
+
+/** What removing `rows` takes from the call roll-up (only the rows it counts). */
+function removedFromRollup(projectId: string, rows: Record<string, unknown>[]): RollupDelta {
+  const delta = new RollupDelta();
+  for (const row of rows) {
+    const source = toRollupSource(row);
+    if (source.rolled_up === 1) delta.add(projectId, source, -1);
+  }
+  return delta;
+}
 
 /** `weave:///entity/project/call/` — the prefix of a feedback `weave_ref` naming a call of the project. */
 const callRefPrefix = (projectId: string): string => `${REF_PREFIX}${projectId}/call/`;
@@ -101,9 +113,12 @@ export class SqlRetentionStore implements RetentionStore {
   deleteExpiredBatch(projectId: string, cutoff: number, opts: { batchRows?: number } = {}): Promise<RetentionCounts> {
     const sql = this.#sql;
     const batch = opts.batchRows ?? this.batchRows;
+    const d = this.dialect.d;
+    // locked: a concurrent end of one of these calls moves the roll-up before or after, never between
+    const forUpdate = raw(this.dialect.forUpdate);
     return this.tx.transaction(function* () {
-      const rows = yield* all<{ id: string }>(sql`SELECT id FROM calls
-        WHERE project_id = ${projectId} AND started_at < ${cutoff} ORDER BY started_at, id LIMIT ${batch}`);
+      const rows = yield* all<{ id: string } & Record<string, unknown>>(sql`SELECT id, ${raw(ROLLUP_SOURCE_COLUMNS)}
+        FROM calls WHERE project_id = ${projectId} AND started_at < ${cutoff} ORDER BY started_at, id LIMIT ${batch} ${forUpdate}`);
       if (rows.length === 0) return { calls: 0, feedback: 0, annotation_queue_items: 0, annotation_item_progress: 0 };
       const ids = rows.map((r) => r.id);
       const prefix = callRefPrefix(projectId);
@@ -113,6 +128,8 @@ export class SqlRetentionStore implements RetentionStore {
         sql`DELETE FROM annotation_queue_items WHERE project_id = ${projectId} AND call_id IN ${ids}`,
         sql`DELETE FROM feedback WHERE project_id = ${projectId} AND weave_ref IN ${ids.map((id) => prefix + id)}`,
         sql`DELETE FROM calls WHERE project_id = ${projectId} AND id IN ${ids}`,
+        // the call roll-up loses what the removed calls added (docs/call-rollups.md)
+        ...rollupUpserts(removedFromRollup(projectId, rows), d),
       ]);
       return {
         calls: calls ?? 0,

@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
+import { RollupDelta } from '../../domain/call-rollup.js';
 import { collectDescendants } from '../../domain/call-tree.js';
 import type { CallPart } from '../types.js';
+import { applyRollupDelta, RolledUpCalls, rolledUpWrite } from './rollup-writes.js';
 import { writerStatement } from './statements.js';
 
 /**
@@ -17,9 +19,9 @@ export type CallPartRow = unknown[];
 
 const START_SQL = `
   INSERT INTO calls (project_id, id, op_name, op_display_name, display_name, trace_id, parent_id, thread_id, turn_id,
-                     started_at, attributes, inputs, otel_dump, wb_user_id, wb_run_id, wb_run_step, change_seq)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (project_id, id) DO UPDATE SET change_seq = excluded.change_seq,
+                     started_at, attributes, inputs, otel_dump, wb_user_id, wb_run_id, wb_run_step, change_seq, rolled_up)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+  ON CONFLICT (project_id, id) DO UPDATE SET change_seq = excluded.change_seq, rolled_up = 1,
     op_name = excluded.op_name, op_display_name = excluded.op_display_name,
     display_name = COALESCE(excluded.display_name, calls.display_name),
     trace_id = excluded.trace_id, parent_id = excluded.parent_id, thread_id = excluded.thread_id, turn_id = excluded.turn_id,
@@ -27,22 +29,23 @@ const START_SQL = `
     wb_user_id = excluded.wb_user_id, wb_run_id = excluded.wb_run_id, wb_run_step = excluded.wb_run_step`;
 
 const END_SQL = `
-  INSERT INTO calls (project_id, id, ended_at, exception, output, summary, wb_run_step_end, change_seq)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (project_id, id) DO UPDATE SET change_seq = excluded.change_seq,
+  INSERT INTO calls (project_id, id, ended_at, exception, output, summary, wb_run_step_end, change_seq, rolled_up)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
+  ON CONFLICT (project_id, id) DO UPDATE SET change_seq = excluded.change_seq, rolled_up = 1,
     ended_at = excluded.ended_at, exception = excluded.exception, output = excluded.output,
     summary = excluded.summary, wb_run_step_end = excluded.wb_run_step_end`;
 
 const UPDATE_SQL = `
-  INSERT INTO calls (project_id, id, display_name, change_seq) VALUES (?, ?, ?, ?)
-  ON CONFLICT (project_id, id) DO UPDATE SET display_name = excluded.display_name, change_seq = excluded.change_seq`;
+  INSERT INTO calls (project_id, id, display_name, change_seq, rolled_up) VALUES (?, ?, ?, ?, 1)
+  ON CONFLICT (project_id, id) DO UPDATE SET display_name = excluded.display_name, change_seq = excluded.change_seq,
+    rolled_up = 1`;
 
 /** One live-tail position per write (ui-schema.ts): the single writer stamps them in commit order. */
 const NEXT_CHANGE_SQL = "UPDATE change_counters SET value = value + 1 WHERE name = 'calls' RETURNING value";
 
 const TOMBSTONE_SQL = `
-  INSERT INTO calls (project_id, id, deleted_at) VALUES (?, ?, ?)
-  ON CONFLICT (project_id, id) DO UPDATE SET deleted_at = COALESCE(calls.deleted_at, excluded.deleted_at)`;
+  INSERT INTO calls (project_id, id, deleted_at, rolled_up) VALUES (?, ?, ?, 1)
+  ON CONFLICT (project_id, id) DO UPDATE SET deleted_at = COALESCE(calls.deleted_at, excluded.deleted_at), rolled_up = 1`;
 
 /** A part as the array `writeCallParts` takes (runs on the caller's thread). */
 export function callPartRow(p: CallPart): CallPartRow {
@@ -75,7 +78,23 @@ export function callPartRow(p: CallPart): CallPartRow {
 export function writeCallParts(db: Database.Database, rows: CallPartRow[]): void {
   const statements = [writerStatement(db, START_SQL), writerStatement(db, END_SQL), writerStatement(db, UPDATE_SQL)];
   const changeSeq = writerStatement(db, NEXT_CHANGE_SQL).pluck().get() as number;
-  for (const row of rows) statements[row[0] as number]!.run([...row.slice(1), changeSeq]);
+  // the roll-up follows the write in its savepoint (rollup-writes.ts)
+  const rollup = new RolledUpCalls(db);
+  for (const row of rows) {
+    rollUp(rollup, row);
+    statements[row[0] as number]!.run([...row.slice(1), changeSeq]);
+  }
+  rollup.apply();
+}
+
+/** What a part changes of the columns the roll-up reads (positions as `callPartRow` lays them out). */
+function rollUp(rollup: RolledUpCalls, row: CallPartRow): void {
+  const projectId = row[1] as string;
+  const id = row[2] as string;
+  if (row[0] === START) rollup.started(projectId, id, row[3] as string | null, row[10] as number | null);
+  else if (row[0] === END)
+    rollup.ended(projectId, id, row[3] as number | null, row[4] as string | null, row[6] as string | null);
+  else rollup.touched(projectId, id);
 }
 
 /** Tombstones the calls and every live descendant in their traces; returns how many ids were marked. */
@@ -104,7 +123,9 @@ export function deleteCallsCascade(
     collectDescendants(collected, live);
   }
   const tombstone = writerStatement(db, TOMBSTONE_SQL);
-  for (const id of collected) tombstone.run(projectId, id, deletedAt);
+  const delta = new RollupDelta();
+  for (const id of collected) rolledUpWrite(db, delta, projectId, id, () => tombstone.run(projectId, id, deletedAt));
+  applyRollupDelta(db, delta);
   return collected.size;
 }
 

@@ -21,6 +21,7 @@ import { SqlJobStore } from '../sql/job-queue.js';
 import { SqlMonitorStore } from '../sql/monitor-store.js';
 import type { MonitorStore } from '../monitor-types.js';
 import { SqlRetentionStore } from '../sql/retention-store.js';
+import { SqlCallRollupStore } from '../sql/call-rollup-store.js';
 import type { RetentionStore, SpaceReport } from '../retention-types.js';
 import type { JobStore } from '../job-types.js';
 import { SQLITE_TX, SqliteTxRunner } from './sqlite-tx-runner.js';
@@ -57,6 +58,7 @@ export class SqliteStore implements TraceStore {
   readonly monitors: MonitorStore;
   readonly projectData: SqlProjectDataStore;
   readonly retention: RetentionStore;
+  readonly rollups: SqlCallRollupStore;
   readonly #db: Database.Database;
   readonly #writer: SqliteWriter;
   readonly #reads: ReadPool;
@@ -87,6 +89,7 @@ export class SqliteStore implements TraceStore {
         params: [table],
       }),
     });
+    this.rollups = new SqlCallRollupStore(tx, SQLITE_TX);
     this.retention = new SqlRetentionStore(tx, SQLITE_TX, 1_000, () => this.#reclaimSpace());
   }
 

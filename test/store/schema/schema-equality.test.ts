@@ -66,6 +66,8 @@ const GLOBAL_TABLES = new Set([
   'ui_sessions',
   'change_counters',
   'audit_log',
+  // one row per roll-up saying whether it covers every call (migration 15)
+  'call_rollup_state',
 ]);
 
 /** Indexes of per-project tables that do not lead with `project_id`. */

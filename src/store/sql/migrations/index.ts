@@ -12,6 +12,7 @@ import { migration as viewerRoleAndAudit } from './011-viewer-role-and-audit.js'
 import { migration as retentionPolicies } from './012-retention-policies.js';
 import { migration as objectWriteLocks } from './013-object-write-locks.js';
 import { migration as workerInference } from './014-worker-inference.js';
+import { migration as callRollups } from './015-call-rollups.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   retentionPolicies,
   objectWriteLocks,
   workerInference,
+  callRollups,
 ];
 
 /**

@@ -1,0 +1,94 @@
+import type pg from 'pg';
+import { RollupDelta, type RollupSource } from '../../domain/call-rollup.js';
+import {
+  LATENCY_COLUMNS,
+  PG_LATENCY_UPSERT_SQL,
+  PG_STATS_UPSERT_SQL,
+  STATS_COLUMNS,
+  type RollupSourceRow,
+} from '../sql/call-rollup-sql.js';
+
+/**
+ * The call roll-up's share of the PostgreSQL call writes (docs/call-rollups.md), in the transaction
+ * of the write. Existing rows are locked first, in the writer's lock order, so the columns read are
+ * the ones the write then changes; a row another transaction inserts in between is caught by the
+ * write's `inserted` flag and the transaction retried; the write returns the new columns; the merged
+ * delta is added in key order.
+ */
+
+/** Key order of the batch: the writer's one lock order (call-merge.ts). */
+export type CallKey = { project_id: string; id: string };
+
+/** Source columns, `summary` as JSON text (RollupDelta parses it as SQLite's text). */
+const PG_SOURCE_COLUMNS = `started_at, deleted_at, op_name, ended_at, exception, summary::text AS summary, rolled_up`;
+
+/** One project's calls: under Citus a locking read must stay on one shard, and a project is one. */
+const LOCK_SQL = `SELECT c.project_id, c.id, ${PG_SOURCE_COLUMNS.replace(/(^|, )(\w+)/g, '$1c.$2')}
+  FROM calls c WHERE c.project_id = $1::text AND c.id = ANY($2::text[])
+  ORDER BY c.id FOR UPDATE OF c`;
+
+type KeyedSource = RollupSourceRow & CallKey;
+
+/** Locks the batch's existing calls in key order and returns what each contributed before the write. */
+export async function lockAndReadSources(client: pg.PoolClient, keys: readonly CallKey[]): Promise<KeyedSource[]> {
+  const byProject = new Map<string, string[]>();
+  for (const k of keys) {
+    const ids = byProject.get(k.project_id);
+    if (ids) ids.push(k.id);
+    else byProject.set(k.project_id, [k.id]);
+  }
+  const out: KeyedSource[] = [];
+  // projects in key order, as the batch is sorted (call-merge.ts): the writers' one lock order
+  for (const project of [...byProject.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const { rows } = await client.query<KeyedSource>(LOCK_SQL, [project, byProject.get(project)]);
+    out.push(...rows);
+  }
+  return out;
+}
+
+/**
+ * A call the write found existing (`inserted` false) that the lock did not see was inserted by a
+ * concurrent transaction in between: its old columns are unknown, so the transaction is retried
+ * (transaction.ts retries a serialization failure), and the next lock sees the row.
+ */
+export function checkNoneAppeared(
+  locked: readonly CallKey[],
+  written: readonly (CallKey & { inserted: boolean })[],
+): void {
+  const seen = new Set(locked.map((k) => `${k.project_id}\u0000${k.id}`));
+  for (const row of written)
+    if (!row.inserted && !seen.has(`${row.project_id}\u0000${row.id}`))
+      throw Object.assign(new Error('a call was written concurrently; retrying for the call roll-up'), {
+        code: '40001',
+      });
+}
+
+/** Subtracts the counted rows' old contributions. */
+export function subtractSources(delta: RollupDelta, before: readonly KeyedSource[]): void {
+  for (const row of before) if (Number(row.rolled_up) === 1) delta.add(row.project_id, numeric(row), -1);
+}
+
+/** Adds the new contributions (rows returned by the write, which set `rolled_up`). */
+export function addSources(delta: RollupDelta, after: readonly (RollupSource & CallKey)[]): void {
+  for (const row of after) delta.add(row.project_id, numeric(row), 1);
+}
+
+/** bigint columns arrive as numbers through PG_TYPES, but a plain client returns strings: accept both. */
+function numeric<R extends RollupSource>(row: R): R {
+  const n = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+  return { ...row, started_at: n(row.started_at), ended_at: n(row.ended_at), deleted_at: n(row.deleted_at) };
+}
+
+/** Adds a merged delta: one statement per table, rows in key order. */
+export async function applyRollupDelta(client: pg.PoolClient, delta: RollupDelta): Promise<void> {
+  const stats = delta.statsRows();
+  if (stats.length > 0) {
+    const payload = stats.map((r) => Object.fromEntries(STATS_COLUMNS.map((c) => [c, r[c]])));
+    await client.query(PG_STATS_UPSERT_SQL, [JSON.stringify(payload)]);
+  }
+  const latency = delta.latencyRows();
+  if (latency.length > 0) {
+    const payload = latency.map((r) => Object.fromEntries(LATENCY_COLUMNS.map((c) => [c, r[c]])));
+    await client.query(PG_LATENCY_UPSERT_SQL, [JSON.stringify(payload)]);
+  }
+}

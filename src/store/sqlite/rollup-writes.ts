@@ -1,0 +1,118 @@
+import type Database from 'better-sqlite3';
+import { RollupDelta, type RollupSource } from '../../domain/call-rollup.js';
+import {
+  LATENCY_COLUMNS,
+  LATENCY_UPSERT_SQL,
+  ROLLUP_SOURCE_COLUMNS,
+  STATS_COLUMNS,
+  STATS_UPSERT_SQL,
+  type RollupSourceRow,
+} from '../sql/call-rollup-sql.js';
+import { writerStatement } from './statements.js';
+
+/**
+ * The call roll-up's share of the SQLite writes (docs/call-rollups.md), run on the writer thread in
+ * the transaction of the call write: a write reads the row's roll-up columns before and after it
+ * changes the row, the delta subtracts the old contribution (when the row was counted) and adds the
+ * new one, and the merged delta is added to the roll-up tables once per write.
+ */
+
+const SOURCE_SQL = `SELECT ${ROLLUP_SOURCE_COLUMNS} FROM calls WHERE project_id = ? AND id = ?`;
+
+/** The row's roll-up columns, or undefined when there is no row. */
+export function rollupSource(db: Database.Database, projectId: string, id: string): RollupSourceRow | undefined {
+  return writerStatement(db, SOURCE_SQL).get(projectId, id) as RollupSourceRow | undefined;
+}
+
+/** Takes away what a counted row contributed before a write changes or removes it. */
+export function subtractRow(delta: RollupDelta, projectId: string, before: RollupSourceRow | undefined): void {
+  if (before !== undefined && before.rolled_up === 1) delta.add(projectId, before, -1);
+}
+
+/** Adds what the row contributes after a write (the write set its `rolled_up`). */
+export function addRow(delta: RollupDelta, projectId: string, after: RollupSourceRow | undefined): void {
+  if (after !== undefined) delta.add(projectId, after, 1);
+}
+
+/** Adds a merged delta to the roll-up tables. */
+export function applyRollupDelta(db: Database.Database, delta: RollupDelta): void {
+  const stats = writerStatement(db, STATS_UPSERT_SQL);
+  for (const row of delta.statsRows()) stats.run(STATS_COLUMNS.map((c) => row[c]));
+  const latency = writerStatement(db, LATENCY_UPSERT_SQL);
+  for (const row of delta.latencyRows()) latency.run(LATENCY_COLUMNS.map((c) => row[c]));
+}
+
+/** A call write wrapped so the roll-up follows it: `write` changes the row (and sets `rolled_up`). */
+export function rolledUpWrite(
+  db: Database.Database,
+  delta: RollupDelta,
+  projectId: string,
+  id: string,
+  write: () => void,
+): void {
+  subtractRow(delta, projectId, rollupSource(db, projectId, id));
+  write();
+  addRow(delta, projectId, rollupSource(db, projectId, id));
+}
+
+/**
+ * The calls one write changes, for the roll-up: each call's columns are read once, before its first
+ * part, and the parts are applied to that copy by the rules of the statements in call-writes.ts
+ * (a start sets `op_name` and `started_at`, an end `ended_at`, `exception` and `summary`, a rename
+ * nothing the roll-up reads), so no read follows the write. The contract test
+ * (test/store/contract/call-rollups.test.ts) compares the result with a scan of the stored rows.
+ */
+export class RolledUpCalls {
+  readonly #calls = new Map<string, { projectId: string; before: RollupSourceRow | undefined; after: RollupSource }>();
+
+  constructor(private readonly db: Database.Database) {}
+
+  /** The working copy of a call, read on its first part. */
+  #call(projectId: string, id: string): RollupSource {
+    const key = `${projectId}\u0000${id}`;
+    let call = this.#calls.get(key);
+    if (!call) {
+      const before = rollupSource(this.db, projectId, id);
+      const after = before ? { ...before } : { ...EMPTY };
+      this.#calls.set(key, (call = { projectId, before, after }));
+    }
+    return call.after;
+  }
+
+  started(projectId: string, id: string, opName: string | null, startedAt: number | null): void {
+    const row = this.#call(projectId, id);
+    row.op_name = opName;
+    row.started_at = startedAt;
+  }
+
+  ended(projectId: string, id: string, endedAt: number | null, exception: string | null, summary: string | null): void {
+    const row = this.#call(projectId, id);
+    row.ended_at = endedAt;
+    row.exception = exception;
+    row.summary = summary;
+  }
+
+  /** A rename: nothing the roll-up reads changes, but the write marks the row counted. */
+  touched(projectId: string, id: string): void {
+    this.#call(projectId, id);
+  }
+
+  /** After every part is applied: moves the roll-up by the difference. */
+  apply(): void {
+    const delta = new RollupDelta();
+    for (const { projectId, before, after } of this.#calls.values()) {
+      subtractRow(delta, projectId, before);
+      delta.add(projectId, after, 1);
+    }
+    applyRollupDelta(this.db, delta);
+  }
+}
+
+const EMPTY: RollupSource = {
+  started_at: null,
+  deleted_at: null,
+  op_name: null,
+  ended_at: null,
+  exception: null,
+  summary: null,
+};

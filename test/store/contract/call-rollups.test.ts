@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { CallStatsReq } from '../../../src/schemas/calls-stats.js';
+import { CallStatsService } from '../../../src/services/call-stats-service.js';
+import { ProjectAccess } from '../../../src/services/project-access.js';
+import { forEachAdapter, freshProject, guard } from './adapters.js';
+import { end, start } from './parts.js';
+import type { PriceLookup } from '../../../src/services/price-lookup.js';
+import { ADMIN, compareAll, HOUR, PRICE_A, PRICES, T0, writeRandom } from './rollup-fixture.js';
+
+/**
+ * The call roll-up (docs/call-rollups.md) on every adapter: after randomised writes (starts re-sent
+ * with other times and ops, ends before starts and re-sent, renames), deletions with their
+ * descendants and retention, every `/calls/stats` request the roll-up answers gives the scan's
+ * answer: counts and sums equal, costs equal to 1e-9, latency percentiles within
+ * LATENCY_RELATIVE_ERROR (rollup-fixture.ts). Requests it cannot answer exactly go to the scan.
+ */
+
+forEachAdapter('call roll-up', (store) => {
+  test(
+    'randomised writes, deletions and retention: the roll-up gives the scan answer',
+    guard(async () => {
+      const projectId = freshProject();
+      const ids = await writeRandom(store(), projectId, 7, 400);
+      const other = freshProject();
+      await writeRandom(store(), other, 8, 50);
+      assert.ok((await compareAll(store(), projectId)) > 0);
+      // deletions take descendants along; a second deletion of the same ids changes nothing
+      await store().calls.deleteCascade(projectId, [ids[3]!, ids[40]!, ids[77]!, 'never-written'], T0 + 100 * HOUR);
+      await store().calls.deleteCascade(projectId, [ids[3]!], T0 + 101 * HOUR);
+      await compareAll(store(), projectId);
+      // a start re-sent for a deleted call leaves it deleted (and uncounted)
+      await store().calls.write([start(projectId, ids[3]!, { started_at: T0 + 2 * HOUR })]);
+      await store().retention.deleteExpiredBatch(projectId, T0 + 20 * HOUR, { batchRows: 25 });
+      await store().retention.deleteExpiredBatch(projectId, T0 + 20 * HOUR);
+      await compareAll(store(), projectId);
+      await compareAll(store(), other);
+    }),
+  );
+
+  test(
+    'starts and ends of the same new calls written at once, in separate writes, are each counted once',
+    guard(async () => {
+      const projectId = freshProject();
+      const usage = JSON.stringify({
+        usage: { 'gpt-a': { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 } },
+      });
+      for (let round = 0; round < 5; round += 1) {
+        const writes: Promise<void>[] = [];
+        for (let i = 0; i < 60; i += 1) {
+          const id = `k${round}-${i}`;
+          const at = T0 + ((round * 60 + i) % 70) * HOUR + 1000;
+          writes.push(store().calls.write([start(projectId, id, { started_at: at })]));
+          writes.push(store().calls.write([end(projectId, id, { ended_at: at + i * 1000, summary: usage })]));
+          if (i % 3 === 0) writes.push(store().calls.write([start(projectId, id, { started_at: at })]));
+        }
+        await Promise.all(writes);
+      }
+      assert.ok((await compareAll(store(), projectId)) > 0);
+    }),
+  );
+
+  test(
+    'requests the roll-up cannot answer exactly go to the scan',
+    guard(async () => {
+      const projectId = freshProject();
+      await writeRandom(store(), projectId, 11, 30);
+      const service = new CallStatsService(store(), new ProjectAccess(store()), PRICES);
+      const base: CallStatsReq = {
+        project_id: projectId,
+        start: new Date(T0 / 1000).toISOString(),
+        end: new Date((T0 + 24 * HOUR) / 1000).toISOString(),
+        granularity: 3600,
+        call_metrics: [{ metric: 'call_count' }],
+        usage_metrics: null,
+        filter: null,
+      };
+      assert.ok(await service.callStatsVia(ADMIN, base, 'rollup'));
+      const refused: Partial<CallStatsReq>[] = [
+        { start: new Date((T0 + 60_000_000) / 1000).toISOString() },
+        { granularity: 1800 },
+        { call_metrics: [{ metric: 'latency_ms', aggregations: ['max'] }] },
+        { call_metrics: [{ metric: 'error_count', percentiles: [50] }] },
+        { usage_metrics: [{ metric: 'input_tokens', aggregations: ['avg'] }] },
+        { filter: { trace_roots_only: true } },
+        { filter: { op_names: ['plain-op'], trace_ids: ['t-c0001'] } },
+      ];
+      for (const change of refused)
+        assert.equal(await service.callStatsVia(ADMIN, { ...base, ...change }, 'rollup'), null, JSON.stringify(change));
+      // a price that takes effect inside a bucket: costs need the scan; at a bucket boundary they do not
+      const priceAt = (effective: number): PriceLookup => ({
+        forProject: async () => {
+          const price = { ...PRICE_A, effective_date: effective };
+          return {
+            find: (model: string, at: number) => (model === 'gpt-a' ? (at >= effective ? price : PRICE_A) : null),
+          };
+        },
+      });
+      const costs: CallStatsReq = { ...base, usage_metrics: [{ metric: 'total_cost' }] };
+      const usage = JSON.stringify({ usage: { 'gpt-a': { prompt_tokens: 10, completion_tokens: 2 } } });
+      const at = T0 + 5 * HOUR + 600_000_000;
+      await store().calls.write([
+        start(projectId, 'priced', { started_at: at }),
+        end(projectId, 'priced', { ended_at: at + 1_000_000, summary: usage }),
+      ]);
+      const inside = new CallStatsService(store(), new ProjectAccess(store()), priceAt(T0 + 5 * HOUR + 1_200_000_000));
+      assert.equal(await inside.callStatsVia(ADMIN, costs, 'rollup'), null);
+      assert.ok(await inside.callStatsVia(ADMIN, base, 'rollup'));
+      const boundary = new CallStatsService(store(), new ProjectAccess(store()), priceAt(T0 + 5 * HOUR));
+      assert.ok(await boundary.callStatsVia(ADMIN, costs, 'rollup'));
+      // auto answers latency percentiles over few calls by the scan (exact)
+      const pct: CallStatsReq = { ...base, call_metrics: [{ metric: 'latency_ms', percentiles: [50] }] };
+      assert.equal((await service.callStatsVia(ADMIN, pct, 'auto'))!.path, 'scan');
+      assert.equal((await service.callStatsVia(ADMIN, base, 'auto'))!.path, 'rollup');
+    }),
+  );
+});
