@@ -1,12 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { IdleWait } from '../idle-wait.js';
+import { LeaseLoop } from '../lease-loop.js';
 import type { JobSettings } from '../../config/config.js';
 import { nowMicros } from '../../domain/time.js';
 import type { BackgroundJobRow, JobStore } from '../../store/job-types.js';
 import type { TrainingLog } from '../training/sweeper.js';
-
-/** How long an idle runner waits before looking at the queue again (a job queued on this node wakes it at once). */
-const IDLE_POLL_MS = 1000;
 
 /** What runs the jobs of one kind. */
 export interface JobHandler {
@@ -28,61 +24,41 @@ export function errorText(error: unknown): string {
  * the handler's outcome. A lost lease (another node's sweeper re-queued the job) aborts the handler
  * and writes nothing; a shutdown gives the job back to the queue.
  */
-export class JobRunner {
-  readonly owner = `jobs-${randomBytes(6).toString('hex')}`;
-  readonly #shutdown = new AbortController();
-  readonly #idleWait = new IdleWait(IDLE_POLL_MS, this.#shutdown.signal);
-  #loop: Promise<void> | null = null;
-
+export class JobRunner extends LeaseLoop<BackgroundJobRow> {
   constructor(
     private readonly store: JobStore,
     private readonly handlers: JobHandlers,
     private readonly settings: JobSettings,
     private readonly log: TrainingLog,
-  ) {}
-
-  start(): void {
-    this.#loop ??= this.#run();
+  ) {
+    super('jobs');
   }
 
-  /** A job was queued on this node: look now instead of at the next poll. */
-  notify(): void {
-    this.#idleWait.notify();
+  protected shutdownReason(): Error {
+    return new Error('The server is shutting down');
   }
 
-  async stop(): Promise<void> {
-    this.#shutdown.abort(new Error('The server is shutting down'));
-    this.notify();
-    await this.#loop;
-  }
-
-  async #run(): Promise<void> {
-    const kinds = Object.keys(this.handlers);
-    while (!this.#shutdown.signal.aborted) {
-      this.#idleWait.reset();
-      let job: BackgroundJobRow | null = null;
-      try {
-        job = await this.store.lease({
-          owner: this.owner,
-          now: nowMicros(),
-          leaseMicros: Math.round(this.settings.leaseSeconds * 1e6),
-          kinds,
-        });
-      } catch (error) {
-        this.log.warn({ err: error }, 'background job lease failed');
-      }
-      if (job === null) await this.#idleWait.wait();
-      else await this.#execute(job);
+  protected async lease(): Promise<BackgroundJobRow | null> {
+    try {
+      return await this.store.lease({
+        owner: this.owner,
+        now: nowMicros(),
+        leaseMicros: Math.round(this.settings.leaseSeconds * 1e6),
+        kinds: Object.keys(this.handlers),
+      });
+    } catch (error) {
+      this.log.warn({ err: error }, 'background job lease failed');
+      return null;
     }
   }
 
-  async #execute(job: BackgroundJobRow): Promise<void> {
+  protected async execute(job: BackgroundJobRow): Promise<void> {
     const handler = this.handlers[job.kind];
     if (handler === undefined) throw new Error(`no handler for job kind ${job.kind}`);
     const { project_id: projectId, id, fencing_token: token } = job;
     const lost = new AbortController();
-    const onShutdown = (): void => lost.abort(this.#shutdown.signal.reason);
-    this.#shutdown.signal.addEventListener('abort', onShutdown);
+    const onShutdown = (): void => lost.abort(this.shutdown.signal.reason);
+    this.shutdown.signal.addEventListener('abort', onShutdown);
     const leaseMicros = Math.round(this.settings.leaseSeconds * 1e6);
     const beat = setInterval(
       () => {
@@ -102,11 +78,11 @@ export class JobRunner {
       failure = errorText(error);
     } finally {
       clearInterval(beat);
-      this.#shutdown.signal.removeEventListener('abort', onShutdown);
+      this.shutdown.signal.removeEventListener('abort', onShutdown);
     }
     try {
       if (failure !== null && lost.signal.aborted) {
-        if (this.#shutdown.signal.aborted) await this.store.release(projectId, id, token);
+        if (this.shutdown.signal.aborted) await this.store.release(projectId, id, token);
         return;
       }
       const ended = await this.store.finish(projectId, id, token, failure, nowMicros());
