@@ -2,15 +2,12 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
-import { mergeParts, upsertParams } from '../src/store/postgres/call-merge.js';
 import { PostgresStore } from '../src/store/postgres/postgres-store.js';
 import { ensurePostgres } from '../test/helpers/postgres-server.js';
 import { batchPhase, buildWorkload, type Workload } from './lib/ingest-phases.js';
 import { LoadClient, runPool } from './lib/load.js';
+import { copyCalls, copyChunks } from './lib/pg-copy.js';
 import { fmtRate, measure, type PhaseResult } from './lib/measure.js';
 import { REPO_ROOT, startHeddle, type ChildServer } from './lib/processes.js';
 import { machineInfo, phaseTable } from './lib/report.js';
@@ -84,50 +81,6 @@ class Databases {
   }
 }
 
-const COPY_COLUMNS = [
-  'project_id',
-  'id',
-  'display_name',
-  'op_name',
-  'op_display_name',
-  'trace_id',
-  'parent_id',
-  'thread_id',
-  'turn_id',
-  'wb_user_id',
-  'wb_run_id',
-  'started_at',
-  'wb_run_step',
-  'attributes',
-  'inputs',
-  'otel_dump',
-  'ended_at',
-  'exception',
-  'output',
-  'summary',
-  'wb_run_step_end',
-];
-
-/** COPY text format: tab-separated, `\N` for NULL, backslash escapes. */
-function copyField(value: unknown): string {
-  if (value === null || value === undefined) return '\\N';
-  return String(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
-}
-
-/** The finished rows of the workload (start and end merged, the same columns calls.write fills) as COPY text chunks. */
-function copyChunks(work: Workload): Buffer[] {
-  const columns = upsertParams(mergeParts(work.batches.flatMap((b) => b.parts)));
-  const rows = columns[0]!.length;
-  const chunks: Buffer[] = [];
-  for (let from = 0; from < rows; from += 5000) {
-    const lines: string[] = [];
-    for (let r = from; r < Math.min(rows, from + 5000); r += 1)
-      lines.push(`${columns.map((column) => copyField(column[r])).join('\t')}\n`);
-    chunks.push(Buffer.from(lines.join('')));
-  }
-  return chunks;
-}
-
 async function countRows(url: string, project: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -144,7 +97,7 @@ async function countRows(url: string, project: string): Promise<number> {
 
 async function copyPhase(dbs: Databases, work: Workload, label: string): Promise<PhaseResult> {
   const url = await dbs.fresh('copy');
-  const chunks = copyChunks(work);
+  const chunks = copyChunks(work.batches.flatMap((b) => b.parts));
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -153,8 +106,7 @@ async function copyPhase(dbs: Databases, work: Workload, label: string): Promise
       work.calls,
       null,
       async () => {
-        const sink = client.query(copyFrom(`COPY calls (${COPY_COLUMNS.join(', ')}) FROM STDIN`));
-        await pipeline(Readable.from(chunks), sink);
+        await copyCalls(client, chunks);
       },
     );
     const stored = await countRows(url, work.project);

@@ -9,3 +9,5 @@ npx tsx bench/objects.ts
 npx tsx bench/otel.ts
 npx tsx bench/training.ts
 npx tsx bench/ui.ts
+# a small store here; `npm run bench:query-scale` alone seeds 1M (BENCH_CALLS sets the size)
+BENCH_CALLS=${BENCH_QS_CALLS:-100000} npx tsx bench/query-scale.ts
