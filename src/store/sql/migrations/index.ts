@@ -7,6 +7,8 @@ import { migration as annotationQueues } from './006-annotation-queues.js';
 import { migration as membershipRole } from './007-membership-role.js';
 import { migration as uiSessions } from './008-ui-sessions-and-change-seq.js';
 import { migration as backgroundJobs } from './009-background-jobs.js';
+import { migration as reserved10 } from './010-reserved.js';
+import { migration as callCountsAndLatency } from './011-call-counts-and-latency.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -26,6 +28,8 @@ export const MIGRATIONS: readonly Migration[] = [
   membershipRole,
   uiSessions,
   backgroundJobs,
+  reserved10,
+  callCountsAndLatency,
 ];
 
 /**
