@@ -8,6 +8,7 @@ import {
   compareToLiteral,
   convertOperand,
   FLIPPED,
+  valueIndexKey,
   type Compiled,
   type ExprContext,
   type LiteralValue,
@@ -22,6 +23,14 @@ import { isSimpleSql, type SqlDialect, type SqlParams } from './sql-dialect.js';
 
 const DERIVED_STATUS = `CASE WHEN c.exception IS NOT NULL THEN 'error' WHEN c.ended_at IS NULL THEN 'running'
   WHEN COALESCE(json_status_errors, 0) > 0 THEN 'descendant_error' ELSE 'success' END`;
+
+/**
+ * `summary.weave.latency_ms`: floor((ended - started) / 1 ms) on microsecond integers, NULL while
+ * running. The expression of the `calls_by_latency` index (migration 014) is this text without the
+ * `c.` alias: both databases use the index only while the two stay the same.
+ */
+export const LATENCY_MS_SQL =
+  '(CASE WHEN c.ended_at IS NULL THEN NULL ELSE ((c.ended_at - c.started_at) - ((((c.ended_at - c.started_at) % 1000) + 1000) % 1000)) / 1000 END)';
 
 /**
  * `a AND b AND c …` as a balanced tree: SQLite parses a flat chain as one nested expression per
@@ -48,7 +57,7 @@ export class CallsExprCompiler {
     private readonly p: SqlParams,
     private readonly scope: CallsExprScope,
   ) {
-    this.#ctx = { d, p };
+    this.#ctx = { d, p, projectId: scope.projectId };
   }
 
   /** SQL boolean for a whole `$expr` or for one part of `$and`/`$or`/`$not`. */
@@ -74,6 +83,20 @@ export class CallsExprCompiler {
     // (project_id, started_at DESC, id DESC) index in both directions instead of sorting
     const neverNull = field.kind === 'column' && field.name === 'started_at';
     return [`${this.#field(field).sql} ${dir}${neverNull ? '' : ' NULLS LAST'}`];
+  }
+
+  /**
+   * Whether `node` holds, as itself or as a part of a top-level `$and`, an equality that the
+   * `call_values` index answers (calls-expr-values.ts valueIndexKey): the query then reads a few ids.
+   */
+  narrowsByValueIndex(node: Operand<CallField>): boolean {
+    if (node.kind === 'and') return node.args.some((arg) => this.narrowsByValueIndex(arg));
+    if (node.kind !== 'compare' || node.op !== 'eq') return false;
+    const [field, literal] = node.left.kind === 'field' ? [node.left, node.right] : [node.right, node.left];
+    if (field.kind !== 'field' || literal.kind !== 'literal' || typeof literal.value !== 'string') return false;
+    if (field.field.kind !== 'json') return false;
+    const { base, rest } = this.#jsonBase(field.field.column, field.field.path);
+    return valueIndexKey(base, rest, literal.value) !== null;
   }
 
   operand(node: Operand<CallField>): Compiled {
@@ -203,14 +226,7 @@ export class CallsExprCompiler {
       const errors = this.d.jsonNumber('c.summary', ['status_counts', 'error'], this.p);
       return { kind: 'string', sql: DERIVED_STATUS.replace('json_status_errors', errors) };
     }
-    if (name === 'latency_ms') {
-      // floor((ended - started) / 1 ms) on microsecond integers, NULL while running
-      const span = '(c.ended_at - c.started_at)';
-      return {
-        kind: 'number',
-        sql: `(CASE WHEN c.ended_at IS NULL THEN NULL ELSE (${span} - ((${span} % 1000 + 1000) % 1000)) / 1000 END)`,
-      };
-    }
+    if (name === 'latency_ms') return { kind: 'number', sql: LATENCY_MS_SQL };
     return { kind: 'string', sql: `COALESCE(NULLIF(c.display_name, ''), c.op_display_name, c.op_name)` };
   }
 

@@ -31,5 +31,7 @@ export const PROJECT_TABLES: ReadonlyArray<{ table: string; key: readonly string
   { table: 'file_chunks', key: ['project_id', 'blob_id', 'seq'] },
   { table: 'files', key: ['project_id', 'digest'] },
   { table: 'calls', key: ['project_id', 'id'] },
+  { table: 'call_counts', key: ['project_id', 'bucket'] },
+  { table: 'call_values', key: ['project_id', 'path', 'value', 'call_id'] },
   { table: 'projects', key: ['project_id'] },
 ];

@@ -11,6 +11,7 @@ import { migration as monitors } from './010-monitors.js';
 import { migration as viewerRoleAndAudit } from './011-viewer-role-and-audit.js';
 import { migration as retentionPolicies } from './012-retention-policies.js';
 import { migration as objectWriteLocks } from './013-object-write-locks.js';
+import { migration as callCountsAndLatency } from './014-call-counts-and-latency.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
   viewerRoleAndAudit,
   retentionPolicies,
   objectWriteLocks,
+  callCountsAndLatency,
 ];
 
 /**
