@@ -1,6 +1,13 @@
 import type pg from 'pg';
 import type { CallPart } from '../types.js';
-import { mergeParts, UPSERT_SQL, upsertPayload } from './call-merge.js';
+import {
+  mergeParts,
+  UPSERT_SQL,
+  UPSERT_WITH_VALUES_SQL,
+  upsertPayload,
+  valuesPayload,
+  type MergedCall,
+} from './call-merge.js';
 import { OverloadedError } from '../../errors/app-error.js';
 import { diskStateOf, isRetryable, mapPgError } from './pg-support.js';
 
@@ -120,10 +127,10 @@ export class CallWriter {
   /** One transaction (a single statement commits on its own) with one retry after a deadlock. */
   async #commit(parts: CallPart[]): Promise<void> {
     const rows = mergeParts(parts);
-    const params = [upsertPayload(rows)];
+    const query = upsertQuery(rows);
     for (let attempt = 0; ; attempt += 1) {
       try {
-        await this.#pool.query({ name: 'heddle_calls_upsert', text: UPSERT_SQL, values: params });
+        await this.#pool.query(query);
         diskStateOf(this.#pool).noteCommit();
         return;
       } catch (error) {
@@ -138,4 +145,12 @@ export class CallWriter {
     this.#idle = [];
     for (const resolve of waiters) resolve();
   }
+}
+
+/** The batch's statement: the upsert alone, or with its input leaves when it has any (call-merge.ts). */
+function upsertQuery(rows: readonly MergedCall[]): pg.QueryConfig {
+  const calls = upsertPayload(rows);
+  const values = valuesPayload(rows);
+  if (values === null) return { name: 'heddle_calls_upsert', text: UPSERT_SQL, values: [calls] };
+  return { name: 'heddle_calls_upsert_values', text: UPSERT_WITH_VALUES_SQL, values: [calls, values] };
 }

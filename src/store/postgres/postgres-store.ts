@@ -19,6 +19,8 @@ import { SqlMonitorStore } from '../sql/monitor-store.js';
 import type { MonitorStore } from '../monitor-types.js';
 import type { JobStore } from '../job-types.js';
 import { SqlRetentionStore } from '../sql/retention-store.js';
+import { POSTGRES_BACKFILL, SqlCallIndexStore } from '../sql/call-index-backfill.js';
+import type { CallIndexStore } from '../call-index-types.js';
 import type { RetentionStore } from '../retention-types.js';
 import { PgTxRunner, POSTGRES_TX } from './pg-tx-runner.js';
 import { postgresDialect } from './postgres-dialect.js';
@@ -64,6 +66,7 @@ export class PostgresStore implements TraceStore {
   readonly monitors: MonitorStore;
   readonly projectData: SqlProjectDataStore;
   readonly retention: RetentionStore;
+  readonly callIndexes: CallIndexStore;
   readonly #pool: pg.Pool;
   readonly #streamPool: pg.Pool;
   readonly #writer: CallWriter;
@@ -108,11 +111,14 @@ export class PostgresStore implements TraceStore {
     const reads = this.#replicas?.short ?? this.#pool;
     const streamReads = this.#replicas?.stream ?? this.#streamPool;
     this.auth = new PostgresAuthStore(this.#pool);
-    this.calls = new PostgresCallStore(this.#pool, this.#writer, reads, streamReads);
+    const tx = new PgTxRunner(this.#pool, reads);
+    this.callIndexes = new SqlCallIndexStore(tx, POSTGRES_BACKFILL(postgresDialect), 5_000);
+    this.calls = new PostgresCallStore(this.#pool, this.#writer, reads, streamReads, (projectId) =>
+      this.callIndexes.ready(projectId),
+    );
     this.objects = new PostgresObjectStore(this.#pool);
     this.files = new PostgresFileStore(this.#pool, reads);
     this.tables = new PostgresTableStore(this.#pool, reads, streamReads);
-    const tx = new PgTxRunner(this.#pool, reads);
     this.feedback = new SqlFeedbackStore(tx, postgresDialect, (sql) => `${sql}::jsonb`);
     this.costs = new SqlCostStore(tx, postgresDialect);
     this.audit = new SqlAuditStore(tx, postgresDialect);

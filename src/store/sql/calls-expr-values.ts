@@ -1,4 +1,5 @@
 import type { CompareOp, ConvertTarget } from '../../domain/query/ast.js';
+import { fitsIndexedValue, INDEXED_DEPTH, PATH_SEPARATOR } from '../../domain/input-values.js';
 import { toMicros } from '../../domain/time.js';
 import { InvalidRequestError } from '../../errors/app-error.js';
 import { isSimpleSql, type SqlDialect, type SqlParams } from './sql-dialect.js';
@@ -29,10 +30,6 @@ export interface ExprContext {
   projectId?: string;
 }
 
-/** The longest string leaf `call_values` holds, and how deep (object keys) it goes: migration 014. */
-const INDEXED_VALUE_MAX = 128;
-const INDEXED_DEPTH = 2;
-
 /**
  * For `inputs.<a>[.<b>] == "text"`: the ids of the calls whose `inputs` hold that string there, from
  * `call_values`, or null when the index cannot answer. The set may hold more calls than match (it
@@ -51,8 +48,8 @@ function indexedEquality({ p, projectId }: ExprContext, left: Compiled, value: s
 export function valueIndexKey(column: string, path: readonly string[], value: string): string | null {
   if (column !== 'c.inputs') return null;
   if (path.length === 0 || path.length > INDEXED_DEPTH || path.some((segment) => /^\d+$/.test(segment))) return null;
-  if (value === '' || [...value].length > INDEXED_VALUE_MAX || parsesAsJson(value)) return null;
-  return ['inputs', ...path].join('\u001f');
+  if (value === '' || !fitsIndexedValue(value) || parsesAsJson(value)) return null;
+  return ['inputs', ...path].join(PATH_SEPARATOR);
 }
 
 function parsesAsJson(text: string): boolean {

@@ -26,8 +26,8 @@ const DERIVED_STATUS = `CASE WHEN c.exception IS NOT NULL THEN 'error' WHEN c.en
 
 /**
  * `summary.weave.latency_ms`: floor((ended - started) / 1 ms) on microsecond integers, NULL while
- * running. The expression of the `calls_by_latency` index (migration 014) is this text without the
- * `c.` alias: both databases use the index only while the two stay the same.
+ * running. Projects whose call indexes are complete read the stored `c.latency_ms` instead (the
+ * writers compute it with calls-latency.ts, the same arithmetic).
  */
 export const LATENCY_MS_SQL =
   '(CASE WHEN c.ended_at IS NULL THEN NULL ELSE ((c.ended_at - c.started_at) - ((((c.ended_at - c.started_at) % 1000) + 1000) % 1000)) / 1000 END)';
@@ -47,6 +47,11 @@ export interface CallsExprScope {
   projectId: string;
   /** `expand_columns`, shallowest first: paths whose refs filters and sorts traverse (docs/spec/calls.md §5.6). */
   expand?: readonly ExpandPath[] | null;
+  /**
+   * Whether the project's call indexes of migration 014 are complete (call-index-backfill.ts): only
+   * then do equalities read `call_values` and the latency read `calls.latency_ms`.
+   */
+  indexed?: boolean;
 }
 
 export class CallsExprCompiler {
@@ -57,7 +62,7 @@ export class CallsExprCompiler {
     private readonly p: SqlParams,
     private readonly scope: CallsExprScope,
   ) {
-    this.#ctx = { d, p, projectId: scope.projectId };
+    this.#ctx = { d, p, projectId: scope.indexed === true ? scope.projectId : undefined };
   }
 
   /** SQL boolean for a whole `$expr` or for one part of `$and`/`$or`/`$not`. */
@@ -90,6 +95,7 @@ export class CallsExprCompiler {
    * `call_values` index answers (calls-expr-values.ts valueIndexKey): the query then reads a few ids.
    */
   narrowsByValueIndex(node: Operand<CallField>): boolean {
+    if (this.scope.indexed !== true) return false;
     if (node.kind === 'and') return node.args.some((arg) => this.narrowsByValueIndex(arg));
     if (node.kind !== 'compare' || node.op !== 'eq') return false;
     const [field, literal] = node.left.kind === 'field' ? [node.left, node.right] : [node.right, node.left];
@@ -226,7 +232,8 @@ export class CallsExprCompiler {
       const errors = this.d.jsonNumber('c.summary', ['status_counts', 'error'], this.p);
       return { kind: 'string', sql: DERIVED_STATUS.replace('json_status_errors', errors) };
     }
-    if (name === 'latency_ms') return { kind: 'number', sql: LATENCY_MS_SQL };
+    if (name === 'latency_ms')
+      return { kind: 'number', sql: this.scope.indexed === true ? 'c.latency_ms' : LATENCY_MS_SQL };
     return { kind: 'string', sql: `COALESCE(NULLIF(c.display_name, ''), c.op_display_name, c.op_name)` };
   }
 

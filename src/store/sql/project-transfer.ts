@@ -24,6 +24,11 @@ export interface TransferDialect {
 
 /** Columns that only mean something inside one store: the live tail's write order (ui-schema.ts). */
 const LOCAL_COLUMNS: ReadonlySet<string> = new Set(['calls.change_seq']);
+/**
+ * Tables derived from `calls` by triggers (migration 014): the import's calls rebuild them, so they
+ * are neither exported nor imported (imported counters would count every call twice).
+ */
+export const DERIVED_TABLES: ReadonlySet<string> = new Set(['call_counts']);
 /** Rows per page and per insert batch; tables holding bytes use small pages (file chunks are up to a MiB). */
 const PAGE_ROWS = 1_000;
 const BYTES_PAGE_ROWS = 16;
@@ -76,6 +81,7 @@ export class ProjectTransfer {
   async *exportRows(projectId: string): AsyncGenerator<ProjectDumpRow> {
     // `projects` first: an import that stops early has still recorded the project
     for (const { table, key } of [...PROJECT_TABLES].reverse()) {
+      if (DERIVED_TABLES.has(table)) continue;
       const columns = await this.columns(table);
       const json = this.td.compactJson ? columns.filter(isJson).map((c) => c.name) : [];
       const pageRows = columns.some(isBytes) ? BYTES_PAGE_ROWS : PAGE_ROWS;
@@ -113,6 +119,7 @@ export class ProjectTransfer {
     };
     for await (const item of rows) {
       if (!known.has(item.table)) throw new InvalidRequestError(`Unknown per-project table ${item.table}`);
+      if (DERIVED_TABLES.has(item.table)) continue;
       if (item.row.project_id !== projectId)
         throw new InvalidRequestError(
           `A row of ${item.table} belongs to ${String(item.row.project_id)}, not ${projectId}`,

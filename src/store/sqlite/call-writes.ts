@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { collectDescendants } from '../../domain/call-tree.js';
 import type { CallPart } from '../types.js';
+import { latencyMsSql } from '../sql/calls-latency.js';
 import { writerStatement } from './statements.js';
 
 /**
@@ -24,14 +25,19 @@ const START_SQL = `
     display_name = COALESCE(excluded.display_name, calls.display_name),
     trace_id = excluded.trace_id, parent_id = excluded.parent_id, thread_id = excluded.thread_id, turn_id = excluded.turn_id,
     started_at = excluded.started_at, attributes = excluded.attributes, inputs = excluded.inputs, otel_dump = excluded.otel_dump,
-    wb_user_id = excluded.wb_user_id, wb_run_id = excluded.wb_run_id, wb_run_step = excluded.wb_run_step`;
+    wb_user_id = excluded.wb_user_id, wb_run_id = excluded.wb_run_id, wb_run_step = excluded.wb_run_step,
+    latency_ms = ${latencyMsSql('calls.ended_at', 'excluded.started_at')}`;
 
 const END_SQL = `
   INSERT INTO calls (project_id, id, ended_at, exception, output, summary, wb_run_step_end, change_seq)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (project_id, id) DO UPDATE SET change_seq = excluded.change_seq,
     ended_at = excluded.ended_at, exception = excluded.exception, output = excluded.output,
-    summary = excluded.summary, wb_run_step_end = excluded.wb_run_step_end`;
+    summary = excluded.summary, wb_run_step_end = excluded.wb_run_step_end,
+    latency_ms = ${latencyMsSql('excluded.ended_at', 'calls.started_at')}`;
+
+/** The `call_values` rows of a start (docs/query-performance.md); a re-sent start adds its leaves, stale ones stay. */
+const VALUE_SQL = 'INSERT OR IGNORE INTO call_values (project_id, path, value, call_id) VALUES (?, ?, ?, ?)';
 
 const UPDATE_SQL = `
   INSERT INTO calls (project_id, id, display_name, change_seq) VALUES (?, ?, ?, ?)
@@ -65,6 +71,7 @@ export function callPartRow(p: CallPart): CallPartRow {
       p.wb_user_id,
       p.wb_run_id,
       p.wb_run_step,
+      p.input_values,
     ];
   }
   if (p.kind === 'end')
@@ -72,10 +79,28 @@ export function callPartRow(p: CallPart): CallPartRow {
   return [UPDATE, p.project_id, p.id, p.display_name];
 }
 
+/** The start row's element holding its `input_values` (after the kind and the 16 columns). */
+const START_VALUES = 17;
+
 export function writeCallParts(db: Database.Database, rows: CallPartRow[]): void {
   const statements = [writerStatement(db, START_SQL), writerStatement(db, END_SQL), writerStatement(db, UPDATE_SQL)];
   const changeSeq = writerStatement(db, NEXT_CHANGE_SQL).pluck().get() as number;
-  for (const row of rows) statements[row[0] as number]!.run([...row.slice(1), changeSeq]);
+  for (const row of rows) {
+    const kind = row[0] as number;
+    if (kind !== START) {
+      statements[kind]!.run([...row.slice(1), changeSeq]);
+      continue;
+    }
+    statements[START]!.run([...row.slice(1, START_VALUES), changeSeq]);
+    writeInputValues(db, row[1] as string, row[2] as string, row[START_VALUES] as string[]);
+  }
+}
+
+/** Indexes a start's input leaves (`[path, value, …]`, src/domain/input-values.ts) in `call_values`. */
+function writeInputValues(db: Database.Database, projectId: string, callId: string, leaves: string[]): void {
+  if (leaves.length === 0) return;
+  const insert = writerStatement(db, VALUE_SQL);
+  for (let i = 0; i < leaves.length; i += 2) insert.run(projectId, leaves[i], leaves[i + 1], callId);
 }
 
 /** Tombstones the calls and every live descendant in their traces; returns how many ids were marked. */

@@ -66,6 +66,8 @@ const GLOBAL_TABLES = new Set([
   'ui_sessions',
   'change_counters',
   'audit_log',
+  // the store-wide position of migration 014's backfill (one row)
+  'call_index_builds',
 ]);
 
 /** Indexes of per-project tables that do not lead with `project_id`. */
