@@ -6,6 +6,8 @@ export interface CallIndexProgress {
   calls_done: number;
   /** The project of the last call passed (projects before it in key order are ready); null before the first batch. */
   cursor_project: string | null;
+  /** The project of the last call stored before migration 014 (projects after it hold only newer calls). */
+  bound_project: string | null;
 }
 
 /**

@@ -55,13 +55,18 @@ interface BuildRow {
   done: number;
   cursor_project: string | null;
   cursor_id: string | null;
+  bound_project: string | null;
+  bound_id: string | null;
   calls_done: number;
 }
+
+const BUILD_COLUMNS = raw('done, cursor_project, cursor_id, bound_project, bound_id, calls_done');
 
 const toProgress = (r: BuildRow): CallIndexProgress => ({
   done: Number(r.done) === 1,
   calls_done: Number(r.calls_done),
   cursor_project: r.cursor_project,
+  bound_project: r.bound_project,
 });
 
 /** Byte order, the order of both databases' keys (SQLite BINARY, PostgreSQL COLLATE "C"). */
@@ -92,14 +97,16 @@ export class SqlCallIndexStore implements CallIndexStore {
     const now = Date.now();
     if (this.#position === null || now - this.#position.at > POSITION_TTL_MS)
       this.#position = { at: now, progress: await this.progress() };
-    const { done, cursor_project } = this.#position.progress;
+    const { done, cursor_project, bound_project } = this.#position.progress;
     if (done) this.#done = true;
-    return done || (cursor_project !== null && before(projectId, cursor_project));
+    // passed by the backfill, or after the last key the migration saw (only new calls there)
+    if (done || (cursor_project !== null && before(projectId, cursor_project))) return true;
+    return bound_project !== null && before(bound_project, projectId);
   }
 
   async progress(): Promise<CallIndexProgress> {
     const [row] = await this.tx.read<BuildRow>(
-      this.#sql`SELECT done, cursor_project, cursor_id, calls_done FROM call_index_builds WHERE name = 'calls'`,
+      this.#sql`SELECT ${BUILD_COLUMNS} FROM call_index_builds WHERE name = 'calls'`,
     );
     return toProgress(row!);
   }
@@ -109,14 +116,13 @@ export class SqlCallIndexStore implements CallIndexStore {
     const { lock, insertValues } = this.dialect;
     const progress = await this.tx.transaction(function* () {
       if (lock !== null) yield* all(sql`${raw(lock)}`);
-      const [state] = yield* all<BuildRow>(
-        sql`SELECT done, cursor_project, cursor_id, calls_done FROM call_index_builds WHERE name = 'calls'`,
-      );
+      const [state] = yield* all<BuildRow>(sql`SELECT ${BUILD_COLUMNS} FROM call_index_builds WHERE name = 'calls'`);
       if (Number(state!.done) === 1) return toProgress(state!);
       const from = state!.cursor_project === null ? null : [state!.cursor_project, state!.cursor_id];
-      const after = from === null ? frag`` : frag`WHERE (project_id, id) > (${from[0]}, ${from[1]})`;
+      const after = from === null ? frag`` : frag`(project_id, id) > (${from[0]}, ${from[1]}) AND `;
+      const bound = frag`(project_id, id) <= (${state!.bound_project}, ${state!.bound_id})`;
       const keys = yield* all<{ project_id: string; id: string }>(
-        sql`SELECT project_id, id FROM calls ${after} ORDER BY project_id, id LIMIT ${batchCalls}`,
+        sql`SELECT project_id, id FROM calls WHERE ${after}${bound} ORDER BY project_id, id LIMIT ${batchCalls}`,
       );
       const last = keys.at(-1);
       if (last === undefined) {
@@ -141,7 +147,11 @@ export class SqlCallIndexStore implements CallIndexStore {
         sql`UPDATE call_index_builds SET cursor_project = ${last.project_id}, cursor_id = ${last.id},
           calls_done = calls_done + ${keys.length} WHERE name = 'calls'`,
       ]);
-      return { done: false, calls_done: Number(state!.calls_done) + keys.length, cursor_project: last.project_id };
+      return {
+        ...toProgress(state!),
+        calls_done: Number(state!.calls_done) + keys.length,
+        cursor_project: last.project_id,
+      };
     });
     if (progress.done) this.#done = true;
     this.#position = null;

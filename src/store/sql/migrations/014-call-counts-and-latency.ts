@@ -11,12 +11,15 @@ import type { Migration } from './migration.js';
  *   (src/domain/input-values.ts), written by the call writers in the same transaction as the call.
  * - `call_counts`: the visible calls (started, not deleted) of each project per hour of
  *   `started_at`, kept by triggers on `calls`.
- * - `call_index_builds`: one row, the backfill's position. Counters and values are complete for a
- *   project once the cursor has passed it (or `done`); the query compiler uses them only then. The
- *   counter triggers count only rows the backfill has passed (key <= cursor), the backfill counts
- *   the rest as it passes them, so no row is counted twice or missed. On PostgreSQL the backfill
- *   holds an advisory lock exclusively while it moves the cursor and the triggers share it while the
- *   backfill is not done, so a write is never between the two.
+ * - `call_index_builds`: one row, the backfill's position. `bound` is the last key of `calls` when
+ *   the migration ran: every call after it is newer than the migration, so the writers and triggers
+ *   have indexed it. The backfill walks the keys up to `bound`; the indexes are complete for a
+ *   project once the cursor has passed it or when it sorts after `bound` (or `done`), and the query
+ *   compiler uses them only then. The counter triggers count only rows the backfill will not pass
+ *   (key <= cursor or key > bound), the backfill counts the others as it passes them, so no row is
+ *   counted twice or missed. On PostgreSQL the backfill holds an advisory lock exclusively while it
+ *   moves the cursor and the triggers share it while the backfill is not done, so a write is never
+ *   between the two.
  */
 const HOUR = 3_600_000_000;
 const VISIBLE = 'started_at IS NOT NULL AND deleted_at IS NULL';
@@ -25,7 +28,8 @@ export const CALL_INDEX_LOCK_KEY = '4811014';
 
 /** SQLite: whether the backfill has passed the row `row` (`new`/`old`). */
 const sqliteCovered = (row: 'new' | 'old'): string =>
-  `EXISTS (SELECT 1 FROM call_index_builds b WHERE b.done = 1 OR (${row}.project_id, ${row}.id) <= (b.cursor_project, b.cursor_id))`;
+  `EXISTS (SELECT 1 FROM call_index_builds b WHERE b.done = 1 OR (${row}.project_id, ${row}.id) <= (b.cursor_project, b.cursor_id)
+    OR (${row}.project_id, ${row}.id) > (b.bound_project, b.bound_id))`;
 const sqliteVisible = (row: 'new' | 'old'): string => `${row}.started_at IS NOT NULL AND ${row}.deleted_at IS NULL`;
 const sqliteAdd = `INSERT INTO call_counts (project_id, bucket, calls) VALUES (new.project_id, new.started_at / ${HOUR}, 1)
     ON CONFLICT (project_id, bucket) DO UPDATE SET calls = calls + 1;`;
@@ -40,7 +44,15 @@ const PG_READ_BUILD = `
     SELECT * INTO b FROM call_index_builds;
   END IF;`;
 const pgCovered = (row: string): string =>
-  `(b.done = 1 OR (${row}project_id, ${row}id) <= (b.cursor_project COLLATE "C", b.cursor_id COLLATE "C"))`;
+  `(b.done = 1 OR (${row}project_id, ${row}id) <= (b.cursor_project COLLATE "C", b.cursor_id COLLATE "C")
+    OR (${row}project_id, ${row}id) > (b.bound_project COLLATE "C", b.bound_id COLLATE "C"))`;
+
+/** The backfill's row: done at once on a store without calls, else bounded by the last key (the primary key's last entry). */
+const insertBuild = `
+  INSERT INTO call_index_builds (name, done, cursor_project, cursor_id, bound_project, bound_id, calls_done)
+    SELECT 'calls', CASE WHEN last.id IS NULL THEN 1 ELSE 0 END, NULL, NULL, last.project_id, last.id, 0
+    FROM (SELECT 1 AS one) one
+    LEFT JOIN (SELECT project_id, id FROM calls ORDER BY project_id DESC, id DESC LIMIT 1) last ON TRUE;`;
 
 const MICROS_NOW_SQLITE = "CAST((julianday('now') - 2440587.5) * 86400000000 AS INTEGER)";
 const MICROS_NOW_PG = '(extract(epoch FROM clock_timestamp()) * 1000000)::bigint';
@@ -59,10 +71,11 @@ export const migration: Migration = {
     done INTEGER NOT NULL,
     cursor_project TEXT,
     cursor_id TEXT,
+    bound_project TEXT,
+    bound_id TEXT,
     calls_done INTEGER NOT NULL
   );
-  INSERT INTO call_index_builds (name, done, cursor_project, cursor_id, calls_done)
-    SELECT 'calls', CASE WHEN EXISTS (SELECT 1 FROM calls) THEN 0 ELSE 1 END, NULL, NULL, 0;
+  ${insertBuild}
   ${queueBackfill(MICROS_NOW_SQLITE)}
 
   CREATE TABLE call_counts (
@@ -99,10 +112,11 @@ CREATE TABLE call_index_builds (
   done integer NOT NULL,
   cursor_project text COLLATE "C",
   cursor_id text COLLATE "C",
+  bound_project text COLLATE "C",
+  bound_id text COLLATE "C",
   calls_done bigint NOT NULL
 );
-INSERT INTO call_index_builds (name, done, cursor_project, cursor_id, calls_done)
-  SELECT 'calls', CASE WHEN EXISTS (SELECT 1 FROM calls) THEN 0 ELSE 1 END, NULL, NULL, 0;
+${insertBuild}
 ${queueBackfill(MICROS_NOW_PG)}
 
 CREATE TABLE call_counts (
