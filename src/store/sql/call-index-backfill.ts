@@ -52,7 +52,6 @@ export const POSTGRES_BACKFILL = (d: SqlDialect): BackfillDialect => ({
 });
 
 interface BuildRow {
-  done: number;
   cursor_project: string | null;
   cursor_id: string | null;
   bound_project: string | null;
@@ -60,14 +59,18 @@ interface BuildRow {
   calls_done: number;
 }
 
-const BUILD_COLUMNS = raw('done, cursor_project, cursor_id, bound_project, bound_id, calls_done');
+const BUILD_COLUMNS = raw('cursor_project, cursor_id, bound_project, bound_id, calls_done');
 
-const toProgress = (r: BuildRow): CallIndexProgress => ({
-  done: Number(r.done) === 1,
-  calls_done: Number(r.calls_done),
-  cursor_project: r.cursor_project,
-  bound_project: r.bound_project,
-});
+/** The row is there only while the backfill is pending (migration 014). */
+const toProgress = (r: BuildRow | undefined): CallIndexProgress =>
+  r === undefined
+    ? { done: true, calls_done: 0, cursor_project: null, bound_project: null }
+    : {
+        done: false,
+        calls_done: Number(r.calls_done),
+        cursor_project: r.cursor_project,
+        bound_project: r.bound_project,
+      };
 
 /** Byte order, the order of both databases' keys (SQLite BINARY, PostgreSQL COLLATE "C"). */
 const before = (a: string, b: string): boolean => Buffer.compare(Buffer.from(a), Buffer.from(b)) < 0;
@@ -108,7 +111,7 @@ export class SqlCallIndexStore implements CallIndexStore {
     const [row] = await this.tx.read<BuildRow>(
       this.#sql`SELECT ${BUILD_COLUMNS} FROM call_index_builds WHERE name = 'calls'`,
     );
-    return toProgress(row!);
+    return toProgress(row);
   }
 
   async backfillBatch(batchCalls = this.batchCalls): Promise<CallIndexProgress> {
@@ -117,17 +120,17 @@ export class SqlCallIndexStore implements CallIndexStore {
     const progress = await this.tx.transaction(function* () {
       if (lock !== null) yield* all(sql`${raw(lock)}`);
       const [state] = yield* all<BuildRow>(sql`SELECT ${BUILD_COLUMNS} FROM call_index_builds WHERE name = 'calls'`);
-      if (Number(state!.done) === 1) return toProgress(state!);
-      const from = state!.cursor_project === null ? null : [state!.cursor_project, state!.cursor_id];
+      if (state === undefined) return toProgress(state);
+      const from = state.cursor_project === null ? null : [state.cursor_project, state.cursor_id];
       const after = from === null ? frag`` : frag`(project_id, id) > (${from[0]}, ${from[1]}) AND `;
-      const bound = frag`(project_id, id) <= (${state!.bound_project}, ${state!.bound_id})`;
+      const bound = frag`(project_id, id) <= (${state.bound_project}, ${state.bound_id})`;
       const keys = yield* all<{ project_id: string; id: string }>(
         sql`SELECT project_id, id FROM calls WHERE ${after}${bound} ORDER BY project_id, id LIMIT ${batchCalls}`,
       );
       const last = keys.at(-1);
       if (last === undefined) {
-        yield* runAll([sql`UPDATE call_index_builds SET done = 1 WHERE name = 'calls'`]);
-        return { ...toProgress(state!), done: true };
+        yield* runAll([sql`DELETE FROM call_index_builds WHERE name = 'calls'`]);
+        return { ...toProgress(state), done: true };
       }
       // the batch's key range, as SQL over the alias `c` (the values are bound by each statement)
       const range = (alias: string): Fragment => {
@@ -148,8 +151,8 @@ export class SqlCallIndexStore implements CallIndexStore {
           calls_done = calls_done + ${keys.length} WHERE name = 'calls'`,
       ]);
       return {
-        ...toProgress(state!),
-        calls_done: Number(state!.calls_done) + keys.length,
+        ...toProgress(state),
+        calls_done: Number(state.calls_done) + keys.length,
         cursor_project: last.project_id,
       };
     });

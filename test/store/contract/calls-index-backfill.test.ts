@@ -45,9 +45,9 @@ const REWIND = `
   DELETE FROM call_values;
   DELETE FROM call_counts;
   UPDATE calls SET latency_ms = NULL;
-  UPDATE call_index_builds SET done = 0, cursor_project = NULL, cursor_id = NULL, calls_done = 0,
-    bound_project = (SELECT project_id FROM calls ORDER BY project_id DESC, id DESC LIMIT 1),
-    bound_id = (SELECT id FROM calls ORDER BY project_id DESC, id DESC LIMIT 1);`;
+  DELETE FROM call_index_builds;
+  INSERT INTO call_index_builds (name, cursor_project, cursor_id, bound_project, bound_id, calls_done)
+    SELECT 'calls', NULL, NULL, project_id, id, 0 FROM calls ORDER BY project_id DESC, id DESC LIMIT 1;`;
 
 /** Calls of one project: finished ones of several latencies, running ones, an end before its start, a deletion. */
 function history(project: string, n: number, offset = 0): CallPart[] {

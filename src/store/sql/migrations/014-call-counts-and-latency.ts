@@ -11,10 +11,11 @@ import type { Migration } from './migration.js';
  *   (src/domain/input-values.ts), written by the call writers in the same transaction as the call.
  * - `call_counts`: the visible calls (started, not deleted) of each project per hour of
  *   `started_at`, kept by triggers on `calls`.
- * - `call_index_builds`: one row, the backfill's position. `bound` is the last key of `calls` when
+ * - `call_index_builds`: the backfill's position, one row while it is pending (none on a store that
+ *   had no calls, and none once it is done). `bound` is the last key of `calls` when
  *   the migration ran: every call after it is newer than the migration, so the writers and triggers
  *   have indexed it. The backfill walks the keys up to `bound`; the indexes are complete for a
- *   project once the cursor has passed it or when it sorts after `bound` (or `done`), and the query
+ *   project once the cursor has passed it or when it sorts after `bound` (or the row is gone), and the query
  *   compiler uses them only then. The counter triggers count only rows the backfill will not pass
  *   (key <= cursor or key > bound), the backfill counts the others as it passes them, so no row is
  *   counted twice or missed. On PostgreSQL the backfill holds an advisory lock exclusively while it
@@ -28,31 +29,30 @@ export const CALL_INDEX_LOCK_KEY = '4811014';
 
 /** SQLite: whether the backfill has passed the row `row` (`new`/`old`). */
 const sqliteCovered = (row: 'new' | 'old'): string =>
-  `EXISTS (SELECT 1 FROM call_index_builds b WHERE b.done = 1 OR (${row}.project_id, ${row}.id) <= (b.cursor_project, b.cursor_id)
-    OR (${row}.project_id, ${row}.id) > (b.bound_project, b.bound_id))`;
+  `NOT EXISTS (SELECT 1 FROM call_index_builds b WHERE NOT (COALESCE((${row}.project_id, ${row}.id) <= (b.cursor_project, b.cursor_id), 0)
+    OR (${row}.project_id, ${row}.id) > (b.bound_project, b.bound_id)))`;
 const sqliteVisible = (row: 'new' | 'old'): string => `${row}.started_at IS NOT NULL AND ${row}.deleted_at IS NULL`;
 const sqliteAdd = `INSERT INTO call_counts (project_id, bucket, calls) VALUES (new.project_id, new.started_at / ${HOUR}, 1)
     ON CONFLICT (project_id, bucket) DO UPDATE SET calls = calls + 1;`;
 const sqliteRemove = `UPDATE call_counts SET calls = calls - 1 WHERE project_id = old.project_id AND bucket = old.started_at / ${HOUR};`;
 const bucketMoved = `(old.started_at / ${HOUR}) IS NOT (new.started_at / ${HOUR})`;
 
-/** PostgreSQL: reads the backfill's row into `b`, first sharing its lock while it is not done. */
+/** PostgreSQL: reads the backfill's row into `b` (all NULL when done), sharing its lock while it is pending. */
 const PG_READ_BUILD = `
   SELECT * INTO b FROM call_index_builds;
-  IF b.done = 0 THEN
+  IF FOUND THEN
     PERFORM pg_advisory_xact_lock_shared(${CALL_INDEX_LOCK_KEY});
     SELECT * INTO b FROM call_index_builds;
   END IF;`;
 const pgCovered = (row: string): string =>
-  `(b.done = 1 OR (${row}project_id, ${row}id) <= (b.cursor_project COLLATE "C", b.cursor_id COLLATE "C")
+  `(b.name IS NULL OR COALESCE((${row}project_id, ${row}id) <= (b.cursor_project COLLATE "C", b.cursor_id COLLATE "C"), FALSE)
     OR (${row}project_id, ${row}id) > (b.bound_project COLLATE "C", b.bound_id COLLATE "C"))`;
 
-/** The backfill's row: done at once on a store without calls, else bounded by the last key (the primary key's last entry). */
+/** The backfill's row when there are calls, bounded by the last key (the primary key's last entry). */
 const insertBuild = `
-  INSERT INTO call_index_builds (name, done, cursor_project, cursor_id, bound_project, bound_id, calls_done)
-    SELECT 'calls', CASE WHEN last.id IS NULL THEN 1 ELSE 0 END, NULL, NULL, last.project_id, last.id, 0
-    FROM (SELECT 1 AS one) one
-    LEFT JOIN (SELECT project_id, id FROM calls ORDER BY project_id DESC, id DESC LIMIT 1) last ON TRUE;`;
+  INSERT INTO call_index_builds (name, cursor_project, cursor_id, bound_project, bound_id, calls_done)
+    SELECT 'calls', NULL, NULL, last.project_id, last.id, 0
+    FROM (SELECT project_id, id FROM calls ORDER BY project_id DESC, id DESC LIMIT 1) last;`;
 
 const MICROS_NOW_SQLITE = "CAST((julianday('now') - 2440587.5) * 86400000000 AS INTEGER)";
 const MICROS_NOW_PG = '(extract(epoch FROM clock_timestamp()) * 1000000)::bigint';
@@ -68,7 +68,6 @@ export const migration: Migration = {
   sqlite: String.raw`
   CREATE TABLE call_index_builds (
     name TEXT PRIMARY KEY,
-    done INTEGER NOT NULL,
     cursor_project TEXT,
     cursor_id TEXT,
     bound_project TEXT,
@@ -109,7 +108,6 @@ export const migration: Migration = {
   postgres: String.raw`
 CREATE TABLE call_index_builds (
   name text COLLATE "C" PRIMARY KEY,
-  done integer NOT NULL,
   cursor_project text COLLATE "C",
   cursor_id text COLLATE "C",
   bound_project text COLLATE "C",
