@@ -20,6 +20,8 @@ export interface TransferDialect {
   columns(table: string): CompiledSql;
   /** The compact text of a stored JSON column value (PostgreSQL prints JSONB with spaces). */
   compactJson?(text: string): string;
+  /** Statements to run after inserting rows of `table`, in the same transaction (SQLite counts imported calls). */
+  afterInsert?(table: string, projectId: string, keys: unknown[]): CompiledSql[];
 }
 
 /** Columns that only mean something inside one store: the live tail's write order (ui-schema.ts). */
@@ -157,9 +159,16 @@ export class ProjectTransfer {
       });
       statements.push({ sql: `INSERT INTO ${table} (${cols.join(', ')}) VALUES ${tuples.join(', ')}`, params });
     }
+    const projectId = batch[0]!.row.project_id as string;
+    const after =
+      this.td.afterInsert?.(
+        table,
+        projectId,
+        batch.map(({ row }) => row.id),
+      ) ?? [];
     const changed = await this.tx.transaction(function* () {
-      return yield* runAll(statements);
+      return yield* runAll([...statements, ...after]);
     });
-    return changed.reduce((a, b) => a + b, 0);
+    return changed.slice(0, statements.length).reduce((a, b) => a + b, 0);
   }
 }

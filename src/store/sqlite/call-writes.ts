@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { collectDescendants } from '../../domain/call-tree.js';
 import type { CallPart } from '../types.js';
 import { latencyMsSql } from '../sql/calls-latency.js';
+import { CallCounting } from './call-counting.js';
 import { writerStatement } from './statements.js';
 
 /**
@@ -85,15 +86,18 @@ const START_VALUES = 17;
 export function writeCallParts(db: Database.Database, rows: CallPartRow[]): void {
   const statements = [writerStatement(db, START_SQL), writerStatement(db, END_SQL), writerStatement(db, UPDATE_SQL)];
   const changeSeq = writerStatement(db, NEXT_CHANGE_SQL).pluck().get() as number;
+  const counting = new CallCounting(db);
   for (const row of rows) {
     const kind = row[0] as number;
     if (kind !== START) {
       statements[kind]!.run([...row.slice(1), changeSeq]);
       continue;
     }
+    counting.beforeStart(row[1] as string, row[2] as string, row[10] as number);
     statements[START]!.run([...row.slice(1, START_VALUES), changeSeq]);
     writeInputValues(db, row[1] as string, row[2] as string, row[START_VALUES] as string[]);
   }
+  counting.flush();
 }
 
 /** Indexes a start's input leaves (`[path, value, …]`, src/domain/input-values.ts) in `call_values`. */

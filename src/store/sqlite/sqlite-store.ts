@@ -22,6 +22,7 @@ import { SqlMonitorStore } from '../sql/monitor-store.js';
 import type { MonitorStore } from '../monitor-types.js';
 import { SqlRetentionStore } from '../sql/retention-store.js';
 import { SqlCallIndexStore, SQLITE_BACKFILL } from '../sql/call-index-backfill.js';
+import { countImportedCalls } from './call-counting.js';
 import type { CallIndexStore } from '../call-index-types.js';
 import type { RetentionStore, SpaceReport } from '../retention-types.js';
 import type { JobStore } from '../job-types.js';
@@ -90,6 +91,7 @@ export class SqliteStore implements TraceStore {
         sql: 'SELECT name, type, 0 AS generated FROM pragma_table_info(@p1) ORDER BY cid',
         params: [table],
       }),
+      afterInsert: (table, projectId, ids) => (table === 'calls' ? [countImportedCalls(projectId, ids)] : []),
     });
     this.retention = new SqlRetentionStore(tx, SQLITE_TX, 1_000, () => this.#reclaimSpace());
   }

@@ -81,4 +81,30 @@ forEachAdapter('calls count of a whole project', (store) => {
       assert.equal((await s.calls.count({ project_id: project, filter: { call_ids: ['c1', 'c2'] } })).count, 2);
     }),
   );
+
+  test(
+    'a project exported, deleted and imported again counts its calls once',
+    guard(async () => {
+      const s = store();
+      const project = freshProject();
+      await s.calls.write([
+        start(project, 'a', { started_at: T0 }),
+        start(project, 'b', { started_at: T0 + 3 * HOUR }),
+        end(project, 'only-end'),
+        start(project, 'gone', { started_at: T0 }),
+      ]);
+      await s.calls.deleteCascade(project, ['gone'], T0 + HOUR);
+      const rows = [];
+      for await (const row of s.projectData.exportRows(project)) rows.push(row);
+      await s.projectData.deleteProject(project);
+      await agree(s, project, 0);
+      await s.projectData.importRows(
+        project,
+        (async function* () {
+          yield* rows;
+        })(),
+      );
+      await agree(s, project, 2);
+    }),
+  );
 });

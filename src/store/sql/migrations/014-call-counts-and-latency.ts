@@ -10,7 +10,9 @@ import type { Migration } from './migration.js';
  * - `call_values (project_id, path, value, call_id)`: the short string leaves of `inputs`
  *   (src/domain/input-values.ts), written by the call writers in the same transaction as the call.
  * - `call_counts`: the visible calls (started, not deleted) of each project per hour of
- *   `started_at`, kept by triggers on `calls`.
+ *   `started_at`. PostgreSQL keeps it by triggers on `calls` (inserts counted per statement).
+ *   SQLite's call writer counts starts per batch (sqlite/call-counting.ts: a row trigger on insert
+ *   cost ~20 µs per call), triggers count deletions, and the project import counts what it inserts.
  * - `call_index_builds`: the backfill's position, one row while it is pending (none on a store that
  *   had no calls, and none once it is done). `bound` is the last key of `calls` when
  *   the migration ran: every call after it is newer than the migration, so the writers and triggers
@@ -28,14 +30,13 @@ const VISIBLE = 'started_at IS NOT NULL AND deleted_at IS NULL';
 export const CALL_INDEX_LOCK_KEY = '4811014';
 
 /** SQLite: whether the backfill has passed the row `row` (`new`/`old`). */
-const sqliteCovered = (row: 'new' | 'old'): string =>
+export const sqliteCovered = (row: string): string =>
   `NOT EXISTS (SELECT 1 FROM call_index_builds b WHERE NOT (COALESCE((${row}.project_id, ${row}.id) <= (b.cursor_project, b.cursor_id), 0)
     OR (${row}.project_id, ${row}.id) > (b.bound_project, b.bound_id)))`;
-const sqliteVisible = (row: 'new' | 'old'): string => `${row}.started_at IS NOT NULL AND ${row}.deleted_at IS NULL`;
+const sqliteVisible = (row: string): string => `${row}.started_at IS NOT NULL AND ${row}.deleted_at IS NULL`;
 const sqliteAdd = `INSERT INTO call_counts (project_id, bucket, calls) VALUES (new.project_id, new.started_at / ${HOUR}, 1)
     ON CONFLICT (project_id, bucket) DO UPDATE SET calls = calls + 1;`;
 const sqliteRemove = `UPDATE call_counts SET calls = calls - 1 WHERE project_id = old.project_id AND bucket = old.started_at / ${HOUR};`;
-const bucketMoved = `(old.started_at / ${HOUR}) IS NOT (new.started_at / ${HOUR})`;
 
 /** PostgreSQL: reads the backfill's row into `b` (all NULL when done), sharing its lock while it is pending. */
 const PG_READ_BUILD = `
@@ -83,13 +84,11 @@ export const migration: Migration = {
     calls INTEGER NOT NULL,
     PRIMARY KEY (project_id, bucket)
   );
-  CREATE TRIGGER calls_count_insert AFTER INSERT ON calls WHEN ${sqliteVisible('new')} AND ${sqliteCovered('new')}
-  BEGIN ${sqliteAdd} END;
-  CREATE TRIGGER calls_count_update_old AFTER UPDATE OF started_at, deleted_at ON calls
-    WHEN ${sqliteVisible('old')} AND (NOT (${sqliteVisible('new')}) OR ${bucketMoved}) AND ${sqliteCovered('old')}
+  CREATE TRIGGER calls_count_update_old AFTER UPDATE OF deleted_at ON calls
+    WHEN ${sqliteVisible('old')} AND NOT (${sqliteVisible('new')}) AND ${sqliteCovered('old')}
   BEGIN ${sqliteRemove} END;
-  CREATE TRIGGER calls_count_update_new AFTER UPDATE OF started_at, deleted_at ON calls
-    WHEN ${sqliteVisible('new')} AND (NOT (${sqliteVisible('old')}) OR ${bucketMoved}) AND ${sqliteCovered('new')}
+  CREATE TRIGGER calls_count_update_new AFTER UPDATE OF deleted_at ON calls
+    WHEN ${sqliteVisible('new')} AND NOT (${sqliteVisible('old')}) AND ${sqliteCovered('new')}
   BEGIN ${sqliteAdd} END;
   CREATE TRIGGER calls_count_delete AFTER DELETE ON calls WHEN ${sqliteVisible('old')} AND ${sqliteCovered('old')}
   BEGIN ${sqliteRemove} END;
