@@ -19,7 +19,7 @@ import { SqlMonitorStore } from '../sql/monitor-store.js';
 import type { MonitorStore } from '../monitor-types.js';
 import type { JobStore } from '../job-types.js';
 import { SqlRetentionStore } from '../sql/retention-store.js';
-import { POSTGRES_BACKFILL, SqlCallIndexStore } from '../sql/call-index-backfill.js';
+import { indexImportedCalls, POSTGRES_BACKFILL, SqlCallIndexStore } from '../sql/call-index-backfill.js';
 import type { CallIndexStore } from '../call-index-types.js';
 import type { RetentionStore } from '../retention-types.js';
 import { PgTxRunner, POSTGRES_TX } from './pg-tx-runner.js';
@@ -133,6 +133,9 @@ export class PostgresStore implements TraceStore {
         params: [table],
       }),
       compactJson: compactJsonText,
+      // the counter triggers count imported calls; latency and input leaves are filled here
+      afterInsert: (table, projectId, ids) =>
+        table === 'calls' ? indexImportedCalls(POSTGRES_BACKFILL(postgresDialect), projectId, ids) : [],
     });
     // Deleted rows are dead tuples that autovacuum reclaims (its default thresholds fire after a
     // retention run); a VACUUM here would hold a lock on the whole table.

@@ -170,3 +170,18 @@ function valuesStatement(sql: SqlTag, insertValues: (where: string) => string, r
   const strings = Object.assign([...parts], { raw: [...parts] }) as unknown as TemplateStringsArray;
   return sql(strings, ...parts.slice(1).map(() => range));
 }
+
+/**
+ * What the project import runs after inserting a batch of calls (project-transfer.ts `afterInsert`):
+ * a dump made before migration 014 has no `latency_ms` and no `call_values` rows, so they are filled
+ * from the imported rows as the backfill does (a no-op for a newer dump's rows).
+ */
+export function indexImportedCalls(dialect: BackfillDialect, projectId: string, ids: unknown[]): CompiledSql[] {
+  const sql = sqlTag(dialect.d);
+  const these = (alias: string): Fragment => frag`${raw(alias)}project_id = ${projectId} AND ${raw(alias)}id IN ${ids}`;
+  return [
+    sql`UPDATE calls SET latency_ms = ${raw(latencyMsSql('ended_at', 'started_at'))}
+      WHERE ${these('')} AND latency_ms IS NULL AND ended_at IS NOT NULL AND started_at IS NOT NULL`,
+    valuesStatement(sql, dialect.insertValues, these('c.')),
+  ];
+}

@@ -21,7 +21,7 @@ import { SqlJobStore } from '../sql/job-queue.js';
 import { SqlMonitorStore } from '../sql/monitor-store.js';
 import type { MonitorStore } from '../monitor-types.js';
 import { SqlRetentionStore } from '../sql/retention-store.js';
-import { SqlCallIndexStore, SQLITE_BACKFILL } from '../sql/call-index-backfill.js';
+import { indexImportedCalls, SqlCallIndexStore, SQLITE_BACKFILL } from '../sql/call-index-backfill.js';
 import { countImportedCalls } from './call-counting.js';
 import type { CallIndexStore } from '../call-index-types.js';
 import type { RetentionStore, SpaceReport } from '../retention-types.js';
@@ -91,7 +91,10 @@ export class SqliteStore implements TraceStore {
         sql: 'SELECT name, type, 0 AS generated FROM pragma_table_info(@p1) ORDER BY cid',
         params: [table],
       }),
-      afterInsert: (table, projectId, ids) => (table === 'calls' ? [countImportedCalls(projectId, ids)] : []),
+      afterInsert: (table, projectId, ids) =>
+        table === 'calls'
+          ? [countImportedCalls(projectId, ids), ...indexImportedCalls(SQLITE_BACKFILL(sqliteDialect), projectId, ids)]
+          : [],
     });
     this.retention = new SqlRetentionStore(tx, SQLITE_TX, 1_000, () => this.#reclaimSpace());
   }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { CallsQuery, TraceStore } from '../../../src/store/types.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
-import { end, ids, start, where } from './parts.js';
+import { end, ids, sort, start, where } from './parts.js';
 
 /**
  * `$eq` of an `inputs` field with a string goes through the `call_values` index (migration 014)
@@ -68,6 +68,40 @@ forEachAdapter('calls equality through the value index', (store) => {
       assert.deepEqual(await both(s, p, 'inputs.user', 'u-1'), ['late']);
       assert.deepEqual(await both(s, p, 'inputs.user', 'u-9'), ['moved']);
       assert.deepEqual(await both(s, other, 'inputs.user', 'u-1'), ['o']);
+    }),
+  );
+
+  test(
+    'a project dump made before migration 014 (no latency_ms, no call_values) imports with both',
+    guard(async () => {
+      const s = store();
+      const p = freshProject();
+      await s.calls.write([
+        start(p, 'a', { inputs: inputs({ user: 'u-1' }), started_at: 1_000_000 }),
+        end(p, 'a', { ended_at: 1_005_000 }),
+        start(p, 'b', { inputs: inputs({ user: 'u-1' }), started_at: 2_000_000 }),
+        end(p, 'b', { ended_at: 2_009_000 }),
+        start(p, 'c', { inputs: inputs({ user: 'u-2' }), started_at: 3_000_000 }),
+      ]);
+      const rows = [];
+      for await (const item of s.projectData.exportRows(p)) {
+        if (item.table === 'call_values') continue;
+        if (item.table === 'calls') delete item.row.latency_ms;
+        rows.push(item);
+      }
+      await s.projectData.deleteProject(p);
+      await s.projectData.importRows(
+        p,
+        (async function* () {
+          yield* rows;
+        })(),
+      );
+      assert.deepEqual(await both(s, p, 'inputs.user', 'u-1'), ['a', 'b']);
+      const byLatency = await ids(s, {
+        project_id: p,
+        sort_by: sort([{ field: 'summary.weave.latency_ms', direction: 'desc' }]),
+      });
+      assert.deepEqual(byLatency, ['b', 'a', 'c']);
     }),
   );
 });
