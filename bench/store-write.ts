@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createTestDatabase, ensurePostgres } from '../test/helpers/postgres.js';
 
 /**
  * Ingest cost in process (docs/query-performance.md, "Ingest cost"): BENCH_CALLS calls (whole
@@ -39,6 +38,8 @@ async function openStore(): Promise<{ store: StoreLike; dispose(): Promise<void>
     const store = new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
     return { store, dispose: async () => fs.rmSync(dir, { recursive: true, force: true }) };
   }
+  // loaded only here: the test helpers bring node:test, which prints a TAP summary at exit
+  const { createTestDatabase, ensurePostgres } = await import('../test/helpers/postgres.js');
   if ((await ensurePostgres()) === null) throw new Error('PostgreSQL unavailable');
   const db = await createTestDatabase();
   const { PostgresStore } = await load<{ PostgresStore: new (o: { url: string }) => StoreLike }>(
