@@ -1,8 +1,9 @@
 import type { Migration } from './migration.js';
 
 /**
- * Query speed at scale (issue 16, docs/query-performance.md). Creates empty structures only; what
- * existing calls need is filled afterwards by the `backfill_call_indexes` background job
+ * Query speed at scale (issue 16, docs/query-performance.md). Creates empty structures (the one
+ * part that reads existing calls is the latency index build, an entry per visible call with a NULL
+ * latency); what existing calls need is filled afterwards by the `backfill_call_indexes` background job
  * (src/store/sql/call-index-backfill.ts), which this migration queues when `calls` has rows:
  *
  * - `calls.latency_ms`: `summary.weave.latency_ms` as a plain column, written by the call writers
