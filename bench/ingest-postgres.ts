@@ -7,7 +7,7 @@ import { PostgresStore } from '../src/store/postgres/postgres-store.js';
 import { ensurePostgres } from '../test/helpers/postgres-server.js';
 import { batchPhase, buildWorkload, type Workload } from './lib/ingest-phases.js';
 import { LoadClient, runPool } from './lib/load.js';
-import { copyCalls, copyChunks } from './lib/pg-copy.js';
+import { copyCalls, copyChunks, copyValues, valueChunks } from './lib/pg-copy.js';
 import { fmtRate, measure, type PhaseResult } from './lib/measure.js';
 import { REPO_ROOT, startHeddle, type ChildServer } from './lib/processes.js';
 import { machineInfo, phaseTable } from './lib/report.js';
@@ -97,7 +97,10 @@ async function countRows(url: string, project: string): Promise<number> {
 
 async function copyPhase(dbs: Databases, work: Workload, label: string): Promise<PhaseResult> {
   const url = await dbs.fresh('copy');
-  const chunks = copyChunks(work.batches.flatMap((b) => b.parts));
+  const parts = work.batches.flatMap((b) => b.parts);
+  const chunks = copyChunks(parts);
+  // the writers store the input leaves too (docs/query-performance.md): the raw limit copies them
+  const values = valueChunks(parts);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -107,6 +110,7 @@ async function copyPhase(dbs: Databases, work: Workload, label: string): Promise
       null,
       async () => {
         await copyCalls(client, chunks);
+        await copyValues(client, values);
       },
     );
     const stored = await countRows(url, work.project);

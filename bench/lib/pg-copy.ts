@@ -30,6 +30,7 @@ export const COPY_COLUMNS = [
   'output',
   'summary',
   'wb_run_step_end',
+  'latency_ms',
 ];
 
 /** COPY text format: tab-separated, `\N` for NULL, backslash escapes. */
@@ -38,9 +39,22 @@ export function copyField(value: unknown): string {
   return String(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 }
 
-/** The finished rows of these parts (start and end merged, as calls.write stores them) as COPY text chunks. */
+/** `latency_ms` as the writers store it (src/store/sql/calls-latency.ts): whole ms, floored. */
+function latencyMs(ended: unknown, started: unknown): number | null {
+  if (typeof ended !== 'number' || typeof started !== 'number') return null;
+  return Math.floor((ended - started) / 1000);
+}
+
+/**
+ * The finished rows of these parts (start and end merged, as calls.write stores them) as COPY text
+ * chunks, and their `call_values` rows (the writers store both; docs/query-performance.md).
+ */
 export function copyChunks(parts: readonly CallPart[], rowsPerChunk = 5000): Buffer[] {
-  const columns = upsertParams(mergeParts(parts));
+  const merged = mergeParts(parts);
+  const columns = upsertParams(merged);
+  const started = COPY_COLUMNS.indexOf('started_at');
+  const ended = COPY_COLUMNS.indexOf('ended_at');
+  columns.push(columns[0]!.map((_, r) => latencyMs(columns[ended]![r], columns[started]![r])));
   const rows = columns[0]!.length;
   const chunks: Buffer[] = [];
   for (let from = 0; from < rows; from += rowsPerChunk) {
@@ -55,5 +69,23 @@ export function copyChunks(parts: readonly CallPart[], rowsPerChunk = 5000): Buf
 /** COPY FROM STDIN of these chunks on one connection. */
 export async function copyCalls(client: pg.Client, chunks: Buffer[]): Promise<void> {
   const sink = client.query(copyFrom(`COPY calls (${COPY_COLUMNS.join(', ')}) FROM STDIN`));
+  await pipeline(Readable.from(chunks), sink);
+}
+
+/** The `call_values` rows of these parts as one COPY text chunk (the leaves each start carries). */
+export function valueChunks(parts: readonly CallPart[]): Buffer[] {
+  const lines: string[] = [];
+  for (const row of mergeParts(parts)) {
+    const leaves = row.start?.input_values ?? [];
+    for (let i = 0; i < leaves.length; i += 2)
+      lines.push(`${[row.project_id, leaves[i], leaves[i + 1], row.id].map(copyField).join('\t')}\n`);
+  }
+  return lines.length === 0 ? [] : [Buffer.from(lines.join(''))];
+}
+
+/** COPY FROM STDIN of `call_values` chunks (valueChunks). */
+export async function copyValues(client: pg.Client, chunks: Buffer[]): Promise<void> {
+  if (chunks.length === 0) return;
+  const sink = client.query(copyFrom('COPY call_values (project_id, path, value, call_id) FROM STDIN'));
   await pipeline(Readable.from(chunks), sink);
 }

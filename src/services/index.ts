@@ -32,6 +32,7 @@ import { ThreadService } from './thread-service.js';
 import { createEvaluationServices, type EvaluationServices } from './evaluations/index.js';
 import { EvaluationJobs, evaluationJobHandlers } from './evaluations/server-eval/evaluation-jobs.js';
 import { JobRuntime, type JobHandler } from './jobs/index.js';
+import { callIndexJobHandlers } from './call-indexes/backfill-job.js';
 import { MONITOR_SCAN, MonitorService } from './monitors/monitor-service.js';
 import { createTrainingServices, type TrainingServices } from './training/index.js';
 import { WandbCompatService } from './wandb-compat-service.js';
@@ -130,6 +131,10 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     ...rollupBackfillHandlers(store, () => rollupBackfill.log),
   };
   const jobs = new JobRuntime(store.jobs, handlers, config.jobs);
+  Object.assign(
+    handlers,
+    callIndexJobHandlers(store.callIndexes, () => jobs.log),
+  );
   const monitors = new MonitorService(store, evaluations.server, jobs, config.monitors);
   handlers[MONITOR_SCAN] = monitors.handler();
   objects.onPublished((caller, projectId, objectId, baseClass, val) =>

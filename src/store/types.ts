@@ -23,6 +23,7 @@ import type { ProjectDataStore } from './project-data-types.js';
 import type { AuditStore } from './audit-types.js';
 import type { RetentionStore } from './retention-types.js';
 import type { CallRollupStore } from './rollup-types.js';
+import type { CallIndexStore } from './call-index-types.js';
 
 export type { CallRow } from '../domain/rows.js';
 export type * from './object-types.js';
@@ -33,6 +34,7 @@ export type * from './audit-types.js';
 export type { EntityRole, MembershipRecord } from './sql/membership-role.js';
 export type * from './retention-types.js';
 export type * from './rollup-types.js';
+export type * from './call-index-types.js';
 
 /**
  * The storage contract every adapter (SQLite, PostgreSQL) fulfils. Services depend on this file
@@ -65,6 +67,8 @@ export interface TraceStore {
   readonly retention: RetentionStore;
   /** The hourly call roll-up behind `/calls/stats` (docs/call-rollups.md). */
   readonly rollups: CallRollupStore;
+  /** The call indexes of migration 016 and their backfill (docs/query-performance.md). */
+  readonly callIndexes: CallIndexStore;
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /**
@@ -204,6 +208,12 @@ export interface CallStartPart extends CallPlacement {
   kind: 'start';
   attributes: string;
   inputs: string;
+  /**
+   * The string leaves of `inputs` for the `call_values` index, `[path, value, …]`: what
+   * src/domain/input-values.ts `inputValueLeaves` returns for the parsed inputs (the writers store
+   * them in the same transaction, so the inputs are never parsed again).
+   */
+  input_values: string[];
   otel_dump: string | null;
   wb_user_id: string;
   wb_run_id: string | null;

@@ -34,6 +34,11 @@ export class JobRuntime {
     for (const runner of this.#runners) runner.notify();
   }
 
+  /** The node's logger once started (handlers log their progress through it). */
+  get log(): TrainingLog | null {
+    return this.#log;
+  }
+
   /** Jobs were queued on this node by a store transaction of its own: wake the idle runners. */
   wake(): void {
     for (const runner of this.#runners) runner.notify();

@@ -1,3 +1,4 @@
+import { latencyMsSql } from '../sql/calls-latency.js';
 import type { CallEndPart, CallPart, CallStartPart } from '../types.js';
 
 /**
@@ -64,24 +65,53 @@ const SET_END = ['ended_at', 'exception', 'output', 'summary', 'wb_run_step_end'
  */
 export const UPSERT_SQL = `
   INSERT INTO calls (project_id, id, display_name, ${START_TEXT.join(', ')}, wb_user_id, wb_run_id, started_at, wb_run_step,
-                     ${START_JSON.join(', ')}, ended_at, exception, output, summary, wb_run_step_end, change_seq, rolled_up)
+                     ${START_JSON.join(', ')}, ended_at, exception, output, summary, wb_run_step_end, change_seq, rolled_up, latency_ms)
   SELECT e->>'project_id', e->>'id', e->>'display_name', ${START_TEXT.map((c) => `e->>'${c}'`).join(', ')},
          e->>'wb_user_id', e->>'wb_run_id', (e->>'started_at')::bigint, (e->>'wb_run_step')::bigint,
          ${START_JSON.map((c) => `e->'${c}'`).join(', ')},
          (e->>'ended_at')::bigint, e->>'exception', e->'output', e->'summary', (e->>'wb_run_step_end')::bigint,
-         pg_current_xact_id()::text::bigint, 1
+         pg_current_xact_id()::text::bigint, 1, ${latencyMsSql("(e->>'ended_at')::bigint", "(e->>'started_at')::bigint")}
   FROM jsonb_array_elements($1::jsonb) AS e
   ON CONFLICT (project_id, id) DO UPDATE SET
     change_seq = excluded.change_seq,
     rolled_up = 1,
     display_name = COALESCE(excluded.display_name, calls.display_name),
     ${SET_START.join(',\n    ')},
-    ${SET_END.join(',\n    ')}`;
+    ${SET_END.join(',\n    ')},
+    latency_ms = ${latencyMsSql('COALESCE(excluded.ended_at, calls.ended_at)', 'COALESCE(excluded.started_at, calls.started_at)')}`;
+
+/**
+ * The `call_values` rows of the rows carrying a start, `[[project_id, path, value, call_id], …]`
+ * in key order (one lock order for concurrent writers), or null when there are none.
+ */
+export function valuesPayload(rows: readonly MergedCall[]): string | null {
+  const leaves: [string, string, string, string][] = [];
+  for (const row of rows) {
+    const values = row.start?.input_values;
+    if (!values) continue;
+    for (let i = 0; i < values.length; i += 2) leaves.push([row.project_id, values[i]!, values[i + 1]!, row.id]);
+  }
+  if (leaves.length === 0) return null;
+  leaves.sort((a, b) => compare(a[0], b[0]) || compare(a[1], b[1]) || compare(a[2], b[2]) || compare(a[3], b[3]));
+  return JSON.stringify(leaves);
+}
 
 /** UPSERT_SQL returning what the call roll-up reads of each written row (postgres/rollup-writes.ts). */
 export const UPSERT_RETURNING_SQL = `${UPSERT_SQL}
   RETURNING project_id, id, started_at, deleted_at, op_name, ended_at, exception, summary::text AS summary,
     (xmax = 0) AS inserted`;
+
+/**
+ * UPSERT_RETURNING_SQL and, in the same statement, the batch's input leaves into `call_values`
+ * (docs/query-performance.md): `$2` is valuesPayload's array. A start sent again adds its leaves;
+ * stale ones stay (the exact comparison still decides, calls-expr-values.ts).
+ */
+export const UPSERT_WITH_VALUES_SQL = `
+  WITH written AS (${UPSERT_RETURNING_SQL}),
+  leaves AS (INSERT INTO call_values (project_id, path, value, call_id)
+    SELECT v->>0, v->>1, v->>2, v->>3 FROM jsonb_array_elements($2::jsonb) AS v
+    ON CONFLICT DO NOTHING RETURNING 1)
+  SELECT * FROM written`;
 
 /** The JSON array parameter of UPSERT_SQL. */
 export function upsertPayload(rows: readonly MergedCall[]): string {

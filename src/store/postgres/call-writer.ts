@@ -1,7 +1,14 @@
 import type pg from 'pg';
 import type { CallPart } from '../types.js';
 import { RollupDelta } from '../../domain/call-rollup.js';
-import { mergeParts, UPSERT_RETURNING_SQL, upsertPayload, type MergedCall } from './call-merge.js';
+import {
+  mergeParts,
+  UPSERT_RETURNING_SQL,
+  UPSERT_WITH_VALUES_SQL,
+  upsertPayload,
+  valuesPayload,
+  type MergedCall,
+} from './call-merge.js';
 import { OverloadedError } from '../../errors/app-error.js';
 import { mapPgError } from './pg-support.js';
 import {
@@ -148,12 +155,16 @@ async function writeRolledUp(client: pg.PoolClient, rows: MergedCall[]): Promise
   const delta = new RollupDelta();
   const before = await lockAndReadSources(client, rows);
   subtractSources(delta, before);
-  const written = await client.query({
-    name: 'heddle_calls_upsert',
-    text: UPSERT_RETURNING_SQL,
-    values: [upsertPayload(rows)],
-  });
+  const written = await client.query(upsertQuery(rows));
   checkNoneAppeared(before, written.rows);
   addSources(delta, written.rows);
   await applyRollupDelta(client, delta);
+}
+
+/** The batch's statement: the upsert alone, or with its input leaves when it has any (call-merge.ts). */
+function upsertQuery(rows: readonly MergedCall[]): pg.QueryConfig {
+  const calls = upsertPayload(rows);
+  const values = valuesPayload(rows);
+  if (values === null) return { name: 'heddle_calls_upsert', text: UPSERT_RETURNING_SQL, values: [calls] };
+  return { name: 'heddle_calls_upsert_values', text: UPSERT_WITH_VALUES_SQL, values: [calls, values] };
 }

@@ -49,6 +49,8 @@ export class PostgresCallStore implements CallStore {
     /** Reads outside a write: the primary, or a caught-up replica (read-replicas.ts). */
     private readonly reads: ReadPool,
     private readonly streamReads: ReadPool,
+    /** Whether a project's call indexes are complete (call-index-backfill.ts). */
+    private readonly indexed: (projectId: string) => Promise<boolean>,
   ) {}
 
   write(parts: CallPart[]): Promise<void> {
@@ -69,8 +71,8 @@ export class PostgresCallStore implements CallStore {
 
   query(q: CallsQuery): AsyncIterable<CallRow> {
     // compile eagerly so invalid queries fail before the caller starts streaming
-    const compiled = compile(compileCallsSelect(q, postgresDialect));
-    return this.#stream(compiled);
+    compileCallsSelect(q, postgresDialect);
+    return this.#stream(q);
   }
 
   /**
@@ -78,7 +80,8 @@ export class PostgresCallStore implements CallStore {
    * them, so a large result is never held in memory. The connection returns to the pool when the
    * consumer finishes or stops early.
    */
-  async *#stream(compiled: { text: string; values: unknown[] }): AsyncGenerator<CallRow> {
+  async *#stream(q: CallsQuery): AsyncGenerator<CallRow> {
+    const compiled = compile(compileCallsSelect(q, postgresDialect, await this.indexed(q.project_id)));
     const client = await mapErrors(() => this.streamReads.connect());
     const cursor = client.query(new Cursor<CallRow>(compiled.text, compiled.values, { types: PG_TYPES }));
     let failure: unknown;
@@ -115,7 +118,7 @@ export class PostgresCallStore implements CallStore {
   }
 
   async count(q: CallsQuery): Promise<{ count: number; total_storage_size_bytes: number | null }> {
-    const compiled = compile(compileCallsCount(q, postgresDialect));
+    const compiled = compile(compileCallsCount(q, postgresDialect, await this.indexed(q.project_id)));
     const { rows } = await mapErrors(() =>
       this.reads.query<{ count: number; total_storage_size_bytes: number | null }>(compiled.text, compiled.values),
     );

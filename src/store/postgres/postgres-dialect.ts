@@ -147,6 +147,7 @@ export const postgresDialect: SqlDialect = {
   trueLiteral: 'TRUE',
   falseLiteral: 'FALSE',
   insertionOrder: 'c.seq ASC',
+  unindexed: (expr) => expr,
   // change_seq is the writer's transaction id (call-merge.ts); xids below the snapshot's xmin are all finished
   changeHorizon: 'pg_snapshot_xmin(pg_current_snapshot())::text::bigint',
   limitOffset(limit, offset, p) {

@@ -20,6 +20,8 @@ import type { MonitorStore } from '../monitor-types.js';
 import type { JobStore } from '../job-types.js';
 import { SqlRetentionStore } from '../sql/retention-store.js';
 import { SqlCallRollupStore } from '../sql/call-rollup-store.js';
+import { indexImportedCalls, POSTGRES_BACKFILL, SqlCallIndexStore } from '../sql/call-index-backfill.js';
+import type { CallIndexStore } from '../call-index-types.js';
 import type { RetentionStore } from '../retention-types.js';
 import { PgTxRunner, POSTGRES_TX } from './pg-tx-runner.js';
 import { postgresDialect } from './postgres-dialect.js';
@@ -66,6 +68,7 @@ export class PostgresStore implements TraceStore {
   readonly projectData: SqlProjectDataStore;
   readonly retention: RetentionStore;
   readonly rollups: SqlCallRollupStore;
+  readonly callIndexes: CallIndexStore;
   readonly #pool: pg.Pool;
   readonly #streamPool: pg.Pool;
   readonly #writer: CallWriter;
@@ -110,11 +113,14 @@ export class PostgresStore implements TraceStore {
     const reads = this.#replicas?.short ?? this.#pool;
     const streamReads = this.#replicas?.stream ?? this.#streamPool;
     this.auth = new PostgresAuthStore(this.#pool);
-    this.calls = new PostgresCallStore(this.#pool, this.#writer, reads, streamReads);
+    const tx = new PgTxRunner(this.#pool, reads);
+    this.callIndexes = new SqlCallIndexStore(tx, POSTGRES_BACKFILL(postgresDialect), 5_000);
+    this.calls = new PostgresCallStore(this.#pool, this.#writer, reads, streamReads, (projectId) =>
+      this.callIndexes.ready(projectId),
+    );
     this.objects = new PostgresObjectStore(this.#pool);
     this.files = new PostgresFileStore(this.#pool, reads);
     this.tables = new PostgresTableStore(this.#pool, reads, streamReads);
-    const tx = new PgTxRunner(this.#pool, reads);
     this.feedback = new SqlFeedbackStore(tx, postgresDialect, (sql) => `${sql}::jsonb`);
     this.costs = new SqlCostStore(tx, postgresDialect);
     this.audit = new SqlAuditStore(tx, postgresDialect);
@@ -129,6 +135,9 @@ export class PostgresStore implements TraceStore {
         params: [table],
       }),
       compactJson: compactJsonText,
+      // the counter triggers count imported calls; latency and input leaves are filled here
+      afterInsert: (table, projectId, ids) =>
+        table === 'calls' ? indexImportedCalls(POSTGRES_BACKFILL(postgresDialect), projectId, ids) : [],
     });
     // Deleted rows are dead tuples that autovacuum reclaims (its default thresholds fire after a
     // retention run); a VACUUM here would hold a lock on the whole table.

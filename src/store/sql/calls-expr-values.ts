@@ -1,4 +1,5 @@
 import type { CompareOp, ConvertTarget } from '../../domain/query/ast.js';
+import { fitsIndexedValue, INDEXED_DEPTH, PATH_SEPARATOR } from '../../domain/input-values.js';
 import { toMicros } from '../../domain/time.js';
 import { InvalidRequestError } from '../../errors/app-error.js';
 import { isSimpleSql, type SqlDialect, type SqlParams } from './sql-dialect.js';
@@ -25,6 +26,39 @@ export type LiteralValue = string | number | boolean | null;
 export interface ExprContext {
   d: SqlDialect;
   p: SqlParams;
+  /** The project the query reads: lets an equality use the `call_values` index (migration 016). */
+  projectId?: string;
+}
+
+/**
+ * For `inputs.<a>[.<b>] == "text"`: the ids of the calls whose `inputs` hold that string there, from
+ * `call_values`, or null when the index cannot answer. The set may hold more calls than match (it
+ * is ANDed with the exact comparison), never fewer: so only for plain `inputs` (no ref expansion),
+ * keys that are not array positions, and a literal that only a string leaf renders as (not empty,
+ * not the JSON text of a number, boolean, object or array; docs/spec/calls.md §5.3).
+ */
+function indexedEquality({ p, projectId }: ExprContext, left: Compiled, value: string): string | null {
+  const { column, path } = json(left);
+  const key = projectId === undefined ? null : valueIndexKey(column, path, value);
+  if (key === null) return null;
+  return `c.id IN (SELECT v.call_id FROM call_values v WHERE v.project_id = ${p.add(projectId)} AND v.path = ${p.add(key)} AND v.value = ${p.add(value)})`;
+}
+
+/** The `call_values.path` under which `column` (SQL, `c.inputs`) at `path` equal to `value` is indexed; null when it is not. */
+export function valueIndexKey(column: string, path: readonly string[], value: string): string | null {
+  if (column !== 'c.inputs') return null;
+  if (path.length === 0 || path.length > INDEXED_DEPTH || path.some((segment) => /^\d+$/.test(segment))) return null;
+  if (value === '' || !fitsIndexedValue(value) || parsesAsJson(value)) return null;
+  return ['inputs', ...path].join(PATH_SEPARATOR);
+}
+
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const OP_SQL: Record<CompareOp, string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
@@ -55,7 +89,9 @@ export function compareToLiteral(ctx: ExprContext, op: CompareOp, left: Compiled
       const { column, path } = json(left);
       if (typeof value === 'number') return `(${d.jsonNumber(column, path, p)} ${sqlOp} ${p.add(value)})`;
       if (typeof value === 'boolean') return `(${d.jsonBool(column, path, p)} ${sqlOp} ${asInt(value)})`;
-      return `(${left.sql} ${sqlOp} ${p.add(value)})`;
+      const indexed = op === 'eq' ? indexedEquality(ctx, left, value) : null;
+      const exact = `(${left.sql} ${sqlOp} ${p.add(value)})`;
+      return indexed ? `(${indexed} AND ${exact})` : exact;
     }
     case 'datetime': {
       if (typeof value === 'boolean') return 'NULL';

@@ -8,6 +8,7 @@ import {
   compareToLiteral,
   convertOperand,
   FLIPPED,
+  valueIndexKey,
   type Compiled,
   type ExprContext,
   type LiteralValue,
@@ -24,6 +25,14 @@ const DERIVED_STATUS = `CASE WHEN c.exception IS NOT NULL THEN 'error' WHEN c.en
   WHEN COALESCE(json_status_errors, 0) > 0 THEN 'descendant_error' ELSE 'success' END`;
 
 /**
+ * `summary.weave.latency_ms`: floor((ended - started) / 1 ms) on microsecond integers, NULL while
+ * running. Projects whose call indexes are complete read the stored `c.latency_ms` instead (the
+ * writers compute it with calls-latency.ts, the same arithmetic).
+ */
+export const LATENCY_MS_SQL =
+  '(CASE WHEN c.ended_at IS NULL THEN NULL ELSE ((c.ended_at - c.started_at) - ((((c.ended_at - c.started_at) % 1000) + 1000) % 1000)) / 1000 END)';
+
+/**
  * `a AND b AND c …` as a balanced tree: SQLite parses a flat chain as one nested expression per
  * operand and refuses past 1,000 levels (SQLITE_MAX_EXPR_DEPTH), while a balanced tree is log2(n) deep.
  */
@@ -38,6 +47,11 @@ export interface CallsExprScope {
   projectId: string;
   /** `expand_columns`, shallowest first: paths whose refs filters and sorts traverse (docs/spec/calls.md §5.6). */
   expand?: readonly ExpandPath[] | null;
+  /**
+   * Whether the project's call indexes of migration 016 are complete (call-index-backfill.ts): only
+   * then do equalities read `call_values` and the latency read `calls.latency_ms`.
+   */
+  indexed?: boolean;
 }
 
 export class CallsExprCompiler {
@@ -48,7 +62,7 @@ export class CallsExprCompiler {
     private readonly p: SqlParams,
     private readonly scope: CallsExprScope,
   ) {
-    this.#ctx = { d, p };
+    this.#ctx = { d, p, projectId: scope.indexed === true ? scope.projectId : undefined };
   }
 
   /** SQL boolean for a whole `$expr` or for one part of `$and`/`$or`/`$not`. */
@@ -74,6 +88,21 @@ export class CallsExprCompiler {
     // (project_id, started_at DESC, id DESC) index in both directions instead of sorting
     const neverNull = field.kind === 'column' && field.name === 'started_at';
     return [`${this.#field(field).sql} ${dir}${neverNull ? '' : ' NULLS LAST'}`];
+  }
+
+  /**
+   * Whether `node` holds, as itself or as a part of a top-level `$and`, an equality that the
+   * `call_values` index answers (calls-expr-values.ts valueIndexKey): the query then reads a few ids.
+   */
+  narrowsByValueIndex(node: Operand<CallField>): boolean {
+    if (this.scope.indexed !== true) return false;
+    if (node.kind === 'and') return node.args.some((arg) => this.narrowsByValueIndex(arg));
+    if (node.kind !== 'compare' || node.op !== 'eq') return false;
+    const [field, literal] = node.left.kind === 'field' ? [node.left, node.right] : [node.right, node.left];
+    if (field.kind !== 'field' || literal.kind !== 'literal' || typeof literal.value !== 'string') return false;
+    if (field.field.kind !== 'json') return false;
+    const { base, rest } = this.#jsonBase(field.field.column, field.field.path);
+    return valueIndexKey(base, rest, literal.value) !== null;
   }
 
   operand(node: Operand<CallField>): Compiled {
@@ -203,14 +232,8 @@ export class CallsExprCompiler {
       const errors = this.d.jsonNumber('c.summary', ['status_counts', 'error'], this.p);
       return { kind: 'string', sql: DERIVED_STATUS.replace('json_status_errors', errors) };
     }
-    if (name === 'latency_ms') {
-      // floor((ended - started) / 1 ms) on microsecond integers, NULL while running
-      const span = '(c.ended_at - c.started_at)';
-      return {
-        kind: 'number',
-        sql: `(CASE WHEN c.ended_at IS NULL THEN NULL ELSE (${span} - ((${span} % 1000 + 1000) % 1000)) / 1000 END)`,
-      };
-    }
+    if (name === 'latency_ms')
+      return { kind: 'number', sql: this.scope.indexed === true ? 'c.latency_ms' : LATENCY_MS_SQL };
     return { kind: 'string', sql: `COALESCE(NULLIF(c.display_name, ''), c.op_display_name, c.op_name)` };
   }
 

@@ -55,10 +55,13 @@ function filterConditions(filter: CallsFilter, d: SqlDialect, p: SqlParams): str
 }
 
 /** The WHERE clause of a calls query (project scope, visibility, filter, expression, time range). */
-export function callsWhere(q: CallsQuery, d: SqlDialect, p: SqlParams): string {
-  const conditions = [`c.project_id = ${p.add(q.project_id)}`, VISIBLE];
+export function callsWhere(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed = false): string {
+  const visible = narrowsById(q, d, indexed)
+    ? `${d.unindexed('c.started_at')} IS NOT NULL AND c.deleted_at IS NULL`
+    : VISIBLE;
+  const conditions = [`c.project_id = ${p.add(q.project_id)}`, visible];
   if (q.filter) conditions.push(...filterConditions(q.filter, d, p));
-  if (q.where) conditions.push(compilerFor(q, d, p).condition(q.where));
+  if (q.where) conditions.push(compilerFor(q, d, p, indexed).condition(q.where));
   if (q.started_from != null) conditions.push(`c.started_at >= ${p.add(q.started_from)}`);
   if (q.started_before != null) conditions.push(`c.started_at < ${p.add(q.started_before)}`);
   if (q.changed_after) {
@@ -69,16 +72,29 @@ export function callsWhere(q: CallsQuery, d: SqlDialect, p: SqlParams): string {
   return conditions.join(' AND ');
 }
 
-function compilerFor(q: CallsQuery, d: SqlDialect, p: SqlParams): CallsExprCompiler {
-  return new CallsExprCompiler(d, p, { projectId: q.project_id, expand: q.expand });
+/** Whether the expression narrows the query to a few ids through the `call_values` index. */
+function narrowsById(q: CallsQuery, d: SqlDialect, indexed: boolean): boolean {
+  if (!indexed || q.where == null || q.changed_after != null) return false;
+  // a scratch parameter list: the check compiles nothing into the query
+  return compilerFor(q, d, new SqlParams(d), indexed).narrowsByValueIndex(q.where);
 }
 
-function orderBy(q: CallsQuery, d: SqlDialect, p: SqlParams): string {
+function compilerFor(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: boolean): CallsExprCompiler {
+  return new CallsExprCompiler(d, p, { projectId: q.project_id, expand: q.expand, indexed });
+}
+
+function orderBy(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: boolean): string {
   if (q.changed_after) return 'c.change_seq ASC, c.id ASC';
+  // a few ids read through call_values are sorted, not found by walking an index in sort order
+  const terms = orderTerms(q, d, p, indexed);
+  return (narrowsById(q, d, indexed) ? terms.map((term) => d.unindexed(term)) : terms).join(', ');
+}
+
+function orderTerms(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: boolean): string[] {
   const sortBy = q.sort_by;
-  if (sortBy == null) return 'c.started_at ASC, c.id ASC';
-  if (sortBy.length === 0) return d.insertionOrder;
-  const compiler = compilerFor(q, d, p);
+  if (sortBy == null) return ['c.started_at ASC', 'c.id ASC'];
+  if (sortBy.length === 0) return [d.insertionOrder];
+  const compiler = compilerFor(q, d, p, indexed);
   const terms = sortBy.flatMap((key) => compiler.sortTerms(key.field, key.direction));
   const sortsById = sortBy.some((key) => key.field.kind === 'column' && key.field.name === 'id');
   if (!sortsById) {
@@ -86,7 +102,7 @@ function orderBy(q: CallsQuery, d: SqlDialect, p: SqlParams): string {
     const lastIsStart = last.kind === 'column' && last.name === 'started_at';
     terms.push(`c.id ${lastIsStart ? sortBy[sortBy.length - 1]!.direction.toUpperCase() : 'DESC'}`);
   }
-  return terms.join(', ');
+  return terms;
 }
 
 function selectList(q: CallsQuery, d: SqlDialect): string {
@@ -107,22 +123,44 @@ function totalStorageSize(d: SqlDialect): string {
     WHERE t.project_id = c.project_id AND t.trace_id = c.trace_id AND t.started_at IS NOT NULL AND t.deleted_at IS NULL) END)`;
 }
 
-/** SELECT for `/calls/stream_query` and friends. */
-export function compileCallsSelect(q: CallsQuery, d: SqlDialect): CompiledSql {
+/**
+ * SELECT for `/calls/stream_query` and friends. `indexed`: the project's call indexes (migration
+ * 014) are complete, so the compiled query may read them (call-index-backfill.ts).
+ */
+export function compileCallsSelect(q: CallsQuery, d: SqlDialect, indexed = false): CompiledSql {
   const p = new SqlParams(d);
   const select = selectList(q, d);
-  const where = callsWhere(q, d, p);
-  const order = orderBy(q, d, p);
+  const where = callsWhere(q, d, p, indexed);
+  const order = orderBy(q, d, p, indexed);
   const limit = d.limitOffset(q.limit ? q.limit : null, q.offset ? q.offset : null, p);
   const sql = `SELECT ${select} FROM calls c WHERE ${where} ORDER BY ${order} ${limit}`;
   checkSqlBudget(sql.length, p.values.length);
   return { sql, params: p.values };
 }
 
+/**
+ * Whether a count asks for every visible call of the project: no filter that narrows, no expression,
+ * no time range, no change cursor, no storage sums. Those counts come from `call_counts`.
+ */
+function countsAllCalls(q: CallsQuery, d: SqlDialect): boolean {
+  if (q.where || q.started_from != null || q.started_before != null || q.changed_after) return false;
+  if (q.include_total_storage_size) return false;
+  return !q.filter || filterConditions(q.filter, d, new SqlParams(d)).length === 0;
+}
+
 /** COUNT (capped at limit + 1 so `has_more` is known) and, on request, the summed trace storage of matching roots. */
-export function compileCallsCount(q: CallsQuery, d: SqlDialect): CompiledSql {
+export function compileCallsCount(q: CallsQuery, d: SqlDialect, indexed = false): CompiledSql {
   const p = new SqlParams(d);
-  const where = callsWhere(q, d, p);
+  if (indexed && countsAllCalls(q, d)) {
+    // the per-hour counters that triggers on `calls` keep (migration 016): no scan of the calls
+    const sum = `(SELECT CAST(COALESCE(SUM(k.calls), 0) AS BIGINT) FROM call_counts k WHERE k.project_id = ${p.add(q.project_id)})`;
+    const count = q.limit ? `CASE WHEN n > ${p.add(q.limit + 1)} THEN ${p.add(q.limit + 1)} ELSE n END` : 'n';
+    return {
+      sql: `SELECT ${count} AS count, NULL AS total_storage_size_bytes FROM (SELECT ${sum} AS n) s`,
+      params: p.values,
+    };
+  }
+  const where = callsWhere(q, d, p, indexed);
   const total = q.include_total_storage_size ? `, ${totalStorageSize(d)} AS total` : '';
   const limit = q.limit ? d.limitOffset(q.limit + 1, null, p) : '';
   const inner = `SELECT 1 AS one${total} FROM calls c WHERE ${where} ${limit}`;

@@ -33,5 +33,7 @@ export const PROJECT_TABLES: ReadonlyArray<{ table: string; key: readonly string
   { table: 'call_rollup_latency', key: ['project_id', 'hour', 'op_name', 'status', 'scope', 'model', 'bin'] },
   { table: 'call_rollups', key: ['project_id', 'hour', 'op_name', 'status', 'scope', 'model'] },
   { table: 'calls', key: ['project_id', 'id'] },
+  { table: 'call_counts', key: ['project_id', 'bucket'] },
+  { table: 'call_values', key: ['project_id', 'path', 'value', 'call_id'] },
   { table: 'projects', key: ['project_id'] },
 ];

@@ -20,10 +20,17 @@ export interface TransferDialect {
   columns(table: string): CompiledSql;
   /** The compact text of a stored JSON column value (PostgreSQL prints JSONB with spaces). */
   compactJson?(text: string): string;
+  /** Statements to run after inserting rows of `table`, in the same transaction (SQLite counts imported calls). */
+  afterInsert?(table: string, projectId: string, keys: unknown[]): CompiledSql[];
 }
 
 /** Columns that only mean something inside one store: the live tail's write order (ui-schema.ts). */
 const LOCAL_COLUMNS: ReadonlySet<string> = new Set(['calls.change_seq']);
+/**
+ * Tables derived from `calls` by triggers (migration 016): the import's calls rebuild them, so they
+ * are neither exported nor imported (imported counters would count every call twice).
+ */
+export const DERIVED_TABLES: ReadonlySet<string> = new Set(['call_counts']);
 /** Rows per page and per insert batch; tables holding bytes use small pages (file chunks are up to a MiB). */
 const PAGE_ROWS = 1_000;
 const BYTES_PAGE_ROWS = 16;
@@ -76,6 +83,7 @@ export class ProjectTransfer {
   async *exportRows(projectId: string): AsyncGenerator<ProjectDumpRow> {
     // `projects` first: an import that stops early has still recorded the project
     for (const { table, key } of [...PROJECT_TABLES].reverse()) {
+      if (DERIVED_TABLES.has(table)) continue;
       const columns = await this.columns(table);
       const json = this.td.compactJson ? columns.filter(isJson).map((c) => c.name) : [];
       const pageRows = columns.some(isBytes) ? BYTES_PAGE_ROWS : PAGE_ROWS;
@@ -113,6 +121,7 @@ export class ProjectTransfer {
     };
     for await (const item of rows) {
       if (!known.has(item.table)) throw new InvalidRequestError(`Unknown per-project table ${item.table}`);
+      if (DERIVED_TABLES.has(item.table)) continue;
       if (item.row.project_id !== projectId)
         throw new InvalidRequestError(
           `A row of ${item.table} belongs to ${String(item.row.project_id)}, not ${projectId}`,
@@ -150,9 +159,16 @@ export class ProjectTransfer {
       });
       statements.push({ sql: `INSERT INTO ${table} (${cols.join(', ')}) VALUES ${tuples.join(', ')}`, params });
     }
+    const projectId = batch[0]!.row.project_id as string;
+    const after =
+      this.td.afterInsert?.(
+        table,
+        projectId,
+        batch.map(({ row }) => row.id),
+      ) ?? [];
     const changed = await this.tx.transaction(function* () {
-      return yield* runAll(statements);
+      return yield* runAll([...statements, ...after]);
     });
-    return changed.reduce((a, b) => a + b, 0);
+    return changed.slice(0, statements.length).reduce((a, b) => a + b, 0);
   }
 }

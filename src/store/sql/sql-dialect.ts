@@ -73,6 +73,12 @@ export interface SqlDialect {
   /** Expression giving rows in insertion order. */
   readonly insertionOrder: string;
   /**
+   * The same value, hidden from index selection: where a query narrows to a few ids through the
+   * `call_values` index, SQLite's planner (without statistics) would rather walk the index of the
+   * sort order; a unary `+` there makes it look the ids up. PostgreSQL plans from statistics: identity.
+   */
+  unindexed(expr: string): string;
+  /**
    * Live tail (CallsQuery.changed_after): an upper bound below which every `change_seq` belongs to
    * a finished write, when writes can commit out of `change_seq` order (PostgreSQL); absent where
    * they cannot (SQLite's single writer stamps them in commit order).

@@ -2,6 +2,8 @@ import type Database from 'better-sqlite3';
 import { RollupDelta } from '../../domain/call-rollup.js';
 import { collectDescendants } from '../../domain/call-tree.js';
 import type { CallPart } from '../types.js';
+import { latencyMsSql } from '../sql/calls-latency.js';
+import { CallCounting } from './call-counting.js';
 import { applyRollupDelta, RolledUpCalls, rolledUpWrite } from './rollup-writes.js';
 import { writerStatement } from './statements.js';
 
@@ -17,23 +19,41 @@ const UPDATE = 2;
 
 export type CallPartRow = unknown[];
 
-const START_SQL = `
-  INSERT INTO calls (project_id, id, op_name, op_display_name, display_name, trace_id, parent_id, thread_id, turn_id,
-                     started_at, attributes, inputs, otel_dump, wb_user_id, wb_run_id, wb_run_step, change_seq, rolled_up)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
-  ON CONFLICT (project_id, id) DO UPDATE SET change_seq = excluded.change_seq, rolled_up = 1,
-    op_name = excluded.op_name, op_display_name = excluded.op_display_name,
+const START_COLUMNS = `project_id, id, op_name, op_display_name, display_name, trace_id, parent_id, thread_id, turn_id,
+                     started_at, attributes, inputs, otel_dump, wb_user_id, wb_run_id, wb_run_step`;
+const SET_START = `op_name = excluded.op_name, op_display_name = excluded.op_display_name,
     display_name = COALESCE(excluded.display_name, calls.display_name),
     trace_id = excluded.trace_id, parent_id = excluded.parent_id, thread_id = excluded.thread_id, turn_id = excluded.turn_id,
     started_at = excluded.started_at, attributes = excluded.attributes, inputs = excluded.inputs, otel_dump = excluded.otel_dump,
     wb_user_id = excluded.wb_user_id, wb_run_id = excluded.wb_run_id, wb_run_step = excluded.wb_run_step`;
+const SET_END = `ended_at = excluded.ended_at, exception = excluded.exception, output = excluded.output,
+    summary = excluded.summary, wb_run_step_end = excluded.wb_run_step_end`;
+
+const START_SQL = `
+  INSERT INTO calls (${START_COLUMNS}, change_seq, rolled_up)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+  ON CONFLICT (project_id, id) DO UPDATE SET change_seq = excluded.change_seq, rolled_up = 1, ${SET_START},
+    latency_ms = ${latencyMsSql('calls.ended_at', 'excluded.started_at')}`;
+
+/**
+ * A start and the end that follows it in the same batch, as one row: one insert instead of an
+ * insert and an update of the whole row, and one entry in calls_by_latency instead of three index
+ * writes (what a batch of finished calls, the common ingest, is made of).
+ */
+const START_END_SQL = `
+  INSERT INTO calls (${START_COLUMNS}, ended_at, exception, output, summary, wb_run_step_end, latency_ms, change_seq, rolled_up)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+  ON CONFLICT (project_id, id) DO UPDATE SET change_seq = excluded.change_seq, rolled_up = 1, ${SET_START}, ${SET_END},
+    latency_ms = excluded.latency_ms`;
 
 const END_SQL = `
   INSERT INTO calls (project_id, id, ended_at, exception, output, summary, wb_run_step_end, change_seq, rolled_up)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
-  ON CONFLICT (project_id, id) DO UPDATE SET change_seq = excluded.change_seq, rolled_up = 1,
-    ended_at = excluded.ended_at, exception = excluded.exception, output = excluded.output,
-    summary = excluded.summary, wb_run_step_end = excluded.wb_run_step_end`;
+  ON CONFLICT (project_id, id) DO UPDATE SET change_seq = excluded.change_seq, rolled_up = 1, ${SET_END},
+    latency_ms = ${latencyMsSql('excluded.ended_at', 'calls.started_at')}`;
+
+/** The `call_values` rows of a start (docs/query-performance.md); a re-sent start adds its leaves, stale ones stay. */
+const VALUE_SQL = 'INSERT OR IGNORE INTO call_values (project_id, path, value, call_id) VALUES (?, ?, ?, ?)';
 
 const UPDATE_SQL = `
   INSERT INTO calls (project_id, id, display_name, change_seq, rolled_up) VALUES (?, ?, ?, ?, 1)
@@ -68,6 +88,7 @@ export function callPartRow(p: CallPart): CallPartRow {
       p.wb_user_id,
       p.wb_run_id,
       p.wb_run_step,
+      p.input_values,
     ];
   }
   if (p.kind === 'end')
@@ -75,15 +96,37 @@ export function callPartRow(p: CallPart): CallPartRow {
   return [UPDATE, p.project_id, p.id, p.display_name];
 }
 
+/** The start row's element holding its `input_values` (after the kind and the 16 columns). */
+const START_VALUES = 17;
+
 export function writeCallParts(db: Database.Database, rows: CallPartRow[]): void {
   const statements = [writerStatement(db, START_SQL), writerStatement(db, END_SQL), writerStatement(db, UPDATE_SQL)];
   const changeSeq = writerStatement(db, NEXT_CHANGE_SQL).pluck().get() as number;
-  // the roll-up follows the write in its savepoint (rollup-writes.ts)
+  const counting = new CallCounting(db);
+  // the roll-up reads each call once before the batch's writes and follows its parts (rollup-writes.ts)
   const rollup = new RolledUpCalls(db);
-  for (const row of rows) {
-    rollUp(rollup, row);
-    statements[row[0] as number]!.run([...row.slice(1), changeSeq]);
-  }
+  for (const row of rows) rollUp(rollup, row);
+  const endOf = endsFollowingStarts(rows);
+  rows.forEach((row, i) => {
+    const kind = row[0] as number;
+    if (endOf.skip.has(i)) return;
+    if (kind !== START) {
+      statements[kind]!.run([...row.slice(1), changeSeq]);
+      return;
+    }
+    counting.beforeStart(row[1] as string, row[2] as string, row[10] as number);
+    const end = endOf.pairs.get(i);
+    if (end === undefined) statements[START]!.run([...row.slice(1, START_VALUES), changeSeq]);
+    else {
+      const ended = end[3] as number;
+      const span = ended - (row[10] as number);
+      // floor((ended - started) / 1 ms) exactly as calls-latency.ts computes it in SQL
+      const latency = (span - (((span % 1000) + 1000) % 1000)) / 1000;
+      writerStatement(db, START_END_SQL).run([...row.slice(1, START_VALUES), ...end.slice(3), latency, changeSeq]);
+    }
+    writeInputValues(db, row[1] as string, row[2] as string, row[START_VALUES] as string[]);
+  });
+  counting.flush();
   rollup.apply();
 }
 
@@ -95,6 +138,38 @@ function rollUp(rollup: RolledUpCalls, row: CallPartRow): void {
   else if (row[0] === END)
     rollup.ended(projectId, id, row[3] as number | null, row[4] as string | null, row[6] as string | null);
   else rollup.touched(projectId, id);
+}
+
+/**
+ * Pairs each start with the first end of the same call after it in the batch (unless another start
+ * of that call comes between): writing the end together with the start gives the same row as
+ * writing them in order, since nothing between them changes the end's columns (docs/spec/calls.md §3).
+ */
+function endsFollowingStarts(rows: CallPartRow[]): { pairs: Map<number, CallPartRow>; skip: Set<number> } {
+  const pairs = new Map<number, CallPartRow>();
+  const skip = new Set<number>();
+  const open = new Map<string, number>();
+  rows.forEach((row, i) => {
+    const kind = row[0] as number;
+    if (kind === UPDATE) return;
+    const key = `${row[1] as string}\u0000${row[2] as string}`;
+    if (kind === START) open.set(key, i);
+    else {
+      const start = open.get(key);
+      if (start === undefined) return;
+      pairs.set(start, row);
+      skip.add(i);
+      open.delete(key);
+    }
+  });
+  return { pairs, skip };
+}
+
+/** Indexes a start's input leaves (`[path, value, …]`, src/domain/input-values.ts) in `call_values`. */
+function writeInputValues(db: Database.Database, projectId: string, callId: string, leaves: string[]): void {
+  if (leaves.length === 0) return;
+  const insert = writerStatement(db, VALUE_SQL);
+  for (let i = 0; i < leaves.length; i += 2) insert.run(projectId, leaves[i], leaves[i + 1], callId);
 }
 
 /** Tombstones the calls and every live descendant in their traces; returns how many ids were marked. */

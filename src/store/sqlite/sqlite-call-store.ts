@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { compileCallsCount, compileCallsSelect, type CompiledSql } from '../sql/calls-select.js';
+import { compileCallsCount, compileCallsSelect } from '../sql/calls-select.js';
 import type { CallChangeCursor, CallPart, CallRow, CallsQuery, CallStore } from '../types.js';
 import { callPartRow } from './call-writes.js';
 import { sqliteDialect } from './sqlite-dialect.js';
@@ -17,6 +17,8 @@ export class SqliteCallStore implements CallStore {
   constructor(
     private readonly writer: SqliteWriter,
     private readonly reads: ReadPool,
+    /** Whether a project's call indexes are complete (call-index-backfill.ts). */
+    private readonly indexed: (projectId: string) => Promise<boolean>,
   ) {}
 
   write(parts: CallPart[]): Promise<void> {
@@ -40,11 +42,12 @@ export class SqliteCallStore implements CallStore {
 
   query(q: CallsQuery): AsyncIterable<CallRow> {
     // compile eagerly so invalid queries fail before the caller starts streaming
-    const compiled = compileCallsSelect(q, sqliteDialect);
-    return this.#stream(compiled);
+    compileCallsSelect(q, sqliteDialect);
+    return this.#stream(q);
   }
 
-  async *#stream(compiled: CompiledSql): AsyncGenerator<CallRow> {
+  async *#stream(q: CallsQuery): AsyncGenerator<CallRow> {
+    const compiled = compileCallsSelect(q, sqliteDialect, await this.indexed(q.project_id));
     const db = await this.reads.acquire();
     const { statement, toRow } = this.#rowStatements.get(db, compiled.sql);
     const rows = statement.iterate(bindNamed(compiled.params)) as IterableIterator<unknown[]>;
@@ -57,7 +60,7 @@ export class SqliteCallStore implements CallStore {
   }
 
   async count(q: CallsQuery): Promise<{ count: number; total_storage_size_bytes: number | null }> {
-    const compiled = compileCallsCount(q, sqliteDialect);
+    const compiled = compileCallsCount(q, sqliteDialect, await this.indexed(q.project_id));
     return this.reads.use(
       (db) =>
         this.#prepare(db, compiled.sql).get(bindNamed(compiled.params)) as {

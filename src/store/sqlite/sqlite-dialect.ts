@@ -131,6 +131,7 @@ export const sqliteDialect: SqlDialect = {
   trueLiteral: '1',
   falseLiteral: '0',
   insertionOrder: 'c.rowid ASC',
+  unindexed: (expr) => `+${expr}`,
   limitOffset(limit, offset, p) {
     if (limit === null && offset === null) return '';
     // SQLite binds integers up to 2^63; anything larger means "everything" anyway

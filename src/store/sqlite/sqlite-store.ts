@@ -22,6 +22,9 @@ import { SqlMonitorStore } from '../sql/monitor-store.js';
 import type { MonitorStore } from '../monitor-types.js';
 import { SqlRetentionStore } from '../sql/retention-store.js';
 import { SqlCallRollupStore } from '../sql/call-rollup-store.js';
+import { indexImportedCalls, SqlCallIndexStore, SQLITE_BACKFILL } from '../sql/call-index-backfill.js';
+import { countImportedCalls } from './call-counting.js';
+import type { CallIndexStore } from '../call-index-types.js';
 import type { RetentionStore, SpaceReport } from '../retention-types.js';
 import type { JobStore } from '../job-types.js';
 import { SQLITE_TX, SqliteTxRunner } from './sqlite-tx-runner.js';
@@ -59,6 +62,7 @@ export class SqliteStore implements TraceStore {
   readonly projectData: SqlProjectDataStore;
   readonly retention: RetentionStore;
   readonly rollups: SqlCallRollupStore;
+  readonly callIndexes: CallIndexStore;
   readonly #db: Database.Database;
   readonly #writer: SqliteWriter;
   readonly #reads: ReadPool;
@@ -71,11 +75,12 @@ export class SqliteStore implements TraceStore {
     this.#writer = new SqliteWriter({ file: options.file, synchronous, maxPending: options.maxPendingWrites });
     this.#reads = new ReadPool(() => openConnection(options.file, synchronous, true), options.maxReadConnections ?? 8);
     this.auth = new SqliteAuthStore(this.#db, this.#writer);
-    this.calls = new SqliteCallStore(this.#writer, this.#reads);
+    const tx = new SqliteTxRunner(this.#writer, this.#reads);
+    this.callIndexes = new SqlCallIndexStore(tx, SQLITE_BACKFILL(sqliteDialect), 1_000);
+    this.calls = new SqliteCallStore(this.#writer, this.#reads, (projectId) => this.callIndexes.ready(projectId));
     this.objects = new SqliteObjectStore(this.#writer, this.#reads);
     this.files = new SqliteFileStore(this.#writer, this.#reads);
     this.tables = new SqliteTableStore(this.#writer, this.#reads);
-    const tx = new SqliteTxRunner(this.#writer, this.#reads);
     this.feedback = new SqlFeedbackStore(tx, sqliteDialect);
     this.costs = new SqlCostStore(tx, sqliteDialect);
     this.audit = new SqlAuditStore(tx, sqliteDialect);
@@ -88,6 +93,10 @@ export class SqliteStore implements TraceStore {
         sql: 'SELECT name, type, 0 AS generated FROM pragma_table_info(@p1) ORDER BY cid',
         params: [table],
       }),
+      afterInsert: (table, projectId, ids) =>
+        table === 'calls'
+          ? [countImportedCalls(projectId, ids), ...indexImportedCalls(SQLITE_BACKFILL(sqliteDialect), projectId, ids)]
+          : [],
     });
     this.rollups = new SqlCallRollupStore(tx, SQLITE_TX);
     this.retention = new SqlRetentionStore(tx, SQLITE_TX, 1_000, () => this.#reclaimSpace());

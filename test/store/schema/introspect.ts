@@ -127,7 +127,8 @@ export async function postgresSchema(client: pg.ClientBase): Promise<SchemaShape
   }>(
     `SELECT t.relname AS table_name, i.relname AS index_name, x.indisunique AS is_unique, x.indisprimary AS is_primary,
             (SELECT c.contype::text FROM pg_constraint c WHERE c.conindid = x.indexrelid LIMIT 1) AS constraint_type,
-            ARRAY(SELECT pg_get_indexdef(x.indexrelid, k, true) FROM generate_series(1, x.indnkeyatts) AS k ORDER BY k) AS columns
+            ARRAY(SELECT CASE WHEN x.indkey[k - 1] = 0 THEN '<expression>' ELSE pg_get_indexdef(x.indexrelid, k, true) END
+                  FROM generate_series(1, x.indnkeyatts) AS k ORDER BY k) AS columns
      FROM pg_index x
      JOIN pg_class i ON i.oid = x.indexrelid
      JOIN pg_class t ON t.oid = x.indrelid

@@ -68,6 +68,8 @@ const GLOBAL_TABLES = new Set([
   'audit_log',
   // one row per roll-up saying whether it covers every call (migration 15)
   'call_rollup_state',
+  // the store-wide position of migration 016's backfill (one row)
+  'call_index_builds',
 ]);
 
 /** Indexes of per-project tables that do not lead with `project_id`. */

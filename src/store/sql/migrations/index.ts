@@ -13,6 +13,7 @@ import { migration as retentionPolicies } from './012-retention-policies.js';
 import { migration as objectWriteLocks } from './013-object-write-locks.js';
 import { migration as workerInference } from './014-worker-inference.js';
 import { migration as callRollups } from './015-call-rollups.js';
+import { migration as callCountsAndLatency } from './016-call-counts-and-latency.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   objectWriteLocks,
   workerInference,
   callRollups,
+  callCountsAndLatency,
 ];
 
 /**

@@ -1,0 +1,52 @@
+/**
+ * The string leaves of a call's `inputs` that the `call_values` index holds (docs/query-performance.md,
+ * "Equality on an input field"): string values one and two object keys deep, up to
+ * INDEXED_VALUE_MAX characters. The call writers store them from the inputs the service has already
+ * parsed, so ingest parses nothing twice; the query compiler (src/store/sql/calls-expr-values.ts)
+ * uses the index only for the fields and literals this function covers.
+ */
+
+/** The longest string leaf indexed, in characters (code points, as SQL `length` counts). */
+export const INDEXED_VALUE_MAX = 128;
+/** How many object keys deep leaves are indexed. */
+export const INDEXED_DEPTH = 2;
+/** Joins the column and keys of a leaf into its `call_values.path`. */
+export const PATH_SEPARATOR = '\u001f';
+
+/**
+ * The leaves of `inputs` as a flat list `[path, value, path, value, …]` (a flat string array crosses
+ * to the SQLite writer thread cheaply). Paths start with `inputs`; a value that is not a plain object
+ * has no leaves.
+ */
+export function inputValueLeaves(inputs: unknown): string[] {
+  const out: string[] = [];
+  if (!isPlainObject(inputs)) return out;
+  for (const [key, value] of Object.entries(inputs)) {
+    if (typeof value === 'string') {
+      if (fits(value)) out.push(`inputs${PATH_SEPARATOR}${key}`, value);
+    } else if (isPlainObject(value)) {
+      for (const [inner, leaf] of Object.entries(value)) {
+        if (typeof leaf === 'string' && fits(leaf))
+          out.push(`inputs${PATH_SEPARATOR}${key}${PATH_SEPARATOR}${inner}`, leaf);
+      }
+    }
+  }
+  return out;
+}
+
+/** Whether a string is short enough to index: code points, not UTF-16 units. */
+export function fitsIndexedValue(value: string): boolean {
+  return fits(value);
+}
+
+function fits(value: string): boolean {
+  if (value.length <= INDEXED_VALUE_MAX) return true;
+  if (value.length > 2 * INDEXED_VALUE_MAX) return false;
+  let points = 0;
+  for (const _ of value) points += 1;
+  return points <= INDEXED_VALUE_MAX;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

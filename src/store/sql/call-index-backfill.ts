@@ -1,0 +1,187 @@
+import type { CallIndexProgress, CallIndexStore } from '../call-index-types.js';
+import type { CompiledSql } from './calls-select.js';
+import { latencyMsSql } from './calls-latency.js';
+import { CALL_INDEX_LOCK_KEY } from './migrations/016-call-counts-and-latency.js';
+import { frag, raw, sqlTag, type Fragment, type SqlTag } from './sql-tag.js';
+import { all, runAll, type TxRunner } from './sql-tx.js';
+import type { SqlDialect } from './sql-dialect.js';
+import { INDEXED_VALUE_MAX } from '../../domain/input-values.js';
+
+const HOUR = 3_600_000_000;
+/** How long a "not ready" answer is reused before the position is read again. */
+const POSITION_TTL_MS = 1_000;
+
+/** What the backfill's SQL needs from each database. */
+export interface BackfillDialect {
+  d: SqlDialect;
+  /** Statement that takes the backfill's lock for the transaction, or null (SQLite: one writer). */
+  lock: string | null;
+  /** `INSERT … call_values … SELECT` of the input leaves of the calls `c` matching `where`. */
+  insertValues(where: string): string;
+}
+
+/** SQLite: `json_each` over the stored inputs, the leaves of src/domain/input-values.ts. */
+export const SQLITE_BACKFILL = (d: SqlDialect): BackfillDialect => ({
+  d,
+  lock: null,
+  insertValues: (where) => `INSERT OR IGNORE INTO call_values (project_id, path, value, call_id)
+    SELECT c.project_id, 'inputs' || char(31) || e.key, e.atom, c.id
+      FROM calls c, json_each(c.inputs) e
+      WHERE ${where} AND json_type(c.inputs) = 'object' AND e.type = 'text' AND length(e.atom) <= ${INDEXED_VALUE_MAX}
+    UNION ALL
+    SELECT c.project_id, 'inputs' || char(31) || e.key || char(31) || f.key, f.atom, c.id
+      FROM calls c, json_each(c.inputs) e, json_each(e.value) f
+      WHERE ${where} AND json_type(c.inputs) = 'object' AND e.type = 'object' AND f.type = 'text'
+        AND length(f.atom) <= ${INDEXED_VALUE_MAX}`,
+});
+
+/** PostgreSQL: `jsonb_each`; a non-object reads as {} so it never fails. */
+export const POSTGRES_BACKFILL = (d: SqlDialect): BackfillDialect => ({
+  d,
+  lock: `SELECT pg_advisory_xact_lock(${CALL_INDEX_LOCK_KEY})`,
+  insertValues: (where) => `INSERT INTO call_values (project_id, path, value, call_id)
+    SELECT c.project_id, 'inputs' || chr(31) || e.key, e.value #>> '{}', c.id
+      FROM calls c, jsonb_each(CASE WHEN jsonb_typeof(c.inputs) = 'object' THEN c.inputs ELSE '{}' END) e
+      WHERE ${where} AND jsonb_typeof(e.value) = 'string' AND length(e.value #>> '{}') <= ${INDEXED_VALUE_MAX}
+    UNION ALL
+    SELECT c.project_id, 'inputs' || chr(31) || e.key || chr(31) || f.key, f.value #>> '{}', c.id
+      FROM calls c, jsonb_each(CASE WHEN jsonb_typeof(c.inputs) = 'object' THEN c.inputs ELSE '{}' END) e,
+           jsonb_each(CASE WHEN jsonb_typeof(e.value) = 'object' THEN e.value ELSE '{}' END) f
+      WHERE ${where} AND jsonb_typeof(f.value) = 'string' AND length(f.value #>> '{}') <= ${INDEXED_VALUE_MAX}
+    ON CONFLICT DO NOTHING`,
+});
+
+interface BuildRow {
+  cursor_project: string | null;
+  cursor_id: string | null;
+  bound_project: string | null;
+  bound_id: string | null;
+  calls_done: number;
+}
+
+const BUILD_COLUMNS = raw('cursor_project, cursor_id, bound_project, bound_id, calls_done');
+
+/** The row is there only while the backfill is pending (migration 016). */
+const toProgress = (r: BuildRow | undefined): CallIndexProgress =>
+  r === undefined
+    ? { done: true, calls_done: 0, cursor_project: null, bound_project: null }
+    : {
+        done: false,
+        calls_done: Number(r.calls_done),
+        cursor_project: r.cursor_project,
+        bound_project: r.bound_project,
+      };
+
+/** Byte order, the order of both databases' keys (SQLite BINARY, PostgreSQL COLLATE "C"). */
+const before = (a: string, b: string): boolean => Buffer.compare(Buffer.from(a), Buffer.from(b)) < 0;
+
+/**
+ * The backfill of migration 016's indexes, written once over the transaction runner. Each batch is
+ * one transaction over the next calls in primary-key order: their visible calls are added to
+ * `call_counts`, their input leaves to `call_values`, `latency_ms` set where missing, and the cursor
+ * moved past them. The counter triggers count only rows the cursor has passed, so together they
+ * count each call once (migration 016's comment says how PostgreSQL keeps writers out of a batch).
+ */
+export class SqlCallIndexStore implements CallIndexStore {
+  readonly #sql: SqlTag;
+  #done = false;
+  #position: { at: number; progress: CallIndexProgress } | null = null;
+
+  constructor(
+    private readonly tx: TxRunner,
+    private readonly dialect: BackfillDialect,
+    private readonly batchCalls: number,
+  ) {
+    this.#sql = sqlTag(dialect.d);
+  }
+
+  async ready(projectId: string): Promise<boolean> {
+    if (this.#done) return true;
+    const now = Date.now();
+    if (this.#position === null || now - this.#position.at > POSITION_TTL_MS)
+      this.#position = { at: now, progress: await this.progress() };
+    const { done, cursor_project, bound_project } = this.#position.progress;
+    if (done) this.#done = true;
+    // passed by the backfill, or after the last key the migration saw (only new calls there)
+    if (done || (cursor_project !== null && before(projectId, cursor_project))) return true;
+    return bound_project !== null && before(bound_project, projectId);
+  }
+
+  async progress(): Promise<CallIndexProgress> {
+    const [row] = await this.tx.read<BuildRow>(
+      this.#sql`SELECT ${BUILD_COLUMNS} FROM call_index_builds WHERE name = 'calls'`,
+    );
+    return toProgress(row);
+  }
+
+  async backfillBatch(batchCalls = this.batchCalls): Promise<CallIndexProgress> {
+    const sql = this.#sql;
+    const { lock, insertValues } = this.dialect;
+    const progress = await this.tx.transaction(function* () {
+      if (lock !== null) yield* all(sql`${raw(lock)}`);
+      const [state] = yield* all<BuildRow>(sql`SELECT ${BUILD_COLUMNS} FROM call_index_builds WHERE name = 'calls'`);
+      if (state === undefined) return toProgress(state);
+      const from = state.cursor_project === null ? null : [state.cursor_project, state.cursor_id];
+      const after = from === null ? frag`` : frag`(project_id, id) > (${from[0]}, ${from[1]}) AND `;
+      const bound = frag`(project_id, id) <= (${state.bound_project}, ${state.bound_id})`;
+      const keys = yield* all<{ project_id: string; id: string }>(
+        sql`SELECT project_id, id FROM calls WHERE ${after}${bound} ORDER BY project_id, id LIMIT ${batchCalls}`,
+      );
+      const last = keys.at(-1);
+      if (last === undefined) {
+        yield* runAll([sql`DELETE FROM call_index_builds WHERE name = 'calls'`]);
+        return { ...toProgress(state), done: true };
+      }
+      // the batch's key range, as SQL over the alias `c` (the values are bound by each statement)
+      const range = (alias: string): Fragment => {
+        const lower =
+          from === null ? frag`` : frag`(${raw(alias)}project_id, ${raw(alias)}id) > (${from[0]}, ${from[1]}) AND `;
+        return frag`${lower}(${raw(alias)}project_id, ${raw(alias)}id) <= (${last.project_id}, ${last.id})`;
+      };
+      const visible = raw('started_at IS NOT NULL AND deleted_at IS NULL');
+      yield* runAll([
+        sql`INSERT INTO call_counts (project_id, bucket, calls)
+          SELECT project_id, started_at / ${raw(String(HOUR))}, COUNT(*) FROM calls WHERE ${range('')} AND ${visible}
+          GROUP BY 1, 2
+          ON CONFLICT (project_id, bucket) DO UPDATE SET calls = call_counts.calls + excluded.calls`,
+        valuesStatement(sql, insertValues, range('c.')),
+        sql`UPDATE calls SET latency_ms = ${raw(latencyMsSql('ended_at', 'started_at'))}
+          WHERE ${range('')} AND latency_ms IS NULL AND ended_at IS NOT NULL AND started_at IS NOT NULL`,
+        sql`UPDATE call_index_builds SET cursor_project = ${last.project_id}, cursor_id = ${last.id},
+          calls_done = calls_done + ${keys.length} WHERE name = 'calls'`,
+      ]);
+      return {
+        ...toProgress(state),
+        calls_done: Number(state.calls_done) + keys.length,
+        cursor_project: last.project_id,
+      };
+    });
+    if (progress.done) this.#done = true;
+    this.#position = null;
+    return progress;
+  }
+}
+
+/** The values insert with the range fragment spliced where the dialect's SQL has its WHERE. */
+function valuesStatement(sql: SqlTag, insertValues: (where: string) => string, range: Fragment): CompiledSql {
+  const marker = '\u0000RANGE\u0000';
+  const parts = insertValues(marker).split(marker);
+  // a template of the dialect's SQL with the range (and its bound values) at each marker
+  const strings = Object.assign([...parts], { raw: [...parts] }) as unknown as TemplateStringsArray;
+  return sql(strings, ...parts.slice(1).map(() => range));
+}
+
+/**
+ * What the project import runs after inserting a batch of calls (project-transfer.ts `afterInsert`):
+ * a dump made before migration 016 has no `latency_ms` and no `call_values` rows, so they are filled
+ * from the imported rows as the backfill does (a no-op for a newer dump's rows).
+ */
+export function indexImportedCalls(dialect: BackfillDialect, projectId: string, ids: unknown[]): CompiledSql[] {
+  const sql = sqlTag(dialect.d);
+  const these = (alias: string): Fragment => frag`${raw(alias)}project_id = ${projectId} AND ${raw(alias)}id IN ${ids}`;
+  return [
+    sql`UPDATE calls SET latency_ms = ${raw(latencyMsSql('ended_at', 'started_at'))}
+      WHERE ${these('')} AND latency_ms IS NULL AND ended_at IS NOT NULL AND started_at IS NOT NULL`,
+    valuesStatement(sql, dialect.insertValues, these('c.')),
+  ];
+}

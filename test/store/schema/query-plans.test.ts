@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { compactParams } from '../../../src/store/postgres/pg-support.js';
+import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
+import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
+import { compileCallsCount, compileCallsSelect } from '../../../src/store/sql/calls-select.js';
+import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
+import { bindNamed } from '../../../src/store/sqlite/statements.js';
+import type { CallsQuery } from '../../../src/store/types.js';
+import { sort, where } from '../contract/parts.js';
+import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh-schemas.js';
+
+/**
+ * The indexes of migration 016 serve the queries the compiler writes for a project whose indexes
+ * are complete (docs/query-performance.md), so a change to either the schema or the compiler that
+ * loses them fails here instead of making the traces table slow at scale.
+ */
+const INDEXED = true;
+const byLatency: CallsQuery = {
+  project_id: 'acme/demo',
+  sort_by: sort([{ field: 'summary.weave.latency_ms', direction: 'desc' }]),
+  limit: 100,
+};
+
+const byUser: CallsQuery = {
+  project_id: 'acme/demo',
+  where: where({ $eq: [{ $getField: 'inputs.user_id' }, { $literal: 'user-4374' }] }),
+  sort_by: sort([{ field: 'started_at', direction: 'desc' }]),
+  limit: 100,
+};
+
+test('SQLite: latency sort walks calls_by_latency; equality looks ids up; the project count reads call_counts', async (t) => {
+  const file = tempSqliteFile(t);
+  const store = new SqliteStore({ file });
+  await store.migrate();
+  await store.close();
+  withSqlite(file, (db) => {
+    const plan = (c: { sql: string; params: unknown[] }): string =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${c.sql}`).all(bindNamed(c.params)) as { detail: string }[])
+        .map((r) => r.detail)
+        .join('\n');
+    const sorted = plan(compileCallsSelect(byLatency, sqliteDialect, INDEXED));
+    assert.match(sorted, /USING INDEX calls_by_latency/);
+    assert.doesNotMatch(sorted, /TEMP B-TREE/);
+    const eq = plan(compileCallsSelect(byUser, sqliteDialect, INDEXED));
+    assert.match(eq, /SEARCH c USING INDEX sqlite_autoindex_calls_1 \(project_id=\? AND id=\?\)/);
+    assert.match(eq, /SEARCH v USING PRIMARY KEY \(project_id=\? AND path=\? AND value=\?\)/);
+    const eqCount = plan(compileCallsCount({ project_id: 'acme/demo', where: byUser.where }, sqliteDialect, INDEXED));
+    assert.match(eqCount, /SEARCH c USING INDEX sqlite_autoindex_calls_1 \(project_id=\? AND id=\?\)/);
+    const counted = plan(compileCallsCount({ project_id: 'acme/demo' }, sqliteDialect, INDEXED));
+    assert.match(counted, /call_counts/);
+    assert.doesNotMatch(counted, /SCAN c\b|calls AS c|TABLE calls/);
+  });
+});
+
+test('PostgreSQL: latency sort walks calls_by_latency without a sort', async (t) => {
+  const url = await emptyPostgres(t);
+  if (url === null) return t.skip('PostgreSQL unavailable');
+  const store = new PostgresStore({ url });
+  await store.migrate();
+  await store.close();
+  await withPostgres(url, async (client) => {
+    // an empty table: forbid the alternatives so the plan shows whether the index can give the order
+    await client.query('SET enable_seqscan = off; SET enable_sort = off');
+    const compiled = compileCallsSelect(byLatency, postgresDialect, INDEXED);
+    const { text, values } = compactParams(compiled.sql, compiled.params);
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values);
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+    assert.match(plan, /calls_by_latency/);
+    assert.doesNotMatch(plan, /Sort Key/);
+  });
+});
