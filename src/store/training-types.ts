@@ -137,6 +137,12 @@ export interface JobSuccess {
   /** Training metrics (averages of gradient steps, unprefixed). */
   metrics: Record<string, number>;
   numGradientSteps: number;
+  /**
+   * A history row the job writes at its new step in the same transaction (the reward statistics of
+   * the groups it trained on, src/services/training/job-history.ts); `step` and `recorded_at` are the
+   * new step and `now`. Absent or null: none.
+   */
+  history?: { id: string; split: string; metrics: string; groups: string } | null;
 }
 
 export interface TrainingStore {
@@ -176,8 +182,14 @@ export interface TrainingStore {
   checkpointData(projectId: string, modelId: string, checkpointId: string): Promise<Uint8Array | null>;
   /** Deletes the given steps; returns the steps that existed. */
   deleteCheckpoints(projectId: string, modelId: string, steps: number[]): Promise<number[]>;
-  /** History row plus merge of its metrics into the checkpoint of `row.step` (when it exists). */
-  appendLog(row: LogHistoryRow): Promise<void>;
+  /**
+   * History row plus merge of its metrics into the checkpoint of `row.step` (when it exists);
+   * `replaceId` names a history row of the same model that the new row replaces (deleted in the
+   * same transaction; no-op when it is gone).
+   */
+  appendLog(row: LogHistoryRow, replaceId?: string | null): Promise<void>;
+  /** The model's history rows of `split` at `step`, with their `groups`, ascending by id. */
+  logRowsAt(projectId: string, modelId: string, split: string, step: number): Promise<LogHistoryRow[]>;
   /**
    * `/log` history rows of a model, ascending by id (UUIDv7: the order they were logged), after
    * `afterId`; `groups` is left out (empty string) so a UI can read every metric without the

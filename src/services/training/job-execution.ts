@@ -8,6 +8,7 @@ import {
   type TrainingProgress,
 } from '../../training/trainer-port.js';
 import type { RlJobInput, SftJobInput } from './job-service.js';
+import { jobHistory } from './job-history.js';
 import { resolveSftExamples, TrainingDataError } from './sft-data.js';
 import type { TrainingLog } from './sweeper.js';
 
@@ -116,6 +117,7 @@ export async function executeJob(leased: LeasedJob, o: ExecutionOptions): Promis
       checkpoint: outcome.checkpoint,
       metrics: outcome.metrics,
       numGradientSteps: outcome.numGradientSteps,
+      history: await jobHistory(o.store, job),
     });
     if (!done.ok)
       o.log.info({ job: job.id, reason: done.reason }, 'training result discarded: the job is no longer held');

@@ -7,6 +7,7 @@ import type { ProjectAccess } from '../project-access.js';
 import { computeLogMetrics } from './log-metrics.js';
 import type { ModelLookup } from './model-lookup.js';
 import { normalizeGroups } from './normalize-groups.js';
+import { replacedJobRow } from './job-history.js';
 import { jobView } from './job-service.js';
 import { isUuid, nonEmpty, parseLimit, parseOrder, toPage, unknownAfter, type Page } from './paging.js';
 import type { TrainingSettings } from './settings.js';
@@ -178,7 +179,10 @@ export class TrainingModelService {
     return { deleted_count: deleted.size, not_found_steps: unique.filter((s) => !deleted.has(s)) };
   }
 
-  /** §4.5: metrics of §7 under `<split>/`, a history row, merged into the current checkpoint. */
+  /**
+   * §4.5: metrics of §7 under `<split>/`, a history row, merged into the current checkpoint. A `train`
+   * log of the groups a job trained on replaces the row that job wrote at this step (job-history.ts).
+   */
   async log(
     caller: Caller,
     id: string,
@@ -192,16 +196,21 @@ export class TrainingModelService {
       body.split,
       normalizeGroups(body.trajectory_groups) as Parameters<typeof computeLogMetrics>[1],
     );
-    await this.store.appendLog({
-      project_id: model.project_id,
-      model_id: model.id,
-      id: uuidv7(),
-      step,
-      split: body.split,
-      metrics: JSON.stringify(metrics),
-      groups: JSON.stringify(body.trajectory_groups),
-      recorded_at: nowMicros(),
-    });
+    // A job that trained on these groups may have recorded them at this step already (job-history.ts).
+    const replaces = await replacedJobRow(this.store, model, body.split, step, body.trajectory_groups);
+    await this.store.appendLog(
+      {
+        project_id: model.project_id,
+        model_id: model.id,
+        id: uuidv7(),
+        step,
+        split: body.split,
+        metrics: JSON.stringify(metrics),
+        groups: JSON.stringify(body.trajectory_groups),
+        recorded_at: nowMicros(),
+      },
+      replaces,
+    );
     return { model_id: model.id, split: body.split, step, metrics };
   }
 }

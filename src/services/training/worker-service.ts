@@ -11,6 +11,7 @@ import type {
 import type { Caller } from '../auth-service.js';
 import { writableEntities, type ProjectAccess } from '../project-access.js';
 import { buildTrainerInput } from './job-execution.js';
+import { jobHistory } from './job-history.js';
 import { TrainingDataError } from './sft-data.js';
 import type { TrainingSettings } from './settings.js';
 
@@ -260,6 +261,7 @@ export class WorkerService {
       checkpoint: body.checkpoint,
       metrics: body.metrics,
       numGradientSteps: body.num_gradient_steps,
+      history: await jobHistory(this.store, job),
     });
     if (!outcome.ok) throw refused(outcome);
     return { step: outcome.value.step, checkpoint_id: checkpointId };

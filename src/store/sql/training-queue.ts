@@ -237,6 +237,9 @@ export class SqlTrainingQueue {
       yield* run(
         sql`UPDATE training_models SET last_step = ${step}, trainer = ${job.trainer} WHERE project_id = ${projectId} AND id = ${job.model_id}`,
       );
+      if (s.history)
+        yield* run(sql`INSERT INTO training_log_history (project_id, model_id, id, step, split, metrics, trajectory_groups, recorded_at)
+          VALUES (${projectId}, ${job.model_id}, ${s.history.id}, ${step}, ${s.history.split}, ${s.history.metrics}, ${s.history.groups}, ${s.now})`);
       const done = yield* self.finishJob(
         job,
         null,

@@ -182,10 +182,13 @@ export class SqlTrainingStore implements TrainingStore {
     });
   }
 
-  appendLog(row: LogHistoryRow): Promise<void> {
+  appendLog(row: LogHistoryRow, replaceId: string | null = null): Promise<void> {
     const sql = this.#sql;
     const { dialect } = this;
     return this.tx.transaction(function* () {
+      if (replaceId !== null)
+        yield* run(sql`DELETE FROM training_log_history
+          WHERE project_id = ${row.project_id} AND model_id = ${row.model_id} AND id = ${replaceId}`);
       yield* run(sql`INSERT INTO training_log_history (project_id, model_id, id, step, split, metrics, trajectory_groups, recorded_at)
         VALUES (${row.project_id}, ${row.model_id}, ${row.id}, ${row.step}, ${row.split}, ${row.metrics}, ${row.groups}, ${row.recorded_at})`);
       const current = yield* all<{ metrics: string }>(sql`SELECT metrics FROM training_checkpoints
@@ -199,6 +202,23 @@ export class SqlTrainingStore implements TrainingStore {
       yield* run(sql`UPDATE training_checkpoints SET metrics = ${JSON.stringify(merged)}
         WHERE project_id = ${row.project_id} AND model_id = ${row.model_id} AND step = ${row.step}`);
     });
+  }
+
+  async logRowsAt(projectId: string, modelId: string, split: string, step: number): Promise<LogHistoryRow[]> {
+    // The model's history is small (one row per /log call or job): walking its key range is enough.
+    const rows = await this.tx.read<Record<string, unknown>>(this.#sql`SELECT project_id, model_id, id, step, split,
+      metrics, trajectory_groups, recorded_at FROM training_log_history
+      WHERE project_id = ${projectId} AND model_id = ${modelId} AND split = ${split} AND step = ${step} ORDER BY id`);
+    return rows.map((r) => ({
+      project_id: String(r.project_id),
+      model_id: String(r.model_id),
+      id: String(r.id),
+      step: Number(r.step),
+      split: String(r.split),
+      metrics: String(r.metrics),
+      groups: String(r.trajectory_groups),
+      recorded_at: Number(r.recorded_at),
+    }));
   }
 
   async listLogHistory(
