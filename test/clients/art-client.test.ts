@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { runArt, type ArtJson } from './art-script.js';
 import { ART_VERSION, ensureArtVenv } from './art-venv.js';
 import { buildTinyModel, startWorker, workerPython } from './worker-process.js';
 
@@ -15,52 +12,13 @@ import { buildTinyModel, startWorker, workerPython } from './worker-process.js';
  * get_step, delete_checkpoints, backend.delete. Outcomes are then checked over raw HTTP.
  */
 
-const SCRIPT = path.join(path.dirname(new URL(import.meta.url).pathname), 'python', 'art_training_loop.py');
 const PROJECT = 'art-demo';
 const NAME = 'toy-bot';
 const STEPS = 3;
 /** Per step the script samples 2 groups x 4 rollouts for training and the same again for validation. */
 const COMPLETIONS_PER_STEP = 16;
-const SCRIPT_TIMEOUT_MS = 8 * 60_000;
 
-type Json = Record<string, any>;
-
-/** Runs the script with the venv's interpreter in a fresh HOME; resolves with its last-line JSON. */
-function runArt(
-  python: string,
-  server: ServerProcess,
-  key: string,
-  args: string[],
-): Promise<{ result: Json; log: string }> {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-art-'));
-  // No WANDB_API_KEY: ART would also start a W&B run; the key reaches ServerlessBackend(api_key=...).
-  // LITELLM_LOCAL_MODEL_COST_MAP: litellm (imported by art) otherwise fetches a price list from GitHub.
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: home,
-    PYTHONUNBUFFERED: '1',
-    HEDDLE_API_KEY: key,
-    LITELLM_LOCAL_MODEL_COST_MAP: 'True',
-  };
-  const fullArgs = [SCRIPT, args[0]!, `${server.url}/v1`, ...args.slice(1)];
-  return new Promise((resolve, reject) => {
-    execFile(
-      python,
-      fullArgs,
-      { cwd: home, env, timeout: SCRIPT_TIMEOUT_MS, maxBuffer: 32 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        fs.rmSync(home, { recursive: true, force: true });
-        const log = `--- python stdout\n${stdout.slice(-8000)}\n--- python stderr\n${stderr.slice(-8000)}\n--- heddle output (tail)\n${server.output().slice(-6000)}`;
-        if (error) return reject(new Error(`art_training_loop.py ${args.join(' ')} failed: ${error.message}\n${log}`));
-        try {
-          resolve({ result: JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as Json, log });
-        } catch {
-          reject(new Error(`art_training_loop.py printed no JSON result\n${log}`));
-        }
-      },
-    );
-  });
-}
+type Json = ArtJson;
 
 async function call(
   server: ServerProcess,
