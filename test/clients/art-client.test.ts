@@ -144,6 +144,15 @@ test(`ART serverless training loop through openpipe-art==${ART_VERSION}`, { time
   assert.equal(jobIds.length, STEPS, log);
   for (const [i, jobId] of jobIds.entries()) await assertJobSucceeded(server, key, jobId, modelId, i + 1, log);
 
+  // ART never calls /log: each job recorded the mean reward of its groups at its step, once (docs/art-client.md)
+  const history = await listAll(server, key, `/v1/preview/models/${modelId}/history`);
+  assert.deepEqual(
+    history.map((r) => [r.step, r.split]),
+    steps.map((s) => [s.step, 'train']),
+  );
+  for (const [i, row] of history.entries())
+    assert.ok(Math.abs(row.metrics['train/reward'] - steps[i]!.train_reward) < 1e-9, JSON.stringify([row, steps[i]]));
+
   // delete_checkpoints kept the latest step and the best val/reward step (its local history) only
   const kept = (await listAll(server, key, `/v1/preview/models/${modelId}/checkpoints?limit=1`)).map((c) => c.step);
   const bestVal = Math.max(...steps.map((s) => s.val_reward));
