@@ -145,7 +145,8 @@ export class TrainingModelService {
   }
 
   /**
-   * Our choice (extension for the web UI, §4.12): the `/log` history of §4.5 step 4, oldest first,
+   * Our choice (extension for the web UI, §4.12): the `/log` history of §4.5 step 4 and the rows RL
+   * jobs record (job-history.ts), oldest first,
    * as `{id, step, split, metrics, recorded_at}` (the logged trajectories stay out). `after` is the
    * id of a history row; being UUIDv7 it is a position, so an id that was never a row is accepted.
    */
