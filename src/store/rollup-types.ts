@@ -51,4 +51,6 @@ export interface CallRollupStore {
   backfillBatch(after: CallKeyCursor | null, limit: number): Promise<RollupBackfillBatch>;
   /** Records that the roll-up counts every call. */
   markComplete(now: number): Promise<void>;
+  /** Marks the roll-up complete when no call is left uncounted (nothing to backfill); whether it did. */
+  completeIfAllCounted(now: number): Promise<boolean>;
 }

@@ -87,6 +87,8 @@ export class RollupBackfillStarter {
   /** Whether a job was queued. */
   async ensureQueued(now = nowMicros()): Promise<boolean> {
     if (await this.store.rollups.complete()) return false;
+    // every call already counted (a store without calls, say): nothing for a job to do
+    if (await this.store.rollups.completeIfAllCounted(now)) return false;
     const existing = await this.store.jobs.get(BACKFILL_JOB.project_id, BACKFILL_JOB.id);
     if (existing !== null && (existing.status === 'queued' || existing.status === 'running')) return false;
     // a backfill that failed for good is tried again under a new key (it resumes: counted calls are skipped)

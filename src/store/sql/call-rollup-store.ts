@@ -121,6 +121,16 @@ export class SqlCallRollupStore implements CallRollupStore {
     });
   }
 
+  async completeIfAllCounted(now: number): Promise<boolean> {
+    const sql = this.#sql;
+    return this.tx.transaction(function* () {
+      const uncounted = yield* all(sql`SELECT 1 AS one FROM calls WHERE rolled_up = 0 LIMIT 1`);
+      if (uncounted.length > 0) return false;
+      yield* runAll([sql`UPDATE call_rollup_state SET complete = 1, updated_at = ${now} WHERE name = ${STATE}`]);
+      return true;
+    });
+  }
+
   async markComplete(now: number): Promise<void> {
     const sql = this.#sql;
     await this.tx.transaction(function* () {
