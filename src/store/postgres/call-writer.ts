@@ -1,6 +1,5 @@
 import type pg from 'pg';
 import type { CallPart } from '../types.js';
-import { RollupDelta } from '../../domain/call-rollup.js';
 import {
   mergeParts,
   UPSERT_RETURNING_SQL,
@@ -11,13 +10,7 @@ import {
 } from './call-merge.js';
 import { OverloadedError } from '../../errors/app-error.js';
 import { mapPgError } from './pg-support.js';
-import {
-  addSources,
-  applyRollupDelta,
-  checkNoneAppeared,
-  lockAndReadSources,
-  subtractSources,
-} from './rollup-writes.js';
+import { rolledUpWrite } from './rollup-writes.js';
 import { inTransaction } from './transaction.js';
 
 interface Pending {
@@ -152,13 +145,7 @@ export class CallWriter {
 
 /** The batch's upsert with the call roll-up kept in step, on a client inside a transaction. */
 async function writeRolledUp(client: pg.PoolClient, rows: MergedCall[]): Promise<void> {
-  const delta = new RollupDelta();
-  const before = await lockAndReadSources(client, rows);
-  subtractSources(delta, before);
-  const written = await client.query(upsertQuery(rows));
-  checkNoneAppeared(before, written.rows);
-  addSources(delta, written.rows);
-  await applyRollupDelta(client, delta);
+  await rolledUpWrite(client, rows, async () => (await client.query(upsertQuery(rows))).rows);
 }
 
 /** The batch's statement: the upsert alone, or with its input leaves when it has any (call-merge.ts). */

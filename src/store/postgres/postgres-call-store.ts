@@ -6,14 +6,7 @@ import type { CallChangeCursor, CallPart, CallRow, CallsQuery, CallStore } from 
 import type { CallWriter } from './call-writer.js';
 import { postgresDialect } from './postgres-dialect.js';
 import { compactJsonText, compactParams, mapErrors, mapPgError, PG_TYPES } from './pg-support.js';
-import { RollupDelta } from '../../domain/call-rollup.js';
-import {
-  addSources,
-  applyRollupDelta,
-  checkNoneAppeared,
-  lockAndReadSources,
-  subtractSources,
-} from './rollup-writes.js';
+import { rolledUpWrite } from './rollup-writes.js';
 import { inTransaction } from './transaction.js';
 import type { ReadPool } from './read-replicas.js';
 
@@ -153,16 +146,8 @@ export class PostgresCallStore implements CallStore {
       collectDescendants(collected, live.rows);
       const sorted = [...collected].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       // the call roll-up loses what the tombstoned calls added (rollup-writes.ts)
-      const delta = new RollupDelta();
-      const before = await lockAndReadSources(
-        db,
-        sorted.map((id) => ({ project_id: projectId, id })),
-      );
-      subtractSources(delta, before);
-      const tombstoned = await db.query(TOMBSTONE_SQL, [projectId, sorted, deletedAt]);
-      checkNoneAppeared(before, tombstoned.rows);
-      addSources(delta, tombstoned.rows);
-      await applyRollupDelta(db, delta);
+      const keys = sorted.map((id) => ({ project_id: projectId, id }));
+      await rolledUpWrite(db, keys, async () => (await db.query(TOMBSTONE_SQL, [projectId, sorted, deletedAt])).rows);
       return collected.size;
     });
   }

@@ -92,3 +92,22 @@ export async function applyRollupDelta(client: pg.PoolClient, delta: RollupDelta
     await client.query(PG_LATENCY_UPSERT_SQL, [JSON.stringify(payload)]);
   }
 }
+
+/**
+ * One call write with the roll-up kept in step, on a client inside a transaction: locks and reads
+ * the calls of `keys`, runs `write` (which returns the rows it wrote with their source columns and
+ * `inserted`), and moves the roll-up by the difference.
+ */
+export async function rolledUpWrite(
+  client: pg.PoolClient,
+  keys: readonly CallKey[],
+  write: () => Promise<readonly (RollupSource & CallKey & { inserted: boolean })[]>,
+): Promise<void> {
+  const delta = new RollupDelta();
+  const before = await lockAndReadSources(client, keys);
+  subtractSources(delta, before);
+  const written = await write();
+  checkNoneAppeared(before, written);
+  addSources(delta, written);
+  await applyRollupDelta(client, delta);
+}

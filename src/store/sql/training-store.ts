@@ -209,16 +209,7 @@ export class SqlTrainingStore implements TrainingStore {
     const rows = await this.tx.read<Record<string, unknown>>(this.#sql`SELECT project_id, model_id, id, step, split,
       metrics, trajectory_groups, recorded_at FROM training_log_history
       WHERE project_id = ${projectId} AND model_id = ${modelId} AND split = ${split} AND step = ${step} ORDER BY id`);
-    return rows.map((r) => ({
-      project_id: String(r.project_id),
-      model_id: String(r.model_id),
-      id: String(r.id),
-      step: Number(r.step),
-      split: String(r.split),
-      metrics: String(r.metrics),
-      groups: String(r.trajectory_groups),
-      recorded_at: Number(r.recorded_at),
-    }));
+    return rows.map((r) => historyRow(r, String(r.trajectory_groups)));
   }
 
   async listLogHistory(
@@ -231,16 +222,7 @@ export class SqlTrainingStore implements TrainingStore {
       WHERE project_id = ${projectId} AND model_id = ${modelId} ${afterId === null ? raw('') : frag`AND id > ${afterId}`}
       ORDER BY id LIMIT ${limit}`;
     const rows = await this.tx.read<Record<string, unknown>>(q);
-    return rows.map((r) => ({
-      project_id: String(r.project_id),
-      model_id: String(r.model_id),
-      id: String(r.id),
-      step: Number(r.step),
-      split: String(r.split),
-      metrics: String(r.metrics),
-      groups: '',
-      recorded_at: Number(r.recorded_at),
-    }));
+    return rows.map((r) => historyRow(r, ''));
   }
 
   async listJobs(projectId: string, modelId: string, afterId: string | null, limit: number): Promise<TrainingJobRow[]> {
@@ -393,4 +375,18 @@ export class SqlTrainingStore implements TrainingStore {
   async ping(): Promise<void> {
     await this.tx.read(this.#sql`SELECT 1 AS ok`);
   }
+}
+
+/** A `training_log_history` row; `groups` is read only where it is asked for. */
+function historyRow(r: Record<string, unknown>, groups: string): LogHistoryRow {
+  return {
+    project_id: String(r.project_id),
+    model_id: String(r.model_id),
+    id: String(r.id),
+    step: Number(r.step),
+    split: String(r.split),
+    metrics: String(r.metrics),
+    groups,
+    recorded_at: Number(r.recorded_at),
+  };
 }
