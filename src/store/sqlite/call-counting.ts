@@ -6,9 +6,10 @@ import { writerStatement } from './statements.js';
 /**
  * `call_counts` (migration 016) kept by the SQLite call writer, per batch: a start makes a call
  * visible in the hour of its `started_at` (and takes it out of the hour of an earlier start), so
- * the writer reads the stored row before each start and adds up the changes, then writes one
- * upsert per (project, hour) of the batch instead of one per call (a row trigger cost about
- * 20 µs per call; docs/query-performance.md). Deletions are counted by triggers (tombstones change
+ * the writer looks at the row as it stands before each start (the roll-up's working copy,
+ * rollup-writes.ts, read once per call) and adds up the changes, then writes one upsert per
+ * (project, hour) of its group instead of one per call (a row trigger cost about 20 µs per call;
+ * docs/query-performance.md). Deletions are counted by triggers (tombstones change
  * `deleted_at`, retention deletes rows), and imported rows by the project import.
  *
  * While the backfill of existing calls is pending, only calls it has passed or will never pass are
@@ -16,10 +17,15 @@ import { writerStatement } from './statements.js';
  */
 
 const HOUR = 3_600_000_000;
-const STORED_SQL = 'SELECT started_at, deleted_at FROM calls WHERE project_id = ? AND id = ?';
 const BUILD_SQL = 'SELECT cursor_project, cursor_id, bound_project, bound_id FROM call_index_builds';
 const ADD_SQL = `INSERT INTO call_counts (project_id, bucket, calls) VALUES (?, ?, ?)
   ON CONFLICT (project_id, bucket) DO UPDATE SET calls = calls + excluded.calls`;
+
+/** The columns of a stored call that decide where (and whether) it is counted. */
+export interface StoredVisibility {
+  started_at: number | null;
+  deleted_at: number | null;
+}
 
 interface Build {
   cursor_project: string | null;
@@ -41,17 +47,20 @@ export class CallCounting {
     this.#build = writerStatement(db, BUILD_SQL).get() as Build | undefined;
   }
 
-  /** Call before writing a start of (project, id) with `startedAt`. */
-  beforeStart(project: string, id: string, startedAt: number): void {
+  /** Call for a start of (project, id) with `startedAt`, given the row as it stands before it. */
+  beforeStart(project: string, id: string, startedAt: number, stored: StoredVisibility): void {
     if (!this.#counted(project, id)) return;
-    const stored = writerStatement(this.db, STORED_SQL).get(project, id) as
-      { started_at: number | null; deleted_at: number | null } | undefined;
-    if (stored?.deleted_at != null) return;
-    if (stored?.started_at != null) this.#add(project, Math.trunc(stored.started_at / HOUR), -1);
+    if (stored.deleted_at != null) return;
+    if (stored.started_at != null) this.#add(project, Math.trunc(stored.started_at / HOUR), -1);
     this.#add(project, Math.trunc(startedAt / HOUR), 1);
   }
 
-  /** Writes the batch's changes (in the same transaction). */
+  /** Adds this write's changes to its group's (call-writes.ts `deferSums`). */
+  mergeInto(group: CallCounting): void {
+    for (const { project, bucket, calls } of this.#deltas.values()) group.#add(project, bucket, calls);
+  }
+
+  /** Writes the changes (in the same transaction). */
   flush(): void {
     const add = writerStatement(this.db, ADD_SQL);
     for (const { project, bucket, calls } of this.#deltas.values()) if (calls !== 0) add.run(project, bucket, calls);

@@ -102,10 +102,12 @@ const START_VALUES = 17;
 export function writeCallParts(db: Database.Database, rows: CallPartRow[]): void {
   const statements = [writerStatement(db, START_SQL), writerStatement(db, END_SQL), writerStatement(db, UPDATE_SQL)];
   const changeSeq = writerStatement(db, NEXT_CHANGE_SQL).pluck().get() as number;
-  const counting = new CallCounting(db);
-  // the roll-up reads each call once before the batch's writes and follows its parts (rollup-writes.ts)
+  // the roll-up reads each call once before the batch's writes and follows its parts
+  // (rollup-writes.ts); the counters look at the same working copy before each start
   const rollup = new RolledUpCalls(db);
-  for (const row of rows) rollUp(rollup, row);
+  rollup.load(rows.map((row) => [row[1] as string, row[2] as string]));
+  const counting = new CallCounting(db);
+  for (const row of rows) follow(rollup, counting, row);
   const endOf = endsFollowingStarts(rows);
   rows.forEach((row, i) => {
     const kind = row[0] as number;
@@ -114,7 +116,6 @@ export function writeCallParts(db: Database.Database, rows: CallPartRow[]): void
       statements[kind]!.run([...row.slice(1), changeSeq]);
       return;
     }
-    counting.beforeStart(row[1] as string, row[2] as string, row[10] as number);
     const end = endOf.pairs.get(i);
     if (end === undefined) statements[START]!.run([...row.slice(1, START_VALUES), changeSeq]);
     else {
@@ -126,16 +127,46 @@ export function writeCallParts(db: Database.Database, rows: CallPartRow[]): void
     }
     writeInputValues(db, row[1] as string, row[2] as string, row[START_VALUES] as string[]);
   });
-  counting.flush();
-  rollup.apply();
+  deferSums(db, rollup, counting);
 }
 
-/** What a part changes of the columns the roll-up reads (positions as `callPartRow` lays them out). */
-function rollUp(rollup: RolledUpCalls, row: CallPartRow): void {
+/**
+ * The roll-up and counter changes of a run of call writes in one group, added up and written once
+ * before the next other write of the group and before its commit (group-commit.ts): a group of
+ * many small writes then upserts each roll-up row once. A write adds its changes only after all
+ * its statements ran, so a write whose savepoint fails adds nothing.
+ */
+const pendingSums = new WeakMap<Database.Database, { rollup: RollupDelta; counting: CallCounting }>();
+
+function deferSums(db: Database.Database, rollup: RolledUpCalls, counting: CallCounting): void {
+  let pending = pendingSums.get(db);
+  if (!pending) pendingSums.set(db, (pending = { rollup: new RollupDelta(), counting: new CallCounting(db) }));
+  rollup.addTo(pending.rollup);
+  counting.mergeInto(pending.counting);
+}
+
+/** Writes the changes the group's call writes left (in the group's transaction). */
+export function flushCallSums(db: Database.Database): void {
+  const pending = pendingSums.get(db);
+  if (!pending) return;
+  pendingSums.delete(db);
+  pending.counting.flush();
+  applyRollupDelta(db, pending.rollup);
+}
+
+/** Forgets them (the group's transaction rolled back). */
+export function discardCallSums(db: Database.Database): void {
+  pendingSums.delete(db);
+}
+
+/** What a part changes of the columns the roll-up and the counters read (positions as `callPartRow` lays them out). */
+function follow(rollup: RolledUpCalls, counting: CallCounting, row: CallPartRow): void {
   const projectId = row[1] as string;
   const id = row[2] as string;
-  if (row[0] === START) rollup.started(projectId, id, row[3] as string | null, row[10] as number | null);
-  else if (row[0] === END)
+  if (row[0] === START) {
+    counting.beforeStart(projectId, id, row[10] as number, rollup.current(projectId, id));
+    rollup.started(projectId, id, row[3] as string | null, row[10] as number | null);
+  } else if (row[0] === END)
     rollup.ended(projectId, id, row[3] as number | null, row[4] as string | null, row[6] as string | null);
   else rollup.touched(projectId, id);
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { discardCallSums, flushCallSums } from './call-writes.js';
 import { WRITE_COMMANDS, type WriteName } from './write-commands.js';
 
 /** A queued write as it crosses to the writer thread: its id, command name and arguments. */
@@ -20,6 +21,10 @@ const STANDALONE: ReadonlySet<WriteName> = new Set(['migrate', 'space.reclaim'])
 /**
  * Group commit: the writes are applied in one transaction, each inside its own savepoint so one
  * failing write does not undo the others. Outcomes are only reported after the commit.
+ *
+ * Consecutive call writes leave their roll-up and counter changes for the end of their run
+ * (call-writes.ts `flushCallSums`): written before any other write of the group, which may read
+ * or delete those rows, and before the commit.
  */
 export function applyWrites(db: Database.Database, writes: WireWrite[]): WireOutcome[] {
   const outcomes: WireOutcome[] = [];
@@ -41,6 +46,7 @@ function applyGroup(db: Database.Database, writes: WireWrite[], inTransaction = 
   const outcomes: WireOutcome[] = [];
   const applyAll = (): void => {
     for (const [id, name, args] of writes) {
+      if (name !== 'calls.write') flushCallSums(db);
       const command = WRITE_COMMANDS[name] as (db: Database.Database, args: unknown) => unknown;
       try {
         outcomes.push([id, true, inTransaction ? db.transaction(command)(db, args) : command(db, args)]);
@@ -51,12 +57,15 @@ function applyGroup(db: Database.Database, writes: WireWrite[], inTransaction = 
         if (inTransaction && !db.inTransaction) throw error;
         outcomes.push([id, false, toWireError(error)]);
       }
+      if (!inTransaction) flushCallSums(db);
     }
+    flushCallSums(db);
   };
   try {
     if (inTransaction) db.transaction(applyAll)();
     else applyAll();
   } catch (error) {
+    discardCallSums(db);
     const failed = toWireError(error);
     return writes.map(([id]): WireOutcome => [id, false, failed]);
   }

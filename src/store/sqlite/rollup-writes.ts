@@ -55,26 +55,55 @@ export function rolledUpWrite(
   addRow(delta, projectId, rollupSource(db, projectId, id));
 }
 
+/** The roll-up columns of many calls of one project, by id, in one statement (ids as a JSON array). */
+const SOURCES_SQL = `SELECT id, ${ROLLUP_SOURCE_COLUMNS} FROM calls
+  WHERE project_id = ? AND id IN (SELECT value FROM json_each(?))`;
+
+type WorkingCall = { projectId: string; before: RollupSourceRow | undefined; after: RollupSource };
+
 /**
  * The calls one write changes, for the roll-up: each call's columns are read once, before its first
- * part, and the parts are applied to that copy by the rules of the statements in call-writes.ts
- * (a start sets `op_name` and `started_at`, an end `ended_at`, `exception` and `summary`, a rename
- * nothing the roll-up reads), so no read follows the write. The contract test
- * (test/store/contract/call-rollups.test.ts) compares the result with a scan of the stored rows.
+ * part (all of a write's calls in one statement per project, `load`), and the parts are applied to
+ * that copy by the rules of the statements in call-writes.ts (a start sets `op_name` and
+ * `started_at`, an end `ended_at`, `exception` and `summary`, a rename nothing the roll-up reads), so
+ * no read follows the write. The contract test (test/store/contract/call-rollups.test.ts) compares
+ * the result with a scan of the stored rows.
  */
 export class RolledUpCalls {
-  readonly #calls = new Map<string, { projectId: string; before: RollupSourceRow | undefined; after: RollupSource }>();
+  readonly #calls = new Map<string, WorkingCall>();
 
   constructor(private readonly db: Database.Database) {}
 
-  /** The working copy of a call, read on its first part. */
+  /** Reads the stored columns of every (project, id) given, before any part is applied. */
+  load(keys: Iterable<[projectId: string, id: string]>): void {
+    const byProject = new Map<string, string[]>();
+    for (const [projectId, id] of keys) {
+      if (this.#calls.has(callKey(projectId, id))) continue;
+      this.#calls.set(callKey(projectId, id), { projectId, before: undefined, after: { ...EMPTY } });
+      let ids = byProject.get(projectId);
+      if (!ids) byProject.set(projectId, (ids = []));
+      ids.push(id);
+    }
+    const read = writerStatement(this.db, SOURCES_SQL);
+    for (const [projectId, ids] of byProject) {
+      for (const row of read.all(projectId, JSON.stringify(ids)) as (RollupSourceRow & { id: string })[]) {
+        const { id, ...before } = row;
+        this.#calls.set(callKey(projectId, id), { projectId, before, after: { ...before } });
+      }
+    }
+  }
+
+  /** The working copy of a call: as stored, with the parts applied so far. */
+  current(projectId: string, id: string): RollupSource {
+    return this.#call(projectId, id);
+  }
+
   #call(projectId: string, id: string): RollupSource {
-    const key = `${projectId}\u0000${id}`;
+    const key = callKey(projectId, id);
     let call = this.#calls.get(key);
     if (!call) {
       const before = rollupSource(this.db, projectId, id);
-      const after = before ? { ...before } : { ...EMPTY };
-      this.#calls.set(key, (call = { projectId, before, after }));
+      this.#calls.set(key, (call = { projectId, before, after: before ? { ...before } : { ...EMPTY } }));
     }
     return call.after;
   }
@@ -97,16 +126,16 @@ export class RolledUpCalls {
     this.#call(projectId, id);
   }
 
-  /** After every part is applied: moves the roll-up by the difference. */
-  apply(): void {
-    const delta = new RollupDelta();
+  /** After every part is applied: adds the difference each call makes to `delta`. */
+  addTo(delta: RollupDelta): void {
     for (const { projectId, before, after } of this.#calls.values()) {
       subtractRow(delta, projectId, before);
       delta.add(projectId, after, 1);
     }
-    applyRollupDelta(this.db, delta);
   }
 }
+
+const callKey = (projectId: string, id: string): string => `${projectId}\u0000${id}`;
 
 const EMPTY: RollupSource = {
   started_at: null,

@@ -61,6 +61,30 @@ forEachAdapter('call roll-up', (store) => {
   );
 
   test(
+    'a failing write and a deletion among writes committed together leave the roll-up exact',
+    guard(async () => {
+      const projectId = freshProject();
+      const at = (i: number): number => T0 + (i % 5) * HOUR + i * 1000;
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) => store().calls.write([start(projectId, `d${i}`, { started_at: at(i) })])),
+      );
+      const writes: Promise<unknown>[] = [];
+      for (let i = 0; i < 20; i += 1) {
+        writes.push(store().calls.write([end(projectId, `d${i}`, { ended_at: at(i) + 5000 })]));
+        // a batch that fails part-way (no project): none of its parts counts
+        if (i % 7 === 0) {
+          const broken = { ...start(projectId, `x${i}`), project_id: null as unknown as string };
+          const failing = store().calls.write([start(projectId, `w${i}`, { started_at: at(i) }), broken]);
+          writes.push(assert.rejects(failing));
+        }
+        if (i % 6 === 0) writes.push(store().calls.deleteCascade(projectId, [`d${i}`], T0 + 50 * HOUR));
+      }
+      await Promise.all(writes);
+      assert.ok((await compareAll(store(), projectId)) > 0);
+    }),
+  );
+
+  test(
     'requests the roll-up cannot answer exactly go to the scan',
     guard(async () => {
       const projectId = freshProject();
