@@ -23,4 +23,10 @@ export interface CallIndexStore {
   progress(): Promise<CallIndexProgress>;
   /** Fills the indexes for the next `batchCalls` calls in key order (default: the adapter's batch size). */
   backfillBatch(batchCalls?: number): Promise<CallIndexProgress>;
+  /**
+   * Builds the indexes the migration left to the background (PostgreSQL: `calls_by_latency` on a
+   * table that had rows, concurrently); a no-op where there are none. Queries do not wait for it:
+   * their results are the same with or without an index.
+   */
+  buildDeferredIndexes(): Promise<void>;
 }

@@ -45,6 +45,12 @@ export async function runCallIndexBackfill(
     { calls_done: progress.calls_done, batches, seconds: Math.round(seconds * 10) / 10 },
     'call index backfill: done, every project uses the indexes',
   );
+  const building = performance.now();
+  await store.buildDeferredIndexes();
+  log?.info(
+    { seconds: Math.round((performance.now() - building) / 100) / 10 },
+    'call index backfill: deferred indexes built',
+  );
   return { calls: progress.calls_done - from, batches };
 }
 

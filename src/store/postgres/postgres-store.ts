@@ -20,6 +20,7 @@ import type { MonitorStore } from '../monitor-types.js';
 import type { JobStore } from '../job-types.js';
 import { SqlRetentionStore } from '../sql/retention-store.js';
 import { SqlCallRollupStore } from '../sql/call-rollup-store.js';
+import { buildLatencyIndex } from './latency-index.js';
 import { indexImportedCalls, POSTGRES_BACKFILL, SqlCallIndexStore } from '../sql/call-index-backfill.js';
 import type { CallIndexStore } from '../call-index-types.js';
 import type { RetentionStore } from '../retention-types.js';
@@ -114,7 +115,9 @@ export class PostgresStore implements TraceStore {
     const streamReads = this.#replicas?.stream ?? this.#streamPool;
     this.auth = new PostgresAuthStore(this.#pool);
     const tx = new PgTxRunner(this.#pool, reads);
-    this.callIndexes = new SqlCallIndexStore(tx, POSTGRES_BACKFILL(postgresDialect), 5_000);
+    this.callIndexes = new SqlCallIndexStore(tx, POSTGRES_BACKFILL(postgresDialect), 5_000, () =>
+      buildLatencyIndex(this.#pool),
+    );
     this.calls = new PostgresCallStore(this.#pool, this.#writer, reads, streamReads, (projectId) =>
       this.callIndexes.ready(projectId),
     );

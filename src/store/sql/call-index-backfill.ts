@@ -87,12 +87,18 @@ export class SqlCallIndexStore implements CallIndexStore {
   #done = false;
   #position: { at: number; progress: CallIndexProgress } | null = null;
 
+  /** `buildIndexes`: the adapter's build of the indexes its migration deferred (none by default). */
   constructor(
     private readonly tx: TxRunner,
     private readonly dialect: BackfillDialect,
     private readonly batchCalls: number,
+    private readonly buildIndexes: () => Promise<void> = async () => undefined,
   ) {
     this.#sql = sqlTag(dialect.d);
+  }
+
+  buildDeferredIndexes(): Promise<void> {
+    return this.buildIndexes();
   }
 
   async ready(projectId: string): Promise<boolean> {

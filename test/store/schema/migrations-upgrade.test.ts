@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { runCallIndexBackfill } from '../../../src/services/call-indexes/backfill-job.js';
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { MIGRATIONS, migrationSql } from '../../../src/store/sql/migrations/index.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
@@ -31,6 +32,7 @@ const LEGACY_POSTGRES: [version: number, applied: number][] = [
 ];
 
 const USER = `INSERT INTO users (id, username, default_entity, created_at) VALUES ('u1', 'legacy', 'acme', 1)`;
+const CALL = `INSERT INTO calls (project_id, id, started_at) VALUES ('acme/legacy', 'c1', 1)`;
 const MEMBERSHIP = `INSERT INTO entities (name, created_at) VALUES ('acme', 1); INSERT INTO memberships (user_id, entity) VALUES ('u1', 'acme')`;
 
 test('SQLite files of every old user_version upgrade without re-running a step and keep their rows', async (t) => {
@@ -78,10 +80,18 @@ test('PostgreSQL databases of every old heddle_migrations version upgrade to the
       )`);
       await c.query('INSERT INTO heddle_migrations (version) SELECT generate_series(1, $1::int)', [version]);
       await c.query(USER);
+      await c.query(CALL);
     });
     // two nodes starting at once: the advisory lock lets one upgrade, the other then finds nothing to do
     const stores = [new PostgresStore({ url }), new PostgresStore({ url })];
     await Promise.all(stores.map((s) => s.migrate()));
+    // with calls stored, migration 016 leaves the latency index to the background job, which
+    // builds it without blocking writes (postgres/latency-index.ts)
+    const latencyIndex = async (): Promise<unknown> =>
+      withPostgres(url, async (c) => (await c.query(`SELECT to_regclass('calls_by_latency') AS i`)).rows[0].i);
+    assert.equal(await latencyIndex(), null, `no latency index built by the migration from version ${version}`);
+    await runCallIndexBackfill(stores[0]!.callIndexes, null);
+    assert.equal(await latencyIndex(), 'calls_by_latency');
     await Promise.all(stores.map((s) => s.close()));
     await withPostgres(url, async (c) => {
       assert.deepEqual(await postgresSchema(c), fresh, `schema from version ${version}`);

@@ -2,8 +2,9 @@ import type { Migration } from './migration.js';
 
 /**
  * Query speed at scale (issue 16, docs/query-performance.md). Creates empty structures (the one
- * part that reads existing calls is the latency index build, an entry per visible call with a NULL
- * latency); what existing calls need is filled afterwards by the `backfill_call_indexes` background job
+ * part that reads existing calls is SQLite's latency index build, an entry per visible call with a
+ * NULL latency; on PostgreSQL the background job builds that index CONCURRENTLY when `calls` has
+ * rows); what existing calls need is filled afterwards by the `backfill_call_indexes` background job
  * (src/store/sql/call-index-backfill.ts), which this migration queues when `calls` has rows:
  *
  * - `calls.latency_ms`: `summary.weave.latency_ms` as a plain column, written by the call writers
@@ -27,6 +28,10 @@ import type { Migration } from './migration.js';
  */
 const HOUR = 3_600_000_000;
 const VISIBLE = 'started_at IS NOT NULL AND deleted_at IS NULL';
+
+/** PostgreSQL's latency index after `CREATE INDEX` (the backfill job builds it CONCURRENTLY). */
+export const LATENCY_INDEX_PG_COLUMNS = `calls_by_latency ON calls (project_id, latency_ms DESC NULLS LAST, id DESC) WHERE ${VISIBLE}`;
+const LATENCY_INDEX_PG = `CREATE INDEX ${LATENCY_INDEX_PG_COLUMNS}`;
 /** The advisory lock of the backfill (PostgreSQL): call-index-backfill.ts takes it exclusively. */
 export const CALL_INDEX_LOCK_KEY = '4811014';
 
@@ -166,7 +171,11 @@ CREATE TRIGGER calls_count_update AFTER UPDATE OF started_at, deleted_at ON call
   EXECUTE FUNCTION heddle_count_updated_call();
 
 ALTER TABLE calls ADD COLUMN latency_ms bigint;
-CREATE INDEX calls_by_latency ON calls (project_id, latency_ms DESC NULLS LAST, id DESC) WHERE ${VISIBLE};
+-- on an empty table here; otherwise the backfill job builds it CONCURRENTLY, without blocking
+-- writes (postgres/latency-index.ts)
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM calls) THEN ${LATENCY_INDEX_PG}; END IF;
+END $$;
 
 CREATE TABLE call_values (
   project_id text COLLATE "C" NOT NULL,
