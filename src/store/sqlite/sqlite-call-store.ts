@@ -7,10 +7,14 @@ import type { ReadPool } from './read-pool.js';
 import { bindNamed, RowStatementCache, StatementCache } from './statements.js';
 import type { SqliteWriter } from './writer.js';
 
+/** Rows written before the first refresh of the planner statistics of a store without them. */
+const FIRST_ANALYZE_AFTER = 10_000;
+
 export class SqliteCallStore implements CallStore {
   /** Rows written since the planner statistics were last refreshed, and the next refresh point. */
   #rowsSinceAnalyze = 0;
-  #analyzeAfter = 10_000;
+  #analyzeAfter = FIRST_ANALYZE_AFTER;
+  #checkingStatistics = false;
   readonly #statements = new StatementCache();
   readonly #rowStatements = new RowStatementCache();
 
@@ -85,15 +89,42 @@ export class SqliteCallStore implements CallStore {
   /**
    * Without statistics SQLite cannot tell a selective op-name index range from a long walk in
    * start order, and first pages of rare ops or `:*` wildcards take hundreds of milliseconds on
-   * large projects. Statistics are refreshed each time the rows written by this process double,
-   * so their cost vanishes as the table grows.
+   * large projects. Statistics are refreshed when the rows written since the last refresh reach
+   * the rows they describe (the table has about doubled), so their cost vanishes as the table
+   * grows; a new process on a large store does not refresh them after its first few writes.
    */
   #noteRowsWritten(count: number): void {
     this.#rowsSinceAnalyze += count;
-    if (this.#rowsSinceAnalyze < this.#analyzeAfter) return;
-    this.#analyzeAfter *= 2;
+    if (this.#rowsSinceAnalyze < this.#analyzeAfter || this.#checkingStatistics) return;
+    this.#checkingStatistics = true;
+    void this.#refreshIfStale()
+      .catch(() => undefined)
+      .finally(() => (this.#checkingStatistics = false));
+  }
+
+  async #refreshIfStale(): Promise<void> {
+    const described = await this.#rowsInStatistics();
+    if (this.#rowsSinceAnalyze < described) {
+      this.#analyzeAfter = described;
+      return;
+    }
     this.#rowsSinceAnalyze = 0;
-    void this.#refreshStatistics().catch(() => undefined);
+    await this.#refreshStatistics();
+    this.#analyzeAfter = Math.max(FIRST_ANALYZE_AFTER, await this.#rowsInStatistics());
+  }
+
+  /** The largest row count the planner statistics of `calls` hold (0 without statistics). */
+  #rowsInStatistics(): Promise<number> {
+    return this.reads.use((db) => {
+      const hasStats = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").get() !== undefined;
+      if (!hasStats) return 0;
+      // each `stat` starts with the number of rows of the index
+      const rows = db
+        .prepare("SELECT MAX(CAST(stat AS INTEGER)) FROM sqlite_stat1 WHERE tbl = 'calls'")
+        .pluck()
+        .get() as number | null;
+      return rows ?? 0;
+    });
   }
 
   /**
