@@ -152,6 +152,21 @@ export interface HeddleOptions {
   env?: Record<string, string>;
 }
 
+/**
+ * How the server runs: from source under tsx (the default, what every recorded figure used), or with
+ * BENCH_SERVER=dist the compiled `dist/main.js` that `npm start` runs (build it first with
+ * `npm run build:server`). tsx's loader thread and source transforms add about 95 MiB of RSS, so
+ * memory figures of the production server need `dist`.
+ */
+function serverEntry(): string[] {
+  const mode = process.env.BENCH_SERVER ?? 'tsx';
+  if (mode === 'tsx') return ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'main.ts')];
+  if (mode !== 'dist') throw new Error(`BENCH_SERVER must be tsx or dist, got ${mode}`);
+  const entry = path.join(REPO_ROOT, 'dist', 'main.js');
+  if (!fs.existsSync(entry)) throw new Error(`BENCH_SERVER=dist needs ${entry}: run npm run build:server`);
+  return [entry];
+}
+
 /** Starts Heddle on a free loopback port with warn-level logs; resolves once /health answers. */
 export async function startHeddle(opts: HeddleOptions): Promise<ChildServer> {
   const port = await freePort();
@@ -166,10 +181,7 @@ export async function startHeddle(opts: HeddleOptions): Promise<ChildServer> {
     HEDDLE_PORT: String(port),
     ...opts.env,
   };
-  const { child, tail } = spawnTracked(
-    [...profile, '--import', 'tsx', path.join(REPO_ROOT, 'src', 'main.ts'), 'serve'],
-    env,
-  );
+  const { child, tail } = spawnTracked([...profile, ...serverEntry(), 'serve'], env);
   const url = `http://127.0.0.1:${port}`;
   const server = watch('heddle', child, url, tail);
   try {
