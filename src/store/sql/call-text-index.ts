@@ -171,7 +171,10 @@ export class SqlCallTextIndex implements CallTextIndex {
       ]);
       return { calls: calls ?? 0, project };
     });
-    if (done.project !== null) this.#last = done.project;
+    if (done.project !== null) {
+      this.#last = done.project;
+      this.#covers.delete(done.project);
+    }
     return done;
   }
 }

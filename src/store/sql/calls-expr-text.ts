@@ -16,7 +16,7 @@ const MIN_CHARS = 3;
  * - case-insensitive: only ASCII. The exact test lower-cases both sides with the full Unicode
  *   mapping (JavaScript's on SQLite, ICU's on PostgreSQL); the index folds case one code point at a
  *   time. For an ASCII needle the two agree except where a non-ASCII character lower-cases to ASCII:
- *   U+212A KELVIN SIGN (→ k, folded alike by both indexes) and U+0130 (→ 'i' + U+0307). The latter
+ *   U+212A KELVIN SIGN (→ k; SQLite's index folds it so too, PostgreSQL's pattern lets any character stand for a k) and U+0130 (→ 'i' + U+0307). The latter
  *   can only be the last character of a match, so a trailing 'i' is left out of the search.
  */
 export function textIndexNeedle(substr: string, caseInsensitive: boolean): string | null {
@@ -56,10 +56,15 @@ export function sqliteTextCandidates(projectId: string, needle: string, _ci: boo
     UNION ALL ${unindexedCalls('rowid', project)})`;
 }
 
-/** PostgreSQL: `LIKE`/`ILIKE` over `call_texts`, which `pg_trgm`'s GIN index answers. */
+/**
+ * PostgreSQL: `LIKE`/`ILIKE` over `call_texts`, which `pg_trgm`'s GIN index answers. `ILIKE` folds
+ * case with the database's collation, which may leave U+212A KELVIN SIGN as it is where the exact
+ * test (ICU) reads 'k': a 'k' of the needle matches any one character there.
+ */
 export function postgresTextCandidates(projectId: string, needle: string, ci: boolean, p: SqlParams): string {
   const project = p.add(projectId);
-  const pattern = p.add(`%${needle.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`);
+  const escaped = needle.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+  const pattern = p.add(`%${ci ? escaped.replaceAll('k', '_') : escaped}%`);
   return `c.id IN (SELECT x.id FROM call_texts x WHERE x.project_id = ${project} AND x.text ${ci ? 'ILIKE' : 'LIKE'} ${pattern}
     UNION ALL ${unindexedCalls('id', project)})`;
 }
