@@ -103,6 +103,8 @@ export class SqlCallTextIndex implements CallTextIndex {
     const sql = this.#sql;
     const { lock, horizon, upsertText } = this.dialect;
     const last = this.#last;
+    // an idle store answers from a read: no write transaction (on SQLite, no turn of the writer)
+    if ((await this.tx.read(waitingProjects(sql, frag``))).length === 0) return { calls: 0, project: null };
     const done = await this.tx.transaction(function* () {
       if (lock !== null) yield* all(sql`${raw(lock)}`);
       let below: Fragment = frag``;
@@ -110,13 +112,7 @@ export class SqlCallTextIndex implements CallTextIndex {
         const [h] = yield* all<{ h: number | string }>(sql`SELECT ${raw(horizon)} AS h`);
         below = frag` AND t.change_seq < ${Number(h!.h)}`;
       }
-      const waiting = yield* all<{ project_id: string }>(sql`WITH RECURSIVE p(id) AS (
-          SELECT MIN(project_id) FROM calls
-          UNION ALL SELECT (SELECT MIN(c.project_id) FROM calls c WHERE c.project_id > p.id) FROM p WHERE p.id IS NOT NULL)
-        SELECT p.id AS project_id FROM p LEFT JOIN call_text_marks m ON m.project_id = p.id
-        WHERE p.id IS NOT NULL AND (m.project_id IS NULL OR m.nulls_done = 0
-          OR EXISTS (SELECT 1 FROM calls t WHERE t.project_id = p.id AND t.change_seq > m.indexed_seq${below}))
-        ORDER BY p.id`);
+      const waiting = yield* all<{ project_id: string }>(waitingProjects(sql, below));
       if (waiting.length === 0) return { calls: 0, project: null };
       const project = (waiting.find((w) => last !== null && w.project_id > last) ?? waiting[0]!).project_id;
       let [mark] = yield* all<Mark>(
@@ -177,6 +173,17 @@ export class SqlCallTextIndex implements CallTextIndex {
     }
     return done;
   }
+}
+
+/** The projects with calls the index does not hold (in key order), each project found by one index seek. */
+function waitingProjects(sql: SqlTag, below: Fragment): CompiledSql {
+  return sql`WITH RECURSIVE p(id) AS (
+      SELECT MIN(project_id) FROM calls
+      UNION ALL SELECT (SELECT MIN(c.project_id) FROM calls c WHERE c.project_id > p.id) FROM p WHERE p.id IS NOT NULL)
+    SELECT p.id AS project_id FROM p LEFT JOIN call_text_marks m ON m.project_id = p.id
+    WHERE p.id IS NOT NULL AND (m.project_id IS NULL OR m.nulls_done = 0
+      OR EXISTS (SELECT 1 FROM calls t WHERE t.project_id = p.id AND t.change_seq > m.indexed_seq${below}))
+    ORDER BY p.id`;
 }
 
 function textStatement(sql: SqlTag, upsertText: (where: string) => string, where: Fragment): CompiledSql {
