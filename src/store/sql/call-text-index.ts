@@ -30,9 +30,11 @@ export interface TextIndexDialect {
  * characters) are added after it. Text that is not JSON is indexed as it is.
  */
 export const SQLITE_TEXT_INDEX = (d: SqlDialect): TextIndexDialect => {
+  // JSON text escapes only with a backslash: without one, every string leaf is in the rendering as it is
   const leaves = (json: string, rendered: string): string =>
-    `COALESCE((SELECT char(10) || group_concat(j.atom, char(10)) FROM json_tree(CASE WHEN json_valid(${json}) THEN ${json} ELSE 'null' END) j
-      WHERE j.type = 'text' AND instr(${rendered}, j.atom) = 0), '')`;
+    `(CASE WHEN instr(${rendered}, '\\') = 0 THEN '' ELSE COALESCE((SELECT char(10) || group_concat(j.atom, char(10))
+      FROM json_tree(CASE WHEN json_valid(${json}) THEN ${json} ELSE 'null' END) j
+      WHERE j.type = 'text' AND instr(${rendered}, j.atom) = 0), '') END)`;
   const rendered = (column: string): string =>
     `CASE WHEN json_valid(c.${column}) THEN json(c.${column}) ELSE COALESCE(c.${column}, '') END`;
   return {

@@ -49,11 +49,12 @@ CREATE INDEX call_texts_by_trigram ON call_texts USING gin (project_id, text gin
 
 -- The text of one JSON column for the index: its compact rendering (heddle_json_text, what
 -- postgres-dialect.ts jsonRender shows for objects and arrays, numbers and booleans inside it as
--- rendered), then each string leaf that does not occur unescaped in it.
+-- rendered), then each string leaf that does not occur unescaped in it. JSON text escapes only
+-- with a backslash: without one, every string leaf is in the rendering as it is.
 CREATE FUNCTION heddle_call_text(j jsonb) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$
-  SELECT CASE WHEN j IS NULL THEN '' ELSE w || COALESCE((
+  SELECT CASE WHEN j IS NULL THEN '' WHEN strpos(w, '\') = 0 THEN w ELSE w || COALESCE((
     SELECT E'\n' || string_agg(s, E'\n') FROM (SELECT v #>> '{}' AS s FROM jsonb_path_query(j, 'strict $.**') AS l(v)
       WHERE jsonb_typeof(v) = 'string') leaves WHERE strpos(w, s) = 0), '') END
   FROM (SELECT heddle_json_text(j) AS w) rendered
