@@ -6,17 +6,22 @@ export interface TextIndexerOptions {
   /** How long it waits before looking again once nothing is left to index. */
   idleMs: number;
   /**
-   * The share of time it takes while writes are waiting (the SQLite writer's queue, the
-   * PostgreSQL call writer's): after a step of t ms it waits t × (1 − share) / share. When no write
-   * waits, the next step follows at once.
+   * The share of time it takes while the store is busy with writes: after a step of t ms it waits
+   * t × (1 − share) / share. Idle, the next step follows at once.
    */
   busyShare: number;
+  /**
+   * Busy means writes were waiting (the SQLite writer's queue, the PostgreSQL call writer's) before
+   * or after a step, or at any step of the last `busyForMs`: between two requests of a steady
+   * ingest the queue is empty for a moment.
+   */
+  busyForMs: number;
 }
 
 /** How often progress goes to the log while the indexer has work. */
 const LOG_EVERY_MS = 10_000;
 
-const DEFAULTS: TextIndexerOptions = { idleMs: 1_000, busyShare: 0.2 };
+const DEFAULTS: TextIndexerOptions = { idleMs: 1_000, busyShare: 0.1, busyForMs: 1_000 };
 
 /**
  * The substring index's background indexer (docs/query-performance.md "Substrings"): runs on every
@@ -58,8 +63,12 @@ export class CallTextIndexer {
     let calls = 0;
     let started = 0;
     let lastLog = 0;
+    let lastBusy = -Infinity;
+    const { busyShare, busyForMs } = this.#options;
+    const pending = (): boolean => this.store.load().pendingWrites > 0;
     while (!this.#stopped) {
       const t0 = performance.now();
+      if (pending()) lastBusy = t0;
       let step;
       try {
         step = await this.store.callText.step();
@@ -82,9 +91,8 @@ export class CallTextIndexer {
         lastLog = now;
         this.#report('call text index: progress', calls, started, now, step.project);
       }
-      const { busyShare } = this.#options;
-      const busy = this.store.load().pendingWrites > 0;
-      await this.#sleep(busy ? ((now - t0) * (1 - busyShare)) / busyShare : 0);
+      if (pending()) lastBusy = now;
+      await this.#sleep(now - lastBusy < busyForMs ? ((now - t0) * (1 - busyShare)) / busyShare : 0);
     }
   }
 
