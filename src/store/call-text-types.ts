@@ -19,9 +19,9 @@ export interface CallTextIndex {
    */
   covers(projectId: string): Promise<boolean>;
   /**
-   * Indexes the next calls of one project that has calls not indexed yet (at most about `maxCalls`;
-   * a `change_seq` shared by more calls is never split), in one short transaction, and moves the
-   * project's mark past them. `project: null` when there was nothing to do.
+   * Indexes the next calls (at most `maxCalls`) of one project that has calls not indexed yet, in
+   * one short transaction, and moves the project's mark past them. `project: null` when there was
+   * nothing to do.
    */
   step(maxCalls?: number): Promise<CallTextStep>;
 }

@@ -64,6 +64,7 @@ const TEXT_INDEX_LOCK_KEY = '4811017';
 
 interface Mark {
   indexed_seq: number | string;
+  indexed_id: string;
   nulls_done: number;
   null_id: string;
 }
@@ -71,7 +72,7 @@ interface Mark {
 /**
  * The substring indexer, written once for both stores over the transaction runner. Each step is
  * one transaction over one project's calls that the index does not hold yet: first those without
- * a `change_seq` in id order, then those after the project's mark in `change_seq` order. A rewritten
+ * a `change_seq` in id order, then those after the project's mark in `(change_seq, id)` order. A rewritten
  * call gets a new `change_seq`, so it is in the tail again until its entry is replaced; queries
  * read the tail by the `calls_by_change (project_id, change_seq, id)` index (calls-expr-text.ts).
  */
@@ -118,12 +119,13 @@ export class SqlCallTextIndex implements CallTextIndex {
       if (waiting.length === 0) return { calls: 0, project: null };
       const project = (waiting.find((w) => last !== null && w.project_id > last) ?? waiting[0]!).project_id;
       let [mark] = yield* all<Mark>(
-        sql`SELECT indexed_seq, nulls_done, null_id FROM call_text_marks WHERE project_id = ${project}`,
+        sql`SELECT indexed_seq, indexed_id, nulls_done, null_id FROM call_text_marks WHERE project_id = ${project}`,
       );
       if (mark === undefined) {
-        mark = { indexed_seq: 0, nulls_done: 0, null_id: '' };
+        mark = { indexed_seq: 0, indexed_id: '', nulls_done: 0, null_id: '' };
         yield* run(
-          sql`INSERT INTO call_text_marks (project_id, indexed_seq, nulls_done, null_id) VALUES (${project}, 0, 0, '')`,
+          sql`INSERT INTO call_text_marks (project_id, indexed_seq, indexed_id, nulls_done, null_id)
+            VALUES (${project}, 0, '', 0, '')`,
         );
       }
       if (Number(mark.nulls_done) === 0) {
@@ -147,25 +149,26 @@ export class SqlCallTextIndex implements CallTextIndex {
         yield* runAll(statements);
         return { calls: ids.length, project };
       }
-      const from = Number(mark.indexed_seq);
-      const after = frag`t.project_id = ${project} AND t.change_seq > ${from}${below}`;
-      // the step ends at a whole change_seq: the calls of one write share it
-      let [end] = yield* all<{ s: number | string | null }>(
-        sql`SELECT t.change_seq AS s FROM calls t WHERE ${after} ORDER BY t.change_seq LIMIT 1 OFFSET ${maxCalls - 1}`,
+      const from = [Number(mark.indexed_seq), mark.indexed_id];
+      const after = frag`t.project_id = ${project} AND (t.change_seq, t.id) > (${from[0]}, ${from[1]})${below}`;
+      // the step ends at the maxCalls-th call in (change_seq, id) order, or at the last one
+      let [end] = yield* all<{ s: number | string; id: string }>(
+        sql`SELECT t.change_seq AS s, t.id FROM calls t WHERE ${after}
+          ORDER BY t.change_seq, t.id LIMIT 1 OFFSET ${maxCalls - 1}`,
       );
-      if (end === undefined)
-        [end] = yield* all<{ s: number | string | null }>(
-          sql`SELECT MAX(t.change_seq) AS s FROM calls t WHERE ${after}`,
-        );
-      if (end?.s == null) return { calls: 0, project };
+      end ??= (yield* all<{ s: number | string; id: string }>(
+        sql`SELECT t.change_seq AS s, t.id FROM calls t WHERE ${after} ORDER BY t.change_seq DESC, t.id DESC LIMIT 1`,
+      ))[0];
+      if (end === undefined) return { calls: 0, project };
       const upto = Number(end.s);
       const [calls] = yield* runAll([
         textStatement(
           sql,
           upsertText,
-          frag`c.project_id = ${project} AND c.change_seq > ${from} AND c.change_seq <= ${upto}`,
+          frag`c.project_id = ${project} AND (c.change_seq, c.id) > (${from[0]}, ${from[1]})
+            AND (c.change_seq, c.id) <= (${upto}, ${end.id})`,
         ),
-        sql`UPDATE call_text_marks SET indexed_seq = ${upto} WHERE project_id = ${project}`,
+        sql`UPDATE call_text_marks SET indexed_seq = ${upto}, indexed_id = ${end.id} WHERE project_id = ${project}`,
       ]);
       return { calls: calls ?? 0, project };
     });
@@ -184,7 +187,7 @@ function waitingProjects(sql: SqlTag, below: Fragment): CompiledSql {
       UNION ALL SELECT (SELECT MIN(c.project_id) FROM calls c WHERE c.project_id > p.id) FROM p WHERE p.id IS NOT NULL)
     SELECT p.id AS project_id FROM p LEFT JOIN call_text_marks m ON m.project_id = p.id
     WHERE p.id IS NOT NULL AND (m.project_id IS NULL OR m.nulls_done = 0
-      OR EXISTS (SELECT 1 FROM calls t WHERE t.project_id = p.id AND t.change_seq > m.indexed_seq${below}))
+      OR EXISTS (SELECT 1 FROM calls t WHERE t.project_id = p.id AND (t.change_seq, t.id) > (m.indexed_seq, m.indexed_id)${below}))
     ORDER BY p.id`;
 }
 

@@ -43,9 +43,10 @@ export interface TextCandidateSql {
 
 /** The mark's SQL (both stores): the tail after it, or every call when the project is not covered. */
 export function unindexedCalls(idColumn: string, project: string): string {
-  const covered = `SELECT m.indexed_seq FROM call_text_marks m WHERE m.project_id = ${project} AND m.nulls_done = 1`;
-  return `SELECT t.${idColumn} FROM calls t WHERE t.project_id = ${project} AND t.change_seq > (${covered})
-    UNION ALL SELECT t.${idColumn} FROM calls t WHERE t.project_id = ${project} AND NOT EXISTS (${covered})`;
+  const covered = `FROM call_text_marks m WHERE m.project_id = ${project} AND m.nulls_done = 1`;
+  return `SELECT t.${idColumn} FROM calls t WHERE t.project_id = ${project}
+      AND (t.change_seq, t.id) > (SELECT m.indexed_seq, m.indexed_id ${covered})
+    UNION ALL SELECT t.${idColumn} FROM calls t WHERE t.project_id = ${project} AND NOT EXISTS (SELECT 1 ${covered})`;
 }
 
 /** SQLite: an FTS5 phrase of the trigram tokenizer (`"` doubled inside). */

@@ -113,6 +113,17 @@ export class CallsExprCompiler {
     return valueIndexKey(base, rest, literal.value) !== null;
   }
 
+  /**
+   * Whether the few ids come from the substring index alone (no `call_values` equality beside it):
+   * on SQLite its candidates are rowids, which the planner looks up only when no index of the
+   * project column competes with them (calls-select.ts).
+   */
+  narrowsByTextIndexOnly(node: Operand<CallField>): boolean {
+    const parts = node.kind === 'and' ? node.args : [node];
+    const text = parts.some((part) => part.kind === 'contains' && this.#textNeedle(part) !== null);
+    return text && !parts.some((part) => part.kind !== 'contains' && this.narrowsByValueIndex(part));
+  }
+
   operand(node: Operand<CallField>): Compiled {
     switch (node.kind) {
       case 'literal':

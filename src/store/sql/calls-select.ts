@@ -66,7 +66,9 @@ export function callsWhere(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: 
   const visible = narrowsById(q, d, indexed)
     ? `${d.unindexed('c.started_at')} IS NOT NULL AND c.deleted_at IS NULL`
     : VISIBLE;
-  const conditions = [`c.project_id = ${p.add(q.project_id)}`, visible];
+  const byRowid =
+    narrowsById(q, d, indexed) && compilerFor(q, d, new SqlParams(d), indexed).narrowsByTextIndexOnly(q.where!);
+  const conditions = [`${byRowid ? d.unindexed('c.project_id') : 'c.project_id'} = ${p.add(q.project_id)}`, visible];
   if (q.filter) conditions.push(...filterConditions(q.filter, d, p));
   if (q.where) conditions.push(compilerFor(q, d, p, indexed).condition(q.where));
   if (q.started_from != null) conditions.push(`c.started_at >= ${p.add(q.started_from)}`);

@@ -6,8 +6,9 @@ import type { Migration } from './migration.js';
  * (src/store/sql/call-text-index.ts) fills it after ingest, following `calls.change_seq`, and
  * `call_text_marks` records per project how far it is:
  *
- * - `call_text_marks (project_id, indexed_seq, nulls_done, null_id)`: every call of the project
- *   whose `change_seq` is at most `indexed_seq` has its current text in the index. Calls without a
+ * - `call_text_marks (project_id, indexed_seq, indexed_id, nulls_done, null_id)`: every call of the
+ *   project whose `(change_seq, id)` is at most `(indexed_seq, indexed_id)` has its current text in
+ *   the index (the id splits the calls of one big write over several steps). Calls without a
  *   `change_seq` (written before migration 008, or imported) are indexed first, in id order
  *   (`null_id` the last one done); `nulls_done = 1` once they all are. A query uses the index only
  *   when `nulls_done = 1`, and reads the calls after `indexed_seq` (the tail) as well.
@@ -25,6 +26,7 @@ export const migration: Migration = {
   CREATE TABLE call_text_marks (
     project_id TEXT PRIMARY KEY,
     indexed_seq INTEGER NOT NULL,
+    indexed_id TEXT NOT NULL,
     nulls_done INTEGER NOT NULL,
     null_id TEXT NOT NULL
   );
@@ -36,6 +38,7 @@ CREATE EXTENSION IF NOT EXISTS btree_gin;
 CREATE TABLE call_text_marks (
   project_id text COLLATE "C" PRIMARY KEY,
   indexed_seq bigint NOT NULL,
+  indexed_id text COLLATE "C" NOT NULL,
   nulls_done integer NOT NULL,
   null_id text COLLATE "C" NOT NULL
 );
