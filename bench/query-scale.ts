@@ -12,6 +12,10 @@
  * 5. `$contains` of a substring of an input (`inputs.user_id` contains "r-4374");
  * 6. root calls, newest first.
  *
+ * Before the server starts, the substring index of `$contains` (migration 017) is filled by stepping
+ * its indexer in process until it has caught up (what the server's background indexer does), timed
+ * and reported as calls/s.
+ *
  * Then it ingests BENCH_QS_INGEST calls through /call/upsert_batch into the seeded server (as
  * bench/ingest.ts does: 100 calls a request, 4 in flight) and reports the rate and the server's peak
  * RSS. Knobs: BENCH_CALLS, BENCH_QS_RUNS (timed runs per query after one warm-up; median and p95
@@ -25,6 +29,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { parseIsoMicros } from '../src/domain/time.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import type { TraceStore } from '../src/store/types.js';
 import { ensurePostgres } from '../test/helpers/postgres-server.js';
 import { batchPhase, buildWorkload } from './lib/ingest-phases.js';
 import { LoadClient, quantile } from './lib/load.js';
@@ -83,19 +88,52 @@ function expected(): { eq: number; contains: number; roots: number } {
   return { eq, contains, roots: Math.ceil(CALLS / CALLS_PER_TRACE) };
 }
 
-async function seedSqlite(dataDir: string): Promise<PhaseResult> {
+interface Seeded {
+  seed: PhaseResult;
+  /** The substring index filled after the seed (store.callText.step until caught up). */
+  textIndex: PhaseResult;
+}
+
+/** Steps the substring indexer until nothing is left, as the server's background indexer would. */
+async function indexText(store: Pick<TraceStore, 'callText'>, label: string): Promise<PhaseResult> {
+  let steps = 0;
+  const result = await measure(`${label}: substring index (callText.step until caught up)`, CALLS, null, async () => {
+    let done = 0;
+    let lastLog = performance.now();
+    for (;;) {
+      const step = await store.callText.step();
+      if (step.project === null) break;
+      steps += 1;
+      done += step.calls;
+      if (performance.now() - lastLog > 10_000) {
+        lastLog = performance.now();
+        log(`${label}: substring index: ${done.toLocaleString('en-US')} calls`);
+      }
+    }
+  });
+  log(`${label}: substring index: ${steps} steps, ${fmtRate(result.perSecond)} calls/s`);
+  return result;
+}
+
+async function seedSqlite(dataDir: string): Promise<Seeded> {
   const store = new SqliteStore({ file: path.join(dataDir, 'heddle.sqlite') });
   try {
     await store.migrate();
-    return await measure('seed SQLite (calls.write, 10k-call batches, incl. generating)', CALLS, null, async () => {
-      for (const { calls } of chunks()) await store.calls.write(toParts(calls, 'bench-user', micros));
-    });
+    const seed = await measure(
+      'seed SQLite (calls.write, 10k-call batches, incl. generating)',
+      CALLS,
+      null,
+      async () => {
+        for (const { calls } of chunks()) await store.calls.write(toParts(calls, 'bench-user', micros));
+      },
+    );
+    return { seed, textIndex: await indexText(store, 'sqlite') };
   } finally {
     await store.close();
   }
 }
 
-async function seedPostgres(url: string): Promise<PhaseResult> {
+async function seedPostgres(url: string): Promise<Seeded> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -109,7 +147,15 @@ async function seedPostgres(url: string): Promise<PhaseResult> {
     const t0 = performance.now();
     await client.query('VACUUM ANALYZE calls');
     log(`VACUUM ANALYZE calls: ${Math.round(performance.now() - t0)} ms`);
-    return seeded;
+    const { PostgresStore } = await import('../src/store/postgres/postgres-store.js');
+    const store = new PostgresStore({ url });
+    try {
+      const textIndex = await indexText(store, 'postgres');
+      await client.query('VACUUM ANALYZE call_texts');
+      return { seed: seeded, textIndex };
+    } finally {
+      await store.close();
+    }
   } finally {
     await client.end();
   }
@@ -221,12 +267,13 @@ async function runProbe(client: LoadClient, probe: Probe): Promise<ProbeResult> 
 interface StoreResult {
   store: string;
   seed: PhaseResult;
+  textIndex: PhaseResult;
   probes: ProbeResult[];
   ingest: PhaseResult;
   queryPeakRss: number | null;
 }
 
-async function runStore(store: string, dataDir: string, seed: PhaseResult): Promise<StoreResult> {
+async function runStore(store: string, dataDir: string, { seed, textIndex }: Seeded): Promise<StoreResult> {
   const key = randomBytes(20).toString('hex');
   const server: ChildServer = await startHeddle({ dataDir, adminKey: key });
   const client = new LoadClient(server.url, key, 1);
@@ -245,7 +292,7 @@ async function runStore(store: string, dataDir: string, seed: PhaseResult): Prom
     const warmup = buildWorkload('bench/warmup', 2000, 100);
     const ingest = await batchPhase(`${store}: /call/upsert_batch into the seeded store`, server, key, work, warmup, 4);
     log(`${store}: ingest ${fmtRate(ingest.perSecond)} calls/s, peak RSS ${mib(ingest.serverPeakRss)}`);
-    return { store, seed, probes: results, ingest, queryPeakRss };
+    return { store, seed, textIndex, probes: results, ingest, queryPeakRss };
   } finally {
     client.close();
     await server.stop();
@@ -317,11 +364,11 @@ function report(results: StoreResult[]): string {
   });
   lines.push(
     '',
-    '| Store | Seeding (calls/s) | /call/upsert_batch into the seeded store (calls/s) | Peak RSS, ingest | Peak RSS, queries |',
-    '|---|---:|---:|---:|---:|',
+    '| Store | Seeding (calls/s) | Substring index after the seed (s, calls/s) | /call/upsert_batch into the seeded store (calls/s) | Peak RSS, ingest | Peak RSS, queries |',
+    '|---|---:|---:|---:|---:|---:|',
     ...results.map(
       (r) =>
-        `| ${r.store} | ${fmtRate(r.seed.perSecond)} | ${fmtRate(r.ingest.perSecond)} | ${mib(r.ingest.serverPeakRss)} | ${mib(r.queryPeakRss)} |`,
+        `| ${r.store} | ${fmtRate(r.seed.perSecond)} | ${r.textIndex.seconds.toFixed(1)} s, ${fmtRate(r.textIndex.perSecond)} | ${fmtRate(r.ingest.perSecond)} | ${mib(r.ingest.serverPeakRss)} | ${mib(r.queryPeakRss)} |`,
     ),
   );
   return lines.join('\n');

@@ -13,6 +13,10 @@ import { pathToFileURL } from 'node:url';
  * BENCH_TREE points at another checkout of this repository (its `src/` and `bench/lib/` are
  * imported), so the code before a change can be measured in the same session, alternating:
  *   BENCH_TREE=/path/to/main-checkout npx tsx bench/store-write.ts sqlite
+ *
+ * BENCH_TEXT_INDEXER=1 runs the substring index's background indexer (as the server does, migration
+ * 017) beside the writes, so its share of the writer shows in the rate and the CPU per call; the
+ * result then also says how many calls it indexed meanwhile and how long it took to catch up after.
  */
 
 interface StoreLike {
@@ -20,6 +24,13 @@ interface StoreLike {
   close(): Promise<void>;
   calls: { write(parts: unknown[]): Promise<void> };
 }
+
+interface IndexerLike {
+  start(log: unknown): void;
+  stop(): Promise<void>;
+}
+
+const WITH_INDEXER = process.env.BENCH_TEXT_INDEXER === '1';
 
 const kind = process.argv[2] ?? 'sqlite';
 const tree = path.resolve(process.env.BENCH_TREE ?? path.join(import.meta.dirname, '..'));
@@ -58,6 +69,25 @@ async function main(): Promise<void> {
   const { store, dispose } = await openStore();
   try {
     await store.migrate();
+    let indexer: IndexerLike | null = null;
+    let indexed = 0;
+    let caughtUp = 0;
+    const log = {
+      info: (o: { calls?: number }, message: string) => {
+        if (message.endsWith('caught up')) {
+          indexed += o.calls ?? 0;
+          caughtUp = performance.now();
+        }
+      },
+      warn: (o: unknown, message: string) => console.error(message, o),
+    };
+    if (WITH_INDEXER) {
+      const { CallTextIndexer } = await load<{ CallTextIndexer: new (s: unknown, o: unknown) => IndexerLike }>(
+        'src/services/call-indexes/text-indexer.ts',
+      );
+      indexer = new CallTextIndexer(store, { idleMs: 50 });
+      indexer.start(log);
+    }
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     let next = 0;
@@ -80,6 +110,12 @@ async function main(): Promise<void> {
       cpu_us_per_call: Math.round((cpu.user + cpu.system) / CALLS),
       load: os.loadavg()[0]!.toFixed(1),
     };
+    if (indexer !== null) {
+      const end = performance.now();
+      while (caughtUp < end) await new Promise((resolve) => setTimeout(resolve, 20));
+      await indexer.stop();
+      Object.assign(result, { text_indexed: indexed, text_caught_up_after_s: Math.round(caughtUp - end) / 1000 });
+    }
     console.log(JSON.stringify(result));
   } finally {
     await store.close();

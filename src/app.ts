@@ -153,6 +153,9 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   app.addHook('onClose', async () => services.retentionScheduler.stop());
   // The call roll-up's backfill (docs/call-rollups.md), queued when a migrated store has calls it lacks.
   app.addHook('onReady', async () => services.rollupBackfill.start(app.log));
+  // The substring index of $contains, filled after ingest (docs/query-performance.md "Substrings").
+  app.addHook('onReady', async () => services.callTextIndexer.start(app.log));
+  app.addHook('onClose', async () => services.callTextIndexer.stop());
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;

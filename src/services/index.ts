@@ -33,6 +33,7 @@ import { createEvaluationServices, type EvaluationServices } from './evaluations
 import { EvaluationJobs, evaluationJobHandlers } from './evaluations/server-eval/evaluation-jobs.js';
 import { JobRuntime, type JobHandler } from './jobs/index.js';
 import { callIndexJobHandlers } from './call-indexes/backfill-job.js';
+import { CallTextIndexer } from './call-indexes/text-indexer.js';
 import { MONITOR_SCAN, MonitorService } from './monitors/monitor-service.js';
 import { createTrainingServices, type TrainingServices } from './training/index.js';
 import { WandbCompatService } from './wandb-compat-service.js';
@@ -65,6 +66,8 @@ export interface Services {
   retentionScheduler: RetentionScheduler;
   /** Queues the call roll-up's backfill when it is incomplete (docs/call-rollups.md). */
   rollupBackfill: RollupBackfillStarter;
+  /** Fills the substring index of `$contains` after ingest (docs/query-performance.md "Substrings"). */
+  callTextIndexer: CallTextIndexer;
   callStats: CallStatsService;
   callUsage: CallUsageService;
   objects: ObjectService;
@@ -158,6 +161,7 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     retention: new RetentionService(store, access, jobs, auditLog),
     retentionScheduler,
     rollupBackfill,
+    callTextIndexer: new CallTextIndexer(store),
     callStats: new CallStatsService(store, access, prices),
     callUsage: new CallUsageService(store, access, prices),
     objects,

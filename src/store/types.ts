@@ -24,6 +24,7 @@ import type { AuditStore } from './audit-types.js';
 import type { RetentionStore } from './retention-types.js';
 import type { CallRollupStore } from './rollup-types.js';
 import type { CallIndexStore } from './call-index-types.js';
+import type { CallTextIndex } from './call-text-types.js';
 
 export type { CallRow } from '../domain/rows.js';
 export type * from './object-types.js';
@@ -69,6 +70,8 @@ export interface TraceStore {
   readonly rollups: CallRollupStore;
   /** The call indexes of migration 016 and their backfill (docs/query-performance.md). */
   readonly callIndexes: CallIndexStore;
+  /** The substring index of `$contains` (migration 017) and its indexer (docs/query-performance.md). */
+  readonly callText: CallTextIndex;
   /** Applies pending migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /**

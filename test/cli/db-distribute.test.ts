@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import pg from 'pg';
 import { inDependencyOrder } from '../../src/store/postgres/citus-distribution.js';
-import { PROJECT_TABLES } from '../../src/store/sql/project-tables.js';
+import { projectTables } from '../../src/store/sql/project-tables.js';
 import { createTestDatabase, ensurePostgres, isCi } from '../helpers/postgres.js';
 import { runCli } from './cli-helpers.js';
 
@@ -63,7 +63,9 @@ test('db distribute --dry-run lists every table once, in an order Citus accepts'
     const classified = [...reference, ...distributed.map((d) => d.table)];
     assert.equal(new Set(classified).size, classified.length, 'a table is classified twice');
     assert.deepEqual([...classified, 'heddle_schema_migrations'].sort(), all);
-    const perProject = PROJECT_TABLES.map((p) => p.table).filter((p) => p !== 'projects' && p !== 'training_ids');
+    const perProject = projectTables('postgres')
+      .map((p) => p.table)
+      .filter((p) => p !== 'projects' && p !== 'training_ids');
     assert.deepEqual(distributed.map((d) => d.table).sort(), [...perProject].sort());
     for (const global of [
       'users',

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { PROJECT_TABLES } from '../sql/project-tables.js';
+import { projectTables } from '../sql/project-tables.js';
 
 /**
  * Sharding by project on Citus (docs/scaling.md): every per-project table is distributed by
@@ -33,7 +33,9 @@ export async function planDistribution(client: pg.ClientBase): Promise<Distribut
   const citus = await hasCitus(client);
   const done = citus ? await citusTables(client) : new Set<string>();
 
-  const distributed = PROJECT_TABLES.map((t) => t.table).filter((t) => !GLOBAL_PROJECT_TABLES.has(t));
+  const distributed = projectTables('postgres')
+    .map((t) => t.table)
+    .filter((t) => !GLOBAL_PROJECT_TABLES.has(t));
   const missing = distributed.filter((t) => !tables.has(t));
   if (missing.length > 0) throw new Error(`per-project tables missing from the schema: ${missing.join(', ')}`);
   const isDistributed = new Set(distributed);

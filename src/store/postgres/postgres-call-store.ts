@@ -9,6 +9,7 @@ import { compactJsonText, compactParams, mapErrors, mapPgError, PG_TYPES } from 
 import { rolledUpWrite } from './rollup-writes.js';
 import { inTransaction } from './transaction.js';
 import type { ReadPool } from './read-replicas.js';
+import type { IndexState } from '../sql/calls-select.js';
 
 /** Rows fetched per round trip while streaming; small enough to keep memory flat, large enough to amortise. */
 const CURSOR_BATCH = 256;
@@ -42,8 +43,8 @@ export class PostgresCallStore implements CallStore {
     /** Reads outside a write: the primary, or a caught-up replica (read-replicas.ts). */
     private readonly reads: ReadPool,
     private readonly streamReads: ReadPool,
-    /** Whether a project's call indexes are complete (call-index-backfill.ts). */
-    private readonly indexed: (projectId: string) => Promise<boolean>,
+    /** Which indexes a project's queries may read (calls-select.ts IndexState). */
+    private readonly indexed: (projectId: string) => Promise<IndexState>,
   ) {}
 
   write(parts: CallPart[]): Promise<void> {

@@ -1,5 +1,6 @@
 import { prefixSuccessor } from '../sql/prefix-successor.js';
 import type { SqlDialect, SqlParams } from '../sql/sql-dialect.js';
+import { postgresTextCandidates } from '../sql/calls-expr-text.js';
 
 /**
  * PostgreSQL SQL for the shared compilers. Columns are JSONB and text `COLLATE "C"` (see
@@ -143,6 +144,7 @@ export const postgresDialect: SqlDialect = {
   containsText: (haystack, needle) => `(strpos(${haystack}, ${needle}) > 0)`,
   containsToken: (text, token) => `heddle_contains_token(${text}, ${token})`,
   lower: (expr) => `heddle_lower(${expr})`,
+  textCandidates: postgresTextCandidates,
   byteLength: (expr) => `COALESCE(octet_length(heddle_json_text(${expr})), 0)`,
   trueLiteral: 'TRUE',
   falseLiteral: 'FALSE',

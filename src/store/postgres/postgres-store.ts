@@ -29,6 +29,9 @@ import { postgresDialect } from './postgres-dialect.js';
 import { ReadRouter, type ReadCounters } from './read-replicas.js';
 import type { AnnotationStore } from '../annotation-types.js';
 import type { TrainingStore } from '../training-types.js';
+import type { CallTextIndex } from '../call-text-types.js';
+import { POSTGRES_TEXT_INDEX, SqlCallTextIndex } from '../sql/call-text-index.js';
+import { projectTables } from '../sql/project-tables.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` (every libpq-style parameter pg understands). */
@@ -70,6 +73,7 @@ export class PostgresStore implements TraceStore {
   readonly retention: RetentionStore;
   readonly rollups: SqlCallRollupStore;
   readonly callIndexes: CallIndexStore;
+  readonly callText: CallTextIndex;
   readonly #pool: pg.Pool;
   readonly #streamPool: pg.Pool;
   readonly #writer: CallWriter;
@@ -118,9 +122,11 @@ export class PostgresStore implements TraceStore {
     this.callIndexes = new SqlCallIndexStore(tx, POSTGRES_BACKFILL(postgresDialect), 5_000, () =>
       buildLatencyIndex(this.#pool),
     );
-    this.calls = new PostgresCallStore(this.#pool, this.#writer, reads, streamReads, (projectId) =>
-      this.callIndexes.ready(projectId),
-    );
+    this.callText = new SqlCallTextIndex(tx, POSTGRES_TEXT_INDEX(postgresDialect), 5_000);
+    this.calls = new PostgresCallStore(this.#pool, this.#writer, reads, streamReads, async (projectId) => ({
+      values: await this.callIndexes.ready(projectId),
+      text: await this.callText.covers(projectId),
+    }));
     this.objects = new PostgresObjectStore(this.#pool);
     this.files = new PostgresFileStore(this.#pool, reads);
     this.tables = new PostgresTableStore(this.#pool, reads, streamReads);
@@ -131,17 +137,23 @@ export class PostgresStore implements TraceStore {
     this.annotations = new SqlAnnotationStore(tx, POSTGRES_TX);
     this.jobs = new SqlJobStore(tx, POSTGRES_TX);
     this.monitors = new SqlMonitorStore(tx, POSTGRES_TX);
-    this.projectData = new SqlProjectDataStore(tx, postgresDialect, 5_000, {
-      columns: (table) => ({
-        sql: `SELECT column_name AS name, data_type AS type, (is_identity = 'YES' OR is_generated <> 'NEVER') AS generated
+    this.projectData = new SqlProjectDataStore(
+      tx,
+      postgresDialect,
+      5_000,
+      {
+        columns: (table) => ({
+          sql: `SELECT column_name AS name, data_type AS type, (is_identity = 'YES' OR is_generated <> 'NEVER') AS generated
           FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position`,
-        params: [table],
-      }),
-      compactJson: compactJsonText,
-      // the counter triggers count imported calls; latency and input leaves are filled here
-      afterInsert: (table, projectId, ids) =>
-        table === 'calls' ? indexImportedCalls(POSTGRES_BACKFILL(postgresDialect), projectId, ids) : [],
-    });
+          params: [table],
+        }),
+        compactJson: compactJsonText,
+        // the counter triggers count imported calls; latency and input leaves are filled here
+        afterInsert: (table, projectId, ids) =>
+          table === 'calls' ? indexImportedCalls(POSTGRES_BACKFILL(postgresDialect), projectId, ids) : [],
+      },
+      projectTables('postgres'),
+    );
     // Deleted rows are dead tuples that autovacuum reclaims (its default thresholds fire after a
     // retention run); a VACUUM here would hold a lock on the whole table.
     this.rollups = new SqlCallRollupStore(tx, POSTGRES_TX);

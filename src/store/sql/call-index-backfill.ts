@@ -169,7 +169,7 @@ export class SqlCallIndexStore implements CallIndexStore {
 }
 
 /** The values insert with the range fragment spliced where the dialect's SQL has its WHERE. */
-function valuesStatement(sql: SqlTag, insertValues: (where: string) => string, range: Fragment): CompiledSql {
+export function valuesStatement(sql: SqlTag, insertValues: (where: string) => string, range: Fragment): CompiledSql {
   const marker = '\u0000RANGE\u0000';
   const parts = insertValues(marker).split(marker);
   // a template of the dialect's SQL with the range (and its bound values) at each marker
@@ -180,7 +180,8 @@ function valuesStatement(sql: SqlTag, insertValues: (where: string) => string, r
 /**
  * What the project import runs after inserting a batch of calls (project-transfer.ts `afterInsert`):
  * a dump made before migration 016 has no `latency_ms` and no `call_values` rows, so they are filled
- * from the imported rows as the backfill does (a no-op for a newer dump's rows).
+ * from the imported rows as the backfill does (a no-op for a newer dump's rows). The project's mark of
+ * the substring index (migration 017) is removed: its queries scan until the indexer is through.
  */
 export function indexImportedCalls(dialect: BackfillDialect, projectId: string, ids: unknown[]): CompiledSql[] {
   const sql = sqlTag(dialect.d);
@@ -189,5 +190,8 @@ export function indexImportedCalls(dialect: BackfillDialect, projectId: string, 
     sql`UPDATE calls SET latency_ms = ${raw(latencyMsSql('ended_at', 'started_at'))}
       WHERE ${these('')} AND latency_ms IS NULL AND ended_at IS NOT NULL AND started_at IS NOT NULL`,
     valuesStatement(sql, dialect.insertValues, these('c.')),
+    // imported calls have no change_seq: the substring index covers the project again once it has
+    // indexed them (call-text-index.ts)
+    sql`DELETE FROM call_text_marks WHERE project_id = ${projectId}`,
   ];
 }

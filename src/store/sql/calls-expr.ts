@@ -13,6 +13,7 @@ import {
   type ExprContext,
   type LiteralValue,
 } from './calls-expr-values.js';
+import { textIndexNeedle } from './calls-expr-text.js';
 import { isSimpleSql, type SqlDialect, type SqlParams } from './sql-dialect.js';
 
 /**
@@ -52,6 +53,11 @@ export interface CallsExprScope {
    * then do equalities read `call_values` and the latency read `calls.latency_ms`.
    */
   indexed?: boolean;
+  /**
+   * Whether `$contains` may ask the substring index of migration 017 for candidates
+   * (calls-expr-text.ts); the index's SQL itself covers projects it has not reached yet.
+   */
+  textIndexed?: boolean;
 }
 
 export class CallsExprCompiler {
@@ -92,17 +98,30 @@ export class CallsExprCompiler {
 
   /**
    * Whether `node` holds, as itself or as a part of a top-level `$and`, an equality that the
-   * `call_values` index answers (calls-expr-values.ts valueIndexKey): the query then reads a few ids.
+   * `call_values` index answers (calls-expr-values.ts valueIndexKey), or a `$contains` that the
+   * substring index answers (calls-expr-text.ts): the query then reads a few ids.
    */
   narrowsByValueIndex(node: Operand<CallField>): boolean {
-    if (this.scope.indexed !== true) return false;
     if (node.kind === 'and') return node.args.some((arg) => this.narrowsByValueIndex(arg));
+    if (node.kind === 'contains') return this.#textNeedle(node) !== null;
+    if (this.scope.indexed !== true) return false;
     if (node.kind !== 'compare' || node.op !== 'eq') return false;
     const [field, literal] = node.left.kind === 'field' ? [node.left, node.right] : [node.right, node.left];
     if (field.kind !== 'field' || literal.kind !== 'literal' || typeof literal.value !== 'string') return false;
     if (field.field.kind !== 'json') return false;
     const { base, rest } = this.#jsonBase(field.field.column, field.field.path);
     return valueIndexKey(base, rest, literal.value) !== null;
+  }
+
+  /**
+   * Whether the few ids come from the substring index alone (no `call_values` equality beside it):
+   * on SQLite its candidates are rowids, which the planner looks up only when no index of the
+   * project column competes with them (calls-select.ts).
+   */
+  narrowsByTextIndexOnly(node: Operand<CallField>): boolean {
+    const parts = node.kind === 'and' ? node.args : [node];
+    const text = parts.some((part) => part.kind === 'contains' && this.#textNeedle(part) !== null);
+    return text && !parts.some((part) => part.kind !== 'contains' && this.narrowsByValueIndex(part));
   }
 
   operand(node: Operand<CallField>): Compiled {
@@ -331,6 +350,26 @@ export class CallsExprCompiler {
       substr = this.d.lower(substr);
     }
     const test = node.wholeToken ? this.d.containsToken(input, substr) : this.d.containsText(input, substr);
-    return `COALESCE(${test}, ${this.d.falseLiteral})`;
+    const exact = `COALESCE(${test}, ${this.d.falseLiteral})`;
+    // a whole token is a substring too, so the same candidates hold every match of both forms
+    const needle = this.#textNeedle(node);
+    if (needle === null) return exact;
+    return `(${this.d.textCandidates(this.scope.projectId, needle, node.caseInsensitive, this.p)} AND ${exact})`;
+  }
+
+  /**
+   * What the substring index is searched for when it can answer this `$contains`: a string
+   * literal in a field of `inputs` or `output` as stored (not through `expand_columns`, whose
+   * values the index does not hold); null otherwise.
+   */
+  #textNeedle(node: Extract<Operation<CallField>, { kind: 'contains' }>): string | null {
+    if (this.scope.textIndexed !== true) return null;
+    const { input, substr } = node;
+    if (input.kind !== 'field' || input.field.kind !== 'json') return null;
+    const column = input.field.column;
+    if (column !== 'inputs' && column !== 'output') return null;
+    if ((this.scope.expand ?? []).some((e) => e.column === column)) return null;
+    if (substr.kind !== 'literal' || typeof substr.value !== 'string') return null;
+    return textIndexNeedle(substr.value, node.caseInsensitive);
   }
 }

@@ -8,6 +8,13 @@ export interface CompiledSql {
   params: unknown[];
 }
 
+/**
+ * Which indexes a project's query may read: `values`, those of migration 016 once complete
+ * (call-index-backfill.ts); `text`, the substring index of migration 017 (calls-expr-text.ts).
+ * A boolean is `values` alone.
+ */
+export type IndexState = boolean | { values: boolean; text: boolean };
+
 /** The visible rows of one project (started, not deleted). */
 const VISIBLE = 'c.started_at IS NOT NULL AND c.deleted_at IS NULL';
 
@@ -55,11 +62,13 @@ function filterConditions(filter: CallsFilter, d: SqlDialect, p: SqlParams): str
 }
 
 /** The WHERE clause of a calls query (project scope, visibility, filter, expression, time range). */
-export function callsWhere(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed = false): string {
+export function callsWhere(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: IndexState = false): string {
   const visible = narrowsById(q, d, indexed)
     ? `${d.unindexed('c.started_at')} IS NOT NULL AND c.deleted_at IS NULL`
     : VISIBLE;
-  const conditions = [`c.project_id = ${p.add(q.project_id)}`, visible];
+  const byRowid =
+    narrowsById(q, d, indexed) && compilerFor(q, d, new SqlParams(d), indexed).narrowsByTextIndexOnly(q.where!);
+  const conditions = [`${byRowid ? d.unindexed('c.project_id') : 'c.project_id'} = ${p.add(q.project_id)}`, visible];
   if (q.filter) conditions.push(...filterConditions(q.filter, d, p));
   if (q.where) conditions.push(compilerFor(q, d, p, indexed).condition(q.where));
   if (q.started_from != null) conditions.push(`c.started_at >= ${p.add(q.started_from)}`);
@@ -72,25 +81,26 @@ export function callsWhere(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed =
   return conditions.join(' AND ');
 }
 
-/** Whether the expression narrows the query to a few ids through the `call_values` index. */
-function narrowsById(q: CallsQuery, d: SqlDialect, indexed: boolean): boolean {
-  if (!indexed || q.where == null || q.changed_after != null) return false;
+/** Whether the expression narrows the query to a few ids through `call_values` or the substring index. */
+function narrowsById(q: CallsQuery, d: SqlDialect, indexed: IndexState): boolean {
+  if (q.where == null || q.changed_after != null) return false;
   // a scratch parameter list: the check compiles nothing into the query
   return compilerFor(q, d, new SqlParams(d), indexed).narrowsByValueIndex(q.where);
 }
 
-function compilerFor(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: boolean): CallsExprCompiler {
-  return new CallsExprCompiler(d, p, { projectId: q.project_id, expand: q.expand, indexed });
+function compilerFor(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: IndexState): CallsExprCompiler {
+  const { values, text } = typeof indexed === 'boolean' ? { values: indexed, text: false } : indexed;
+  return new CallsExprCompiler(d, p, { projectId: q.project_id, expand: q.expand, indexed: values, textIndexed: text });
 }
 
-function orderBy(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: boolean): string {
+function orderBy(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: IndexState): string {
   if (q.changed_after) return 'c.change_seq ASC, c.id ASC';
   // a few ids read through call_values are sorted, not found by walking an index in sort order
   const terms = orderTerms(q, d, p, indexed);
   return (narrowsById(q, d, indexed) ? terms.map((term) => d.unindexed(term)) : terms).join(', ');
 }
 
-function orderTerms(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: boolean): string[] {
+function orderTerms(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: IndexState): string[] {
   const sortBy = q.sort_by;
   if (sortBy == null) return ['c.started_at ASC', 'c.id ASC'];
   if (sortBy.length === 0) return [d.insertionOrder];
@@ -127,7 +137,7 @@ function totalStorageSize(d: SqlDialect): string {
  * SELECT for `/calls/stream_query` and friends. `indexed`: the project's call indexes (migration
  * 014) are complete, so the compiled query may read them (call-index-backfill.ts).
  */
-export function compileCallsSelect(q: CallsQuery, d: SqlDialect, indexed = false): CompiledSql {
+export function compileCallsSelect(q: CallsQuery, d: SqlDialect, indexed: IndexState = false): CompiledSql {
   const p = new SqlParams(d);
   const select = selectList(q, d);
   const where = callsWhere(q, d, p, indexed);
@@ -149,9 +159,10 @@ function countsAllCalls(q: CallsQuery, d: SqlDialect): boolean {
 }
 
 /** COUNT (capped at limit + 1 so `has_more` is known) and, on request, the summed trace storage of matching roots. */
-export function compileCallsCount(q: CallsQuery, d: SqlDialect, indexed = false): CompiledSql {
+export function compileCallsCount(q: CallsQuery, d: SqlDialect, indexed: IndexState = false): CompiledSql {
   const p = new SqlParams(d);
-  if (indexed && countsAllCalls(q, d)) {
+  const values = typeof indexed === 'boolean' ? indexed : indexed.values;
+  if (values && countsAllCalls(q, d)) {
     // the per-hour counters that triggers on `calls` keep (migration 016): no scan of the calls
     const sum = `(SELECT CAST(COALESCE(SUM(k.calls), 0) AS BIGINT) FROM call_counts k WHERE k.project_id = ${p.add(q.project_id)})`;
     const count = q.limit ? `CASE WHEN n > ${p.add(q.limit + 1)} THEN ${p.add(q.limit + 1)} ELSE n END` : 'n';

@@ -21,6 +21,8 @@ export class SqlProjectDataStore implements ProjectDataStore {
     /** Rows per transaction when the caller does not say: about 25 ms of the SQLite writer, longer is fine on PostgreSQL. */
     private readonly batchRows: number,
     transfer: TransferDialect,
+    /** The store's per-project tables (project-tables.ts `projectTables`). */
+    private readonly tables: ReadonlyArray<{ table: string; key: readonly string[] }> = PROJECT_TABLES,
   ) {
     this.#transfer = new ProjectTransfer(tx, d, transfer);
   }
@@ -35,7 +37,7 @@ export class SqlProjectDataStore implements ProjectDataStore {
 
   async rowCounts(projectId: string): Promise<ProjectRowCounts> {
     const counts: ProjectRowCounts = {};
-    for (const { table } of PROJECT_TABLES) {
+    for (const { table } of this.tables) {
       const p = new SqlParams(this.d);
       const sql = `SELECT COUNT(*) AS n FROM ${table} WHERE project_id = ${p.add(projectId)}`;
       const [row] = await this.tx.read<{ n: number | string }>({ sql, params: p.values });
@@ -47,7 +49,7 @@ export class SqlProjectDataStore implements ProjectDataStore {
   async deleteProject(projectId: string, opts: { batchRows?: number } = {}): Promise<ProjectRowCounts> {
     const batch = opts.batchRows ?? this.batchRows;
     const deleted: ProjectRowCounts = {};
-    for (const { table, key } of PROJECT_TABLES) {
+    for (const { table, key } of this.tables) {
       // the key (which starts with project_id, except training_ids') walks the primary-key index:
       // each batch finds its rows without scanning those deleted before
       const p = new SqlParams(this.d);

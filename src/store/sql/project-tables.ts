@@ -35,5 +35,21 @@ export const PROJECT_TABLES: ReadonlyArray<{ table: string; key: readonly string
   { table: 'calls', key: ['project_id', 'id'] },
   { table: 'call_counts', key: ['project_id', 'bucket'] },
   { table: 'call_values', key: ['project_id', 'path', 'value', 'call_id'] },
+  { table: 'call_text_marks', key: ['project_id'] },
   { table: 'projects', key: ['project_id'] },
 ];
+
+/**
+ * Per-project tables only PostgreSQL has: the text of the substring index (migration 017; SQLite's
+ * FTS5 table is keyed by the calls' rowid and has no project column). Emptied before `calls`.
+ */
+const POSTGRES_ONLY: ReadonlyArray<{ table: string; key: readonly string[] }> = [
+  { table: 'call_texts', key: ['project_id', 'id'] },
+];
+
+/** PROJECT_TABLES with the tables only one store has, in deletion order. */
+export function projectTables(store: 'sqlite' | 'postgres'): ReadonlyArray<{ table: string; key: readonly string[] }> {
+  if (store === 'sqlite') return PROJECT_TABLES;
+  const at = PROJECT_TABLES.findIndex((t) => t.table === 'calls');
+  return [...PROJECT_TABLES.slice(0, at), ...POSTGRES_ONLY, ...PROJECT_TABLES.slice(at)];
+}

@@ -1,4 +1,5 @@
 import { InvalidRequestError } from '../../errors/app-error.js';
+import type { TextCandidateSql } from './calls-expr-text.js';
 
 /**
  * What differs between the SQL backends when compiling queries. The compilers in this folder
@@ -65,6 +66,8 @@ export interface SqlDialect {
   containsToken(text: string, token: string): string;
   /** Unicode-aware lower-casing. */
   lower(expr: string): string;
+  /** The substring index of migration 017 (calls-expr-text.ts `TextCandidateSql`). */
+  textCandidates: TextCandidateSql['textCandidates'];
   /** Byte length of a text expression (0 for NULL). */
   byteLength(expr: string): string;
   /** The SQL boolean literals. */

@@ -6,6 +6,7 @@ import { sqliteDialect } from './sqlite-dialect.js';
 import type { ReadPool } from './read-pool.js';
 import { bindNamed, RowStatementCache, StatementCache } from './statements.js';
 import type { SqliteWriter } from './writer.js';
+import type { IndexState } from '../sql/calls-select.js';
 
 /** Rows written before the first refresh of the planner statistics of a store without them. */
 const FIRST_ANALYZE_AFTER = 10_000;
@@ -21,8 +22,8 @@ export class SqliteCallStore implements CallStore {
   constructor(
     private readonly writer: SqliteWriter,
     private readonly reads: ReadPool,
-    /** Whether a project's call indexes are complete (call-index-backfill.ts). */
-    private readonly indexed: (projectId: string) => Promise<boolean>,
+    /** Which indexes a project's queries may read (calls-select.ts IndexState). */
+    private readonly indexed: (projectId: string) => Promise<IndexState>,
   ) {}
 
   write(parts: CallPart[]): Promise<void> {

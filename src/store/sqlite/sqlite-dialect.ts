@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { formatMicros } from '../../domain/time.js';
 import { prefixSuccessor } from '../sql/prefix-successor.js';
 import { isSimpleSql, type SqlDialect, type SqlParams } from '../sql/sql-dialect.js';
+import { sqliteTextCandidates } from '../sql/calls-expr-text.js';
 
 /**
  * SQLite SQL for the shared compilers. JSON paths are built per row because a numeric segment
@@ -127,6 +128,7 @@ export const sqliteDialect: SqlDialect = {
   containsText: (haystack, needle) => `(instr(${haystack}, ${needle}) > 0)`,
   containsToken: (text, token) => `(heddle_contains_token(${text}, ${token}) = 1)`,
   lower: (expr) => `heddle_lower(${expr})`,
+  textCandidates: sqliteTextCandidates,
   byteLength: (expr) => `COALESCE(length(CAST(${expr} AS BLOB)), 0)`,
   trueLiteral: '1',
   falseLiteral: '0',

@@ -30,6 +30,8 @@ import type { JobStore } from '../job-types.js';
 import { SQLITE_TX, SqliteTxRunner } from './sqlite-tx-runner.js';
 import type { AnnotationStore } from '../annotation-types.js';
 import type { TrainingStore } from '../training-types.js';
+import type { CallTextIndex } from '../call-text-types.js';
+import { SQLITE_TEXT_INDEX, SqlCallTextIndex } from '../sql/call-text-index.js';
 
 export interface SqliteStoreOptions {
   /** Database file; its folder is created when missing. */
@@ -63,6 +65,7 @@ export class SqliteStore implements TraceStore {
   readonly retention: RetentionStore;
   readonly rollups: SqlCallRollupStore;
   readonly callIndexes: CallIndexStore;
+  readonly callText: CallTextIndex;
   readonly #db: Database.Database;
   readonly #writer: SqliteWriter;
   readonly #reads: ReadPool;
@@ -77,7 +80,11 @@ export class SqliteStore implements TraceStore {
     this.auth = new SqliteAuthStore(this.#db, this.#writer);
     const tx = new SqliteTxRunner(this.#writer, this.#reads);
     this.callIndexes = new SqlCallIndexStore(tx, SQLITE_BACKFILL(sqliteDialect), 1_000);
-    this.calls = new SqliteCallStore(this.#writer, this.#reads, (projectId) => this.callIndexes.ready(projectId));
+    this.callText = new SqlCallTextIndex(tx, SQLITE_TEXT_INDEX(sqliteDialect), 1_000);
+    this.calls = new SqliteCallStore(this.#writer, this.#reads, async (projectId) => ({
+      values: await this.callIndexes.ready(projectId),
+      text: await this.callText.covers(projectId),
+    }));
     this.objects = new SqliteObjectStore(this.#writer, this.#reads);
     this.files = new SqliteFileStore(this.#writer, this.#reads);
     this.tables = new SqliteTableStore(this.#writer, this.#reads);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
-import { PROJECT_TABLES } from '../../../src/store/sql/project-tables.js';
+import { projectTables } from '../../../src/store/sql/project-tables.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import type { TraceStore } from '../../../src/store/types.js';
 import { emptyPostgres, tempSqliteFile } from './fresh-schemas.js';
@@ -18,7 +18,8 @@ import { postgresDb, sqliteDb, value, type Db } from './project-fill.js';
 const GONE = 'acme/gone';
 const KEPT = 'acme/kept';
 
-async function check(db: Db, store: TraceStore): Promise<void> {
+async function check(db: Db, store: TraceStore, kind: 'sqlite' | 'postgres'): Promise<void> {
+  const PROJECT_TABLES = projectTables(kind);
   const tables = await db.projectTables();
   assert.deepEqual(
     [...tables.keys()].sort(),
@@ -60,7 +61,7 @@ test('SQLite: deleting a project empties every per-project table of it and only 
   const store = new SqliteStore({ file });
   await store.migrate();
   t.after(() => store.close());
-  await check(sqliteDb(file), store);
+  await check(sqliteDb(file), store, 'sqlite');
 });
 
 test('PostgreSQL: deleting a project empties every per-project table of it and only of it', async (t: TestContext) => {
@@ -69,5 +70,5 @@ test('PostgreSQL: deleting a project empties every per-project table of it and o
   const store = new PostgresStore({ url });
   await store.migrate();
   t.after(() => store.close());
-  await check(postgresDb(url), store);
+  await check(postgresDb(url), store, 'postgres');
 });

@@ -54,6 +54,30 @@ test('SQLite: latency sort walks calls_by_latency; equality looks ids up; the pr
   });
 });
 
+test('SQLite: $contains looks its candidates up by rowid, the tail by calls_by_change (migration 017)', async (t) => {
+  const file = tempSqliteFile(t);
+  const store = new SqliteStore({ file });
+  await store.migrate();
+  await store.close();
+  withSqlite(file, (db) => {
+    const plan = (c: { sql: string; params: unknown[] }): string =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${c.sql}`).all(bindNamed(c.params)) as { detail: string }[])
+        .map((r) => r.detail)
+        .join('\n');
+    const contains = where({ $contains: { input: { $getField: 'inputs.user_id' }, substr: { $literal: 'r-4374' } } });
+    const q = { ...byUser, where: contains };
+    for (const compiled of [
+      compileCallsSelect(q, sqliteDialect, { values: true, text: true }),
+      compileCallsCount({ project_id: q.project_id, where: contains }, sqliteDialect, { values: true, text: true }),
+    ]) {
+      const p = plan(compiled);
+      assert.match(p, /SEARCH c USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+      assert.match(p, /SCAN call_text_fts VIRTUAL TABLE/);
+      assert.match(p, /SEARCH t USING COVERING INDEX calls_by_change \(project_id=\? AND change_seq>\?\)/);
+    }
+  });
+});
+
 test('PostgreSQL: latency sort walks calls_by_latency without a sort', async (t) => {
   const url = await emptyPostgres(t);
   if (url === null) return t.skip('PostgreSQL unavailable');

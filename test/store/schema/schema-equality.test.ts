@@ -22,6 +22,12 @@ const TABLES_ONLY_IN: { table: string; store: 'sqlite' | 'postgres'; why: string
     store: 'sqlite',
     why: "the live tail's write counter; PostgreSQL stamps calls.change_seq with the transaction id instead",
   },
+  // the substring index of migration 017: SQLite's FTS5 table (keyed by the calls' rowid) and the
+  // tables FTS5 keeps for it; PostgreSQL's text table with its pg_trgm index
+  ...['call_text_fts', 'call_text_fts_data', 'call_text_fts_idx', 'call_text_fts_docsize', 'call_text_fts_config'].map(
+    (table) => ({ table, store: 'sqlite' as const, why: 'the FTS5 trigram index of $contains and its shadow tables' }),
+  ),
+  { table: 'call_texts', store: 'postgres', why: 'the text that the pg_trgm index of $contains is built on' },
 ];
 
 /**
@@ -70,6 +76,12 @@ const GLOBAL_TABLES = new Set([
   'call_rollup_state',
   // the store-wide position of migration 016's backfill (one row)
   'call_index_builds',
+  // SQLite's FTS5 index of $contains (migration 017), keyed by the calls' rowid, and its shadow tables
+  'call_text_fts',
+  'call_text_fts_data',
+  'call_text_fts_idx',
+  'call_text_fts_docsize',
+  'call_text_fts_config',
 ]);
 
 /** Indexes of per-project tables that do not lead with `project_id`. */

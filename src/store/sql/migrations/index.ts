@@ -14,6 +14,7 @@ import { migration as objectWriteLocks } from './013-object-write-locks.js';
 import { migration as workerInference } from './014-worker-inference.js';
 import { migration as callRollups } from './015-call-rollups.js';
 import { migration as callCountsAndLatency } from './016-call-counts-and-latency.js';
+import { migration as callTextIndex } from './017-call-text-index.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -40,6 +41,7 @@ export const MIGRATIONS: readonly Migration[] = [
   workerInference,
   callRollups,
   callCountsAndLatency,
+  callTextIndex,
 ];
 
 /**

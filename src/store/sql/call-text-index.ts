@@ -1,0 +1,196 @@
+import type { CallTextIndex, CallTextStep } from '../call-text-types.js';
+import { valuesStatement } from './call-index-backfill.js';
+import type { CompiledSql } from './calls-select.js';
+import { frag, raw, sqlTag, type Fragment, type SqlTag } from './sql-tag.js';
+import { all, run, runAll, type TxRunner } from './sql-tx.js';
+import type { SqlDialect } from './sql-dialect.js';
+
+/** How long a "covers" answer is reused. */
+const COVERS_TTL_MS = 1_000;
+
+/** What the indexer's SQL needs from each database. */
+export interface TextIndexDialect {
+  d: SqlDialect;
+  /** Statement that serialises indexers of several nodes for the transaction, or null (SQLite: one writer). */
+  lock: string | null;
+  /**
+   * SQL for a bound below which every `change_seq` belongs to a finished write, where writes can
+   * commit out of `change_seq` order (PostgreSQL: the snapshot's xmin; sql-dialect.ts changeHorizon).
+   */
+  horizon: string | null;
+  /** Writes (or replaces) the index entry of each call `c` matching `where`. */
+  upsertText(where: string): string;
+}
+
+/**
+ * SQLite: the FTS5 entry of rowid `c.rowid`. The text is the inputs and the output as SQLite renders
+ * JSON (compact), which holds every value `$contains` can test as a substring: numbers, booleans,
+ * objects and arrays render as parts of it (sqlite-dialect.ts jsonRender); string leaves are tested
+ * unescaped, so those that do not occur as such in the rendering (quotes, backslashes, control
+ * characters) are added after it. Text that is not JSON is indexed as it is.
+ */
+export const SQLITE_TEXT_INDEX = (d: SqlDialect): TextIndexDialect => {
+  // JSON text escapes only with a backslash: without one, every string leaf is in the rendering as it is
+  const leaves = (json: string, rendered: string): string =>
+    `(CASE WHEN instr(${rendered}, '\\') = 0 THEN '' ELSE COALESCE((SELECT char(10) || group_concat(j.atom, char(10))
+      FROM json_tree(CASE WHEN json_valid(${json}) THEN ${json} ELSE 'null' END) j
+      WHERE j.type = 'text' AND instr(${rendered}, j.atom) = 0), '') END)`;
+  const rendered = (column: string): string =>
+    `CASE WHEN json_valid(c.${column}) THEN json(c.${column}) ELSE COALESCE(c.${column}, '') END`;
+  return {
+    d,
+    lock: null,
+    horizon: null,
+    upsertText: (where) => `WITH r AS MATERIALIZED (
+        SELECT c.rowid AS k, c.inputs AS i, c.output AS o, ${rendered('inputs')} AS ri, ${rendered('output')} AS ro
+        FROM calls c WHERE ${where})
+      INSERT OR REPLACE INTO call_text_fts (rowid, text)
+        SELECT k, ri || char(10) || ro || ${leaves('i', 'ri')} || ${leaves('o', 'ro')} FROM r`,
+  };
+};
+
+/** PostgreSQL: `heddle_call_text` (migration 017) renders a column the same way as SQLite's above. */
+export const POSTGRES_TEXT_INDEX = (d: SqlDialect): TextIndexDialect => ({
+  d,
+  lock: `SELECT pg_advisory_xact_lock(${TEXT_INDEX_LOCK_KEY})`,
+  horizon: 'pg_snapshot_xmin(pg_current_snapshot())::text::bigint',
+  upsertText: (where) => `INSERT INTO call_texts (project_id, id, text)
+    SELECT c.project_id, c.id, heddle_call_text(c.inputs) || E'\\n' || heddle_call_text(c.output) FROM calls c WHERE ${where}
+    ON CONFLICT (project_id, id) DO UPDATE SET text = excluded.text`,
+});
+
+/** The advisory lock of the PostgreSQL indexer (one indexer at a time across nodes). */
+const TEXT_INDEX_LOCK_KEY = '4811017';
+
+interface Mark {
+  indexed_seq: number | string;
+  indexed_id: string;
+  nulls_done: number;
+  null_id: string;
+}
+
+/**
+ * The substring indexer, written once for both stores over the transaction runner. Each step is
+ * one transaction over one project's calls that the index does not hold yet: first those without
+ * a `change_seq` in id order, then those after the project's mark in `(change_seq, id)` order. A rewritten
+ * call gets a new `change_seq`, so it is in the tail again until its entry is replaced; queries
+ * read the tail by the `calls_by_change (project_id, change_seq, id)` index (calls-expr-text.ts).
+ */
+export class SqlCallTextIndex implements CallTextIndex {
+  readonly #sql: SqlTag;
+  readonly #covers = new Map<string, { at: number; covers: boolean }>();
+  /** The project of the last step: the next one starts after it, so every project takes its turn. */
+  #last: string | null = null;
+
+  constructor(
+    private readonly tx: TxRunner,
+    private readonly dialect: TextIndexDialect,
+    private readonly stepCalls: number,
+  ) {
+    this.#sql = sqlTag(dialect.d);
+  }
+
+  async covers(projectId: string): Promise<boolean> {
+    const now = Date.now();
+    const cached = this.#covers.get(projectId);
+    if (cached !== undefined && now - cached.at <= COVERS_TTL_MS) return cached.covers;
+    const rows = await this.tx.read<{ one: number }>(
+      this.#sql`SELECT 1 AS one FROM call_text_marks WHERE project_id = ${projectId} AND nulls_done = 1`,
+    );
+    if (this.#covers.size > 10_000) this.#covers.clear();
+    this.#covers.set(projectId, { at: now, covers: rows.length > 0 });
+    return rows.length > 0;
+  }
+
+  async step(maxCalls = this.stepCalls): Promise<CallTextStep> {
+    const sql = this.#sql;
+    const { lock, horizon, upsertText } = this.dialect;
+    const last = this.#last;
+    // an idle store answers from a read: no write transaction (on SQLite, no turn of the writer)
+    if ((await this.tx.read(waitingProjects(sql, frag``))).length === 0) return { calls: 0, project: null };
+    const done = await this.tx.transaction(function* () {
+      if (lock !== null) yield* all(sql`${raw(lock)}`);
+      let below: Fragment = frag``;
+      if (horizon !== null) {
+        const [h] = yield* all<{ h: number | string }>(sql`SELECT ${raw(horizon)} AS h`);
+        below = frag` AND t.change_seq < ${Number(h!.h)}`;
+      }
+      const waiting = yield* all<{ project_id: string }>(waitingProjects(sql, below));
+      if (waiting.length === 0) return { calls: 0, project: null };
+      const project = (waiting.find((w) => last !== null && w.project_id > last) ?? waiting[0]!).project_id;
+      let [mark] = yield* all<Mark>(
+        sql`SELECT indexed_seq, indexed_id, nulls_done, null_id FROM call_text_marks WHERE project_id = ${project}`,
+      );
+      if (mark === undefined) {
+        mark = { indexed_seq: 0, indexed_id: '', nulls_done: 0, null_id: '' };
+        yield* run(
+          sql`INSERT INTO call_text_marks (project_id, indexed_seq, indexed_id, nulls_done, null_id)
+            VALUES (${project}, 0, '', 0, '')`,
+        );
+      }
+      if (Number(mark.nulls_done) === 0) {
+        // calls written before migration 008 or imported have no change_seq: indexed in id order
+        const ids = yield* all<{ id: string }>(
+          sql`SELECT t.id FROM calls t WHERE t.project_id = ${project} AND t.change_seq IS NULL AND t.id > ${mark.null_id}
+            ORDER BY t.id LIMIT ${maxCalls}`,
+        );
+        const lastId = ids.at(-1)?.id;
+        const statements: CompiledSql[] = [];
+        if (lastId !== undefined)
+          statements.push(
+            textStatement(
+              sql,
+              upsertText,
+              frag`c.project_id = ${project} AND c.change_seq IS NULL AND c.id > ${mark.null_id} AND c.id <= ${lastId}`,
+            ),
+          );
+        statements.push(sql`UPDATE call_text_marks SET null_id = ${lastId ?? mark.null_id},
+          nulls_done = ${ids.length < maxCalls ? 1 : 0} WHERE project_id = ${project}`);
+        yield* runAll(statements);
+        return { calls: ids.length, project };
+      }
+      const from = [Number(mark.indexed_seq), mark.indexed_id];
+      const after = frag`t.project_id = ${project} AND (t.change_seq, t.id) > (${from[0]}, ${from[1]})${below}`;
+      // the step ends at the maxCalls-th call in (change_seq, id) order, or at the last one
+      let [end] = yield* all<{ s: number | string; id: string }>(
+        sql`SELECT t.change_seq AS s, t.id FROM calls t WHERE ${after}
+          ORDER BY t.change_seq, t.id LIMIT 1 OFFSET ${maxCalls - 1}`,
+      );
+      end ??= (yield* all<{ s: number | string; id: string }>(
+        sql`SELECT t.change_seq AS s, t.id FROM calls t WHERE ${after} ORDER BY t.change_seq DESC, t.id DESC LIMIT 1`,
+      ))[0];
+      if (end === undefined) return { calls: 0, project };
+      const upto = Number(end.s);
+      const [calls] = yield* runAll([
+        textStatement(
+          sql,
+          upsertText,
+          frag`c.project_id = ${project} AND (c.change_seq, c.id) > (${from[0]}, ${from[1]})
+            AND (c.change_seq, c.id) <= (${upto}, ${end.id})`,
+        ),
+        sql`UPDATE call_text_marks SET indexed_seq = ${upto}, indexed_id = ${end.id} WHERE project_id = ${project}`,
+      ]);
+      return { calls: calls ?? 0, project };
+    });
+    if (done.project !== null) {
+      this.#last = done.project;
+      this.#covers.delete(done.project);
+    }
+    return done;
+  }
+}
+
+/** The projects with calls the index does not hold (in key order), each project found by one index seek. */
+function waitingProjects(sql: SqlTag, below: Fragment): CompiledSql {
+  return sql`WITH RECURSIVE p(id) AS (
+      SELECT MIN(project_id) FROM calls
+      UNION ALL SELECT (SELECT MIN(c.project_id) FROM calls c WHERE c.project_id > p.id) FROM p WHERE p.id IS NOT NULL)
+    SELECT p.id AS project_id FROM p LEFT JOIN call_text_marks m ON m.project_id = p.id
+    WHERE p.id IS NOT NULL AND (m.project_id IS NULL OR m.nulls_done = 0
+      OR EXISTS (SELECT 1 FROM calls t WHERE t.project_id = p.id AND (t.change_seq, t.id) > (m.indexed_seq, m.indexed_id)${below}))
+    ORDER BY p.id`;
+}
+
+function textStatement(sql: SqlTag, upsertText: (where: string) => string, where: Fragment): CompiledSql {
+  return valuesStatement(sql, upsertText, where);
+}

@@ -1,0 +1,71 @@
+import type { SqlParams } from './sql-dialect.js';
+
+/**
+ * The substring index of migration 017 on the query side (docs/query-performance.md "Substrings").
+ * The index only proposes candidate calls, a superset of the matches; the exact `$contains` test
+ * stays in the query and decides, so results are those of the scan.
+ */
+
+/** Trigram indexes find nothing for fewer than three characters. */
+const MIN_CHARS = 3;
+
+/**
+ * The text the index is searched for, or null where it cannot answer (the query then scans):
+ *
+ * - fewer than 3 characters, or a NUL character;
+ * - case-insensitive: only ASCII. The exact test lower-cases both sides with the full Unicode
+ *   mapping (JavaScript's on SQLite, ICU's on PostgreSQL); the index folds case one code point at a
+ *   time. For an ASCII needle the two agree except where a non-ASCII character lower-cases to ASCII:
+ *   U+212A KELVIN SIGN (→ k; SQLite's index folds it so too, PostgreSQL's pattern lets any character stand for a k) and U+0130 (→ 'i' + U+0307). The latter
+ *   can only be the last character of a match, so a trailing 'i' is left out of the search.
+ */
+export function textIndexNeedle(substr: string, caseInsensitive: boolean): string | null {
+  let needle = substr;
+  if (needle.includes('\u0000')) return null;
+  if (caseInsensitive) {
+    if (!/^\p{ASCII}*$/u.test(needle)) return null;
+    needle = needle.toLowerCase();
+    if (needle.endsWith('i')) needle = needle.slice(0, -1);
+  }
+  return [...needle].length >= MIN_CHARS ? needle : null;
+}
+
+/** How a dialect searches its text index (sqlite-dialect.ts, postgres-dialect.ts). */
+export interface TextCandidateSql {
+  /**
+   * A SQL boolean over the call `c`: true for every call of the project whose inputs or output may
+   * contain `needle` (case folded when `caseInsensitive`): the index's matches, the calls written
+   * after the project's mark (not indexed yet), and every call of a project the index does not
+   * cover yet.
+   */
+  textCandidates(projectId: string, needle: string, caseInsensitive: boolean, p: SqlParams): string;
+}
+
+/** The mark's SQL (both stores): the tail after it, or every call when the project is not covered. */
+export function unindexedCalls(idColumn: string, project: string): string {
+  const covered = `FROM call_text_marks m WHERE m.project_id = ${project} AND m.nulls_done = 1`;
+  return `SELECT t.${idColumn} FROM calls t WHERE t.project_id = ${project}
+      AND (t.change_seq, t.id) > (SELECT m.indexed_seq, m.indexed_id ${covered})
+    UNION ALL SELECT t.${idColumn} FROM calls t WHERE t.project_id = ${project} AND NOT EXISTS (SELECT 1 ${covered})`;
+}
+
+/** SQLite: an FTS5 phrase of the trigram tokenizer (`"` doubled inside). */
+export function sqliteTextCandidates(projectId: string, needle: string, _ci: boolean, p: SqlParams): string {
+  const project = p.add(projectId);
+  const phrase = p.add(`"${needle.replaceAll('"', '""')}"`);
+  return `c.rowid IN (SELECT rowid FROM call_text_fts WHERE call_text_fts MATCH ${phrase}
+    UNION ALL ${unindexedCalls('rowid', project)})`;
+}
+
+/**
+ * PostgreSQL: `LIKE`/`ILIKE` over `call_texts`, which `pg_trgm`'s GIN index answers. `ILIKE` folds
+ * case with the database's collation, which may leave U+212A KELVIN SIGN as it is where the exact
+ * test (ICU) reads 'k': a 'k' of the needle matches any one character there.
+ */
+export function postgresTextCandidates(projectId: string, needle: string, ci: boolean, p: SqlParams): string {
+  const project = p.add(projectId);
+  const escaped = needle.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+  const pattern = p.add(`%${ci ? escaped.replaceAll('k', '_') : escaped}%`);
+  return `c.id IN (SELECT x.id FROM call_texts x WHERE x.project_id = ${project} AND x.text ${ci ? 'ILIKE' : 'LIKE'} ${pattern}
+    UNION ALL ${unindexedCalls('id', project)})`;
+}
