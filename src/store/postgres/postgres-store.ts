@@ -122,7 +122,9 @@ export class PostgresStore implements TraceStore {
     this.callIndexes = new SqlCallIndexStore(tx, POSTGRES_BACKFILL(postgresDialect), 5_000, () =>
       buildLatencyIndex(this.#pool),
     );
-    this.callText = new SqlCallTextIndex(tx, POSTGRES_TEXT_INDEX(postgresDialect), 5_000);
+    // 500 calls a step: a step's transaction holds back the xid horizon below which the live tail
+    // (and the indexer itself) read calls, cluster-wide, for as long as it renders texts
+    this.callText = new SqlCallTextIndex(tx, POSTGRES_TEXT_INDEX(postgresDialect), 500);
     this.calls = new PostgresCallStore(this.#pool, this.#writer, reads, streamReads, async (projectId) => ({
       values: await this.callIndexes.ready(projectId),
       text: await this.callText.covers(projectId),
