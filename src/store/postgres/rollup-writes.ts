@@ -40,7 +40,11 @@ export async function lockAndReadSources(client: pg.PoolClient, keys: readonly C
   const out: KeyedSource[] = [];
   // projects in key order, as the batch is sorted (call-merge.ts): the writers' one lock order
   for (const project of [...byProject.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const { rows } = await client.query<KeyedSource>(LOCK_SQL, [project, byProject.get(project)]);
+    const { rows } = await client.query<KeyedSource>({
+      name: 'heddle_rollup_lock',
+      text: LOCK_SQL,
+      values: [project, byProject.get(project)],
+    });
     out.push(...rows);
   }
   return out;
@@ -79,17 +83,25 @@ function numeric<R extends RollupSource>(row: R): R {
   return { ...row, started_at: n(row.started_at), ended_at: n(row.ended_at), deleted_at: n(row.deleted_at) };
 }
 
-/** Adds a merged delta: one statement per table, rows in key order. */
+/**
+ * Adds a merged delta: one statement per table, rows in key order. The three roll-up statements are
+ * named (prepared once per connection, as the call upsert is): planning them on every batch cost a
+ * fifth of PostgreSQL batch ingest (BENCHMARKS.md, "PostgreSQL batch ingest after issue 16").
+ */
 export async function applyRollupDelta(client: pg.PoolClient, delta: RollupDelta): Promise<void> {
   const stats = delta.statsRows();
   if (stats.length > 0) {
     const payload = stats.map((r) => Object.fromEntries(STATS_COLUMNS.map((c) => [c, r[c]])));
-    await client.query(PG_STATS_UPSERT_SQL, [JSON.stringify(payload)]);
+    await client.query({ name: 'heddle_rollup_stats', text: PG_STATS_UPSERT_SQL, values: [JSON.stringify(payload)] });
   }
   const latency = delta.latencyRows();
   if (latency.length > 0) {
     const payload = latency.map((r) => Object.fromEntries(LATENCY_COLUMNS.map((c) => [c, r[c]])));
-    await client.query(PG_LATENCY_UPSERT_SQL, [JSON.stringify(payload)]);
+    await client.query({
+      name: 'heddle_rollup_latency',
+      text: PG_LATENCY_UPSERT_SQL,
+      values: [JSON.stringify(payload)],
+    });
   }
 }
 
