@@ -150,7 +150,7 @@ export class SqlCallIndexStore implements CallIndexStore {
           SELECT project_id, started_at / ${raw(String(HOUR))}, COUNT(*) FROM calls WHERE ${range('')} AND ${visible}
           GROUP BY 1, 2
           ON CONFLICT (project_id, bucket) DO UPDATE SET calls = call_counts.calls + excluded.calls`,
-        valuesStatement(sql, insertValues, range('c.')),
+        statementWhere(sql, insertValues, range('c.')),
         sql`UPDATE calls SET latency_ms = ${raw(latencyMsSql('ended_at', 'started_at'))}
           WHERE ${range('')} AND latency_ms IS NULL AND ended_at IS NOT NULL AND started_at IS NOT NULL`,
         sql`UPDATE call_index_builds SET cursor_project = ${last.project_id}, cursor_id = ${last.id},
@@ -168,13 +168,16 @@ export class SqlCallIndexStore implements CallIndexStore {
   }
 }
 
-/** The values insert with the range fragment spliced where the dialect's SQL has its WHERE. */
-export function valuesStatement(sql: SqlTag, insertValues: (where: string) => string, range: Fragment): CompiledSql {
-  const marker = '\u0000RANGE\u0000';
-  const parts = insertValues(marker).split(marker);
-  // a template of the dialect's SQL with the range (and its bound values) at each marker
+/**
+ * A dialect's statement written around a WHERE condition (`statement(where)`), with the fragment
+ * `where` (and its bound values) spliced at each place the statement puts it.
+ */
+export function statementWhere(sql: SqlTag, statement: (where: string) => string, where: Fragment): CompiledSql {
+  const marker = '\u0000WHERE\u0000';
+  const parts = statement(marker).split(marker);
+  // a template of the dialect's SQL with the fragment at each marker
   const strings = Object.assign([...parts], { raw: [...parts] }) as unknown as TemplateStringsArray;
-  return sql(strings, ...parts.slice(1).map(() => range));
+  return sql(strings, ...parts.slice(1).map(() => where));
 }
 
 /**
@@ -189,7 +192,7 @@ export function indexImportedCalls(dialect: BackfillDialect, projectId: string, 
   return [
     sql`UPDATE calls SET latency_ms = ${raw(latencyMsSql('ended_at', 'started_at'))}
       WHERE ${these('')} AND latency_ms IS NULL AND ended_at IS NOT NULL AND started_at IS NOT NULL`,
-    valuesStatement(sql, dialect.insertValues, these('c.')),
+    statementWhere(sql, dialect.insertValues, these('c.')),
     // imported calls have no change_seq: the substring index covers the project again once it has
     // indexed them (call-text-index.ts)
     sql`DELETE FROM call_text_marks WHERE project_id = ${projectId}`,

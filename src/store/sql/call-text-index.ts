@@ -1,5 +1,5 @@
 import type { CallTextIndex, CallTextStep } from '../call-text-types.js';
-import { valuesStatement } from './call-index-backfill.js';
+import { statementWhere } from './call-index-backfill.js';
 import type { CompiledSql } from './calls-select.js';
 import { frag, raw, sqlTag, type Fragment, type SqlTag } from './sql-tag.js';
 import { all, run, runAll, type TxRunner } from './sql-tx.js';
@@ -138,7 +138,7 @@ export class SqlCallTextIndex implements CallTextIndex {
         const statements: CompiledSql[] = [];
         if (lastId !== undefined)
           statements.push(
-            textStatement(
+            statementWhere(
               sql,
               upsertText,
               frag`c.project_id = ${project} AND c.change_seq IS NULL AND c.id > ${mark.null_id} AND c.id <= ${lastId}`,
@@ -162,7 +162,7 @@ export class SqlCallTextIndex implements CallTextIndex {
       if (end === undefined) return { calls: 0, project };
       const upto = Number(end.s);
       const [calls] = yield* runAll([
-        textStatement(
+        statementWhere(
           sql,
           upsertText,
           frag`c.project_id = ${project} AND (c.change_seq, c.id) > (${from[0]}, ${from[1]})
@@ -189,8 +189,4 @@ function waitingProjects(sql: SqlTag, below: Fragment): CompiledSql {
     WHERE p.id IS NOT NULL AND (m.project_id IS NULL OR m.nulls_done = 0
       OR EXISTS (SELECT 1 FROM calls t WHERE t.project_id = p.id AND (t.change_seq, t.id) > (m.indexed_seq, m.indexed_id)${below}))
     ORDER BY p.id`;
-}
-
-function textStatement(sql: SqlTag, upsertText: (where: string) => string, where: Fragment): CompiledSql {
-  return valuesStatement(sql, upsertText, where);
 }

@@ -7,6 +7,7 @@ import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
 import { end, ids, start, where } from './parts.js';
+import { rng } from './rollup-fixture.js';
 
 /**
  * `$contains` on `inputs`/`output` fields asks the substring index of migration 017 for candidates
@@ -14,18 +15,6 @@ import { end, ids, start, where } from './parts.js';
  * whose substring is a `$convert` of the literal (the compiler answers that by a scan), over
  * randomised calls, before the indexer has run, part way, when done, and after calls changed.
  */
-
-/** A small seeded generator, so a failure repeats. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ASCII of both cases, pattern characters of LIKE and FTS5, escapes of JSON, and the characters
 // whose lower-casing is not one code point to one (U+0130, U+212A KELVIN SIGN, final sigma)
@@ -60,7 +49,7 @@ const PATHS = [
 ];
 
 forEachAdapter('$contains through the substring index', (store) => {
-  const rnd = random(16_017);
+  const rnd = rng(16_017);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;
   const text = (max: number): string => {
     let out = '';

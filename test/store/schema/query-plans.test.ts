@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { compactParams } from '../../../src/store/postgres/pg-support.js';
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
@@ -17,6 +17,22 @@ import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh
  * loses them fails here instead of making the traces table slow at scale.
  */
 const INDEXED = true;
+
+type Compiled = { sql: string; params: unknown[] };
+
+/** SQLite's plan of a compiled query, as its EXPLAIN QUERY PLAN lines, on a migrated empty store. */
+async function sqlitePlanner(t: TestContext): Promise<(c: Compiled) => string> {
+  const file = tempSqliteFile(t);
+  const store = new SqliteStore({ file });
+  await store.migrate();
+  await store.close();
+  return (c) =>
+    withSqlite(file, (db) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${c.sql}`).all(bindNamed(c.params)) as { detail: string }[])
+        .map((r) => r.detail)
+        .join('\n'),
+    );
+}
 const byLatency: CallsQuery = {
   project_id: 'acme/demo',
   sort_by: sort([{ field: 'summary.weave.latency_ms', direction: 'desc' }]),
@@ -31,51 +47,33 @@ const byUser: CallsQuery = {
 };
 
 test('SQLite: latency sort walks calls_by_latency; equality looks ids up; the project count reads call_counts', async (t) => {
-  const file = tempSqliteFile(t);
-  const store = new SqliteStore({ file });
-  await store.migrate();
-  await store.close();
-  withSqlite(file, (db) => {
-    const plan = (c: { sql: string; params: unknown[] }): string =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${c.sql}`).all(bindNamed(c.params)) as { detail: string }[])
-        .map((r) => r.detail)
-        .join('\n');
-    const sorted = plan(compileCallsSelect(byLatency, sqliteDialect, INDEXED));
-    assert.match(sorted, /USING INDEX calls_by_latency/);
-    assert.doesNotMatch(sorted, /TEMP B-TREE/);
-    const eq = plan(compileCallsSelect(byUser, sqliteDialect, INDEXED));
-    assert.match(eq, /SEARCH c USING INDEX sqlite_autoindex_calls_1 \(project_id=\? AND id=\?\)/);
-    assert.match(eq, /SEARCH v USING PRIMARY KEY \(project_id=\? AND path=\? AND value=\?\)/);
-    const eqCount = plan(compileCallsCount({ project_id: 'acme/demo', where: byUser.where }, sqliteDialect, INDEXED));
-    assert.match(eqCount, /SEARCH c USING INDEX sqlite_autoindex_calls_1 \(project_id=\? AND id=\?\)/);
-    const counted = plan(compileCallsCount({ project_id: 'acme/demo' }, sqliteDialect, INDEXED));
-    assert.match(counted, /call_counts/);
-    assert.doesNotMatch(counted, /SCAN c\b|calls AS c|TABLE calls/);
-  });
+  const plan = await sqlitePlanner(t);
+  const sorted = plan(compileCallsSelect(byLatency, sqliteDialect, INDEXED));
+  assert.match(sorted, /USING INDEX calls_by_latency/);
+  assert.doesNotMatch(sorted, /TEMP B-TREE/);
+  const eq = plan(compileCallsSelect(byUser, sqliteDialect, INDEXED));
+  assert.match(eq, /SEARCH c USING INDEX sqlite_autoindex_calls_1 \(project_id=\? AND id=\?\)/);
+  assert.match(eq, /SEARCH v USING PRIMARY KEY \(project_id=\? AND path=\? AND value=\?\)/);
+  const eqCount = plan(compileCallsCount({ project_id: 'acme/demo', where: byUser.where }, sqliteDialect, INDEXED));
+  assert.match(eqCount, /SEARCH c USING INDEX sqlite_autoindex_calls_1 \(project_id=\? AND id=\?\)/);
+  const counted = plan(compileCallsCount({ project_id: 'acme/demo' }, sqliteDialect, INDEXED));
+  assert.match(counted, /call_counts/);
+  assert.doesNotMatch(counted, /SCAN c\b|calls AS c|TABLE calls/);
 });
 
 test('SQLite: $contains looks its candidates up by rowid, the tail by calls_by_change (migration 017)', async (t) => {
-  const file = tempSqliteFile(t);
-  const store = new SqliteStore({ file });
-  await store.migrate();
-  await store.close();
-  withSqlite(file, (db) => {
-    const plan = (c: { sql: string; params: unknown[] }): string =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${c.sql}`).all(bindNamed(c.params)) as { detail: string }[])
-        .map((r) => r.detail)
-        .join('\n');
-    const contains = where({ $contains: { input: { $getField: 'inputs.user_id' }, substr: { $literal: 'r-4374' } } });
-    const q = { ...byUser, where: contains };
-    for (const compiled of [
-      compileCallsSelect(q, sqliteDialect, { values: true, text: true }),
-      compileCallsCount({ project_id: q.project_id, where: contains }, sqliteDialect, { values: true, text: true }),
-    ]) {
-      const p = plan(compiled);
-      assert.match(p, /SEARCH c USING INTEGER PRIMARY KEY \(rowid=\?\)/);
-      assert.match(p, /SCAN call_text_fts VIRTUAL TABLE/);
-      assert.match(p, /SEARCH t USING COVERING INDEX calls_by_change \(project_id=\? AND change_seq>\?\)/);
-    }
-  });
+  const plan = await sqlitePlanner(t);
+  const contains = where({ $contains: { input: { $getField: 'inputs.user_id' }, substr: { $literal: 'r-4374' } } });
+  const q = { ...byUser, where: contains };
+  for (const compiled of [
+    compileCallsSelect(q, sqliteDialect, { values: true, text: true }),
+    compileCallsCount({ project_id: q.project_id, where: contains }, sqliteDialect, { values: true, text: true }),
+  ]) {
+    const p = plan(compiled);
+    assert.match(p, /SEARCH c USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+    assert.match(p, /SCAN call_text_fts VIRTUAL TABLE/);
+    assert.match(p, /SEARCH t USING COVERING INDEX calls_by_change \(project_id=\? AND change_seq>\?\)/);
+  }
 });
 
 test('PostgreSQL: latency sort walks calls_by_latency without a sort', async (t) => {
