@@ -63,11 +63,9 @@ function filterConditions(filter: CallsFilter, d: SqlDialect, p: SqlParams): str
 
 /** The WHERE clause of a calls query (project scope, visibility, filter, expression, time range). */
 export function callsWhere(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: IndexState = false): string {
-  const visible = narrowsById(q, d, indexed)
-    ? `${d.unindexed('c.started_at')} IS NOT NULL AND c.deleted_at IS NULL`
-    : VISIBLE;
-  const byRowid =
-    narrowsById(q, d, indexed) && compilerFor(q, d, new SqlParams(d), indexed).narrowsByTextIndexOnly(q.where!);
+  const narrowed = narrowsById(q, d, indexed);
+  const visible = narrowed ? `${d.unindexed('c.started_at')} IS NOT NULL AND c.deleted_at IS NULL` : VISIBLE;
+  const byRowid = narrowed && compilerFor(q, d, new SqlParams(d), indexed).narrowsByTextIndexOnly(q.where!);
   const conditions = [`${byRowid ? d.unindexed('c.project_id') : 'c.project_id'} = ${p.add(q.project_id)}`, visible];
   if (q.filter) conditions.push(...filterConditions(q.filter, d, p));
   if (q.where) conditions.push(compilerFor(q, d, p, indexed).condition(q.where));
