@@ -13,11 +13,6 @@ export interface TextIndexDialect {
   d: SqlDialect;
   /** Statement that serialises indexers of several nodes for the transaction, or null (SQLite: one writer). */
   lock: string | null;
-  /**
-   * SQL for a bound below which every `change_seq` belongs to a finished write, where writes can
-   * commit out of `change_seq` order (PostgreSQL: the snapshot's xmin; sql-dialect.ts changeHorizon).
-   */
-  horizon: string | null;
   /** Writes (or replaces) the index entry of each call `c` matching `where`. */
   upsertText(where: string): string;
 }
@@ -40,7 +35,6 @@ export const SQLITE_TEXT_INDEX = (d: SqlDialect): TextIndexDialect => {
   return {
     d,
     lock: null,
-    horizon: null,
     upsertText: (where) => `WITH r AS MATERIALIZED (
         SELECT c.rowid AS k, c.inputs AS i, c.output AS o, ${rendered('inputs')} AS ri, ${rendered('output')} AS ro
         FROM calls c WHERE ${where})
@@ -53,7 +47,6 @@ export const SQLITE_TEXT_INDEX = (d: SqlDialect): TextIndexDialect => {
 export const POSTGRES_TEXT_INDEX = (d: SqlDialect): TextIndexDialect => ({
   d,
   lock: `SELECT pg_advisory_xact_lock(${TEXT_INDEX_LOCK_KEY})`,
-  horizon: 'pg_snapshot_xmin(pg_current_snapshot())::text::bigint',
   upsertText: (where) => `INSERT INTO call_texts (project_id, id, text)
     SELECT c.project_id, c.id, heddle_call_text(c.inputs) || E'\\n' || heddle_call_text(c.output) FROM calls c WHERE ${where}
     ON CONFLICT (project_id, id) DO UPDATE SET text = excluded.text`,
@@ -104,7 +97,9 @@ export class SqlCallTextIndex implements CallTextIndex {
 
   async step(maxCalls = this.stepCalls): Promise<CallTextStep> {
     const sql = this.#sql;
-    const { lock, horizon, upsertText } = this.dialect;
+    const { lock, upsertText } = this.dialect;
+    // where writes commit out of change_seq order (PostgreSQL), a step passes only finished ones
+    const horizon = this.dialect.d.changeHorizon ?? null;
     const last = this.#last;
     // an idle store answers from a read: no write transaction (on SQLite, no turn of the writer)
     if ((await this.tx.read(waitingProjects(sql, frag``))).length === 0) return { calls: 0, project: null };
