@@ -143,13 +143,23 @@ export function histogramPercentile(bins: ReadonlyMap<number, number>, p: number
   return a + (at(hi) - a) * (rank - lo);
 }
 
+/** One stats row of a delta with its histogram counts by bin; `key` orders the upserts. */
+interface DeltaRow {
+  key: string;
+  sums: RollupStatsRow;
+  bins: Map<number, RollupLatencyRow>;
+}
+
 /**
  * Changes to the roll-up collected over one transaction: contributions added (sign 1) or taken
  * away (sign −1), merged per key so each roll-up row is written once.
+ *
+ * This runs for every call written (ingest's hot path): rows are found by one lookup of the
+ * (project, hour, op, status) part of the key per call and short lookups under it, and the full
+ * key strings, which only order the upserts, are built once per row of the delta.
  */
 export class RollupDelta {
-  readonly #stats = new Map<string, RollupStatsRow>();
-  readonly #latency = new Map<string, RollupLatencyRow>();
+  readonly #groups = new Map<string, Map<string, DeltaRow>>();
 
   /** Adds (sign 1) or subtracts (sign −1) what `row` contributes; a row not started or deleted adds nothing. */
   add(projectId: string, row: RollupSource, sign: 1 | -1): void {
@@ -158,29 +168,27 @@ export class RollupDelta {
     const opName = row.op_name ?? '';
     const status = rollupStatus(row);
     const latency = rollupLatency(row);
-    const bin = latency === null ? 0 : latencyBin(latency);
-    const error = row.exception != null ? sign : 0;
-    // keys built once per call and scope: this runs for every call written (ingest's hot path)
     const prefix = `${projectId}\u0000${hour}\u0000${opName}\u0000${status}\u0000`;
+    const group = this.#groups.get(prefix) ?? this.#group(prefix);
+    const error = row.exception != null ? sign : 0;
+    const bin = latency === null ? 0 : latencyBin(latency);
     const callRow = (scope: number, model: string): RollupStatsRow => {
-      const key = `${prefix}${scope}\u0000${model}`;
-      let s = this.#stats.get(key);
-      if (!s) {
-        s = { project_id: projectId, hour, op_name: opName, status, scope, model, ...emptySums() };
-        this.#stats.set(key, s);
+      const scoped = `${scope}\u0000${model}`;
+      let r = group.get(scoped);
+      if (!r) {
+        const sums = { project_id: projectId, hour, op_name: opName, status, scope, model, ...emptySums() };
+        group.set(scoped, (r = { key: prefix + scoped, sums, bins: new Map() }));
       }
+      const s = r.sums;
       s.calls += sign;
       s.errors += error;
       if (latency !== null) {
         s.latency_count += sign;
         s.latency_sum += sign * latency;
         if (latency !== 0) s.latency_nonzero += sign;
-        const binKey = `${key}\u0000${bin}`;
-        let b = this.#latency.get(binKey);
-        if (!b) {
-          b = { project_id: projectId, hour, op_name: opName, status, scope, model, bin, calls: 0 };
-          this.#latency.set(binKey, b);
-        }
+        let b = r.bins.get(bin);
+        if (!b)
+          r.bins.set(bin, (b = { project_id: projectId, hour, op_name: opName, status, scope, model, bin, calls: 0 }));
         b.calls += sign;
       }
       return s;
@@ -203,17 +211,30 @@ export class RollupDelta {
 
   /** The merged stats rows that change something, in key order (one lock order for every writer). */
   statsRows(): RollupStatsRow[] {
-    const out = [...this.#stats.entries()].filter(([, r]) => SUM_COLUMNS.some((c) => r[c] !== 0));
+    const out: [string, RollupStatsRow][] = [];
+    for (const r of this.#rows()) if (SUM_COLUMNS.some((c) => r.sums[c] !== 0)) out.push([r.key, r.sums]);
     return out.sort((a, b) => compare(a[0], b[0])).map(([, r]) => r);
   }
 
   latencyRows(): RollupLatencyRow[] {
-    const out = [...this.#latency.entries()].filter(([, r]) => r.calls !== 0);
+    const out: [string, RollupLatencyRow][] = [];
+    for (const r of this.#rows())
+      for (const [bin, b] of r.bins) if (b.calls !== 0) out.push([`${r.key}\u0000${bin}`, b]);
     return out.sort((a, b) => compare(a[0], b[0])).map(([, r]) => r);
   }
 
   get empty(): boolean {
     return this.statsRows().length === 0 && this.latencyRows().length === 0;
+  }
+
+  #group(prefix: string): Map<string, DeltaRow> {
+    const group = new Map<string, DeltaRow>();
+    this.#groups.set(prefix, group);
+    return group;
+  }
+
+  *#rows(): Iterable<DeltaRow> {
+    for (const group of this.#groups.values()) yield* group.values();
   }
 }
 
