@@ -102,33 +102,61 @@ const START_VALUES = 17;
 export function writeCallParts(db: Database.Database, rows: CallPartRow[]): void {
   const statements = [writerStatement(db, START_SQL), writerStatement(db, END_SQL), writerStatement(db, UPDATE_SQL)];
   const changeSeq = writerStatement(db, NEXT_CHANGE_SQL).pluck().get() as number;
-  // the roll-up reads each call once before the batch's writes and follows its parts
+  const endOf = endsFollowingStarts(rows);
+  // the roll-up reads each call once before the write changes it and follows its parts
   // (rollup-writes.ts); the counters look at the same working copy before each start
   const rollup = new RolledUpCalls(db);
-  rollup.load(rows.map((row) => [row[1] as string, row[2] as string]));
+  rollup.load(endOf.notStartedFirst);
   const counting = new CallCounting(db);
-  for (const row of rows) follow(rollup, counting, row);
-  const endOf = endsFollowingStarts(rows);
   rows.forEach((row, i) => {
     const kind = row[0] as number;
+    if (endOf.skip.has(i) || kind !== START) follow(rollup, counting, row);
     if (endOf.skip.has(i)) return;
     if (kind !== START) {
       statements[kind]!.run([...row.slice(1), changeSeq]);
       return;
     }
     const end = endOf.pairs.get(i);
-    if (end === undefined) statements[START]!.run([...row.slice(1, START_VALUES), changeSeq]);
+    if (end === undefined) writeStart(db, rollup, START_SQL, [...row.slice(1, START_VALUES), changeSeq]);
     else {
       const ended = end[3] as number;
       const span = ended - (row[10] as number);
       // floor((ended - started) / 1 ms) exactly as calls-latency.ts computes it in SQL
       const latency = (span - (((span % 1000) + 1000) % 1000)) / 1000;
-      writerStatement(db, START_END_SQL).run([...row.slice(1, START_VALUES), ...end.slice(3), latency, changeSeq]);
+      writeStart(db, rollup, START_END_SQL, [...row.slice(1, START_VALUES), ...end.slice(3), latency, changeSeq]);
     }
+    follow(rollup, counting, row);
     writeInputValues(db, row[1] as string, row[2] as string, row[START_VALUES] as string[]);
   });
   deferSums(db, rollup, counting);
 }
+
+/**
+ * The insert of a start (`values` bound to `upsert`, project and id first). The first part of a
+ * call in a write is inserted as a new row; only when a row is stored already is it read for the
+ * roll-up (the insert changed nothing) and then upserted.
+ */
+function writeStart(db: Database.Database, rollup: RolledUpCalls, upsert: string, values: unknown[]): void {
+  const projectId = values[0] as string;
+  const id = values[1] as string;
+  if (!rollup.has(projectId, id)) {
+    if (writerStatement(db, insertOnly(upsert)).run(values).changes === 1) {
+      rollup.inserted(projectId, id);
+      return;
+    }
+    rollup.read(projectId, id);
+  }
+  writerStatement(db, upsert).run(values);
+}
+
+/** An upsert's insert alone: `ON CONFLICT (project_id, id) DO NOTHING` instead of its update. */
+const insertOnly = (upsert: string): string => INSERT_ONLY.get(upsert)!;
+const INSERT_ONLY = new Map(
+  [START_SQL, START_END_SQL].map((sql) => [
+    sql,
+    `${sql.slice(0, sql.indexOf(' ON CONFLICT'))} ON CONFLICT (project_id, id) DO NOTHING`,
+  ]),
+);
 
 /**
  * The roll-up and counter changes of a run of call writes in one group, added up and written once
@@ -175,15 +203,26 @@ function follow(rollup: RolledUpCalls, counting: CallCounting, row: CallPartRow)
  * Pairs each start with the first end of the same call after it in the batch (unless another start
  * of that call comes between): writing the end together with the start gives the same row as
  * writing them in order, since nothing between them changes the end's columns (docs/spec/calls.md §3).
+ * Also lists the calls whose first part in the batch is not a start (the roll-up reads them first).
  */
-function endsFollowingStarts(rows: CallPartRow[]): { pairs: Map<number, CallPartRow>; skip: Set<number> } {
+function endsFollowingStarts(rows: CallPartRow[]): {
+  pairs: Map<number, CallPartRow>;
+  skip: Set<number>;
+  notStartedFirst: [projectId: string, id: string][];
+} {
   const pairs = new Map<number, CallPartRow>();
   const skip = new Set<number>();
   const open = new Map<string, number>();
+  const seen = new Set<string>();
+  const notStartedFirst: [string, string][] = [];
   rows.forEach((row, i) => {
     const kind = row[0] as number;
-    if (kind === UPDATE) return;
     const key = `${row[1] as string}\u0000${row[2] as string}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      if (kind !== START) notStartedFirst.push([row[1] as string, row[2] as string]);
+    }
+    if (kind === UPDATE) return;
     if (kind === START) open.set(key, i);
     else {
       const start = open.get(key);
@@ -193,7 +232,7 @@ function endsFollowingStarts(rows: CallPartRow[]): { pairs: Map<number, CallPart
       open.delete(key);
     }
   });
-  return { pairs, skip };
+  return { pairs, skip, notStartedFirst };
 }
 
 /** Indexes a start's input leaves (`[path, value, …]`, src/domain/input-values.ts) in `call_values`. */

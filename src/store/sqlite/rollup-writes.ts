@@ -63,14 +63,17 @@ type WorkingCall = { projectId: string; before: RollupSourceRow | undefined; aft
 
 /**
  * The calls one write changes, for the roll-up: each call's columns are read once, before its first
- * part (all of a write's calls in one statement per project, `load`), and the parts are applied to
- * that copy by the rules of the statements in call-writes.ts (a start sets `op_name` and
- * `started_at`, an end `ended_at`, `exception` and `summary`, a rename nothing the roll-up reads), so
- * no read follows the write. The contract test (test/store/contract/call-rollups.test.ts) compares
- * the result with a scan of the stored rows.
+ * part, and the parts are applied to that copy by the rules of the statements in call-writes.ts (a
+ * start sets `op_name` and `started_at`, an end `ended_at`, `exception` and `summary`, a rename
+ * nothing the roll-up reads), so no read follows the write. Calls whose first part is not a start
+ * are read in one statement per project (`load`); a call whose first part is a start is first
+ * inserted as a new row, and only read (`read`) when that insert finds a stored one: a batch of
+ * new calls, the common ingest, reads nothing. The contract test
+ * (test/store/contract/call-rollups.test.ts) compares the result with a scan of the stored rows.
  */
 export class RolledUpCalls {
-  readonly #calls = new Map<string, WorkingCall>();
+  /** Working calls by project, then id. */
+  readonly #calls = new Map<string, Map<string, WorkingCall>>();
 
   constructor(private readonly db: Database.Database) {}
 
@@ -78,8 +81,8 @@ export class RolledUpCalls {
   load(keys: Iterable<[projectId: string, id: string]>): void {
     const byProject = new Map<string, string[]>();
     for (const [projectId, id] of keys) {
-      if (this.#calls.has(callKey(projectId, id))) continue;
-      this.#calls.set(callKey(projectId, id), { projectId, before: undefined, after: { ...EMPTY } });
+      if (this.has(projectId, id)) continue;
+      this.#set(projectId, id, undefined);
       let ids = byProject.get(projectId);
       if (!ids) byProject.set(projectId, (ids = []));
       ids.push(id);
@@ -88,9 +91,24 @@ export class RolledUpCalls {
     for (const [projectId, ids] of byProject) {
       for (const row of read.all(projectId, JSON.stringify(ids)) as (RollupSourceRow & { id: string })[]) {
         const { id, ...before } = row;
-        this.#calls.set(callKey(projectId, id), { projectId, before, after: { ...before } });
+        this.#set(projectId, id, before);
       }
     }
+  }
+
+  /** Whether the call has a working copy (it was loaded or has had a part applied). */
+  has(projectId: string, id: string): boolean {
+    return this.#calls.get(projectId)?.has(id) ?? false;
+  }
+
+  /** A call this write inserted: nothing was stored before it. */
+  inserted(projectId: string, id: string): void {
+    this.#set(projectId, id, undefined);
+  }
+
+  /** Reads one call's stored columns (before any part of this write changes the row). */
+  read(projectId: string, id: string): void {
+    this.#set(projectId, id, rollupSource(this.db, projectId, id));
   }
 
   /** The working copy of a call: as stored, with the parts applied so far. */
@@ -99,13 +117,17 @@ export class RolledUpCalls {
   }
 
   #call(projectId: string, id: string): RollupSource {
-    const key = callKey(projectId, id);
-    let call = this.#calls.get(key);
-    if (!call) {
-      const before = rollupSource(this.db, projectId, id);
-      this.#calls.set(key, (call = { projectId, before, after: before ? { ...before } : { ...EMPTY } }));
-    }
-    return call.after;
+    const call = this.#calls.get(projectId)?.get(id);
+    if (call) return call.after;
+    return this.#set(projectId, id, rollupSource(this.db, projectId, id)).after;
+  }
+
+  #set(projectId: string, id: string, before: RollupSourceRow | undefined): WorkingCall {
+    let calls = this.#calls.get(projectId);
+    if (!calls) this.#calls.set(projectId, (calls = new Map()));
+    const call = { projectId, before, after: before ? { ...before } : { ...EMPTY } };
+    calls.set(id, call);
+    return call;
   }
 
   started(projectId: string, id: string, opName: string | null, startedAt: number | null): void {
@@ -128,14 +150,13 @@ export class RolledUpCalls {
 
   /** After every part is applied: adds the difference each call makes to `delta`. */
   addTo(delta: RollupDelta): void {
-    for (const { projectId, before, after } of this.#calls.values()) {
-      subtractRow(delta, projectId, before);
-      delta.add(projectId, after, 1);
-    }
+    for (const calls of this.#calls.values())
+      for (const { projectId, before, after } of calls.values()) {
+        subtractRow(delta, projectId, before);
+        delta.add(projectId, after, 1);
+      }
   }
 }
-
-const callKey = (projectId: string, id: string): string => `${projectId}\u0000${id}`;
 
 const EMPTY: RollupSource = {
   started_at: null,

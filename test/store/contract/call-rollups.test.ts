@@ -61,6 +61,44 @@ forEachAdapter('call roll-up', (store) => {
   );
 
   test(
+    'a start and its end in one write for calls stored, new, deleted or started twice in the write',
+    guard(async () => {
+      const projectId = freshProject();
+      const usage = JSON.stringify({ usage: { 'gpt-a': { prompt_tokens: 5, completion_tokens: 1 } } });
+      const at = (i: number): number => T0 + (i % 4) * HOUR + i * 1000;
+      // stored before: running, finished, deleted
+      await store().calls.write([
+        start(projectId, 'running', { started_at: at(1) }),
+        start(projectId, 'finished', { started_at: at(2), op_name: 'plain-op' }),
+        end(projectId, 'finished', { ended_at: at(2) + 9000, exception: 'boom' }),
+        start(projectId, 'deleted', { started_at: at(3) }),
+      ]);
+      await store().calls.deleteCascade(projectId, ['deleted'], T0 + 50 * HOUR);
+      // the pairs below find a stored row (the insert alone changes nothing), none, or a deleted one
+      await store().calls.write([
+        start(projectId, 'running', { started_at: at(5) + 2 * HOUR }),
+        end(projectId, 'running', { ended_at: at(5) + 2 * HOUR + 3000, summary: usage }),
+        start(projectId, 'finished', { started_at: at(6) }),
+        end(projectId, 'finished', { ended_at: at(6) + 250_000 }),
+        start(projectId, 'deleted', { started_at: at(7) }),
+        end(projectId, 'deleted', { ended_at: at(7) + 1000 }),
+        start(projectId, 'new', { started_at: at(8) }),
+        end(projectId, 'new', { ended_at: at(8) + 17_000, summary: usage }),
+        start(projectId, 'twice', { started_at: at(9) }),
+        start(projectId, 'twice', { started_at: at(10) + HOUR, op_name: 'plain-op' }),
+        end(projectId, 'twice', { ended_at: at(10) + HOUR + 4000 }),
+        end(projectId, 'late', { ended_at: at(11) + 5000 }),
+        start(projectId, 'late', { started_at: at(11) }),
+      ]);
+      assert.ok((await compareAll(store(), projectId)) > 0);
+      const count = await store().calls.count({ project_id: projectId });
+      const scanned = await store().calls.count({ project_id: projectId, started_from: 0 });
+      assert.equal(Number(count.count), 5);
+      assert.equal(Number(scanned.count), 5);
+    }),
+  );
+
+  test(
     'a failing write and a deletion among writes committed together leave the roll-up exact',
     guard(async () => {
       const projectId = freshProject();
