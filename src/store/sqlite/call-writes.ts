@@ -212,25 +212,23 @@ function endsFollowingStarts(rows: CallPartRow[]): {
 } {
   const pairs = new Map<number, CallPartRow>();
   const skip = new Set<number>();
-  const open = new Map<string, number>();
-  const seen = new Set<string>();
   const notStartedFirst: [string, string][] = [];
+  // by project, then id: the position of the call's start still waiting for its end, −1 for none
+  const open = new Map<string, Map<string, number>>();
   rows.forEach((row, i) => {
     const kind = row[0] as number;
-    const key = `${row[1] as string}\u0000${row[2] as string}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      if (kind !== START) notStartedFirst.push([row[1] as string, row[2] as string]);
-    }
-    if (kind === UPDATE) return;
-    if (kind === START) open.set(key, i);
-    else {
-      const start = open.get(key);
-      if (start === undefined) return;
+    const projectId = row[1] as string;
+    const id = row[2] as string;
+    let calls = open.get(projectId);
+    if (!calls) open.set(projectId, (calls = new Map()));
+    const start = calls.get(id);
+    if (start === undefined && kind !== START) notStartedFirst.push([projectId, id]);
+    if (kind === START) calls.set(id, i);
+    else if (kind === END && start !== undefined && start >= 0) {
       pairs.set(start, row);
       skip.add(i);
-      open.delete(key);
-    }
+      calls.set(id, -1);
+    } else if (start === undefined) calls.set(id, -1);
   });
   return { pairs, skip, notStartedFirst };
 }
