@@ -12,8 +12,10 @@ import { pathToFileURL } from 'node:url';
  * BENCH_TREE points at another checkout (its `src/` and `bench/lib/` are imported), so the code
  * before a change can be measured in the same session, alternating:
  *   BENCH_TREE=/path/to/other-checkout npx tsx bench/writer-cpu.ts
- * BENCH_WAL_CHECKPOINT sets `wal_autocheckpoint` (0: no checkpoint during the run, so the WAL's size
- * is everything the commits wrote).
+ * The connection checkpoints as the writer thread's does (connection.ts `WRITER_WAL_AUTOCHECKPOINT`;
+ * 4,000 pages for a tree without it, what its writer thread set). BENCH_WAL_CHECKPOINT sets another
+ * `wal_autocheckpoint` (0: no checkpoint during the run, so the WAL's size is everything the commits
+ * wrote).
  */
 
 const tree = path.resolve(process.env.BENCH_TREE ?? path.join(import.meta.dirname, '..'));
@@ -28,9 +30,10 @@ async function main(): Promise<void> {
   const { SqliteStore } = await load<{
     SqliteStore: new (o: { file: string }) => { migrate(): Promise<void>; close(): Promise<void> };
   }>('src/store/sqlite/sqlite-store.ts');
-  const { openConnection } = await load<{ openConnection(f: string, s: string, r: boolean): Db }>(
-    'src/store/sqlite/connection.ts',
-  );
+  const { openConnection, WRITER_WAL_AUTOCHECKPOINT } = await load<{
+    openConnection(f: string, s: string, r: boolean): Db;
+    WRITER_WAL_AUTOCHECKPOINT?: number;
+  }>('src/store/sqlite/connection.ts');
   const { callPartRow } = await load<{ callPartRow(p: unknown): unknown[] }>('src/store/sqlite/call-writes.ts');
   const { applyWrites } = await load<{ applyWrites(db: Db, w: unknown[]): [number, boolean, unknown][] }>(
     'src/store/sqlite/group-commit.ts',
@@ -45,7 +48,8 @@ async function main(): Promise<void> {
     await store.migrate();
     await store.close();
     const db = openConnection(file, 'NORMAL', false);
-    if (checkpoint !== undefined) db.pragma(`wal_autocheckpoint = ${Number(checkpoint)}`);
+    const pages = checkpoint !== undefined ? Number(checkpoint) : (WRITER_WAL_AUTOCHECKPOINT ?? 4000);
+    db.pragma(`wal_autocheckpoint = ${pages}`);
     const ops = workload.opRefs('bench/write', 3);
     const calls = workload.makeCalls('bench/write', ops, CALLS, Date.UTC(2025, 4, 1) * 1000, 50_000);
     const writes: unknown[][] = [];
@@ -69,7 +73,9 @@ async function main(): Promise<void> {
         calls: CALLS,
         wall_ms: Math.round(wall),
         cpu_us_per_call: Math.round((cpu.user + cpu.system) / CALLS),
-        wal_kb_per_call: checkpoint === '0' ? Math.round(wal / CALLS / 100) / 10 : null,
+        cpu_user_us_per_call: Math.round(cpu.user / CALLS),
+        wal_checkpoint_pages: pages,
+        wal_kb_per_call: pages === 0 ? Math.round(wal / CALLS / 100) / 10 : null,
         load: os.loadavg()[0]!.toFixed(1),
       }),
     );

@@ -1,5 +1,5 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { openConnection } from './connection.js';
+import { openConnection, WRITER_WAL_AUTOCHECKPOINT } from './connection.js';
 import { applyWrites, type WireWrite } from './group-commit.js';
 import { connectTransactions } from './tx-writes.js';
 
@@ -22,10 +22,7 @@ export type ToWriter = { type: 'writes'; writes: WireWrite[] } | { type: 'close'
 const port = parentPort!;
 const options = workerData as WriterThreadOptions;
 const db = openConnection(options.file, options.synchronous, false);
-// A checkpoint every 4,000 WAL pages (16 MiB) instead of SQLite's 1,000: an ingest commit dirties
-// hundreds of index pages, and pages rewritten between two checkpoints are copied back once
-// (docs/query-performance.md, "Ingest cost").
-db.pragma('wal_autocheckpoint = 4000');
+db.pragma(`wal_autocheckpoint = ${WRITER_WAL_AUTOCHECKPOINT}`);
 connectTransactions(options.txPort, options.txSignal);
 let queue: WireWrite[] = [];
 let scheduled = false;
