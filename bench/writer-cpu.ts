@@ -13,9 +13,10 @@ import { pathToFileURL } from 'node:url';
  * before a change can be measured in the same session, alternating:
  *   BENCH_TREE=/path/to/other-checkout npx tsx bench/writer-cpu.ts
  * The connection checkpoints as the writer thread's does (connection.ts `WRITER_WAL_AUTOCHECKPOINT`;
- * 4,000 pages for a tree without it, what its writer thread set). BENCH_WAL_CHECKPOINT sets another
- * `wal_autocheckpoint` (0: no checkpoint during the run, so the WAL's size is everything the commits
- * wrote).
+ * 4,000 pages for a tree without it, what the writer thread set from `f6b1245` on; older trees kept
+ * SQLite's 1,000: BENCH_WAL_CHECKPOINT=1000 measures them as they ran). BENCH_WAL_CHECKPOINT sets
+ * another `wal_autocheckpoint` (0: no checkpoint during the run, so the WAL's size is everything the
+ * commits wrote).
  */
 
 const tree = path.resolve(process.env.BENCH_TREE ?? path.join(import.meta.dirname, '..'));
