@@ -22,10 +22,16 @@ export type CallKey = { project_id: string; id: string };
 /** Source columns, `summary` as JSON text (RollupDelta parses it as SQLite's text). */
 const PG_SOURCE_COLUMNS = `started_at, deleted_at, op_name, ended_at, exception, summary::text AS summary, rolled_up`;
 
-/** One project's calls: under Citus a locking read must stay on one shard, and a project is one. */
-const LOCK_SQL = `SELECT c.project_id, c.id, ${PG_SOURCE_COLUMNS.replace(/(^|, )(\w+)/g, '$1c.$2')}
-  FROM calls c WHERE c.project_id = $1::text AND c.id = ANY($2::text[])
-  ORDER BY c.id FOR UPDATE OF c`;
+/**
+ * One project's calls (under Citus a locking read must stay on one shard, and a project is one),
+ * `$2` sorted: each id is one primary-key probe, locked in the array's order. The locking subquery
+ * is never flattened into a join, so the plan cannot depend on the table's statistics: written as
+ * `c.id = ANY($2)`, a project new since the last ANALYZE looked small to the planner, which then
+ * scanned all the project's calls for every batch (docs/query-performance.md, "PostgreSQL roll-up").
+ */
+const LOCK_SQL = `SELECT c.* FROM unnest($2::text[]) AS k(id) CROSS JOIN LATERAL (
+    SELECT c.project_id, c.id, ${PG_SOURCE_COLUMNS.replace(/(^|, )(\w+)/g, '$1c.$2')}
+    FROM calls c WHERE c.project_id = $1::text AND c.id = k.id FOR UPDATE) c`;
 
 type KeyedSource = RollupSourceRow & CallKey;
 
@@ -43,7 +49,7 @@ export async function lockAndReadSources(client: pg.PoolClient, keys: readonly C
     const { rows } = await client.query<KeyedSource>({
       name: 'heddle_rollup_lock',
       text: LOCK_SQL,
-      values: [project, byProject.get(project)],
+      values: [project, byProject.get(project)!.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))],
     });
     out.push(...rows);
   }
