@@ -10,7 +10,7 @@ import {
 } from './call-merge.js';
 import { OverloadedError } from '../../errors/app-error.js';
 import { mapPgError } from './pg-support.js';
-import { rolledUpWrite } from './rollup-writes.js';
+import { rolledUpUpsert } from './rollup-writes.js';
 import { inTransaction } from './transaction.js';
 
 interface Pending {
@@ -128,8 +128,8 @@ export class CallWriter {
 
   /**
    * One transaction (retried after a deadlock, transaction.ts): the calls are locked and their
-   * roll-up columns read, the batch upserted, and the call roll-up moved by the difference
-   * (rollup-writes.ts), so the roll-up commits with the calls.
+   * roll-up columns read and the batch upserted in one statement, then the call roll-up moved by
+   * the difference in a second (rollup-writes.ts), so the roll-up commits with the calls.
    */
   async #commit(parts: CallPart[]): Promise<void> {
     const rows = mergeParts(parts);
@@ -145,11 +145,11 @@ export class CallWriter {
 
 /** The batch's upsert with the call roll-up kept in step, on a client inside a transaction. */
 async function writeRolledUp(client: pg.PoolClient, rows: MergedCall[]): Promise<void> {
-  await rolledUpWrite(client, rows, async () => (await client.query(upsertQuery(rows))).rows);
+  await rolledUpUpsert(client, rows, upsertQuery(rows));
 }
 
 /** The batch's statement: the upsert alone, or with its input leaves when it has any (call-merge.ts). */
-function upsertQuery(rows: readonly MergedCall[]): pg.QueryConfig {
+function upsertQuery(rows: readonly MergedCall[]): { name: string; text: string; values: unknown[] } {
   const calls = upsertPayload(rows);
   const values = valuesPayload(rows);
   if (values === null) return { name: 'heddle_calls_upsert', text: UPSERT_RETURNING_SQL, values: [calls] };

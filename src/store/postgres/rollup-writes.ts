@@ -1,19 +1,15 @@
 import type pg from 'pg';
 import { RollupDelta, type RollupSource } from '../../domain/call-rollup.js';
-import {
-  LATENCY_COLUMNS,
-  PG_LATENCY_UPSERT_SQL,
-  PG_STATS_UPSERT_SQL,
-  STATS_COLUMNS,
-  type RollupSourceRow,
-} from '../sql/call-rollup-sql.js';
+import { LATENCY_COLUMNS, PG_ROLLUP_UPSERT_SQL, STATS_COLUMNS, type RollupSourceRow } from '../sql/call-rollup-sql.js';
 
 /**
  * The call roll-up's share of the PostgreSQL call writes (docs/call-rollups.md), in the transaction
  * of the write. Existing rows are locked first, in the writer's lock order, so the columns read are
  * the ones the write then changes; a row another transaction inserts in between is caught by the
  * write's `inserted` flag and the transaction retried; the write returns the new columns; the merged
- * delta is added in key order.
+ * delta is added in key order. The call writer's batches take two statements (rolledUpUpsert: the
+ * locking read folded into the upsert, then one statement for both roll-up tables), other writes
+ * (tombstones) three (rolledUpWrite).
  */
 
 /** Key order of the batch: the writer's one lock order (call-merge.ts). */
@@ -90,25 +86,23 @@ function numeric<R extends RollupSource>(row: R): R {
 }
 
 /**
- * Adds a merged delta: one statement per table, rows in key order. The three roll-up statements are
- * named (prepared once per connection, as the call upsert is): planning them on every batch cost a
- * fifth of PostgreSQL batch ingest (BENCHMARKS.md, "PostgreSQL batch ingest after issue 16").
+ * Adds a merged delta in one statement (PG_ROLLUP_UPSERT_SQL: the histogram rows, then the sums),
+ * each table's rows in key order. Named, so it is planned once per connection, as the call upsert
+ * is: planning the roll-up statements on every batch cost a fifth of PostgreSQL batch ingest
+ * (BENCHMARKS.md, "PostgreSQL batch ingest after issue 16").
  */
 export async function applyRollupDelta(client: pg.PoolClient, delta: RollupDelta): Promise<void> {
   const stats = delta.statsRows();
-  if (stats.length > 0) {
-    const payload = stats.map((r) => Object.fromEntries(STATS_COLUMNS.map((c) => [c, r[c]])));
-    await client.query({ name: 'heddle_rollup_stats', text: PG_STATS_UPSERT_SQL, values: [JSON.stringify(payload)] });
-  }
   const latency = delta.latencyRows();
-  if (latency.length > 0) {
-    const payload = latency.map((r) => Object.fromEntries(LATENCY_COLUMNS.map((c) => [c, r[c]])));
-    await client.query({
-      name: 'heddle_rollup_latency',
-      text: PG_LATENCY_UPSERT_SQL,
-      values: [JSON.stringify(payload)],
-    });
-  }
+  if (stats.length === 0 && latency.length === 0) return;
+  await client.query({
+    name: 'heddle_rollup_upsert',
+    text: PG_ROLLUP_UPSERT_SQL,
+    values: [
+      JSON.stringify(stats.map((r) => STATS_COLUMNS.map((c) => r[c]))),
+      JSON.stringify(latency.map((r) => LATENCY_COLUMNS.map((c) => r[c]))),
+    ],
+  });
 }
 
 /**
@@ -126,6 +120,73 @@ export async function rolledUpWrite(
   subtractSources(delta, before);
   const written = await write();
   checkNoneAppeared(before, written);
+  addSources(delta, written);
+  await applyRollupDelta(client, delta);
+}
+
+/** The columns both sides of LOCKED_UPSERT return, `old` telling them apart. */
+const WRITTEN_COLUMNS = ['project_id', 'id', 'started_at', 'deleted_at', 'op_name', 'ended_at', 'exception', 'summary'];
+
+/**
+ * A call upsert (`write`: `INSERT … RETURNING` the roll-up's source columns and `inserted`, or
+ * `WITH written AS (INSERT … RETURNING …), … SELECT * FROM written`, using `$1`…`$n`) with the
+ * locking read of the batch's existing calls folded into the same statement: `$n+1`/`$n+2` are the
+ * batch's keys (project ids, ids) in key order. `locked` locks and reads each stored row (one
+ * primary-key probe per key, in key order) and is read to its end before the upsert begins (the
+ * one-time filter of the first branch); it is a read of the statement's snapshot where the row
+ * has not changed since, and of the newest row where it has (a locking read in READ COMMITTED),
+ * so `locked` holds each counted row's columns as the upsert then finds them. A row inserted by
+ * another transaction after the snapshot is not in `locked`; the upsert then reports it not
+ * inserted and checkNoneAppeared retries the transaction, as for two statements.
+ */
+export function lockedUpsertSql(write: string, params: number): string {
+  const key = `${params}\u0000${write}`;
+  let text = lockedSql.get(key);
+  if (text === undefined) lockedSql.set(key, (text = buildLockedUpsertSql(write, params)));
+  return text;
+}
+
+const lockedSql = new Map<string, string>();
+
+function buildLockedUpsertSql(write: string, params: number): string {
+  const keys = `unnest($${params + 1}::text[], $${params + 2}::text[]) AS k(project_id, id)`;
+  const locked = `locked AS MATERIALIZED (SELECT c.* FROM ${keys} CROSS JOIN LATERAL (
+    SELECT c.project_id, c.id, ${PG_SOURCE_COLUMNS.replace(/(^|, )(\w+)/g, '$1c.$2')}
+    FROM calls c WHERE c.project_id = k.project_id AND c.id = k.id FOR UPDATE) c)`;
+  const select = `SELECT false AS old, ${WRITTEN_COLUMNS.map((c) => `w.${c}`).join(', ')}, w.inserted, 0 AS rolled_up
+    FROM written w WHERE (SELECT count(*) FROM locked) >= 0
+  UNION ALL SELECT true, ${WRITTEN_COLUMNS.map((c) => `l.${c}`).join(', ')}, false, l.rolled_up FROM locked l`;
+  const tail = 'SELECT * FROM written';
+  const trimmed = write.trim();
+  if (trimmed.startsWith('WITH written AS (') && trimmed.endsWith(tail))
+    return `WITH ${locked},\n  ${trimmed.slice('WITH '.length, -tail.length)}${select}`;
+  if (trimmed.startsWith('INSERT ')) return `WITH ${locked},\n  written AS (${trimmed})\n${select}`;
+  throw new Error('lockedUpsertSql: the write must be an INSERT or WITH written AS (…) … SELECT * FROM written');
+}
+
+type LockedUpsertRow = RollupSource & CallKey & { old: boolean; inserted: boolean; rolled_up: number };
+
+/**
+ * The call writer's batch upsert (`query`, its text as lockedUpsertSql takes it) with the roll-up
+ * kept in step in two statements: the upsert with the locking read folded in, then the delta.
+ * `keys` are the batch's rows in key order (call-merge.ts).
+ */
+export async function rolledUpUpsert(
+  client: pg.PoolClient,
+  keys: readonly CallKey[],
+  query: { name: string; text: string; values: unknown[] },
+): Promise<void> {
+  const { rows } = await client.query<LockedUpsertRow>({
+    name: `${query.name}_locked`,
+    text: lockedUpsertSql(query.text, query.values.length),
+    values: [...query.values, keys.map((k) => k.project_id), keys.map((k) => k.id)],
+  });
+  const before: KeyedSource[] = [];
+  const written: LockedUpsertRow[] = [];
+  for (const row of rows) (row.old ? before : written).push(row as LockedUpsertRow & KeyedSource);
+  checkNoneAppeared(before, written);
+  const delta = new RollupDelta();
+  subtractSources(delta, before);
   addSources(delta, written);
   await applyRollupDelta(client, delta);
 }
