@@ -9,8 +9,8 @@ import {
   type MergedCall,
 } from './call-merge.js';
 import { OverloadedError } from '../../errors/app-error.js';
-import { mapPgError } from './pg-support.js';
-import { rolledUpUpsert } from './rollup-writes.js';
+import { diskStateOf, isRetryable, mapPgError } from './pg-support.js';
+import { isCallsExist, newCallsParams, newCallsSql, rolledUpUpsert } from './rollup-writes.js';
 import { inTransaction } from './transaction.js';
 
 interface Pending {
@@ -133,7 +133,34 @@ export class CallWriter {
    */
   async #commit(parts: CallPart[]): Promise<void> {
     const rows = mergeParts(parts);
+    // a batch whose every call carries a start is most likely new: one statement, no transaction
+    if (rows.every((row) => row.start !== null) && (await this.#writeNew(rows))) return;
     await inTransaction(this.#pool, (client) => writeRolledUp(client, rows));
+  }
+
+  /**
+   * Writes a batch of new calls and their roll-up in one statement (rollup-writes.ts newCallsSql),
+   * retried after a deadlock; false, with nothing written, when a call of the batch was stored
+   * already (the statement fails as a whole), so the caller writes it in a transaction.
+   */
+  async #writeNew(rows: MergedCall[]): Promise<boolean> {
+    const write = upsertQuery(rows);
+    const query = {
+      name: `${write.name}_new`,
+      text: newCallsSql(write.text, write.values.length),
+      values: [...write.values, ...newCallsParams(rows)],
+    };
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await this.#pool.query(query);
+        diskStateOf(this.#pool).noteCommit();
+        return true;
+      } catch (error) {
+        if (isCallsExist(error)) return false;
+        diskStateOf(this.#pool).noteFailure(error);
+        if (attempt >= 2 || !isRetryable(error)) throw error;
+      }
+    }
   }
 
   #notifyIdle(): void {

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { RollupDelta, type RollupSource } from '../../domain/call-rollup.js';
+import type { MergedCall } from './call-merge.js';
 import { LATENCY_COLUMNS, PG_ROLLUP_UPSERT_SQL, STATS_COLUMNS, type RollupSourceRow } from '../sql/call-rollup-sql.js';
 
 /**
@@ -92,17 +93,20 @@ function numeric<R extends RollupSource>(row: R): R {
  * (BENCHMARKS.md, "PostgreSQL batch ingest after issue 16").
  */
 export async function applyRollupDelta(client: pg.PoolClient, delta: RollupDelta): Promise<void> {
+  const values = rollupParams(delta);
+  if (values === null) return;
+  await client.query({ name: 'heddle_rollup_upsert', text: PG_ROLLUP_UPSERT_SQL, values });
+}
+
+/** The two array parameters of PG_ROLLUP_UPSERT_SQL (sums, histogram), or null when nothing changes. */
+function rollupParams(delta: RollupDelta): [string, string] | null {
   const stats = delta.statsRows();
   const latency = delta.latencyRows();
-  if (stats.length === 0 && latency.length === 0) return;
-  await client.query({
-    name: 'heddle_rollup_upsert',
-    text: PG_ROLLUP_UPSERT_SQL,
-    values: [
-      JSON.stringify(stats.map((r) => STATS_COLUMNS.map((c) => r[c]))),
-      JSON.stringify(latency.map((r) => LATENCY_COLUMNS.map((c) => r[c]))),
-    ],
-  });
+  if (stats.length === 0 && latency.length === 0) return null;
+  return [
+    JSON.stringify(stats.map((r) => STATS_COLUMNS.map((c) => r[c]))),
+    JSON.stringify(latency.map((r) => LATENCY_COLUMNS.map((c) => r[c]))),
+  ];
 }
 
 /**
@@ -189,4 +193,66 @@ export async function rolledUpUpsert(
   subtractSources(delta, before);
   addSources(delta, written);
   await applyRollupDelta(client, delta);
+}
+
+/**
+ * A batch of new calls in one statement, without a transaction of its own (docs/query-performance.md,
+ * "PostgreSQL roll-up"): `write` (as lockedUpsertSql takes it, `$1`…`$n`) and the roll-up upserts
+ * of `$n+1`/`$n+2`, the delta of the batch's rows as if each were inserted (newCallsDelta). Every
+ * sub-statement commits or none: when a row of the batch was stored already (its `inserted` flag
+ * false), the final SELECT fails the whole statement with CALLS_EXIST, and the caller writes the
+ * batch in a transaction instead (rolledUpUpsert). The sums and the histogram are unread
+ * data-modifying CTEs: PostgreSQL runs them after the call upsert, the histogram first (as
+ * PG_ROLLUP_UPSERT_SQL), so writers lock the roll-up rows in one order.
+ */
+export function newCallsSql(write: string, params: number): string {
+  const key = `new\u0000${params}\u0000${write}`;
+  let text = lockedSql.get(key);
+  if (text === undefined) lockedSql.set(key, (text = buildNewCallsSql(write, params)));
+  return text;
+}
+
+/** The text the final SELECT of newCallsSql casts to bigint when a row was stored already. */
+export const CALLS_EXIST = 'heddle: calls of the batch exist';
+
+function buildNewCallsSql(write: string, params: number): string {
+  const rollup = PG_ROLLUP_UPSERT_SQL.replace(/\$([12])\b/g, (_, n: string) => `$${params + Number(n)}`);
+  // PG_ROLLUP_UPSERT_SQL is `WITH sums AS (…) INSERT INTO call_rollup_latency …`
+  const sums = rollup.slice('WITH '.length, rollup.indexOf('\n  INSERT INTO call_rollup_latency'));
+  const hist = `hist AS (${rollup.slice(rollup.indexOf('INSERT INTO call_rollup_latency'))})`;
+  if (!sums.startsWith('sums AS (') || !sums.endsWith(')'))
+    throw new Error('newCallsSql: PG_ROLLUP_UPSERT_SQL is not WITH sums AS (…) INSERT …');
+  const check = `SELECT CASE WHEN bool_and(inserted) IS NOT FALSE THEN count(*)
+    ELSE ('${CALLS_EXIST}: ' || count(*) FILTER (WHERE NOT inserted))::bigint END AS calls FROM written`;
+  const tail = 'SELECT * FROM written';
+  const trimmed = write.trim();
+  if (trimmed.startsWith('WITH written AS (') && trimmed.endsWith(tail))
+    return `WITH ${trimmed.slice('WITH '.length, -tail.length).trimEnd()},\n  ${sums},\n  ${hist}\n${check}`;
+  if (trimmed.startsWith('INSERT ')) return `WITH written AS (${trimmed}),\n  ${sums},\n  ${hist}\n${check}`;
+  throw new Error('newCallsSql: the write must be an INSERT or WITH written AS (…) … SELECT * FROM written');
+}
+
+/** Whether `error` is newCallsSql's refusal of a batch with stored calls. */
+export function isCallsExist(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  return e?.code === '22P02' && typeof e.message === 'string' && e.message.includes(CALLS_EXIST);
+}
+
+/** What a batch of calls the store does not hold yet adds to the roll-up: each row as inserted. */
+export function newCallsParams(rows: readonly MergedCall[]): [string, string] {
+  const delta = new RollupDelta();
+  for (const row of rows)
+    delta.add(
+      row.project_id,
+      {
+        started_at: row.start?.started_at ?? null,
+        deleted_at: null,
+        op_name: row.start?.op_name ?? null,
+        ended_at: row.end?.ended_at ?? null,
+        exception: row.end?.exception ?? null,
+        summary: row.end?.summary ?? null,
+      },
+      1,
+    );
+  return rollupParams(delta) ?? ['[]', '[]'];
 }
