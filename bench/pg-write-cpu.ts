@@ -16,6 +16,9 @@ import { pathToFileURL } from 'node:url';
  *
  * BENCH_TREE imports another checkout's `src/` and `bench/lib/` (and its `pg`), so a tree before a
  * change can be measured in the same session, alternating. BENCH_CALLS (20000), BENCH_IN_FLIGHT (4).
+ * BENCH_SPLIT=1 sends each call's end in a later write than its start, as an SDK does for calls that
+ * outlast its flush interval: write i holds the starts of its 100 calls and the ends of write i − 5's
+ * (whose starts have committed by then, 4 writes being in flight).
  * The server: HEDDLE_TEST_POSTGRES_URL, else the test cluster (test/helpers/postgres-server.ts),
  * which does not preload pg_stat_statements; BENCHMARKS.md shows how to start one that does.
  */
@@ -23,6 +26,20 @@ import { pathToFileURL } from 'node:url';
 const tree = path.resolve(process.env.BENCH_TREE ?? path.join(import.meta.dirname, '..'));
 const CALLS = Number(process.env.BENCH_CALLS ?? 20_000);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 4);
+const SPLIT = process.env.BENCH_SPLIT === '1';
+const END_LAG = 5;
+
+/** The writes of the run: each batch's parts, or with SPLIT its starts and the ends of an earlier batch. */
+function writesOf(batches: readonly { parts: { kind: string }[] }[]): { kind: string }[][] {
+  if (!SPLIT) return batches.map((b) => b.parts);
+  const writes: { kind: string }[][] = [];
+  for (let i = 0; i < batches.length + END_LAG; i += 1) {
+    const starts = batches[i]?.parts.filter((p) => p.kind !== 'end') ?? [];
+    const ends = batches[i - END_LAG]?.parts.filter((p) => p.kind === 'end') ?? [];
+    writes.push([...starts, ...ends]);
+  }
+  return writes;
+}
 
 const load = async <T>(rel: string): Promise<T> => (await import(pathToFileURL(path.join(tree, rel)).href)) as T;
 
@@ -113,25 +130,34 @@ async function main(): Promise<void> {
         () => false,
       );
     const work = phases.buildWorkload('bench/ingest', CALLS, 100);
+    const writes = writesOf(work.batches);
     const warmup = phases.buildWorkload('bench/warmup', 2000, 100);
     await runPool(warmup.batches.length, IN_FLIGHT, (i) => store.calls.write(warmup.batches[i]!.parts));
     if (statStatements) await admin.query('SELECT pg_stat_statements_reset()');
-    const { rows: backends } = await admin.query<{ pid: number }>(
-      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
-    );
-    const ticksBefore = backends.map((b) => cpuTicks(b.pid));
+    const backendPids = async (): Promise<number[]> =>
+      (
+        await admin.query<{ pid: number }>(
+          'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+        )
+      ).rows.map((r) => r.pid);
+    const backends = await backendPids();
+    const ticksBefore = new Map(backends.map((pid) => [pid, cpuTicks(pid)]));
     timing.on = true;
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
-    await runPool(work.batches.length, IN_FLIGHT, (i) => store.calls.write(work.batches[i]!.parts));
+    await runPool(writes.length, IN_FLIGHT, (i) => store.calls.write(writes[i]!));
     const wallMs = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
     timing.on = false;
-    const backendTicks = backends.reduce((sum, b, i) => sum + cpuTicks(b.pid) - ticksBefore[i]!, 0);
+    // connections the pool opened during the run count from their start; one it closed is lost
+    const backendsAfter = await backendPids();
+    const seen = [...new Set([...backends, ...backendsAfter])];
+    const backendTicks = seen.reduce((sum, pid) => sum + cpuTicks(pid) - (ticksBefore.get(pid) ?? 0), 0);
+    const closed = backends.filter((pid) => !backendsAfter.includes(pid)).length;
     const batches = work.batches.length;
     const out: string[] = [
-      `tree ${tree}, ${work.calls} calls, ${IN_FLIGHT} writes of 100 in flight, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
-      `rate ${Math.round((work.calls / wallMs) * 1000)} calls/s; CPU µs per call: this process ${((cpu.user + cpu.system) / work.calls).toFixed(1)}, database backends ${((backendTicks * 10_000) / work.calls).toFixed(1)} (${backends.length} connections)`,
+      `tree ${tree}, ${work.calls} calls, ${IN_FLIGHT} writes of 100 in flight${SPLIT ? ', ends 5 writes after their starts' : ''}, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+      `rate ${Math.round((work.calls / wallMs) * 1000)} calls/s; CPU µs per call: this process ${((cpu.user + cpu.system) / work.calls).toFixed(1)}, database backends ${((backendTicks * 10_000) / work.calls).toFixed(1)} (${seen.length} connections${closed > 0 ? `, ${closed} closed during the run and not counted` : ''})`,
       '',
       '| Statement (client side) | per 100-call write | ms per 100 calls |',
       '|---|---:|---:|',
