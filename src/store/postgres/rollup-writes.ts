@@ -24,7 +24,8 @@ const PG_SOURCE_COLUMNS = `started_at, deleted_at, op_name, ended_at, exception,
  * `$2` sorted: each id is one primary-key probe, locked in the array's order. The locking subquery
  * is never flattened into a join, so the plan cannot depend on the table's statistics: written as
  * `c.id = ANY($2)`, a project new since the last ANALYZE looked small to the planner, which then
- * scanned all the project's calls for every batch (docs/query-performance.md, "PostgreSQL roll-up").
+ * scanned all the project's calls for every batch (docs/query-performance.md, "Where a PostgreSQL
+ * batch's time goes").
  */
 const LOCK_SQL = `SELECT c.* FROM unnest($2::text[]) AS k(id) CROSS JOIN LATERAL (
     SELECT c.project_id, c.id, ${PG_SOURCE_COLUMNS.replace(/(^|, )(\w+)/g, '$1c.$2')}
@@ -128,7 +129,7 @@ export async function rolledUpWrite(
   await applyRollupDelta(client, delta);
 }
 
-/** The columns both sides of LOCKED_UPSERT return, `old` telling them apart. */
+/** The columns both sides of lockedUpsertSql's statement return, `old` telling them apart. */
 const WRITTEN_COLUMNS = ['project_id', 'id', 'started_at', 'deleted_at', 'op_name', 'ended_at', 'exception', 'summary'];
 
 /**
@@ -197,13 +198,19 @@ export async function rolledUpUpsert(
 
 /**
  * A batch of new calls in one statement, without a transaction of its own (docs/query-performance.md,
- * "PostgreSQL roll-up"): `write` (as lockedUpsertSql takes it, `$1`…`$n`) and the roll-up upserts
- * of `$n+1`/`$n+2`, the delta of the batch's rows as if each were inserted (newCallsDelta). Every
+ * "Where a PostgreSQL batch's time goes"): `write` (as lockedUpsertSql takes it, `$1`…`$n`) and the roll-up upserts
+ * of `$n+1`/`$n+2`, the delta of the batch's rows as if each were inserted (newCallsParams). Every
  * sub-statement commits or none: when a row of the batch was stored already (its `inserted` flag
  * false), the final SELECT fails the whole statement with CALLS_EXIST, and the caller writes the
  * batch in a transaction instead (rolledUpUpsert). The sums and the histogram are unread
  * data-modifying CTEs: PostgreSQL runs them after the call upsert, the histogram first (as
- * PG_ROLLUP_UPSERT_SQL), so writers lock the roll-up rows in one order.
+ * PG_ROLLUP_UPSERT_SQL), so writers lock the roll-up rows in one order. The batch's stored hour
+ * counters (`call_counts`, which migration 016's statement trigger updates at the very end) are
+ * locked first (`$n+3`/`$n+4`), so this statement takes them before the roll-up rows, as the
+ * transaction path does (its trigger fires in its first statement): without it the two paths
+ * deadlocked under mixed traffic. The lock is an upsert that changes nothing (a row a concurrent
+ * writer committed after the statement began is locked too, which `FOR UPDATE` would skip); a
+ * counter with no row yet is inserted with 0 calls, which adds nothing to a count.
  */
 export function newCallsSql(write: string, params: number): string {
   const key = `new\u0000${params}\u0000${write}`;
@@ -222,13 +229,20 @@ function buildNewCallsSql(write: string, params: number): string {
   const hist = `hist AS (${rollup.slice(rollup.indexOf('INSERT INTO call_rollup_latency'))})`;
   if (!sums.startsWith('sums AS (') || !sums.endsWith(')'))
     throw new Error('newCallsSql: PG_ROLLUP_UPSERT_SQL is not WITH sums AS (…) INSERT …');
+  // the batch's hour counters, locked (or made) in key order before anything else (see newCallsSql)
+  const keys = `unnest($${params + 3}::text[], $${params + 4}::bigint[]) AS k(project_id, bucket)`;
+  const counters = `counters AS (INSERT INTO call_counts (project_id, bucket, calls)
+    SELECT k.project_id, k.bucket, 0 FROM ${keys}
+    ON CONFLICT (project_id, bucket) DO UPDATE SET calls = call_counts.calls RETURNING 1)`;
   const check = `SELECT CASE WHEN bool_and(inserted) IS NOT FALSE THEN count(*)
-    ELSE ('${CALLS_EXIST}: ' || count(*) FILTER (WHERE NOT inserted))::bigint END AS calls FROM written`;
+    ELSE ('${CALLS_EXIST}: ' || count(*) FILTER (WHERE NOT inserted))::bigint END AS calls
+    FROM written WHERE (SELECT count(*) FROM counters) >= 0`;
   const tail = 'SELECT * FROM written';
   const trimmed = write.trim();
   if (trimmed.startsWith('WITH written AS (') && trimmed.endsWith(tail))
-    return `WITH ${trimmed.slice('WITH '.length, -tail.length).trimEnd()},\n  ${sums},\n  ${hist}\n${check}`;
-  if (trimmed.startsWith('INSERT ')) return `WITH written AS (${trimmed}),\n  ${sums},\n  ${hist}\n${check}`;
+    return `WITH ${counters},\n  ${trimmed.slice('WITH '.length, -tail.length).trimEnd()},\n  ${sums},\n  ${hist}\n${check}`;
+  if (trimmed.startsWith('INSERT '))
+    return `WITH ${counters},\n  written AS (${trimmed}),\n  ${sums},\n  ${hist}\n${check}`;
   throw new Error('newCallsSql: the write must be an INSERT or WITH written AS (…) … SELECT * FROM written');
 }
 
@@ -238,8 +252,27 @@ export function isCallsExist(error: unknown): boolean {
   return e?.code === '22P02' && typeof e.message === 'string' && e.message.includes(CALLS_EXIST);
 }
 
-/** What a batch of calls the store does not hold yet adds to the roll-up: each row as inserted. */
-export function newCallsParams(rows: readonly MergedCall[]): [string, string] {
+/**
+ * The parameters of newCallsSql after the write's: what a batch of calls the store does not hold
+ * yet adds to the roll-up (each row as inserted), then the (project, hour) counters its calls count
+ * in, in key order, as `call_counts` keys them (`started_at / 3600000000`, truncated).
+ */
+export function newCallsParams(rows: readonly MergedCall[]): [string, string, string[], number[]] {
+  const counters = new Map<string, [string, number]>();
+  for (const row of rows) {
+    const at = row.start?.started_at;
+    if (at === undefined || at === null) continue;
+    const bucket = (at - (at % COUNT_BUCKET_US)) / COUNT_BUCKET_US;
+    counters.set(`${row.project_id}\u0000${bucket}`, [row.project_id, bucket]);
+  }
+  const keys = [...counters.values()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+  return [...rollupDelta(rows), keys.map((k) => k[0]), keys.map((k) => k[1])];
+}
+
+/** `call_counts` buckets: one hour of `started_at` in microseconds (migration 016). */
+const COUNT_BUCKET_US = 3_600_000_000;
+
+function rollupDelta(rows: readonly MergedCall[]): [string, string] {
   const delta = new RollupDelta();
   for (const row of rows)
     delta.add(
