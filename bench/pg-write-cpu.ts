@@ -18,7 +18,9 @@ import { pathToFileURL } from 'node:url';
  * change can be measured in the same session, alternating. BENCH_CALLS (20000), BENCH_IN_FLIGHT (4).
  * BENCH_SPLIT=1 sends each call's end in a later write than its start, as an SDK does for calls that
  * outlast its flush interval: write i holds the starts of its 100 calls and the ends of write i − 5's
- * (whose starts have committed by then, 4 writes being in flight).
+ * (whose starts have committed by then, 4 writes being in flight). BENCH_SPLIT=mixed splits every
+ * other batch so and sends the others whole, so both paths of the PostgreSQL writer run side by side.
+ * The run reports the deadlocks the database counted (a deadlock costs a second, then a retry).
  * The server: HEDDLE_TEST_POSTGRES_URL, else the test cluster (test/helpers/postgres-server.ts),
  * which does not preload pg_stat_statements; BENCHMARKS.md shows how to start one that does.
  */
@@ -26,17 +28,25 @@ import { pathToFileURL } from 'node:url';
 const tree = path.resolve(process.env.BENCH_TREE ?? path.join(import.meta.dirname, '..'));
 const CALLS = Number(process.env.BENCH_CALLS ?? 20_000);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 4);
-const SPLIT = process.env.BENCH_SPLIT === '1';
-const END_LAG = 5;
+const SPLIT = process.env.BENCH_SPLIT ?? '';
+if (!['', '0', '1', 'mixed'].includes(SPLIT)) throw new Error(`BENCH_SPLIT must be 1 or mixed, got ${SPLIT}`);
 
-/** The writes of the run: each batch's parts, or with SPLIT its starts and the ends of an earlier batch. */
+/**
+ * The writes of the run: each batch's parts; with BENCH_SPLIT=1 its starts and the ends of batch
+ * i − 5; with `mixed` every other batch whole and the others split so (ends of batch i − 6).
+ */
 function writesOf(batches: readonly { parts: { kind: string }[] }[]): { kind: string }[][] {
-  if (!SPLIT) return batches.map((b) => b.parts);
+  if (SPLIT !== '1' && SPLIT !== 'mixed') return batches.map((b) => b.parts);
+  const lag = SPLIT === '1' ? 5 : 6;
   const writes: { kind: string }[][] = [];
-  for (let i = 0; i < batches.length + END_LAG; i += 1) {
+  for (let i = 0; i < batches.length + lag; i += 1) {
+    if (SPLIT === 'mixed' && i % 2 === 0) {
+      if (batches[i]) writes.push(batches[i]!.parts);
+      continue;
+    }
     const starts = batches[i]?.parts.filter((p) => p.kind !== 'end') ?? [];
-    const ends = batches[i - END_LAG]?.parts.filter((p) => p.kind === 'end') ?? [];
-    writes.push([...starts, ...ends]);
+    const ends = batches[i - lag]?.parts.filter((p) => p.kind === 'end') ?? [];
+    if (starts.length + ends.length > 0) writes.push([...starts, ...ends]);
   }
   return writes;
 }
@@ -156,7 +166,7 @@ async function main(): Promise<void> {
     const closed = backends.filter((pid) => !backendsAfter.includes(pid)).length;
     const batches = work.batches.length;
     const out: string[] = [
-      `tree ${tree}, ${work.calls} calls, ${IN_FLIGHT} writes of 100 in flight${SPLIT ? ', ends 5 writes after their starts' : ''}, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+      `tree ${tree}, ${work.calls} calls, ${IN_FLIGHT} writes of 100 in flight${SPLIT === '1' ? ', ends 5 writes after their starts' : SPLIT === 'mixed' ? ', every other batch split' : ''}, load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
       `rate ${Math.round((work.calls / wallMs) * 1000)} calls/s; CPU µs per call: this process ${((cpu.user + cpu.system) / work.calls).toFixed(1)}, database backends ${((backendTicks * 10_000) / work.calls).toFixed(1)} (${seen.length} connections${closed > 0 ? `, ${closed} closed during the run and not counted` : ''})`,
       '',
       '| Statement (client side) | per 100-call write | ms per 100 calls |',
@@ -181,10 +191,17 @@ async function main(): Promise<void> {
           `| ${r.q!.replace(/\|/g, '\\|')} | ${r.calls} | ${(Number(r.total_exec_time) / batches).toFixed(3)} | ${Math.round(Number(r.shared_blks_hit) / batches)} | ${Math.round(Number(r.wal_bytes) / batches)} |`,
         );
     } else out.push('', '(pg_stat_statements is not preloaded on this server: no server-side figures)');
+    // the writers' backends report their deadlocks when they exit (shortly after the pool closes)
+    await store.close();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const deadlocks = await admin.query<{ n: string }>(
+      'SELECT deadlocks AS n FROM pg_stat_database WHERE datname = current_database()',
+    );
+    out.splice(2, 0, `deadlocks counted by the database since it was created: ${deadlocks.rows[0]!.n}`);
     process.stdout.write(`${out.join('\n')}\n`);
   } finally {
     await admin.end().catch(() => undefined);
-    await store.close();
+    await store.close().catch(() => undefined);
     await db.release();
   }
 }
