@@ -204,11 +204,12 @@ export async function rolledUpUpsert(
  * false), the final SELECT fails the whole statement with CALLS_EXIST, and the caller writes the
  * batch in a transaction instead (rolledUpUpsert). The sums and the histogram are unread
  * data-modifying CTEs: PostgreSQL runs them after the call upsert, the histogram first (as
- * PG_ROLLUP_UPSERT_SQL), so writers lock the roll-up rows in one order. The batch's stored hour
- * counters (`call_counts`, which migration 016's statement trigger updates at the very end) are
- * locked first (`$n+3`/`$n+4`), so this statement takes them before the roll-up rows, as the
- * transaction path does (its trigger fires in its first statement): without it the two paths
- * deadlocked under mixed traffic. The lock is an upsert that changes nothing (a row a concurrent
+ * PG_ROLLUP_UPSERT_SQL), so writers lock the roll-up rows in one order. The batch's hour counters
+ * (`call_counts`, which migration 016's statement trigger updates at the very end; `$n+3`/`$n+4`)
+ * are locked once the calls are written and before the roll-up rows, the order of the transaction
+ * path (calls, then its trigger in its first statement, then the roll-up in its second): with the
+ * counters taken last the two paths deadlocked under mixed traffic, with them taken first a start
+ * and an end of one call in two batches at once could. The lock is an upsert that changes nothing (a row a concurrent
  * writer committed after the statement began is locked too, which `FOR UPDATE` would skip); a
  * counter with no row yet is inserted with 0 calls, which adds nothing to a count.
  */
@@ -229,10 +230,10 @@ function buildNewCallsSql(write: string, params: number): string {
   const hist = `hist AS (${rollup.slice(rollup.indexOf('INSERT INTO call_rollup_latency'))})`;
   if (!sums.startsWith('sums AS (') || !sums.endsWith(')'))
     throw new Error('newCallsSql: PG_ROLLUP_UPSERT_SQL is not WITH sums AS (…) INSERT …');
-  // the batch's hour counters, locked (or made) in key order before anything else (see newCallsSql)
+  // the batch's hour counters, locked (or made) in key order after the calls, before the roll-up (see newCallsSql)
   const keys = `unnest($${params + 3}::text[], $${params + 4}::bigint[]) AS k(project_id, bucket)`;
   const counters = `counters AS (INSERT INTO call_counts (project_id, bucket, calls)
-    SELECT k.project_id, k.bucket, 0 FROM ${keys}
+    SELECT k.project_id, k.bucket, 0 FROM ${keys} WHERE (SELECT count(*) FROM written) >= 0
     ON CONFLICT (project_id, bucket) DO UPDATE SET calls = call_counts.calls RETURNING 1)`;
   const check = `SELECT CASE WHEN bool_and(inserted) IS NOT FALSE THEN count(*)
     ELSE ('${CALLS_EXIST}: ' || count(*) FILTER (WHERE NOT inserted))::bigint END AS calls
@@ -240,9 +241,9 @@ function buildNewCallsSql(write: string, params: number): string {
   const tail = 'SELECT * FROM written';
   const trimmed = write.trim();
   if (trimmed.startsWith('WITH written AS (') && trimmed.endsWith(tail))
-    return `WITH ${counters},\n  ${trimmed.slice('WITH '.length, -tail.length).trimEnd()},\n  ${sums},\n  ${hist}\n${check}`;
+    return `WITH ${trimmed.slice('WITH '.length, -tail.length).trimEnd()},\n  ${counters},\n  ${sums},\n  ${hist}\n${check}`;
   if (trimmed.startsWith('INSERT '))
-    return `WITH ${counters},\n  written AS (${trimmed}),\n  ${sums},\n  ${hist}\n${check}`;
+    return `WITH written AS (${trimmed}),\n  ${counters},\n  ${sums},\n  ${hist}\n${check}`;
   throw new Error('newCallsSql: the write must be an INSERT or WITH written AS (…) … SELECT * FROM written');
 }
 
