@@ -8,9 +8,10 @@ import { LATENCY_COLUMNS, PG_ROLLUP_UPSERT_SQL, STATS_COLUMNS, type RollupSource
  * of the write. Existing rows are locked first, in the writer's lock order, so the columns read are
  * the ones the write then changes; a row another transaction inserts in between is caught by the
  * write's `inserted` flag and the transaction retried; the write returns the new columns; the merged
- * delta is added in key order. The call writer's batches take two statements (rolledUpUpsert: the
- * locking read folded into the upsert, then one statement for both roll-up tables), other writes
- * (tombstones) three (rolledUpWrite).
+ * delta is added in key order. The call writer writes a batch of new calls in one statement
+ * (newCallsSql, the delta computed from the batch), other batches in two (rolledUpUpsert: the
+ * locking read folded into the upsert, then one statement for both roll-up tables); other writes
+ * (tombstones) take three (rolledUpWrite).
  */
 
 /** Key order of the batch: the writer's one lock order (call-merge.ts). */
@@ -198,20 +199,22 @@ export async function rolledUpUpsert(
 
 /**
  * A batch of new calls in one statement, without a transaction of its own (docs/query-performance.md,
- * "Where a PostgreSQL batch's time goes"): `write` (as lockedUpsertSql takes it, `$1`…`$n`) and the roll-up upserts
- * of `$n+1`/`$n+2`, the delta of the batch's rows as if each were inserted (newCallsParams). Every
- * sub-statement commits or none: when a row of the batch was stored already (its `inserted` flag
- * false), the final SELECT fails the whole statement with CALLS_EXIST, and the caller writes the
- * batch in a transaction instead (rolledUpUpsert). The sums and the histogram are unread
- * data-modifying CTEs: PostgreSQL runs them after the call upsert, the histogram first (as
- * PG_ROLLUP_UPSERT_SQL), so writers lock the roll-up rows in one order. The batch's hour counters
- * (`call_counts`, which migration 016's statement trigger updates at the very end; `$n+3`/`$n+4`)
- * are locked once the calls are written and before the roll-up rows, the order of the transaction
- * path (calls, then its trigger in its first statement, then the roll-up in its second): with the
- * counters taken last the two paths deadlocked under mixed traffic, with them taken first a start
- * and an end of one call in two batches at once could. The lock is an upsert that changes nothing (a row a concurrent
- * writer committed after the statement began is locked too, which `FOR UPDATE` would skip); a
- * counter with no row yet is inserted with 0 calls, which adds nothing to a count.
+ * "Where a PostgreSQL batch's time goes"): `write` (as lockedUpsertSql takes it, `$1`…`$n`) and the
+ * roll-up upserts of `$n+1`/`$n+2`, the delta of the batch's rows as if each were inserted
+ * (newCallsParams). Every sub-statement commits or none: when a row of the batch was stored already
+ * (its `inserted` flag false), the final SELECT fails the whole statement with CALLS_EXIST, and the
+ * caller writes the batch in a transaction instead (rolledUpUpsert).
+ *
+ * Lock order, the transaction path's: calls, hour counters, histogram, sums. The sums and the
+ * histogram are unread data-modifying CTEs, which PostgreSQL runs after the main query, the last
+ * defined first: the histogram, then the sums (as PG_ROLLUP_UPSERT_SQL). The batch's hour counters
+ * (`call_counts`, `$n+3`/`$n+4`, which migration 016's statement trigger updates at the very end)
+ * are locked before them and after the calls (the main query reads `counters`, which reads
+ * `written`), as the transaction path takes them in its first statement: with the counters taken
+ * last the two paths deadlocked under mixed traffic, with them taken first a start and an end of one
+ * call in two batches at once could. The lock is an upsert that changes nothing (it also locks a row
+ * a concurrent writer committed after the statement began, which `FOR UPDATE` would skip); a counter
+ * with no row yet is inserted with 0 calls, which adds nothing to a count.
  */
 export function newCallsSql(write: string, params: number): string {
   const key = `new\u0000${params}\u0000${write}`;
@@ -230,7 +233,7 @@ function buildNewCallsSql(write: string, params: number): string {
   const hist = `hist AS (${rollup.slice(rollup.indexOf('INSERT INTO call_rollup_latency'))})`;
   if (!sums.startsWith('sums AS (') || !sums.endsWith(')'))
     throw new Error('newCallsSql: PG_ROLLUP_UPSERT_SQL is not WITH sums AS (…) INSERT …');
-  // the batch's hour counters, locked (or made) in key order after the calls, before the roll-up (see newCallsSql)
+  // the batch's hour counters, locked (or made) in key order (see newCallsSql)
   const keys = `unnest($${params + 3}::text[], $${params + 4}::bigint[]) AS k(project_id, bucket)`;
   const counters = `counters AS (INSERT INTO call_counts (project_id, bucket, calls)
     SELECT k.project_id, k.bucket, 0 FROM ${keys} WHERE (SELECT count(*) FROM written) >= 0
