@@ -9,8 +9,8 @@ import {
   type MergedCall,
 } from './call-merge.js';
 import { OverloadedError } from '../../errors/app-error.js';
-import { mapPgError } from './pg-support.js';
-import { rolledUpWrite } from './rollup-writes.js';
+import { diskStateOf, isRetryable, mapPgError } from './pg-support.js';
+import { isCallsExist, newCallsParams, newCallsSql, rolledUpUpsert } from './rollup-writes.js';
 import { inTransaction } from './transaction.js';
 
 interface Pending {
@@ -128,12 +128,39 @@ export class CallWriter {
 
   /**
    * One transaction (retried after a deadlock, transaction.ts): the calls are locked and their
-   * roll-up columns read, the batch upserted, and the call roll-up moved by the difference
-   * (rollup-writes.ts), so the roll-up commits with the calls.
+   * roll-up columns read and the batch upserted in one statement, then the call roll-up moved by
+   * the difference in a second (rollup-writes.ts), so the roll-up commits with the calls.
    */
   async #commit(parts: CallPart[]): Promise<void> {
     const rows = mergeParts(parts);
+    // a batch whose every call carries a start is most likely new: one statement, no transaction
+    if (rows.every((row) => row.start !== null) && (await this.#writeNew(rows))) return;
     await inTransaction(this.#pool, (client) => writeRolledUp(client, rows));
+  }
+
+  /**
+   * Writes a batch of new calls and their roll-up in one statement (rollup-writes.ts newCallsSql),
+   * retried after a deadlock; false, with nothing written, when a call of the batch was stored
+   * already (the statement fails as a whole), so the caller writes it in a transaction.
+   */
+  async #writeNew(rows: MergedCall[]): Promise<boolean> {
+    const write = upsertQuery(rows);
+    const query = {
+      name: `${write.name}_new`,
+      text: newCallsSql(write.text, write.values.length),
+      values: [...write.values, ...newCallsParams(rows)],
+    };
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await this.#pool.query(query);
+        diskStateOf(this.#pool).noteCommit();
+        return true;
+      } catch (error) {
+        if (isCallsExist(error)) return false;
+        diskStateOf(this.#pool).noteFailure(error);
+        if (attempt >= 2 || !isRetryable(error)) throw error;
+      }
+    }
   }
 
   #notifyIdle(): void {
@@ -145,11 +172,11 @@ export class CallWriter {
 
 /** The batch's upsert with the call roll-up kept in step, on a client inside a transaction. */
 async function writeRolledUp(client: pg.PoolClient, rows: MergedCall[]): Promise<void> {
-  await rolledUpWrite(client, rows, async () => (await client.query(upsertQuery(rows))).rows);
+  await rolledUpUpsert(client, rows, upsertQuery(rows));
 }
 
 /** The batch's statement: the upsert alone, or with its input leaves when it has any (call-merge.ts). */
-function upsertQuery(rows: readonly MergedCall[]): pg.QueryConfig {
+function upsertQuery(rows: readonly MergedCall[]): { name: string; text: string; values: unknown[] } {
   const calls = upsertPayload(rows);
   const values = valuesPayload(rows);
   if (values === null) return { name: 'heddle_calls_upsert', text: UPSERT_RETURNING_SQL, values: [calls] };

@@ -1,19 +1,17 @@
 import type pg from 'pg';
 import { RollupDelta, type RollupSource } from '../../domain/call-rollup.js';
-import {
-  LATENCY_COLUMNS,
-  PG_LATENCY_UPSERT_SQL,
-  PG_STATS_UPSERT_SQL,
-  STATS_COLUMNS,
-  type RollupSourceRow,
-} from '../sql/call-rollup-sql.js';
+import type { MergedCall } from './call-merge.js';
+import { LATENCY_COLUMNS, PG_ROLLUP_UPSERT_SQL, STATS_COLUMNS, type RollupSourceRow } from '../sql/call-rollup-sql.js';
 
 /**
  * The call roll-up's share of the PostgreSQL call writes (docs/call-rollups.md), in the transaction
  * of the write. Existing rows are locked first, in the writer's lock order, so the columns read are
  * the ones the write then changes; a row another transaction inserts in between is caught by the
  * write's `inserted` flag and the transaction retried; the write returns the new columns; the merged
- * delta is added in key order.
+ * delta is added in key order. The call writer writes a batch of new calls in one statement
+ * (newCallsSql, the delta computed from the batch), other batches in two (rolledUpUpsert: the
+ * locking read folded into the upsert, then one statement for both roll-up tables); other writes
+ * (tombstones) take three (rolledUpWrite).
  */
 
 /** Key order of the batch: the writer's one lock order (call-merge.ts). */
@@ -22,10 +20,17 @@ export type CallKey = { project_id: string; id: string };
 /** Source columns, `summary` as JSON text (RollupDelta parses it as SQLite's text). */
 const PG_SOURCE_COLUMNS = `started_at, deleted_at, op_name, ended_at, exception, summary::text AS summary, rolled_up`;
 
-/** One project's calls: under Citus a locking read must stay on one shard, and a project is one. */
-const LOCK_SQL = `SELECT c.project_id, c.id, ${PG_SOURCE_COLUMNS.replace(/(^|, )(\w+)/g, '$1c.$2')}
-  FROM calls c WHERE c.project_id = $1::text AND c.id = ANY($2::text[])
-  ORDER BY c.id FOR UPDATE OF c`;
+/**
+ * One project's calls (under Citus a locking read must stay on one shard, and a project is one),
+ * `$2` sorted: each id is one primary-key probe, locked in the array's order. The locking subquery
+ * is never flattened into a join, so the plan cannot depend on the table's statistics: written as
+ * `c.id = ANY($2)`, a project new since the last ANALYZE looked small to the planner, which then
+ * scanned all the project's calls for every batch (docs/query-performance.md, "Where a PostgreSQL
+ * batch's time goes").
+ */
+const LOCK_SQL = `SELECT c.* FROM unnest($2::text[]) AS k(id) CROSS JOIN LATERAL (
+    SELECT c.project_id, c.id, ${PG_SOURCE_COLUMNS.replace(/(^|, )(\w+)/g, '$1c.$2')}
+    FROM calls c WHERE c.project_id = $1::text AND c.id = k.id FOR UPDATE) c`;
 
 type KeyedSource = RollupSourceRow & CallKey;
 
@@ -43,7 +48,7 @@ export async function lockAndReadSources(client: pg.PoolClient, keys: readonly C
     const { rows } = await client.query<KeyedSource>({
       name: 'heddle_rollup_lock',
       text: LOCK_SQL,
-      values: [project, byProject.get(project)],
+      values: [project, byProject.get(project)!.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))],
     });
     out.push(...rows);
   }
@@ -84,25 +89,26 @@ function numeric<R extends RollupSource>(row: R): R {
 }
 
 /**
- * Adds a merged delta: one statement per table, rows in key order. The three roll-up statements are
- * named (prepared once per connection, as the call upsert is): planning them on every batch cost a
- * fifth of PostgreSQL batch ingest (BENCHMARKS.md, "PostgreSQL batch ingest after issue 16").
+ * Adds a merged delta in one statement (PG_ROLLUP_UPSERT_SQL: the histogram rows, then the sums),
+ * each table's rows in key order. Named, so it is planned once per connection, as the call upsert
+ * is: planning the roll-up statements on every batch cost a fifth of PostgreSQL batch ingest
+ * (BENCHMARKS.md, "PostgreSQL batch ingest after issue 16").
  */
 export async function applyRollupDelta(client: pg.PoolClient, delta: RollupDelta): Promise<void> {
+  const values = rollupParams(delta);
+  if (values === null) return;
+  await client.query({ name: 'heddle_rollup_upsert', text: PG_ROLLUP_UPSERT_SQL, values });
+}
+
+/** The two array parameters of PG_ROLLUP_UPSERT_SQL (sums, histogram), or null when nothing changes. */
+function rollupParams(delta: RollupDelta): [string, string] | null {
   const stats = delta.statsRows();
-  if (stats.length > 0) {
-    const payload = stats.map((r) => Object.fromEntries(STATS_COLUMNS.map((c) => [c, r[c]])));
-    await client.query({ name: 'heddle_rollup_stats', text: PG_STATS_UPSERT_SQL, values: [JSON.stringify(payload)] });
-  }
   const latency = delta.latencyRows();
-  if (latency.length > 0) {
-    const payload = latency.map((r) => Object.fromEntries(LATENCY_COLUMNS.map((c) => [c, r[c]])));
-    await client.query({
-      name: 'heddle_rollup_latency',
-      text: PG_LATENCY_UPSERT_SQL,
-      values: [JSON.stringify(payload)],
-    });
-  }
+  if (stats.length === 0 && latency.length === 0) return null;
+  return [
+    JSON.stringify(stats.map((r) => STATS_COLUMNS.map((c) => r[c]))),
+    JSON.stringify(latency.map((r) => LATENCY_COLUMNS.map((c) => r[c]))),
+  ];
 }
 
 /**
@@ -122,4 +128,168 @@ export async function rolledUpWrite(
   checkNoneAppeared(before, written);
   addSources(delta, written);
   await applyRollupDelta(client, delta);
+}
+
+/** The columns both sides of lockedUpsertSql's statement return, `old` telling them apart. */
+const WRITTEN_COLUMNS = ['project_id', 'id', 'started_at', 'deleted_at', 'op_name', 'ended_at', 'exception', 'summary'];
+
+/**
+ * A call upsert (`write`: `INSERT … RETURNING` the roll-up's source columns and `inserted`, or
+ * `WITH written AS (INSERT … RETURNING …), … SELECT * FROM written`, using `$1`…`$n`) with the
+ * locking read of the batch's existing calls folded into the same statement: `$n+1`/`$n+2` are the
+ * batch's keys (project ids, ids) in key order. `locked` locks and reads each stored row (one
+ * primary-key probe per key, in key order) and is read to its end before the upsert begins (the
+ * one-time filter of the first branch); it is a read of the statement's snapshot where the row
+ * has not changed since, and of the newest row where it has (a locking read in READ COMMITTED),
+ * so `locked` holds each counted row's columns as the upsert then finds them. A row inserted by
+ * another transaction after the snapshot is not in `locked`; the upsert then reports it not
+ * inserted and checkNoneAppeared retries the transaction, as for two statements.
+ */
+export function lockedUpsertSql(write: string, params: number): string {
+  const key = `${params}\u0000${write}`;
+  let text = lockedSql.get(key);
+  if (text === undefined) lockedSql.set(key, (text = buildLockedUpsertSql(write, params)));
+  return text;
+}
+
+const lockedSql = new Map<string, string>();
+
+function buildLockedUpsertSql(write: string, params: number): string {
+  const keys = `unnest($${params + 1}::text[], $${params + 2}::text[]) AS k(project_id, id)`;
+  const locked = `locked AS MATERIALIZED (SELECT c.* FROM ${keys} CROSS JOIN LATERAL (
+    SELECT c.project_id, c.id, ${PG_SOURCE_COLUMNS.replace(/(^|, )(\w+)/g, '$1c.$2')}
+    FROM calls c WHERE c.project_id = k.project_id AND c.id = k.id FOR UPDATE) c)`;
+  const select = `SELECT false AS old, ${WRITTEN_COLUMNS.map((c) => `w.${c}`).join(', ')}, w.inserted, 0 AS rolled_up
+    FROM written w WHERE (SELECT count(*) FROM locked) >= 0
+  UNION ALL SELECT true, ${WRITTEN_COLUMNS.map((c) => `l.${c}`).join(', ')}, false, l.rolled_up FROM locked l`;
+  const tail = 'SELECT * FROM written';
+  const trimmed = write.trim();
+  if (trimmed.startsWith('WITH written AS (') && trimmed.endsWith(tail))
+    return `WITH ${locked},\n  ${trimmed.slice('WITH '.length, -tail.length)}${select}`;
+  if (trimmed.startsWith('INSERT ')) return `WITH ${locked},\n  written AS (${trimmed})\n${select}`;
+  throw new Error('lockedUpsertSql: the write must be an INSERT or WITH written AS (…) … SELECT * FROM written');
+}
+
+type LockedUpsertRow = RollupSource & CallKey & { old: boolean; inserted: boolean; rolled_up: number };
+
+/**
+ * The call writer's batch upsert (`query`, its text as lockedUpsertSql takes it) with the roll-up
+ * kept in step in two statements: the upsert with the locking read folded in, then the delta.
+ * `keys` are the batch's rows in key order (call-merge.ts).
+ */
+export async function rolledUpUpsert(
+  client: pg.PoolClient,
+  keys: readonly CallKey[],
+  query: { name: string; text: string; values: unknown[] },
+): Promise<void> {
+  const { rows } = await client.query<LockedUpsertRow>({
+    name: `${query.name}_locked`,
+    text: lockedUpsertSql(query.text, query.values.length),
+    values: [...query.values, keys.map((k) => k.project_id), keys.map((k) => k.id)],
+  });
+  const before: KeyedSource[] = [];
+  const written: LockedUpsertRow[] = [];
+  for (const row of rows) (row.old ? before : written).push(row as LockedUpsertRow & KeyedSource);
+  checkNoneAppeared(before, written);
+  const delta = new RollupDelta();
+  subtractSources(delta, before);
+  addSources(delta, written);
+  await applyRollupDelta(client, delta);
+}
+
+/**
+ * A batch of new calls in one statement, without a transaction of its own (docs/query-performance.md,
+ * "Where a PostgreSQL batch's time goes"): `write` (as lockedUpsertSql takes it, `$1`…`$n`) and the
+ * roll-up upserts of `$n+1`/`$n+2`, the delta of the batch's rows as if each were inserted
+ * (newCallsParams). Every sub-statement commits or none: when a row of the batch was stored already
+ * (its `inserted` flag false), the final SELECT fails the whole statement with CALLS_EXIST, and the
+ * caller writes the batch in a transaction instead (rolledUpUpsert).
+ *
+ * Lock order, the transaction path's: calls, hour counters, histogram, sums. The sums and the
+ * histogram are unread data-modifying CTEs, which PostgreSQL runs after the main query, the last
+ * defined first: the histogram, then the sums (as PG_ROLLUP_UPSERT_SQL). The batch's hour counters
+ * (`call_counts`, `$n+3`/`$n+4`, which migration 016's statement trigger updates at the very end)
+ * are locked before them and after the calls (the main query reads `counters`, which reads
+ * `written`), as the transaction path takes them in its first statement: with the counters taken
+ * last the two paths deadlocked under mixed traffic, with them taken first a start and an end of one
+ * call in two batches at once could. The lock is an upsert that changes nothing (it also locks a row
+ * a concurrent writer committed after the statement began, which `FOR UPDATE` would skip); a counter
+ * with no row yet is inserted with 0 calls, which adds nothing to a count.
+ */
+export function newCallsSql(write: string, params: number): string {
+  const key = `new\u0000${params}\u0000${write}`;
+  let text = lockedSql.get(key);
+  if (text === undefined) lockedSql.set(key, (text = buildNewCallsSql(write, params)));
+  return text;
+}
+
+/** The text the final SELECT of newCallsSql casts to bigint when a row was stored already. */
+export const CALLS_EXIST = 'heddle: calls of the batch exist';
+
+function buildNewCallsSql(write: string, params: number): string {
+  const rollup = PG_ROLLUP_UPSERT_SQL.replace(/\$([12])\b/g, (_, n: string) => `$${params + Number(n)}`);
+  // PG_ROLLUP_UPSERT_SQL is `WITH sums AS (…) INSERT INTO call_rollup_latency …`
+  const sums = rollup.slice('WITH '.length, rollup.indexOf('\n  INSERT INTO call_rollup_latency'));
+  const hist = `hist AS (${rollup.slice(rollup.indexOf('INSERT INTO call_rollup_latency'))})`;
+  if (!sums.startsWith('sums AS (') || !sums.endsWith(')'))
+    throw new Error('newCallsSql: PG_ROLLUP_UPSERT_SQL is not WITH sums AS (…) INSERT …');
+  // the batch's hour counters, locked (or made) in key order (see newCallsSql)
+  const keys = `unnest($${params + 3}::text[], $${params + 4}::bigint[]) AS k(project_id, bucket)`;
+  const counters = `counters AS (INSERT INTO call_counts (project_id, bucket, calls)
+    SELECT k.project_id, k.bucket, 0 FROM ${keys} WHERE (SELECT count(*) FROM written) >= 0
+    ON CONFLICT (project_id, bucket) DO UPDATE SET calls = call_counts.calls RETURNING 1)`;
+  const check = `SELECT CASE WHEN bool_and(inserted) IS NOT FALSE THEN count(*)
+    ELSE ('${CALLS_EXIST}: ' || count(*) FILTER (WHERE NOT inserted))::bigint END AS calls
+    FROM written WHERE (SELECT count(*) FROM counters) >= 0`;
+  const tail = 'SELECT * FROM written';
+  const trimmed = write.trim();
+  if (trimmed.startsWith('WITH written AS (') && trimmed.endsWith(tail))
+    return `WITH ${trimmed.slice('WITH '.length, -tail.length).trimEnd()},\n  ${counters},\n  ${sums},\n  ${hist}\n${check}`;
+  if (trimmed.startsWith('INSERT '))
+    return `WITH written AS (${trimmed}),\n  ${counters},\n  ${sums},\n  ${hist}\n${check}`;
+  throw new Error('newCallsSql: the write must be an INSERT or WITH written AS (…) … SELECT * FROM written');
+}
+
+/** Whether `error` is newCallsSql's refusal of a batch with stored calls. */
+export function isCallsExist(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  return e?.code === '22P02' && typeof e.message === 'string' && e.message.includes(CALLS_EXIST);
+}
+
+/**
+ * The parameters of newCallsSql after the write's: what a batch of calls the store does not hold
+ * yet adds to the roll-up (each row as inserted), then the (project, hour) counters its calls count
+ * in, in key order, as `call_counts` keys them (`started_at / 3600000000`, truncated).
+ */
+export function newCallsParams(rows: readonly MergedCall[]): [string, string, string[], number[]] {
+  const counters = new Map<string, [string, number]>();
+  for (const row of rows) {
+    const at = row.start?.started_at;
+    if (at === undefined || at === null) continue;
+    const bucket = (at - (at % COUNT_BUCKET_US)) / COUNT_BUCKET_US;
+    counters.set(`${row.project_id}\u0000${bucket}`, [row.project_id, bucket]);
+  }
+  const keys = [...counters.values()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+  return [...rollupDelta(rows), keys.map((k) => k[0]), keys.map((k) => k[1])];
+}
+
+/** `call_counts` buckets: one hour of `started_at` in microseconds (migration 016). */
+const COUNT_BUCKET_US = 3_600_000_000;
+
+function rollupDelta(rows: readonly MergedCall[]): [string, string] {
+  const delta = new RollupDelta();
+  for (const row of rows)
+    delta.add(
+      row.project_id,
+      {
+        started_at: row.start?.started_at ?? null,
+        deleted_at: null,
+        op_name: row.start?.op_name ?? null,
+        ended_at: row.end?.ended_at ?? null,
+        exception: row.end?.exception ?? null,
+        summary: row.end?.summary ?? null,
+      },
+      1,
+    );
+  return rollupParams(delta) ?? ['[]', '[]'];
 }

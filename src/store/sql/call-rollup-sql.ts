@@ -38,14 +38,21 @@ const pgType = (c: string): string =>
       ? 'double precision'
       : 'bigint';
 
-/** PostgreSQL: the same upserts for a whole delta, its rows as one JSON array parameter ($1). */
-export const PG_STATS_UPSERT_SQL = `INSERT INTO call_rollups (${STATS_COLUMNS.join(', ')})
-  SELECT ${STATS_COLUMNS.map((c) => `(e->>'${c}')::${pgType(c)}`).join(', ')} FROM jsonb_array_elements($1::jsonb) AS e
-  ON CONFLICT (${KEY_COLUMNS.join(', ')}) DO UPDATE SET ${addTo('call_rollups', SUM_COLUMNS)}`;
+/**
+ * PostgreSQL: the same upserts for a whole delta in one statement, each table's rows as a JSON
+ * array of arrays in STATS_COLUMNS / LATENCY_COLUMNS order ($1 the sums, $2 the histogram, either
+ * may be `[]`). The sums are a data-modifying CTE the main statement does not read, so PostgreSQL
+ * runs it after the histogram upsert, always: every writer locks the roll-up rows in one order.
+ */
+const fromArray = (param: string, columns: readonly string[], type: (c: string) => string): string =>
+  `SELECT ${columns.map((c, i) => `(e->>${i})::${type(c)}`).join(', ')} FROM jsonb_array_elements(${param}::jsonb) AS e`;
 
-export const PG_LATENCY_UPSERT_SQL = `INSERT INTO call_rollup_latency (${LATENCY_COLUMNS.join(', ')})
-  SELECT ${LATENCY_COLUMNS.map((c) => `(e->>'${c}')::${c === 'bin' ? 'integer' : pgType(c)}`).join(', ')}
-  FROM jsonb_array_elements($1::jsonb) AS e
+export const PG_ROLLUP_UPSERT_SQL = `WITH sums AS (
+    INSERT INTO call_rollups (${STATS_COLUMNS.join(', ')})
+    ${fromArray('$1', STATS_COLUMNS, pgType)}
+    ON CONFLICT (${KEY_COLUMNS.join(', ')}) DO UPDATE SET ${addTo('call_rollups', SUM_COLUMNS)})
+  INSERT INTO call_rollup_latency (${LATENCY_COLUMNS.join(', ')})
+  ${fromArray('$2', LATENCY_COLUMNS, (c) => (c === 'bin' ? 'integer' : pgType(c)))}
   ON CONFLICT (${KEY_COLUMNS.join(', ')}, bin) DO UPDATE SET calls = call_rollup_latency.calls + excluded.calls`;
 
 /** A row read through a store's own reader: bigints may be strings, JSON may be parsed (PostgreSQL). */

@@ -99,6 +99,34 @@ forEachAdapter('call roll-up', (store) => {
   );
 
   test(
+    'a write of starts among which some calls are stored already counts each call once',
+    guard(async () => {
+      // PostgreSQL writes a batch of starts as new calls in one statement and, when one of them is
+      // stored, writes the whole batch again as updates (rollup-writes.ts newCallsSql)
+      const projectId = freshProject();
+      const usage = JSON.stringify({
+        usage: { 'gpt-a': { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 } },
+      });
+      await store().calls.write([
+        start(projectId, 'b1', { started_at: T0 + 1000 }),
+        end(projectId, 'b1', { ended_at: T0 + 9000, summary: usage }),
+        start(projectId, 'b3', { started_at: T0 + 3000 }),
+      ]);
+      await store().calls.write([
+        start(projectId, 'b0', { started_at: T0 + HOUR }),
+        end(projectId, 'b0', { ended_at: T0 + HOUR + 4000, summary: usage }),
+        start(projectId, 'b1', { started_at: T0 + 2 * HOUR, op_name: 'weave:///acme/demo/op/other:def' }),
+        start(projectId, 'b2', { started_at: T0 + 3 * HOUR }),
+        start(projectId, 'b3', { started_at: T0 + 3000 }),
+      ]);
+      assert.ok((await compareAll(store(), projectId)) > 0);
+      const again = [start(projectId, 'b4', { started_at: T0 + 5000 }), start(projectId, 'b0', { started_at: T0 })];
+      await Promise.all([store().calls.write(again), store().calls.write(again.slice().reverse())]);
+      assert.ok((await compareAll(store(), projectId)) > 0);
+    }),
+  );
+
+  test(
     'a failing write and a deletion among writes committed together leave the roll-up exact',
     guard(async () => {
       const projectId = freshProject();
