@@ -34,7 +34,7 @@ import { ensurePostgres } from '../test/helpers/postgres-server.js';
 import { batchPhase, buildWorkload } from './lib/ingest-phases.js';
 import { LoadClient, quantile } from './lib/load.js';
 import { fmtRate, measure, mib, type PhaseResult } from './lib/measure.js';
-import { copyCalls, copyChunks, copyValues, valueChunks } from './lib/pg-copy.js';
+import { copyCalls, copyChunks } from './lib/pg-copy.js';
 import { REPO_ROOT, startHeddle, type ChildServer } from './lib/processes.js';
 import { machineInfo } from './lib/report.js';
 import { CALLS_PER_TRACE, makeCalls, opRefs, toParts, type GenCall } from './lib/workload.js';
@@ -139,9 +139,7 @@ async function seedPostgres(url: string): Promise<Seeded> {
   try {
     const seeded = await measure('seed PostgreSQL (COPY of finished rows, incl. generating)', CALLS, null, async () => {
       for (const { calls } of chunks()) {
-        const parts = toParts(calls, 'bench-user', micros);
-        await copyCalls(client, copyChunks(parts));
-        await copyValues(client, valueChunks(parts));
+        await copyCalls(client, copyChunks(toParts(calls, 'bench-user', micros)));
       }
     });
     const t0 = performance.now();

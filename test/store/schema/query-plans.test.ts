@@ -66,8 +66,8 @@ test('SQLite: $contains looks its candidates up by rowid, the tail by calls_by_c
   const contains = where({ $contains: { input: { $getField: 'inputs.user_id' }, substr: { $literal: 'r-4374' } } });
   const q = { ...byUser, where: contains };
   for (const compiled of [
-    compileCallsSelect(q, sqliteDialect, { values: true, text: true }),
-    compileCallsCount({ project_id: q.project_id, where: contains }, sqliteDialect, { values: true, text: true }),
+    compileCallsSelect(q, sqliteDialect, true),
+    compileCallsCount({ project_id: q.project_id, where: contains }, sqliteDialect, true),
   ]) {
     const p = plan(compiled);
     assert.match(p, /SEARCH c USING INTEGER PRIMARY KEY \(rowid=\?\)/);
