@@ -58,7 +58,10 @@ test('SQLite: latency sort walks calls_by_latency; equality looks ids up; the pr
     assert.match(p, /SEARCH c USING INDEX sqlite_autoindex_calls_1 \(project_id=\? AND id=\?\)/);
     assert.match(p, /SEARCH v USING PRIMARY KEY \(project_id=\? AND path=\? AND value=\?\)/);
     assert.match(p, /SEARCH t USING COVERING INDEX calls_by_change \(project_id=\? AND change_seq>\?\)/);
+    assert.match(p, /SEARCH t USING COVERING INDEX calls_by_change \(project_id=\? AND change_seq=\? AND id>\?\)/);
     assert.match(p, /SEARCH m USING INDEX sqlite_autoindex_call_text_marks_1 \(project_id=\?\)/);
+    // every call of a project without a covering mark: behind a one-row table, read first, empty when covered
+    assert.match(p, /SCAN g\nSEARCH t USING COVERING INDEX calls_by_change \(project_id=\?\)/);
     assert.doesNotMatch(p, /SCAN c\b/);
   }
   const counted = plan(compileCallsCount({ project_id: 'acme/demo' }, sqliteDialect, INDEXED));
