@@ -16,6 +16,8 @@ import { pathToFileURL } from 'node:url';
 
 const tree = path.resolve(process.env.BENCH_TREE ?? path.join(import.meta.dirname, '..'));
 const CALLS = Number(process.env.BENCH_CALLS ?? 30_000);
+/** Calls per `calls.write` of the seed (one `change_seq` each; bench/query-scale.ts writes 10,000). */
+const WRITE_CALLS = Number(process.env.BENCH_WRITE_CALLS ?? 1_000);
 
 const load = async <T>(rel: string): Promise<T> => (await import(pathToFileURL(path.join(tree, rel)).href)) as T;
 
@@ -60,6 +62,7 @@ async function main(): Promise<void> {
       JSON.stringify({
         tree,
         calls: CALLS,
+        write_calls: WRITE_CALLS,
         indexed,
         steps,
         wall_ms: Math.round(wall),
