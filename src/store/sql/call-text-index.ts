@@ -51,7 +51,7 @@ export const SQLITE_TEXT_INDEX = (d: SqlDialect): TextIndexDialect => {
     // text that is not a JSON object has no leaves (json_each would fail on text that is not JSON)
     insertValues: (where) => `WITH r AS MATERIALIZED (
         SELECT c.project_id AS p, c.id AS k, c.inputs AS i FROM calls c
-        WHERE ${where} AND json_valid(c.inputs) AND json_type(c.inputs) = 'object')
+        WHERE ${where} AND (CASE WHEN json_valid(c.inputs) THEN json_type(c.inputs) END) = 'object')
       INSERT OR IGNORE INTO call_values (project_id, path, value, call_id)
       SELECT p, 'inputs' || char(31) || e.key, e.atom, k FROM r, json_each(r.i) e
         WHERE e.type = 'text' AND length(e.atom) <= ${INDEXED_VALUE_MAX}
