@@ -155,7 +155,9 @@ async function seedPostgres(url: string): Promise<Seeded> {
     const store = new PostgresStore({ url });
     try {
       const textIndex = await indexText(store, 'postgres');
+      // what autovacuum does soon after: the indexer has just written both tables
       await client.query('VACUUM ANALYZE call_texts');
+      await client.query('VACUUM ANALYZE call_values');
       return { seed: seeded, textIndex };
     } finally {
       await store.close();
