@@ -7,7 +7,7 @@ import { PostgresStore } from '../src/store/postgres/postgres-store.js';
 import { ensurePostgres } from '../test/helpers/postgres-server.js';
 import { batchPhase, buildWorkload, type Workload } from './lib/ingest-phases.js';
 import { LoadClient, runPool } from './lib/load.js';
-import { copyCalls, copyChunks, copyValues, valueChunks } from './lib/pg-copy.js';
+import { copyCalls, copyChunks } from './lib/pg-copy.js';
 import { fmtRate, measure, type PhaseResult } from './lib/measure.js';
 import { REPO_ROOT, startHeddle, type ChildServer } from './lib/processes.js';
 import { machineInfo, phaseTable } from './lib/report.js';
@@ -99,8 +99,6 @@ async function copyPhase(dbs: Databases, work: Workload, label: string): Promise
   const url = await dbs.fresh('copy');
   const parts = work.batches.flatMap((b) => b.parts);
   const chunks = copyChunks(parts);
-  // the writers store the input leaves too (docs/query-performance.md): the raw limit copies them
-  const values = valueChunks(parts);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -110,7 +108,6 @@ async function copyPhase(dbs: Databases, work: Workload, label: string): Promise
       null,
       async () => {
         await copyCalls(client, chunks);
-        await copyValues(client, values);
       },
     );
     const stored = await countRows(url, work.project);

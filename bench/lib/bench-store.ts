@@ -29,7 +29,6 @@ export function callParts(projectId: string, id: string, i: number, t0: number):
       started_at: t0 + i,
       attributes: '{}',
       inputs: JSON.stringify({ i, text: 'x'.repeat(1000) }),
-      input_values: [],
       otel_dump: null,
       wb_user_id: 'u',
       wb_run_id: null,

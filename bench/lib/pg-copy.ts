@@ -47,7 +47,7 @@ function latencyMs(ended: unknown, started: unknown): number | null {
 
 /**
  * The finished rows of these parts (start and end merged, as calls.write stores them) as COPY text
- * chunks, and their `call_values` rows (the writers store both; docs/query-performance.md).
+ * chunks (`call_values` is the call indexer's, not the writers': docs/query-performance.md).
  */
 export function copyChunks(parts: readonly CallPart[], rowsPerChunk = 5000): Buffer[] {
   const merged = mergeParts(parts);
@@ -69,23 +69,5 @@ export function copyChunks(parts: readonly CallPart[], rowsPerChunk = 5000): Buf
 /** COPY FROM STDIN of these chunks on one connection. */
 export async function copyCalls(client: pg.Client, chunks: Buffer[]): Promise<void> {
   const sink = client.query(copyFrom(`COPY calls (${COPY_COLUMNS.join(', ')}) FROM STDIN`));
-  await pipeline(Readable.from(chunks), sink);
-}
-
-/** The `call_values` rows of these parts as one COPY text chunk (the leaves each start carries). */
-export function valueChunks(parts: readonly CallPart[]): Buffer[] {
-  const lines: string[] = [];
-  for (const row of mergeParts(parts)) {
-    const leaves = row.start?.input_values ?? [];
-    for (let i = 0; i < leaves.length; i += 2)
-      lines.push(`${[row.project_id, leaves[i], leaves[i + 1], row.id].map(copyField).join('\t')}\n`);
-  }
-  return lines.length === 0 ? [] : [Buffer.from(lines.join(''))];
-}
-
-/** COPY FROM STDIN of `call_values` chunks (valueChunks). */
-export async function copyValues(client: pg.Client, chunks: Buffer[]): Promise<void> {
-  if (chunks.length === 0) return;
-  const sink = client.query(copyFrom('COPY call_values (project_id, path, value, call_id) FROM STDIN'));
   await pipeline(Readable.from(chunks), sink);
 }

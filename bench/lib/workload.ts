@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { opDisplayName } from '../../src/domain/refs.js';
 import { formatMicros } from '../../src/domain/time.js';
 import type { CallEndPart, CallPart, CallStartPart } from '../../src/store/types.js';
-import { inputValueLeaves } from '../../src/domain/input-values.js';
 
 /**
  * Synthetic traces shaped like an LLM app instrumented with a Weave SDK: an agent root, a
@@ -280,7 +279,6 @@ export function toParts(calls: GenCall[], userId: string, toMicros: (iso: string
     started_at: toMicros(c.start.started_at),
     attributes: JSON.stringify(c.start.attributes),
     inputs: JSON.stringify(c.start.inputs),
-    input_values: inputValueLeaves(c.start.inputs),
     otel_dump: null,
     wb_user_id: userId,
     wb_run_id: null,

@@ -1,9 +1,10 @@
 /**
  * The string leaves of a call's `inputs` that the `call_values` index holds (docs/query-performance.md,
  * "Equality on an input field"): string values one and two object keys deep, up to
- * INDEXED_VALUE_MAX characters. The call writers store them from the inputs the service has already
- * parsed, so ingest parses nothing twice; the query compiler (src/store/sql/calls-expr-values.ts)
- * uses the index only for the fields and literals this function covers.
+ * INDEXED_VALUE_MAX characters. The call indexer writes them in SQL after ingest
+ * (src/store/sql/call-text-index.ts `insertValues`; test/store/contract/calls-value-index.test.ts
+ * checks that they are the leaves this function gives); the query compiler
+ * (src/store/sql/calls-expr-values.ts) uses the index only for the fields and literals it covers.
  */
 
 /** The longest string leaf indexed, in characters (code points, as SQL `length` counts). */
@@ -14,9 +15,8 @@ export const INDEXED_DEPTH = 2;
 export const PATH_SEPARATOR = '\u001f';
 
 /**
- * The leaves of `inputs` as a flat list `[path, value, path, value, …]` (a flat string array crosses
- * to the SQLite writer thread cheaply). Paths start with `inputs`; a value that is not a plain object
- * has no leaves.
+ * The leaves of `inputs` as a flat list `[path, value, path, value, …]`, the definition the
+ * indexer's SQL follows. Paths start with `inputs`; a value that is not a plain object has no leaves.
  */
 export function inputValueLeaves(inputs: unknown): string[] {
   const out: string[] = [];

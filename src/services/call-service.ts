@@ -15,7 +15,6 @@ import type { CallEndPart, CallPart, CallStartPart, TraceStore } from '../store/
 import type { Caller } from './auth-service.js';
 import type { AuditLog } from './audit-service.js';
 import { parseProjectId, type ProjectAccess } from './project-access.js';
-import { inputValueLeaves } from '../domain/input-values.js';
 
 /** Most ids one `/calls/delete` may name (docs/spec/calls.md §4.6). */
 export const MAX_DELETE_IDS = 1000;
@@ -166,7 +165,6 @@ export class CallWriteService {
       started_at: requireMicros(start.started_at, [...loc, 'started_at']),
       attributes: JSON.stringify(start.attributes),
       inputs: JSON.stringify(start.inputs),
-      input_values: inputValueLeaves(start.inputs),
       otel_dump: start.otel_dump == null ? null : JSON.stringify(start.otel_dump),
       wb_user_id: caller.userId,
       wb_run_id: start.wb_run_id ?? null,

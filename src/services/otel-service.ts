@@ -13,7 +13,6 @@ import type { CallPart, TraceStore } from '../store/types.js';
 import type { Caller } from './auth-service.js';
 import type { ObjectService } from './object-service.js';
 import type { ProjectAccess } from './project-access.js';
-import { inputValueLeaves } from '../domain/input-values.js';
 
 /** The decoded body of an export request, by content type (docs/spec/otel-service-queues.md §A.1). */
 export type OtlpBody = { encoding: 'protobuf'; bytes: Uint8Array } | { encoding: 'json'; bytes: Uint8Array };
@@ -128,7 +127,6 @@ export function otelCallParts(userId: string, projectId: string, opName: string,
       started_at: call.started_at,
       attributes: stringifyJson(call.attributes),
       inputs: stringifyJson(call.inputs),
-      input_values: inputValueLeaves(call.inputs),
       otel_dump: stringifyJson(call.otel_dump),
       wb_user_id: userId,
       wb_run_id: call.wb_run_id,

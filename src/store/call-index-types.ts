@@ -11,10 +11,11 @@ export interface CallIndexProgress {
 }
 
 /**
- * The indexes of migration 016 (`call_values`, `calls.latency_ms`, `call_counts`) for calls stored
- * before it. The call writers keep them for new writes; `backfillBatch` fills them for the calls
- * already there, in primary-key order, one short transaction per batch. Queries use them for a
- * project only once `ready` says so, so their results never depend on how far the backfill is.
+ * The counters and latency column of migration 016 (`call_counts`, `calls.latency_ms`) for calls
+ * stored before it. The call writers keep them for new writes; `backfillBatch` fills them for the
+ * calls already there, in primary-key order, one short transaction per batch. Queries use them for
+ * a project only once `ready` says so, so their results never depend on how far the backfill is.
+ * (`call_values` is filled by the call indexer, CallTextIndex, since migration 018.)
  */
 export interface CallIndexStore {
   /** Whether the indexes hold every call of the project (cached once true: it never becomes false). */

@@ -211,12 +211,6 @@ export interface CallStartPart extends CallPlacement {
   kind: 'start';
   attributes: string;
   inputs: string;
-  /**
-   * The string leaves of `inputs` for the `call_values` index, `[path, value, …]`: what
-   * src/domain/input-values.ts `inputValueLeaves` returns for the parsed inputs (the writers store
-   * them in the same transaction, so the inputs are never parsed again).
-   */
-  input_values: string[];
   otel_dump: string | null;
   wb_user_id: string;
   wb_run_id: string | null;

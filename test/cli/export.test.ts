@@ -24,7 +24,6 @@ function start(id: string, opName: string, displayName: string | null): CallPart
     started_at: Date.UTC(2025, 0, 1) * 1000 + id.charCodeAt(0),
     attributes: '{}',
     inputs: '{"q":"a, b"}',
-    input_values: ['inputs\u001fq', 'a, b'],
     otel_dump: null,
     wb_user_id: 'u',
     wb_run_id: null,

@@ -37,7 +37,6 @@ async function seed(write: (parts: CallPart[]) => Promise<void>): Promise<void> 
           started_at: T0 + i * 1000,
           attributes: '{}',
           inputs: JSON.stringify({ i, padding }),
-          input_values: [],
           otel_dump: null,
           wb_user_id: 'u',
           wb_run_id: null,

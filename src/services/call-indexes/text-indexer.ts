@@ -24,9 +24,10 @@ const LOG_EVERY_MS = 10_000;
 const DEFAULTS: TextIndexerOptions = { idleMs: 1_000, busyShare: 0.1, busyForMs: 1_000 };
 
 /**
- * The substring index's background indexer (docs/query-performance.md "Substrings"): runs on every
- * node, step after step (store.callText.step: one short transaction over one project's calls not
- * indexed yet), so ingest never writes the index itself. Under sustained ingest it still takes a
+ * The background indexer of the substring index and of `call_values` (docs/query-performance.md
+ * "Substrings", "Equality on an input field"): runs on every node, step after step
+ * (store.callText.step: one short transaction over one project's calls not indexed yet), so
+ * ingest never writes these indexes itself. Under sustained ingest it still takes a
  * bounded share of the writer, so it cannot fall behind for ever; idle, it catches up at full speed.
  * Its position is in the database (`call_text_marks`): a restart continues where it stopped, and
  * a store upgraded with calls is indexed the same way from the start, with progress in the log.

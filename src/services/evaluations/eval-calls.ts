@@ -8,7 +8,6 @@ import type { CallRow, CallsFilter, CallsQuery, TraceStore } from '../../store/t
 import type { Caller } from '../auth-service.js';
 import { MAX_DELETE_IDS } from '../call-service.js';
 import type { V2ObjectService } from '../v2-object-service.js';
-import { inputValueLeaves } from '../../domain/input-values.js';
 
 /**
  * What the call-backed evaluation APIs (docs/spec/evaluations.md §3) share: starting and ending the
@@ -84,7 +83,6 @@ export class EvalCalls {
         started_at: startedAt,
         attributes: JSON.stringify(call.attributes),
         inputs: JSON.stringify(call.inputs),
-        input_values: inputValueLeaves(call.inputs),
         otel_dump: null,
         wb_user_id: caller.userId,
         wb_run_id: null,

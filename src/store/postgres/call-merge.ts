@@ -80,38 +80,10 @@ export const UPSERT_SQL = `
     ${SET_END.join(',\n    ')},
     latency_ms = ${latencyMsSql('COALESCE(excluded.ended_at, calls.ended_at)', 'COALESCE(excluded.started_at, calls.started_at)')}`;
 
-/**
- * The `call_values` rows of the rows carrying a start, `[[project_id, path, value, call_id], …]`
- * in key order (one lock order for concurrent writers), or null when there are none.
- */
-export function valuesPayload(rows: readonly MergedCall[]): string | null {
-  const leaves: [string, string, string, string][] = [];
-  for (const row of rows) {
-    const values = row.start?.input_values;
-    if (!values) continue;
-    for (let i = 0; i < values.length; i += 2) leaves.push([row.project_id, values[i]!, values[i + 1]!, row.id]);
-  }
-  if (leaves.length === 0) return null;
-  leaves.sort((a, b) => compare(a[0], b[0]) || compare(a[1], b[1]) || compare(a[2], b[2]) || compare(a[3], b[3]));
-  return JSON.stringify(leaves);
-}
-
 /** UPSERT_SQL returning what the call roll-up reads of each written row (postgres/rollup-writes.ts). */
 export const UPSERT_RETURNING_SQL = `${UPSERT_SQL}
   RETURNING project_id, id, started_at, deleted_at, op_name, ended_at, exception, summary::text AS summary,
     (xmax = 0) AS inserted`;
-
-/**
- * UPSERT_RETURNING_SQL and, in the same statement, the batch's input leaves into `call_values`
- * (docs/query-performance.md): `$2` is valuesPayload's array. A start sent again adds its leaves;
- * stale ones stay (the exact comparison still decides, calls-expr-values.ts).
- */
-export const UPSERT_WITH_VALUES_SQL = `
-  WITH written AS (${UPSERT_RETURNING_SQL}),
-  leaves AS (INSERT INTO call_values (project_id, path, value, call_id)
-    SELECT v->>0, v->>1, v->>2, v->>3 FROM jsonb_array_elements($2::jsonb) AS v
-    ON CONFLICT DO NOTHING RETURNING 1)
-  SELECT * FROM written`;
 
 /** The JSON array parameter of UPSERT_SQL. */
 export function upsertPayload(rows: readonly MergedCall[]): string {

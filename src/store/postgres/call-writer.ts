@@ -1,13 +1,6 @@
 import type pg from 'pg';
 import type { CallPart } from '../types.js';
-import {
-  mergeParts,
-  UPSERT_RETURNING_SQL,
-  UPSERT_WITH_VALUES_SQL,
-  upsertPayload,
-  valuesPayload,
-  type MergedCall,
-} from './call-merge.js';
+import { mergeParts, UPSERT_RETURNING_SQL, upsertPayload, type MergedCall } from './call-merge.js';
 import { OverloadedError } from '../../errors/app-error.js';
 import { diskStateOf, isRetryable, mapPgError } from './pg-support.js';
 import { isCallsExist, newCallsParams, newCallsSql, rolledUpUpsert } from './rollup-writes.js';
@@ -175,10 +168,7 @@ async function writeRolledUp(client: pg.PoolClient, rows: MergedCall[]): Promise
   await rolledUpUpsert(client, rows, upsertQuery(rows));
 }
 
-/** The batch's statement: the upsert alone, or with its input leaves when it has any (call-merge.ts). */
+/** The batch's statement (call-merge.ts); `call_values` is the call indexer's (call-text-index.ts). */
 function upsertQuery(rows: readonly MergedCall[]): { name: string; text: string; values: unknown[] } {
-  const calls = upsertPayload(rows);
-  const values = valuesPayload(rows);
-  if (values === null) return { name: 'heddle_calls_upsert', text: UPSERT_RETURNING_SQL, values: [calls] };
-  return { name: 'heddle_calls_upsert_values', text: UPSERT_WITH_VALUES_SQL, values: [calls, values] };
+  return { name: 'heddle_calls_upsert', text: UPSERT_RETURNING_SQL, values: [upsertPayload(rows)] };
 }

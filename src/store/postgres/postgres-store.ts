@@ -126,8 +126,8 @@ export class PostgresStore implements TraceStore {
     // (and the indexer itself) read calls, cluster-wide, for as long as it renders texts
     this.callText = new SqlCallTextIndex(tx, POSTGRES_TEXT_INDEX(postgresDialect), 500);
     this.calls = new PostgresCallStore(this.#pool, this.#writer, reads, streamReads, async (projectId) => ({
-      values: await this.callIndexes.ready(projectId),
-      text: await this.callText.covers(projectId),
+      backfilled: await this.callIndexes.ready(projectId),
+      covered: await this.callText.covers(projectId),
     }));
     this.objects = new PostgresObjectStore(this.#pool);
     this.files = new PostgresFileStore(this.#pool, reads);

@@ -5,7 +5,6 @@ import { CALL_INDEX_LOCK_KEY } from './migrations/016-call-counts-and-latency.js
 import { frag, raw, sqlTag, type Fragment, type SqlTag } from './sql-tag.js';
 import { all, runAll, type TxRunner } from './sql-tx.js';
 import type { SqlDialect } from './sql-dialect.js';
-import { INDEXED_VALUE_MAX } from '../../domain/input-values.js';
 
 const HOUR = 3_600_000_000;
 /** How long a "not ready" answer is reused before the position is read again. */
@@ -16,39 +15,13 @@ export interface BackfillDialect {
   d: SqlDialect;
   /** Statement that takes the backfill's lock for the transaction, or null (SQLite: one writer). */
   lock: string | null;
-  /** `INSERT … call_values … SELECT` of the input leaves of the calls `c` matching `where`. */
-  insertValues(where: string): string;
 }
 
-/** SQLite: `json_each` over the stored inputs, the leaves of src/domain/input-values.ts. */
-export const SQLITE_BACKFILL = (d: SqlDialect): BackfillDialect => ({
-  d,
-  lock: null,
-  insertValues: (where) => `INSERT OR IGNORE INTO call_values (project_id, path, value, call_id)
-    SELECT c.project_id, 'inputs' || char(31) || e.key, e.atom, c.id
-      FROM calls c, json_each(c.inputs) e
-      WHERE ${where} AND json_type(c.inputs) = 'object' AND e.type = 'text' AND length(e.atom) <= ${INDEXED_VALUE_MAX}
-    UNION ALL
-    SELECT c.project_id, 'inputs' || char(31) || e.key || char(31) || f.key, f.atom, c.id
-      FROM calls c, json_each(c.inputs) e, json_each(e.value) f
-      WHERE ${where} AND json_type(c.inputs) = 'object' AND e.type = 'object' AND f.type = 'text'
-        AND length(f.atom) <= ${INDEXED_VALUE_MAX}`,
-});
+export const SQLITE_BACKFILL = (d: SqlDialect): BackfillDialect => ({ d, lock: null });
 
-/** PostgreSQL: `jsonb_each`; a non-object reads as {} so it never fails. */
 export const POSTGRES_BACKFILL = (d: SqlDialect): BackfillDialect => ({
   d,
   lock: `SELECT pg_advisory_xact_lock(${CALL_INDEX_LOCK_KEY})`,
-  insertValues: (where) => `INSERT INTO call_values (project_id, path, value, call_id)
-    SELECT c.project_id, 'inputs' || chr(31) || e.key, e.value #>> '{}', c.id
-      FROM calls c, jsonb_each(CASE WHEN jsonb_typeof(c.inputs) = 'object' THEN c.inputs ELSE '{}' END) e
-      WHERE ${where} AND jsonb_typeof(e.value) = 'string' AND length(e.value #>> '{}') <= ${INDEXED_VALUE_MAX}
-    UNION ALL
-    SELECT c.project_id, 'inputs' || chr(31) || e.key || chr(31) || f.key, f.value #>> '{}', c.id
-      FROM calls c, jsonb_each(CASE WHEN jsonb_typeof(c.inputs) = 'object' THEN c.inputs ELSE '{}' END) e,
-           jsonb_each(CASE WHEN jsonb_typeof(e.value) = 'object' THEN e.value ELSE '{}' END) f
-      WHERE ${where} AND jsonb_typeof(f.value) = 'string' AND length(f.value #>> '{}') <= ${INDEXED_VALUE_MAX}
-    ON CONFLICT DO NOTHING`,
 });
 
 interface BuildRow {
@@ -76,10 +49,11 @@ const toProgress = (r: BuildRow | undefined): CallIndexProgress =>
 const before = (a: string, b: string): boolean => Buffer.compare(Buffer.from(a), Buffer.from(b)) < 0;
 
 /**
- * The backfill of migration 016's indexes, written once over the transaction runner. Each batch is
- * one transaction over the next calls in primary-key order: their visible calls are added to
- * `call_counts`, their input leaves to `call_values`, `latency_ms` set where missing, and the cursor
- * moved past them. The counter triggers count only rows the cursor has passed, so together they
+ * The backfill of migration 016's counters and latency column, written once over the transaction
+ * runner. Each batch is one transaction over the next calls in primary-key order: their visible
+ * calls are added to `call_counts`, `latency_ms` set where missing, and the cursor moved past them.
+ * (`call_values` is not the backfill's: the call indexer fills it with the substring index,
+ * call-text-index.ts, migration 018.) The counter triggers count only rows the cursor has passed, so together they
  * count each call once (migration 016's comment says how PostgreSQL keeps writers out of a batch).
  */
 export class SqlCallIndexStore implements CallIndexStore {
@@ -122,7 +96,7 @@ export class SqlCallIndexStore implements CallIndexStore {
 
   async backfillBatch(batchCalls = this.batchCalls): Promise<CallIndexProgress> {
     const sql = this.#sql;
-    const { lock, insertValues } = this.dialect;
+    const { lock } = this.dialect;
     const progress = await this.tx.transaction(function* () {
       if (lock !== null) yield* all(sql`${raw(lock)}`);
       const [state] = yield* all<BuildRow>(sql`SELECT ${BUILD_COLUMNS} FROM call_index_builds WHERE name = 'calls'`);
@@ -138,21 +112,16 @@ export class SqlCallIndexStore implements CallIndexStore {
         yield* runAll([sql`DELETE FROM call_index_builds WHERE name = 'calls'`]);
         return { ...toProgress(state), done: true };
       }
-      // the batch's key range, as SQL over the alias `c` (the values are bound by each statement)
-      const range = (alias: string): Fragment => {
-        const lower =
-          from === null ? frag`` : frag`(${raw(alias)}project_id, ${raw(alias)}id) > (${from[0]}, ${from[1]}) AND `;
-        return frag`${lower}(${raw(alias)}project_id, ${raw(alias)}id) <= (${last.project_id}, ${last.id})`;
-      };
+      // the batch's key range (the values are bound by each statement)
+      const range = frag`${after}(project_id, id) <= (${last.project_id}, ${last.id})`;
       const visible = raw('started_at IS NOT NULL AND deleted_at IS NULL');
       yield* runAll([
         sql`INSERT INTO call_counts (project_id, bucket, calls)
-          SELECT project_id, started_at / ${raw(String(HOUR))}, COUNT(*) FROM calls WHERE ${range('')} AND ${visible}
+          SELECT project_id, started_at / ${raw(String(HOUR))}, COUNT(*) FROM calls WHERE ${range} AND ${visible}
           GROUP BY 1, 2
           ON CONFLICT (project_id, bucket) DO UPDATE SET calls = call_counts.calls + excluded.calls`,
-        statementWhere(sql, insertValues, range('c.')),
         sql`UPDATE calls SET latency_ms = ${raw(latencyMsSql('ended_at', 'started_at'))}
-          WHERE ${range('')} AND latency_ms IS NULL AND ended_at IS NOT NULL AND started_at IS NOT NULL`,
+          WHERE ${range} AND latency_ms IS NULL AND ended_at IS NOT NULL AND started_at IS NOT NULL`,
         sql`UPDATE call_index_builds SET cursor_project = ${last.project_id}, cursor_id = ${last.id},
           calls_done = calls_done + ${keys.length} WHERE name = 'calls'`,
       ]);
@@ -182,19 +151,19 @@ export function statementWhere(sql: SqlTag, statement: (where: string) => string
 
 /**
  * What the project import runs after inserting a batch of calls (project-transfer.ts `afterInsert`):
- * a dump made before migration 016 has no `latency_ms` and no `call_values` rows, so they are filled
- * from the imported rows as the backfill does (a no-op for a newer dump's rows). The project's mark of
- * the substring index (migration 017) is removed: its queries scan until the indexer is through.
+ * a dump made before migration 016 has no `latency_ms`, so it is filled from the imported rows as the
+ * backfill does (a no-op for a newer dump's rows). The project's mark of the call indexer (migration
+ * 017) is removed: the imported calls have no `change_seq`, and equalities and `$contains` scan until
+ * the indexer has written their `call_values` and texts (call-text-index.ts).
  */
 export function indexImportedCalls(dialect: BackfillDialect, projectId: string, ids: unknown[]): CompiledSql[] {
   const sql = sqlTag(dialect.d);
-  const these = (alias: string): Fragment => frag`${raw(alias)}project_id = ${projectId} AND ${raw(alias)}id IN ${ids}`;
+  const these = frag`project_id = ${projectId} AND id IN ${ids}`;
   return [
     sql`UPDATE calls SET latency_ms = ${raw(latencyMsSql('ended_at', 'started_at'))}
-      WHERE ${these('')} AND latency_ms IS NULL AND ended_at IS NOT NULL AND started_at IS NOT NULL`,
-    statementWhere(sql, dialect.insertValues, these('c.')),
-    // imported calls have no change_seq: the substring index covers the project again once it has
-    // indexed them (call-text-index.ts)
+      WHERE ${these} AND latency_ms IS NULL AND ended_at IS NOT NULL AND started_at IS NOT NULL`,
+    // imported calls have no change_seq: the indexes cover the project again once the indexer has
+    // been through them (call-text-index.ts)
     sql`DELETE FROM call_text_marks WHERE project_id = ${projectId}`,
   ];
 }

@@ -4,6 +4,7 @@ import type { CompiledSql } from './calls-select.js';
 import { frag, raw, sqlTag, type Fragment, type SqlTag } from './sql-tag.js';
 import { all, run, runAll, type TxRunner } from './sql-tx.js';
 import type { SqlDialect } from './sql-dialect.js';
+import { INDEXED_VALUE_MAX } from '../../domain/input-values.js';
 
 /** How long a "covers" answer is reused. */
 const COVERS_TTL_MS = 1_000;
@@ -15,6 +16,13 @@ export interface TextIndexDialect {
   lock: string | null;
   /** Writes (or replaces) the index entry of each call `c` matching `where`. */
   upsertText(where: string): string;
+  /**
+   * `INSERT … call_values … SELECT` of the input leaves of the calls `c` matching `where`: the
+   * string leaves one and two object keys deep, at most INDEXED_VALUE_MAX characters, path joined
+   * by U+001F (src/domain/input-values.ts `inputValueLeaves`, which test/store/contract/
+   * calls-value-index.test.ts compares them with). Leaves already there are kept.
+   */
+  insertValues(where: string): string;
 }
 
 /**
@@ -40,6 +48,16 @@ export const SQLITE_TEXT_INDEX = (d: SqlDialect): TextIndexDialect => {
         FROM calls c WHERE ${where})
       INSERT OR REPLACE INTO call_text_fts (rowid, text)
         SELECT k, ri || char(10) || ro || ${leaves('i', 'ri')} || ${leaves('o', 'ro')} FROM r`,
+    // text that is not a JSON object has no leaves (json_each would fail on text that is not JSON)
+    insertValues: (where) => `WITH r AS MATERIALIZED (
+        SELECT c.project_id AS p, c.id AS k, c.inputs AS i FROM calls c
+        WHERE ${where} AND (CASE WHEN json_valid(c.inputs) THEN json_type(c.inputs) END) = 'object')
+      INSERT OR IGNORE INTO call_values (project_id, path, value, call_id)
+      SELECT p, 'inputs' || char(31) || e.key, e.atom, k FROM r, json_each(r.i) e
+        WHERE e.type = 'text' AND length(e.atom) <= ${INDEXED_VALUE_MAX}
+      UNION ALL
+      SELECT p, 'inputs' || char(31) || e.key || char(31) || f.key, f.atom, k FROM r, json_each(r.i) e, json_each(e.value) f
+        WHERE e.type = 'object' AND f.type = 'text' AND length(f.atom) <= ${INDEXED_VALUE_MAX}`,
   };
 };
 
@@ -50,6 +68,17 @@ export const POSTGRES_TEXT_INDEX = (d: SqlDialect): TextIndexDialect => ({
   upsertText: (where) => `INSERT INTO call_texts (project_id, id, text)
     SELECT c.project_id, c.id, heddle_call_text(c.inputs) || E'\\n' || heddle_call_text(c.output) FROM calls c WHERE ${where}
     ON CONFLICT (project_id, id) DO UPDATE SET text = excluded.text`,
+  // a non-object reads as {}, so it never fails
+  insertValues: (where) => `INSERT INTO call_values (project_id, path, value, call_id)
+    SELECT c.project_id, 'inputs' || chr(31) || e.key, e.value #>> '{}', c.id
+      FROM calls c, jsonb_each(CASE WHEN jsonb_typeof(c.inputs) = 'object' THEN c.inputs ELSE '{}' END) e
+      WHERE ${where} AND jsonb_typeof(e.value) = 'string' AND length(e.value #>> '{}') <= ${INDEXED_VALUE_MAX}
+    UNION ALL
+    SELECT c.project_id, 'inputs' || chr(31) || e.key || chr(31) || f.key, f.value #>> '{}', c.id
+      FROM calls c, jsonb_each(CASE WHEN jsonb_typeof(c.inputs) = 'object' THEN c.inputs ELSE '{}' END) e,
+           jsonb_each(CASE WHEN jsonb_typeof(e.value) = 'object' THEN e.value ELSE '{}' END) f
+      WHERE ${where} AND jsonb_typeof(f.value) = 'string' AND length(f.value #>> '{}') <= ${INDEXED_VALUE_MAX}
+    ON CONFLICT DO NOTHING`,
 });
 
 /** The advisory lock of the PostgreSQL indexer (one indexer at a time across nodes). */
@@ -63,11 +92,14 @@ interface Mark {
 }
 
 /**
- * The substring indexer, written once for both stores over the transaction runner. Each step is
- * one transaction over one project's calls that the index does not hold yet: first those without
- * a `change_seq` in id order, then those after the project's mark in `(change_seq, id)` order. A rewritten
- * call gets a new `change_seq`, so it is in the tail again until its entry is replaced; queries
- * read the tail by the `calls_by_change (project_id, change_seq, id)` index (calls-expr-text.ts).
+ * The call indexer, written once for both stores over the transaction runner: the substring index
+ * and `call_values` (the input leaves of equalities), under one mark per project, so a call at or
+ * below the mark has both. Each step is one transaction over one project's calls that the indexes
+ * do not hold yet: first those without a `change_seq` in id order, then those after the project's
+ * mark in `(change_seq, id)` order. A rewritten call gets a new `change_seq`, so it is in the tail
+ * again until its entries are written again (a text is replaced; leaves are added, stale ones stay
+ * and only add candidates); queries read the tail by the `calls_by_change (project_id, change_seq,
+ * id)` index (calls-expr-text.ts, calls-expr-values.ts).
  */
 export class SqlCallTextIndex implements CallTextIndex {
   readonly #sql: SqlTag;
@@ -97,7 +129,12 @@ export class SqlCallTextIndex implements CallTextIndex {
 
   async step(maxCalls = this.stepCalls): Promise<CallTextStep> {
     const sql = this.#sql;
-    const { lock, upsertText } = this.dialect;
+    const { lock, upsertText, insertValues } = this.dialect;
+    // both indexes of the calls `c` matching `where`: the text first (its count is the step's)
+    const indexWhere = (where: Fragment): CompiledSql[] => [
+      statementWhere(sql, upsertText, where),
+      statementWhere(sql, insertValues, where),
+    ];
     // where writes commit out of change_seq order (PostgreSQL), a step passes only finished ones
     const horizon = this.dialect.d.changeHorizon ?? null;
     const last = this.#last;
@@ -133,9 +170,7 @@ export class SqlCallTextIndex implements CallTextIndex {
         const statements: CompiledSql[] = [];
         if (lastId !== undefined)
           statements.push(
-            statementWhere(
-              sql,
-              upsertText,
+            ...indexWhere(
               frag`c.project_id = ${project} AND c.change_seq IS NULL AND c.id > ${mark.null_id} AND c.id <= ${lastId}`,
             ),
           );
@@ -157,9 +192,7 @@ export class SqlCallTextIndex implements CallTextIndex {
       if (end === undefined) return { calls: 0, project };
       const upto = Number(end.s);
       const [calls] = yield* runAll([
-        statementWhere(
-          sql,
-          upsertText,
+        ...indexWhere(
           frag`c.project_id = ${project} AND (c.change_seq, c.id) > (${from[0]}, ${from[1]})
             AND (c.change_seq, c.id) <= (${upto}, ${end.id})`,
         ),

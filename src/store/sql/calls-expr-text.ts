@@ -41,12 +41,22 @@ export interface TextCandidateSql {
   textCandidates(projectId: string, needle: string, caseInsensitive: boolean, p: SqlParams): string;
 }
 
-/** The mark's SQL (both stores): the tail after it, or every call when the project is not covered. */
+/**
+ * The mark's SQL (both stores): the tail after it, or every call when the project is not covered.
+ * Written so that each part reads only what it returns, with or without the planner's statistics:
+ * the tail as two ranges of `calls_by_change` (SQLite walks a row-value range `(change_seq, id) >
+ * (s, i)` from `change_seq = s`, every call of the mark's last write), and the uncovered case behind a one-row table that is
+ * empty when a mark covers the project (SQLite tested a NOT EXISTS beside `t.project_id` on every
+ * call of the project: 4 ms per 100,000 calls on each indexed query).
+ */
 export function unindexedCalls(idColumn: string, project: string): string {
   const covered = `FROM call_text_marks m WHERE m.project_id = ${project} AND m.nulls_done = 1`;
-  return `SELECT t.${idColumn} FROM calls t WHERE t.project_id = ${project}
-      AND (t.change_seq, t.id) > (SELECT m.indexed_seq, m.indexed_id ${covered})
-    UNION ALL SELECT t.${idColumn} FROM calls t WHERE t.project_id = ${project} AND NOT EXISTS (SELECT 1 ${covered})`;
+  const marked = `FROM call_text_marks m CROSS JOIN calls t
+      WHERE m.project_id = ${project} AND m.nulls_done = 1 AND t.project_id = ${project}`;
+  return `SELECT t.${idColumn} ${marked} AND t.change_seq > m.indexed_seq
+    UNION ALL SELECT t.${idColumn} ${marked} AND t.change_seq = m.indexed_seq AND t.id > m.indexed_id
+    UNION ALL SELECT t.${idColumn} FROM (SELECT 1 AS one WHERE NOT EXISTS (SELECT 1 ${covered})) g CROSS JOIN calls t
+      WHERE t.project_id = ${project}`;
 }
 
 /** SQLite: an FTS5 phrase of the trigram tokenizer (`"` doubled inside). */

@@ -2,6 +2,7 @@ import type { CompareOp, ConvertTarget } from '../../domain/query/ast.js';
 import { fitsIndexedValue, INDEXED_DEPTH, PATH_SEPARATOR } from '../../domain/input-values.js';
 import { toMicros } from '../../domain/time.js';
 import { InvalidRequestError } from '../../errors/app-error.js';
+import { unindexedCalls } from './calls-expr-text.js';
 import { isSimpleSql, type SqlDialect, type SqlParams } from './sql-dialect.js';
 
 /**
@@ -26,22 +27,27 @@ export type LiteralValue = string | number | boolean | null;
 export interface ExprContext {
   d: SqlDialect;
   p: SqlParams;
-  /** The project the query reads: lets an equality use the `call_values` index (migration 016). */
+  /** The project the query reads, when the call indexer covers it: lets an equality use `call_values`. */
   projectId?: string;
 }
 
 /**
- * For `inputs.<a>[.<b>] == "text"`: the ids of the calls whose `inputs` hold that string there, from
- * `call_values`, or null when the index cannot answer. The set may hold more calls than match (it
- * is ANDed with the exact comparison), never fewer: so only for plain `inputs` (no ref expansion),
- * keys that are not array positions, and a literal that only a string leaf renders as (not empty,
- * not the JSON text of a number, boolean, object or array; docs/spec/calls.md §5.3).
+ * For `inputs.<a>[.<b>] == "text"`: the candidate calls, or null when the index cannot answer.
+ * They are the calls whose `inputs` hold that string there according to `call_values`, the calls
+ * the call indexer has not reached yet (after the project's mark) and, when no mark covers the
+ * project, every call: the same candidates as the substring index's (calls-expr-text.ts
+ * `unindexedCalls`). The set may hold more calls than match (it is ANDed with the exact comparison),
+ * never fewer: so only for plain `inputs` (no ref expansion), keys that are not array positions,
+ * and a literal that only a string leaf renders as (not empty, not the JSON text of a number,
+ * boolean, object or array; docs/spec/calls.md §5.3).
  */
 function indexedEquality({ p, projectId }: ExprContext, left: Compiled, value: string): string | null {
   const { column, path } = json(left);
   const key = projectId === undefined ? null : valueIndexKey(column, path, value);
   if (key === null) return null;
-  return `c.id IN (SELECT v.call_id FROM call_values v WHERE v.project_id = ${p.add(projectId)} AND v.path = ${p.add(key)} AND v.value = ${p.add(value)})`;
+  const project = p.add(projectId);
+  return `c.id IN (SELECT v.call_id FROM call_values v WHERE v.project_id = ${project} AND v.path = ${p.add(key)} AND v.value = ${p.add(value)}
+    UNION ALL ${unindexedCalls('id', project)})`;
 }
 
 /** The `call_values.path` under which `column` (SQL, `c.inputs`) at `path` equal to `value` is indexed; null when it is not. */

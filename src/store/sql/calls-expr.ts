@@ -49,15 +49,17 @@ export interface CallsExprScope {
   /** `expand_columns`, shallowest first: paths whose refs filters and sorts traverse (docs/spec/calls.md §5.6). */
   expand?: readonly ExpandPath[] | null;
   /**
-   * Whether the project's call indexes of migration 016 are complete (call-index-backfill.ts): only
-   * then do equalities read `call_values` and the latency read `calls.latency_ms`.
+   * Whether the backfill of migration 016 is through the project (call-index-backfill.ts): only
+   * then does the latency read `calls.latency_ms`.
    */
-  indexed?: boolean;
+  backfilled?: boolean;
   /**
-   * Whether `$contains` may ask the substring index of migration 017 for candidates
-   * (calls-expr-text.ts); the index's SQL itself covers projects it has not reached yet.
+   * Whether the call indexer covers the project (call-text-index.ts `covers`): only then do
+   * equalities ask `call_values` and `$contains` the substring index for candidates
+   * (calls-expr-values.ts, calls-expr-text.ts). The candidates' SQL itself adds the calls the
+   * indexer has not reached yet, so a stale answer here changes the plan, not the result.
    */
-  textIndexed?: boolean;
+  covered?: boolean;
 }
 
 export class CallsExprCompiler {
@@ -68,7 +70,7 @@ export class CallsExprCompiler {
     private readonly p: SqlParams,
     private readonly scope: CallsExprScope,
   ) {
-    this.#ctx = { d, p, projectId: scope.indexed === true ? scope.projectId : undefined };
+    this.#ctx = { d, p, projectId: scope.covered === true ? scope.projectId : undefined };
   }
 
   /** SQL boolean for a whole `$expr` or for one part of `$and`/`$or`/`$not`. */
@@ -104,7 +106,7 @@ export class CallsExprCompiler {
   narrowsByValueIndex(node: Operand<CallField>): boolean {
     if (node.kind === 'and') return node.args.some((arg) => this.narrowsByValueIndex(arg));
     if (node.kind === 'contains') return this.#textNeedle(node) !== null;
-    if (this.scope.indexed !== true) return false;
+    if (this.scope.covered !== true) return false;
     if (node.kind !== 'compare' || node.op !== 'eq') return false;
     const [field, literal] = node.left.kind === 'field' ? [node.left, node.right] : [node.right, node.left];
     if (field.kind !== 'field' || literal.kind !== 'literal' || typeof literal.value !== 'string') return false;
@@ -252,7 +254,7 @@ export class CallsExprCompiler {
       return { kind: 'string', sql: DERIVED_STATUS.replace('json_status_errors', errors) };
     }
     if (name === 'latency_ms')
-      return { kind: 'number', sql: this.scope.indexed === true ? 'c.latency_ms' : LATENCY_MS_SQL };
+      return { kind: 'number', sql: this.scope.backfilled === true ? 'c.latency_ms' : LATENCY_MS_SQL };
     return { kind: 'string', sql: `COALESCE(NULLIF(c.display_name, ''), c.op_display_name, c.op_name)` };
   }
 
@@ -363,7 +365,7 @@ export class CallsExprCompiler {
    * values the index does not hold); null otherwise.
    */
   #textNeedle(node: Extract<Operation<CallField>, { kind: 'contains' }>): string | null {
-    if (this.scope.textIndexed !== true) return null;
+    if (this.scope.covered !== true) return null;
     const { input, substr } = node;
     if (input.kind !== 'field' || input.field.kind !== 'json') return null;
     const column = input.field.column;

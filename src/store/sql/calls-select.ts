@@ -9,11 +9,15 @@ export interface CompiledSql {
 }
 
 /**
- * Which indexes a project's query may read: `values`, those of migration 016 once complete
- * (call-index-backfill.ts); `text`, the substring index of migration 017 (calls-expr-text.ts).
- * A boolean is `values` alone.
+ * Which indexes a project's query may read: `backfilled`, the counters and latency column of
+ * migration 016 once its backfill is through the project (call-index-backfill.ts); `covered`, the
+ * indexes the call indexer fills, `call_values` and the substring index (call-text-index.ts
+ * `covers`; calls-expr-values.ts, calls-expr-text.ts). A boolean stands for both.
  */
-export type IndexState = boolean | { values: boolean; text: boolean };
+export type IndexState = boolean | { backfilled: boolean; covered: boolean };
+
+const indexStates = (indexed: IndexState): { backfilled: boolean; covered: boolean } =>
+  typeof indexed === 'boolean' ? { backfilled: indexed, covered: indexed } : indexed;
 
 /** The visible rows of one project (started, not deleted). */
 const VISIBLE = 'c.started_at IS NOT NULL AND c.deleted_at IS NULL';
@@ -87,13 +91,13 @@ function narrowsById(q: CallsQuery, d: SqlDialect, indexed: IndexState): boolean
 }
 
 function compilerFor(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: IndexState): CallsExprCompiler {
-  const { values, text } = typeof indexed === 'boolean' ? { values: indexed, text: false } : indexed;
-  return new CallsExprCompiler(d, p, { projectId: q.project_id, expand: q.expand, indexed: values, textIndexed: text });
+  return new CallsExprCompiler(d, p, { projectId: q.project_id, expand: q.expand, ...indexStates(indexed) });
 }
 
 function orderBy(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: IndexState): string {
   if (q.changed_after) return 'c.change_seq ASC, c.id ASC';
-  // a few ids read through call_values are sorted, not found by walking an index in sort order
+  // a few ids read through call_values or the substring index are sorted, not found by walking an
+  // index in sort order
   const terms = orderTerms(q, d, p, indexed);
   return (narrowsById(q, d, indexed) ? terms.map((term) => d.unindexed(term)) : terms).join(', ');
 }
@@ -159,8 +163,7 @@ function countsAllCalls(q: CallsQuery, d: SqlDialect): boolean {
 /** COUNT (capped at limit + 1 so `has_more` is known) and, on request, the summed trace storage of matching roots. */
 export function compileCallsCount(q: CallsQuery, d: SqlDialect, indexed: IndexState = false): CompiledSql {
   const p = new SqlParams(d);
-  const values = typeof indexed === 'boolean' ? indexed : indexed.values;
-  if (values && countsAllCalls(q, d)) {
+  if (indexStates(indexed).backfilled && countsAllCalls(q, d)) {
     // the per-hour counters that triggers on `calls` keep (migration 016): no scan of the calls
     const sum = `(SELECT CAST(COALESCE(SUM(k.calls), 0) AS BIGINT) FROM call_counts k WHERE k.project_id = ${p.add(q.project_id)})`;
     const count = q.limit ? `CASE WHEN n > ${p.add(q.limit + 1)} THEN ${p.add(q.limit + 1)} ELSE n END` : 'n';

@@ -52,9 +52,6 @@ const END_SQL = `
   ON CONFLICT (project_id, id) DO UPDATE SET change_seq = excluded.change_seq, rolled_up = 1, ${SET_END},
     latency_ms = ${latencyMsSql('excluded.ended_at', 'calls.started_at')}`;
 
-/** The `call_values` rows of a start (docs/query-performance.md); a re-sent start adds its leaves, stale ones stay. */
-const VALUE_SQL = 'INSERT OR IGNORE INTO call_values (project_id, path, value, call_id) VALUES (?, ?, ?, ?)';
-
 const UPDATE_SQL = `
   INSERT INTO calls (project_id, id, display_name, change_seq, rolled_up) VALUES (?, ?, ?, ?, 1)
   ON CONFLICT (project_id, id) DO UPDATE SET display_name = excluded.display_name, change_seq = excluded.change_seq,
@@ -88,16 +85,12 @@ export function callPartRow(p: CallPart): CallPartRow {
       p.wb_user_id,
       p.wb_run_id,
       p.wb_run_step,
-      p.input_values,
     ];
   }
   if (p.kind === 'end')
     return [END, p.project_id, p.id, p.ended_at, p.exception, p.output, p.summary, p.wb_run_step_end];
   return [UPDATE, p.project_id, p.id, p.display_name];
 }
-
-/** The start row's element holding its `input_values` (after the kind and the 16 columns). */
-const START_VALUES = 17;
 
 export function writeCallParts(db: Database.Database, rows: CallPartRow[]): void {
   const statements = [writerStatement(db, START_SQL), writerStatement(db, END_SQL), writerStatement(db, UPDATE_SQL)];
@@ -117,16 +110,15 @@ export function writeCallParts(db: Database.Database, rows: CallPartRow[]): void
       return;
     }
     const end = endOf.pairs.get(i);
-    if (end === undefined) writeStart(db, rollup, START_SQL, [...row.slice(1, START_VALUES), changeSeq]);
+    if (end === undefined) writeStart(db, rollup, START_SQL, [...row.slice(1), changeSeq]);
     else {
       const ended = end[3] as number;
       const span = ended - (row[10] as number);
       // floor((ended - started) / 1 ms) exactly as calls-latency.ts computes it in SQL
       const latency = (span - (((span % 1000) + 1000) % 1000)) / 1000;
-      writeStart(db, rollup, START_END_SQL, [...row.slice(1, START_VALUES), ...end.slice(3), latency, changeSeq]);
+      writeStart(db, rollup, START_END_SQL, [...row.slice(1), ...end.slice(3), latency, changeSeq]);
     }
     follow(rollup, counting, row);
-    writeInputValues(db, row[1] as string, row[2] as string, row[START_VALUES] as string[]);
   });
   deferSums(db, rollup, counting);
 }
@@ -231,13 +223,6 @@ function endsFollowingStarts(rows: CallPartRow[]): {
     } else if (start === undefined) calls.set(id, -1);
   });
   return { pairs, skip, notStartedFirst };
-}
-
-/** Indexes a start's input leaves (`[path, value, …]`, src/domain/input-values.ts) in `call_values`. */
-function writeInputValues(db: Database.Database, projectId: string, callId: string, leaves: string[]): void {
-  if (leaves.length === 0) return;
-  const insert = writerStatement(db, VALUE_SQL);
-  for (let i = 0; i < leaves.length; i += 2) insert.run(projectId, leaves[i], leaves[i + 1], callId);
 }
 
 /** Tombstones the calls and every live descendant in their traces; returns how many ids were marked. */

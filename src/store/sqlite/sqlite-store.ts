@@ -82,8 +82,8 @@ export class SqliteStore implements TraceStore {
     this.callIndexes = new SqlCallIndexStore(tx, SQLITE_BACKFILL(sqliteDialect), 1_000);
     this.callText = new SqlCallTextIndex(tx, SQLITE_TEXT_INDEX(sqliteDialect), 1_000);
     this.calls = new SqliteCallStore(this.#writer, this.#reads, async (projectId) => ({
-      values: await this.callIndexes.ready(projectId),
-      text: await this.callText.covers(projectId),
+      backfilled: await this.callIndexes.ready(projectId),
+      covered: await this.callText.covers(projectId),
     }));
     this.objects = new SqliteObjectStore(this.#writer, this.#reads);
     this.files = new SqliteFileStore(this.#writer, this.#reads);

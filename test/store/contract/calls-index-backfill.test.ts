@@ -3,14 +3,17 @@ import { test, type TestContext } from 'node:test';
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import type { CallPart, CallRow, CallsQuery, TraceStore } from '../../../src/store/types.js';
+import { migration as valuesByIndexer } from '../../../src/store/sql/migrations/018-call-values-by-indexer.js';
 import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from '../schema/fresh-schemas.js';
 import { end, ids, sort, start, where } from './parts.js';
 
 /**
- * Calls stored before migration 016 get its indexes from the background backfill
+ * Calls stored before migration 016 get its counters and latency from the background backfill
  * (src/store/sql/call-index-backfill.ts), while ingest goes on: every query answers the same before,
  * during and after it, on both stores. "Before" is made by emptying the indexes of a migrated store
  * and rewinding the backfill's position: exactly what the migration leaves on a store with calls.
+ * The input equalities' `call_values` is the call indexer's (migration 018): the test also runs its
+ * steps between batches, from marks that covered calls whose leaves were emptied.
  */
 
 const PROJECTS = ['acme/a', 'acme/b', 'acme/c'];
@@ -21,6 +24,8 @@ interface Opened {
   store: TraceStore;
   /** Runs SQL on a connection of its own. */
   exec(sql: string): Promise<void>;
+  /** Migration 018's SQL for this store. */
+  migration018: string;
 }
 
 async function openSqlite(t: TestContext): Promise<Opened> {
@@ -28,7 +33,11 @@ async function openSqlite(t: TestContext): Promise<Opened> {
   const store = new SqliteStore({ file });
   await store.migrate();
   t.after(() => store.close());
-  return { store, exec: async (sql) => withSqlite(file, (db) => void db.exec(sql)) };
+  return {
+    store,
+    exec: async (sql) => withSqlite(file, (db) => void db.exec(sql)),
+    migration018: String(valuesByIndexer.sqlite),
+  };
 }
 
 async function openPostgres(t: TestContext): Promise<Opened | null> {
@@ -37,7 +46,11 @@ async function openPostgres(t: TestContext): Promise<Opened | null> {
   const store = new PostgresStore({ url });
   await store.migrate();
   t.after(() => store.close());
-  return { store, exec: (sql) => withPostgres(url, async (client) => void (await client.query(sql))) };
+  return {
+    store,
+    exec: (sql) => withPostgres(url, async (client) => void (await client.query(sql))),
+    migration018: String(valuesByIndexer.postgres),
+  };
 }
 
 /** What migration 016 leaves on a store that already had calls. */
@@ -107,8 +120,12 @@ async function backfillWhileWriting(t: TestContext, opened: Opened | null): Prom
   const { store, exec } = opened;
   for (const project of PROJECTS) await store.calls.write(history(project, 20));
   await store.calls.deleteCascade('acme/b', ['c-002'], T0 + 1);
+  // the call indexer's marks cover every project, as on a store at migration 017
+  while ((await store.callText.step()).project !== null);
   await exec(REWIND);
   assert.equal(await store.callIndexes.ready('acme/a'), false);
+  // calls below the marks have no leaves now: migration 018 has the indexer go through them again
+  await exec(opened.migration018);
   await assertSameAnswers(store, 'before the backfill');
 
   let batches = 0;
@@ -124,6 +141,8 @@ async function backfillWhileWriting(t: TestContext, opened: Opened | null): Prom
     }
     await store.calls.deleteCascade('acme/c', [`c-${String(round).padStart(3, '0')}`], T0 + 2);
     await assertSameAnswers(store, `after batch ${batches}`);
+    await store.callText.step(10);
+    await assertSameAnswers(store, `after batch ${batches} and an indexer step`);
     // small batches: for a while the first project reads its indexes and the last one does not
     if ((await store.callIndexes.ready('acme/a')) && !(await store.callIndexes.ready('acme/c'))) sawSomeReady = true;
     if (progress.done) break;
@@ -133,6 +152,9 @@ async function backfillWhileWriting(t: TestContext, opened: Opened | null): Prom
   assert.equal(await store.callIndexes.ready('acme/c'), true);
   assert.equal((await store.callIndexes.progress()).done, true);
   await assertSameAnswers(store, 'after the backfill');
+  while ((await store.callText.step()).project !== null);
+  for (const project of PROJECTS) assert.equal(await store.callText.covers(project), true);
+  await assertSameAnswers(store, 'after the backfill and the indexer');
 }
 
 test('SQLite: the backfill of call indexes keeps every answer the same while calls are written', async (t) => {

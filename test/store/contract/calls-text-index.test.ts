@@ -224,8 +224,8 @@ test('the index is asked only where it can answer', () => {
   ] as const) {
     const compiled = (path: string, substr: unknown, text = true): string =>
       compileCallsSelect({ project_id: 'p', where: where({ $contains: { input: { $getField: path }, substr } }) }, d, {
-        values: true,
-        text,
+        backfilled: true,
+        covered: text,
       }).sql;
     assert.ok(compiled('inputs.a', { $literal: 'abc' }).includes(table));
     assert.ok(compiled('output', { $literal: 'abc' }).includes(table));

@@ -1,13 +1,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { CallsQuery, TraceStore } from '../../../src/store/types.js';
+import { inputValueLeaves } from '../../../src/domain/input-values.js';
+import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
+import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
+import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
+import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
 import { end, ids, sort, start, where } from './parts.js';
+import { rng } from './rollup-fixture.js';
 
 /**
- * `$eq` of an `inputs` field with a string goes through the `call_values` index (migration 016)
- * when the index can answer. Each case compares the indexed query with the same test written as an
- * `$in` (which the compiler answers by a scan), its count, and the ids that must match.
+ * `$eq` of an `inputs` field with a string asks the `call_values` index (migration 016) for
+ * candidates when the index can answer; the call indexer fills it (call-text-index.ts, migration
+ * 018), so the candidates also hold the calls after the project's mark. Each case compares the
+ * indexed query with the same test written as an `$in` (which the compiler answers by a scan), its
+ * count, and the ids that must match: before the indexer ran, part way, when done, and after calls
+ * changed.
  */
 forEachAdapter('calls equality through the value index', (store) => {
   const field = (path: string) => ({ $getField: path });
@@ -22,6 +30,19 @@ forEachAdapter('calls equality through the value index', (store) => {
     return indexed;
   };
   const inputs = (value: unknown): string => JSON.stringify(value);
+  const indexAll = async (s: TraceStore): Promise<void> => {
+    while ((await s.callText.step(7)).project !== null);
+  };
+  /** Runs `checks` before the indexer ran, part way through the project, and when it is done. */
+  const throughIndexing = async (s: TraceStore, p: string, checks: () => Promise<void>): Promise<void> => {
+    assert.equal(await s.callText.covers(p), false);
+    await checks();
+    for (let i = 0; i < 3; i++) await s.callText.step(2);
+    await checks();
+    await indexAll(s);
+    assert.equal(await s.callText.covers(p), true);
+    await checks();
+  };
 
   test(
     'one and two keys deep, numbers and JSON-looking strings, long strings, arrays',
@@ -36,20 +57,22 @@ forEachAdapter('calls equality through the value index', (store) => {
         start(p, 'd', { inputs: inputs({ user: null, 'odd key': 'u-1', obj: { k: 1 } }) }),
         start(p, 'e', { inputs: '{}' }),
       ]);
-      assert.deepEqual(await both(s, p, 'inputs.user', 'u-1'), ['a']);
-      assert.deepEqual(await both(s, p, 'inputs.cfg.model', 'gpt'), ['a', 'b']);
-      assert.deepEqual(await both(s, p, 'inputs.cfg', 'gpt'), ['c']);
-      // three keys deep is past the index: the scan answers
-      assert.deepEqual(await both(s, p, 'inputs.cfg.deep.x', 'u-1'), ['a']);
-      // a number matches its text; strings that read as JSON never take the index
-      assert.deepEqual(await both(s, p, 'inputs.n', '5'), ['a', 'b']);
-      assert.deepEqual(await both(s, p, 'inputs.obj', '{"k":1}'), ['d']);
-      // '' is also what a null or missing value renders as
-      assert.deepEqual(await both(s, p, 'inputs.user', ''), ['d', 'e']);
-      assert.deepEqual(await both(s, p, 'inputs.text', long), ['b']);
-      assert.deepEqual(await both(s, p, 'inputs.list.0.model', 'gpt'), ['c']);
-      assert.deepEqual(await both(s, p, 'inputs.odd key', 'u-1'), ['d']);
-      assert.deepEqual(await both(s, p, 'inputs.a.b', 'dot'), []);
+      await throughIndexing(s, p, async () => {
+        assert.deepEqual(await both(s, p, 'inputs.user', 'u-1'), ['a']);
+        assert.deepEqual(await both(s, p, 'inputs.cfg.model', 'gpt'), ['a', 'b']);
+        assert.deepEqual(await both(s, p, 'inputs.cfg', 'gpt'), ['c']);
+        // three keys deep is past the index: the scan answers
+        assert.deepEqual(await both(s, p, 'inputs.cfg.deep.x', 'u-1'), ['a']);
+        // a number matches its text; strings that read as JSON never take the index
+        assert.deepEqual(await both(s, p, 'inputs.n', '5'), ['a', 'b']);
+        assert.deepEqual(await both(s, p, 'inputs.obj', '{"k":1}'), ['d']);
+        // '' is also what a null or missing value renders as
+        assert.deepEqual(await both(s, p, 'inputs.user', ''), ['d', 'e']);
+        assert.deepEqual(await both(s, p, 'inputs.text', long), ['b']);
+        assert.deepEqual(await both(s, p, 'inputs.list.0.model', 'gpt'), ['c']);
+        assert.deepEqual(await both(s, p, 'inputs.odd key', 'u-1'), ['d']);
+        assert.deepEqual(await both(s, p, 'inputs.a.b', 'dot'), []);
+      });
     }),
   );
 
@@ -65,9 +88,21 @@ forEachAdapter('calls equality through the value index', (store) => {
       await s.calls.write([start(p, 'moved', { inputs: inputs({ user: 'u-9' }) })]);
       await s.calls.write([start(p, 'gone', { inputs: inputs({ user: 'u-1' }) })]);
       await s.calls.deleteCascade(p, ['gone'], 1_800_000_000_000_000);
-      assert.deepEqual(await both(s, p, 'inputs.user', 'u-1'), ['late']);
-      assert.deepEqual(await both(s, p, 'inputs.user', 'u-9'), ['moved']);
-      assert.deepEqual(await both(s, other, 'inputs.user', 'u-1'), ['o']);
+      await throughIndexing(s, p, async () => {
+        assert.deepEqual(await both(s, p, 'inputs.user', 'u-1'), ['late']);
+        assert.deepEqual(await both(s, p, 'inputs.user', 'u-9'), ['moved']);
+        assert.deepEqual(await both(s, other, 'inputs.user', 'u-1'), ['o']);
+      });
+      // after the indexer: a start sent again moves its call to the tail, its old leaf stays
+      await s.calls.write([start(p, 'moved', { inputs: inputs({ user: 'u-1' }) }), end(p, 'fresh')]);
+      await s.calls.write([start(p, 'fresh', { inputs: inputs({ user: 'u-9' }) })]);
+      await s.calls.write([start(p, 'late', { inputs: inputs({ user: 'u-2' }) })]);
+      assert.deepEqual(await both(s, p, 'inputs.user', 'u-1'), ['moved']);
+      assert.deepEqual(await both(s, p, 'inputs.user', 'u-9'), ['fresh']);
+      await indexAll(s);
+      assert.deepEqual(await both(s, p, 'inputs.user', 'u-1'), ['moved']);
+      assert.deepEqual(await both(s, p, 'inputs.user', 'u-9'), ['fresh']);
+      assert.deepEqual(await both(s, p, 'inputs.user', 'u-2'), ['late']);
     }),
   );
 
@@ -96,7 +131,10 @@ forEachAdapter('calls equality through the value index', (store) => {
           yield* rows;
         })(),
       );
-      assert.deepEqual(await both(s, p, 'inputs.user', 'u-1'), ['a', 'b']);
+      // the imported calls have no change_seq: scanned until the indexer has written their leaves
+      await throughIndexing(s, p, async () => {
+        assert.deepEqual(await both(s, p, 'inputs.user', 'u-1'), ['a', 'b']);
+      });
       const byLatency = await ids(s, {
         project_id: p,
         sort_by: sort([{ field: 'summary.weave.latency_ms', direction: 'desc' }]),
@@ -104,4 +142,103 @@ forEachAdapter('calls equality through the value index', (store) => {
       assert.deepEqual(byLatency, ['b', 'a', 'c']);
     }),
   );
+
+  test(
+    'random inputs: the same answers as the scan through indexing and changes; the leaves are inputValueLeaves',
+    guard(async () => {
+      const s = store();
+      const p = freshProject();
+      const rnd = rng(18_016);
+      const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;
+      const VALUES = ['u-1', 'u-2', 'é', 'a"b', 'x\\y', '5x', ' ', 'z'.repeat(128), 'z'.repeat(129), '😀'.repeat(100)];
+      const value = (): unknown => (rnd() < 0.8 ? pick(VALUES) : pick([5, true, null, ['u-1'], { k: 'u-1' }]));
+      const randomInputs = (): string =>
+        JSON.stringify(
+          rnd() < 0.1
+            ? pick([['u-1'], 'u-1', 5])
+            : { user: value(), cfg: { model: value(), deep: { x: value() } }, [pick(['a', 'b'])]: value() },
+        );
+      const current = new Map<string, string>();
+      const parts: CallPart[] = [];
+      for (let i = 0; i < 40; i++) {
+        const id = `c-${String(i).padStart(2, '0')}`;
+        current.set(id, randomInputs());
+        parts.push(start(p, id, { inputs: current.get(id)! }));
+        if (i % 2 === 0) parts.push(end(p, id));
+      }
+      for (let i = 0; i < parts.length; i += 15) await s.calls.write(parts.slice(i, i + 15));
+      const paths = ['inputs.user', 'inputs.cfg.model', 'inputs.a', 'inputs.b', 'inputs.cfg', 'inputs.cfg.deep.x'];
+      const checks = async (): Promise<void> => {
+        for (const path of paths) for (const v of VALUES) await both(s, p, path, v);
+      };
+      const leaves = async (): Promise<Set<string>> => {
+        const out = new Set<string>();
+        for await (const item of s.projectData.exportRows(p)) {
+          if (item.table !== 'call_values') continue;
+          const row = item.row as { path: string; value: string; call_id: string };
+          out.add(JSON.stringify([row.call_id, row.path, row.value]));
+        }
+        return out;
+      };
+      const expectedLeaves = (): Set<string> => {
+        const out = new Set<string>();
+        for (const [id, text] of current) {
+          const flat = inputValueLeaves(JSON.parse(text));
+          for (let i = 0; i < flat.length; i += 2) out.add(JSON.stringify([id, flat[i], flat[i + 1]]));
+        }
+        return out;
+      };
+      assert.equal((await leaves()).size, 0, 'the writers store no leaves');
+      await throughIndexing(s, p, checks);
+      assert.deepEqual(await leaves(), expectedLeaves());
+
+      // starts sent again with other inputs, ends, deletions, new calls, an end before its start
+      const changes: CallPart[] = [];
+      for (let i = 0; i < 40; i += 3) {
+        const id = `c-${String(i).padStart(2, '0')}`;
+        current.set(id, randomInputs());
+        changes.push(start(p, id, { inputs: current.get(id)! }), end(p, `c-${String(i + 1).padStart(2, '0')}`));
+      }
+      changes.push(end(p, 'new-late'));
+      for (let i = 0; i < 5; i++) {
+        current.set(`new-${i}`, randomInputs());
+        changes.push(start(p, `new-${i}`, { inputs: current.get(`new-${i}`)! }));
+      }
+      await s.calls.write(changes);
+      await s.calls.deleteCascade(p, ['c-05', 'c-07'], 1_800_000_000_000_000);
+      await checks();
+      for (let i = 0; i < 2; i++) await s.callText.step(3);
+      await checks();
+      current.set('new-late', randomInputs());
+      await s.calls.write([start(p, 'new-late', { inputs: current.get('new-late')! })]);
+      await indexAll(s);
+      await checks();
+      // every current leaf is there; stale ones of re-sent starts stay (they only add candidates).
+      // PostgreSQL's indexer passes only writes below the cluster's oldest running transaction, which
+      // another database's work may hold back for a moment
+      const missing = async (): Promise<string[]> => {
+        const stored = await leaves();
+        return [...expectedLeaves()].filter((leaf) => !stored.has(leaf));
+      };
+      for (let waited = 0; (await missing()).length > 0 && waited < 10_000; waited += 100) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await indexAll(s);
+      }
+      assert.deepEqual(await missing(), []);
+    }),
+  );
+});
+
+test('equality asks call_values only for a project the call indexer covers', () => {
+  for (const d of [sqliteDialect, postgresDialect]) {
+    const q: CallsQuery = {
+      project_id: 'p',
+      where: where({ $eq: [{ $getField: 'inputs.user' }, { $literal: 'u-1' }] }),
+    };
+    const covered = compileCallsSelect(q, d, { backfilled: false, covered: true }).sql;
+    assert.match(covered, /call_values/);
+    // the calls after the mark, and all calls without a covering mark, are candidates too
+    assert.match(covered, /call_text_marks/);
+    assert.doesNotMatch(compileCallsSelect(q, d, { backfilled: true, covered: false }).sql, /call_values/);
+  }
 });

@@ -3,7 +3,6 @@ import type { Operation, SortKey } from '../../../src/domain/query/ast.js';
 import { parseQuery, parseSort } from '../../../src/domain/query/parse.js';
 import type { FeedbackRow } from '../../../src/store/feedback-types.js';
 import type { CallEndPart, CallRow, CallStartPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
-import { inputValueLeaves } from '../../../src/domain/input-values.js';
 
 /** Store-level call parts with full defaults (the HTTP factories are in test/helpers/factories.ts). */
 export function start(
@@ -25,8 +24,6 @@ export function start(
     started_at: 1_700_000_000_000_000,
     attributes: '{}',
     inputs: '{}',
-    // what the service derives from the parsed inputs (call-service.ts)
-    input_values: inputValueLeaves(JSON.parse(overrides.inputs ?? '{}')),
     otel_dump: null,
     wb_user_id: 'user-1',
     wb_run_id: null,

@@ -52,10 +52,18 @@ test('SQLite: latency sort walks calls_by_latency; equality looks ids up; the pr
   assert.match(sorted, /USING INDEX calls_by_latency/);
   assert.doesNotMatch(sorted, /TEMP B-TREE/);
   const eq = plan(compileCallsSelect(byUser, sqliteDialect, INDEXED));
-  assert.match(eq, /SEARCH c USING INDEX sqlite_autoindex_calls_1 \(project_id=\? AND id=\?\)/);
-  assert.match(eq, /SEARCH v USING PRIMARY KEY \(project_id=\? AND path=\? AND value=\?\)/);
   const eqCount = plan(compileCallsCount({ project_id: 'acme/demo', where: byUser.where }, sqliteDialect, INDEXED));
-  assert.match(eqCount, /SEARCH c USING INDEX sqlite_autoindex_calls_1 \(project_id=\? AND id=\?\)/);
+  for (const p of [eq, eqCount]) {
+    // candidates: the value index's matches and the calls after the indexer's mark, each looked up by key
+    assert.match(p, /SEARCH c USING INDEX sqlite_autoindex_calls_1 \(project_id=\? AND id=\?\)/);
+    assert.match(p, /SEARCH v USING PRIMARY KEY \(project_id=\? AND path=\? AND value=\?\)/);
+    assert.match(p, /SEARCH t USING COVERING INDEX calls_by_change \(project_id=\? AND change_seq>\?\)/);
+    assert.match(p, /SEARCH t USING COVERING INDEX calls_by_change \(project_id=\? AND change_seq=\? AND id>\?\)/);
+    assert.match(p, /SEARCH m USING INDEX sqlite_autoindex_call_text_marks_1 \(project_id=\?\)/);
+    // every call of a project without a covering mark: behind a one-row table, read first, empty when covered
+    assert.match(p, /SCAN g\nSEARCH t USING COVERING INDEX calls_by_change \(project_id=\?\)/);
+    assert.doesNotMatch(p, /SCAN c\b/);
+  }
   const counted = plan(compileCallsCount({ project_id: 'acme/demo' }, sqliteDialect, INDEXED));
   assert.match(counted, /call_counts/);
   assert.doesNotMatch(counted, /SCAN c\b|calls AS c|TABLE calls/);
@@ -66,8 +74,8 @@ test('SQLite: $contains looks its candidates up by rowid, the tail by calls_by_c
   const contains = where({ $contains: { input: { $getField: 'inputs.user_id' }, substr: { $literal: 'r-4374' } } });
   const q = { ...byUser, where: contains };
   for (const compiled of [
-    compileCallsSelect(q, sqliteDialect, { values: true, text: true }),
-    compileCallsCount({ project_id: q.project_id, where: contains }, sqliteDialect, { values: true, text: true }),
+    compileCallsSelect(q, sqliteDialect, true),
+    compileCallsCount({ project_id: q.project_id, where: contains }, sqliteDialect, true),
   ]) {
     const p = plan(compiled);
     assert.match(p, /SEARCH c USING INTEGER PRIMARY KEY \(rowid=\?\)/);
@@ -91,5 +99,23 @@ test('PostgreSQL: latency sort walks calls_by_latency without a sort', async (t)
     const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
     assert.match(plan, /calls_by_latency/);
     assert.doesNotMatch(plan, /Sort Key/);
+  });
+});
+
+test('PostgreSQL: equality reads call_values and the tail after the mark by index', async (t) => {
+  const url = await emptyPostgres(t);
+  if (url === null) return t.skip('PostgreSQL unavailable');
+  const store = new PostgresStore({ url });
+  await store.migrate();
+  await store.close();
+  await withPostgres(url, async (client) => {
+    await client.query('SET enable_seqscan = off');
+    const compiled = compileCallsSelect(byUser, postgresDialect, INDEXED);
+    const { text, values } = compactParams(compiled.sql, compiled.params);
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values);
+    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+    assert.match(plan, /Index Only Scan using call_values_pkey on call_values v/);
+    assert.match(plan, /calls_by_change/);
+    assert.doesNotMatch(plan, /Seq Scan/);
   });
 });

@@ -15,6 +15,7 @@ import { migration as workerInference } from './014-worker-inference.js';
 import { migration as callRollups } from './015-call-rollups.js';
 import { migration as callCountsAndLatency } from './016-call-counts-and-latency.js';
 import { migration as callTextIndex } from './017-call-text-index.js';
+import { migration as callValuesByIndexer } from './018-call-values-by-indexer.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -42,6 +43,7 @@ export const MIGRATIONS: readonly Migration[] = [
   callRollups,
   callCountsAndLatency,
   callTextIndex,
+  callValuesByIndexer,
 ];
 
 /**

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * The call indexer's rate on SQLite (docs/query-performance.md "Equality on an input field"):
+ * BENCH_CALLS calls of bench/lib/workload.ts (~1 KB each) written through `calls.write` into a fresh
+ * store, then `callText.step` until nothing is left, as the background indexer does when the store
+ * is idle. Reports calls/s (wall) and CPU µs per call of the indexing alone.
+ *
+ * BENCH_TREE points at another checkout (its `src/` and `bench/lib/` are imported), so the indexer
+ * before a change can be measured in the same session, alternating:
+ *   BENCH_TREE=/path/to/other-checkout npx tsx bench/indexer-rate.ts
+ */
+
+const tree = path.resolve(process.env.BENCH_TREE ?? path.join(import.meta.dirname, '..'));
+const CALLS = Number(process.env.BENCH_CALLS ?? 30_000);
+/** Calls per `calls.write` of the seed (one `change_seq` each; bench/query-scale.ts writes 10,000). */
+const WRITE_CALLS = Number(process.env.BENCH_WRITE_CALLS ?? 1_000);
+
+const load = async <T>(rel: string): Promise<T> => (await import(pathToFileURL(path.join(tree, rel)).href)) as T;
+
+interface Store {
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  calls: { write(parts: unknown[]): Promise<void> };
+  callText: { step(): Promise<{ calls: number; project: string | null }> };
+}
+
+async function main(): Promise<void> {
+  const { SqliteStore } = await load<{ SqliteStore: new (o: { file: string }) => Store }>(
+    'src/store/sqlite/sqlite-store.ts',
+  );
+  const workload = await load<typeof import('./lib/workload.js')>('bench/lib/workload.ts');
+  const time = await load<typeof import('../src/domain/time.js')>('src/domain/time.ts');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-indexer-rate-'));
+  try {
+    const store = new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
+    await store.migrate();
+    const ops = workload.opRefs('bench/index', 3);
+    const calls = workload.makeCalls('bench/index', ops, CALLS, Date.UTC(2025, 4, 1) * 1000, 50_000);
+    for (let i = 0; i < calls.length; i += 1_000)
+      await store.calls.write(
+        workload.toParts(calls.slice(i, i + 1_000), 'bench-user', (iso) => time.parseIsoMicros(iso)!),
+      );
+    // the writer runs in its own thread: process CPU covers it and this thread
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    let indexed = 0;
+    let steps = 0;
+    for (;;) {
+      const step = await store.callText.step();
+      if (step.project === null) break;
+      indexed += step.calls;
+      steps += 1;
+    }
+    const wall = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    await store.close();
+    console.log(
+      JSON.stringify({
+        tree,
+        calls: CALLS,
+        write_calls: WRITE_CALLS,
+        indexed,
+        steps,
+        wall_ms: Math.round(wall),
+        calls_per_s: Math.round(indexed / (wall / 1000)),
+        cpu_us_per_call: Math.round((cpu.user + cpu.system) / indexed),
+        load: os.loadavg()[0]!.toFixed(1),
+      }),
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
