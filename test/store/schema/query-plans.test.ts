@@ -33,6 +33,23 @@ async function sqlitePlanner(t: TestContext): Promise<(c: Compiled) => string> {
         .join('\n'),
     );
 }
+/**
+ * PostgreSQL's plan of a compiled query on a migrated empty store, with `settings` (SET statements
+ * forbidding the alternatives, so the plan shows what the indexes can give); null without a server.
+ */
+async function postgresPlan(t: TestContext, c: Compiled, settings: string): Promise<string | null> {
+  const url = await emptyPostgres(t);
+  if (url === null) return null;
+  const store = new PostgresStore({ url });
+  await store.migrate();
+  await store.close();
+  return withPostgres(url, async (client) => {
+    await client.query(settings);
+    const { text, values } = compactParams(c.sql, c.params);
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values);
+    return rows.map((r) => r['QUERY PLAN']).join('\n');
+  });
+}
 const byLatency: CallsQuery = {
   project_id: 'acme/demo',
   sort_by: sort([{ field: 'summary.weave.latency_ms', direction: 'desc' }]),
@@ -85,37 +102,18 @@ test('SQLite: $contains looks its candidates up by rowid, the tail by calls_by_c
 });
 
 test('PostgreSQL: latency sort walks calls_by_latency without a sort', async (t) => {
-  const url = await emptyPostgres(t);
-  if (url === null) return t.skip('PostgreSQL unavailable');
-  const store = new PostgresStore({ url });
-  await store.migrate();
-  await store.close();
-  await withPostgres(url, async (client) => {
-    // an empty table: forbid the alternatives so the plan shows whether the index can give the order
-    await client.query('SET enable_seqscan = off; SET enable_sort = off');
-    const compiled = compileCallsSelect(byLatency, postgresDialect, INDEXED);
-    const { text, values } = compactParams(compiled.sql, compiled.params);
-    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values);
-    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
-    assert.match(plan, /calls_by_latency/);
-    assert.doesNotMatch(plan, /Sort Key/);
-  });
+  // an empty table: forbid the alternatives so the plan shows whether the index can give the order
+  const compiled = compileCallsSelect(byLatency, postgresDialect, INDEXED);
+  const plan = await postgresPlan(t, compiled, 'SET enable_seqscan = off; SET enable_sort = off');
+  if (plan === null) return t.skip('PostgreSQL unavailable');
+  assert.match(plan, /calls_by_latency/);
+  assert.doesNotMatch(plan, /Sort Key/);
 });
 
 test('PostgreSQL: equality reads call_values and the tail after the mark by index', async (t) => {
-  const url = await emptyPostgres(t);
-  if (url === null) return t.skip('PostgreSQL unavailable');
-  const store = new PostgresStore({ url });
-  await store.migrate();
-  await store.close();
-  await withPostgres(url, async (client) => {
-    await client.query('SET enable_seqscan = off');
-    const compiled = compileCallsSelect(byUser, postgresDialect, INDEXED);
-    const { text, values } = compactParams(compiled.sql, compiled.params);
-    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values);
-    const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
-    assert.match(plan, /Index Only Scan using call_values_pkey on call_values v/);
-    assert.match(plan, /calls_by_change/);
-    assert.doesNotMatch(plan, /Seq Scan/);
-  });
+  const plan = await postgresPlan(t, compileCallsSelect(byUser, postgresDialect, INDEXED), 'SET enable_seqscan = off');
+  if (plan === null) return t.skip('PostgreSQL unavailable');
+  assert.match(plan, /Index Only Scan using call_values_pkey on call_values v/);
+  assert.match(plan, /calls_by_change/);
+  assert.doesNotMatch(plan, /Seq Scan/);
 });
