@@ -28,9 +28,14 @@ const PG_SOURCE_COLUMNS = `started_at, deleted_at, op_name, ended_at, exception,
  * scanned all the project's calls for every batch (docs/query-performance.md, "Where a PostgreSQL
  * batch's time goes").
  */
-const LOCK_SQL = `SELECT c.* FROM unnest($2::text[]) AS k(id) CROSS JOIN LATERAL (
+const LOCK_SQL = lockingRead('unnest($2::text[]) AS k(id)', '$1::text');
+
+/** The locking read of the stored calls of `keys` (rows `k` with an `id`) in `project`, as LOCK_SQL's. */
+function lockingRead(keys: string, project: string): string {
+  return `SELECT c.* FROM ${keys} CROSS JOIN LATERAL (
     SELECT c.project_id, c.id, ${PG_SOURCE_COLUMNS.replace(/(^|, )(\w+)/g, '$1c.$2')}
-    FROM calls c WHERE c.project_id = $1::text AND c.id = k.id FOR UPDATE) c`;
+    FROM calls c WHERE c.project_id = ${project} AND c.id = k.id FOR UPDATE) c`;
+}
 
 type KeyedSource = RollupSourceRow & CallKey;
 
@@ -134,8 +139,8 @@ export async function rolledUpWrite(
 const WRITTEN_COLUMNS = ['project_id', 'id', 'started_at', 'deleted_at', 'op_name', 'ended_at', 'exception', 'summary'];
 
 /**
- * A call upsert (`write`: `INSERT … RETURNING` the roll-up's source columns and `inserted`, or
- * `WITH written AS (INSERT … RETURNING …), … SELECT * FROM written`, using `$1`…`$n`) with the
+ * A call upsert (`write`: `INSERT … RETURNING` the roll-up's source columns and `inserted`, using
+ * `$1`…`$n`) with the
  * locking read of the batch's existing calls folded into the same statement: `$n+1`/`$n+2` are the
  * batch's keys (project ids, ids) in key order. `locked` locks and reads each stored row (one
  * primary-key probe per key, in key order) and is read to its end before the upsert begins (the
@@ -156,18 +161,11 @@ const lockedSql = new Map<string, string>();
 
 function buildLockedUpsertSql(write: string, params: number): string {
   const keys = `unnest($${params + 1}::text[], $${params + 2}::text[]) AS k(project_id, id)`;
-  const locked = `locked AS MATERIALIZED (SELECT c.* FROM ${keys} CROSS JOIN LATERAL (
-    SELECT c.project_id, c.id, ${PG_SOURCE_COLUMNS.replace(/(^|, )(\w+)/g, '$1c.$2')}
-    FROM calls c WHERE c.project_id = k.project_id AND c.id = k.id FOR UPDATE) c)`;
+  const locked = `locked AS MATERIALIZED (${lockingRead(keys, 'k.project_id')})`;
   const select = `SELECT false AS old, ${WRITTEN_COLUMNS.map((c) => `w.${c}`).join(', ')}, w.inserted, 0 AS rolled_up
     FROM written w WHERE (SELECT count(*) FROM locked) >= 0
   UNION ALL SELECT true, ${WRITTEN_COLUMNS.map((c) => `l.${c}`).join(', ')}, false, l.rolled_up FROM locked l`;
-  const tail = 'SELECT * FROM written';
-  const trimmed = write.trim();
-  if (trimmed.startsWith('WITH written AS (') && trimmed.endsWith(tail))
-    return `WITH ${locked},\n  ${trimmed.slice('WITH '.length, -tail.length)}${select}`;
-  if (trimmed.startsWith('INSERT ')) return `WITH ${locked},\n  written AS (${trimmed})\n${select}`;
-  throw new Error('lockedUpsertSql: the write must be an INSERT or WITH written AS (…) … SELECT * FROM written');
+  return `WITH ${locked},\n  written AS (${insertOf(write, 'lockedUpsertSql')})\n${select}`;
 }
 
 type LockedUpsertRow = RollupSource & CallKey & { old: boolean; inserted: boolean; rolled_up: number };
@@ -241,13 +239,14 @@ function buildNewCallsSql(write: string, params: number): string {
   const check = `SELECT CASE WHEN bool_and(inserted) IS NOT FALSE THEN count(*)
     ELSE ('${CALLS_EXIST}: ' || count(*) FILTER (WHERE NOT inserted))::bigint END AS calls
     FROM written WHERE (SELECT count(*) FROM counters) >= 0`;
-  const tail = 'SELECT * FROM written';
+  return `WITH written AS (${insertOf(write, 'newCallsSql')}),\n  ${counters},\n  ${sums},\n  ${hist}\n${check}`;
+}
+
+/** The call upsert `write`, which both statements take as their `written` CTE: an `INSERT … RETURNING`. */
+function insertOf(write: string, builder: string): string {
   const trimmed = write.trim();
-  if (trimmed.startsWith('WITH written AS (') && trimmed.endsWith(tail))
-    return `WITH ${trimmed.slice('WITH '.length, -tail.length).trimEnd()},\n  ${counters},\n  ${sums},\n  ${hist}\n${check}`;
-  if (trimmed.startsWith('INSERT '))
-    return `WITH written AS (${trimmed}),\n  ${counters},\n  ${sums},\n  ${hist}\n${check}`;
-  throw new Error('newCallsSql: the write must be an INSERT or WITH written AS (…) … SELECT * FROM written');
+  if (!trimmed.startsWith('INSERT ')) throw new Error(`${builder}: the write must be an INSERT … RETURNING`);
+  return trimmed;
 }
 
 /** Whether `error` is newCallsSql's refusal of a batch with stored calls. */
