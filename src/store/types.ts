@@ -363,8 +363,8 @@ export interface CallStore {
   /**
    * The live-tail position of "now": a `changed_after` query from it returns exactly the calls
    * whose writes commit later. On PostgreSQL `change_seq` is the writing transaction's id and a
-   * `changed_after` query only returns rows of transactions older than every one still running
-   * (the snapshot's xmin), so a slow transaction can never commit behind a cursor.
+   * `changed_after` query only returns rows of transactions older than every one still running in
+   * the database, so a slow transaction can never commit behind a cursor.
    */
   changeHead(): Promise<CallChangeCursor>;
 }

@@ -43,9 +43,9 @@ test('a call posted after the stream opened arrives within a second, then its en
   const res = await h.post('/call/start', makeStart({ id: 'fresh', started_at: '2020-01-01T00:00:00Z' }));
   assert.equal(res.statusCode, 200);
   const first = await stream.next(3000);
-  // PostgreSQL: the tail reads calls below the cluster's oldest running transaction id, so any long
-  // write transaction in the cluster delays it (other test files' databases, the substring indexer's
-  // GIN work: up to 1.5 s in the full CI run); SQLite's single writer has no such horizon
+  // PostgreSQL: the tail reads calls below the oldest transaction id still running in this database
+  // (postgres-dialect.ts CHANGE_HORIZON), so a long write transaction of this store (the substring
+  // indexer's) delays it; SQLite's single writer has no such horizon
   const bound = TEST_STORE === 'postgres' ? 2000 : 1000;
   assert.ok(Date.now() - sent < bound, `arrived after ${Date.now() - sent} ms`);
   assert.equal(first.event, 'call');

@@ -66,6 +66,22 @@ function castFor(value: unknown): string {
   return '';
 }
 
+/**
+ * change_seq is the writer's transaction id (call-merge.ts). Every xid below the statement
+ * snapshot's xmin has finished, but that xmin is the whole cluster's: a long transaction in another
+ * database on the same server would hold every live tail back. So: the oldest xid still running in
+ * the snapshot, leaving out those that pg_stat_activity shows running in another database (they
+ * cannot write these calls; any role may read their xids), else the snapshot's xmax. An xid it cannot
+ * place (finished since, a prepared transaction) counts as this database's.
+ */
+const CHANGE_HORIZON = `(SELECT COALESCE(
+  (SELECT min(x::text::bigint) FROM pg_snapshot_xip(s) AS x
+    WHERE x::text::bigint % 4294967296 NOT IN (
+      SELECT a.backend_xid::text::bigint FROM pg_stat_activity AS a
+       WHERE a.backend_xid IS NOT NULL
+         AND a.datid <> (SELECT oid FROM pg_database WHERE datname = current_database()))),
+  pg_snapshot_xmax(s)::text::bigint) FROM pg_current_snapshot() AS s)`;
+
 export const postgresDialect: SqlDialect = {
   placeholder: (index, value?: unknown) => `$${index}${castFor(value)}`,
   jsonRender(column, path, p) {
@@ -150,8 +166,7 @@ export const postgresDialect: SqlDialect = {
   falseLiteral: 'FALSE',
   insertionOrder: 'c.seq ASC',
   unindexed: (expr) => expr,
-  // change_seq is the writer's transaction id (call-merge.ts); xids below the snapshot's xmin are all finished
-  changeHorizon: 'pg_snapshot_xmin(pg_current_snapshot())::text::bigint',
+  changeHorizon: CHANGE_HORIZON,
   limitOffset(limit, offset, p) {
     if (limit === null && offset === null) return '';
     // LIMIT/OFFSET are bigint here (SQLite takes any number): past 2^53 rows "more than all" is all the same

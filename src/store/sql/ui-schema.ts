@@ -6,7 +6,7 @@
  * - `calls.change_seq`: the live tail's write order, stamped at every start, end and rename. On
  *   SQLite a counter bumped once per write (`change_counters`, single writer, so commit order); on
  *   PostgreSQL the writing transaction's id (`pg_current_xact_id()`), read back only below the
- *   snapshot's xmin (postgres-dialect.ts changeHorizon). Calls written before this migration have
+ *   oldest one still running in the database (postgres-dialect.ts changeHorizon). Calls written before this migration have
  *   none and never appear in a tail.
  */
 const SESSIONS = `

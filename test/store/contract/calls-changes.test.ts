@@ -21,8 +21,7 @@ async function changes(store: TraceStore, q: CallsQuery, after: CallChangeCursor
 
 /**
  * As `changes`, polling until `count` rows are handed out (or 30 s pass). On PostgreSQL a write is
- * handed out only once every older transaction of the cluster has ended, and other test files run
- * long transactions on the same cluster (a held table lock, a stalled store), so a write may wait.
+ * handed out only once every older transaction of its database has ended, so a write may wait.
  */
 async function changesOf(store: TraceStore, q: CallsQuery, after: CallChangeCursor, count: number): Promise<CallRow[]> {
   const deadline = Date.now() + 30_000;
@@ -116,5 +115,46 @@ test('PostgreSQL: a transaction that commits after a later one is still delivere
   assert.deepEqual(
     rows.map((r) => r.id),
     ['slow', 'fast'],
+  );
+});
+
+test('PostgreSQL: an open transaction in another database of the server does not hold the tail back', async (t) => {
+  const url = await testDatabase(t);
+  const elsewhere = await testDatabase(t);
+  if (url === null || elsewhere === null) return;
+  const store = new PostgresStore({ url });
+  await store.migrate();
+  const foreign = new pg.Client({ connectionString: elsewhere });
+  const local = new pg.Client({ connectionString: url });
+  await foreign.connect();
+  await local.connect();
+  t.after(async () => {
+    await foreign.end();
+    await local.end();
+    await store.close();
+  });
+  const project = 'acme/neighbours';
+  const head = await store.calls.changeHead();
+  // a transaction id taken in the other database, older than the write below
+  await foreign.query('BEGIN');
+  await foreign.query('SELECT pg_current_xact_id()');
+  await store.calls.write([start(project, 'seen')]);
+  assert.deepEqual(
+    (await changes(store, { project_id: project }, head)).map((r) => r.id),
+    ['seen'],
+  );
+  // the same in this database holds later writes back until it ends
+  await local.query('BEGIN');
+  await local.query('SELECT pg_current_xact_id()');
+  await store.calls.write([start(project, 'held')]);
+  assert.deepEqual(
+    (await changes(store, { project_id: project }, head)).map((r) => r.id),
+    ['seen'],
+  );
+  await local.query('COMMIT');
+  await foreign.query('COMMIT');
+  assert.deepEqual(
+    (await changesOf(store, { project_id: project }, head, 2)).map((r) => r.id),
+    ['seen', 'held'],
   );
 });
