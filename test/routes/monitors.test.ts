@@ -90,7 +90,10 @@ async function settled(h: TestApp, monitorId: string): Promise<void> {
       const again = await h.store.monitors.pairs(PROJECT, monitorId);
       if (again.every((p) => p.status === 'scored')) return;
     }
-    if (Date.now() > deadline) throw new Error(`monitor ${monitorId} did not settle: ${JSON.stringify(state)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `monitor ${monitorId} did not settle: ${JSON.stringify({ state, head, unread, pairs: pairs.map((p) => p.status) })}`,
+      );
     await sleep(20);
   }
 }
@@ -142,6 +145,29 @@ test('sampling is the hash of (monitor, call): exactly the sampled calls are sco
   assert.ok(expected.length > 0 && expected.length < ids.length, 'the sample is a proper subset');
   const scored = (await feedback(h)).map((f) => String(f.weave_ref).split('/').at(-1)).sort();
   assert.deepEqual(scored, expected);
+});
+
+test('pairs left pending (a scan out of time) are scored by the next poll without new calls; a gone call is done', async (t) => {
+  const { h, judge } = await setup(t);
+  await call(h, 'left-1', '1+1');
+  await publish(h, 'sums', monitorVal([judge]));
+  await settled(h, 'sums');
+  const state = await h.store.monitors.get(PROJECT, 'sums');
+  assert.ok(state);
+  // what a scan leaves when its time runs out right after it read a batch
+  await h.store.monitors.record(PROJECT, 'sums', state.cursor, ['left-1', 'never-written'], Date.now() * 1000);
+  await settled(h, 'sums');
+  assert.deepEqual(
+    (await feedback(h)).map((f) => f.weave_ref),
+    [`weave:///${PROJECT}/call/left-1`],
+  );
+  assert.deepEqual(
+    (await h.store.monitors.pairs(PROJECT, 'sums')).map((p) => [p.call_id, p.status]),
+    [
+      ['left-1', 'scored'],
+      ['never-written', 'scored'],
+    ],
+  );
 });
 
 test('deactivating (a new version with active=false) stops new scoring; reactivating scores only later calls', async (t) => {

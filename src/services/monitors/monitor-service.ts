@@ -99,11 +99,15 @@ export class MonitorService {
     return head;
   }
 
-  /** One poll: queues a scan job for every active monitor with unread calls; returns how many were queued. */
+  /**
+   * One poll: queues a scan job for every active monitor with unread calls or pairs still to score (a
+   * scan that ran out of time after reading a batch leaves them); returns how many were queued.
+   */
   async pollOnce(): Promise<number> {
     let queued = 0;
     for (const row of await this.store.monitors.listActive(POLL_LIMIT)) {
-      if ((await this.#unread(row.project_id, row.cursor)) === false) continue;
+      if (!(await this.#unread(row.project_id, row.cursor)) && !(await this.#unscored(row.project_id, row.monitor_id)))
+        continue;
       const claimed = await this.store.monitors.claimScan(
         row.project_id,
         row.monitor_id,
@@ -133,6 +137,10 @@ export class MonitorService {
     }))
       return true;
     return false;
+  }
+
+  async #unscored(projectId: string, monitorId: string): Promise<boolean> {
+    return (await this.store.monitors.pending(projectId, monitorId, 1)).length > 0;
   }
 
   handler(): JobHandler {

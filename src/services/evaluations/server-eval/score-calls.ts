@@ -29,7 +29,7 @@ export interface ScoreCallsArgs {
   origin?: { idSpace: string; triggerRef: string | null };
   /** Stops between pairs (the job's lease was lost or the node is stopping). */
   signal?: AbortSignal;
-  /** Told when every scorer has run on a call (a monitor marks the pair scored). */
+  /** Told when every scorer has run on a call, or the call is gone (a monitor marks the pair done). */
   onScored?: (callId: string) => Promise<void>;
 }
 
@@ -70,8 +70,8 @@ export class CallScorer {
     for (const callId of args.callIds) {
       args.signal?.throwIfAborted();
       const target = await this.calls.read(args.projectId, callId);
-      if (target === null) continue;
-      for (const scorer of scorers) await this.#pair(args, target.id, target.inputs, target.output, scorer);
+      if (target !== null)
+        for (const scorer of scorers) await this.#pair(args, target.id, target.inputs, target.output, scorer);
       await args.onScored?.(callId);
     }
   }
