@@ -79,6 +79,9 @@ async function runStream(
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',
     'x-accel-buffering': 'no',
+    // the connection ends with the stream: never kept alive for another request, so neither a
+    // client that went away nor the server's close leaves it open until the keep-alive timeout
+    connection: 'close',
   });
   const write = async (text: string): Promise<void> => {
     // once stopped, nothing more is written (an abort listener added now would never fire)
@@ -123,7 +126,5 @@ async function runStream(
     // a client that is not reading would hold what is still buffered, and the server's close, forever
     if (res.writableNeedDrain) res.destroy();
     else if (!res.writableEnded) res.end();
-    // at shutdown the connection must not linger as keep-alive
-    if (signal.aborted) res.socket?.end();
   }
 }

@@ -37,6 +37,8 @@ test('a call posted after the stream opened arrives within a second, then its en
   assert.equal(stream.status, 200);
   assert.match(stream.headers.get('content-type') ?? '', /^text\/event-stream/);
   assert.equal(stream.headers.get('access-control-allow-origin'), null);
+  // the connection ends with the stream, not kept alive (app close waited 72 s for such sockets)
+  assert.equal(stream.headers.get('connection'), 'close');
 
   const sent = Date.now();
   // an old start time (clients batch and send late): the tail goes by arrival, not by started_at
