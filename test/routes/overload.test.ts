@@ -165,9 +165,11 @@ test('a client that disconnects keeps its in-flight slot until its handler ends;
           return { ok: true };
         });
         app.get('/probe/stream', async (_request, reply) => {
+          // as the live tail answers (routes/live-tail.ts): the connection ends with the stream
           reply.hijack();
-          reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
+          reply.raw.writeHead(200, { 'content-type': 'text/event-stream', connection: 'close' });
           reply.raw.write(': open\n\n');
+          reply.raw.on('close', () => reply.raw.end());
         });
       },
     },
