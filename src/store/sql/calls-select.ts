@@ -13,8 +13,9 @@ export interface CompiledSql {
 /**
  * Which indexes a project's query may read: `backfilled`, the counters and latency column of
  * migration 016 once its backfill is through the project (call-index-backfill.ts); `covered`, the
- * indexes the call indexer fills, `call_values` and the substring index (call-text-index.ts
- * `covers`; calls-expr-values.ts, calls-expr-text.ts). A boolean stands for both.
+ * indexes the call indexer fills, `call_values`, the substring index and `call_latency`
+ * (call-text-index.ts `covers`; calls-expr-values.ts, calls-expr-text.ts, `latencySortIds` below).
+ * A boolean stands for both.
  */
 export type IndexState = boolean | { backfilled: boolean; covered: boolean };
 
