@@ -86,6 +86,13 @@ export function callsWhere(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: 
   return conditions.join(' AND ');
 }
 
+/** Whether the filter names the traces, parents, calls, threads or turns to read (each has its index). */
+function narrowsByList(filter: CallsFilter | null | undefined): boolean {
+  if (filter == null) return false;
+  const lists = [filter.trace_ids, filter.parent_ids, filter.call_ids, filter.thread_ids, filter.turn_ids];
+  return lists.some((list) => list != null && list.length > 0);
+}
+
 /** Whether the expression narrows the query to a few ids through `call_values` or the substring index. */
 function narrowsById(q: CallsQuery, d: SqlDialect, indexed: IndexState): boolean {
   if (q.where == null || q.changed_after != null) return false;
@@ -185,7 +192,9 @@ function compileSelect(
  * then filters and orders those candidates exactly as the plain query orders all calls, so the page
  * is the same. The order within the entries must match the page's to the last tie: so only for a
  * sort by latency alone or by latency then `id` (others keep the plain plan), and not where an
- * equality or `$contains` already narrows the query to a few ids (those are sorted as they are).
+ * equality, a `$contains` or a list of traces, parents, calls, threads or turns already narrows the
+ * query to a few calls (those are found by their index and sorted, where walking the entries would
+ * read the project's until the page is full).
  */
 function latencySortIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlParams) => string) | null {
   const { backfilled, covered } = indexStates(indexed);
@@ -194,7 +203,7 @@ function latencySortIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p:
   const [first, ...rest] = sortBy;
   if (first!.field.kind !== 'derived' || first!.field.name !== 'latency_ms') return null;
   if (rest.length > 1 || rest.some((key) => key.field.kind !== 'column' || key.field.name !== 'id')) return null;
-  if (narrowsById(q, d, indexed)) return null;
+  if (narrowsById(q, d, indexed) || narrowsByList(q.filter)) return null;
   const dir = first!.direction === 'asc' ? 'ASC' : 'DESC';
   // the tie-break orderTerms adds: id descending unless the sort names it
   const idDir = rest[0]?.direction === 'asc' ? 'ASC' : 'DESC';

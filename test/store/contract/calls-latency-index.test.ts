@@ -28,6 +28,7 @@ forEachAdapter('calls sorted by latency through call_latency', (store) => {
     { where: where({ $gt: [{ $getField: 'summary.weave.latency_ms' }, { $literal: 2 }] }) },
     { filter: { trace_roots_only: true }, started_from: T0 + 5_000_000 },
     { where: where({ $eq: [{ $getField: 'summary.weave.status' }, { $literal: 'running' }] }) },
+    { filter: { parent_ids: ['c-00'] } },
   ];
   const SORTS = [
     [{ field: 'summary.weave.latency_ms', direction: 'desc' as const }],
@@ -190,5 +191,12 @@ test('the latency sort reads call_latency only with a limit, on a backfilled and
     assert.doesNotMatch(compileCallsSelect({ ...q, sort_by: then('started_at') }, d, true).sql, /call_latency/);
     const byUser = where({ $eq: [{ $getField: 'inputs.user' }, { $literal: 'u-1' }] });
     assert.doesNotMatch(compileCallsSelect({ ...q, where: byUser }, d, true).sql, /call_latency/);
+    // a few calls named by the filter are found by their index and sorted
+    for (const filter of [{ trace_ids: ['t'] }, { parent_ids: ['p'] }, { call_ids: ['c'] }, { thread_ids: ['h'] }])
+      assert.doesNotMatch(compileCallsSelect({ ...q, filter }, d, true).sql, /call_latency/);
+    assert.match(
+      compileCallsSelect({ ...q, filter: { op_names: ['o'], parent_ids: [] } }, d, true).sql,
+      /call_latency/,
+    );
   }
 });
