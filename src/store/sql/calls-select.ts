@@ -180,7 +180,8 @@ function compileSelect(
 /**
  * A sort whose first key is `summary.weave.latency_ms`, with a limit, on a project whose latency
  * column is backfilled and whose call indexer covers it: the candidates of its page
- * (docs/query-performance.md "Latency sort"). Null where the plain query keeps the plan.
+ * (docs/query-performance.md "The latency sort off the commit path"). Null where the plain query keeps
+ * the plan.
  *
  * `call_latency` (migration 019) holds an entry for every call at or below the project's mark of
  * the call indexer, keyed by its latency (NULL as NULL_LATENCY_KEY); entries of calls whose latency
@@ -188,7 +189,7 @@ function compileSelect(
  * offset` calls of the page's order that match the query are among: the first `limit + offset`
  * current entries in that order whose call matches (non-NULL latencies, then NULL ones, each read
  * along the key), and the calls after the mark (`unindexedCalls`, which also holds every call
- * when no mark covers the project). A call in both only appears twice in an `IN` list. The query
+ * when no mark covers the project); a call in both is one candidate all the same (`c.id IN`). The query
  * then filters and orders those candidates exactly as the plain query orders all calls, so the page
  * is the same. The order within the entries must match the page's to the last tie: so only for a
  * sort by latency alone or by latency then `id` (others keep the plain plan), and not where an
