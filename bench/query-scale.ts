@@ -155,9 +155,10 @@ async function seedPostgres(url: string): Promise<Seeded> {
     const store = new PostgresStore({ url });
     try {
       const textIndex = await indexText(store, 'postgres');
-      // what autovacuum does soon after: the indexer has just written both tables
+      // what autovacuum does soon after: the indexer has just written these tables
       await client.query('VACUUM ANALYZE call_texts');
       await client.query('VACUUM ANALYZE call_values');
+      await client.query('VACUUM ANALYZE call_latency');
       return { seed: seeded, textIndex };
     } finally {
       await store.close();

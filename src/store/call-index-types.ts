@@ -25,8 +25,8 @@ export interface CallIndexStore {
   /** Fills the indexes for the next `batchCalls` calls in key order (default: the adapter's batch size). */
   backfillBatch(batchCalls?: number): Promise<CallIndexProgress>;
   /**
-   * Builds the indexes the migration left to the background (PostgreSQL: `calls_by_latency` on a
-   * table that had rows, concurrently); a no-op where there are none. Queries do not wait for it:
+   * Builds the indexes the migration left to the background; a no-op where there are none (since
+   * migration 019 dropped PostgreSQL's `calls_by_latency`, on both stores). Queries do not wait for it:
    * their results are the same with or without an index.
    */
   buildDeferredIndexes(): Promise<void>;

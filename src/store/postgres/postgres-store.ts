@@ -20,7 +20,6 @@ import type { MonitorStore } from '../monitor-types.js';
 import type { JobStore } from '../job-types.js';
 import { SqlRetentionStore } from '../sql/retention-store.js';
 import { SqlCallRollupStore } from '../sql/call-rollup-store.js';
-import { buildLatencyIndex } from './latency-index.js';
 import { indexImportedCalls, POSTGRES_BACKFILL, SqlCallIndexStore } from '../sql/call-index-backfill.js';
 import type { CallIndexStore } from '../call-index-types.js';
 import type { RetentionStore } from '../retention-types.js';
@@ -119,9 +118,8 @@ export class PostgresStore implements TraceStore {
     const streamReads = this.#replicas?.stream ?? this.#streamPool;
     this.auth = new PostgresAuthStore(this.#pool);
     const tx = new PgTxRunner(this.#pool, reads);
-    this.callIndexes = new SqlCallIndexStore(tx, POSTGRES_BACKFILL(postgresDialect), 5_000, () =>
-      buildLatencyIndex(this.#pool),
-    );
+    // no index is left to the background since migration 019 dropped `calls_by_latency`
+    this.callIndexes = new SqlCallIndexStore(tx, POSTGRES_BACKFILL(postgresDialect), 5_000);
     // 500 calls a step: a step's transaction holds back the xid horizon below which the live tail
     // (and the indexer itself) read calls, cluster-wide, for as long as it renders texts
     this.callText = new SqlCallTextIndex(tx, POSTGRES_TEXT_INDEX(postgresDialect), 500);

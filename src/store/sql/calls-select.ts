@@ -1,7 +1,9 @@
 import { REF_PREFIX } from '../../domain/refs.js';
 import { ALL_CALL_COLUMNS, ALWAYS_SELECTED, type CallsFilter, type CallsQuery } from '../types.js';
 import { CallsExprCompiler } from './calls-expr.js';
-import { checkSqlBudget, SqlParams, type SqlDialect } from './sql-dialect.js';
+import { unindexedCalls } from './calls-expr-text.js';
+import { NULL_LATENCY_KEY } from './calls-latency.js';
+import { checkSqlBudget, SQL_BUDGET, SqlParams, type SqlDialect } from './sql-dialect.js';
 
 export interface CompiledSql {
   sql: string;
@@ -11,8 +13,9 @@ export interface CompiledSql {
 /**
  * Which indexes a project's query may read: `backfilled`, the counters and latency column of
  * migration 016 once its backfill is through the project (call-index-backfill.ts); `covered`, the
- * indexes the call indexer fills, `call_values` and the substring index (call-text-index.ts
- * `covers`; calls-expr-values.ts, calls-expr-text.ts). A boolean stands for both.
+ * indexes the call indexer fills, `call_values`, the substring index and `call_latency`
+ * (call-text-index.ts `covers`; calls-expr-values.ts, calls-expr-text.ts, `latencySortIds` below).
+ * A boolean stands for both.
  */
 export type IndexState = boolean | { backfilled: boolean; covered: boolean };
 
@@ -83,6 +86,13 @@ export function callsWhere(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: 
   return conditions.join(' AND ');
 }
 
+/** Whether the filter names the traces, parents, calls, threads or turns to read (each has its index). */
+function narrowsByList(filter: CallsFilter | null | undefined): boolean {
+  if (filter == null) return false;
+  const lists = [filter.trace_ids, filter.parent_ids, filter.call_ids, filter.thread_ids, filter.turn_ids];
+  return lists.some((list) => list != null && list.length > 0);
+}
+
 /** Whether the expression narrows the query to a few ids through `call_values` or the substring index. */
 function narrowsById(q: CallsQuery, d: SqlDialect, indexed: IndexState): boolean {
   if (q.where == null || q.changed_after != null) return false;
@@ -140,14 +150,82 @@ function totalStorageSize(d: SqlDialect): string {
  * 014) are complete, so the compiled query may read them (call-index-backfill.ts).
  */
 export function compileCallsSelect(q: CallsQuery, d: SqlDialect, indexed: IndexState = false): CompiledSql {
+  const byLatency = latencySortIds(q, d, indexed);
+  if (byLatency !== null) {
+    const compiled = compileSelect(q, d, indexed, byLatency);
+    // the filter is compiled three times there: one too large for that keeps the plain query
+    if (compiled.sql.length <= SQL_BUDGET.chars && compiled.params.length <= SQL_BUDGET.params) return compiled;
+  }
+  const compiled = compileSelect(q, d, indexed, null);
+  checkSqlBudget(compiled.sql.length, compiled.params.length);
+  return compiled;
+}
+
+/** The SELECT, its rows among the ids of `candidates(p)` (a SQL list of `calls.id`) when given. */
+function compileSelect(
+  q: CallsQuery,
+  d: SqlDialect,
+  indexed: IndexState,
+  candidates: ((p: SqlParams) => string) | null,
+): CompiledSql {
   const p = new SqlParams(d);
   const select = selectList(q, d);
-  const where = callsWhere(q, d, p, indexed);
+  let where = callsWhere(q, d, p, indexed);
+  if (candidates !== null) where += ` AND c.id IN (${candidates(p)})`;
   const order = orderBy(q, d, p, indexed);
   const limit = d.limitOffset(q.limit ? q.limit : null, q.offset ? q.offset : null, p);
-  const sql = `SELECT ${select} FROM calls c WHERE ${where} ORDER BY ${order} ${limit}`;
-  checkSqlBudget(sql.length, p.values.length);
-  return { sql, params: p.values };
+  return { sql: `SELECT ${select} FROM calls c WHERE ${where} ORDER BY ${order} ${limit}`, params: p.values };
+}
+
+/**
+ * A sort whose first key is `summary.weave.latency_ms`, with a limit, on a project whose latency
+ * column is backfilled and whose call indexer covers it: the candidates of its page
+ * (docs/query-performance.md "The latency sort off the commit path"). Null where the plain query keeps
+ * the plan.
+ *
+ * `call_latency` (migration 019) holds an entry for every call at or below the project's mark of
+ * the call indexer, keyed by its latency (NULL as NULL_LATENCY_KEY); entries of calls whose latency
+ * changed since are stale and skipped by comparing with `c.latency_ms`. So the first `limit +
+ * offset` calls of the page's order that match the query are among: the first `limit + offset`
+ * current entries in that order whose call matches (non-NULL latencies, then NULL ones, each read
+ * along the key), and the calls after the mark (`unindexedCalls`, which also holds every call
+ * when no mark covers the project); a call in both is one candidate all the same (`c.id IN`). The query
+ * then filters and orders those candidates exactly as the plain query orders all calls, so the page
+ * is the same. The order within the entries must match the page's to the last tie: so only for a
+ * sort by latency alone or by latency then `id` (others keep the plain plan), and not where an
+ * equality, a `$contains` or a list of traces, parents, calls, threads or turns already narrows the
+ * query to a few calls (those are found by their index and sorted, where walking the entries would
+ * read the project's until the page is full).
+ */
+function latencySortIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlParams) => string) | null {
+  const { backfilled, covered } = indexStates(indexed);
+  const sortBy = q.sort_by;
+  if (!backfilled || !covered || !q.limit || q.changed_after || sortBy == null || sortBy.length === 0) return null;
+  const [first, ...rest] = sortBy;
+  if (first!.field.kind !== 'derived' || first!.field.name !== 'latency_ms') return null;
+  if (rest.length > 1 || rest.some((key) => key.field.kind !== 'column' || key.field.name !== 'id')) return null;
+  if (narrowsById(q, d, indexed) || narrowsByList(q.filter)) return null;
+  const dir = first!.direction === 'asc' ? 'ASC' : 'DESC';
+  // the tie-break orderTerms adds: id descending unless the sort names it
+  const idDir = rest[0]?.direction === 'asc' ? 'ASC' : 'DESC';
+  const n = (q.limit ?? 0) + (q.offset ?? 0);
+  return (p) => {
+    const project = p.add(q.project_id);
+    const entries = (key: string, matches: string, order: string): string =>
+      `SELECT id FROM (SELECT l.id FROM call_latency l CROSS JOIN calls c
+        WHERE l.project_id = ${project} AND ${key} AND c.project_id = l.project_id AND c.id = l.id AND ${matches}
+          AND ${callsWhere(q, d, p, indexed)}
+        ORDER BY ${order} ${d.limitOffset(n, null, p)}) e`;
+    return [
+      entries(
+        `l.latency_ms < ${NULL_LATENCY_KEY}`,
+        'c.latency_ms = l.latency_ms',
+        `l.latency_ms ${dir}, l.id ${idDir}`,
+      ),
+      entries(`l.latency_ms = ${NULL_LATENCY_KEY}`, 'c.latency_ms IS NULL', `l.id ${idDir}`),
+      unindexedCalls('id', project),
+    ].join(' UNION ALL ');
+  };
 }
 
 /**

@@ -35,6 +35,7 @@ export const PROJECT_TABLES: ReadonlyArray<{ table: string; key: readonly string
   { table: 'calls', key: ['project_id', 'id'] },
   { table: 'call_counts', key: ['project_id', 'bucket'] },
   { table: 'call_values', key: ['project_id', 'path', 'value', 'call_id'] },
+  { table: 'call_latency', key: ['project_id', 'latency_ms', 'id'] },
   { table: 'call_text_marks', key: ['project_id'] },
   { table: 'projects', key: ['project_id'] },
 ];

@@ -30,9 +30,10 @@ const LOCAL_COLUMNS: ReadonlySet<string> = new Set(['calls.change_seq']);
  * Tables derived from `calls` by triggers (migration 016): the import's calls rebuild them, so they
  * are neither exported nor imported (imported counters would count every call twice). The marks of
  * the substring index (migration 017) are the position of this store's indexer: the import removes
- * the project's mark instead (call-index-backfill.ts `indexImportedCalls`).
+ * the project's mark instead (call-index-backfill.ts `indexImportedCalls`), and the indexer writes
+ * the latency entries (migration 019) of the imported calls again.
  */
-export const DERIVED_TABLES: ReadonlySet<string> = new Set(['call_counts', 'call_text_marks']);
+export const DERIVED_TABLES: ReadonlySet<string> = new Set(['call_counts', 'call_text_marks', 'call_latency']);
 /** Rows per page and per insert batch; tables holding bytes use small pages (file chunks are up to a MiB). */
 const PAGE_ROWS = 1_000;
 const BYTES_PAGE_ROWS = 16;

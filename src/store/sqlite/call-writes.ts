@@ -37,8 +37,9 @@ const START_SQL = `
 
 /**
  * A start and the end that follows it in the same batch, as one row: one insert instead of an
- * insert and an update of the whole row, and one entry in calls_by_latency instead of three index
- * writes (what a batch of finished calls, the common ingest, is made of).
+ * insert and an update of the whole row, and one entry in each index of `calls` instead of several
+ * (what a batch of finished calls, the common ingest, is made of). `latency_ms` is a plain column:
+ * its sort index, `call_latency`, is the call indexer's since migration 019 (call-text-index.ts).
  */
 const START_END_SQL = `
   INSERT INTO calls (${START_COLUMNS}, ended_at, exception, output, summary, wb_run_step_end, latency_ms, change_seq, rolled_up)

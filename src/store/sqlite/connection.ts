@@ -3,7 +3,7 @@ import { registerSqliteFunctions } from './sqlite-dialect.js';
 
 /**
  * WAL pages between the writer connection's automatic checkpoints (SQLite's default is 1,000): an
- * ingest commit dirties hundreds of index pages at random places (calls_by_latency, the roll-up),
+ * ingest commit dirties hundreds of index pages at random places (the roll-up, the calls' indexes),
  * and a page rewritten by several commits between two checkpoints is copied back once. 16,000
  * pages (64 MiB of WAL) against 4,000: 1–3 µs less writer CPU per call and fewer pauses
  * (docs/query-performance.md, "Where the SQLite writer's time goes").

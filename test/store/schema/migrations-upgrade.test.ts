@@ -85,13 +85,13 @@ test('PostgreSQL databases of every old heddle_migrations version upgrade to the
     // two nodes starting at once: the advisory lock lets one upgrade, the other then finds nothing to do
     const stores = [new PostgresStore({ url }), new PostgresStore({ url })];
     await Promise.all(stores.map((s) => s.migrate()));
-    // with calls stored, migration 016 leaves the latency index to the background job, which
-    // builds it without blocking writes (postgres/latency-index.ts)
+    // with calls stored, migration 016 left the latency index to the background job; migration
+    // 019 replaced it by call_latency, so neither builds it any more
     const latencyIndex = async (): Promise<unknown> =>
       withPostgres(url, async (c) => (await c.query(`SELECT to_regclass('calls_by_latency') AS i`)).rows[0].i);
     assert.equal(await latencyIndex(), null, `no latency index built by the migration from version ${version}`);
     await runCallIndexBackfill(stores[0]!.callIndexes, null);
-    assert.equal(await latencyIndex(), 'calls_by_latency');
+    assert.equal(await latencyIndex(), null);
     await Promise.all(stores.map((s) => s.close()));
     await withPostgres(url, async (c) => {
       assert.deepEqual(await postgresSchema(c), fresh, `schema from version ${version}`);
@@ -155,5 +155,73 @@ test('a migration connection killed while it waits for the lock fails migrate(),
       // closing may report the connection killed above; what counts is that migrate() failed and the process lives
       await store.close().catch(() => undefined);
     }
+  });
+});
+
+/**
+ * Migration 019 writes the `call_latency` entries of the calls at or below each project's mark of
+ * the call indexer (the calls after it are the indexer's): those without a `change_seq` up to
+ * `null_id` (all once `nulls_done`), those up to `(indexed_seq, indexed_id)`; a latency the backfill
+ * of 016 has not set yet as it will set it, a NULL one under the largest 64-bit integer. And it
+ * drops `calls_by_latency`.
+ */
+const BEFORE_019 = MIGRATIONS.findIndex((m) => m.id === 19);
+const CALLS_018 = `INSERT INTO calls (project_id, id, started_at, ended_at, latency_ms, change_seq) VALUES
+  ('acme/a', 'c1', 1000, 6000, 5, NULL), ('acme/a', 'c2', 1000, NULL, NULL, 5), ('acme/a', 'c3', 1000, 3999, NULL, 5),
+  ('acme/a', 'c4', 1000, 9000, 8, 5), ('acme/a', 'c5', 1000, 9000, 8, 6), ('acme/a', 'c0', 5000, 1000, -4, 4),
+  ('acme/b', 'n1', 1000, 2000, 1, NULL), ('acme/b', 'n3', 1000, 2000, 1, NULL), ('acme/b', 'n0', 1000, 2000, 1, 1),
+  ('acme/c', 'x1', 1000, 2000, 1, 1);
+  INSERT INTO call_text_marks (project_id, indexed_seq, indexed_id, nulls_done, null_id) VALUES
+  ('acme/a', 5, 'c3', 1, 'c1'), ('acme/b', 0, '', 0, 'n2')`;
+const ENTRIES_019 = [
+  ['acme/a', 'c0', '-4'],
+  ['acme/a', 'c1', '5'],
+  ['acme/a', 'c2', '9223372036854775807'],
+  ['acme/a', 'c3', '2'],
+  ['acme/b', 'n1', '1'],
+];
+const ENTRIES_SQL = 'SELECT project_id, id, CAST(latency_ms AS TEXT) AS l FROM call_latency ORDER BY project_id, id';
+
+test('migration 019 fills call_latency below the marks and drops calls_by_latency (SQLite)', async (t) => {
+  const file = tempSqliteFile(t);
+  withSqlite(file, (db) => {
+    for (const m of MIGRATIONS.slice(0, BEFORE_019)) for (const sql of migrationSql(m, 'sqlite')) db.exec(sql);
+    db.pragma(`user_version = ${MIGRATIONS[BEFORE_019 - 1]!.id}`);
+    db.exec(CALLS_018);
+  });
+  const store = new SqliteStore({ file });
+  await store.migrate();
+  await store.close();
+  withSqlite(file, (db) => {
+    const rows = db.prepare(ENTRIES_SQL).raw().all();
+    assert.deepEqual(rows, ENTRIES_019);
+    assert.equal(db.prepare(`SELECT name FROM sqlite_master WHERE name = 'calls_by_latency'`).get(), undefined);
+  });
+});
+
+test('migration 019 fills call_latency below the marks and drops calls_by_latency (PostgreSQL)', async (t) => {
+  const url = await emptyPostgres(t);
+  if (url === null) return;
+  await withPostgres(url, async (c) => {
+    await c.query(
+      'CREATE TABLE heddle_schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    for (const m of MIGRATIONS.slice(0, BEFORE_019)) {
+      for (const sql of migrationSql(m, 'postgres')) await c.query(sql);
+      await c.query('INSERT INTO heddle_schema_migrations (id, name) VALUES ($1, $2)', [m.id, m.name]);
+    }
+    assert.equal((await c.query(`SELECT to_regclass('calls_by_latency') AS i`)).rows[0].i, 'calls_by_latency');
+    await c.query(CALLS_018);
+  });
+  const store = new PostgresStore({ url });
+  await store.migrate();
+  await store.close();
+  await withPostgres(url, async (c) => {
+    const { rows } = await c.query<{ project_id: string; id: string; l: string }>(ENTRIES_SQL);
+    assert.deepEqual(
+      rows.map((r) => [r.project_id, r.id, r.l]),
+      ENTRIES_019,
+    );
+    assert.equal((await c.query(`SELECT to_regclass('calls_by_latency') AS i`)).rows[0].i, null);
   });
 });

@@ -63,11 +63,27 @@ const byUser: CallsQuery = {
   limit: 100,
 };
 
-test('SQLite: latency sort walks calls_by_latency; equality looks ids up; the project count reads call_counts', async (t) => {
+test('SQLite: latency sort walks call_latency; equality looks ids up; the project count reads call_counts', async (t) => {
   const plan = await sqlitePlanner(t);
-  const sorted = plan(compileCallsSelect(byLatency, sqliteDialect, INDEXED));
-  assert.match(sorted, /USING INDEX calls_by_latency/);
-  assert.doesNotMatch(sorted, /TEMP B-TREE/);
+  for (const direction of ['desc', 'asc'] as const) {
+    const q = { ...byLatency, sort_by: sort([{ field: 'summary.weave.latency_ms', direction }]) };
+    const sorted = plan(compileCallsSelect(q, sqliteDialect, INDEXED));
+    // the first limit entries along the key (latencies, then the NULL ones), each call looked up by
+    // key, and the calls after the indexer's mark; only those candidates are sorted
+    assert.match(
+      sorted,
+      /SEARCH l USING PRIMARY KEY \(project_id=\? AND latency_ms<\?\)\nSEARCH c USING INDEX sqlite_autoindex_calls_1 \(project_id=\? AND id=\?\)/,
+    );
+    assert.match(
+      sorted,
+      /SEARCH l USING PRIMARY KEY \(project_id=\? AND latency_ms=\?\)\nSEARCH c USING INDEX sqlite_autoindex_calls_1 \(project_id=\? AND id=\?\)/,
+    );
+    assert.match(sorted, /SEARCH t USING COVERING INDEX calls_by_change \(project_id=\? AND change_seq>\?\)/);
+    assert.match(sorted, /^SEARCH c USING INDEX sqlite_autoindex_calls_1 \(project_id=\? AND id=\?\)\nLIST SUBQUERY/);
+    assert.doesNotMatch(sorted, /SCAN (c|l|t)\b/);
+    // a sort of the entries' ties by id at most (ascending latency, descending id), never of the project
+    assert.doesNotMatch(sorted, /TEMP B-TREE FOR (?!ORDER BY$|LAST TERM OF ORDER BY$)/m);
+  }
   const eq = plan(compileCallsSelect(byUser, sqliteDialect, INDEXED));
   const eqCount = plan(compileCallsCount({ project_id: 'acme/demo', where: byUser.where }, sqliteDialect, INDEXED));
   for (const p of [eq, eqCount]) {
@@ -101,13 +117,22 @@ test('SQLite: $contains looks its candidates up by rowid, the tail by calls_by_c
   }
 });
 
-test('PostgreSQL: latency sort walks calls_by_latency without a sort', async (t) => {
+test('PostgreSQL: latency sort walks call_latency, sorting only its candidates', async (t) => {
   // an empty table: forbid the alternatives so the plan shows whether the index can give the order
   const compiled = compileCallsSelect(byLatency, postgresDialect, INDEXED);
   const plan = await postgresPlan(t, compiled, 'SET enable_seqscan = off; SET enable_sort = off');
   if (plan === null) return t.skip('PostgreSQL unavailable');
-  assert.match(plan, /calls_by_latency/);
-  assert.doesNotMatch(plan, /Sort Key/);
+  // the entries along the key from the largest latency below the NULL key, then the NULL ones
+  const walk = (alias: string, op: string): RegExp =>
+    new RegExp(
+      `Scan Backward using call_latency_pkey on call_latency ${alias} .*\\n\\s+Index Cond: \\(\\(project_id = .* AND \\(latency_ms ${op} `,
+    );
+  assert.match(plan, walk('l', '<'));
+  assert.match(plan, walk('l_1', '='));
+  assert.match(plan, /calls_by_change/);
+  assert.doesNotMatch(plan, /Seq Scan/);
+  // only the candidates are sorted: the Sort sits above the semi-join with them
+  assert.match(plan, /Sort Key: c\.latency_ms DESC NULLS LAST[^\n]*\n\s+-> {2}Nested Loop Semi Join/);
 });
 
 test('PostgreSQL: equality reads call_values and the tail after the mark by index', async (t) => {

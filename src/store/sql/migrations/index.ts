@@ -16,6 +16,7 @@ import { migration as callRollups } from './015-call-rollups.js';
 import { migration as callCountsAndLatency } from './016-call-counts-and-latency.js';
 import { migration as callTextIndex } from './017-call-text-index.js';
 import { migration as callValuesByIndexer } from './018-call-values-by-indexer.js';
+import { migration as callLatencyByIndexer } from './019-call-latency-by-indexer.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -44,6 +45,7 @@ export const MIGRATIONS: readonly Migration[] = [
   callCountsAndLatency,
   callTextIndex,
   callValuesByIndexer,
+  callLatencyByIndexer,
 ];
 
 /**
