@@ -135,22 +135,20 @@ test('PostgreSQL: an open transaction in another database of the server does not
   });
   const project = 'acme/neighbours';
   const head = await store.calls.changeHead();
+  const takeXid = async (client: pg.Client): Promise<void> => {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_current_xact_id()');
+  };
+  const handedOut = async (): Promise<string[]> =>
+    (await changes(store, { project_id: project }, head)).map((r) => r.id);
   // a transaction id taken in the other database, older than the write below
-  await foreign.query('BEGIN');
-  await foreign.query('SELECT pg_current_xact_id()');
+  await takeXid(foreign);
   await store.calls.write([start(project, 'seen')]);
-  assert.deepEqual(
-    (await changes(store, { project_id: project }, head)).map((r) => r.id),
-    ['seen'],
-  );
+  assert.deepEqual(await handedOut(), ['seen']);
   // the same in this database holds later writes back until it ends
-  await local.query('BEGIN');
-  await local.query('SELECT pg_current_xact_id()');
+  await takeXid(local);
   await store.calls.write([start(project, 'held')]);
-  assert.deepEqual(
-    (await changes(store, { project_id: project }, head)).map((r) => r.id),
-    ['seen'],
-  );
+  assert.deepEqual(await handedOut(), ['seen']);
   await local.query('COMMIT');
   await foreign.query('COMMIT');
   assert.deepEqual(
