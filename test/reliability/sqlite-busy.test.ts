@@ -52,3 +52,46 @@ test('SQLITE_BUSY past the busy timeout answers 503 with Retry-After, and the re
   assert.deepEqual(res.json(), { reason: 'Server busy: the database is locked by another connection; retry later' });
   assert.equal((await post('while-locked')).statusCode, 200);
 });
+
+/**
+ * A write whose transaction reads before it writes (an object create looks its digest up first)
+ * waits for the lock like any other: a deferred BEGIN would have opened a read transaction that
+ * SQLite cannot upgrade while another connection writes, and failed at once without the busy
+ * timeout (the official Python client then ran out of retries within a 7 s stall).
+ */
+test('a write that reads first waits for a lock released within the busy timeout', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-busy-'));
+  const config = loadConfig({ HEDDLE_DATA_DIR: dir, HEDDLE_LOG_LEVEL: 'silent' });
+  const file = path.join(dir, 'heddle.sqlite');
+  const store = new SqliteStore({ file });
+  await store.migrate();
+  const app = await buildApp({ config, store, trainer: null });
+  await app.ready();
+  t.after(async () => {
+    await app.close();
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const { key } = await app.services.auth.createKey({ entity: 'acme', username: 'alice' });
+  const createObject = (val: unknown) =>
+    app.inject({
+      method: 'POST',
+      url: '/obj/create',
+      headers: { authorization: basicAuth(key), 'content-type': 'application/json' },
+      payload: JSON.stringify({ obj: { project_id: 'acme/busy', object_id: 'config', val } }),
+    });
+  assert.equal((await createObject({ v: 1 })).statusCode, 200);
+
+  const lock = new Database(file);
+  lock.exec('BEGIN IMMEDIATE');
+  const released = new Promise<void>((resolve) =>
+    setTimeout(() => {
+      lock.exec('ROLLBACK');
+      lock.close();
+      resolve();
+    }, 1_000),
+  );
+  const res = await createObject({ v: 2 });
+  await released;
+  assert.equal(res.statusCode, 200, res.body);
+});

@@ -62,7 +62,10 @@ function applyGroup(db: Database.Database, writes: WireWrite[], inTransaction = 
     flushCallSums(db);
   };
   try {
-    if (inTransaction) db.transaction(applyAll)();
+    // IMMEDIATE: the write lock is taken (with the busy timeout) before any statement runs. A
+    // deferred BEGIN opens a read transaction at a write's first read, and SQLite fails the
+    // upgrade to a write at once, without waiting, while another connection holds the lock.
+    if (inTransaction) db.transaction(applyAll).immediate();
     else applyAll();
   } catch (error) {
     discardCallSums(db);
