@@ -9,7 +9,7 @@ import { openSse } from '../helpers/sse.js';
 /**
  * The web UI across two Heddle processes on one PostgreSQL database: a session made on one node
  * works on the other (it lives in the store), a live tail on one node sees calls written through
- * either node within a second, each exactly once, and revoking the key ends the session everywhere.
+ * either node within about a second, each exactly once, and revoking the key ends the session everywhere.
  */
 
 const PROJECT = 'acme/demo';
@@ -46,8 +46,11 @@ test('web UI sessions and the live tail work across two nodes', { timeout: 240_0
 
   const sent = Date.now();
   assert.equal((await post(a.url, 'from-a')).status, 200);
-  const first = await stream.next(3000);
-  assert.ok(Date.now() - sent < 1000, `a call written on node A reached node B's tail after ${Date.now() - sent} ms`);
+  const first = await stream.next(5000);
+  // live, not within a poll (250 ms) on a quiet machine: the bound leaves room for a loaded CI
+  // machine and for this store's own write transactions, which hold PostgreSQL's tail back
+  // (postgres-dialect.ts CHANGE_HORIZON); a tail that only caught up at a heartbeat would miss it
+  assert.ok(Date.now() - sent < 3000, `a call written on node A reached node B's tail after ${Date.now() - sent} ms`);
   assert.equal((JSON.parse(first.data) as { id: string }).id, 'from-a');
 
   // concurrent writes through both nodes: every call arrives, once
