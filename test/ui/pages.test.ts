@@ -131,6 +131,10 @@ describe('web UI', { skip, concurrency: 1 }, () => {
       return hrefs.map((href) => href.split('/').pop()!).sort();
     };
     const search = async (text: string): Promise<void> => {
+      // `s` focuses the box (web/src/lib/shortcuts.ts) while focus is not in a text field
+      await page.getByRole('heading', { name: 'Traces' }).click();
+      await page.keyboard.press('s');
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-shortcut')), 'search');
       await page.getByLabel('Search', { exact: true }).fill(text);
       await page.getByLabel('Search', { exact: true }).press('Enter');
     };

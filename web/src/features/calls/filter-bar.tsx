@@ -100,6 +100,7 @@ export function FilterBar({ search, opNames, onChange }: Props) {
           value={text}
           onChange={(e) => setText(e.target.value)}
           placeholder="text in inputs or output"
+          data-shortcut="search"
           title="Case-insensitive text anywhere in the inputs or output (their JSON, keys included). Enter to search."
         />
       </label>
