@@ -1,7 +1,7 @@
 /**
- * Builds `/calls/stream_query` requests from the traces page's URL state: the search box's text
- * (`searchText`), and the free field filter (`inputs.user_id = "x" and summary.weave.latency_ms > 1000`) into the calls query
- * language (calls spec §5).
+ * Builds `/calls/stream_query` requests from the traces page's URL state (the search box's text:
+ * `searchText`), and parses the free field filter (`inputs.user_id = "x" and
+ * summary.weave.latency_ms > 1000`) into the calls query language (calls spec §5).
  */
 
 export type Operand =
