@@ -10,7 +10,9 @@
  * 3. sort by `summary.weave.latency_ms` desc;
  * 4. /calls/query_stats count of all calls of the project;
  * 5. `$contains` of a substring of an input (`inputs.user_id` contains "r-4374");
- * 6. root calls, newest first.
+ * 6. root calls, newest first;
+ * 7. the traces page's search box (`text`, web/src/lib/query.ts): `$or` of a case-insensitive
+ *    `$contains` of "R-4374" on `inputs` and on `output` as a whole, first page and its count.
  *
  * Before the server starts, the call indexer's indexes (the substring index of `$contains`,
  * migration 017, and `call_values` of the input-field filter, migration 018) are filled by stepping
@@ -184,6 +186,18 @@ function probes(want: ReturnType<typeof expected>): Probe[] {
   const contains = {
     $expr: { $contains: { input: { $getField: 'inputs.user_id' }, substr: { $literal: CONTAINS } } },
   };
+  // the traces page's search box: the text anywhere in inputs or output, case-insensitive
+  const search = {
+    $expr: {
+      $or: ['inputs', 'output'].map((column) => ({
+        $contains: {
+          input: { $getField: column },
+          substr: { $literal: CONTAINS.toUpperCase() },
+          case_insensitive: true,
+        },
+      })),
+    },
+  };
   const page = (n: number): number => Math.min(100, n);
   return [
     {
@@ -233,6 +247,22 @@ function probes(want: ReturnType<typeof expected>): Probe[] {
       path: '/calls/stream_query',
       body: { project_id: PROJECT, filter: { trace_roots_only: true }, sort_by: newest, limit: 100 },
       expect: 100,
+    },
+    {
+      name: `search box: "${CONTAINS.toUpperCase()}" anywhere in inputs or output ($or of two $contains, ${want.contains} matches)`,
+      goal1m: 100,
+      goal10m: 300,
+      path: '/calls/stream_query',
+      body: { project_id: PROJECT, query: search, sort_by: newest, limit: 100 },
+      expect: page(want.contains),
+    },
+    {
+      name: 'count of that search (/calls/query_stats)',
+      goal1m: 100,
+      goal10m: 300,
+      path: '/calls/query_stats',
+      body: { project_id: PROJECT, query: search },
+      expect: want.contains,
     },
   ];
 }

@@ -116,6 +116,58 @@ describe('web UI', { skip, concurrency: 1 }, () => {
     assert.equal(await page.locator('.body-row').count(), 1);
   });
 
+  test('traces: the search box finds text in inputs or output, with the other filters, and clears', async () => {
+    // seed.ts: root i has inputs {question: "Question number <i>"} and output "Answer <i>", id rootId(i)
+    const rootId = (i: number): string => `0194f3a2-0000-7000-8000-${String(i + 1).padStart(12, '0')}`;
+    const shown = async (count: number): Promise<string[]> => {
+      await page
+        .getByText(`${count} call${count === 1 ? '' : 's'}`, { exact: true })
+        .first()
+        .waitFor();
+      await page.waitForFunction((n) => document.querySelectorAll('.body-row').length === n, count);
+      const hrefs = await page
+        .locator('.body-row a.row-link')
+        .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+      return hrefs.map((href) => href.split('/').pop()!).sort();
+    };
+    const search = async (text: string): Promise<void> => {
+      // `s` focuses the box (web/src/lib/shortcuts.ts) while focus is not in a text field
+      await page.getByRole('heading', { name: 'Traces' }).click();
+      await page.keyboard.press('s');
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-shortcut')), 'search');
+      await page.getByLabel('Search', { exact: true }).fill(text);
+      await page.getByLabel('Search', { exact: true }).press('Enter');
+    };
+    await page.goto(`${ui.url}/${PROJECT}/weave`);
+    // in the inputs only, in another case: roots 12 and 120–129
+    await search('QUESTION NUMBER 12');
+    await page.waitForURL(/text=QUESTION/);
+    const inInputs = [12, ...Array.from({ length: 10 }, (_, k) => 120 + k)];
+    assert.deepEqual(await shown(inInputs.length), inInputs.map(rootId).sort());
+    // in the output only: root 255
+    await search('answer 255');
+    await page.waitForURL(/text=answer/);
+    assert.deepEqual(await shown(1), [rootId(255)]);
+    // with the op filter (classify: i % 5 === 4) from a deep link: both apply
+    await page.goto(`${ui.url}/${PROJECT}/weave?op=classify&text=question+number+12`);
+    assert.equal(await page.getByLabel('Search', { exact: true }).inputValue(), 'question number 12');
+    assert.deepEqual(await shown(2), [rootId(124), rootId(129)]);
+    // cleared: every root call of the op again
+    await search('');
+    await page.waitForURL((url) => !url.search.includes('text='));
+    const res = await fetch(`${ui.heddleUrl}/calls/query_stats`, {
+      method: 'POST',
+      headers: { authorization: basicAuthHeader(ui.key), 'content-type': 'application/json' },
+      body: JSON.stringify({
+        project_id: PROJECT,
+        filter: { trace_roots_only: true, op_names: ['classify', `weave:///${PROJECT}/op/classify:*`] },
+      }),
+    });
+    const { count } = (await res.json()) as { count: number };
+    assert.ok(count > 50, `${count} classify roots`);
+    await page.getByText(`${count} calls`, { exact: true }).first().waitFor();
+  });
+
   test('traces: infinite scroll loads the next page of 200', async () => {
     await page.goto(`${ui.url}/${PROJECT}/weave?all=true`);
     await page.getByText(/^200 loaded of/).waitFor();

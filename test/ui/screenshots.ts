@@ -43,6 +43,10 @@ try {
   await page.goto(`${ui.url}/${PROJECT}/weave?all=true&status=error&sort=summary.weave.latency_ms&dir=desc`);
   await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);
   await shot('traces-filtered');
+  // the search box: text in inputs or output, here "order" (the support chat and its retrieval)
+  await page.goto(`${ui.url}/${PROJECT}/weave?all=true&text=order`);
+  await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);
+  await shot('traces-search');
   await page.goto(`${ui.url}/${PROJECT}/r/call/${ui.seeded.chatId}`);
   await page.getByRole('list', { name: 'Inputs as a conversation' }).waitFor();
   await shot('trace-chat');

@@ -6,7 +6,13 @@ import { chatFromInputs, chatFromOutput } from '../../web/src/lib/chat.js';
 import { asFileValue, isSafeImageDataUrl, sniffImageType } from '../../web/src/lib/content.js';
 import { opDisplayName, parseRef } from '../../web/src/lib/format.js';
 import { mergeLive } from '../../web/src/lib/live.js';
-import { buildCallsQuery, FieldFilterError, parseFieldFilter, parseTracesSearch } from '../../web/src/lib/query.js';
+import {
+  buildCallsQuery,
+  FieldFilterError,
+  parseFieldFilter,
+  parseTracesSearch,
+  searchText,
+} from '../../web/src/lib/query.js';
 import { ancestors, flattenTree, indexTrace } from '../../web/src/lib/tree.js';
 import type { Call } from '../../web/src/lib/call.js';
 
@@ -166,6 +172,32 @@ describe('query building', () => {
       },
     });
     assert.deepEqual(buildCallsQuery('acme/demo', { all: true }), { filter: {}, query: null });
+  });
+  test('the search box: text in inputs or output, case-insensitive, beside the other filters', () => {
+    const search = {
+      $or: [
+        { $contains: { input: { $getField: 'inputs' }, substr: { $literal: 'Refund' }, case_insensitive: true } },
+        { $contains: { input: { $getField: 'output' }, substr: { $literal: 'Refund' }, case_insensitive: true } },
+      ],
+    };
+    assert.deepEqual(searchText('Refund'), search);
+    assert.deepEqual(buildCallsQuery('acme/demo', { text: 'Refund' }), {
+      filter: { trace_roots_only: true },
+      query: { $expr: search },
+    });
+    assert.deepEqual(buildCallsQuery('acme/demo', { status: 'error', q: 'inputs.n = 3', text: 'Refund' }).query, {
+      $expr: {
+        $and: [
+          { $eq: [{ $getField: 'summary.weave.status' }, { $literal: 'error' }] },
+          { $eq: [{ $getField: 'inputs.n' }, { $literal: 3 }] },
+          search,
+        ],
+      },
+    });
+    // empty or blank in the URL: no search
+    assert.deepEqual(parseTracesSearch({ text: '  ' }), {});
+    assert.deepEqual(parseTracesSearch({ text: 'Refund' }), { text: 'Refund' });
+    assert.deepEqual(buildCallsQuery('acme/demo', parseTracesSearch({ text: '' })).query, null);
   });
   test('URL params: invalid ones are dropped', () => {
     assert.deepEqual(

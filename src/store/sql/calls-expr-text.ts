@@ -30,15 +30,21 @@ export function textIndexNeedle(substr: string, caseInsensitive: boolean): strin
   return [...needle].length >= MIN_CHARS ? needle : null;
 }
 
+/** One text the index is searched for (`textIndexNeedle`), and whether case is folded. */
+export interface TextNeedle {
+  needle: string;
+  caseInsensitive: boolean;
+}
+
 /** How a dialect searches its text index (sqlite-dialect.ts, postgres-dialect.ts). */
 export interface TextCandidateSql {
   /**
    * A SQL boolean over the call `c`: true for every call of the project whose inputs or output may
-   * contain `needle` (case folded when `caseInsensitive`): the index's matches, the calls written
-   * after the project's mark (not indexed yet), and every call of a project the index does not
-   * cover yet.
+   * contain any of `needles` (each case folded when `caseInsensitive`; several for an `$or` of
+   * `$contains`, calls-expr.ts): the index's matches, the calls written after the project's mark
+   * (not indexed yet), and every call of a project the index does not cover yet.
    */
-  textCandidates(projectId: string, needle: string, caseInsensitive: boolean, p: SqlParams): string;
+  textCandidates(projectId: string, needles: readonly TextNeedle[], p: SqlParams): string;
 }
 
 /**
@@ -59,23 +65,34 @@ export function unindexedCalls(idColumn: string, project: string): string {
       WHERE t.project_id = ${project}`;
 }
 
-/** SQLite: an FTS5 phrase of the trigram tokenizer (`"` doubled inside). */
-export function sqliteTextCandidates(projectId: string, needle: string, _ci: boolean, p: SqlParams): string {
+/**
+ * SQLite: FTS5 phrases of the trigram tokenizer (`"` doubled inside), several joined by `OR`. The
+ * tokenizer folds case, so a case-sensitive needle gets a superset too.
+ */
+export function sqliteTextCandidates(projectId: string, needles: readonly TextNeedle[], p: SqlParams): string {
   const project = p.add(projectId);
-  const phrase = p.add(`"${needle.replaceAll('"', '""')}"`);
-  return `c.rowid IN (SELECT rowid FROM call_text_fts WHERE call_text_fts MATCH ${phrase}
+  const phrases = [...new Set(needles.map(({ needle }) => `"${needle.replaceAll('"', '""')}"`))];
+  return `c.rowid IN (SELECT rowid FROM call_text_fts WHERE call_text_fts MATCH ${p.add(phrases.join(' OR '))}
     UNION ALL ${unindexedCalls('rowid', project)})`;
 }
 
 /**
- * PostgreSQL: `LIKE`/`ILIKE` over `call_texts`, which `pg_trgm`'s GIN index answers. `ILIKE` folds
- * case with the database's collation, which may leave U+212A KELVIN SIGN as it is where the exact
- * test (ICU) reads 'k': a 'k' of the needle matches any one character there.
+ * PostgreSQL: `LIKE`/`ILIKE` over `call_texts` (several joined by `OR`, which the planner answers
+ * with one bitmap scan of the index per pattern), which `pg_trgm`'s GIN index answers. `ILIKE`
+ * folds case with the database's collation, which may leave U+212A KELVIN SIGN as it is where the
+ * exact test (ICU) reads 'k': a 'k' of the needle matches any one character there.
  */
-export function postgresTextCandidates(projectId: string, needle: string, ci: boolean, p: SqlParams): string {
+export function postgresTextCandidates(projectId: string, needles: readonly TextNeedle[], p: SqlParams): string {
   const project = p.add(projectId);
-  const escaped = needle.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-  const pattern = p.add(`%${ci ? escaped.replaceAll('k', '_') : escaped}%`);
-  return `c.id IN (SELECT x.id FROM call_texts x WHERE x.project_id = ${project} AND x.text ${ci ? 'ILIKE' : 'LIKE'} ${pattern}
+  // one test per distinct pattern and operator: the search box sends the same text for both columns
+  const tests = new Map<string, { op: string; pattern: string }>();
+  for (const { needle, caseInsensitive: ci } of needles) {
+    const escaped = needle.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+    const search = { op: ci ? 'ILIKE' : 'LIKE', pattern: `%${ci ? escaped.replaceAll('k', '_') : escaped}%` };
+    tests.set(`${search.op} ${search.pattern}`, search);
+  }
+  const sql = [...tests.values()].map(({ op, pattern }) => `x.text ${op} ${p.add(pattern)}`);
+  const text = sql.length === 1 ? sql[0]! : `(${sql.join(' OR ')})`;
+  return `c.id IN (SELECT x.id FROM call_texts x WHERE x.project_id = ${project} AND ${text}
     UNION ALL ${unindexedCalls('id', project)})`;
 }

@@ -13,7 +13,7 @@ import {
   type ExprContext,
   type LiteralValue,
 } from './calls-expr-values.js';
-import { textIndexNeedle } from './calls-expr-text.js';
+import { textIndexNeedle, type TextNeedle } from './calls-expr-text.js';
 import { isSimpleSql, type SqlDialect, type SqlParams } from './sql-dialect.js';
 
 /**
@@ -42,6 +42,8 @@ export function joinTree(parts: string[], op: 'AND' | 'OR'): string {
   const mid = Math.ceil(parts.length / 2);
   return `(${joinTree(parts.slice(0, mid), op)} ${op} ${joinTree(parts.slice(mid), op)})`;
 }
+
+type ContainsNode = Extract<Operation<CallField>, { kind: 'contains' }>;
 
 /** What the compiler needs to know about the query beyond the expression. */
 export interface CallsExprScope {
@@ -100,12 +102,13 @@ export class CallsExprCompiler {
 
   /**
    * Whether `node` holds, as itself or as a part of a top-level `$and`, an equality that the
-   * `call_values` index answers (calls-expr-values.ts valueIndexKey), or a `$contains` that the
-   * substring index answers (calls-expr-text.ts): the query then reads a few ids.
+   * `call_values` index answers (calls-expr-values.ts valueIndexKey), or a `$contains` (or an
+   * `$or` of them) that the substring index answers (calls-expr-text.ts): the query then reads a
+   * few ids.
    */
   narrowsByValueIndex(node: Operand<CallField>): boolean {
     if (node.kind === 'and') return node.args.some((arg) => this.narrowsByValueIndex(arg));
-    if (node.kind === 'contains') return this.#textNeedle(node) !== null;
+    if (node.kind === 'contains' || node.kind === 'or') return this.#textSearch(node) !== null;
     if (this.scope.covered !== true) return false;
     if (node.kind !== 'compare' || node.op !== 'eq') return false;
     const [field, literal] = node.left.kind === 'field' ? [node.left, node.right] : [node.right, node.left];
@@ -122,8 +125,8 @@ export class CallsExprCompiler {
    */
   narrowsByTextIndexOnly(node: Operand<CallField>): boolean {
     const parts = node.kind === 'and' ? node.args : [node];
-    const text = parts.some((part) => part.kind === 'contains' && this.#textNeedle(part) !== null);
-    return text && !parts.some((part) => part.kind !== 'contains' && this.narrowsByValueIndex(part));
+    const byText = (part: Operand<CallField>): boolean => this.#textSearch(part) !== null;
+    return parts.some(byText) && !parts.some((part) => !byText(part) && this.narrowsByValueIndex(part));
   }
 
   operand(node: Operand<CallField>): Compiled {
@@ -143,6 +146,16 @@ export class CallsExprCompiler {
     switch (node.kind) {
       case 'and':
       case 'or': {
+        const search = node.kind === 'or' ? this.#textSearch(node) : null;
+        if (search !== null) {
+          // every arm is a `$contains` the index answers: one search for the union of their candidates
+          // (each arm's matches are among its own), then the arms' exact tests, so the result is the scan's
+          const exact = joinTree(
+            search.arms.map((arm) => this.#containsExact(arm)),
+            'OR',
+          );
+          return `(${this.d.textCandidates(this.scope.projectId, search.needles, this.p)} AND ${exact})`;
+        }
         return joinTree(
           node.args.map((arg) => this.condition(arg)),
           node.kind === 'and' ? 'AND' : 'OR',
@@ -335,7 +348,16 @@ export class CallsExprCompiler {
   }
 
   /** `$contains` / `$containsToken`: false unless both sides are strings (docs/spec/calls.md §5.3), never unknown. */
-  #contains(node: Extract<Operation<CallField>, { kind: 'contains' }>): string {
+  #contains(node: ContainsNode): string {
+    const exact = this.#containsExact(node);
+    // a whole token is a substring too, so the same candidates hold every match of both forms
+    const search = this.#textSearch(node);
+    if (search === null) return exact;
+    return `(${this.d.textCandidates(this.scope.projectId, search.needles, this.p)} AND ${exact})`;
+  }
+
+  /** The exact test of `$contains`, without the index's candidates. */
+  #containsExact(node: ContainsNode): string {
     const text = (operand: Operand<CallField>): string | null => {
       if (operand.kind === 'literal') {
         const value = this.#literal(operand.value);
@@ -352,11 +374,25 @@ export class CallsExprCompiler {
       substr = this.d.lower(substr);
     }
     const test = node.wholeToken ? this.d.containsToken(input, substr) : this.d.containsText(input, substr);
-    const exact = `COALESCE(${test}, ${this.d.falseLiteral})`;
-    // a whole token is a substring too, so the same candidates hold every match of both forms
-    const needle = this.#textNeedle(node);
-    if (needle === null) return exact;
-    return `(${this.d.textCandidates(this.scope.projectId, needle, node.caseInsensitive, this.p)} AND ${exact})`;
+    return `COALESCE(${test}, ${this.d.falseLiteral})`;
+  }
+
+  /**
+   * What the substring index is searched for when it answers `node`: a `$contains` it answers
+   * (`#textNeedle`), or an `$or` all of whose arms are such (the search box's text in `inputs` or
+   * `output`, web/src/lib/query.ts); null otherwise.
+   */
+  #textSearch(node: Operand<CallField>): { arms: ContainsNode[]; needles: TextNeedle[] } | null {
+    const arms: ContainsNode[] = [];
+    const needles: TextNeedle[] = [];
+    for (const arm of node.kind === 'or' ? node.args : [node]) {
+      if (arm.kind !== 'contains') return null;
+      const needle = this.#textNeedle(arm);
+      if (needle === null) return null;
+      arms.push(arm);
+      needles.push({ needle, caseInsensitive: arm.caseInsensitive });
+    }
+    return arms.length > 0 ? { arms, needles } : null;
   }
 
   /**
@@ -364,7 +400,7 @@ export class CallsExprCompiler {
    * literal in a field of `inputs` or `output` as stored (not through `expand_columns`, whose
    * values the index does not hold); null otherwise.
    */
-  #textNeedle(node: Extract<Operation<CallField>, { kind: 'contains' }>): string | null {
+  #textNeedle(node: ContainsNode): string | null {
     if (this.scope.covered !== true) return null;
     const { input, substr } = node;
     if (input.kind !== 'field' || input.field.kind !== 'json') return null;

@@ -1,7 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { isTyping, SHORTCUTS } from '../lib/shortcuts.js';
 
-/** `?` opens the list of shortcuts (a modal dialog: focus is trapped and restored); `/` focuses the filter. */
+/** The text fields a key focuses where the page has them (`data-shortcut`). */
+const FOCUS_KEYS: Record<string, string> = { '/': 'filter', s: 'search' };
+
+/**
+ * `?` opens the list of shortcuts (a modal dialog: focus is trapped and restored); `/` focuses the
+ * field filter and `s` the search box.
+ */
 export function ShortcutsDialog() {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -10,8 +16,8 @@ export function ShortcutsDialog() {
       if (e.key === '?') {
         e.preventDefault();
         if (!ref.current?.open) ref.current?.showModal();
-      } else if (e.key === '/') {
-        const el = document.querySelector<HTMLElement>('[data-shortcut="filter"]');
+      } else if (FOCUS_KEYS[e.key]) {
+        const el = document.querySelector<HTMLElement>(`[data-shortcut="${FOCUS_KEYS[e.key]}"]`);
         if (el) {
           e.preventDefault();
           el.focus();

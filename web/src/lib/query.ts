@@ -1,7 +1,7 @@
 /**
- * Builds `/calls/stream_query` requests from the traces page's URL state, and parses the free
- * field filter (`inputs.user_id = "x" and summary.weave.latency_ms > 1000`) into the calls query
- * language (calls spec §5).
+ * Builds `/calls/stream_query` requests from the traces page's URL state (the search box's text:
+ * `searchText`), and parses the free field filter (`inputs.user_id = "x" and
+ * summary.weave.latency_ms > 1000`) into the calls query language (calls spec §5).
  */
 
 export type Operand =
@@ -48,6 +48,8 @@ export interface TracesSearch {
   status?: StatusFilter;
   from?: string;
   to?: string;
+  /** The search box: text anywhere in inputs or output (`searchText`). */
+  text?: string;
   q?: string;
   sort?: string;
   dir?: 'asc' | 'desc';
@@ -69,6 +71,8 @@ export function parseTracesSearch(raw: Record<string, unknown>): TracesSearch {
     const v = str(raw[k]);
     if (v && !Number.isNaN(Date.parse(v))) s[k] = v;
   }
+  const text = str(raw.text);
+  if (text) s.text = text;
   const q = str(raw.q);
   if (q) s.q = q;
   const sort = str(raw.sort);
@@ -180,7 +184,22 @@ export function buildCallsQuery(projectId: string, s: TracesSearch): { filter: C
   if (s.from) conds.push({ $gte: [{ $getField: 'started_at' }, { $literal: new Date(s.from).toISOString() }] });
   if (s.to) conds.push({ $lt: [{ $getField: 'started_at' }, { $literal: new Date(s.to).toISOString() }] });
   if (s.q) conds.push(...parseFieldFilter(s.q));
+  if (s.text) conds.push(searchText(s.text));
   return { filter, query: conds.length === 0 ? null : { $expr: conds.length === 1 ? conds[0]! : { $and: conds } } };
+}
+
+/**
+ * The search box: `text` in the inputs or the output, case-insensitive. Each is tested as a whole,
+ * as its JSON text (keys, numbers and punctuation included; strings as they are when the output
+ * is one), which the server answers from its substring index when the text has three or more
+ * characters (docs/query-performance.md "The search box").
+ */
+export function searchText(text: string): Operation {
+  return {
+    $or: (['inputs', 'output'] as const).map((column) => ({
+      $contains: { input: { $getField: column }, substr: { $literal: text }, case_insensitive: true },
+    })),
+  };
 }
 
 /** An op chosen by name matches the plain name and every version of the op ref (`:*`, §5.4). */

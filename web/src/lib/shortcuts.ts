@@ -2,6 +2,7 @@
 export const SHORTCUTS: { keys: string; action: string; where: string }[] = [
   { keys: '?', action: 'Show this list', where: 'Everywhere' },
   { keys: '/', action: 'Focus the field filter', where: 'Traces' },
+  { keys: 's', action: 'Focus the search box (text in inputs or output)', where: 'Traces' },
   { keys: '↓ or j, ↑ or k', action: 'Next / previous row', where: 'Traces table, call tree' },
   { keys: 'Page Down, Page Up, Home, End', action: 'Move by a page, to the first or last row', where: 'Traces table' },
   { keys: 'Enter', action: 'Open the call', where: 'Traces table' },

@@ -13,24 +13,26 @@ const fromInput = (v: string) => (v ? new Date(`${v}:00Z`).toISOString() : undef
 
 export function FilterBar({ search, opNames, onChange }: Props) {
   const [q, setQ] = useState(search.q ?? '');
+  const [text, setText] = useState(search.text ?? '');
   const [op, setOp] = useState(search.op ?? '');
   const [qError, setQError] = useState<string | null>(null);
   useEffect(() => setQ(search.q ?? ''), [search.q]);
+  useEffect(() => setText(search.text ?? ''), [search.text]);
   useEffect(() => setOp(search.op ?? ''), [search.op]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const text = q.trim();
-    if (text) {
+    const filter = q.trim();
+    if (filter) {
       try {
-        parseFieldFilter(text);
+        parseFieldFilter(filter);
       } catch (err) {
         setQError(err instanceof FieldFilterError ? err.message : String(err));
         return;
       }
     }
     setQError(null);
-    onChange({ q: text || undefined, op: op.trim() || undefined });
+    onChange({ q: filter || undefined, text: text.trim() || undefined, op: op.trim() || undefined });
   };
 
   return (
@@ -92,6 +94,17 @@ export function FilterBar({ search, opNames, onChange }: Props) {
         />
       </label>
       <label className="field grow">
+        <span>Search</span>
+        <input
+          type="search"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder="text in inputs or output"
+          data-shortcut="search"
+          title="Case-insensitive text anywhere in the inputs or output (their JSON, keys included). Enter to search."
+        />
+      </label>
+      <label className="field grow">
         <span>Field filter</span>
         <input
           value={q}
@@ -104,7 +117,7 @@ export function FilterBar({ search, opNames, onChange }: Props) {
         />
       </label>
       <button type="submit">Apply</button>
-      {(search.op || search.status || search.from || search.to || search.q || search.all) && (
+      {(search.op || search.status || search.from || search.to || search.text || search.q || search.all) && (
         <button
           type="button"
           onClick={() => {
@@ -114,6 +127,7 @@ export function FilterBar({ search, opNames, onChange }: Props) {
               status: undefined,
               from: undefined,
               to: undefined,
+              text: undefined,
               q: undefined,
               all: undefined,
             });
