@@ -68,6 +68,11 @@ export interface SqlDialect {
   lower(expr: string): string;
   /** The substring index of migration 017 (calls-expr-text.ts `TextCandidateSql`). */
   textCandidates: TextCandidateSql['textCandidates'];
+  /**
+   * `summary.weave.status` of the call `c` (docs/spec/calls.md §2.6), free of bound parameters: the
+   * same SQL computes the queries' status and writes the `call_status` entries (calls-status.ts).
+   */
+  readonly derivedStatus: string;
   /** Byte length of a text expression (0 for NULL). */
   byteLength(expr: string): string;
   /** The SQL boolean literals. */
