@@ -1,4 +1,5 @@
 import { REF_PREFIX } from '../../domain/refs.js';
+import { InvalidRequestError } from '../../errors/app-error.js';
 import { ALL_CALL_COLUMNS, ALWAYS_SELECTED, type CallsFilter, type CallsQuery } from '../types.js';
 import { CallsExprCompiler } from './calls-expr.js';
 import { unindexedCalls } from './calls-expr-text.js';
@@ -166,13 +167,25 @@ export function compileCallsSelect(q: CallsQuery, d: SqlDialect, indexed: IndexS
   const candidates: Candidates | null =
     byLatency !== null ? { ids: byLatency, driving: false } : byStatus && { ids: byStatus, driving: true };
   if (candidates !== null) {
-    const compiled = compileSelect(q, d, indexed, candidates);
     // the filter is compiled several times there: one too large for that keeps the plain query
-    if (compiled.sql.length <= SQL_BUDGET.chars && compiled.params.length <= SQL_BUDGET.params) return compiled;
+    // (a budget passed while compiling throws; the plain query then throws whatever it must itself)
+    const compiled = withinBudget(() => compileSelect(q, d, indexed, candidates));
+    if (compiled !== null) return compiled;
   }
   const compiled = compileSelect(q, d, indexed, null);
   checkSqlBudget(compiled.sql.length, compiled.params.length);
   return compiled;
+}
+
+/** The compiled query, or null where it passes `SQL_BUDGET` (or is refused while compiling). */
+function withinBudget(compile: () => CompiledSql): CompiledSql | null {
+  try {
+    const compiled = compile();
+    return compiled.sql.length <= SQL_BUDGET.chars && compiled.params.length <= SQL_BUDGET.params ? compiled : null;
+  } catch (error) {
+    if (error instanceof InvalidRequestError) return null;
+    throw error;
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
 import { POSTGRES_DERIVED_STATUS, SQLITE_DERIVED_STATUS } from '../../../src/store/sql/calls-status.js';
-import { SqlParams, type SqlDialect } from '../../../src/store/sql/sql-dialect.js';
+import { SQL_BUDGET, SqlParams, type SqlDialect } from '../../../src/store/sql/sql-dialect.js';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
@@ -276,5 +276,23 @@ test('the stored status is the one the query language computes from summary.stat
     const errors = inlined(d, (p) => d.jsonNumber('c.summary', ['status_counts', 'error'], p));
     assert.ok(derived.includes(`COALESCE(${errors}, 0) > 0`), `${errors}\n${derived}`);
     assert.equal(d.derivedStatus, derived);
+  }
+});
+
+test('a filter too large to compile once per status keeps the plain plan instead of failing', () => {
+  const conditions = Array.from({ length: 1_500 }, (_, i) => ({
+    $gte: [{ $getField: 'inputs.a.a.a.x' }, { $literal: -i }],
+  }));
+  for (const d of [sqliteDialect, postgresDialect]) {
+    const q: CallsQuery = {
+      project_id: 'p',
+      where: where({ $and: conditions }),
+      sort_by: sort([{ field: 'summary.weave.status', direction: 'asc' }]),
+      limit: 10,
+    };
+    const compiled = compileCallsSelect(q, d, true);
+    assert.doesNotMatch(compiled.sql, /call_status/);
+    // large enough that the walk's five copies of the filter pass the budget
+    assert.ok(compiled.sql.length > SQL_BUDGET.chars / 5, String(compiled.sql.length));
   }
 });
