@@ -278,7 +278,7 @@ function statusIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlP
   const walk = statusWalk(q);
   if (walk === null || narrowsById(q, d, indexed) || narrowsByList(q.filter)) return null;
   const n = (q.limit ?? 0) + (q.offset ?? 0);
-  return (p) => statusCandidates(walk, q.project_id, n, (wp) => callsWhere(q, d, wp, indexed), d, p);
+  return (p) => statusCandidates(walk, q, n, (wp) => callsWhere(q, d, wp, indexed), d, p);
 }
 
 /**
