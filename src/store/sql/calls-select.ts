@@ -1,11 +1,10 @@
 import { REF_PREFIX } from '../../domain/refs.js';
-import { InvalidRequestError } from '../../errors/app-error.js';
 import { ALL_CALL_COLUMNS, ALWAYS_SELECTED, type CallsFilter, type CallsQuery } from '../types.js';
 import { CallsExprCompiler } from './calls-expr.js';
 import { unindexedCalls } from './calls-expr-text.js';
 import { NULL_LATENCY_KEY } from './calls-latency.js';
 import { statusCandidates, statusWalk } from './calls-status.js';
-import { checkSqlBudget, SQL_BUDGET, SqlParams, type SqlDialect } from './sql-dialect.js';
+import { checkSqlBudget, SqlParams, withinSqlBudget, type SqlDialect } from './sql-dialect.js';
 
 export interface CompiledSql {
   sql: string;
@@ -169,23 +168,12 @@ export function compileCallsSelect(q: CallsQuery, d: SqlDialect, indexed: IndexS
   if (candidates !== null) {
     // the filter is compiled several times there: one too large for that keeps the plain query
     // (a budget passed while compiling throws; the plain query then throws whatever it must itself)
-    const compiled = withinBudget(() => compileSelect(q, d, indexed, candidates));
+    const compiled = withinSqlBudget(() => compileSelect(q, d, indexed, candidates));
     if (compiled !== null) return compiled;
   }
   const compiled = compileSelect(q, d, indexed, null);
   checkSqlBudget(compiled.sql.length, compiled.params.length);
   return compiled;
-}
-
-/** The compiled query, or null where it passes `SQL_BUDGET` (or is refused while compiling). */
-function withinBudget(compile: () => CompiledSql): CompiledSql | null {
-  try {
-    const compiled = compile();
-    return compiled.sql.length <= SQL_BUDGET.chars && compiled.params.length <= SQL_BUDGET.params ? compiled : null;
-  } catch (error) {
-    if (error instanceof InvalidRequestError) return null;
-    throw error;
-  }
 }
 
 /**

@@ -127,6 +127,21 @@ export function checkSqlBudget(chars: number, params: number): void {
     );
 }
 
+/**
+ * The statement `compile` builds, or null where it passes `SQL_BUDGET` or is refused while compiling
+ * (`SqlParams.charge`): for a plan that compiles the filter more than once, whose caller then keeps
+ * the plan that compiles it once (calls-select.ts).
+ */
+export function withinSqlBudget<T extends { sql: string; params: unknown[] }>(compile: () => T): T | null {
+  try {
+    const compiled = compile();
+    return compiled.sql.length <= SQL_BUDGET.chars && compiled.params.length <= SQL_BUDGET.params ? compiled : null;
+  } catch (error) {
+    if (error instanceof InvalidRequestError) return null;
+    throw error;
+  }
+}
+
 /** Collects bound parameters while SQL text is built. */
 export class SqlParams {
   readonly values: unknown[] = [];
