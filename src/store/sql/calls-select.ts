@@ -3,7 +3,7 @@ import { ALL_CALL_COLUMNS, ALWAYS_SELECTED, type CallsFilter, type CallsQuery } 
 import { CallsExprCompiler } from './calls-expr.js';
 import { unindexedCalls } from './calls-expr-text.js';
 import { NULL_LATENCY_KEY } from './calls-latency.js';
-import { statusCandidates, statusWalk } from './calls-status.js';
+import { statusCandidates, statusesOf, statusWalk } from './calls-status.js';
 import { checkSqlBudget, SqlParams, withinSqlBudget, type SqlDialect } from './sql-dialect.js';
 
 export interface CompiledSql {
@@ -291,6 +291,8 @@ export function compileCallsCount(q: CallsQuery, d: SqlDialect, indexed: IndexSt
       params: p.values,
     };
   }
+  const byStatus = statusCount(q, d, indexed);
+  if (byStatus !== null) return byStatus;
   const where = callsWhere(q, d, p, indexed);
   const total = q.include_total_storage_size ? `, ${totalStorageSize(d)} AS total` : '';
   const limit = q.limit ? d.limitOffset(q.limit + 1, null, p) : '';
@@ -299,4 +301,31 @@ export function compileCallsCount(q: CallsQuery, d: SqlDialect, indexed: IndexSt
   const sql = `SELECT COUNT(*) AS count, ${sumTotal} AS total_storage_size_bytes FROM (${inner}) matched`;
   checkSqlBudget(sql.length, p.values.length);
   return { sql, params: p.values };
+}
+
+/**
+ * A count with a limit (the UI's is capped) of a query with a status test (calls-status.ts
+ * `statusesOf`), on a project the call indexer covers: the matches among the first `limit + 1`
+ * current matching entries of each status (any order) and the calls after the mark, counted up to
+ * `limit + 1`. Exact: where a status has `limit + 1` such entries the cap is reached, otherwise
+ * every match is a candidate. Null where the scan stays (no limit, storage sums, the shapes
+ * `statusIds` leaves to the plain plan, or past the SQL budget).
+ */
+function statusCount(q: CallsQuery, d: SqlDialect, indexed: IndexState): CompiledSql | null {
+  if (!indexStates(indexed).covered || !q.limit || q.changed_after || q.include_total_storage_size) return null;
+  const statuses = q.where ? statusesOf(q.where) : null;
+  if (statuses === null || narrowsById(q, d, indexed) || narrowsByList(q.filter)) return null;
+  const cap = q.limit + 1;
+  return withinSqlBudget(() => {
+    const p = new SqlParams(d);
+    const walk = { statuses, by: null, startDir: 'ASC', idDir: 'ASC' } as const;
+    const ids = statusCandidates(walk, q, cap, (wp) => callsWhere(q, d, wp, indexed), d, p);
+    const where = callsWhere(q, d, p, indexed, true);
+    const inner = `SELECT 1 AS one FROM (SELECT DISTINCT u.id FROM (${ids}) u) k CROSS JOIN calls c
+      WHERE ${where} AND c.id = k.id ${d.limitOffset(cap, null, p)}`;
+    return {
+      sql: `SELECT COUNT(*) AS count, NULL AS total_storage_size_bytes FROM (${inner}) matched`,
+      params: p.values,
+    };
+  });
 }

@@ -53,7 +53,8 @@ export const insertStatusSql = (status: string, from: string, where: string): st
  */
 export interface StatusWalk {
   statuses: readonly string[];
-  by: 'started_at' | 'id';
+  /** null: any order (a capped count, calls-select.ts `statusCount`). */
+  by: 'started_at' | 'id' | null;
   startDir: 'ASC' | 'DESC';
   idDir: 'ASC' | 'DESC';
 }
@@ -136,7 +137,10 @@ export function statusCandidates(
   p: SqlParams,
 ): string {
   const project = p.add(q.project_id);
-  const order = walk.by === 'id' ? `s.id ${walk.idDir}` : `s.started_at ${walk.startDir}, s.id ${walk.idDir}`;
+  const order =
+    walk.by === null
+      ? ''
+      : `ORDER BY ${walk.by === 'id' ? `s.id ${walk.idDir}` : `s.started_at ${walk.startDir}, s.id ${walk.idDir}`}`;
   let range = '';
   if (q.started_from != null) range += ` AND s.started_at >= ${p.add(q.started_from)}`;
   if (q.started_before != null) range += ` AND s.started_at < ${p.add(q.started_before)}`;
@@ -145,7 +149,7 @@ export function statusCandidates(
         WHERE s.project_id = ${project} AND s.status = ${p.add(status)}${range}
           AND (SELECT 1 FROM calls c WHERE c.project_id = s.project_id AND c.id = s.id
             AND c.started_at = s.started_at AND ${d.derivedStatus} = s.status AND ${where(p)}) IS NOT NULL
-        ORDER BY ${order} ${d.limitOffset(n, null, p)}) e`,
+        ${order} ${d.limitOffset(n, null, p)}) e`,
   );
   return [...entries, unindexedCalls('id', project)].join(' UNION ALL ');
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
+import { compileCallsCount, compileCallsSelect } from '../../../src/store/sql/calls-select.js';
 import { POSTGRES_DERIVED_STATUS, SQLITE_DERIVED_STATUS } from '../../../src/store/sql/calls-status.js';
 import { SQL_BUDGET, SqlParams, type SqlDialect } from '../../../src/store/sql/sql-dialect.js';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
@@ -87,7 +87,12 @@ forEachAdapter('calls filtered and sorted by status through call_status', (store
   /** Every page equals the unlimited query's ids cut to it; returns how many pages had rows. */
   const samePages = async (s: TraceStore, p: string): Promise<number> => {
     let nonEmpty = 0;
-    for (const extra of FILTERS)
+    for (const extra of FILTERS) {
+      // a capped count (the traces page caps it) against the uncapped one, which scans
+      const q: CallsQuery = { project_id: p, ...extra };
+      const total = (await s.calls.count(q)).count;
+      for (const limit of [1, 3, 100])
+        assert.equal((await s.calls.count({ ...q, limit })).count, Math.min(total, limit + 1), JSON.stringify(extra));
       for (const keys of SORTS) {
         const base = query(p, extra, keys);
         const all = await ids(s, base);
@@ -97,6 +102,7 @@ forEachAdapter('calls filtered and sorted by status through call_status', (store
           if (page.length > 0) nonEmpty += 1;
         }
       }
+    }
     return nonEmpty;
   };
 
@@ -229,6 +235,14 @@ test('the status walk reads call_status only with a limit, on a covered project,
         assert.equal(uses({ ...q, limit: undefined }), false);
         assert.equal(uses(q, { backfilled: true, covered: false }), false);
       }
+    // a capped count of a status test counts its candidates; without a cap or with storage sums it scans
+    for (const extra of FILTERS) {
+      const counted = (over: Partial<CallsQuery>): boolean =>
+        /call_status/.test(compileCallsCount({ project_id: 'p', ...extra, ...over }, d, true).sql);
+      assert.equal(counted({ limit: 10 }), extra.where != null && !/nothing/.test(JSON.stringify(extra.where)));
+      assert.equal(counted({}), false);
+      assert.equal(counted({ limit: 10, include_total_storage_size: true }), false);
+    }
     const q = query('p', FILTERS[2]!, SORTS[1]!);
     assert.ok(uses({ ...q, limit: 10 }, { backfilled: false, covered: true }));
     // the calls after the mark are candidates too
