@@ -13,7 +13,8 @@
  * 6. root calls, newest first;
  * 7. the status filter with the UI's default order, `summary.weave.status == "error"`, newest first
  *    (one call in ERROR_EVERY ends with an exception);
- * 8. sort by `summary.weave.status` (the status column), ascending.
+ * 8. sort by `summary.weave.status` (the status column), ascending;
+ * 9. /calls/query_stats count of the status filter, capped at 10,000 as the traces page asks.
  *
  * Before the server starts, the call indexer's indexes (the substring index of `$contains`,
  * migration 017, and `call_values` of the input-field filter, migration 018) are filled by stepping
@@ -261,6 +262,14 @@ function probes(want: ReturnType<typeof expected>): Probe[] {
       path: '/calls/stream_query',
       body: { project_id: PROJECT, sort_by: [{ field: 'summary.weave.status', direction: 'asc' }], limit: 100 },
       expect: 100,
+    },
+    {
+      name: 'count of the status filter, capped at 10,000 (/calls/query_stats, limit 10000)',
+      goal1m: 50,
+      goal10m: 100,
+      path: '/calls/query_stats',
+      body: { project_id: PROJECT, query: isError, limit: 10_000 },
+      expect: Math.min(want.errors, 10_001),
     },
   ];
 }
