@@ -319,10 +319,12 @@ function statusCount(q: CallsQuery, d: SqlDialect, indexed: IndexState): Compile
   return withinSqlBudget(() => {
     const p = new SqlParams(d);
     const walk = { statuses, by: null, startDir: 'ASC', idDir: 'ASC' } as const;
-    const ids = statusCandidates(walk, q, cap, (wp) => callsWhere(q, d, wp, indexed), d, p);
-    const where = callsWhere(q, d, p, indexed, true);
-    const inner = `SELECT 1 AS one FROM (SELECT DISTINCT u.id FROM (${ids}) u) k CROSS JOIN calls c
-      WHERE ${where} AND c.id = k.id ${d.limitOffset(cap, null, p)}`;
+    const where = (wp: SqlParams): string => callsWhere(q, d, wp, indexed);
+    // the entries' calls are tested once, in the walk; only the tail's are looked up here
+    const tail = (project: string): string => `SELECT c.id FROM (${unindexedCalls('id', project)}) t CROSS JOIN calls c
+      WHERE ${callsWhere(q, d, p, indexed, true)} AND c.id = t.id`;
+    const ids = statusCandidates(walk, q, cap, where, d, p, tail);
+    const inner = `SELECT DISTINCT u.id FROM (${ids}) u ${d.limitOffset(cap, null, p)}`;
     return {
       sql: `SELECT COUNT(*) AS count, NULL AS total_storage_size_bytes FROM (${inner}) matched`,
       params: p.values,

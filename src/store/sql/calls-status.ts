@@ -135,6 +135,7 @@ export function statusCandidates(
   where: (p: SqlParams) => string,
   d: SqlDialect,
   p: SqlParams,
+  tail: (project: string) => string = (project) => unindexedCalls('id', project),
 ): string {
   const project = p.add(q.project_id);
   const order =
@@ -151,5 +152,5 @@ export function statusCandidates(
             AND c.started_at = s.started_at AND ${d.derivedStatus} = s.status AND ${where(p)}) IS NOT NULL
         ${order} ${d.limitOffset(n, null, p)}) e`,
   );
-  return [...entries, unindexedCalls('id', project)].join(' UNION ALL ');
+  return [...entries, tail(project)].join(' UNION ALL ');
 }

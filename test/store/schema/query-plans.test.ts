@@ -185,9 +185,6 @@ test('SQLite: the status filter and sort walk call_status and look the candidate
     entries,
     statuses,
   ]);
-  // the capped count (the traces page's) walks the entries of the status along either key
-  const count = plan(compileCallsCount({ ...byStatus, limit: 10_000 }, sqliteDialect, INDEXED));
-  plans.push([count, walk('(?:PRIMARY KEY|COVERING INDEX call_status_by_id)'), 1]);
   for (const [p, entries, statuses] of plans) {
     assert.equal(p.match(entries)?.length, statuses, p);
     assert.match(p, /SEARCH t USING COVERING INDEX calls_by_change \(project_id=\? AND change_seq>\?\)/);
@@ -195,6 +192,13 @@ test('SQLite: the status filter and sort walk call_status and look the candidate
     assert.doesNotMatch(p, /SCAN (c|s|t)\b/);
     assert.doesNotMatch(p, /calls_by_(start|op)/);
   }
+  // the capped count (the traces page's) walks the entries of the status along either key and
+  // looks up only the tail's calls
+  const count = plan(compileCallsCount({ ...byStatus, limit: 10_000 }, sqliteDialect, INDEXED));
+  assert.equal(count.match(walk('(?:PRIMARY KEY|COVERING INDEX call_status_by_id)'))?.length, 1, count);
+  assert.match(count, /SEARCH t USING COVERING INDEX calls_by_change \(project_id=\? AND change_seq>\?\)/);
+  assert.doesNotMatch(count, /SCAN (c|s|t)\b/);
+  assert.doesNotMatch(count, /calls_by_(start|op)/);
 });
 
 test('PostgreSQL: the status filter and sort walk call_status', async (t) => {
