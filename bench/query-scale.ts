@@ -12,7 +12,11 @@
  * 5. `$contains` of a substring of an input (`inputs.user_id` contains "r-4374");
  * 6. root calls, newest first;
  * 7. the traces page's search box (`text`, web/src/lib/query.ts): `$or` of a case-insensitive
- *    `$contains` of "R-4374" on `inputs` and on `output` as a whole, first page and its count.
+ *    `$contains` of "R-4374" on `inputs` and on `output` as a whole, first page and its count;
+ * 8. the status filter with the UI's default order, `summary.weave.status == "error"`, newest first
+ *    (one call in ERROR_EVERY ends with an exception);
+ * 9. sort by `summary.weave.status` (the status column), ascending;
+ * 10. /calls/query_stats count of the status filter, capped at 10,000 as the traces page asks.
  *
  * Before the server starts, the call indexer's indexes (the substring index of `$contains`,
  * migration 017, and `call_values` of the input-field filter, migration 018) are filled by stepping
@@ -61,6 +65,9 @@ const PROBE_USER = `user-${4374 % USERS}`;
 const CONTAINS = `r-${4374 % USERS}`;
 const micros = (iso: string): number => parseIsoMicros(iso)!;
 
+/** One call in this many ends with an exception (status "error"): ≈100 at 100,000 calls. */
+const ERROR_EVERY = 997;
+
 /** The user of call `i`: a stride through the users, so each holds CALLS / USERS calls spread over the project's time. */
 const userOf = (i: number): string => `user-${(i * 7919) % USERS}`;
 
@@ -74,13 +81,16 @@ function* chunks(): Generator<{ calls: GenCall[]; first: number }> {
     const n = Math.min(CHUNK, CALLS - written);
     const start = from + (written / CALLS_PER_TRACE) * spacing;
     const calls = makeCalls(PROJECT, ops, n, start, spacing, { rareEvery: 200, firstTrace: written / CALLS_PER_TRACE });
-    calls.forEach((c, k) => (c.start.inputs = { user_id: userOf(written + k), ...c.start.inputs }));
+    calls.forEach((c, k) => {
+      c.start.inputs = { user_id: userOf(written + k), ...c.start.inputs };
+      if ((written + k) % ERROR_EVERY === 0) c.end.exception = 'bench error';
+    });
     yield { calls, first: written };
   }
 }
 
 /** What each probe must return, counted over the generated users. */
-function expected(): { eq: number; contains: number; roots: number } {
+function expected(): { eq: number; contains: number; roots: number; errors: number } {
   let eq = 0;
   let contains = 0;
   for (let i = 0; i < CALLS; i += 1) {
@@ -88,7 +98,7 @@ function expected(): { eq: number; contains: number; roots: number } {
     if (user === PROBE_USER) eq += 1;
     if (user.includes(CONTAINS)) contains += 1;
   }
-  return { eq, contains, roots: Math.ceil(CALLS / CALLS_PER_TRACE) };
+  return { eq, contains, roots: Math.ceil(CALLS / CALLS_PER_TRACE), errors: Math.ceil(CALLS / ERROR_EVERY) };
 }
 
 interface Seeded {
@@ -161,6 +171,8 @@ async function seedPostgres(url: string): Promise<Seeded> {
       await client.query('VACUUM ANALYZE call_texts');
       await client.query('VACUUM ANALYZE call_values');
       await client.query('VACUUM ANALYZE call_latency');
+      if ((await client.query(`SELECT to_regclass('call_status') AS t`)).rows[0].t !== null)
+        await client.query('VACUUM ANALYZE call_status');
       return { seed: seeded, textIndex };
     } finally {
       await store.close();
@@ -198,6 +210,7 @@ function probes(want: ReturnType<typeof expected>): Probe[] {
       })),
     },
   };
+  const isError = { $expr: { $eq: [{ $getField: 'summary.weave.status' }, { $literal: 'error' }] } };
   const page = (n: number): number => Math.min(100, n);
   return [
     {
@@ -263,6 +276,30 @@ function probes(want: ReturnType<typeof expected>): Probe[] {
       path: '/calls/query_stats',
       body: { project_id: PROJECT, query: search },
       expect: want.contains,
+    },
+    {
+      name: `status filter, newest first (summary.weave.status == "error", ${want.errors} matches)`,
+      goal1m: 50,
+      goal10m: 100,
+      path: '/calls/stream_query',
+      body: { project_id: PROJECT, query: isError, sort_by: newest, limit: 100 },
+      expect: page(want.errors),
+    },
+    {
+      name: 'sort by status (summary.weave.status asc)',
+      goal1m: 50,
+      goal10m: 100,
+      path: '/calls/stream_query',
+      body: { project_id: PROJECT, sort_by: [{ field: 'summary.weave.status', direction: 'asc' }], limit: 100 },
+      expect: 100,
+    },
+    {
+      name: 'count of the status filter, capped at 10,000 (/calls/query_stats, limit 10000)',
+      goal1m: 50,
+      goal10m: 100,
+      path: '/calls/query_stats',
+      body: { project_id: PROJECT, query: isError, limit: 10_000 },
+      expect: Math.min(want.errors, 10_001),
     },
   ];
 }

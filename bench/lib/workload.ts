@@ -289,7 +289,7 @@ export function toParts(calls: GenCall[], userId: string, toMicros: (iso: string
     project_id: c.end.project_id,
     id: c.end.id,
     ended_at: toMicros(c.end.ended_at),
-    exception: null,
+    exception: c.end.exception,
     output: JSON.stringify(c.end.output),
     summary: JSON.stringify(c.end.summary),
     wb_run_step_end: null,

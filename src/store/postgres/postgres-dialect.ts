@@ -1,6 +1,7 @@
 import { prefixSuccessor } from '../sql/prefix-successor.js';
 import type { SqlDialect, SqlParams } from '../sql/sql-dialect.js';
 import { postgresTextCandidates } from '../sql/calls-expr-text.js';
+import { POSTGRES_DERIVED_STATUS } from '../sql/calls-status.js';
 
 /**
  * PostgreSQL SQL for the shared compilers. Columns are JSONB and text `COLLATE "C"` (see
@@ -161,6 +162,7 @@ export const postgresDialect: SqlDialect = {
   containsToken: (text, token) => `heddle_contains_token(${text}, ${token})`,
   lower: (expr) => `heddle_lower(${expr})`,
   textCandidates: postgresTextCandidates,
+  derivedStatus: POSTGRES_DERIVED_STATUS,
   byteLength: (expr) => `COALESCE(octet_length(heddle_json_text(${expr})), 0)`,
   trueLiteral: 'TRUE',
   falseLiteral: 'FALSE',

@@ -6,6 +6,7 @@ import { all, run, runAll, type TxRunner } from './sql-tx.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { INDEXED_VALUE_MAX } from '../../domain/input-values.js';
 import { insertLatencySql } from './calls-latency.js';
+import { insertStatusSql } from './calls-status.js';
 
 /** How long a "covers" answer is reused. */
 const COVERS_TTL_MS = 1_000;
@@ -94,12 +95,13 @@ interface Mark {
 
 /**
  * The call indexer, written once for both stores over the transaction runner: the substring index,
- * `call_values` (the input leaves of equalities) and `call_latency` (the latency sort, migration
- * 019), under one mark per project, so a call at or below the mark has all three. Each step is one transaction over one project's calls that the indexes
+ * `call_values` (the input leaves of equalities), `call_latency` (the latency sort, migration 019)
+ * and `call_status` (the status filter and sort, migration 020), under one mark per project, so a
+ * call at or below the mark has all four. Each step is one transaction over one project's calls that the indexes
  * do not hold yet: first those without a `change_seq` in id order, then those after the project's
  * mark in `(change_seq, id)` order. A rewritten call gets a new `change_seq`, so it is in the tail
- * again until its entries are written again (a text is replaced; leaves and latency entries are
- * added, stale ones stay and only add candidates); queries read the tail by the `calls_by_change (project_id, change_seq,
+ * again until its entries are written again (a text is replaced; leaves, latency and status entries
+ * are added, stale ones stay and only add candidates); queries read the tail by the `calls_by_change (project_id, change_seq,
  * id)` index (calls-expr-text.ts, calls-expr-values.ts).
  */
 export class SqlCallTextIndex implements CallTextIndex {
@@ -131,11 +133,13 @@ export class SqlCallTextIndex implements CallTextIndex {
   async step(maxCalls = this.stepCalls): Promise<CallTextStep> {
     const sql = this.#sql;
     const { lock, upsertText, insertValues } = this.dialect;
+    const status = this.dialect.d.derivedStatus;
     // the indexes of the calls `c` matching `where`: the text first (its count is the step's)
     const indexWhere = (where: Fragment): CompiledSql[] => [
       statementWhere(sql, upsertText, where),
       statementWhere(sql, insertValues, where),
       statementWhere(sql, (w) => insertLatencySql('calls c', w), where),
+      statementWhere(sql, (w) => insertStatusSql(status, 'calls c', w), where),
     ];
     // where writes commit out of change_seq order (PostgreSQL), a step passes only finished ones
     const horizon = this.dialect.d.changeHorizon ?? null;

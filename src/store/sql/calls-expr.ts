@@ -22,9 +22,6 @@ import { isSimpleSql, type SqlDialect, type SqlParams } from './sql-dialect.js';
  * the whole condition is true.
  */
 
-const DERIVED_STATUS = `CASE WHEN c.exception IS NOT NULL THEN 'error' WHEN c.ended_at IS NULL THEN 'running'
-  WHEN COALESCE(json_status_errors, 0) > 0 THEN 'descendant_error' ELSE 'success' END`;
-
 /**
  * `summary.weave.latency_ms`: floor((ended - started) / 1 ms) on microsecond integers, NULL while
  * running. Projects whose call indexes are complete read the stored `c.latency_ms` instead (the
@@ -262,10 +259,8 @@ export class CallsExprCompiler {
 
   /** `summary.weave.*` computed from the row exactly as reads derive it (docs/spec/calls.md §2.6). */
   #derived(name: 'status' | 'latency_ms' | 'trace_name'): Compiled {
-    if (name === 'status') {
-      const errors = this.d.jsonNumber('c.summary', ['status_counts', 'error'], this.p);
-      return { kind: 'string', sql: DERIVED_STATUS.replace('json_status_errors', errors) };
-    }
+    // one expression per store (calls-status.ts), which the `call_status` entries hold too
+    if (name === 'status') return { kind: 'string', sql: this.d.derivedStatus };
     if (name === 'latency_ms')
       return { kind: 'number', sql: this.scope.backfilled === true ? 'c.latency_ms' : LATENCY_MS_SQL };
     return { kind: 'string', sql: `COALESCE(NULLIF(c.display_name, ''), c.op_display_name, c.op_name)` };

@@ -3,7 +3,8 @@ import { ALL_CALL_COLUMNS, ALWAYS_SELECTED, type CallsFilter, type CallsQuery } 
 import { CallsExprCompiler } from './calls-expr.js';
 import { unindexedCalls } from './calls-expr-text.js';
 import { NULL_LATENCY_KEY } from './calls-latency.js';
-import { checkSqlBudget, SQL_BUDGET, SqlParams, type SqlDialect } from './sql-dialect.js';
+import { statusCandidates, statusesOf, statusWalk } from './calls-status.js';
+import { checkSqlBudget, SqlParams, withinSqlBudget, type SqlDialect } from './sql-dialect.js';
 
 export interface CompiledSql {
   sql: string;
@@ -21,9 +22,6 @@ export type IndexState = boolean | { backfilled: boolean; covered: boolean };
 
 const indexStates = (indexed: IndexState): { backfilled: boolean; covered: boolean } =>
   typeof indexed === 'boolean' ? { backfilled: indexed, covered: indexed } : indexed;
-
-/** The visible rows of one project (started, not deleted). */
-const VISIBLE = 'c.started_at IS NOT NULL AND c.deleted_at IS NULL';
 
 function filterConditions(filter: CallsFilter, d: SqlDialect, p: SqlParams): string[] {
   const out: string[] = [];
@@ -68,16 +66,28 @@ function filterConditions(filter: CallsFilter, d: SqlDialect, p: SqlParams): str
   return out;
 }
 
-/** The WHERE clause of a calls query (project scope, visibility, filter, expression, time range). */
-export function callsWhere(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: IndexState = false): string {
+/**
+ * The WHERE clause of a calls query (project scope, visibility, filter, expression, time range).
+ * `amongCandidates`: the query reads a few candidate ids (the latency and status walks), so no
+ * condition on the start may lead SQLite's planner to walk `calls_by_start` instead of looking them up.
+ */
+export function callsWhere(
+  q: CallsQuery,
+  d: SqlDialect,
+  p: SqlParams,
+  indexed: IndexState = false,
+  amongCandidates = false,
+): string {
   const narrowed = narrowsById(q, d, indexed);
-  const visible = narrowed ? `${d.unindexed('c.started_at')} IS NOT NULL AND c.deleted_at IS NULL` : VISIBLE;
+  const start = narrowed || amongCandidates ? d.unindexed('c.started_at') : 'c.started_at';
+  // the visible rows of the project: started, not deleted
+  const visible = `${start} IS NOT NULL AND c.deleted_at IS NULL`;
   const byRowid = narrowed && compilerFor(q, d, new SqlParams(d), indexed).narrowsByTextIndexOnly(q.where!);
   const conditions = [`${byRowid ? d.unindexed('c.project_id') : 'c.project_id'} = ${p.add(q.project_id)}`, visible];
   if (q.filter) conditions.push(...filterConditions(q.filter, d, p));
   if (q.where) conditions.push(compilerFor(q, d, p, indexed).condition(q.where));
-  if (q.started_from != null) conditions.push(`c.started_at >= ${p.add(q.started_from)}`);
-  if (q.started_before != null) conditions.push(`c.started_at < ${p.add(q.started_before)}`);
+  if (q.started_from != null) conditions.push(`${start} >= ${p.add(q.started_from)}`);
+  if (q.started_before != null) conditions.push(`${start} < ${p.add(q.started_before)}`);
   if (q.changed_after) {
     const { seq, id } = q.changed_after;
     conditions.push(`(c.change_seq, c.id) > (${p.add(seq)}, ${p.add(id)})`);
@@ -104,12 +114,13 @@ function compilerFor(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: IndexS
   return new CallsExprCompiler(d, p, { projectId: q.project_id, expand: q.expand, ...indexStates(indexed) });
 }
 
-function orderBy(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: IndexState): string {
+function orderBy(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: IndexState, amongCandidates: boolean): string {
   if (q.changed_after) return 'c.change_seq ASC, c.id ASC';
-  // a few ids read through call_values or the substring index are sorted, not found by walking an
-  // index in sort order
+  // a few ids read through call_values, the substring index or a walk of call_latency or
+  // call_status are sorted, not found by walking an index in sort order
   const terms = orderTerms(q, d, p, indexed);
-  return (narrowsById(q, d, indexed) ? terms.map((term) => d.unindexed(term)) : terms).join(', ');
+  const few = amongCandidates || narrowsById(q, d, indexed);
+  return (few ? terms.map((term) => d.unindexed(term)) : terms).join(', ');
 }
 
 function orderTerms(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: IndexState): string[] {
@@ -151,30 +162,43 @@ function totalStorageSize(d: SqlDialect): string {
  */
 export function compileCallsSelect(q: CallsQuery, d: SqlDialect, indexed: IndexState = false): CompiledSql {
   const byLatency = latencySortIds(q, d, indexed);
-  if (byLatency !== null) {
-    const compiled = compileSelect(q, d, indexed, byLatency);
-    // the filter is compiled three times there: one too large for that keeps the plain query
-    if (compiled.sql.length <= SQL_BUDGET.chars && compiled.params.length <= SQL_BUDGET.params) return compiled;
+  const byStatus = byLatency === null ? statusIds(q, d, indexed) : null;
+  const candidates: Candidates | null =
+    byLatency !== null ? { ids: byLatency, driving: false } : byStatus && { ids: byStatus, driving: true };
+  if (candidates !== null) {
+    // the filter is compiled several times there: one too large for that keeps the plain query
+    // (a budget passed while compiling throws; the plain query then throws whatever it must itself)
+    const compiled = withinSqlBudget(() => compileSelect(q, d, indexed, candidates));
+    if (compiled !== null) return compiled;
   }
   const compiled = compileSelect(q, d, indexed, null);
   checkSqlBudget(compiled.sql.length, compiled.params.length);
   return compiled;
 }
 
-/** The SELECT, its rows among the ids of `candidates(p)` (a SQL list of `calls.id`) when given. */
-function compileSelect(
-  q: CallsQuery,
-  d: SqlDialect,
-  indexed: IndexState,
-  candidates: ((p: SqlParams) => string) | null,
-): CompiledSql {
+/**
+ * The candidate ids of a page (a SQL query of `id`s over calls of the project). `driving`: the
+ * query reads the calls by joining the (deduplicated) ids, so that no index of `calls` a filter
+ * could use (`calls_by_op` for an op filter, `calls_by_start` for a time range) competes with
+ * looking them up; otherwise `c.id IN (…)`.
+ */
+interface Candidates {
+  ids: (p: SqlParams) => string;
+  driving: boolean;
+}
+
+/** The SELECT, its rows among the `candidates` when given. */
+function compileSelect(q: CallsQuery, d: SqlDialect, indexed: IndexState, candidates: Candidates | null): CompiledSql {
   const p = new SqlParams(d);
   const select = selectList(q, d);
-  let where = callsWhere(q, d, p, indexed);
-  if (candidates !== null) where += ` AND c.id IN (${candidates(p)})`;
-  const order = orderBy(q, d, p, indexed);
+  let from = 'calls c';
+  if (candidates?.driving === true) from = `(SELECT DISTINCT u.id FROM (${candidates.ids(p)}) u) k CROSS JOIN calls c`;
+  let where = callsWhere(q, d, p, indexed, candidates !== null);
+  if (candidates?.driving === true) where += ' AND c.id = k.id';
+  if (candidates?.driving === false) where += ` AND c.id IN (${candidates.ids(p)})`;
+  const order = orderBy(q, d, p, indexed, candidates !== null);
   const limit = d.limitOffset(q.limit ? q.limit : null, q.offset ? q.offset : null, p);
-  return { sql: `SELECT ${select} FROM calls c WHERE ${where} ORDER BY ${order} ${limit}`, params: p.values };
+  return { sql: `SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${order} ${limit}`, params: p.values };
 }
 
 /**
@@ -229,6 +253,23 @@ function latencySortIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p:
 }
 
 /**
+ * A query filtered by `summary.weave.status` and sorted by start, or sorted by status (calls-status.ts
+ * `statusWalk` names the shapes), with a limit, on a project the call indexer covers: the candidates
+ * of its page along `call_status` (migration 020) and the calls after the project's mark
+ * (calls-status.ts `statusCandidates`; docs/query-performance.md "The status filter and sort off the
+ * commit path"). The query then filters and orders them exactly as the plain query orders all calls,
+ * so the page is the same. Null where the plain query keeps its plan: as for the latency sort, where
+ * an equality, a `$contains` or a list of ids already narrows the query to a few calls.
+ */
+function statusIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlParams) => string) | null {
+  if (!indexStates(indexed).covered || !q.limit || q.changed_after) return null;
+  const walk = statusWalk(q);
+  if (walk === null || narrowsById(q, d, indexed) || narrowsByList(q.filter)) return null;
+  const n = (q.limit ?? 0) + (q.offset ?? 0);
+  return (p) => statusCandidates(walk, q, n, (wp) => callsWhere(q, d, wp, indexed), d, p);
+}
+
+/**
  * Whether a count asks for every visible call of the project: no filter that narrows, no expression,
  * no time range, no change cursor, no storage sums. Those counts come from `call_counts`.
  */
@@ -250,6 +291,8 @@ export function compileCallsCount(q: CallsQuery, d: SqlDialect, indexed: IndexSt
       params: p.values,
     };
   }
+  const byStatus = statusCount(q, d, indexed);
+  if (byStatus !== null) return byStatus;
   const where = callsWhere(q, d, p, indexed);
   const total = q.include_total_storage_size ? `, ${totalStorageSize(d)} AS total` : '';
   const limit = q.limit ? d.limitOffset(q.limit + 1, null, p) : '';
@@ -258,4 +301,33 @@ export function compileCallsCount(q: CallsQuery, d: SqlDialect, indexed: IndexSt
   const sql = `SELECT COUNT(*) AS count, ${sumTotal} AS total_storage_size_bytes FROM (${inner}) matched`;
   checkSqlBudget(sql.length, p.values.length);
   return { sql, params: p.values };
+}
+
+/**
+ * A count with a limit (the UI's is capped) of a query with a status test (calls-status.ts
+ * `statusesOf`), on a project the call indexer covers: the matches among the first `limit + 1`
+ * current matching entries of each status (any order) and the calls after the mark, counted up to
+ * `limit + 1`. Exact: where a status has `limit + 1` such entries the cap is reached, otherwise
+ * every match is a candidate. Null where the scan stays (no limit, storage sums, the shapes
+ * `statusIds` leaves to the plain plan, or past the SQL budget).
+ */
+function statusCount(q: CallsQuery, d: SqlDialect, indexed: IndexState): CompiledSql | null {
+  if (!indexStates(indexed).covered || !q.limit || q.changed_after || q.include_total_storage_size) return null;
+  const statuses = q.where ? statusesOf(q.where) : null;
+  if (statuses === null || narrowsById(q, d, indexed) || narrowsByList(q.filter)) return null;
+  const cap = q.limit + 1;
+  return withinSqlBudget(() => {
+    const p = new SqlParams(d);
+    const walk = { statuses, by: null, startDir: 'ASC', idDir: 'ASC' } as const;
+    const where = (wp: SqlParams): string => callsWhere(q, d, wp, indexed);
+    // the entries' calls are tested once, in the walk; only the tail's are looked up here
+    const tail = (project: string): string => `SELECT c.id FROM (${unindexedCalls('id', project)}) t CROSS JOIN calls c
+      WHERE ${callsWhere(q, d, p, indexed, true)} AND c.id = t.id`;
+    const ids = statusCandidates(walk, q, cap, where, d, p, tail);
+    const inner = `SELECT DISTINCT u.id FROM (${ids}) u ${d.limitOffset(cap, null, p)}`;
+    return {
+      sql: `SELECT COUNT(*) AS count, NULL AS total_storage_size_bytes FROM (${inner}) matched`,
+      params: p.values,
+    };
+  });
 }

@@ -68,6 +68,11 @@ export interface SqlDialect {
   lower(expr: string): string;
   /** The substring index of migration 017 (calls-expr-text.ts `TextCandidateSql`). */
   textCandidates: TextCandidateSql['textCandidates'];
+  /**
+   * `summary.weave.status` of the call `c` (docs/spec/calls.md §2.6), free of bound parameters: the
+   * same SQL computes the queries' status and writes the `call_status` entries (calls-status.ts).
+   */
+  readonly derivedStatus: string;
   /** Byte length of a text expression (0 for NULL). */
   byteLength(expr: string): string;
   /** The SQL boolean literals. */
@@ -120,6 +125,21 @@ export function checkSqlBudget(chars: number, params: number): void {
     throw new InvalidRequestError(
       `Query too large: it would bind more than the limit of ${SQL_BUDGET.params} parameters; simplify the filter`,
     );
+}
+
+/**
+ * The statement `compile` builds, or null where it passes `SQL_BUDGET` or is refused while compiling
+ * (`SqlParams.charge`): for a plan that compiles the filter more than once, whose caller then keeps
+ * the plan that compiles it once (calls-select.ts).
+ */
+export function withinSqlBudget<T extends { sql: string; params: unknown[] }>(compile: () => T): T | null {
+  try {
+    const compiled = compile();
+    return compiled.sql.length <= SQL_BUDGET.chars && compiled.params.length <= SQL_BUDGET.params ? compiled : null;
+  } catch (error) {
+    if (error instanceof InvalidRequestError) return null;
+    throw error;
+  }
 }
 
 /** Collects bound parameters while SQL text is built. */

@@ -3,6 +3,7 @@ import { formatMicros } from '../../domain/time.js';
 import { prefixSuccessor } from '../sql/prefix-successor.js';
 import { isSimpleSql, type SqlDialect, type SqlParams } from '../sql/sql-dialect.js';
 import { sqliteTextCandidates } from '../sql/calls-expr-text.js';
+import { SQLITE_DERIVED_STATUS } from '../sql/calls-status.js';
 
 /**
  * SQLite SQL for the shared compilers. JSON paths are built per row because a numeric segment
@@ -129,6 +130,7 @@ export const sqliteDialect: SqlDialect = {
   containsToken: (text, token) => `(heddle_contains_token(${text}, ${token}) = 1)`,
   lower: (expr) => `heddle_lower(${expr})`,
   textCandidates: sqliteTextCandidates,
+  derivedStatus: SQLITE_DERIVED_STATUS,
   byteLength: (expr) => `COALESCE(length(CAST(${expr} AS BLOB)), 0)`,
   trueLiteral: '1',
   falseLiteral: '0',

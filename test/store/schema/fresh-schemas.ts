@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { TestContext } from 'node:test';
 import pg from 'pg';
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
+import { registerSqliteFunctions } from '../../../src/store/sqlite/sqlite-dialect.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { testDatabase } from '../../helpers/postgres.js';
 import { postgresSchema, sqliteSchema, type SchemaShape } from './introspect.js';
@@ -16,9 +17,13 @@ export function tempSqliteFile(t: Pick<TestContext, 'after'>): string {
   return path.join(dir, 'heddle.sqlite');
 }
 
-/** Runs `body` on a plain connection to a SQLite file (outside any store). */
+/**
+ * Runs `body` on a plain connection to a SQLite file (outside any store), with the SQL functions
+ * every store connection has (migration 020 and the status expression call one).
+ */
 export function withSqlite<T>(file: string, body: (db: Database.Database) => T): T {
   const db = new Database(file);
+  registerSqliteFunctions(db);
   try {
     return body(db);
   } finally {

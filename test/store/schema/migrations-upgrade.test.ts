@@ -225,3 +225,70 @@ test('migration 019 fills call_latency below the marks and drops calls_by_latenc
     assert.equal((await c.query(`SELECT to_regclass('calls_by_latency') AS i`)).rows[0].i, null);
   });
 });
+
+/**
+ * Migration 020 writes the `call_status` entries of the started calls at or below each project's
+ * mark of the call indexer, as 019 does for `call_latency`: each with its derived status (an error
+ * count of descendants as a numeric string too) and start; deleted calls keep theirs (queries skip
+ * them), calls without a start have none.
+ */
+const BEFORE_020 = MIGRATIONS.findIndex((m) => m.id === 20);
+const CALLS_019 = `INSERT INTO calls (project_id, id, started_at, ended_at, exception, summary, deleted_at, change_seq) VALUES
+  ('acme/a', 'c1', 1000, 6000, NULL, '{}', NULL, NULL), ('acme/a', 'c2', 1000, NULL, NULL, NULL, NULL, 5),
+  ('acme/a', 'c3', 2000, 3000, NULL, '{"status_counts":{"error":"2"}}', NULL, 5),
+  ('acme/a', 'c4', 1000, 9000, 'late', '{}', NULL, 5), ('acme/a', 'c5', 1000, 9000, NULL, '{}', NULL, 6),
+  ('acme/a', 'c0', 5000, 6000, 'boom', '{"status_counts":{"error":1}}', NULL, 4),
+  ('acme/a', 'c6', NULL, 9000, NULL, '{}', NULL, 3),
+  ('acme/a', 'c7', 1000, 2000, NULL, '{"status_counts":{"error":0}}', 7000, 3),
+  ('acme/b', 'n1', 1000, 2000, NULL, '{}', NULL, NULL), ('acme/b', 'n3', 1000, 2000, NULL, '{}', NULL, NULL),
+  ('acme/b', 'n0', 1000, 2000, NULL, '{}', NULL, 1), ('acme/c', 'x1', 1000, 2000, NULL, '{}', NULL, 1);
+  INSERT INTO call_text_marks (project_id, indexed_seq, indexed_id, nulls_done, null_id) VALUES
+  ('acme/a', 5, 'c3', 1, 'c1'), ('acme/b', 0, '', 0, 'n2')`;
+const ENTRIES_020 = [
+  ['acme/a', 'c0', 'error', '5000'],
+  ['acme/a', 'c1', 'success', '1000'],
+  ['acme/a', 'c2', 'running', '1000'],
+  ['acme/a', 'c3', 'descendant_error', '2000'],
+  ['acme/a', 'c7', 'success', '1000'],
+  ['acme/b', 'n1', 'success', '1000'],
+];
+const STATUS_SQL =
+  'SELECT project_id, id, status, CAST(started_at AS TEXT) AS s FROM call_status ORDER BY project_id, id';
+
+test('migration 020 fills call_status below the marks (SQLite)', async (t) => {
+  const file = tempSqliteFile(t);
+  withSqlite(file, (db) => {
+    for (const m of MIGRATIONS.slice(0, BEFORE_020)) for (const sql of migrationSql(m, 'sqlite')) db.exec(sql);
+    db.pragma(`user_version = ${MIGRATIONS[BEFORE_020 - 1]!.id}`);
+    db.exec(CALLS_019);
+  });
+  const store = new SqliteStore({ file });
+  await store.migrate();
+  await store.close();
+  withSqlite(file, (db) => assert.deepEqual(db.prepare(STATUS_SQL).raw().all(), ENTRIES_020));
+});
+
+test('migration 020 fills call_status below the marks (PostgreSQL)', async (t) => {
+  const url = await emptyPostgres(t);
+  if (url === null) return;
+  await withPostgres(url, async (c) => {
+    await c.query(
+      'CREATE TABLE heddle_schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    for (const m of MIGRATIONS.slice(0, BEFORE_020)) {
+      for (const sql of migrationSql(m, 'postgres')) await c.query(sql);
+      await c.query('INSERT INTO heddle_schema_migrations (id, name) VALUES ($1, $2)', [m.id, m.name]);
+    }
+    await c.query(CALLS_019);
+  });
+  const store = new PostgresStore({ url });
+  await store.migrate();
+  await store.close();
+  await withPostgres(url, async (c) => {
+    const { rows } = await c.query<{ project_id: string; id: string; status: string; s: string }>(STATUS_SQL);
+    assert.deepEqual(
+      rows.map((r) => [r.project_id, r.id, r.status, r.s]),
+      ENTRIES_020,
+    );
+  });
+});

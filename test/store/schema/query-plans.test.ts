@@ -142,3 +142,74 @@ test('PostgreSQL: equality reads call_values and the tail after the mark by inde
   assert.match(plan, /calls_by_change/);
   assert.doesNotMatch(plan, /Seq Scan/);
 });
+
+const byStatus: CallsQuery = {
+  project_id: 'acme/demo',
+  where: where({ $eq: [{ $getField: 'summary.weave.status' }, { $literal: 'error' }] }),
+  filter: { trace_roots_only: true, op_names: ['weave:///acme/demo/op/predict:abc'] },
+  sort_by: sort([{ field: 'started_at', direction: 'desc' }]),
+  limit: 100,
+};
+const sortedByStatus: CallsQuery = {
+  project_id: 'acme/demo',
+  sort_by: sort([{ field: 'summary.weave.status', direction: 'asc' }]),
+  limit: 100,
+};
+
+test('SQLite: the status filter and sort walk call_status and look the candidates up by key', async (t) => {
+  const plan = await sqlitePlanner(t);
+  // each status's first entries along a key of call_status, in the page's order (no sort of them),
+  // each call looked up by key in a subquery; then only the candidates are read by key and sorted
+  const walk = (index: string): RegExp =>
+    new RegExp(
+      `SEARCH s USING ${index} \\(project_id=\\? AND status=\\?\\)\nCORRELATED SCALAR SUBQUERY \\d+\nSEARCH c USING INDEX sqlite_autoindex_calls_1 \\(project_id=\\? AND id=\\?\\)\nSCAN e`,
+      'g',
+    );
+  const cases: Array<[CallsQuery, RegExp, number]> = [];
+  for (const direction of ['desc', 'asc'] as const) {
+    cases.push([{ ...byStatus, sort_by: sort([{ field: 'started_at', direction }]) }, walk('PRIMARY KEY'), 1]);
+    const statusThen = (field: string): CallsQuery => ({
+      ...sortedByStatus,
+      sort_by: sort([
+        { field: 'summary.weave.status', direction },
+        { field, direction },
+      ]),
+    });
+    cases.push([statusThen('id'), walk('COVERING INDEX call_status_by_id'), 4]);
+    cases.push([statusThen('started_at'), walk('PRIMARY KEY'), 4]);
+  }
+  cases.push([{ ...byStatus, sort_by: null }, walk('PRIMARY KEY'), 1]);
+  cases.push([sortedByStatus, walk('COVERING INDEX call_status_by_id'), 4]);
+  const plans: Array<[string, RegExp, number]> = cases.map(([q, entries, statuses]) => [
+    plan(compileCallsSelect(q, sqliteDialect, INDEXED)),
+    entries,
+    statuses,
+  ]);
+  for (const [p, entries, statuses] of plans) {
+    assert.equal(p.match(entries)?.length, statuses, p);
+    assert.match(p, /SEARCH t USING COVERING INDEX calls_by_change \(project_id=\? AND change_seq>\?\)/);
+    assert.match(p, /\nSCAN k\nSEARCH c USING INDEX sqlite_autoindex_calls_1 \(project_id=\? AND id=\?\)\n/);
+    assert.doesNotMatch(p, /SCAN (c|s|t)\b/);
+    assert.doesNotMatch(p, /calls_by_(start|op)/);
+  }
+  // the capped count (the traces page's) walks the entries of the status along either key and
+  // looks up only the tail's calls
+  const count = plan(compileCallsCount({ ...byStatus, limit: 10_000 }, sqliteDialect, INDEXED));
+  assert.equal(count.match(walk('(?:PRIMARY KEY|COVERING INDEX call_status_by_id)'))?.length, 1, count);
+  assert.match(count, /SEARCH t USING COVERING INDEX calls_by_change \(project_id=\? AND change_seq>\?\)/);
+  assert.doesNotMatch(count, /SCAN (c|s|t)\b/);
+  assert.doesNotMatch(count, /calls_by_(start|op)/);
+});
+
+test('PostgreSQL: the status filter and sort walk call_status', async (t) => {
+  const settings = 'SET enable_seqscan = off; SET enable_sort = off';
+  const filtered = await postgresPlan(t, compileCallsSelect(byStatus, postgresDialect, INDEXED), settings);
+  if (filtered === null) return t.skip('PostgreSQL unavailable');
+  assert.match(filtered, /Index Only Scan Backward using call_status_pkey on call_status s /);
+  const sorted = await postgresPlan(t, compileCallsSelect(sortedByStatus, postgresDialect, INDEXED), settings);
+  assert.equal(sorted?.match(/Index Scan Backward using call_status_by_id on call_status s/g)?.length, 4);
+  for (const plan of [filtered, sorted!]) {
+    assert.match(plan, /calls_by_change/);
+    assert.doesNotMatch(plan, /Seq Scan/);
+  }
+});

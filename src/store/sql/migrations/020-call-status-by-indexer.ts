@@ -1,0 +1,47 @@
+import { insertStatusSql, POSTGRES_DERIVED_STATUS, SQLITE_DERIVED_STATUS } from '../calls-status.js';
+import type { Migration } from './migration.js';
+
+/**
+ * The status filter and the status sort without a scan (docs/query-performance.md "The status filter
+ * and sort off the commit path"): `call_status (project_id, status, started_at, id)`, written by the
+ * call indexer with the substring index, `call_values` and `call_latency` (call-text-index.ts), under
+ * the same per-project mark, never by the call writers. A started call at or below the mark has an
+ * entry keyed by its derived status (calls-status.ts) and start: "status == x, newest first" walks
+ * the primary key, a sort by status then `id` walks `call_status_by_id`. Stale entries of calls whose
+ * status or start changed stay; queries skip them by comparing with the call and read the calls
+ * after the mark from `calls_by_change` (calls-select.ts `statusIds`).
+ *
+ * The entries of the calls already at or below each mark are written here (one INSERT … SELECT,
+ * like 019's): those without a `change_seq` up to `null_id` (all of them once `nulls_done`), and
+ * those up to `(indexed_seq, indexed_id)`.
+ */
+const FROM = 'calls c JOIN call_text_marks m ON m.project_id = c.project_id';
+const BELOW_MARK = `(c.change_seq IS NULL AND (m.nulls_done = 1 OR c.id <= m.null_id))
+    OR (m.nulls_done = 1 AND (c.change_seq, c.id) <= (m.indexed_seq, m.indexed_id))`;
+
+export const migration: Migration = {
+  id: 20,
+  name: 'call-status-by-indexer',
+  sqlite: String.raw`
+  CREATE TABLE call_status (
+    project_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    PRIMARY KEY (project_id, status, started_at, id)
+  ) WITHOUT ROWID;
+  CREATE INDEX call_status_by_id ON call_status (project_id, status, id);
+  ${insertStatusSql(SQLITE_DERIVED_STATUS, FROM, BELOW_MARK)};
+  `,
+  postgres: String.raw`
+CREATE TABLE call_status (
+  project_id text COLLATE "C" NOT NULL,
+  status text COLLATE "C" NOT NULL,
+  started_at bigint NOT NULL,
+  id text COLLATE "C" NOT NULL,
+  PRIMARY KEY (project_id, status, started_at, id)
+);
+CREATE INDEX call_status_by_id ON call_status (project_id, status, id);
+${insertStatusSql(POSTGRES_DERIVED_STATUS, FROM, BELOW_MARK)};
+`,
+};
