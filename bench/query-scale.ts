@@ -16,7 +16,8 @@
  * 8. the status filter with the UI's default order, `summary.weave.status == "error"`, newest first
  *    (one call in ERROR_EVERY ends with an exception);
  * 9. sort by `summary.weave.status` (the status column), ascending;
- * 10. /calls/query_stats count of the status filter, capped at 10,000 as the traces page asks.
+ * 10. /calls/query_stats count of the status filter, capped at 10,000 as the traces page asks;
+ * 11. sorts by op name (`calls_by_op`) and by display name (no index), columns of the traces table.
  *
  * Before the server starts, the call indexer's indexes (the substring index of `$contains`,
  * migration 017, and `call_values` of the input-field filter, migration 018) are filled by stepping
@@ -291,6 +292,22 @@ function probes(want: ReturnType<typeof expected>): Probe[] {
       goal10m: 100,
       path: '/calls/stream_query',
       body: { project_id: PROJECT, sort_by: [{ field: 'summary.weave.status', direction: 'asc' }], limit: 100 },
+      expect: 100,
+    },
+    {
+      name: 'sort by op name (op_name asc)',
+      goal1m: 50,
+      goal10m: 100,
+      path: '/calls/stream_query',
+      body: { project_id: PROJECT, sort_by: [{ field: 'op_name', direction: 'asc' }], limit: 100 },
+      expect: 100,
+    },
+    {
+      name: 'sort by display name (display_name asc), no index',
+      goal1m: 50,
+      goal10m: 100,
+      path: '/calls/stream_query',
+      body: { project_id: PROJECT, sort_by: [{ field: 'display_name', direction: 'asc' }], limit: 100 },
       expect: 100,
     },
     {
