@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/config.js';
@@ -10,12 +10,8 @@ import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { basicAuth } from '../helpers/app.js';
 import { makeStart } from '../helpers/factories.js';
 
-/**
- * SQLite's write lock held by another process past the writer's 5 s busy timeout: the waiting
- * writes answer 503 with Retry-After (a 500 before issue 17), and succeed when retried after the lock is gone
- * (docs/reliability-backpressure.md). SQLite only: the PostgreSQL store waits on row locks instead.
- */
-test('SQLITE_BUSY past the busy timeout answers 503 with Retry-After, and the retry succeeds', async (t) => {
+/** A server on a SQLite file of its own: the file, and a JSON POST with a member's key. */
+async function sqliteApp(t: TestContext) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-busy-'));
   const config = loadConfig({ HEDDLE_DATA_DIR: dir, HEDDLE_LOG_LEVEL: 'silent' });
   const file = path.join(dir, 'heddle.sqlite');
@@ -29,13 +25,24 @@ test('SQLITE_BUSY past the busy timeout answers 503 with Retry-After, and the re
     fs.rmSync(dir, { recursive: true, force: true });
   });
   const { key } = await app.services.auth.createKey({ entity: 'acme', username: 'alice' });
-  const post = (id: string) =>
+  const post = (url: string, body: unknown) =>
     app.inject({
       method: 'POST',
-      url: '/call/start',
+      url,
       headers: { authorization: basicAuth(key), 'content-type': 'application/json' },
-      payload: JSON.stringify(makeStart({ id })),
+      payload: JSON.stringify(body),
     });
+  return { file, post };
+}
+
+/**
+ * SQLite's write lock held by another process past the writer's 5 s busy timeout: the waiting
+ * writes answer 503 with Retry-After (a 500 before issue 17), and succeed when retried after the lock is gone
+ * (docs/reliability-backpressure.md). SQLite only: the PostgreSQL store waits on row locks instead.
+ */
+test('SQLITE_BUSY past the busy timeout answers 503 with Retry-After, and the retry succeeds', async (t) => {
+  const { file, post: postJson } = await sqliteApp(t);
+  const post = (id: string) => postJson('/call/start', makeStart({ id }));
   assert.equal((await post('before')).statusCode, 200);
 
   const lock = new Database(file);
@@ -60,26 +67,9 @@ test('SQLITE_BUSY past the busy timeout answers 503 with Retry-After, and the re
  * timeout (the official Python client then ran out of retries within a 7 s stall).
  */
 test('a write that reads first waits for a lock released within the busy timeout', async (t) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-busy-'));
-  const config = loadConfig({ HEDDLE_DATA_DIR: dir, HEDDLE_LOG_LEVEL: 'silent' });
-  const file = path.join(dir, 'heddle.sqlite');
-  const store = new SqliteStore({ file });
-  await store.migrate();
-  const app = await buildApp({ config, store, trainer: null });
-  await app.ready();
-  t.after(async () => {
-    await app.close();
-    await store.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  const { key } = await app.services.auth.createKey({ entity: 'acme', username: 'alice' });
+  const { file, post } = await sqliteApp(t);
   const createObject = (val: unknown) =>
-    app.inject({
-      method: 'POST',
-      url: '/obj/create',
-      headers: { authorization: basicAuth(key), 'content-type': 'application/json' },
-      payload: JSON.stringify({ obj: { project_id: 'acme/busy', object_id: 'config', val } }),
-    });
+    post('/obj/create', { obj: { project_id: 'acme/busy', object_id: 'config', val } });
   assert.equal((await createObject({ v: 1 })).statusCode, 200);
 
   const lock = new Database(file);
