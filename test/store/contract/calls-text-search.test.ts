@@ -5,7 +5,7 @@ import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
-import { end, ids, sort, start, where } from './parts.js';
+import { end, ids, indexAll, sort, start, where } from './parts.js';
 import { rng } from './rollup-fixture.js';
 
 /**
@@ -84,9 +84,6 @@ forEachAdapter('the search box: $or of $contains through the substring index', (
     }
     return matched;
   };
-  const indexAll = async (s: TraceStore): Promise<void> => {
-    while ((await s.callText.step(9)).project !== null);
-  };
 
   test(
     'answers as the scan before, during and after indexing, and after calls change',
@@ -115,7 +112,7 @@ forEachAdapter('the search box: $or of $contains through the substring index', (
       const before = await compare(s, p, written, 'before the indexer ran');
       for (let i = 0; i < 3; i++) await s.callText.step(9);
       await compare(s, p, written, 'part way');
-      await indexAll(s);
+      await indexAll(s, 9);
       assert.equal(await s.callText.covers(p), true);
       const done = await compare(s, p, written, 'indexed');
       // the checks found calls (none would pass an index that answered nothing)
@@ -133,7 +130,7 @@ forEachAdapter('the search box: $or of $contains through the substring index', (
       await s.calls.deleteCascade(p, ['call-004', 'call-007'], 1_800_000_000_000_000);
       written.push('freshword');
       await compare(s, p, written, 'changed after indexing');
-      await indexAll(s);
+      await indexAll(s, 9);
       await compare(s, p, written, 'changes indexed');
     }),
   );

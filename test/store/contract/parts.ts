@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { resolveCallField, type CallField } from '../../../src/domain/call-fields.js';
 import type { Operation, SortKey } from '../../../src/domain/query/ast.js';
 import { parseQuery, parseSort } from '../../../src/domain/query/parse.js';
@@ -70,6 +71,22 @@ export async function rows(store: TraceStore, q: CallsQuery): Promise<CallRow[]>
   const out: CallRow[] = [];
   for await (const row of store.calls.query(q)) out.push(row);
   return out;
+}
+
+/** Steps the call indexer until no project waits (`stepCalls` calls a step, so most take several). */
+export async function indexAll(store: TraceStore, stepCalls = 7): Promise<void> {
+  while ((await store.callText.step(stepCalls)).project !== null);
+}
+
+/**
+ * A page of `q` (offset 2, limit 5) and, with only `id` and `summary` selected, its first 3 rows are
+ * those of the query without a limit cut to them: whole rows, not only the order of the ids.
+ */
+export async function assertPagesOfRows(store: TraceStore, q: CallsQuery): Promise<void> {
+  const all = await rows(store, q);
+  assert.deepEqual(await rows(store, { ...q, limit: 5, offset: 2 }), all.slice(2, 7));
+  const narrow: CallsQuery = { ...q, columns: ['id', 'summary'] };
+  assert.deepEqual(await rows(store, { ...narrow, limit: 3 }), (await rows(store, narrow)).slice(0, 3));
 }
 
 /** A feedback row with every column filled; `over` replaces any of them. */
