@@ -7,6 +7,7 @@ import type { SqlDialect } from './sql-dialect.js';
 import { INDEXED_VALUE_MAX } from '../../domain/input-values.js';
 import { insertLatencySql } from './calls-latency.js';
 import { insertStatusSql } from './calls-status.js';
+import { insertDisplaySql } from './calls-display.js';
 
 /** How long a "covers" answer is reused. */
 const COVERS_TTL_MS = 1_000;
@@ -140,6 +141,7 @@ export class SqlCallTextIndex implements CallTextIndex {
       statementWhere(sql, insertValues, where),
       statementWhere(sql, (w) => insertLatencySql('calls c', w), where),
       statementWhere(sql, (w) => insertStatusSql(status, 'calls c', w), where),
+      statementWhere(sql, (w) => insertDisplaySql('calls c', w), where),
     ];
     // where writes commit out of change_seq order (PostgreSQL), a step passes only finished ones
     const horizon = this.dialect.d.changeHorizon ?? null;

@@ -3,6 +3,7 @@ import { ALL_CALL_COLUMNS, ALWAYS_SELECTED, type CallsFilter, type CallsQuery } 
 import { CallsExprCompiler } from './calls-expr.js';
 import { unindexedCalls } from './calls-expr-text.js';
 import { NULL_LATENCY_KEY } from './calls-latency.js';
+import { displayCandidates, displayWalk } from './calls-display.js';
 import { statusCandidates, statusesOf, statusWalk } from './calls-status.js';
 import { checkSqlBudget, SqlParams, withinSqlBudget, type SqlDialect } from './sql-dialect.js';
 
@@ -163,8 +164,10 @@ function totalStorageSize(d: SqlDialect): string {
 export function compileCallsSelect(q: CallsQuery, d: SqlDialect, indexed: IndexState = false): CompiledSql {
   const byLatency = latencySortIds(q, d, indexed);
   const byStatus = byLatency === null ? statusIds(q, d, indexed) : null;
+  const byName = byLatency === null && byStatus === null ? displayNameIds(q, d, indexed) : null;
+  const walked = byStatus ?? byName;
   const candidates: Candidates | null =
-    byLatency !== null ? { ids: byLatency, driving: false } : byStatus && { ids: byStatus, driving: true };
+    byLatency !== null ? { ids: byLatency, driving: false } : walked && { ids: walked, driving: true };
   if (candidates !== null) {
     // the filter is compiled several times there: one too large for that keeps the plain query
     // (a budget passed while compiling throws; the plain query then throws whatever it must itself)
@@ -267,6 +270,21 @@ function statusIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlP
   if (walk === null || narrowsById(q, d, indexed) || narrowsByList(q.filter)) return null;
   const n = (q.limit ?? 0) + (q.offset ?? 0);
   return (p) => statusCandidates(walk, q, n, (wp) => callsWhere(q, d, wp, indexed), d, p);
+}
+
+/**
+ * A sort by `display_name` (alone or then `id`), with a limit, on a project the call indexer covers:
+ * the candidates of its page along `call_display` (migration 021) and the calls after the project's
+ * mark (calls-display.ts `displayCandidates`; docs/query-performance.md "The display-name sort off
+ * the commit path"). The query then filters and orders them exactly as the plain query orders all
+ * calls. Null where the plain query keeps its plan, as for the latency and status walks.
+ */
+function displayNameIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlParams) => string) | null {
+  if (!indexStates(indexed).covered || !q.limit || q.changed_after) return null;
+  const walk = displayWalk(q);
+  if (walk === null || narrowsById(q, d, indexed) || narrowsByList(q.filter)) return null;
+  const n = (q.limit ?? 0) + (q.offset ?? 0);
+  return (p) => displayCandidates(walk, q.project_id, n, (wp) => callsWhere(q, d, wp, indexed), d, p);
 }
 
 /**

@@ -38,6 +38,7 @@ export const DERIVED_TABLES: ReadonlySet<string> = new Set([
   'call_text_marks',
   'call_latency',
   'call_status',
+  'call_display',
 ]);
 /** Rows per page and per insert batch; tables holding bytes use small pages (file chunks are up to a MiB). */
 const PAGE_ROWS = 1_000;
