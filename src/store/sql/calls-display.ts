@@ -78,7 +78,7 @@ export function displayWalk(q: CallsQuery): DisplayWalk | null {
  * - whole names: along the key, then `id` (the primary key, or `call_display_by_id_desc` for the
  *   mixed directions the default `id DESC` tie-break gives an ascending sort);
  * - cut names: along the key, then by the call's current name, then `id` (the names under one key
- *   are sorted; a current entry's call has a name longer than the key that starts with it);
+ *   are sorted; a current entry's call has a name that starts with the key);
  * - NULL names: along `id`.
  *
  * The call of an entry is tested in a scalar subquery (one row or none: the primary key), as the
@@ -100,7 +100,8 @@ export function displayCandidates(
     `SELECT id FROM (SELECT l.id FROM call_display l
         WHERE l.project_id = ${project} AND l.kind = ${kind} AND ${callOf('1', current)} IS NOT NULL
         ORDER BY ${order} ${d.limitOffset(n, null, p)}) e`;
-  const cutCurrent = `${prefix('c.display_name')} = l.display_key AND c.display_name <> l.display_key`;
+  // (a call renamed to the key itself passes too, and sorts under the key as it does among all calls)
+  const cutCurrent = `${prefix('c.display_name')} = l.display_key`;
   const cut = `SELECT id FROM (SELECT l.id, l.display_key, ${callOf('c.display_name', cutCurrent)} AS name
         FROM call_display l WHERE l.project_id = ${project} AND l.kind = ${DISPLAY_CUT}) x
       WHERE x.name IS NOT NULL

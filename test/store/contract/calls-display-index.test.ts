@@ -20,11 +20,29 @@ import { rng } from './rollup-fixture.js';
 forEachAdapter('calls sorted by display name through call_display', (store) => {
   const T0 = 1_700_000_000_000_000;
   const LONG = 'L'.repeat(DISPLAY_KEY_CHARS);
+  const KEYS = 'K'.repeat(DISPLAY_KEY_CHARS);
   const FILTERS: Array<Partial<CallsQuery>> = [
     {},
     { filter: { trace_roots_only: true } },
     { filter: { op_names: ['weave:///acme/demo/op/other:abc'] } },
     { where: where({ $gt: [{ $getField: 'display_name' }, { $literal: 'b' }] }) },
+    // the long names only: the walk of names cut to the key decides the first pages
+    { where: where({ $gte: [{ $getField: 'display_name' }, { $literal: LONG }] }) },
+    // two keys of long names, no whole name between them, and a short name
+    {
+      where: where({
+        $or: [
+          {
+            $and: [
+              { $gte: [{ $getField: 'display_name' }, { $literal: KEYS }] },
+              { $lt: [{ $getField: 'display_name' }, { $literal: `${LONG.slice(1)}M` }] },
+              { $not: [{ $eq: [{ $getField: 'display_name' }, { $literal: LONG }] }] },
+            ],
+          },
+          { $eq: [{ $getField: 'display_name' }, { $literal: 'A' }] },
+        ],
+      }),
+    },
     { where: where({ $eq: [{ $getField: 'summary.weave.status' }, { $literal: 'running' }] }) },
     { started_from: T0 + 5_000_000, started_before: T0 + 30_000_000 },
     { filter: { parent_ids: ['c-00'] } },
@@ -52,14 +70,9 @@ forEachAdapter('calls sorted by display name through call_display', (store) => {
       for (const keys of SORTS) {
         const base: CallsQuery = { project_id: p, sort_by: sort(keys), ...extra };
         const all = await ids(s, base);
-        for (const [limit, offset] of [
-          [1, 0],
-          [4, 0],
-          [4, 3],
-          [100, 0],
-          [2, 30],
-          [3, 38],
-        ] as const) {
+        // a page of one at each of the first offsets: the walks' limits bind there
+        const first = Array.from({ length: 14 }, (_, i) => [1, i] as const);
+        for (const [limit, offset] of [...first, [4, 0], [4, 3], [100, 0], [2, 30], [3, 38]] as const) {
           const page = await ids(s, { ...base, limit, offset });
           assert.deepEqual(page, all.slice(offset, offset + limit), JSON.stringify({ keys, extra, limit, offset }));
           if (page.length > 0) nonEmpty += 1;
@@ -87,6 +100,8 @@ forEachAdapter('calls sorted by display name through call_display', (store) => {
     'b',
     null,
     `${LONG.slice(1)}M`,
+    `${KEYS}x`,
+    `${KEYS}y`,
   ];
   const nameOf = (i: number): string | null => NAMES[i % NAMES.length]!;
 
@@ -131,8 +146,10 @@ forEachAdapter('calls sorted by display name through call_display', (store) => {
         id,
         display_name,
       });
-      for (let i = 0; i < 44; i += 5) renames.push(rename(idOf(i), ['zz', 'a', '', `${LONG}c`, 'Beta'][i % 5]!));
-      renames.push(rename('c-07', 'alpha'), rename('c-12', `${LONG}0`), rename('c-10', LONG));
+      for (let i = 0; i < 44; i += 5) renames.push(rename(idOf(i), ['zz', 'a', '', `${LONG}c`, 'Beta'][(i / 5) % 5]!));
+      renames.push(rename('c-07', 'alpha'), rename('c-12', `${LONG}B`), rename('c-10', LONG));
+      // a long name renamed to a short one: its stale entry under the long key must not take a place
+      renames.push(rename(idOf(NAMES.indexOf(`${LONG}b`) + NAMES.length), 'A'));
       renames.push(start(p, 'c-03', { started_at: startAt(3), display_name: 'omega' }));
       renames.push(start(p, 'late', { started_at: T0 + 50_000_000 }), start(p, 'new-1', { started_at: T0 }));
       await s.calls.write(renames);
