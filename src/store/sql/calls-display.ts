@@ -96,9 +96,9 @@ export function displayCandidates(
   const { nameDir, idDir } = walk;
   const callOf = (select: string, current: string): string =>
     `(SELECT ${select} FROM calls c WHERE c.project_id = l.project_id AND c.id = l.id AND ${current} AND ${where(p)})`;
-  const entries = (kind: number, current: string, order: string): string =>
+  const entries = (kind: string, current: string, order: string): string =>
     `SELECT id FROM (SELECT l.id FROM call_display l
-        WHERE l.project_id = ${project} AND l.kind = ${kind} AND ${callOf('1', current)} IS NOT NULL
+        WHERE l.project_id = ${project} AND ${kind} AND ${callOf('1', current)} IS NOT NULL
         ORDER BY ${order} ${d.limitOffset(n, null, p)}) e`;
   // (a call renamed to the key itself passes too, and sorts under the key as it does among all calls)
   const cutCurrent = `${prefix('c.display_name')} = l.display_key`;
@@ -107,9 +107,10 @@ export function displayCandidates(
       WHERE x.name IS NOT NULL
       ORDER BY x.display_key ${nameDir}, x.name ${nameDir}, x.id ${idDir} ${d.limitOffset(n, null, p)}`;
   return [
-    entries(DISPLAY_WHOLE, 'c.display_name = l.display_key', `l.display_key ${nameDir}, l.id ${idDir}`),
+    entries(`l.kind = ${DISPLAY_WHOLE}`, 'c.display_name = l.display_key', `l.display_key ${nameDir}, l.id ${idDir}`),
     `SELECT id FROM (${cut}) k`,
-    entries(DISPLAY_UNNAMED, 'c.display_name IS NULL', `l.id ${idDir}`),
+    // the key named, so that the walk runs along `id` within it
+    entries(`l.kind = ${DISPLAY_UNNAMED} AND l.display_key = ''`, 'c.display_name IS NULL', `l.id ${idDir}`),
     unindexedCalls('id', project),
   ].join(' UNION ALL ');
 }

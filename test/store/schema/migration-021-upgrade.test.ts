@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
+import { DISPLAY_KEY_CHARS } from '../../../src/store/sql/calls-display.js';
+import { MIGRATIONS, migrationSql } from '../../../src/store/sql/migrations/index.js';
+import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh-schemas.js';
+
+/**
+ * Migration 021 writes the `call_display` entries of the calls at or below each project's mark of
+ * the call indexer, as 019 and 020 do for theirs (the calls after the mark are the indexer's): a
+ * whole name under itself, a longer one under its first DISPLAY_KEY_CHARS characters, a NULL one
+ * under '' (kinds 0, 1, 2); deleted calls keep theirs (queries skip them).
+ */
+const BEFORE_021 = MIGRATIONS.findIndex((m) => m.id === 21);
+const LONG = 'é'.repeat(DISPLAY_KEY_CHARS);
+const CALLS_020 = `INSERT INTO calls (project_id, id, started_at, display_name, deleted_at, change_seq) VALUES
+  ('acme/a', 'c1', 1000, 'one', NULL, NULL), ('acme/a', 'c2', 1000, NULL, NULL, 5),
+  ('acme/a', 'c3', 2000, '${LONG}x', NULL, 5), ('acme/a', 'c4', 1000, 'late', NULL, 5),
+  ('acme/a', 'c5', 1000, 'after', NULL, 6), ('acme/a', 'c0', 5000, '', NULL, 4),
+  ('acme/a', 'c7', 1000, '${LONG}', 7000, 3),
+  ('acme/b', 'n1', 1000, 'b', NULL, NULL), ('acme/b', 'n3', 1000, 'b', NULL, NULL),
+  ('acme/b', 'n0', 1000, 'b', NULL, 1), ('acme/c', 'x1', 1000, 'x', NULL, 1);
+  INSERT INTO call_text_marks (project_id, indexed_seq, indexed_id, nulls_done, null_id) VALUES
+  ('acme/a', 5, 'c3', 1, 'c1'), ('acme/b', 0, '', 0, 'n2')`;
+const ENTRIES_021 = [
+  ['acme/a', 'c0', '0', ''],
+  ['acme/a', 'c1', '0', 'one'],
+  ['acme/a', 'c2', '2', ''],
+  ['acme/a', 'c3', '1', LONG],
+  ['acme/a', 'c7', '0', LONG],
+  ['acme/b', 'n1', '0', 'b'],
+];
+const DISPLAY_SQL =
+  'SELECT project_id, id, CAST(kind AS TEXT) AS k, display_key FROM call_display ORDER BY project_id, id';
+
+test('migration 021 fills call_display below the marks (SQLite)', async (t) => {
+  const file = tempSqliteFile(t);
+  withSqlite(file, (db) => {
+    for (const m of MIGRATIONS.slice(0, BEFORE_021)) for (const sql of migrationSql(m, 'sqlite')) db.exec(sql);
+    db.pragma(`user_version = ${MIGRATIONS[BEFORE_021 - 1]!.id}`);
+    db.exec(CALLS_020);
+  });
+  const store = new SqliteStore({ file });
+  await store.migrate();
+  await store.close();
+  withSqlite(file, (db) => assert.deepEqual(db.prepare(DISPLAY_SQL).raw().all(), ENTRIES_021));
+});
+
+test('migration 021 fills call_display below the marks (PostgreSQL)', async (t) => {
+  const url = await emptyPostgres(t);
+  if (url === null) return;
+  await withPostgres(url, async (c) => {
+    await c.query(
+      'CREATE TABLE heddle_schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    for (const m of MIGRATIONS.slice(0, BEFORE_021)) {
+      for (const sql of migrationSql(m, 'postgres')) await c.query(sql);
+      await c.query('INSERT INTO heddle_schema_migrations (id, name) VALUES ($1, $2)', [m.id, m.name]);
+    }
+    await c.query(CALLS_020);
+  });
+  const store = new PostgresStore({ url });
+  await store.migrate();
+  await store.close();
+  await withPostgres(url, async (c) => {
+    const { rows } = await c.query<{ project_id: string; id: string; k: string; display_key: string }>(DISPLAY_SQL);
+    assert.deepEqual(
+      rows.map((r) => [r.project_id, r.id, r.k, r.display_key]),
+      ENTRIES_021,
+    );
+  });
+});
