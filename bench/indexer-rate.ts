@@ -18,6 +18,12 @@ const tree = path.resolve(process.env.BENCH_TREE ?? path.join(import.meta.dirnam
 const CALLS = Number(process.env.BENCH_CALLS ?? 30_000);
 /** Calls per `calls.write` of the seed (one `change_seq` each; bench/query-scale.ts writes 10,000). */
 const WRITE_CALLS = Number(process.env.BENCH_WRITE_CALLS ?? 1_000);
+/**
+ * BENCH_DISPLAY_NAMES=1: every other call named from 1,000 names (as bench/display-sort.ts does), so
+ * that the `call_display` entries (migration 021) land at random places of their key; the workload's
+ * names are all NULL otherwise.
+ */
+const NAMED = process.env.BENCH_DISPLAY_NAMES === '1';
 
 const load = async <T>(rel: string): Promise<T> => (await import(pathToFileURL(path.join(tree, rel)).href)) as T;
 
@@ -40,10 +46,15 @@ async function main(): Promise<void> {
     await store.migrate();
     const ops = workload.opRefs('bench/index', 3);
     const calls = workload.makeCalls('bench/index', ops, CALLS, Date.UTC(2025, 4, 1) * 1000, 50_000);
-    for (let i = 0; i < calls.length; i += 1_000)
-      await store.calls.write(
-        workload.toParts(calls.slice(i, i + 1_000), 'bench-user', (iso) => time.parseIsoMicros(iso)!),
-      );
+    let n = 0;
+    for (let i = 0; i < calls.length; i += 1_000) {
+      const parts = workload.toParts(calls.slice(i, i + 1_000), 'bench-user', (iso) => time.parseIsoMicros(iso)!);
+      if (NAMED)
+        for (const part of parts as Array<{ kind: string; display_name: string | null }>)
+          if (part.kind === 'start')
+            part.display_name = n++ % 2 === 0 ? `run-${String((n * 7_919) % 1_000).padStart(4, '0')}` : null;
+      await store.calls.write(parts);
+    }
     // the writer runs in its own thread: process CPU covers it and this thread
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
@@ -63,6 +74,7 @@ async function main(): Promise<void> {
         tree,
         calls: CALLS,
         write_calls: WRITE_CALLS,
+        named: NAMED,
         indexed,
         steps,
         wall_ms: Math.round(wall),
