@@ -30,8 +30,9 @@ export function pendingParams(delta: RollupDelta): [string[], string[], string[]
     if (!p) byProject.set(project, (p = { stats: [], hist: [] }));
     return p;
   };
-  for (const r of delta.statsRows()) of(r.project_id).stats.push(STATS_COLUMNS.map((c) => r[c]));
-  for (const r of delta.latencyRows()) of(r.project_id).hist.push(LATENCY_COLUMNS.map((c) => r[c]));
+  // in any order: the rows are only appended, and the fold sums and orders them
+  for (const r of delta.statsRows(false)) of(r.project_id).stats.push(STATS_COLUMNS.map((c) => r[c]));
+  for (const r of delta.latencyRows(false)) of(r.project_id).hist.push(LATENCY_COLUMNS.map((c) => r[c]));
   const projects = [...byProject.keys()];
   return [
     projects,
@@ -177,7 +178,10 @@ export class RollupFolder {
 
   async #foldAll(): Promise<void> {
     try {
-      while (!this.#closed && (await foldPending(this.#pool, this.#options.batchRows, null)) >= this.#options.batchRows);
+      while (
+        !this.#closed &&
+        (await foldPending(this.#pool, this.#options.batchRows, null)) >= this.#options.batchRows
+      );
     } catch {
       // left pending (readers count it); the next turn tries again
     }
