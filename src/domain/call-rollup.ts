@@ -209,14 +209,27 @@ export class RollupDelta {
     }
   }
 
-  /** The merged stats rows that change something, in key order (one lock order for every writer). */
-  statsRows(): RollupStatsRow[] {
+  /**
+   * The merged stats rows that change something, in key order (one lock order for every writer that
+   * upserts them), or in any order with `ordered` false (rows only appended, postgres/rollup-pending.ts).
+   */
+  statsRows(ordered = true): RollupStatsRow[] {
+    if (!ordered) {
+      const rows: RollupStatsRow[] = [];
+      for (const r of this.#rows()) if (SUM_COLUMNS.some((c) => r.sums[c] !== 0)) rows.push(r.sums);
+      return rows;
+    }
     const out: [string, RollupStatsRow][] = [];
     for (const r of this.#rows()) if (SUM_COLUMNS.some((c) => r.sums[c] !== 0)) out.push([r.key, r.sums]);
     return out.sort((a, b) => compare(a[0], b[0])).map(([, r]) => r);
   }
 
-  latencyRows(): RollupLatencyRow[] {
+  latencyRows(ordered = true): RollupLatencyRow[] {
+    if (!ordered) {
+      const rows: RollupLatencyRow[] = [];
+      for (const r of this.#rows()) for (const b of r.bins.values()) if (b.calls !== 0) rows.push(b);
+      return rows;
+    }
     const out: [string, RollupLatencyRow][] = [];
     for (const r of this.#rows())
       for (const [bin, b] of r.bins) if (b.calls !== 0) out.push([`${r.key}\u0000${bin}`, b]);

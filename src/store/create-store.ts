@@ -24,6 +24,7 @@ export async function createStore(config: Config): Promise<TraceStore> {
       await store.close();
       throw error;
     }
+    store.startRollupFolds();
     return store;
   }
   const store = new SqliteStore({ file: sqliteFile(config), maxPendingWrites: config.overload.maxStoreQueue });

@@ -19,6 +19,8 @@ export interface CallWriterOptions {
   maxBatchParts?: number;
   /** Writes queued or in flight at once; more fail with 503 at once (docs/reliability-backpressure.md). */
   maxPending?: number;
+  /** Told how many roll-up change rows each committed batch appended (rollup-pending.ts RollupFolder). */
+  onRollupAppended?: (rows: number) => void;
 }
 
 /**
@@ -36,6 +38,7 @@ export class CallWriter {
   /** Writes taken into batches that have not settled yet. */
   #inFlightWrites = 0;
   readonly #maxPending: number;
+  readonly #onRollupAppended: (rows: number) => void;
   #idle: Array<() => void> = [];
 
   constructor(pool: pg.Pool, options: CallWriterOptions = {}) {
@@ -43,6 +46,7 @@ export class CallWriter {
     this.#concurrency = options.concurrency ?? 2;
     this.#maxBatchParts = options.maxBatchParts ?? 2000;
     this.#maxPending = options.maxPending ?? Number.POSITIVE_INFINITY;
+    this.#onRollupAppended = options.onRollupAppended ?? (() => undefined);
   }
 
   /** Writes queued or in flight. */
@@ -121,14 +125,14 @@ export class CallWriter {
 
   /**
    * One transaction (retried after a deadlock, transaction.ts): the calls are locked and their
-   * roll-up columns read and the batch upserted in one statement, then the call roll-up moved by
-   * the difference in a second (rollup-writes.ts), so the roll-up commits with the calls.
+   * roll-up columns read and the batch upserted in one statement, then the roll-up's change by the
+   * difference appended in a second (rollup-writes.ts), so the roll-up commits with the calls.
    */
   async #commit(parts: CallPart[]): Promise<void> {
     const rows = mergeParts(parts);
     // a batch whose every call carries a start is most likely new: one statement, no transaction
     if (rows.every((row) => row.start !== null) && (await this.#writeNew(rows))) return;
-    await inTransaction(this.#pool, (client) => writeRolledUp(client, rows));
+    this.#onRollupAppended(await inTransaction(this.#pool, (client) => writeRolledUp(client, rows)));
   }
 
   /**
@@ -138,15 +142,17 @@ export class CallWriter {
    */
   async #writeNew(rows: MergedCall[]): Promise<boolean> {
     const write = upsertQuery(rows);
+    const params = newCallsParams(rows);
     const query = {
       name: `${write.name}_new`,
       text: newCallsSql(write.text, write.values.length),
-      values: [...write.values, ...newCallsParams(rows)],
+      values: [...write.values, ...params],
     };
     for (let attempt = 0; ; attempt += 1) {
       try {
         await this.#pool.query(query);
         diskStateOf(this.#pool).noteCommit();
+        this.#onRollupAppended(params[0].length);
         return true;
       } catch (error) {
         if (isCallsExist(error)) return false;
@@ -163,9 +169,9 @@ export class CallWriter {
   }
 }
 
-/** The batch's upsert with the call roll-up kept in step, on a client inside a transaction. */
-async function writeRolledUp(client: pg.PoolClient, rows: MergedCall[]): Promise<void> {
-  await rolledUpUpsert(client, rows, upsertQuery(rows));
+/** The batch's upsert with the call roll-up kept in step, on a client inside a transaction; the roll-up rows appended. */
+function writeRolledUp(client: pg.PoolClient, rows: MergedCall[]): Promise<number> {
+  return rolledUpUpsert(client, rows, upsertQuery(rows));
 }
 
 /** The batch's statement (call-merge.ts); `call_values` is the call indexer's (call-text-index.ts). */

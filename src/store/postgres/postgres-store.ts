@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { StoreLoad, TraceStore } from '../types.js';
 import { CallWriter } from './call-writer.js';
+import { PENDING_ROWS, RollupFolder } from './rollup-pending.js';
 import { runMigrations } from './postgres-migrate.js';
 import { PostgresAuthStore } from './postgres-auth-store.js';
 import { PostgresCallStore } from './postgres-call-store.js';
@@ -76,6 +77,7 @@ export class PostgresStore implements TraceStore {
   readonly #pool: pg.Pool;
   readonly #streamPool: pg.Pool;
   readonly #writer: CallWriter;
+  readonly #folder: RollupFolder;
   readonly #replicas: ReadRouter | null;
 
   constructor(options: PostgresStoreOptions) {
@@ -98,9 +100,11 @@ export class PostgresStore implements TraceStore {
       // instead, and the release with that error discards the connection.
       pool.on('connect', (client) => client.on('error', () => undefined));
     }
+    this.#folder = new RollupFolder(this.#pool);
     this.#writer = new CallWriter(this.#pool, {
       concurrency: options.writeConcurrency ?? 2,
       maxPending: options.maxPendingWrites,
+      onRollupAppended: (rows) => this.#folder.noteAppended(rows),
     });
     const readUrls = options.readUrls ?? [];
     this.#replicas =
@@ -152,12 +156,14 @@ export class PostgresStore implements TraceStore {
         // the counter triggers count imported calls; latency and input leaves are filled here
         afterInsert: (table, projectId, ids) =>
           table === 'calls' ? indexImportedCalls(POSTGRES_BACKFILL(postgresDialect), projectId, ids) : [],
+        // the roll-up rows are exported as they are: with every pending change of the project in them
+        beforeExport: (projectId) => this.#folder.foldProject(projectId),
       },
       projectTables('postgres'),
     );
     // Deleted rows are dead tuples that autovacuum reclaims (its default thresholds fire after a
     // retention run); a VACUUM here would hold a lock on the whole table.
-    this.rollups = new SqlCallRollupStore(tx, POSTGRES_TX);
+    this.rollups = new SqlCallRollupStore(tx, POSTGRES_TX, PENDING_ROWS);
     this.retention = new SqlRetentionStore(tx, POSTGRES_TX, 5_000, () =>
       Promise.resolve({ mode: 'autovacuum', pages_released: 0, bytes_released: 0 }),
     );
@@ -170,6 +176,19 @@ export class PostgresStore implements TraceStore {
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * Folds pending roll-up changes every second from now on, besides the folds after this node's
+   * own writes (a server's store: rows of other nodes, of deletions, of a node that stopped).
+   */
+  startRollupFolds(): void {
+    this.#folder.start();
+  }
+
+  /** Folds every pending roll-up change (of one project, when given) into the roll-up rows now (tests, tools). */
+  foldRollupChanges(projectId: string | null = null): Promise<void> {
+    return projectId === null ? this.#folder.foldAll() : this.#folder.foldProject(projectId);
   }
 
   /** Where reads went since start, when replicas are configured (null otherwise). */
@@ -187,6 +206,7 @@ export class PostgresStore implements TraceStore {
 
   async close(): Promise<void> {
     await this.#writer.drain();
+    await this.#folder.close();
     await Promise.all([this.#pool.end(), this.#streamPool.end(), this.#replicas?.close()]);
   }
 }

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { RollupDelta, type RollupSource } from '../../domain/call-rollup.js';
 import type { MergedCall } from './call-merge.js';
-import { LATENCY_COLUMNS, PG_ROLLUP_UPSERT_SQL, STATS_COLUMNS, type RollupSourceRow } from '../sql/call-rollup-sql.js';
+import type { RollupSourceRow } from '../sql/call-rollup-sql.js';
+import { appendRollupDelta, pendingInsertSql, pendingParams } from './rollup-pending.js';
 
 /**
  * The call roll-up's share of the PostgreSQL call writes (docs/call-rollups.md), in the transaction
@@ -94,29 +95,6 @@ function numeric<R extends RollupSource>(row: R): R {
 }
 
 /**
- * Adds a merged delta in one statement (PG_ROLLUP_UPSERT_SQL: the histogram rows, then the sums),
- * each table's rows in key order. Named, so it is planned once per connection, as the call upsert
- * is: planning the roll-up statements on every batch cost a fifth of PostgreSQL batch ingest
- * (BENCHMARKS.md, "PostgreSQL batch ingest after issue 16").
- */
-export async function applyRollupDelta(client: pg.PoolClient, delta: RollupDelta): Promise<void> {
-  const values = rollupParams(delta);
-  if (values === null) return;
-  await client.query({ name: 'heddle_rollup_upsert', text: PG_ROLLUP_UPSERT_SQL, values });
-}
-
-/** The two array parameters of PG_ROLLUP_UPSERT_SQL (sums, histogram), or null when nothing changes. */
-function rollupParams(delta: RollupDelta): [string, string] | null {
-  const stats = delta.statsRows();
-  const latency = delta.latencyRows();
-  if (stats.length === 0 && latency.length === 0) return null;
-  return [
-    JSON.stringify(stats.map((r) => STATS_COLUMNS.map((c) => r[c]))),
-    JSON.stringify(latency.map((r) => LATENCY_COLUMNS.map((c) => r[c]))),
-  ];
-}
-
-/**
  * One call write with the roll-up kept in step, on a client inside a transaction: locks and reads
  * the calls of `keys`, runs `write` (which returns the rows it wrote with their source columns and
  * `inserted`), and moves the roll-up by the difference.
@@ -125,14 +103,14 @@ export async function rolledUpWrite(
   client: pg.PoolClient,
   keys: readonly CallKey[],
   write: () => Promise<readonly (RollupSource & CallKey & { inserted: boolean })[]>,
-): Promise<void> {
+): Promise<number> {
   const delta = new RollupDelta();
   const before = await lockAndReadSources(client, keys);
   subtractSources(delta, before);
   const written = await write();
   checkNoneAppeared(before, written);
   addSources(delta, written);
-  await applyRollupDelta(client, delta);
+  return appendRollupDelta(client, delta);
 }
 
 /** The columns both sides of lockedUpsertSql's statement return, `old` telling them apart. */
@@ -179,7 +157,7 @@ export async function rolledUpUpsert(
   client: pg.PoolClient,
   keys: readonly CallKey[],
   query: { name: string; text: string; values: unknown[] },
-): Promise<void> {
+): Promise<number> {
   const { rows } = await client.query<LockedUpsertRow>({
     name: `${query.name}_locked`,
     text: lockedUpsertSql(query.text, query.values.length),
@@ -192,27 +170,25 @@ export async function rolledUpUpsert(
   const delta = new RollupDelta();
   subtractSources(delta, before);
   addSources(delta, written);
-  await applyRollupDelta(client, delta);
+  return appendRollupDelta(client, delta);
 }
 
 /**
  * A batch of new calls in one statement, without a transaction of its own (docs/query-performance.md,
  * "Where a PostgreSQL batch's time goes"): `write` (as lockedUpsertSql takes it, `$1`…`$n`) and the
- * roll-up upserts of `$n+1`/`$n+2`, the delta of the batch's rows as if each were inserted
- * (newCallsParams). Every sub-statement commits or none: when a row of the batch was stored already
- * (its `inserted` flag false), the final SELECT fails the whole statement with CALLS_EXIST, and the
- * caller writes the batch in a transaction instead (rolledUpUpsert).
+ * batch's roll-up changes appended to `call_rollup_pending` (`$n+1`…`$n+3`, rollup-pending.ts), the
+ * delta of the batch's rows as if each were inserted (newCallsParams). Every sub-statement commits or
+ * none: when a row of the batch was stored already (its `inserted` flag false), the final SELECT
+ * fails the whole statement with CALLS_EXIST, and the caller writes the batch in a transaction
+ * instead (rolledUpUpsert).
  *
- * Lock order, the transaction path's: calls, hour counters, histogram, sums. The sums and the
- * histogram are unread data-modifying CTEs, which PostgreSQL runs after the main query, the last
- * defined first: the histogram, then the sums (as PG_ROLLUP_UPSERT_SQL). The batch's hour counters
- * (`call_counts`, `$n+3`/`$n+4`, which migration 016's statement trigger updates at the very end)
- * are locked before them and after the calls (the main query reads `counters`, which reads
- * `written`), as the transaction path takes them in its first statement: with the counters taken
- * last the two paths deadlocked under mixed traffic, with them taken first a start and an end of one
- * call in two batches at once could. The lock is an upsert that changes nothing (it also locks a row
- * a concurrent writer committed after the statement began, which `FOR UPDATE` would skip); a counter
- * with no row yet is inserted with 0 calls, which adds nothing to a count.
+ * Lock order, the transaction path's: calls, then hour counters. The batch's hour counters
+ * (`call_counts`, `$n+4`/`$n+5`, which migration 016's statement trigger updates at the very end)
+ * are locked after the calls (the main query reads `counters`, which reads `written`), as the
+ * transaction path takes them in its first statement. The lock is an upsert that changes nothing (it
+ * also locks a row a concurrent writer committed after the statement began, which `FOR UPDATE` would
+ * skip); a counter with no row yet is inserted with 0 calls, which adds nothing to a count. No writer
+ * locks a roll-up row: the fold does (rollup-pending.ts).
  */
 export function newCallsSql(write: string, params: number): string {
   const key = `new\u0000${params}\u0000${write}`;
@@ -225,21 +201,16 @@ export function newCallsSql(write: string, params: number): string {
 export const CALLS_EXIST = 'heddle: calls of the batch exist';
 
 function buildNewCallsSql(write: string, params: number): string {
-  const rollup = PG_ROLLUP_UPSERT_SQL.replace(/\$([12])\b/g, (_, n: string) => `$${params + Number(n)}`);
-  // PG_ROLLUP_UPSERT_SQL is `WITH sums AS (…) INSERT INTO call_rollup_latency …`
-  const sums = rollup.slice('WITH '.length, rollup.indexOf('\n  INSERT INTO call_rollup_latency'));
-  const hist = `hist AS (${rollup.slice(rollup.indexOf('INSERT INTO call_rollup_latency'))})`;
-  if (!sums.startsWith('sums AS (') || !sums.endsWith(')'))
-    throw new Error('newCallsSql: PG_ROLLUP_UPSERT_SQL is not WITH sums AS (…) INSERT …');
+  const pending = `pending AS (${pendingInsertSql(params + 1)})`;
   // the batch's hour counters, locked (or made) in key order (see newCallsSql)
-  const keys = `unnest($${params + 3}::text[], $${params + 4}::bigint[]) AS k(project_id, bucket)`;
+  const keys = `unnest($${params + 4}::text[], $${params + 5}::bigint[]) AS k(project_id, bucket)`;
   const counters = `counters AS (INSERT INTO call_counts (project_id, bucket, calls)
     SELECT k.project_id, k.bucket, 0 FROM ${keys} WHERE (SELECT count(*) FROM written) >= 0
     ON CONFLICT (project_id, bucket) DO UPDATE SET calls = call_counts.calls RETURNING 1)`;
   const check = `SELECT CASE WHEN bool_and(inserted) IS NOT FALSE THEN count(*)
     ELSE ('${CALLS_EXIST}: ' || count(*) FILTER (WHERE NOT inserted))::bigint END AS calls
     FROM written WHERE (SELECT count(*) FROM counters) >= 0`;
-  return `WITH written AS (${insertOf(write, 'newCallsSql')}),\n  ${counters},\n  ${sums},\n  ${hist}\n${check}`;
+  return `WITH written AS (${insertOf(write, 'newCallsSql')}),\n  ${counters},\n  ${pending}\n${check}`;
 }
 
 /** The call upsert `write`, which both statements take as their `written` CTE: an `INSERT … RETURNING`. */
@@ -260,7 +231,7 @@ export function isCallsExist(error: unknown): boolean {
  * yet adds to the roll-up (each row as inserted), then the (project, hour) counters its calls count
  * in, in key order, as `call_counts` keys them (`started_at / 3600000000`, truncated).
  */
-export function newCallsParams(rows: readonly MergedCall[]): [string, string, string[], number[]] {
+export function newCallsParams(rows: readonly MergedCall[]): [string[], string[], string[], string[], number[]] {
   const counters = new Map<string, [string, number]>();
   for (const row of rows) {
     const at = row.start?.started_at;
@@ -275,7 +246,7 @@ export function newCallsParams(rows: readonly MergedCall[]): [string, string, st
 /** `call_counts` buckets: one hour of `started_at` in microseconds (migration 016). */
 const COUNT_BUCKET_US = 3_600_000_000;
 
-function rollupDelta(rows: readonly MergedCall[]): [string, string] {
+function rollupDelta(rows: readonly MergedCall[]): [string[], string[], string[]] {
   const delta = new RollupDelta();
   for (const row of rows)
     delta.add(
@@ -290,5 +261,5 @@ function rollupDelta(rows: readonly MergedCall[]): [string, string] {
       },
       1,
     );
-  return rollupParams(delta) ?? ['[]', '[]'];
+  return pendingParams(delta);
 }

@@ -38,22 +38,26 @@ const pgType = (c: string): string =>
       ? 'double precision'
       : 'bigint';
 
-/**
- * PostgreSQL: the same upserts for a whole delta in one statement, each table's rows as a JSON
- * array of arrays in STATS_COLUMNS / LATENCY_COLUMNS order ($1 the sums, $2 the histogram, either
- * may be `[]`). The sums are a data-modifying CTE the main statement does not read, so PostgreSQL
- * runs it after the histogram upsert, always: every writer locks the roll-up rows in one order.
- */
-const fromArray = (param: string, columns: readonly string[], type: (c: string) => string): string =>
-  `SELECT ${columns.map((c, i) => `(e->>${i})::${type(c)}`).join(', ')} FROM jsonb_array_elements(${param}::jsonb) AS e`;
+/** The columns of one element `e` of a JSON array of rows (arrays in `columns` order), each cast and named. */
+const elementColumns = (columns: readonly string[], type: (c: string) => string): string =>
+  columns.map((c, i) => `(e->>${i})::${type(c)} AS ${c}`).join(', ');
 
-export const PG_ROLLUP_UPSERT_SQL = `WITH sums AS (
-    INSERT INTO call_rollups (${STATS_COLUMNS.join(', ')})
-    ${fromArray('$1', STATS_COLUMNS, pgType)}
-    ON CONFLICT (${KEY_COLUMNS.join(', ')}) DO UPDATE SET ${addTo('call_rollups', SUM_COLUMNS)})
-  INSERT INTO call_rollup_latency (${LATENCY_COLUMNS.join(', ')})
-  ${fromArray('$2', LATENCY_COLUMNS, (c) => (c === 'bin' ? 'integer' : pgType(c)))}
-  ON CONFLICT (${KEY_COLUMNS.join(', ')}, bin) DO UPDATE SET calls = call_rollup_latency.calls + excluded.calls`;
+const latencyType = (c: string): string => (c === 'bin' ? 'integer' : pgType(c));
+
+/**
+ * PostgreSQL: the rows of `from` (e.g. `call_rollup_pending p`) spread into the elements of their
+ * JSON column of sums rows (`json`, e.g. `p.stats`), as call_rollups columns.
+ */
+export const pgStatsElements = (from: string, json: string): string =>
+  `SELECT ${elementColumns(STATS_COLUMNS, pgType)} FROM ${from} CROSS JOIN LATERAL jsonb_array_elements(${json}::jsonb) AS e`;
+
+/** PostgreSQL: the same for histogram rows, as call_rollup_latency columns. */
+export const pgLatencyElements = (from: string, json: string): string =>
+  `SELECT ${elementColumns(LATENCY_COLUMNS, latencyType)} FROM ${from} CROSS JOIN LATERAL jsonb_array_elements(${json}::jsonb) AS e`;
+
+/** An upsert's DO UPDATE of call_rollups: each sum added to the row already there. */
+export const PG_ADD_SUMS = addTo('call_rollups', SUM_COLUMNS);
+export const ROLLUP_KEY_COLUMNS: readonly string[] = KEY_COLUMNS;
 
 /** A row read through a store's own reader: bigints may be strings, JSON may be parsed (PostgreSQL). */
 export function toRollupSource(row: Record<string, unknown>): RollupSourceRow {

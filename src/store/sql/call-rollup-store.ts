@@ -1,7 +1,13 @@
 import { RollupDelta, SUM_COLUMNS, type RollupLatencyRow, type RollupStatsRow } from '../../domain/call-rollup.js';
 import type { CallKeyCursor, CallRollupStore, RollupBackfillBatch, RollupRead } from '../rollup-types.js';
-import { ROLLUP_SOURCE_COLUMNS, rollupUpserts, toRollupSource } from './call-rollup-sql.js';
-import { frag, raw, sqlTag, type SqlTag } from './sql-tag.js';
+import {
+  LATENCY_COLUMNS,
+  ROLLUP_SOURCE_COLUMNS,
+  rollupUpserts,
+  STATS_COLUMNS,
+  toRollupSource,
+} from './call-rollup-sql.js';
+import { frag, raw, sqlTag, type Fragment, type SqlTag } from './sql-tag.js';
 import { all, runAll, type TxDialect, type TxRunner } from './sql-tx.js';
 
 const STATE = 'calls_hourly';
@@ -22,11 +28,25 @@ const keyFields = (r: Record<string, unknown>, projectId: string) => ({
 export class SqlCallRollupStore implements CallRollupStore {
   readonly #sql: SqlTag;
 
+  /**
+   * `pending`: SELECTs of the changes not folded into each table yet, as that table's columns, from
+   * rows aliased `p` with a `project_id` (PostgreSQL, rollup-pending.ts); reads add them.
+   */
   constructor(
     private readonly tx: TxRunner,
     private readonly dialect: TxDialect,
+    private readonly pending: { stats: string; latency: string } | null = null,
   ) {
     this.#sql = sqlTag(dialect.d);
+  }
+
+  /** The rows of `table` to read for one project: the table's, and its pending changes if any. */
+  #rows(table: 'call_rollups' | 'call_rollup_latency', projectId: string): Fragment {
+    const pending = table === 'call_rollups' ? this.pending?.stats : this.pending?.latency;
+    if (pending === undefined) return frag`${raw(table)}`;
+    const columns = raw((table === 'call_rollups' ? STATS_COLUMNS : LATENCY_COLUMNS).join(', '));
+    return frag`(SELECT ${columns} FROM ${raw(table)} WHERE project_id = ${projectId}
+      UNION ALL ${raw(pending)} WHERE p.project_id = ${projectId}) AS r`;
   }
 
   async complete(): Promise<boolean> {
@@ -48,14 +68,14 @@ export class SqlCallRollupStore implements CallRollupStore {
     const sums = raw(SUM_COLUMNS.map((c) => `SUM(${c}) AS ${c}`).join(', '));
     // grouped by position: the bucket expression binds its own parameters wherever it is written
     const stats = await this.tx.read<Record<string, unknown>>(
-      sql`SELECT ${keys}, ${sums} FROM call_rollups WHERE ${where} GROUP BY 1, 2, 3, 4, 5`,
+      sql`SELECT ${keys}, ${sums} FROM ${this.#rows('call_rollups', q.projectId)} WHERE ${where} GROUP BY 1, 2, 3, 4, 5`,
     );
     const range = frag`project_id = ${q.projectId} AND hour >= ${q.from} AND hour < ${q.to}`;
     const bins =
       q.latencyScopes.length > 0
         ? await this.tx.read<Record<string, unknown>>(
-            sql`SELECT ${keys}, bin, SUM(calls) AS calls FROM call_rollup_latency
-              WHERE ${range} AND scope IN ${[...q.latencyScopes]} AND calls <> 0 GROUP BY 1, 2, 3, 4, 5, 6`,
+            sql`SELECT ${keys}, bin, SUM(calls) AS calls FROM ${this.#rows('call_rollup_latency', q.projectId)}
+              WHERE ${range} AND scope IN ${[...q.latencyScopes]} AND calls <> 0 GROUP BY 1, 2, 3, 4, 5, 6 HAVING SUM(calls) <> 0`,
           )
         : [];
     return {

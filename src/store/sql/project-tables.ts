@@ -43,10 +43,12 @@ export const PROJECT_TABLES: ReadonlyArray<{ table: string; key: readonly string
 ];
 
 /**
- * Per-project tables only PostgreSQL has: the text of the substring index (migration 017; SQLite's
- * FTS5 table is keyed by the calls' rowid and has no project column). Emptied before `calls`.
+ * Per-project tables only PostgreSQL has: the roll-up changes not folded yet (migration 023) and the
+ * text of the substring index (migration 017; SQLite's FTS5 table is keyed by the calls' rowid and
+ * has no project column). Emptied before `calls`.
  */
 const POSTGRES_ONLY: ReadonlyArray<{ table: string; key: readonly string[] }> = [
+  { table: 'call_rollup_pending', key: ['project_id', 'seq'] },
   { table: 'call_texts', key: ['project_id', 'id'] },
 ];
 

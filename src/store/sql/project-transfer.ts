@@ -22,6 +22,8 @@ export interface TransferDialect {
   compactJson?(text: string): string;
   /** Statements to run after inserting rows of `table`, in the same transaction (SQLite counts imported calls). */
   afterInsert?(table: string, projectId: string, keys: unknown[]): CompiledSql[];
+  /** Runs before a project's rows are read for export (PostgreSQL folds its pending roll-up changes). */
+  beforeExport?(projectId: string): Promise<void>;
 }
 
 /** Columns that only mean something inside one store: the live tail's write order (ui-schema.ts). */
@@ -90,6 +92,7 @@ export class ProjectTransfer {
   }
 
   async *exportRows(projectId: string): AsyncGenerator<ProjectDumpRow> {
+    await this.td.beforeExport?.(projectId);
     // `projects` first: an import that stops early has still recorded the project
     for (const { table, key } of [...PROJECT_TABLES].reverse()) {
       if (DERIVED_TABLES.has(table)) continue;

@@ -6,6 +6,7 @@ import { ProjectAccess } from '../../../src/services/project-access.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
 import { end, start } from './parts.js';
 import type { PriceLookup } from '../../../src/services/price-lookup.js';
+import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { ADMIN, compareAll, HOUR, PRICE_A, PRICES, T0, writeRandom } from './rollup-fixture.js';
 
 /**
@@ -202,6 +203,32 @@ forEachAdapter('call roll-up', (store) => {
       const pct: CallStatsReq = { ...base, call_metrics: [{ metric: 'latency_ms', percentiles: [50] }] };
       assert.equal((await service.callStatsVia(ADMIN, pct, 'auto'))!.path, 'scan');
       assert.equal((await service.callStatsVia(ADMIN, base, 'auto'))!.path, 'rollup');
+    }),
+  );
+
+  test(
+    'PostgreSQL: roll-up changes give the same answers pending, folded while writes go on, and folded',
+    guard(async (t) => {
+      const pg = store();
+      if (!(pg instanceof PostgresStore)) return t.skip('only PostgreSQL appends roll-up changes (migration 023)');
+      const projectId = freshProject();
+      let writing = true;
+      const folds = (async () => {
+        for (let n = 0; writing || n === 0; n += 1) {
+          await pg.foldRollupChanges(n % 2 === 0 ? null : projectId);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      })();
+      const ids = await writeRandom(pg, projectId, 31, 300).finally(() => (writing = false));
+      await folds;
+      assert.ok((await compareAll(pg, projectId)) > 0);
+      // changes written after the last fold are read pending, then folded
+      await pg.calls.write([end(projectId, ids[7]!, { ended_at: T0 + 3 * HOUR, exception: 'late' })]);
+      await pg.calls.deleteCascade(projectId, [ids[11]!], T0 + 90 * HOUR);
+      await writeRandom(pg, projectId, 32, 40);
+      const pending = await compareAll(pg, projectId);
+      await pg.foldRollupChanges(projectId);
+      assert.equal(await compareAll(pg, projectId), pending);
     }),
   );
 });

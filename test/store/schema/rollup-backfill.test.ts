@@ -92,7 +92,8 @@ test('PostgreSQL: the backfill fills the roll-up of an upgraded store while call
   };
   await scenario(open, () =>
     withPostgres(url, async (c) => {
-      for (const q of UPGRADED) await c.query(q);
+      // the writers' roll-up changes not folded yet (migration 023) are part of the roll-up too
+      for (const q of ['DELETE FROM call_rollup_pending', ...UPGRADED]) await c.query(q);
     }),
   );
 });

@@ -19,6 +19,7 @@ import { migration as callValuesByIndexer } from './018-call-values-by-indexer.j
 import { migration as callLatencyByIndexer } from './019-call-latency-by-indexer.js';
 import { migration as callStatusByIndexer } from './020-call-status-by-indexer.js';
 import { migration as callDisplayByIndexer } from './021-call-display-by-indexer.js';
+import { migration as callRollupPending } from './023-call-rollup-pending.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -50,6 +51,7 @@ export const MIGRATIONS: readonly Migration[] = [
   callLatencyByIndexer,
   callStatusByIndexer,
   callDisplayByIndexer,
+  callRollupPending,
 ];
 
 /**
