@@ -208,9 +208,10 @@ forEachAdapter('call roll-up', (store) => {
 
   test(
     'PostgreSQL: roll-up changes give the same answers pending, folded while writes go on, and folded',
-    guard(async (t) => {
+    guard(async () => {
       const pg = store();
-      if (!(pg instanceof PostgresStore)) return t.skip('only PostgreSQL appends roll-up changes (migration 023)');
+      // only PostgreSQL appends roll-up changes (migration 023); SQLite's are the tests above
+      if (!(pg instanceof PostgresStore)) return;
       const projectId = freshProject();
       let writing = true;
       const folds = (async () => {
