@@ -174,3 +174,28 @@ test('§5.6 columns ["attributes"] keeps otel_span; feedback and usernames on re
   assert.equal('feedback' in (plain.summary as { weave: object }).weave, false);
   assert.equal(plain.wb_username, null);
 });
+
+test('§5.2 summary.weave.total_tokens sorts and filters, and is not returned', async (t) => {
+  const h = await buildTestApp(t);
+  const usages: Array<[string, unknown]> = [
+    ['k1', { m: { total_tokens: 30 } }],
+    ['k2', { a: { prompt_tokens: 10, completion_tokens: 5 }, b: { input_tokens: 20, output_tokens: 1 } }],
+    ['k3', undefined],
+    ['k4', { m: { total_tokens: 0, prompt_tokens: 2 } }],
+  ];
+  for (const [id, usage] of usages) {
+    await h.post('/call/start', makeStart({ id }));
+    await h.post('/call/end', makeEnd(id, { summary: usage === undefined ? {} : { usage } }));
+  }
+  assert.deepEqual(await queryIds(h, { sort_by: [by('summary.weave.total_tokens', 'desc')] }), [
+    'k2',
+    'k1',
+    'k4',
+    'k3',
+  ]);
+  assert.deepEqual(await queryIds(h, { sort_by: [by('summary.weave.total_tokens', 'asc')] }), ['k4', 'k1', 'k2', 'k3']);
+  const over = { $expr: { $gt: [{ $getField: 'summary.weave.total_tokens' }, { $literal: 20 }] } };
+  assert.deepEqual(await queryIds(h, { query: over, sort_by: [by('id', 'asc')] }), ['k1', 'k2']);
+  const [row] = await streamQuery(h, { filter: { call_ids: ['k1'] } });
+  assert.equal('total_tokens' in (row as { summary: { weave: object } }).summary.weave, false);
+});

@@ -4,6 +4,7 @@ import { prefixSuccessor } from '../sql/prefix-successor.js';
 import { isSimpleSql, type SqlDialect, type SqlParams } from '../sql/sql-dialect.js';
 import { sqliteTextCandidates } from '../sql/calls-expr-text.js';
 import { SQLITE_DERIVED_STATUS } from '../sql/calls-status.js';
+import { SQLITE_DERIVED_TOKENS } from '../sql/calls-tokens.js';
 
 /**
  * SQLite SQL for the shared compilers. JSON paths are built per row because a numeric segment
@@ -131,6 +132,7 @@ export const sqliteDialect: SqlDialect = {
   lower: (expr) => `heddle_lower(${expr})`,
   textCandidates: sqliteTextCandidates,
   derivedStatus: SQLITE_DERIVED_STATUS,
+  derivedTokens: SQLITE_DERIVED_TOKENS,
   byteLength: (expr) => `COALESCE(length(CAST(${expr} AS BLOB)), 0)`,
   trueLiteral: '1',
   falseLiteral: '0',

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
+import { tokenUsage, type Call } from '../../../web/src/lib/call.js';
+import { forEachAdapter, freshProject, guard } from './adapters.js';
+import { end, ids, indexAll, sort, start, where } from './parts.js';
+
+/**
+ * `summary.weave.total_tokens` (src/store/sql/calls-tokens.ts) is the web UI's token total,
+ * `tokenUsage(call).total` (web/src/lib/call.ts), computed in SQL: each call's total is checked
+ * against that function with an equality, and sorts and comparisons against the order and the
+ * matches that function gives.
+ */
+
+/** Usage shapes: several models, input/output aliases, numeric strings, zero totals, non-objects. */
+export const USAGES: readonly unknown[] = [
+  undefined,
+  {},
+  { m: { total_tokens: 10 } },
+  { m: { prompt_tokens: 3, completion_tokens: 4 } },
+  { m: { input_tokens: 5, output_tokens: 6 } },
+  { m: { prompt_tokens: 1, input_tokens: 2, completion_tokens: 3, output_tokens: 4 } },
+  { m: { total_tokens: 0, prompt_tokens: 7, completion_tokens: 1 } },
+  { m: { total_tokens: '100', prompt_tokens: '5', completion_tokens: 2 } },
+  { a: { total_tokens: 10 }, b: { prompt_tokens: 4, output_tokens: 6 }, c: { requests: 1 } },
+  { a: { total_tokens: 7 }, 'gpt-3.5': { total_tokens: 3 } },
+  [{ total_tokens: 3 }, { input_tokens: 7 }],
+  { m: null },
+  { m: 5, n: 'x' },
+  { m: [] },
+  { m: {}, n: null },
+  'usage',
+  { m: { total_tokens: 2.5, prompt_tokens: 1 } },
+  { m: { total_tokens: -4 } },
+  { m: { total_tokens: true, prompt_tokens: 9 } },
+  { m: { total_tokens: { n: 1 }, completion_tokens: 10 } },
+];
+
+/** The total the UI shows for a stored summary (JSON text), or null. */
+export function uiTokens(summary: string): number | null {
+  return tokenUsage({ summary: JSON.parse(summary) } as Call)?.total ?? null;
+}
+
+/** The summary of the `i`-th fixture call: one of USAGES, beside other keys. */
+export function usageSummary(i: number, pick: number): string {
+  const usage = USAGES[pick % USAGES.length];
+  return JSON.stringify(usage === undefined ? { n: i } : { usage, n: i });
+}
+
+/** The ids in the order a sort by total tokens gives: NULLs last both ways, ties by id descending. */
+function expectedOrder(totals: Map<string, number | null>, dir: 'asc' | 'desc'): string[] {
+  return [...totals.entries()]
+    .sort(([, a], [, b]) => {
+      if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+      return a === b ? 0 : a < b === (dir === 'asc') ? -1 : 1;
+    })
+    .map(([id]) => id);
+}
+
+forEachAdapter('summary.weave.total_tokens', (store) => {
+  const T0 = 1_700_000_000_000_000;
+
+  /** Writes calls with every usage shape (some twice, for ties) and returns each call's UI total. */
+  const seed = async (s: TraceStore, p: string): Promise<Map<string, number | null>> => {
+    const totals = new Map<string, number | null>();
+    const parts: CallPart[] = [];
+    for (let i = 0; i < USAGES.length * 2; i++) {
+      const id = `t-${String(i).padStart(2, '0')}`;
+      parts.push(start(p, id, { started_at: T0 + i * 1_000 }));
+      // a few stay running: no summary at all
+      if (i % 13 === 12) {
+        totals.set(id, null);
+        continue;
+      }
+      const summary = usageSummary(i, i);
+      parts.push(end(p, id, { ended_at: T0 + i * 1_000 + 500, summary }));
+      totals.set(id, uiTokens(summary));
+    }
+    await s.calls.write(parts);
+    return totals;
+  };
+
+  test(
+    'each call’s total is the UI’s; sorts put NULLs last and break ties by id',
+    guard(async () => {
+      const s = store();
+      const p = freshProject();
+      const totals = await seed(s, p);
+      // the fixture holds ties, NULLs and fractional and negative totals
+      const values = [...totals.values()];
+      assert.ok(values.filter((v) => v === null).length >= 4);
+      assert.ok(new Set(values).size < values.length - 4);
+      assert.ok(values.includes(2.5) && values.includes(-4) && values.includes(0));
+      for (const [id, total] of totals) {
+        if (total === null) continue;
+        const q = where({ $eq: [{ $getField: 'summary.weave.total_tokens' }, { $literal: total }] });
+        const matched = await ids(s, { project_id: p, where: q });
+        assert.ok(matched.includes(id), `${id}: ${total}`);
+        const expected = [...totals].filter(([, t]) => t === total).map(([i]) => i);
+        assert.deepEqual(matched.sort(), expected.sort(), `${id}: ${total}`);
+      }
+      for (const direction of ['asc', 'desc'] as const) {
+        const byTokens = sort([{ field: 'summary.weave.total_tokens', direction }]);
+        const expected = expectedIds(totals, direction);
+        assert.deepEqual(await ids(s, { project_id: p, sort_by: byTokens }), expected, direction);
+        assert.deepEqual(
+          await ids(s, { project_id: p, sort_by: byTokens, limit: 7, offset: 3 }),
+          expected.slice(3, 10),
+        );
+      }
+    }),
+  );
+
+  test(
+    'comparisons: numbers, string literals (never), $eq null (no usage)',
+    guard(async () => {
+      const s = store();
+      const p = freshProject();
+      const totals = await seed(s, p);
+      const field = { $getField: 'summary.weave.total_tokens' };
+      const cases: Array<[unknown, (t: number | null) => boolean]> = [
+        [{ $gt: [field, { $literal: 9 }] }, (t) => t !== null && t > 9],
+        [{ $gte: [field, { $literal: 10 }] }, (t) => t !== null && t >= 10],
+        // a number field against a string literal is a mismatched kind: no match (docs/spec/calls.md §5.3)
+        [{ $gte: [field, { $literal: '10' }] }, () => false],
+        [{ $lt: [field, { $literal: 0 }] }, (t) => t !== null && t < 0],
+        [{ $not: [{ $gt: [field, { $literal: 0 }] }] }, (t) => t !== null && t <= 0], // $not of NULL is NULL
+        [{ $eq: [field, { $literal: null }] }, (t) => t === null],
+      ];
+      for (const [expr, keep] of cases) {
+        const matched = await ids(s, {
+          project_id: p,
+          where: where(expr),
+          sort_by: sort([{ field: 'id', direction: 'asc' }]),
+        });
+        const expected = [...totals].filter(([, t]) => keep(t)).map(([i]) => i);
+        assert.deepEqual(matched, expected.sort(), JSON.stringify(expr));
+      }
+    }),
+  );
+
+  test(
+    'a page sorted by tokens is the same before, during and after the call indexer',
+    guard(async () => {
+      const s = store();
+      const p = freshProject();
+      const totals = await seed(s, p);
+      const check = async (): Promise<void> => {
+        for (const direction of ['asc', 'desc'] as const) {
+          const q: CallsQuery = { project_id: p, sort_by: sort([{ field: 'summary.weave.total_tokens', direction }]) };
+          assert.deepEqual(await ids(s, { ...q, limit: 5 }), expectedIds(totals, direction).slice(0, 5));
+        }
+      };
+      await check();
+      await s.callText.step(5);
+      await check();
+      await indexAll(s);
+      await check();
+    }),
+  );
+});
+
+/** expectedOrder with ties broken by id descending (calls-select.ts `orderTerms`). */
+function expectedIds(totals: Map<string, number | null>, dir: 'asc' | 'desc'): string[] {
+  const byId = new Map([...totals].sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0)));
+  return expectedOrder(byId, dir);
+}
