@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
-import { tokenUsage, type Call } from '../../../web/src/lib/call.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
 import { end, ids, indexAll, sort, start, where } from './parts.js';
+import { uiTokens, USAGES, usageSummary } from './tokens-fixture.js';
 
 /**
  * `summary.weave.total_tokens` (src/store/sql/calls-tokens.ts) is the web UI's token total,
@@ -11,41 +11,6 @@ import { end, ids, indexAll, sort, start, where } from './parts.js';
  * against that function with an equality, and sorts and comparisons against the order and the
  * matches that function gives.
  */
-
-/** Usage shapes: several models, input/output aliases, numeric strings, zero totals, non-objects. */
-export const USAGES: readonly unknown[] = [
-  undefined,
-  {},
-  { m: { total_tokens: 10 } },
-  { m: { prompt_tokens: 3, completion_tokens: 4 } },
-  { m: { input_tokens: 5, output_tokens: 6 } },
-  { m: { prompt_tokens: 1, input_tokens: 2, completion_tokens: 3, output_tokens: 4 } },
-  { m: { total_tokens: 0, prompt_tokens: 7, completion_tokens: 1 } },
-  { m: { total_tokens: '100', prompt_tokens: '5', completion_tokens: 2 } },
-  { a: { total_tokens: 10 }, b: { prompt_tokens: 4, output_tokens: 6 }, c: { requests: 1 } },
-  { a: { total_tokens: 7 }, 'gpt-3.5': { total_tokens: 3 } },
-  [{ total_tokens: 3 }, { input_tokens: 7 }],
-  { m: null },
-  { m: 5, n: 'x' },
-  { m: [] },
-  { m: {}, n: null },
-  'usage',
-  { m: { total_tokens: 2.5, prompt_tokens: 1 } },
-  { m: { total_tokens: -4 } },
-  { m: { total_tokens: true, prompt_tokens: 9 } },
-  { m: { total_tokens: { n: 1 }, completion_tokens: 10 } },
-];
-
-/** The total the UI shows for a stored summary (JSON text), or null. */
-export function uiTokens(summary: string): number | null {
-  return tokenUsage({ summary: JSON.parse(summary) } as Call)?.total ?? null;
-}
-
-/** The summary of the `i`-th fixture call: one of USAGES, beside other keys. */
-export function usageSummary(i: number, pick: number): string {
-  const usage = USAGES[pick % USAGES.length];
-  return JSON.stringify(usage === undefined ? { n: i } : { usage, n: i });
-}
 
 /** The ids in the order a sort by total tokens gives: NULLs last both ways, ties by id descending. */
 function expectedOrder(totals: Map<string, number | null>, dir: 'asc' | 'desc'): string[] {

@@ -18,6 +18,7 @@ import { migration as callTextIndex } from './017-call-text-index.js';
 import { migration as callValuesByIndexer } from './018-call-values-by-indexer.js';
 import { migration as callLatencyByIndexer } from './019-call-latency-by-indexer.js';
 import { migration as callStatusByIndexer } from './020-call-status-by-indexer.js';
+import { migration as callTokensByIndexer } from './022-call-tokens-by-indexer.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -48,6 +49,7 @@ export const MIGRATIONS: readonly Migration[] = [
   callValuesByIndexer,
   callLatencyByIndexer,
   callStatusByIndexer,
+  callTokensByIndexer,
 ];
 
 /**
