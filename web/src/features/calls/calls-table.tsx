@@ -53,10 +53,10 @@ const columns = [
     meta: { num: true },
   }),
   col.accessor((c) => tokenUsage(c)?.total ?? null, {
-    id: 'tokens',
+    // sorted on the server by the same total (docs/spec/calls.md §5.2 `summary.weave.total_tokens`)
+    id: 'summary.weave.total_tokens',
     header: 'Tokens',
     size: 90,
-    enableSorting: false,
     cell: (i) => (i.getValue() == null ? '—' : formatInt(i.getValue()!)),
     meta: { num: true },
   }),
