@@ -28,14 +28,14 @@ export type CallField =
   | { kind: 'json'; column: CallJsonColumn; path: string[] }
   /**
    * `summary.weave.status | latency_ms | trace_name`, derived from the row (docs/spec/calls.md §2.6),
-   * and the query-only `total_tokens` (§5.2).
+   * and the query-only `total_tokens` and `total_cost` (§5.2).
    */
   | { kind: 'derived'; name: DerivedCallField }
   /** `feedback.[type].payload.<path>`, `.runnable_ref`, `.trigger_ref` (`type` `*` = any). */
   | { kind: 'feedback'; feedbackType: string; target: { payload: string[] } | 'runnable_ref' | 'trigger_ref' };
 
-export type DerivedCallField = 'status' | 'latency_ms' | 'trace_name' | 'total_tokens';
-const DERIVED_FIELDS: readonly string[] = ['status', 'latency_ms', 'trace_name', 'total_tokens'];
+export type DerivedCallField = 'status' | 'latency_ms' | 'trace_name' | 'total_tokens' | 'total_cost';
+const DERIVED_FIELDS: readonly string[] = ['status', 'latency_ms', 'trace_name', 'total_tokens', 'total_cost'];
 
 export const CALL_STRING_COLUMNS: readonly CallStringColumn[] = [
   'id',

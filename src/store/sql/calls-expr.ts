@@ -263,6 +263,8 @@ export class CallsExprCompiler {
     if (name === 'status') return { kind: 'string', sql: this.d.derivedStatus };
     // query-only: the UI's token total (calls-tokens.ts), never in the returned summary
     if (name === 'total_tokens') return { kind: 'number', sql: this.d.derivedTokens };
+    // query-only: the UI's cost from the project's prices now (calls-cost.ts)
+    if (name === 'total_cost') return { kind: 'number', sql: this.d.derivedCost(this.p) };
     if (name === 'latency_ms')
       return { kind: 'number', sql: this.scope.backfilled === true ? 'c.latency_ms' : LATENCY_MS_SQL };
     return { kind: 'string', sql: `COALESCE(NULLIF(c.display_name, ''), c.op_display_name, c.op_name)` };

@@ -75,6 +75,8 @@ export interface SqlDialect {
   readonly derivedStatus: string;
   /** `summary.weave.total_tokens` of the call `c`, free of bound parameters (calls-tokens.ts). */
   readonly derivedTokens: string;
+  /** `summary.weave.total_cost` of the call `c`, from the project's prices (calls-cost.ts). */
+  derivedCost(p: SqlParams): string;
   /** Byte length of a text expression (0 for NULL). */
   byteLength(expr: string): string;
   /** The SQL boolean literals. */
