@@ -61,10 +61,10 @@ const columns = [
     meta: { num: true },
   }),
   col.accessor((c) => totalCost(c), {
-    id: 'cost',
+    // sorted on the server by the same cost (docs/spec/calls.md §5.2 `summary.weave.total_cost`)
+    id: 'summary.weave.total_cost',
     header: 'Cost',
     size: 104,
-    enableSorting: false,
     cell: (i) => formatCost(i.getValue()),
     meta: { num: true },
   }),
