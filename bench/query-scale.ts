@@ -19,7 +19,8 @@
  * 10. /calls/query_stats count of the status filter, capped at 10,000 as the traces page asks;
  * 11. sorts by op name (`calls_by_op`) and by display name (no index), columns of the traces table;
  * 12. sorts by the token total (`summary.weave.total_tokens`, `call_tokens` of migration 022) both
- *    ways, and the same sort with a second key, which keeps the plain plan (every call's total).
+ *    ways, and the same sort with a second key, which keeps the plain plan (every call's total);
+ *    the sort by cost (`summary.weave.total_cost`, priced at query time, no index).
  *
  * Before the server starts, the call indexer's indexes (the substring index of `$contains`,
  * migration 017, and `call_values` of the input-field filter, migration 018) are filled by stepping
@@ -326,7 +327,10 @@ function probes(want: ReturnType<typeof expected>): Probe[] {
   ];
 }
 
-/** Sorts by the token total (the traces table's Tokens column): along `call_tokens`, and the plain plan. */
+/**
+ * Sorts by the token total (the traces table's Tokens column): along `call_tokens`, and the plain
+ * plan; and by cost (the Cost column), always the plain plan.
+ */
 function tokenSorts(): Probe[] {
   const tokens = (direction: 'asc' | 'desc') => ({ field: 'summary.weave.total_tokens', direction });
   return [
@@ -344,6 +348,14 @@ function tokenSorts(): Probe[] {
       goal10m: 100,
       path: '/calls/stream_query' as const,
       body: { project_id: PROJECT, sort_by: [tokens('desc'), { field: 'started_at', direction: 'desc' }], limit: 100 },
+      expect: 100,
+    },
+    {
+      name: 'sort by cost (summary.weave.total_cost desc), priced at query time, no index',
+      goal1m: 50,
+      goal10m: 100,
+      path: '/calls/stream_query' as const,
+      body: { project_id: PROJECT, sort_by: [{ field: 'summary.weave.total_cost', direction: 'desc' }], limit: 100 },
       expect: 100,
     },
   ];
