@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { parseIsoMicros } from '../../domain/time.js';
+import { postgresJsKeyOrder, SQLITE_JS_KEY_ORDER } from './js-key-order.js';
 import type { SqlParams } from './sql-dialect.js';
 
 /**
@@ -28,6 +29,16 @@ import type { SqlParams } from './sql-dialect.js';
 const MAX_DOUBLE = '1.7976931348623157e308';
 /** PostgreSQL: numbers below this magnitude cannot overflow a product of two or a sum of a few. */
 const PG_BOUND = '1e150';
+
+/**
+ * PostgreSQL: the JSONB value `v` as `numberOr(v, 0)` reads it (usage numbers, domain/llm-usage.ts;
+ * the UI's `num`): a number as a double, anything else 0, and a number past the double range 0 (it
+ * parses to Infinity in JavaScript). One past PG_BOUND but in range reads as NaN: float8 arithmetic
+ * fails on an overflow where JavaScript's gives Infinity, and NaN fails nothing (callers refuse it).
+ */
+export const postgresNumber = (v: string): string =>
+  `(CASE WHEN jsonb_typeof(${v}) = 'number' THEN CASE WHEN abs((${v})::numeric) <= ${PG_BOUND} THEN (${v})::float8
+    WHEN abs((${v})::numeric) <= ${MAX_DOUBLE} THEN 'NaN'::float8 ELSE 0 END ELSE 0 END)`;
 
 interface DefaultPrice {
   llm_id: string;
@@ -110,18 +121,10 @@ function derivedCost(cd: CostDialect, p: SqlParams): string {
       FROM ${cd.models}) m) v)`;
 }
 
-/** JavaScript enumerates array-index keys ("0" to "4294967294", canonical) first, in numeric order. */
-const SQLITE_INDEX_KEY = `(e.key NOT GLOB '*[^0-9]*' AND e.key <> '' AND (e.key = '0' OR substr(e.key, 1, 1) <> '0')
-  AND length(e.key) <= 10 AND CAST(e.key AS INTEGER) <= 4294967294)`;
-
 const SQLITE_COST: CostDialect = {
   real: 'REAL',
   models: `json_each(c.summary, '$."usage"') e WHERE json_type(c.summary, '$."usage"') = 'object'`,
-  order: [
-    `CASE WHEN ${SQLITE_INDEX_KEY} THEN 0 ELSE 1 END`,
-    `CASE WHEN ${SQLITE_INDEX_KEY} THEN CAST(e.key AS INTEGER) ELSE 0 END`,
-    'e.id',
-  ],
+  order: SQLITE_JS_KEY_ORDER,
   num: (key) => {
     const at = `'$."${key}"'`;
     return `(CASE WHEN e.type = 'object' AND json_type(e.value, ${at}) IN ('integer', 'real')
@@ -133,19 +136,15 @@ const SQLITE_COST: CostDialect = {
 };
 
 const PG_USAGE = `(c.summary -> 'usage')`;
-const PG_INDEX_KEY = (then: string, otherwise: string): string =>
-  `CASE WHEN e.key ~ '^(0|[1-9][0-9]{0,9})$' THEN CASE WHEN e.key::bigint <= 4294967294 THEN ${then} ELSE ${otherwise} END ELSE ${otherwise} END`;
-
 const POSTGRES_COST: CostDialect = {
   real: 'float8',
   models: `jsonb_each(CASE WHEN jsonb_typeof(${PG_USAGE}) = 'object' THEN ${PG_USAGE} ELSE '{}'::jsonb END)
     WITH ORDINALITY e(key, value, ord)`,
-  order: [PG_INDEX_KEY('0', '1'), PG_INDEX_KEY('e.key::bigint', '0'), 'e.ord'],
+  order: postgresJsKeyOrder('e.key', 'e.ord'),
   // past the bound a number reads as NaN, which no arithmetic fails on and the guard refuses
   num: (key) => {
     const v = `(e.value -> '${key}')`;
-    return `(CASE WHEN jsonb_typeof(${v}) = 'number' THEN CASE WHEN abs((${v})::numeric) <= ${PG_BOUND} THEN (${v})::float8
-      ELSE 'NaN'::float8 END ELSE 0 END)`;
+    return postgresNumber(v);
   },
   guard: (cost, inputs) => `CASE WHEN ${inputs.map((x) => `abs(${x}) <= ${PG_GUARD}`).join(' AND ')} THEN ${cost} END`,
   sum: (x, order) => `SUM(${x} ORDER BY ${order})`,

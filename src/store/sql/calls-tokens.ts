@@ -11,16 +11,11 @@
  * entries with it, so an entry holds exactly the total a query computes.
  * test/store/contract/calls-tokens.test.ts compares it with the UI's function.
  */
+import { postgresNumber } from './calls-cost.js';
+import { postgresJsKeyOrder, SQLITE_JS_KEY_ORDER } from './js-key-order.js';
 
 /** The largest finite double: a JSON number beyond it parses to ±Infinity in JavaScript, which the UI counts as 0. */
 const MAX_DOUBLE = '1.7976931348623157e308';
-
-/** SQLite: the per-model total of the usage entry `e` (a `json_each` row). */
-const sqliteNum = (key: string): string => {
-  const at = `'$."${key}"'`;
-  return `(CASE WHEN json_type(e.value, ${at}) IN ('integer', 'real') AND abs(json_extract(e.value, ${at})) <= ${MAX_DOUBLE}
-    THEN json_extract(e.value, ${at}) ELSE 0 END)`;
-};
 
 /** The per-model numbers, named as the sums below read them. */
 const NUMS: ReadonlyArray<[string, string]> = [
@@ -30,38 +25,57 @@ const NUMS: ReadonlyArray<[string, string]> = [
   ['completion_tokens', 'n_completion'],
   ['output_tokens', 'n_output'],
 ];
-/** A model's total over its numbers `v.*`: `total_tokens || prompt + completion`, as the UI. */
+/** A model's total over its numbers `w.*`, in doubles: `total_tokens || prompt + completion`, as the UI. */
 const MODEL_TOTAL =
-  'CASE WHEN v.n_total <> 0 THEN v.n_total ELSE (v.n_prompt + v.n_input) + (v.n_completion + v.n_output) END';
+  'CASE WHEN w.n_total <> 0 THEN w.n_total ELSE (w.n_prompt + w.n_input) + (w.n_completion + w.n_output) END';
 
 /**
- * SQLite: `TOTAL` sums as doubles and never fails on an integer overflow (`SUM` would). Sums of
- * integers below 2^53 are exact, so equal the UI's; fractional counts may differ in the last bit
- * (SQLite's `TOTAL` compensates rounding, JavaScript adds in key order).
+ * The models' totals summed left to right in JavaScript's key order (js-key-order.ts), as the UI adds
+ * them: `sum(x, order)` is the store's ordered sum.
  */
-export const SQLITE_DERIVED_TOKENS = `(SELECT CASE WHEN COUNT(*) > 0 THEN TOTAL(${MODEL_TOTAL}) END
-  FROM (SELECT ${NUMS.map(([key, as]) => `${sqliteNum(key)} AS ${as}`).join(', ')}
-    FROM json_each(c.summary, '$."usage"') e
-    WHERE json_type(c.summary, '$."usage"') IN ('object', 'array') AND e.type IN ('object', 'array')) v)`;
-
-/** PostgreSQL: a number of the usage entry `m.u` as `numeric` (JSONB keeps numbers as numeric; the cast to float8 would fail past the double range). */
-const postgresNum = (key: string): string => {
-  const v = `(m.u -> '${key}')`;
-  return `(CASE WHEN jsonb_typeof(${v}) = 'number' AND abs((${v})::numeric) <= ${MAX_DOUBLE} THEN (${v})::numeric ELSE 0 END)`;
-};
+const derivedTokens = (
+  order: [string, string, string],
+  num: (key: string) => string,
+  models: string,
+  sum: (x: string, order: string) => string,
+): string => `(SELECT CASE WHEN COUNT(*) > 0 THEN ${sum('v.t', 'v.o1, v.o2, v.o3')} END
+  FROM (SELECT w.o1, w.o2, w.o3, ${MODEL_TOTAL} AS t
+    FROM (SELECT ${order.map((o, i) => `${o} AS o${i + 1}`).join(', ')}, ${NUMS.map(([key, as]) => `${num(key)} AS ${as}`).join(', ')}
+      FROM ${models}) w) v)`;
 
 /**
- * PostgreSQL: summed as `numeric` (exact, never overflows), then a double, ±Infinity past its range
- * as in JavaScript (a float8 sum would fail there instead).
+ * SQLite: each number as a double (JavaScript parses JSON numbers so; SQLite keeps integers exact),
+ * summed by `heddle_sum_in_order` (sqlite-dialect.ts): SQLite's `SUM` and `TOTAL` compensate rounding.
  */
-const POSTGRES_USAGE = `(c.summary -> 'usage')`;
-export const POSTGRES_DERIVED_TOKENS = `(SELECT CASE WHEN s.n = 0 THEN NULL WHEN s.t > ${MAX_DOUBLE} THEN 'Infinity'::float8
-    WHEN s.t < -${MAX_DOUBLE} THEN '-Infinity'::float8 ELSE s.t::float8 END
-  FROM (SELECT COUNT(*) AS n, SUM(${MODEL_TOTAL}) AS t
-    FROM (SELECT ${NUMS.map(([key, as]) => `${postgresNum(key)} AS ${as}`).join(', ')}
-      FROM (SELECT e.value AS u FROM jsonb_each(CASE WHEN jsonb_typeof(${POSTGRES_USAGE}) = 'object' THEN ${POSTGRES_USAGE} ELSE '{}'::jsonb END) e
-        UNION ALL SELECT a.value FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${POSTGRES_USAGE}) = 'array' THEN ${POSTGRES_USAGE} ELSE '[]'::jsonb END) a) m
-      WHERE jsonb_typeof(m.u) IN ('object', 'array')) v) s)`;
+export const SQLITE_DERIVED_TOKENS = derivedTokens(
+  SQLITE_JS_KEY_ORDER,
+  (key) => {
+    const at = `'$."${key}"'`;
+    return `(CASE WHEN json_type(e.value, ${at}) IN ('integer', 'real') AND abs(json_extract(e.value, ${at})) <= ${MAX_DOUBLE}
+      THEN CAST(json_extract(e.value, ${at}) AS REAL) ELSE 0.0 END)`;
+  },
+  `json_each(c.summary, '$."usage"') e
+      WHERE json_type(c.summary, '$."usage"') IN ('object', 'array') AND e.type IN ('object', 'array')`,
+  (x, order) => `heddle_sum_in_order(${x} ORDER BY ${order})`,
+);
+
+/**
+ * PostgreSQL: each number as a double (calls-cost.ts `postgresNumber`), summed left to right by
+ * float8 `SUM(… ORDER BY …)`. A count above 1e150 in magnitude reads as NaN there (float8 arithmetic
+ * would fail past the double range where JavaScript gives Infinity), and the total is then NULL.
+ */
+const PG_USAGE = `(c.summary -> 'usage')`;
+export const POSTGRES_DERIVED_TOKENS = derivedTokens(
+  postgresJsKeyOrder('e.key', 'e.ord'),
+  (key) => postgresNumber(`(e.value -> '${key}')`),
+  `(SELECT o.key, o.value, o.ord FROM jsonb_each(CASE WHEN jsonb_typeof(${PG_USAGE}) = 'object' THEN ${PG_USAGE} ELSE '{}'::jsonb END)
+        WITH ORDINALITY o(key, value, ord)
+      UNION ALL SELECT (a.ord - 1)::text, a.value, a.ord
+        FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${PG_USAGE}) = 'array' THEN ${PG_USAGE} ELSE '[]'::jsonb END)
+        WITH ORDINALITY a(value, ord)) e
+      WHERE jsonb_typeof(e.value) IN ('object', 'array')`,
+  (x, order) => `NULLIF(SUM(${x} ORDER BY ${order}), 'NaN'::float8)`,
+);
 
 /**
  * `call_tokens` (migration 022) files a call whose total is NULL with `is_null = 1` and `tokens = 0`,

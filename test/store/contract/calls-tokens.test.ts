@@ -77,6 +77,41 @@ forEachAdapter('summary.weave.total_tokens', (store) => {
   );
 
   test(
+    'sums in JavaScript’s key order and doubles: large integers, fractions, index keys, huge numbers',
+    guard(async () => {
+      const s = store();
+      const p = freshProject();
+      // raw texts: the key order as written (JSON.stringify would move index keys first itself)
+      const texts: Record<string, string> = {
+        // 2^53 + 1 parses to 2^53 in JavaScript; exact integer arithmetic would give 2^53 + 2
+        big: '{"usage":{"m":{"prompt_tokens":9007199254740993,"completion_tokens":1}}}',
+        // (0.1 + 0.2) + 0.3 = 0.6000000000000001 left to right; a compensated sum gives 0.6
+        frac: '{"usage":{"a":{"total_tokens":0.1},"b":{"total_tokens":0.2},"c":{"total_tokens":0.3}}}',
+        // JavaScript reads "100" first: (0.1 + 0.3) + 0.2, not (0.3 + 0.2) + 0.1 as written
+        index: '{"usage":{"pc":{"total_tokens":0.3},"pb":{"total_tokens":0.2},"100":{"total_tokens":0.1}}}',
+        arr: '{"usage":[{"total_tokens":0.3},{"total_tokens":0.2},{"total_tokens":0.1}]}',
+        // past the double range: Infinity in JavaScript, which counts as 0
+        inf: '{"usage":{"m":{"total_tokens":1e400,"prompt_tokens":5}}}',
+        neg: '{"usage":{"m":{"total_tokens":-0,"input_tokens":2,"output_tokens":0.5}}}',
+      };
+      const parts: CallPart[] = [];
+      for (const [id, summary] of Object.entries(texts))
+        parts.push(start(p, id, { started_at: T0 }), end(p, id, { ended_at: T0 + 1, summary }));
+      await s.calls.write(parts);
+      const field = { $getField: 'summary.weave.total_tokens' };
+      for (const [id, summary] of Object.entries(texts)) {
+        const total = uiTokens(summary);
+        assert.ok(total !== null && Number.isFinite(total), id);
+        const matched = await ids(s, { project_id: p, where: where({ $eq: [field, { $literal: total }] }) });
+        assert.ok(matched.includes(id), `${id}: ${total} among ${JSON.stringify(matched)}`);
+      }
+      assert.equal(uiTokens(texts.big!), 9007199254740992);
+      assert.equal(uiTokens(texts.frac!), 0.6000000000000001);
+      assert.equal(uiTokens(texts.index!), 0.1 + 0.3 + 0.2);
+    }),
+  );
+
+  test(
     'comparisons: numbers, string literals (never), $eq null (no usage)',
     guard(async () => {
       const s = store();
