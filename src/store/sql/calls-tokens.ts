@@ -78,15 +78,12 @@ export const POSTGRES_DERIVED_TOKENS = derivedTokens(
 );
 
 /**
- * `call_tokens` (migration 022) files a call whose total is NULL with `is_null = 1` and `tokens = 0`,
- * after every call with a total in both directions (a sort puts NULLs last). A flag, not a sentinel
- * value: any double is a possible total.
- */
-
-/**
  * Writes the `call_tokens` entries of the calls `c` matching `where` (the call indexer,
- * call-text-index.ts, and migration 022). Entries already there are kept: those of calls whose
- * total changed since are stale, and queries skip them by comparing with the call's total now.
+ * call-text-index.ts, and migration 022). A call whose total is NULL is filed with `is_null = 1` and
+ * `tokens = 0`, walked after every call with a total in both directions (a sort puts NULLs last): a
+ * flag, not a sentinel value, since any double is a possible total. Entries already there are kept:
+ * those of calls whose total changed since are stale, and queries skip them by comparing with the
+ * call's total now. (`WHERE 1 = 1`: SQLite would read `ON CONFLICT` after a bare FROM as a join's ON.)
  */
 export const insertTokensSql = (tokens: string, from: string, where: string): string =>
   `INSERT INTO call_tokens (project_id, is_null, tokens, id)
