@@ -41,18 +41,19 @@ export function tokensSortIds(
     const project = p.add(q.project_id);
     // the call of an entry is tested in a scalar subquery, as calls-status.ts `statusCandidates` does
     // and for its reason: as a join, PostgreSQL (which cannot estimate the total's expression) hashed
-    // every call of the project with its total and sorted the entries (1 s at 100,000 calls)
+    // every call of the project with its total and sorted the entries (1 s at 100,000 calls). Every
+    // NULL entry has tokens = 0: saying so lets that walk follow the key in id order.
     const entries = (isNull: 0 | 1, current: string, order: string): string =>
       `SELECT id FROM (SELECT l.id FROM call_tokens l
         WHERE l.project_id = ${project} AND l.is_null = ${isNull}${isNull === 1 ? ' AND l.tokens = 0' : ''}
           AND (SELECT 1 FROM calls c WHERE c.project_id = l.project_id AND c.id = l.id
-            AND ${current} AND ${where(p)}) IS NOT NULL
+            AND ${where(p)} AND ${current}) IS NOT NULL
         ORDER BY ${order} ${d.limitOffset(n, null, p)}) e`;
-    return [
-      entries(0, `${d.derivedTokens} = l.tokens`, `l.tokens ${dir}, l.id ${idDir}`),
-      // every NULL entry has tokens = 0: saying so lets the walk follow the key in id order
-      entries(1, `${d.derivedTokens} IS NULL`, `l.id ${idDir}`),
-      unindexedCalls('id', project),
-    ].join(' UNION ALL ');
+    // the NULL half only when the totals give fewer than n (NULLs sort after every total): both stores
+    // read a UNION ALL under a LIMIT lazily, so with n current totals the NULL half is never walked
+    // (a filter that matches calls with usage would otherwise read the whole half, most of the project)
+    const halves = `SELECT h.id FROM (${entries(0, `${d.derivedTokens} = l.tokens`, `l.tokens ${dir}, l.id ${idDir}`)}
+      UNION ALL ${entries(1, `${d.derivedTokens} IS NULL`, `l.id ${idDir}`)}) h ${d.limitOffset(n, null, p)}`;
+    return `SELECT x.id FROM (${halves}) x UNION ALL ${unindexedCalls('id', project)}`;
   };
 }
