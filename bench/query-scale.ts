@@ -19,7 +19,10 @@
  * 10. /calls/query_stats count of the status filter, capped at 10,000 as the traces page asks;
  * 11. sorts by op name (`calls_by_op`) and by display name (`call_display`, migration 021; alone and
  *     with the traces page's roots-only filter), columns of the traces table. Every display name of
- *     the workload is NULL: bench/display-sort.ts measures the sort over named calls.
+ *     the workload is NULL: bench/display-sort.ts measures the sort over named calls;
+ * 12. sorts by the token total (`summary.weave.total_tokens`, `call_tokens` of migration 022) both
+ *    ways, and the same sort with a second key, which keeps the plain plan (every call's total);
+ *    the sort by cost (`summary.weave.total_cost`, priced at query time, no index).
  *
  * Before the server starts, the call indexer's indexes (the substring index of `$contains`,
  * migration 017, and `call_values` of the input-field filter, migration 018) are filled by stepping
@@ -176,6 +179,8 @@ async function seedPostgres(url: string): Promise<Seeded> {
       await client.query('VACUUM ANALYZE call_latency');
       if ((await client.query(`SELECT to_regclass('call_status') AS t`)).rows[0].t !== null)
         await client.query('VACUUM ANALYZE call_status');
+      if ((await client.query(`SELECT to_regclass('call_tokens') AS t`)).rows[0].t !== null)
+        await client.query('VACUUM ANALYZE call_tokens');
       return { seed: seeded, textIndex };
     } finally {
       await store.close();
@@ -312,6 +317,7 @@ function probes(want: ReturnType<typeof expected>): Probe[] {
       body: { project_id: PROJECT, sort_by: [{ field: 'display_name', direction: 'asc' }], limit: 100 },
       expect: 100,
     },
+    ...tokenSorts(),
     {
       name: 'sort by display name, roots only (the traces page)',
       goal1m: 50,
@@ -332,6 +338,40 @@ function probes(want: ReturnType<typeof expected>): Probe[] {
       path: '/calls/query_stats',
       body: { project_id: PROJECT, query: isError, limit: 10_000 },
       expect: Math.min(want.errors, 10_001),
+    },
+  ];
+}
+
+/**
+ * Sorts by the token total (the traces table's Tokens column): along `call_tokens`, and the plain
+ * plan; and by cost (the Cost column), always the plain plan.
+ */
+function tokenSorts(): Probe[] {
+  const tokens = (direction: 'asc' | 'desc') => ({ field: 'summary.weave.total_tokens', direction });
+  return [
+    ...(['desc', 'asc'] as const).map((direction) => ({
+      name: `sort by tokens (summary.weave.total_tokens ${direction})`,
+      goal1m: 50,
+      goal10m: 100,
+      path: '/calls/stream_query' as const,
+      body: { project_id: PROJECT, sort_by: [tokens(direction)], limit: 100 },
+      expect: 100,
+    })),
+    {
+      name: 'sort by tokens desc, then started_at: the plain plan, no index',
+      goal1m: 50,
+      goal10m: 100,
+      path: '/calls/stream_query' as const,
+      body: { project_id: PROJECT, sort_by: [tokens('desc'), { field: 'started_at', direction: 'desc' }], limit: 100 },
+      expect: 100,
+    },
+    {
+      name: 'sort by cost (summary.weave.total_cost desc), priced at query time, no index',
+      goal1m: 50,
+      goal10m: 100,
+      path: '/calls/stream_query' as const,
+      body: { project_id: PROJECT, sort_by: [{ field: 'summary.weave.total_cost', direction: 'desc' }], limit: 100 },
+      expect: 100,
     },
   ];
 }

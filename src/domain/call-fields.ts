@@ -26,10 +26,16 @@ export type CallField =
   | { kind: 'column'; name: CallTimeColumn; type: 'datetime' }
   /** A path into a JSON column; an empty path is the whole value. */
   | { kind: 'json'; column: CallJsonColumn; path: string[] }
-  /** `summary.weave.status | latency_ms | trace_name`, derived from the row (docs/spec/calls.md §2.6). */
-  | { kind: 'derived'; name: 'status' | 'latency_ms' | 'trace_name' }
+  /**
+   * `summary.weave.status | latency_ms | trace_name`, derived from the row (docs/spec/calls.md §2.6),
+   * and the query-only `total_tokens` and `total_cost` (§5.2).
+   */
+  | { kind: 'derived'; name: DerivedCallField }
   /** `feedback.[type].payload.<path>`, `.runnable_ref`, `.trigger_ref` (`type` `*` = any). */
   | { kind: 'feedback'; feedbackType: string; target: { payload: string[] } | 'runnable_ref' | 'trigger_ref' };
+
+export type DerivedCallField = 'status' | 'latency_ms' | 'trace_name' | 'total_tokens' | 'total_cost';
+const DERIVED_FIELDS: readonly string[] = ['status', 'latency_ms', 'trace_name', 'total_tokens', 'total_cost'];
 
 export const CALL_STRING_COLUMNS: readonly CallStringColumn[] = [
   'id',
@@ -63,8 +69,8 @@ export function resolveCallField(path: string): CallField {
   }
   if (head === 'summary' && rest[0] === 'weave') {
     const derived = rest[1];
-    if (rest.length === 2 && (derived === 'status' || derived === 'latency_ms' || derived === 'trace_name')) {
-      return { kind: 'derived', name: derived };
+    if (rest.length === 2 && derived !== undefined && DERIVED_FIELDS.includes(derived)) {
+      return { kind: 'derived', name: derived as DerivedCallField };
     }
     throw new InvalidFieldError(`Field ${path} is not allowed`);
   }

@@ -174,3 +174,73 @@ test('§5.6 columns ["attributes"] keeps otel_span; feedback and usernames on re
   assert.equal('feedback' in (plain.summary as { weave: object }).weave, false);
   assert.equal(plain.wb_username, null);
 });
+
+test('§5.2 summary.weave.total_tokens sorts and filters, and is not returned', async (t) => {
+  const h = await buildTestApp(t);
+  const usages: Array<[string, unknown]> = [
+    ['k1', { m: { total_tokens: 30 } }],
+    ['k2', { a: { prompt_tokens: 10, completion_tokens: 5 }, b: { input_tokens: 20, output_tokens: 1 } }],
+    ['k3', undefined],
+    ['k4', { m: { total_tokens: 0, prompt_tokens: 2 } }],
+  ];
+  for (const [id, usage] of usages) {
+    await h.post('/call/start', makeStart({ id }));
+    await h.post('/call/end', makeEnd(id, { summary: usage === undefined ? {} : { usage } }));
+  }
+  assert.deepEqual(await queryIds(h, { sort_by: [by('summary.weave.total_tokens', 'desc')] }), [
+    'k2',
+    'k1',
+    'k4',
+    'k3',
+  ]);
+  assert.deepEqual(await queryIds(h, { sort_by: [by('summary.weave.total_tokens', 'asc')] }), ['k4', 'k1', 'k2', 'k3']);
+  const over = { $expr: { $gt: [{ $getField: 'summary.weave.total_tokens' }, { $literal: 20 }] } };
+  assert.deepEqual(await queryIds(h, { query: over, sort_by: [by('id', 'asc')] }), ['k1', 'k2']);
+  const [row] = await streamQuery(h, { filter: { call_ids: ['k1'] } });
+  assert.equal('total_tokens' in (row as { summary: { weave: object } }).summary.weave, false);
+});
+
+test('§5.2 summary.weave.total_cost orders calls as the costs returned with include_costs, and is not returned', async (t) => {
+  const h = await buildTestApp(t);
+  const created = await h.post('/cost/create', {
+    project_id: PROJECT,
+    costs: {
+      'my-llm': { prompt_token_cost: 0.001, completion_token_cost: 0.002, effective_date: '2020-01-01T00:00:00Z' },
+    },
+  });
+  assert.equal(created.statusCode, 200, created.body);
+  const usages: Array<[string, unknown]> = [
+    ['q1', { 'my-llm': { prompt_tokens: 30, completion_tokens: 1 } }],
+    ['q2', { 'my-llm': { prompt_tokens: 10, completion_tokens: 20 }, 'gpt-4o-mini': { prompt_tokens: 1000 } }],
+    ['q3', { unpriced: { prompt_tokens: 5 } }],
+    ['q4', undefined],
+    ['q5', { 'my-llm': { input_tokens: 3, output_tokens: 4 } }],
+  ];
+  for (const [id, usage] of usages) {
+    await h.post('/call/start', makeStart({ id }));
+    await h.post('/call/end', makeEnd(id, { summary: usage === undefined ? {} : { usage } }));
+  }
+  // the UI's totalCost (web/src/lib/call.ts) of each returned call
+  const shown = new Map<string, number | null>();
+  for (const row of await streamQuery(h, { include_costs: true })) {
+    const costs = (row as { summary: { weave: { costs?: Record<string, Record<string, number>> } } }).summary.weave
+      .costs;
+    const parts = ['prompt', 'completion', 'cache_read_input', 'cache_creation_input'];
+    const total = costs
+      ? Object.values(costs).reduce(
+          (sum, c) => sum + parts.reduce((s, k) => s + (c[`${k}_tokens_total_cost`] ?? 0), 0),
+          0,
+        )
+      : null;
+    shown.set(row.id as string, total);
+  }
+  const order = (direction: 'asc' | 'desc'): string[] =>
+    [...shown]
+      .sort(([a], [b]) => (a < b ? 1 : -1))
+      .sort(([, a], [, b]) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : direction === 'asc' ? a - b : b - a))
+      .map(([id]) => id);
+  for (const direction of ['asc', 'desc'] as const)
+    assert.deepEqual(await queryIds(h, { sort_by: [by('summary.weave.total_cost', direction)] }), order(direction));
+  const [row] = await streamQuery(h, { filter: { call_ids: ['q1'] }, include_costs: true });
+  assert.equal('total_cost' in (row as { summary: { weave: object } }).summary.weave, false);
+});

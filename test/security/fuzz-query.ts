@@ -21,6 +21,8 @@ const FIELDS = [
   'output.y',
   'summary.weave.latency_ms',
   'summary.weave.status',
+  'summary.weave.total_tokens',
+  'summary.weave.total_cost',
   'attributes.weave.client_version',
   'feedback.[wandb.reaction.1].payload.emoji',
   'wb_user_id',

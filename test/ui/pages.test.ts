@@ -107,6 +107,86 @@ describe('web UI', { skip, concurrency: 1 }, () => {
     assert.match(first, /Big batch run/, 'the longest trace comes first');
   });
 
+  test('traces: clicking Cost orders the rows by their costs, both ways', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/weave`);
+    await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);
+    // the Cost column of the rendered rows, in row order, as numbers (— for an unpriced call: null)
+    const shownCosts = (): Promise<Array<number | null>> =>
+      page.evaluate(() => {
+        const heads = [...document.querySelectorAll('[role="columnheader"]')].map((h) => h.textContent ?? '');
+        const at = heads.findIndex((h) => h.startsWith('Cost'));
+        return [...document.querySelectorAll<HTMLElement>('.body-row')]
+          .sort((a, b) => Number(a.getAttribute('aria-rowindex')) - Number(b.getAttribute('aria-rowindex')))
+          .map((row) => (row.querySelectorAll('[role="cell"]')[at]?.textContent ?? '').replace(/[$,]/g, ''))
+          .map((text) => (/^[0-9.]+$/.test(text) ? Number(text) : null));
+      });
+    const header = page.getByRole('columnheader', { name: /Cost/ });
+    await page.getByRole('button', { name: 'Cost' }).click();
+    await page.waitForURL(/sort=summary\.weave\.total_cost/);
+    await header.and(page.locator('[aria-sort="descending"]')).waitFor();
+    assert.match(await page.locator('.body-row').first().innerText(), /Support chat/, 'the chat call costs the most');
+    for (const direction of ['desc', 'asc'] as const) {
+      if (direction === 'asc') {
+        await page.getByRole('button', { name: /Cost/ }).click();
+        await header.and(page.locator('[aria-sort="ascending"]')).waitFor();
+        await page.waitForURL(/dir=asc/);
+      }
+      await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 10);
+      const values = await shownCosts();
+      const known = values.filter((v): v is number => v !== null);
+      assert.ok(known.length > 10, JSON.stringify(values));
+      assert.deepEqual(values.slice(0, known.length), known);
+      // shown rounded: ordered, ties allowed
+      const ordered = [...known].sort((a, b) => (direction === 'asc' ? a - b : b - a));
+      assert.deepEqual(known, ordered, direction);
+    }
+  });
+
+  test('traces: clicking Tokens orders the rows by their token totals, both ways', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/weave`);
+    await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);
+    // the Tokens column of the rendered rows, in row order (— for a call without usage: null)
+    const shownTokens = (): Promise<Array<number | null>> =>
+      page.evaluate(() => {
+        const heads = [...document.querySelectorAll('[role="columnheader"]')].map((h) => h.textContent ?? '');
+        const at = heads.findIndex((h) => h.startsWith('Tokens'));
+        return [...document.querySelectorAll<HTMLElement>('.body-row')]
+          .sort((a, b) => Number(a.getAttribute('aria-rowindex')) - Number(b.getAttribute('aria-rowindex')))
+          .map((row) => row.querySelectorAll('[role="cell"]')[at]?.textContent ?? '')
+          .map((text) => (text === '—' ? null : Number(text.replaceAll(',', ''))));
+      });
+    const header = page.getByRole('columnheader', { name: /Tokens/ });
+    await page.getByRole('button', { name: 'Tokens' }).click();
+    await page.waitForURL(/sort=summary\.weave\.total_tokens&dir=desc|dir=desc&sort=summary\.weave\.total_tokens/);
+    await header.and(page.locator('[aria-sort="descending"]')).waitFor();
+    assert.match(
+      await page.locator('.body-row').first().innerText(),
+      /Support chat/,
+      'the chat call has the most tokens',
+    );
+    for (const direction of ['desc', 'asc'] as const) {
+      if (direction === 'asc') {
+        await page.getByRole('button', { name: /Tokens/ }).click();
+        await header.and(page.locator('[aria-sort="ascending"]')).waitFor();
+        await page.waitForURL(/dir=asc/);
+      }
+      await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 10);
+      const values = await shownTokens();
+      const known = values.filter((v): v is number => v !== null);
+      assert.ok(known.length > 10, JSON.stringify(values));
+      // calls without usage come last in both directions
+      assert.deepEqual(values.slice(0, known.length), known);
+      const ordered = [...known].sort((a, b) => (direction === 'asc' ? a - b : b - a));
+      assert.deepEqual(known, ordered, direction);
+    }
+    // the URL keeps the sort: a reload shows the same order
+    const before = await shownTokens();
+    await page.reload();
+    await header.and(page.locator('[aria-sort="ascending"]')).waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 10);
+    assert.deepEqual((await shownTokens()).slice(0, 10), before.slice(0, 10));
+  });
+
   test('traces: the field filter narrows through the query language', async () => {
     await page.goto(`${ui.url}/${PROJECT}/weave`);
     await page.getByLabel('Field filter').fill('inputs.user_id = "user-3" and inputs.question = "Question number 10"');

@@ -26,6 +26,8 @@ test('resolveCallField maps columns, JSON paths, derived and feedback fields', (
     ['summary.weave.status', { kind: 'derived', name: 'status' }],
     ['summary.weave.latency_ms', { kind: 'derived', name: 'latency_ms' }],
     ['summary.weave.trace_name', { kind: 'derived', name: 'trace_name' }],
+    ['summary.weave.total_tokens', { kind: 'derived', name: 'total_tokens' }],
+    ['summary.weave.total_cost', { kind: 'derived', name: 'total_cost' }],
     [
       'feedback.[wandb.reaction.1].payload.emoji',
       { kind: 'feedback', feedbackType: 'wandb.reaction.1', target: { payload: ['emoji'] } },

@@ -2,6 +2,8 @@ import { prefixSuccessor } from '../sql/prefix-successor.js';
 import type { SqlDialect, SqlParams } from '../sql/sql-dialect.js';
 import { postgresTextCandidates } from '../sql/calls-expr-text.js';
 import { POSTGRES_DERIVED_STATUS } from '../sql/calls-status.js';
+import { POSTGRES_DERIVED_TOKENS } from '../sql/calls-tokens.js';
+import { postgresDerivedCost } from '../sql/calls-cost.js';
 
 /**
  * PostgreSQL SQL for the shared compilers. Columns are JSONB and text `COLLATE "C"` (see
@@ -163,6 +165,8 @@ export const postgresDialect: SqlDialect = {
   lower: (expr) => `heddle_lower(${expr})`,
   textCandidates: postgresTextCandidates,
   derivedStatus: POSTGRES_DERIVED_STATUS,
+  derivedTokens: POSTGRES_DERIVED_TOKENS,
+  derivedCost: postgresDerivedCost,
   byteLength: (expr) => `COALESCE(octet_length(heddle_json_text(${expr})), 0)`,
   trueLiteral: 'TRUE',
   falseLiteral: 'FALSE',

@@ -8,6 +8,7 @@ import { INDEXED_VALUE_MAX } from '../../domain/input-values.js';
 import { insertLatencySql } from './calls-latency.js';
 import { insertStatusSql } from './calls-status.js';
 import { insertDisplaySql } from './calls-display.js';
+import { insertTokensSql } from './calls-tokens.js';
 
 /** How long a "covers" answer is reused. */
 const COVERS_TTL_MS = 1_000;
@@ -96,13 +97,14 @@ interface Mark {
 
 /**
  * The call indexer, written once for both stores over the transaction runner: the substring index,
- * `call_values` (the input leaves of equalities), `call_latency` (the latency sort, migration 019)
- * and `call_status` (the status filter and sort, migration 020), under one mark per project, so a
- * call at or below the mark has all four. Each step is one transaction over one project's calls that the indexes
- * do not hold yet: first those without a `change_seq` in id order, then those after the project's
- * mark in `(change_seq, id)` order. A rewritten call gets a new `change_seq`, so it is in the tail
- * again until its entries are written again (a text is replaced; leaves, latency and status entries
- * are added, stale ones stay and only add candidates); queries read the tail by the `calls_by_change (project_id, change_seq,
+ * `call_values` (the input leaves of equalities), `call_latency` (the latency sort, migration 019),
+ * `call_status` (the status filter and sort, migration 020) and `call_tokens` (the token sort,
+ * migration 022), under one mark per project, so a call at or below the mark has all five. Each
+ * step is one transaction over one project's calls that the indexes do not hold yet: first those
+ * without a `change_seq` in id order, then those after the project's mark in `(change_seq, id)`
+ * order. A rewritten call gets a new `change_seq`, so it is in the tail again until its entries are
+ * written again (a text is replaced; leaves, latency, status and token entries are added, stale ones
+ * stay and only add candidates); queries read the tail by the `calls_by_change (project_id, change_seq,
  * id)` index (calls-expr-text.ts, calls-expr-values.ts).
  */
 export class SqlCallTextIndex implements CallTextIndex {
@@ -135,6 +137,7 @@ export class SqlCallTextIndex implements CallTextIndex {
     const sql = this.#sql;
     const { lock, upsertText, insertValues } = this.dialect;
     const status = this.dialect.d.derivedStatus;
+    const tokens = this.dialect.d.derivedTokens;
     // the indexes of the calls `c` matching `where`: the text first (its count is the step's)
     const indexWhere = (where: Fragment): CompiledSql[] => [
       statementWhere(sql, upsertText, where),
@@ -142,6 +145,7 @@ export class SqlCallTextIndex implements CallTextIndex {
       statementWhere(sql, (w) => insertLatencySql('calls c', w), where),
       statementWhere(sql, (w) => insertStatusSql(status, 'calls c', w), where),
       statementWhere(sql, (w) => insertDisplaySql('calls c', w), where),
+      statementWhere(sql, (w) => insertTokensSql(tokens, 'calls c', w), where),
     ];
     // where writes commit out of change_seq order (PostgreSQL), a step passes only finished ones
     const horizon = this.dialect.d.changeHorizon ?? null;

@@ -1,4 +1,4 @@
-import type { CallField, CallJsonColumn } from '../../domain/call-fields.js';
+import type { CallField, CallJsonColumn, DerivedCallField } from '../../domain/call-fields.js';
 import type { CompareOp, Operand, Operation } from '../../domain/query/ast.js';
 import type { ExpandPath } from '../../domain/ref-expansion.js';
 import { REF_PREFIX } from '../../domain/refs.js';
@@ -258,9 +258,13 @@ export class CallsExprCompiler {
   }
 
   /** `summary.weave.*` computed from the row exactly as reads derive it (docs/spec/calls.md §2.6). */
-  #derived(name: 'status' | 'latency_ms' | 'trace_name'): Compiled {
+  #derived(name: DerivedCallField): Compiled {
     // one expression per store (calls-status.ts), which the `call_status` entries hold too
     if (name === 'status') return { kind: 'string', sql: this.d.derivedStatus };
+    // query-only: the UI's token total (calls-tokens.ts), never in the returned summary
+    if (name === 'total_tokens') return { kind: 'number', sql: this.d.derivedTokens };
+    // query-only: the UI's cost from the project's prices now (calls-cost.ts)
+    if (name === 'total_cost') return { kind: 'number', sql: this.d.derivedCost(this.p) };
     if (name === 'latency_ms')
       return { kind: 'number', sql: this.scope.backfilled === true ? 'c.latency_ms' : LATENCY_MS_SQL };
     return { kind: 'string', sql: `COALESCE(NULLIF(c.display_name, ''), c.op_display_name, c.op_name)` };

@@ -5,6 +5,7 @@ import { unindexedCalls } from './calls-expr-text.js';
 import { NULL_LATENCY_KEY } from './calls-latency.js';
 import { displayCandidates, displayWalk } from './calls-display.js';
 import { statusCandidates, statusesOf, statusWalk } from './calls-status.js';
+import { tokensSortIds } from './calls-tokens-sort.js';
 import { checkSqlBudget, SqlParams, withinSqlBudget, type SqlDialect } from './sql-dialect.js';
 
 export interface CompiledSql {
@@ -165,9 +166,14 @@ export function compileCallsSelect(q: CallsQuery, d: SqlDialect, indexed: IndexS
   const byLatency = latencySortIds(q, d, indexed);
   const byStatus = byLatency === null ? statusIds(q, d, indexed) : null;
   const byName = byLatency === null && byStatus === null ? displayNameIds(q, d, indexed) : null;
+  const byTokens = byLatency === null && byStatus === null && byName === null ? tokensIds(q, d, indexed) : null;
   const walked = byStatus ?? byName;
   const candidates: Candidates | null =
-    byLatency !== null ? { ids: byLatency, driving: false } : walked && { ids: walked, driving: true };
+    byLatency !== null
+      ? { ids: byLatency, driving: false }
+      : walked !== null
+        ? { ids: walked, driving: true }
+        : byTokens && { ids: byTokens, driving: false };
   if (candidates !== null) {
     // the filter is compiled several times there: one too large for that keeps the plain query
     // (a budget passed while compiling throws; the plain query then throws whatever it must itself)
@@ -270,6 +276,13 @@ function statusIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlP
   if (walk === null || narrowsById(q, d, indexed) || narrowsByList(q.filter)) return null;
   const n = (q.limit ?? 0) + (q.offset ?? 0);
   return (p) => statusCandidates(walk, q, n, (wp) => callsWhere(q, d, wp, indexed), d, p);
+}
+
+/** The token sort's candidates along `call_tokens` (calls-tokens-sort.ts), or null. */
+function tokensIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlParams) => string) | null {
+  const { covered } = indexStates(indexed);
+  const narrowed = covered && (narrowsById(q, d, indexed) || narrowsByList(q.filter));
+  return tokensSortIds(q, d, covered, narrowed, (p) => callsWhere(q, d, p, indexed));
 }
 
 /**

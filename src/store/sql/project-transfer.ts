@@ -33,7 +33,7 @@ const LOCAL_COLUMNS: ReadonlySet<string> = new Set(['calls.change_seq']);
  * are neither exported nor imported (imported counters would count every call twice). The marks of
  * the substring index (migration 017) are the position of this store's indexer: the import removes
  * the project's mark instead (call-index-backfill.ts `indexImportedCalls`), and the indexer writes
- * the latency and status entries (migrations 019, 020) of the imported calls again.
+ * the latency, status and token entries (migrations 019, 020, 022) of the imported calls again.
  */
 export const DERIVED_TABLES: ReadonlySet<string> = new Set([
   'call_counts',
@@ -41,6 +41,7 @@ export const DERIVED_TABLES: ReadonlySet<string> = new Set([
   'call_latency',
   'call_status',
   'call_display',
+  'call_tokens',
 ]);
 /** Rows per page and per insert batch; tables holding bytes use small pages (file chunks are up to a MiB). */
 const PAGE_ROWS = 1_000;

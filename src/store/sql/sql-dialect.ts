@@ -73,6 +73,10 @@ export interface SqlDialect {
    * same SQL computes the queries' status and writes the `call_status` entries (calls-status.ts).
    */
   readonly derivedStatus: string;
+  /** `summary.weave.total_tokens` of the call `c`, free of bound parameters (calls-tokens.ts). */
+  readonly derivedTokens: string;
+  /** `summary.weave.total_cost` of the call `c`, from the project's prices (calls-cost.ts). */
+  derivedCost(p: SqlParams): string;
   /** Byte length of a text expression (0 for NULL). */
   byteLength(expr: string): string;
   /** The SQL boolean literals. */

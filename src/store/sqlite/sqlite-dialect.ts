@@ -4,6 +4,8 @@ import { prefixSuccessor } from '../sql/prefix-successor.js';
 import { isSimpleSql, type SqlDialect, type SqlParams } from '../sql/sql-dialect.js';
 import { sqliteTextCandidates } from '../sql/calls-expr-text.js';
 import { SQLITE_DERIVED_STATUS } from '../sql/calls-status.js';
+import { SQLITE_DERIVED_TOKENS } from '../sql/calls-tokens.js';
+import { sqliteDerivedCost } from '../sql/calls-cost.js';
 
 /**
  * SQLite SQL for the shared compilers. JSON paths are built per row because a numeric segment
@@ -131,6 +133,8 @@ export const sqliteDialect: SqlDialect = {
   lower: (expr) => `heddle_lower(${expr})`,
   textCandidates: sqliteTextCandidates,
   derivedStatus: SQLITE_DERIVED_STATUS,
+  derivedTokens: SQLITE_DERIVED_TOKENS,
+  derivedCost: sqliteDerivedCost,
   byteLength: (expr) => `COALESCE(length(CAST(${expr} AS BLOB)), 0)`,
   trueLiteral: '1',
   falseLiteral: '0',
@@ -160,6 +164,12 @@ export function registerSqliteFunctions(db: Database.Database): void {
     if (typeof value === 'number') return value;
     if (typeof value !== 'string' || !DECIMAL_RE.test(value)) return null;
     return Number(value);
+  });
+  // a plain left-to-right sum, as JavaScript adds (SUM and TOTAL compensate rounding; calls-cost.ts)
+  db.aggregate('heddle_sum_in_order', {
+    start: () => null,
+    step: (sum: number | null, x: unknown) => (typeof x === 'number' ? (sum ?? 0) + x : sum),
+    deterministic: true,
   });
   db.function('heddle_text_to_int', opts, (value: unknown) => {
     if (typeof value === 'number') return Number.isInteger(value) ? value : null;

@@ -88,6 +88,8 @@ export const SORTABLE_FIELDS = [
   'summary.weave.status',
   'summary.weave.latency_ms',
   'summary.weave.trace_name',
+  'summary.weave.total_tokens',
+  'summary.weave.total_cost',
 ];
 
 export function sortOf(s: TracesSearch): SortBy {

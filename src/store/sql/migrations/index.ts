@@ -19,6 +19,7 @@ import { migration as callValuesByIndexer } from './018-call-values-by-indexer.j
 import { migration as callLatencyByIndexer } from './019-call-latency-by-indexer.js';
 import { migration as callStatusByIndexer } from './020-call-status-by-indexer.js';
 import { migration as callDisplayByIndexer } from './021-call-display-by-indexer.js';
+import { migration as callTokensByIndexer } from './022-call-tokens-by-indexer.js';
 import { migration as callRollupPending } from './023-call-rollup-pending.js';
 import type { Migration } from './migration.js';
 
@@ -51,6 +52,7 @@ export const MIGRATIONS: readonly Migration[] = [
   callLatencyByIndexer,
   callStatusByIndexer,
   callDisplayByIndexer,
+  callTokensByIndexer,
   callRollupPending,
 ];
 

@@ -53,18 +53,18 @@ const columns = [
     meta: { num: true },
   }),
   col.accessor((c) => tokenUsage(c)?.total ?? null, {
-    id: 'tokens',
+    // sorted on the server by the same total (docs/spec/calls.md §5.2 `summary.weave.total_tokens`)
+    id: 'summary.weave.total_tokens',
     header: 'Tokens',
     size: 90,
-    enableSorting: false,
     cell: (i) => (i.getValue() == null ? '—' : formatInt(i.getValue()!)),
     meta: { num: true },
   }),
   col.accessor((c) => totalCost(c), {
-    id: 'cost',
+    // sorted on the server by the same cost (docs/spec/calls.md §5.2 `summary.weave.total_cost`)
+    id: 'summary.weave.total_cost',
     header: 'Cost',
     size: 104,
-    enableSorting: false,
     cell: (i) => formatCost(i.getValue()),
     meta: { num: true },
   }),

@@ -1,0 +1,44 @@
+import { insertTokensSql, POSTGRES_DERIVED_TOKENS, SQLITE_DERIVED_TOKENS } from '../calls-tokens.js';
+import type { Migration } from './migration.js';
+
+/**
+ * The token sort without a scan (docs/query-performance.md "The token sort off the commit path"):
+ * `call_tokens (project_id, is_null, tokens, id)`, written by the call indexer with the substring
+ * index, `call_values`, `call_latency` and `call_status` (call-text-index.ts), under the same
+ * per-project mark, never by the call writers. A call at or below the mark has an entry keyed by its
+ * `summary.weave.total_tokens` (calls-tokens.ts), or `is_null = 1` (and `tokens = 0`) when it has
+ * none. Stale entries of calls whose total changed stay; queries skip them by comparing with the
+ * call's total and read the calls after the mark from `calls_by_change` (calls-tokens-sort.ts).
+ *
+ * The entries of the calls already at or below each mark are written here (one INSERT … SELECT,
+ * like 019's): those without a `change_seq` up to `null_id` (all of them once `nulls_done`), and
+ * those up to `(indexed_seq, indexed_id)`.
+ */
+const FROM = 'calls c JOIN call_text_marks m ON m.project_id = c.project_id';
+const BELOW_MARK = `(c.change_seq IS NULL AND (m.nulls_done = 1 OR c.id <= m.null_id))
+    OR (m.nulls_done = 1 AND (c.change_seq, c.id) <= (m.indexed_seq, m.indexed_id))`;
+
+export const migration: Migration = {
+  id: 22,
+  name: 'call-tokens-by-indexer',
+  sqlite: String.raw`
+  CREATE TABLE call_tokens (
+    project_id TEXT NOT NULL,
+    is_null INTEGER NOT NULL,
+    tokens REAL NOT NULL,
+    id TEXT NOT NULL,
+    PRIMARY KEY (project_id, is_null, tokens, id)
+  ) WITHOUT ROWID;
+  ${insertTokensSql(SQLITE_DERIVED_TOKENS, FROM, BELOW_MARK)};
+  `,
+  postgres: String.raw`
+CREATE TABLE call_tokens (
+  project_id text COLLATE "C" NOT NULL,
+  is_null smallint NOT NULL,
+  tokens float8 NOT NULL,
+  id text COLLATE "C" NOT NULL,
+  PRIMARY KEY (project_id, is_null, tokens, id)
+);
+${insertTokensSql(POSTGRES_DERIVED_TOKENS, FROM, BELOW_MARK)};
+`,
+};

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
+import { MIGRATIONS, migrationSql } from '../../../src/store/sql/migrations/index.js';
+import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh-schemas.js';
+
+/**
+ * Migration 022 writes the `call_tokens` entries of the calls at or below each project's mark of the
+ * call indexer, as 019 does for `call_latency` (migrations-upgrade.test.ts): those without a
+ * `change_seq` up to `null_id` (all once `nulls_done`), those up to `(indexed_seq, indexed_id)`;
+ * each with its `summary.weave.total_tokens` (src/store/sql/calls-tokens.ts), a call without usage
+ * (or without a summary) under `is_null = 1`.
+ */
+const BEFORE_022 = MIGRATIONS.findIndex((m) => m.id === 22);
+const usage = (u: unknown): string => `'${JSON.stringify({ usage: u })}'`;
+const CALLS = `INSERT INTO calls (project_id, id, started_at, ended_at, summary, change_seq) VALUES
+  ('acme/a', 'c1', 1000, 6000, ${usage({ m: { total_tokens: 12 } })}, NULL),
+  ('acme/a', 'c2', 1000, NULL, NULL, 5),
+  ('acme/a', 'c3', 1000, 3999, ${usage({ a: { input_tokens: 2, output_tokens: 3 }, b: { total_tokens: '9', prompt_tokens: 1 } })}, 5),
+  ('acme/a', 'c4', 1000, 9000, '{}', 5),
+  ('acme/a', 'c5', 1000, 9000, ${usage({ m: { total_tokens: 7 } })}, 6),
+  ('acme/a', 'c0', 5000, 6000, ${usage([{ total_tokens: 2.5 }])}, 4),
+  ('acme/b', 'n1', 1000, 2000, ${usage({ m: {} })}, NULL), ('acme/b', 'n3', 1000, 2000, '{}', NULL),
+  ('acme/b', 'n0', 1000, 2000, '{}', 1), ('acme/c', 'x1', 1000, 2000, '{}', 1);
+  INSERT INTO call_text_marks (project_id, indexed_seq, indexed_id, nulls_done, null_id) VALUES
+  ('acme/a', 5, 'c4', 1, 'c1'), ('acme/b', 0, '', 0, 'n2')`;
+const ENTRIES: Array<[string, string, number, number]> = [
+  ['acme/a', 'c0', 0, 2.5],
+  ['acme/a', 'c1', 0, 12],
+  ['acme/a', 'c2', 1, 0],
+  ['acme/a', 'c3', 0, 6],
+  ['acme/a', 'c4', 1, 0],
+  ['acme/b', 'n1', 0, 0],
+];
+const ENTRIES_SQL = 'SELECT project_id, id, is_null, tokens FROM call_tokens ORDER BY project_id, id';
+type Entry = { project_id: string; id: string; is_null: number; tokens: number };
+const asTuples = (rows: Entry[]): Array<[string, string, number, number]> =>
+  rows.map((r) => [r.project_id, r.id, Number(r.is_null), Number(r.tokens)]);
+
+test('migration 022 fills call_tokens below the marks (SQLite)', async (t) => {
+  assert.ok(BEFORE_022 > 0);
+  const file = tempSqliteFile(t);
+  withSqlite(file, (db) => {
+    for (const m of MIGRATIONS.slice(0, BEFORE_022)) for (const sql of migrationSql(m, 'sqlite')) db.exec(sql);
+    db.pragma(`user_version = ${MIGRATIONS[BEFORE_022 - 1]!.id}`);
+    db.exec(CALLS);
+  });
+  const store = new SqliteStore({ file });
+  await store.migrate();
+  await store.close();
+  withSqlite(file, (db) => assert.deepEqual(asTuples(db.prepare(ENTRIES_SQL).all() as Entry[]), ENTRIES));
+});
+
+test('migration 022 fills call_tokens below the marks (PostgreSQL)', async (t) => {
+  const url = await emptyPostgres(t);
+  if (url === null) return;
+  await withPostgres(url, async (c) => {
+    await c.query(
+      'CREATE TABLE heddle_schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    for (const m of MIGRATIONS.slice(0, BEFORE_022)) {
+      for (const sql of migrationSql(m, 'postgres')) await c.query(sql);
+      await c.query('INSERT INTO heddle_schema_migrations (id, name) VALUES ($1, $2)', [m.id, m.name]);
+    }
+    await c.query(CALLS);
+  });
+  const store = new PostgresStore({ url });
+  await store.migrate();
+  await store.close();
+  await withPostgres(url, async (c) => {
+    const { rows } = await c.query<Entry>(ENTRIES_SQL);
+    assert.deepEqual(asTuples(rows), ENTRIES);
+  });
+});
