@@ -9,10 +9,10 @@ import { appendRollupDelta, pendingInsertSql, pendingParams } from './rollup-pen
  * of the write. Existing rows are locked first, in the writer's lock order, so the columns read are
  * the ones the write then changes; a row another transaction inserts in between is caught by the
  * write's `inserted` flag and the transaction retried; the write returns the new columns; the merged
- * delta is added in key order. The call writer writes a batch of new calls in one statement
- * (newCallsSql, the delta computed from the batch), other batches in two (rolledUpUpsert: the
- * locking read folded into the upsert, then one statement for both roll-up tables); other writes
- * (tombstones) take three (rolledUpWrite).
+ * delta is appended to `call_rollup_pending` (rollup-pending.ts), which a fold adds to the roll-up
+ * rows later. The call writer writes a batch of new calls in one statement (newCallsSql, the delta
+ * computed from the batch), other batches in two (rolledUpUpsert: the locking read folded into the
+ * upsert, then the append); other writes (tombstones) take three (rolledUpWrite).
  */
 
 /** Key order of the batch: the writer's one lock order (call-merge.ts). */
