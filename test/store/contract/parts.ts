@@ -66,6 +66,26 @@ export async function ids(store: TraceStore, q: CallsQuery): Promise<string[]> {
   return out;
 }
 
+/**
+ * Each page (`limit`, `offset`) of `base` equals the ids of `base` without a limit cut to it: the
+ * check of the index walks (latency, status, display name, tokens); returns how many pages had rows.
+ */
+export async function assertPagesCut(
+  store: TraceStore,
+  base: CallsQuery,
+  pages: ReadonlyArray<readonly [number, number]>,
+  what: unknown,
+): Promise<number> {
+  const all = await ids(store, base);
+  let nonEmpty = 0;
+  for (const [limit, offset] of pages) {
+    const page = await ids(store, { ...base, limit, offset });
+    assert.deepEqual(page, all.slice(offset, offset + limit), JSON.stringify({ ...(what as object), limit, offset }));
+    if (page.length > 0) nonEmpty += 1;
+  }
+  return nonEmpty;
+}
+
 /** The rows a query streams. */
 export async function rows(store: TraceStore, q: CallsQuery): Promise<CallRow[]> {
   const out: CallRow[] = [];
