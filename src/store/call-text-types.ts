@@ -4,6 +4,8 @@ export interface CallTextStep {
   calls: number;
   /** The project it worked on; null when no project had anything left to index. */
   project: string | null;
+  /** A step of the cost entries (migration 024): `calls` counts the calls priced. */
+  cost?: true;
 }
 
 /**
@@ -20,6 +22,11 @@ export interface CallTextIndex {
    * the compiled SQL itself checks the mark.
    */
   covers(projectId: string): Promise<boolean>;
+  /**
+   * Whether the project's cost entries (migration 024) are complete at its prices: the cost sort then
+   * walks them. Cached like `covers`, and only a planning hint too: the compiled SQL checks the generation.
+   */
+  costCovers(projectId: string): Promise<boolean>;
   /**
    * Indexes the next calls (at most `maxCalls`) of one project that has calls not indexed yet (their
    * texts and their input leaves), in one short transaction, and moves the project's mark past them. `project: null` when there was

@@ -131,6 +131,7 @@ export class PostgresStore implements TraceStore {
     this.calls = new PostgresCallStore(this.#pool, this.#writer, reads, streamReads, async (projectId) => ({
       backfilled: await this.callIndexes.ready(projectId),
       covered: await this.callText.covers(projectId),
+      costed: await this.callText.costCovers(projectId),
     }));
     this.objects = new PostgresObjectStore(this.#pool);
     this.files = new PostgresFileStore(this.#pool, reads);

@@ -165,5 +165,7 @@ export function indexImportedCalls(dialect: BackfillDialect, projectId: string, 
     // imported calls have no change_seq: the indexes cover the project again once the indexer has
     // been through them (call-text-index.ts)
     sql`DELETE FROM call_text_marks WHERE project_id = ${projectId}`,
+    // imported calls and prices: the indexer prices every call of the project again (call-cost-entries.ts)
+    sql`DELETE FROM call_cost_gens WHERE project_id = ${projectId}`,
   ];
 }

@@ -9,6 +9,8 @@ import { insertLatencySql } from './calls-latency.js';
 import { insertStatusSql } from './calls-status.js';
 import { insertDisplaySql } from './calls-display.js';
 import { insertTokensSql } from './calls-tokens.js';
+import { costStep, costWorkWaiting, insertIndexedCost } from './call-cost-entries.js';
+import { defaultPricesStamp } from './calls-cost.js';
 
 /** How long a "covers" answer is reused. */
 const COVERS_TTL_MS = 1_000;
@@ -88,6 +90,13 @@ export const POSTGRES_TEXT_INDEX = (d: SqlDialect): TextIndexDialect => ({
 /** The advisory lock of the PostgreSQL indexer (one indexer at a time across nodes). */
 const TEXT_INDEX_LOCK_KEY = '4811017';
 
+/** A project's cover, as `covers` and `costCovers` answer (cached for COVERS_TTL_MS). */
+interface IndexCover {
+  at: number;
+  covers: boolean;
+  costed: boolean;
+}
+
 interface Mark {
   indexed_seq: number | string;
   indexed_id: string;
@@ -109,9 +118,12 @@ interface Mark {
  */
 export class SqlCallTextIndex implements CallTextIndex {
   readonly #sql: SqlTag;
-  readonly #covers = new Map<string, { at: number; covers: boolean }>();
+  readonly #covers = new Map<string, IndexCover>();
   /** The project of the last step: the next one starts after it, so every project takes its turn. */
   #last: string | null = null;
+  /** The same for the cost entries' steps. */
+  #lastCost: string | null = null;
+  #costTurn = false;
 
   constructor(
     private readonly tx: TxRunner,
@@ -122,18 +134,61 @@ export class SqlCallTextIndex implements CallTextIndex {
   }
 
   async covers(projectId: string): Promise<boolean> {
-    const now = Date.now();
-    const cached = this.#covers.get(projectId);
-    if (cached !== undefined && now - cached.at <= COVERS_TTL_MS) return cached.covers;
-    const rows = await this.tx.read<{ one: number }>(
-      this.#sql`SELECT 1 AS one FROM call_text_marks WHERE project_id = ${projectId} AND nulls_done = 1`,
-    );
-    if (this.#covers.size > 10_000) this.#covers.clear();
-    this.#covers.set(projectId, { at: now, covers: rows.length > 0 });
-    return rows.length > 0;
+    return (await this.#state(projectId)).covers;
   }
 
+  async costCovers(projectId: string): Promise<boolean> {
+    return (await this.#state(projectId)).costed;
+  }
+
+  /** Whether the indexes cover the project, and whether its cost entries are complete (cached). */
+  async #state(projectId: string): Promise<IndexCover> {
+    const now = Date.now();
+    const cached = this.#covers.get(projectId);
+    if (cached !== undefined && now - cached.at <= COVERS_TTL_MS) return cached;
+    const [row] = await this.tx.read<{ costed: number | null }>(
+      this.#sql`SELECT (SELECT 1 FROM call_cost_gens g WHERE g.project_id = m.project_id
+          AND g.rebuilt_after IS NULL AND g.prices = ${defaultPricesStamp()}) AS costed
+        FROM call_text_marks m WHERE m.project_id = ${projectId} AND m.nulls_done = 1`,
+    );
+    if (this.#covers.size > 10_000) this.#covers.clear();
+    const state = { at: now, covers: row !== undefined, costed: row !== undefined && row.costed !== null };
+    this.#covers.set(projectId, state);
+    return state;
+  }
+
+  /**
+   * Every other step goes to the cost entries first (call-cost-entries.ts), so a project's new
+   * generation is written under sustained ingest too; either kind runs when the other has nothing to do.
+   */
   async step(maxCalls = this.stepCalls): Promise<CallTextStep> {
+    const costFirst = this.#costTurn;
+    this.#costTurn = !costFirst;
+    if (costFirst) {
+      const cost = await this.#costStep(maxCalls);
+      if (cost.project !== null) return cost;
+    }
+    const text = await this.#textStep(maxCalls);
+    return text.project !== null || costFirst ? text : this.#costStep(maxCalls);
+  }
+
+  async #costStep(maxCalls: number): Promise<CallTextStep> {
+    const sql = this.#sql;
+    const { lock, d } = this.dialect;
+    if ((await this.tx.read(costWorkWaiting(sql))).length === 0) return { calls: 0, project: null };
+    const after = this.#lastCost ?? '';
+    const done = await this.tx.transaction(function* () {
+      if (lock !== null) yield* all(sql`${raw(lock)}`);
+      return yield* costStep(sql, d, maxCalls, after);
+    });
+    if (done.project !== null) {
+      this.#lastCost = done.project;
+      this.#covers.delete(done.project);
+    }
+    return done;
+  }
+
+  async #textStep(maxCalls: number): Promise<CallTextStep> {
     const sql = this.#sql;
     const { lock, upsertText, insertValues } = this.dialect;
     const status = this.dialect.d.derivedStatus;
@@ -146,6 +201,7 @@ export class SqlCallTextIndex implements CallTextIndex {
       statementWhere(sql, (w) => insertStatusSql(status, 'calls c', w), where),
       statementWhere(sql, (w) => insertDisplaySql('calls c', w), where),
       statementWhere(sql, (w) => insertTokensSql(tokens, 'calls c', w), where),
+      insertIndexedCost(sql, this.dialect.d, where),
     ];
     // where writes commit out of change_seq order (PostgreSQL), a step passes only finished ones
     const horizon = this.dialect.d.changeHorizon ?? null;

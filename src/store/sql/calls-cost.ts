@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { parseIsoMicros } from '../../domain/time.js';
 import { postgresJsKeyOrder, SQLITE_JS_KEY_ORDER } from './js-key-order.js';
@@ -73,6 +74,17 @@ function defaultPrices(): DefaultPrice[] {
     ],
   }));
   return defaults;
+}
+
+let stamp: string | null = null;
+
+/**
+ * A fingerprint of the built-in prices: the `call_cost` entries (migration 024, call-cost-entries.ts)
+ * record the one they were priced with, so a release with other built-in prices prices them again.
+ */
+export function defaultPricesStamp(): string {
+  stamp ??= createHash('sha256').update(JSON.stringify(defaultPrices())).digest('hex').slice(0, 16);
+  return stamp;
 }
 
 /** What the cost's SQL needs from each database. */

@@ -5,7 +5,7 @@ import { unindexedCalls } from './calls-expr-text.js';
 import { NULL_LATENCY_KEY } from './calls-latency.js';
 import { displayCandidates, displayWalk } from './calls-display.js';
 import { statusCandidates, statusesOf, statusWalk } from './calls-status.js';
-import { tokensSortIds } from './calls-tokens-sort.js';
+import { costSortIds, tokensSortIds } from './calls-tokens-sort.js';
 import { checkSqlBudget, SqlParams, withinSqlBudget, type SqlDialect } from './sql-dialect.js';
 
 export interface CompiledSql {
@@ -17,13 +17,16 @@ export interface CompiledSql {
  * Which indexes a project's query may read: `backfilled`, the counters and latency column of
  * migration 016 once its backfill is through the project (call-index-backfill.ts); `covered`, the
  * indexes the call indexer fills, `call_values`, the substring index and `call_latency`
- * (call-text-index.ts `covers`; calls-expr-values.ts, calls-expr-text.ts, `latencySortIds` below).
- * A boolean stands for both.
+ * (call-text-index.ts `covers`; calls-expr-values.ts, calls-expr-text.ts, `latencySortIds` below);
+ * `costed`, the cost entries of migration 024 complete at the project's prices (`costCovers`). A
+ * boolean stands for all three.
  */
-export type IndexState = boolean | { backfilled: boolean; covered: boolean };
+export type IndexState = boolean | { backfilled: boolean; covered: boolean; costed?: boolean };
 
-const indexStates = (indexed: IndexState): { backfilled: boolean; covered: boolean } =>
-  typeof indexed === 'boolean' ? { backfilled: indexed, covered: indexed } : indexed;
+const indexStates = (indexed: IndexState): { backfilled: boolean; covered: boolean; costed: boolean } =>
+  typeof indexed === 'boolean'
+    ? { backfilled: indexed, covered: indexed, costed: indexed }
+    : { ...indexed, costed: indexed.costed === true && indexed.covered };
 
 function filterConditions(filter: CallsFilter, d: SqlDialect, p: SqlParams): string[] {
   const out: string[] = [];
@@ -166,7 +169,10 @@ export function compileCallsSelect(q: CallsQuery, d: SqlDialect, indexed: IndexS
   const byLatency = latencySortIds(q, d, indexed);
   const byStatus = byLatency === null ? statusIds(q, d, indexed) : null;
   const byName = byLatency === null && byStatus === null ? displayNameIds(q, d, indexed) : null;
-  const byTokens = byLatency === null && byStatus === null && byName === null ? tokensIds(q, d, indexed) : null;
+  const byTokens =
+    byLatency === null && byStatus === null && byName === null
+      ? (tokensIds(q, d, indexed) ?? costIds(q, d, indexed))
+      : null;
   const walked = byStatus ?? byName;
   const candidates: Candidates | null =
     byLatency !== null
@@ -283,6 +289,13 @@ function tokensIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlP
   const { covered } = indexStates(indexed);
   const narrowed = covered && (narrowsById(q, d, indexed) || narrowsByList(q.filter));
   return tokensSortIds(q, d, covered, narrowed, (p) => callsWhere(q, d, p, indexed));
+}
+
+/** The cost sort's candidates along `call_cost` (calls-tokens-sort.ts `costSortIds`), or null. */
+function costIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlParams) => string) | null {
+  const { costed } = indexStates(indexed);
+  const narrowed = costed && (narrowsById(q, d, indexed) || narrowsByList(q.filter));
+  return costSortIds(q, d, costed, narrowed, (p) => callsWhere(q, d, p, indexed));
 }
 
 /**

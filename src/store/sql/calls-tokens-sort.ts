@@ -1,6 +1,52 @@
 import type { CallsQuery } from '../types.js';
+import { currentCostGen } from './call-cost-entries.js';
+import { defaultPricesStamp } from './calls-cost.js';
 import { unindexedCalls } from './calls-expr-text.js';
 import type { SqlDialect, SqlParams } from './sql-dialect.js';
+
+/**
+ * The entries of a derived number that a sort walks: `call_tokens` (migration 022, the token total)
+ * and `call_cost` (migration 024, the cost), each keyed `(project_id, …, is_null, <number>, id)`.
+ */
+interface NumberEntries {
+  /** The derived field of the sort's first key. */
+  field: string;
+  table: string;
+  /** The entries' number column. */
+  column: string;
+  /** The call `c`'s number now (SQL). */
+  value(d: SqlDialect, p: SqlParams): string;
+  /** A condition on the entries `l` of the project `project` (a placeholder) beyond their key, or ''. */
+  scope(project: string, p: SqlParams): string;
+  /** The ids of every call of the project when the entries cannot be read now (SQL), or null. */
+  whenUnreadable(project: string, p: SqlParams): string | null;
+}
+
+const TOKEN_ENTRIES: NumberEntries = {
+  field: 'total_tokens',
+  table: 'call_tokens',
+  column: 'tokens',
+  value: (d) => d.derivedTokens,
+  scope: () => '',
+  whenUnreadable: () => null,
+};
+
+/**
+ * The cost's entries are read in the project's current generation (call-cost-entries.ts) when it is
+ * complete; while it is not (just after a price change), every call of the project is a candidate,
+ * which is the plain query's answer: `costed` tells the compiler when to expect that and keep the plain
+ * plan, but only this statement's own read of `call_cost_gens` is exact.
+ */
+const COST_ENTRIES: NumberEntries = {
+  field: 'total_cost',
+  table: 'call_cost',
+  column: 'cost',
+  value: (d, p) => d.derivedCost(p),
+  scope: (project, p) => ` AND l.gen = ${currentCostGen(project, p.add(defaultPricesStamp()))}`,
+  whenUnreadable: (project, p) =>
+    `SELECT t.id FROM calls t WHERE t.project_id = ${project}
+      AND ${currentCostGen(project, p.add(defaultPricesStamp()))} IS NULL`,
+};
 
 /**
  * A sort whose first key is `summary.weave.total_tokens` (calls-tokens.ts), with a limit, on a
@@ -28,32 +74,62 @@ export function tokensSortIds(
   narrowed: boolean,
   where: (p: SqlParams) => string,
 ): ((p: SqlParams) => string) | null {
+  return numberSortIds(TOKEN_ENTRIES, q, d, covered, narrowed, where);
+}
+
+/**
+ * The same for `summary.weave.total_cost` (calls-cost.ts) along `call_cost` (migration 024): the
+ * entries of the project's current generation (`COST_ENTRIES`), `costed` when the compiler last saw
+ * it complete (call-text-index.ts `costCovers`).
+ */
+export function costSortIds(
+  q: CallsQuery,
+  d: SqlDialect,
+  costed: boolean,
+  narrowed: boolean,
+  where: (p: SqlParams) => string,
+): ((p: SqlParams) => string) | null {
+  return numberSortIds(COST_ENTRIES, q, d, costed, narrowed, where);
+}
+
+function numberSortIds(
+  entries: NumberEntries,
+  q: CallsQuery,
+  d: SqlDialect,
+  covered: boolean,
+  narrowed: boolean,
+  where: (p: SqlParams) => string,
+): ((p: SqlParams) => string) | null {
   const sortBy = q.sort_by;
   if (!covered || narrowed || !q.limit || q.changed_after || sortBy == null || sortBy.length === 0) return null;
   const [first, ...rest] = sortBy;
-  if (first!.field.kind !== 'derived' || first!.field.name !== 'total_tokens') return null;
+  if (first!.field.kind !== 'derived' || first!.field.name !== entries.field) return null;
   if (rest.length > 1 || rest.some((key) => key.field.kind !== 'column' || key.field.name !== 'id')) return null;
   const dir = first!.direction === 'asc' ? 'ASC' : 'DESC';
   // the tie-break calls-select.ts `orderTerms` adds: id descending unless the sort names it
   const idDir = rest[0]?.direction === 'asc' ? 'ASC' : 'DESC';
   const n = q.limit + (q.offset ?? 0);
+  const { table, column } = entries;
   return (p) => {
     const project = p.add(q.project_id);
     // the call of an entry is tested in a scalar subquery, as calls-status.ts `statusCandidates` does
-    // and for its reason: as a join, PostgreSQL (which cannot estimate the total's expression) hashed
-    // every call of the project with its total and sorted the entries (1 s at 100,000 calls). Every
-    // NULL entry has tokens = 0: saying so lets that walk follow the key in id order.
-    const entries = (isNull: 0 | 1, current: string, order: string): string =>
-      `SELECT id FROM (SELECT l.id FROM call_tokens l
-        WHERE l.project_id = ${project} AND l.is_null = ${isNull}${isNull === 1 ? ' AND l.tokens = 0' : ''}
+    // and for its reason: as a join, PostgreSQL (which cannot estimate the number's expression) hashed
+    // every call of the project with its number and sorted the entries (1 s at 100,000 calls). Every
+    // NULL entry has the number 0: saying so lets that walk follow the key in id order.
+    const walk = (isNull: 0 | 1, current: string, order: string): string =>
+      `SELECT id FROM (SELECT l.id FROM ${table} l
+        WHERE l.project_id = ${project}${entries.scope(project, p)} AND l.is_null = ${isNull}${isNull === 1 ? ` AND l.${column} = 0` : ''}
           AND (SELECT 1 FROM calls c WHERE c.project_id = l.project_id AND c.id = l.id
             AND ${where(p)} AND ${current}) IS NOT NULL
         ORDER BY ${order} ${d.limitOffset(n, null, p)}) e`;
-    // the NULL half only when the totals give fewer than n (NULLs sort after every total): both stores
-    // read a UNION ALL under a LIMIT lazily, so with n current totals the NULL half is never walked
-    // (a filter that matches calls with usage would otherwise read the whole half, most of the project)
-    const halves = `SELECT h.id FROM (${entries(0, `${d.derivedTokens} = l.tokens`, `l.tokens ${dir}, l.id ${idDir}`)}
-      UNION ALL ${entries(1, `${d.derivedTokens} IS NULL`, `l.id ${idDir}`)}) h ${d.limitOffset(n, null, p)}`;
-    return `SELECT x.id FROM (${halves}) x UNION ALL ${unindexedCalls('id', project)}`;
+    // the NULL half only when the numbers give fewer than n (NULLs sort after every number): both
+    // stores read a UNION ALL under a LIMIT lazily, so with n current numbers the NULL half is never
+    // walked (a filter that matches calls with usage would otherwise read the whole half)
+    const halves = `SELECT h.id FROM (${walk(0, `${entries.value(d, p)} = l.${column}`, `l.${column} ${dir}, l.id ${idDir}`)}
+      UNION ALL ${walk(1, `${entries.value(d, p)} IS NULL`, `l.id ${idDir}`)}) h ${d.limitOffset(n, null, p)}`;
+    const unreadable = entries.whenUnreadable(project, p);
+    return [`SELECT x.id FROM (${halves}) x`, unindexedCalls('id', project), ...(unreadable ? [unreadable] : [])].join(
+      ' UNION ALL ',
+    );
   };
 }

@@ -1,12 +1,14 @@
 import type { CostRow, CostStore, RecordQuery } from '../feedback-types.js';
 import { compileDeleteIds, compileInsert, compileRecordSelect, insertAll } from './record-sql.js';
 import { SqlParams, type SqlDialect } from './sql-dialect.js';
+import { sqlTag } from './sql-tag.js';
 import { run, type TxRunner } from './sql-tx.js';
 
 /**
  * The project LLM price store (docs/spec/objects.md §8) written once over the transaction runner
  * (sql-tx.ts) and a dialect, so every adapter shares it. Table `llm_token_prices`, keyed
- * (project_id, id); rows leave with `pricing_level_id` set to the project.
+ * (project_id, id); rows leave with `pricing_level_id` set to the project. A change of a project's
+ * prices starts a new generation of its cost entries in the same transaction (`newCostGeneration`).
  */
 
 function costFromDb(raw: Record<string, unknown>): CostRow {
@@ -36,7 +38,20 @@ export class SqlCostStore implements CostStore {
     const statements = rows.map(({ pricing_level_id: _level, ...row }) =>
       compileInsert('llm_token_prices', { project_id: projectId, ...row }, this.d),
     );
-    await this.tx.transaction(() => insertAll(statements));
+    const newGeneration = this.#newCostGeneration(projectId);
+    await this.tx.transaction(function* () {
+      yield* insertAll(statements);
+      yield* run(newGeneration);
+    });
+  }
+
+  /**
+   * The cost sort's entries (migration 024, call-cost-entries.ts) hold the costs at the project's
+   * prices: once those change, the call indexer writes a new generation, and queries read every call
+   * until it is complete.
+   */
+  #newCostGeneration(projectId: string) {
+    return sqlTag(this.d)`UPDATE call_cost_gens SET gen = gen + 1, rebuilt_after = '' WHERE project_id = ${projectId}`;
   }
 
   async query(q: RecordQuery): Promise<CostRow[]> {
@@ -48,7 +63,12 @@ export class SqlCostStore implements CostStore {
   async purge(projectId: string, ids: string[]): Promise<number> {
     if (ids.length === 0) return 0;
     const remove = compileDeleteIds('llm_token_prices', projectId, ids, this.d);
-    return this.tx.transaction(() => run(remove));
+    const newGeneration = this.#newCostGeneration(projectId);
+    return this.tx.transaction(function* () {
+      const removed = yield* run(remove);
+      if (removed > 0) yield* run(newGeneration);
+      return removed;
+    });
   }
 
   async forModels(projectId: string, llmIds: string[] | null): Promise<CostRow[]> {

@@ -21,11 +21,18 @@ export class Fragment {
   ) {}
 }
 
+/** SQL text built with the statement's own parameters (a builder taking `SqlParams`, e.g. `SqlDialect.derivedCost`). */
+export class Emitted {
+  constructor(readonly emit: (p: SqlParams) => string) {}
+}
+
+export const emitted = (emit: (p: SqlParams) => string): Emitted => new Emitted(emit);
+
 /** `frag\`AND x = ${v}\`` for conditional parts of a statement. */
 export const frag = (strings: TemplateStringsArray, ...values: unknown[]): Fragment =>
   new Fragment([...strings], values);
 
-/** Values become parameters, `Raw` values are spliced, fragments expanded, arrays of values become `(p1, p2, …)`. */
+/** Values become parameters, `Raw` values are spliced, fragments and `Emitted` expanded, arrays of values become `(p1, p2, …)`. */
 export type SqlTag = (strings: TemplateStringsArray, ...values: unknown[]) => CompiledSql;
 
 function build(strings: readonly string[], values: unknown[], p: SqlParams): string {
@@ -35,6 +42,7 @@ function build(strings: readonly string[], values: unknown[], p: SqlParams): str
     let piece: string;
     if (value instanceof Raw) piece = value.text;
     else if (value instanceof Fragment) piece = build(value.strings, value.values, p);
+    else if (value instanceof Emitted) piece = value.emit(p);
     else if (Array.isArray(value)) piece = `(${value.map((v) => p.add(v)).join(', ')})`;
     else piece = p.add(value);
     text += piece + strings[i + 1];

@@ -84,6 +84,7 @@ export class SqliteStore implements TraceStore {
     this.calls = new SqliteCallStore(this.#writer, this.#reads, async (projectId) => ({
       backfilled: await this.callIndexes.ready(projectId),
       covered: await this.callText.covers(projectId),
+      costed: await this.callText.costCovers(projectId),
     }));
     this.objects = new SqliteObjectStore(this.#writer, this.#reads);
     this.files = new SqliteFileStore(this.#writer, this.#reads);

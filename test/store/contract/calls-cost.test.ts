@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { costExtras } from '../../../src/services/call-extras.js';
 import { StorePriceLookup } from '../../../src/services/price-table.js';
-import type { CostRow } from '../../../src/domain/rows.js';
 import type { CallPart, CallRow, TraceStore } from '../../../src/store/types.js';
 import { totalCost, type Call } from '../../../web/src/lib/call.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
 import { end, ids, rows, sort, start, where } from './parts.js';
 import { rng } from './rollup-fixture.js';
+import { DAY, price, T0, usageOf } from './cost-fixture.js';
 
 /**
  * `summary.weave.total_cost` (src/store/sql/calls-cost.ts) is the web UI's `totalCost(call)`
@@ -15,54 +15,6 @@ import { rng } from './rollup-fixture.js';
  * with the project's price lookup), computed in SQL: each call's cost is checked against those
  * functions with an equality, and sorts against their order, on both stores.
  */
-const T0 = 1_700_000_000_000_000;
-const DAY = 86_400_000_000;
-
-function price(p: string, id: string, llm: string, effective: number, costs: number[], createdAt = 1): CostRow {
-  return {
-    id,
-    pricing_level: 'project',
-    pricing_level_id: p,
-    provider_id: 'test',
-    llm_id: llm,
-    effective_date: effective,
-    prompt_token_cost: costs[0]!,
-    completion_token_cost: costs[1]!,
-    cache_read_input_token_cost: costs[2]!,
-    cache_creation_input_token_cost: costs[3]!,
-    prompt_token_cost_unit: 'USD',
-    completion_token_cost_unit: 'USD',
-    created_by: 'u',
-    created_at: createdAt,
-  };
-}
-
-/** Usage of several models: priced by the project, by the defaults, future-dated only, unpriced, odd shapes. */
-const MODELS = ['m-own', 'gpt-4o', 'gpt-4o-mini', 'm-future', 'm-none', '12', '3', 'claude-3-haiku-20240307'];
-
-function usageOf(rnd: () => number): unknown {
-  const usage: Record<string, unknown> = {};
-  const n = 1 + Math.floor(rnd() * 4);
-  for (let k = 0; k < n; k++) {
-    const model = MODELS[Math.floor(rnd() * MODELS.length)]!;
-    const shape = Math.floor(rnd() * 6);
-    const count = (): number => Math.floor(rnd() * 5_000) + (rnd() < 0.2 ? 0.5 : 0);
-    usage[model] =
-      shape === 0
-        ? { prompt_tokens: count(), completion_tokens: count(), total_tokens: 1 }
-        : shape === 1
-          ? { input_tokens: count(), output_tokens: count(), cache_read_input_tokens: count() % 700 }
-          : shape === 2
-            ? { prompt_tokens: count(), cache_creation_input_tokens: count() % 300, completion_tokens: '7' }
-            : shape === 3
-              ? 'not an object'
-              : shape === 4
-                ? { prompt_tokens: count(), input_tokens: count(), completion_tokens: count(), output_tokens: 3 }
-                : {};
-  }
-  return usage;
-}
-
 forEachAdapter('summary.weave.total_cost', (store) => {
   /** The UI's cost of each call of the project (rows as the store returns them, priced by the service's lookup). */
   const uiCosts = async (s: TraceStore, p: string): Promise<Map<string, number | null>> => {

@@ -21,6 +21,7 @@ import { migration as callStatusByIndexer } from './020-call-status-by-indexer.j
 import { migration as callDisplayByIndexer } from './021-call-display-by-indexer.js';
 import { migration as callTokensByIndexer } from './022-call-tokens-by-indexer.js';
 import { migration as callRollupPending } from './023-call-rollup-pending.js';
+import { migration as callCostByIndexer } from './024-call-cost-by-indexer.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -54,6 +55,7 @@ export const MIGRATIONS: readonly Migration[] = [
   callDisplayByIndexer,
   callTokensByIndexer,
   callRollupPending,
+  callCostByIndexer,
 ];
 
 /**
