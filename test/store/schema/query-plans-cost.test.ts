@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import { compactParams } from '../../../src/store/postgres/pg-support.js';
+import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
+import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
+import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
+import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
+import { bindNamed } from '../../../src/store/sqlite/statements.js';
+import type { CallsQuery } from '../../../src/store/types.js';
+import { sort } from '../contract/parts.js';
+import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh-schemas.js';
+
+/**
+ * The cost sort walks `call_cost` (migration 024; src/store/sql/calls-tokens-sort.ts `costSortIds`)
+ * along its key, in the generation `call_cost_gens` names, on both stores; the branch that reads every
+ * call while a generation is written is tested once, not per call (a one-time filter).
+ */
+const byCost = (direction: 'asc' | 'desc'): CallsQuery => ({
+  project_id: 'acme/demo',
+  sort_by: sort([{ field: 'summary.weave.total_cost', direction }]),
+  limit: 100,
+});
+
+test('SQLite: the cost sort walks call_cost along its key in one generation', async (t) => {
+  const file = tempSqliteFile(t);
+  const store = new SqliteStore({ file });
+  await store.migrate();
+  await store.close();
+  for (const direction of ['desc', 'asc'] as const) {
+    const c = compileCallsSelect(byCost(direction), sqliteDialect, true);
+    const plan = withSqlite(file, (db) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${c.sql}`).all(bindNamed(c.params)) as { detail: string }[])
+        .map((r) => r.detail)
+        .join('\n'),
+    );
+    const gen = 'SCALAR SUBQUERY \\d+\\nSEARCH g USING INDEX sqlite_autoindex_call_cost_gens_1 \\(project_id=\\?\\)';
+    const lookup =
+      'CORRELATED SCALAR SUBQUERY \\d+\\nSEARCH c USING INDEX sqlite_autoindex_calls_1 \\(project_id=\\? AND id=\\?\\)';
+    // the costs, then the NULL half (cost = 0, in id order), each call looked up by key
+    assert.match(
+      plan,
+      new RegExp(`SEARCH l USING PRIMARY KEY \\(project_id=\\? AND gen=\\? AND is_null=\\?\\)\\n${gen}\\n${lookup}`),
+      plan,
+    );
+    assert.match(
+      plan,
+      new RegExp(
+        `SEARCH l USING PRIMARY KEY \\(project_id=\\? AND gen=\\? AND is_null=\\? AND cost=\\?\\)\\n${gen}\\n${lookup}`,
+      ),
+    );
+    assert.match(plan, /SEARCH t USING COVERING INDEX calls_by_change \(project_id=\? AND change_seq>\?\)/);
+    assert.doesNotMatch(plan, /SCAN (c|l|t)\b/);
+    // a sort of the entries' ties by id, of one call's prices, of its models for the ordered sum, and of the candidates
+    assert.doesNotMatch(plan, /TEMP B-TREE FOR (?!ORDER BY$|LAST TERM OF ORDER BY$|heddle_sum_in_order\(ORDER BY\)$)/m);
+  }
+});
+
+test('PostgreSQL: the cost sort walks call_cost, reading every call only under a one-time filter', async (t: TestContext) => {
+  const url = await emptyPostgres(t);
+  if (url === null) return t.skip('PostgreSQL unavailable');
+  const store = new PostgresStore({ url });
+  await store.migrate();
+  await store.close();
+  const c = compileCallsSelect(byCost('desc'), postgresDialect, true);
+  // an empty table: forbid the alternatives so the plan shows whether the index can give the order
+  const plan = await withPostgres(url, async (client) => {
+    await client.query('SET enable_seqscan = off; SET enable_sort = off');
+    const { text, values } = compactParams(c.sql, c.params);
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values);
+    return rows.map((r) => r['QUERY PLAN']).join('\n');
+  });
+  assert.match(plan, /Index Only Scan Backward using call_cost_pkey on call_cost l /, plan);
+  assert.match(
+    plan,
+    /Index Only Scan Backward using call_cost_pkey on call_cost l_1 \s.*\n\s+Index Cond: .*\(is_null = 1\) AND \(cost = /,
+  );
+  assert.match(plan, /calls_by_change/);
+  assert.match(plan, /One-Time Filter: \(\(InitPlan \d+\)\.col1 IS NULL\)|One-Time Filter: \(\$\d+ IS NULL\)/);
+  assert.doesNotMatch(plan, /Seq Scan/);
+});
