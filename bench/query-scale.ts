@@ -375,6 +375,20 @@ function tokenSorts(): Probe[] {
       body: { project_id: PROJECT, sort_by: [{ field: 'summary.weave.total_cost', direction: 'desc' }], limit: 100 },
       expect: 100,
     },
+    // the traces page's default filter; the workload's roots have no usage, so every root is NULL
+    ...(['summary.weave.total_tokens', 'summary.weave.total_cost'] as const).map((field) => ({
+      name: `sort by ${field.slice('summary.weave.'.length)} desc, roots only (the traces page)`,
+      goal1m: 50,
+      goal10m: 100,
+      path: '/calls/stream_query' as const,
+      body: {
+        project_id: PROJECT,
+        filter: { trace_roots_only: true },
+        sort_by: [{ field, direction: 'desc' }],
+        limit: 100,
+      },
+      expect: 100,
+    })),
   ];
 }
 

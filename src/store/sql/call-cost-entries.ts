@@ -30,12 +30,17 @@ import { all, run, runAll, type Tx } from './sql-tx.js';
 export const currentCostGen = (project: string, stamp: string): string =>
   `(SELECT g.gen FROM call_cost_gens g WHERE g.project_id = ${project} AND g.rebuilt_after IS NULL AND g.prices = ${stamp})`;
 
-/** `INSERT … SELECT` of the entries of the calls `c` in `from` matching `where`, of generation `gen`. */
+/**
+ * `INSERT … SELECT` of the entries of the calls `c` in `from` matching `where`, of generation `gen`.
+ * An entry written again (a call written again with the same cost) takes the call's root flag now: a
+ * roots-only walk reads `call_cost_roots`, so a call that became a root needs its flag there.
+ */
 function insertCost(sql: SqlTag, d: SqlDialect, gen: unknown, from: Fragment, where: Fragment): CompiledSql {
-  return sql`INSERT INTO call_cost (project_id, gen, is_null, cost, id)
-    SELECT k.project_id, k.gen, CASE WHEN k.v IS NULL THEN 1 ELSE 0 END, COALESCE(k.v, 0), k.id
-    FROM (SELECT c.project_id, c.id, ${gen} AS gen, ${emitted((p) => d.derivedCost(p))} AS v FROM ${from} WHERE ${where}) k
-    WHERE 1 = 1 ON CONFLICT DO NOTHING`;
+  return sql`INSERT INTO call_cost (project_id, gen, is_null, cost, id, root)
+    SELECT k.project_id, k.gen, CASE WHEN k.v IS NULL THEN 1 ELSE 0 END, COALESCE(k.v, 0), k.id, k.root
+    FROM (SELECT c.project_id, c.id, ${gen} AS gen, ${emitted((p) => d.derivedCost(p))} AS v,
+      CASE WHEN c.parent_id IS NULL THEN 1 ELSE 0 END AS root FROM ${from} WHERE ${where}) k
+    WHERE 1 = 1 ON CONFLICT (project_id, gen, is_null, cost, id) DO UPDATE SET root = excluded.root`;
 }
 
 /**

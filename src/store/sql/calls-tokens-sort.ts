@@ -20,6 +20,8 @@ interface NumberEntries {
   scope(project: string, p: SqlParams): string;
   /** The ids of every call of the project when the entries cannot be read now (SQL), or null. */
   whenUnreadable(project: string, p: SqlParams): string | null;
+  /** Whether the entries say which are trace roots (`root`, with an index of the roots' entries). */
+  roots: boolean;
 }
 
 const TOKEN_ENTRIES: NumberEntries = {
@@ -29,6 +31,7 @@ const TOKEN_ENTRIES: NumberEntries = {
   value: (d) => d.derivedTokens,
   scope: () => '',
   whenUnreadable: () => null,
+  roots: false,
 };
 
 /**
@@ -46,6 +49,7 @@ const COST_ENTRIES: NumberEntries = {
   whenUnreadable: (project, p) =>
     `SELECT t.id FROM calls t WHERE t.project_id = ${project}
       AND ${currentCostGen(project, p.add(defaultPricesStamp()))} IS NULL`,
+  roots: true,
 };
 
 /**
@@ -110,6 +114,8 @@ function numberSortIds(
   const idDir = rest[0]?.direction === 'asc' ? 'ASC' : 'DESC';
   const n = q.limit + (q.offset ?? 0);
   const { table, column } = entries;
+  // the traces page lists roots only: their entries alone are walked where the entries say which they are
+  const roots = entries.roots && q.filter?.trace_roots_only === true ? ' AND l.root = 1' : '';
   return (p) => {
     const project = p.add(q.project_id);
     // the call of an entry is tested in a scalar subquery, as calls-status.ts `statusCandidates` does
@@ -118,7 +124,7 @@ function numberSortIds(
     // NULL entry has the number 0: saying so lets that walk follow the key in id order.
     const walk = (isNull: 0 | 1, current: string, order: string): string =>
       `SELECT id FROM (SELECT l.id FROM ${table} l
-        WHERE l.project_id = ${project}${entries.scope(project, p)} AND l.is_null = ${isNull}${isNull === 1 ? ` AND l.${column} = 0` : ''}
+        WHERE l.project_id = ${project}${entries.scope(project, p)}${roots} AND l.is_null = ${isNull}${isNull === 1 ? ` AND l.${column} = 0` : ''}
           AND (SELECT 1 FROM calls c WHERE c.project_id = l.project_id AND c.id = l.id
             AND ${where(p)} AND ${current}) IS NOT NULL
         ORDER BY ${order} ${d.limitOffset(n, null, p)}) e`;

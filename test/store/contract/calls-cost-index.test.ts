@@ -16,7 +16,7 @@ import { DAY, price, T0, usageOf } from './cost-fixture.js';
  * the generation is not complete. Each check compares every page (both directions, an `id`
  * tie-break either way, filters, offsets) with the same query without a limit, which keeps the plan
  * that prices and orders every matching call: before the indexer ran, part way, when done, after
- * ends sent again (stale entries), and after the project's prices changed, while the new generation
+ * ends sent again (stale entries) and starts that made children roots, and after the project's prices changed, while the new generation
  * is written and once it is.
  */
 forEachAdapter('calls sorted by cost through call_cost', (store) => {
@@ -100,6 +100,9 @@ forEachAdapter('calls sorted by cost through call_cost', (store) => {
       for (let i = 0; i < 40; i += 4)
         changes.push(end(p, id(i), { ended_at: startAt(i) + 2, summary: JSON.stringify({ usage: usageOf(rnd) }) }));
       changes.push(start(p, 'new-1', { started_at: T0 + 50 * DAY }));
+      // children made roots by their start sent again, their cost unchanged: the roots' index must list them
+      for (const i of [1, 6, 11, 21])
+        changes.push(start(p, id(i), { op_name: OTHER_OP, started_at: startAt(i), parent_id: null }));
       await s.calls.write(changes);
       await samePages(s, p);
       await indexAll(s);

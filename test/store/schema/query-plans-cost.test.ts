@@ -16,10 +16,11 @@ import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh
  * along its key, in the generation `call_cost_gens` names, on both stores; the branch that reads every
  * call while a generation is written is tested once, not per call (a one-time filter).
  */
-const byCost = (direction: 'asc' | 'desc'): CallsQuery => ({
+const byCost = (direction: 'asc' | 'desc', rootsOnly = false): CallsQuery => ({
   project_id: 'acme/demo',
   sort_by: sort([{ field: 'summary.weave.total_cost', direction }]),
   limit: 100,
+  ...(rootsOnly ? { filter: { trace_roots_only: true } } : {}),
 });
 
 test('SQLite: the cost sort walks call_cost along its key in one generation', async (t) => {
@@ -53,6 +54,23 @@ test('SQLite: the cost sort walks call_cost along its key in one generation', as
     assert.doesNotMatch(plan, /SCAN (c|l|t)\b/);
     // a sort of the entries' ties by id, of one call's prices, of its models for the ordered sum, and of the candidates
     assert.doesNotMatch(plan, /TEMP B-TREE FOR (?!ORDER BY$|LAST TERM OF ORDER BY$|heddle_sum_in_order\(ORDER BY\)$)/m);
+    assert.doesNotMatch(plan, /call_cost_roots/);
+    // the traces page's roots only: the roots' entries alone
+    const roots = byCost(direction, true);
+    const c2 = compileCallsSelect(roots, sqliteDialect, true);
+    const rootsPlan = withSqlite(file, (db) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${c2.sql}`).all(bindNamed(c2.params)) as { detail: string }[])
+        .map((r) => r.detail)
+        .join('\n'),
+    );
+    assert.match(
+      rootsPlan,
+      /SEARCH l USING COVERING INDEX call_cost_roots \(project_id=\? AND gen=\? AND is_null=\?\)/,
+    );
+    assert.match(
+      rootsPlan,
+      /SEARCH l USING COVERING INDEX call_cost_roots \(project_id=\? AND gen=\? AND is_null=\? AND cost=\?\)/,
+    );
   }
 });
 
@@ -62,14 +80,16 @@ test('PostgreSQL: the cost sort walks call_cost, reading every call only under a
   const store = new PostgresStore({ url });
   await store.migrate();
   await store.close();
-  const c = compileCallsSelect(byCost('desc'), postgresDialect, true);
   // an empty table: forbid the alternatives so the plan shows whether the index can give the order
-  const plan = await withPostgres(url, async (client) => {
-    await client.query('SET enable_seqscan = off; SET enable_sort = off');
-    const { text, values } = compactParams(c.sql, c.params);
-    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values);
-    return rows.map((r) => r['QUERY PLAN']).join('\n');
-  });
+  const explain = (q: CallsQuery): Promise<string> =>
+    withPostgres(url, async (client) => {
+      await client.query('SET enable_seqscan = off; SET enable_sort = off');
+      const c = compileCallsSelect(q, postgresDialect, true);
+      const { text, values } = compactParams(c.sql, c.params);
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values);
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+  const plan = await explain(byCost('desc'));
   assert.match(plan, /Index Only Scan Backward using call_cost_pkey on call_cost l /, plan);
   assert.match(
     plan,
@@ -78,4 +98,7 @@ test('PostgreSQL: the cost sort walks call_cost, reading every call only under a
   assert.match(plan, /calls_by_change/);
   assert.match(plan, /One-Time Filter: \(\(InitPlan \d+\)\.col1 IS NULL\)|One-Time Filter: \(\$\d+ IS NULL\)/);
   assert.doesNotMatch(plan, /Seq Scan/);
+  const rootsPlan = await explain(byCost('desc', true));
+  assert.match(rootsPlan, /Index Only Scan Backward using call_cost_roots on call_cost l /, rootsPlan);
+  assert.match(rootsPlan, /Index Only Scan Backward using call_cost_roots on call_cost l_1 /, rootsPlan);
 });

@@ -3,7 +3,8 @@ import type { Migration } from './migration.js';
 /**
  * The cost sort without a scan (docs/query-performance.md "The cost sort off the commit path"):
  * `call_cost (project_id, gen, is_null, cost, id)`, each call's `summary.weave.total_cost` at the
- * prices of its project's generation `gen`, and `call_cost_gens`, one row per project: the current
+ * prices of its project's generation `gen` (`root = 1` for a trace root, whose entries
+ * `call_cost_roots` also holds: the traces page lists roots only by default), and `call_cost_gens`, one row per project: the current
  * generation, the built-in prices it was priced with (`prices`, calls-cost.ts `defaultPricesStamp`)
  * and, while the generation is being written, the last call id written (`rebuilt_after`; NULL once
  * every call has its entry). Written by the call indexer (call-cost-entries.ts), never by the call
@@ -22,8 +23,10 @@ export const migration: Migration = {
     is_null INTEGER NOT NULL,
     cost REAL NOT NULL,
     id TEXT NOT NULL,
+    root INTEGER NOT NULL,
     PRIMARY KEY (project_id, gen, is_null, cost, id)
   ) WITHOUT ROWID;
+  CREATE INDEX call_cost_roots ON call_cost (project_id, gen, is_null, cost, id) WHERE root = 1;
   CREATE TABLE call_cost_gens (
     project_id TEXT PRIMARY KEY,
     gen INTEGER NOT NULL,
@@ -38,8 +41,10 @@ CREATE TABLE call_cost (
   is_null smallint NOT NULL,
   cost float8 NOT NULL,
   id text COLLATE "C" NOT NULL,
+  root smallint NOT NULL,
   PRIMARY KEY (project_id, gen, is_null, cost, id)
 );
+CREATE INDEX call_cost_roots ON call_cost (project_id, gen, is_null, cost, id) WHERE root = 1;
 CREATE TABLE call_cost_gens (
   project_id text COLLATE "C" PRIMARY KEY,
   gen bigint NOT NULL,
