@@ -4,8 +4,11 @@ export interface CallTextStep {
   calls: number;
   /** The project it worked on; null when no project had anything left to index. */
   project: string | null;
-  /** A step of the cost entries (migration 024): `calls` counts the calls priced. */
-  cost?: true;
+  /**
+   * A step of the cost entries (migration 024) or of a fill of entries added later (migration 025):
+   * `calls` counts the calls priced or filled.
+   */
+  kind?: 'cost' | 'fill';
 }
 
 /**
@@ -27,6 +30,11 @@ export interface CallTextIndex {
    * walks them. Cached like `covers`, and only a planning hint too: the compiled SQL checks the generation.
    */
   costCovers(projectId: string): Promise<boolean>;
+  /**
+   * Whether the project's `call_token_roots` entries (migration 025) are filled: a roots-only sort
+   * by tokens then walks them. Cached like `covers`; the compiled SQL checks the fill itself.
+   */
+  tokenRootsFilled(projectId: string): Promise<boolean>;
   /**
    * Indexes the next calls (at most `maxCalls`) of one project that has calls not indexed yet (their
    * texts and their input leaves), in one short transaction, and moves the project's mark past them. `project: null` when there was

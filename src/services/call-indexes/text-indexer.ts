@@ -61,9 +61,10 @@ export class CallTextIndexer {
   }
 
   async #loop(): Promise<void> {
-    // calls indexed, and calls priced for the cost entries (migration 024)
+    // calls indexed, calls priced for the cost entries (migration 024), calls filled (migration 025)
     let calls = 0;
     let priced = 0;
+    let filled = 0;
     let started = 0;
     let lastLog = 0;
     let lastBusy = -Infinity;
@@ -83,28 +84,35 @@ export class CallTextIndexer {
       }
       const now = performance.now();
       if (step.project === null) {
-        if (calls + priced > 0) this.#report('call text index: caught up', calls, priced, started, now);
-        calls = priced = 0;
+        if (calls + priced + filled > 0)
+          this.#report('call text index: caught up', { calls, priced, filled }, started, now);
+        calls = priced = filled = 0;
         await this.#sleep(this.#options.idleMs);
         continue;
       }
-      if (calls + priced === 0) started = lastLog = t0;
-      if (step.cost) priced += step.calls;
+      if (calls + priced + filled === 0) started = lastLog = t0;
+      if (step.kind === 'cost') priced += step.calls;
+      else if (step.kind === 'fill') filled += step.calls;
       else calls += step.calls;
       if (now - lastLog >= LOG_EVERY_MS) {
         lastLog = now;
-        this.#report('call text index: progress', calls, priced, started, now, step.project);
+        this.#report('call text index: progress', { calls, priced, filled }, started, now, step.project);
       }
       if (pending()) lastBusy = now;
       await this.#sleep(now - lastBusy < busyForMs ? ((now - t0) * (1 - busyShare)) / busyShare : 0);
     }
   }
 
-  #report(message: string, calls: number, priced: number, started: number, now: number, project?: string): void {
+  #report(
+    message: string,
+    counts: { calls: number; priced: number; filled: number },
+    started: number,
+    now: number,
+    project?: string,
+  ): void {
     const seconds = (now - started) / 1000;
-    const rate = seconds > 0 ? Math.round(calls / seconds) : calls;
-    const fields = { calls, priced, project, seconds: Math.round(seconds * 10) / 10, calls_per_s: rate };
-    this.#log?.info(fields, message);
+    const rate = seconds > 0 ? Math.round(counts.calls / seconds) : counts.calls;
+    this.#log?.info({ ...counts, project, seconds: Math.round(seconds * 10) / 10, calls_per_s: rate }, message);
   }
 
   /** Waits `ms` (0: one turn of the event loop), or until stopped. */

@@ -84,28 +84,23 @@ export function costWorkWaiting(sql: SqlTag): CompiledSql {
  * `maxCalls` entries of older generations. `after`: the project of the previous cost step, so every
  * project takes its turn. `calls` counts the entries written.
  */
-export function* costStep(
-  sql: SqlTag,
-  d: SqlDialect,
-  maxCalls: number,
-  after: string,
-): Tx<CallTextStep & { cost: true }> {
+export function* costStep(sql: SqlTag, d: SqlDialect, maxCalls: number, after: string): Tx<CallTextStep> {
   const stamp = defaultPricesStamp();
   const [work] = yield* all<CostWork>(costWork(sql, stamp, after));
-  if (work === undefined) return { calls: 0, project: null, cost: true };
+  if (work === undefined) return { calls: 0, project: null, kind: 'cost' };
   const project = work.project_id;
   if (work.gen === null) {
     // above any generation left behind (a project deleted without its entries cannot have any, but
     // an entry of a higher generation would be read as current)
     yield* run(sql`INSERT INTO call_cost_gens (project_id, gen, prices, rebuilt_after)
       VALUES (${project}, COALESCE((SELECT MAX(o.gen) FROM call_cost o WHERE o.project_id = ${project}), 0) + 1, ${stamp}, '')`);
-    return { calls: 0, project, cost: true };
+    return { calls: 0, project, kind: 'cost' };
   }
   const gen = Number(work.gen);
   if (work.prices !== stamp) {
     yield* run(sql`UPDATE call_cost_gens SET gen = gen + 1, prices = ${stamp}, rebuilt_after = ''
       WHERE project_id = ${project}`);
-    return { calls: 0, project, cost: true };
+    return { calls: 0, project, kind: 'cost' };
   }
   if (work.rebuilt_after !== null) {
     const from = work.rebuilt_after;
@@ -122,10 +117,10 @@ export function* costStep(
     statements.push(sql`UPDATE call_cost_gens SET rebuilt_after = ${ids.length < maxCalls ? null : last!}
       WHERE project_id = ${project} AND gen = ${gen}`);
     yield* runAll(statements);
-    return { calls: ids.length, project, cost: true };
+    return { calls: ids.length, project, kind: 'cost' };
   }
   yield* run(sql`DELETE FROM call_cost WHERE project_id = ${project} AND gen < ${gen}
     AND (gen, is_null, cost, id) IN (SELECT o.gen, o.is_null, o.cost, o.id FROM call_cost o
       WHERE o.project_id = ${project} AND o.gen < ${gen} LIMIT ${maxCalls})`);
-  return { calls: 0, project, cost: true };
+  return { calls: 0, project, kind: 'cost' };
 }

@@ -2,7 +2,7 @@ import type { CallTextIndex, CallTextStep } from '../call-text-types.js';
 import { statementWhere } from './call-index-backfill.js';
 import type { CompiledSql } from './calls-select.js';
 import { frag, raw, sqlTag, type Fragment, type SqlTag } from './sql-tag.js';
-import { all, run, runAll, type TxRunner } from './sql-tx.js';
+import { all, run, runAll, type Tx, type TxRunner } from './sql-tx.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { INDEXED_VALUE_MAX } from '../../domain/input-values.js';
 import { insertLatencySql } from './calls-latency.js';
@@ -10,6 +10,7 @@ import { insertStatusSql } from './calls-status.js';
 import { insertDisplaySql } from './calls-display.js';
 import { insertTokensSql } from './calls-tokens.js';
 import { costStep, costWorkWaiting, insertIndexedCost } from './call-cost-entries.js';
+import { fillStep, fillWorkWaiting, indexedFillEntries, TOKEN_ROOTS } from './call-entry-fills.js';
 import { defaultPricesStamp } from './calls-cost.js';
 
 /** How long a "covers" answer is reused. */
@@ -95,6 +96,7 @@ interface IndexCover {
   at: number;
   covers: boolean;
   costed: boolean;
+  tokenRoots: boolean;
 }
 
 interface Mark {
@@ -121,9 +123,9 @@ export class SqlCallTextIndex implements CallTextIndex {
   readonly #covers = new Map<string, IndexCover>();
   /** The project of the last step: the next one starts after it, so every project takes its turn. */
   #last: string | null = null;
-  /** The same for the cost entries' steps. */
-  #lastCost: string | null = null;
-  #costTurn = false;
+  /** The same for the cost entries' and the fills' steps. */
+  readonly #lastBackground: { cost: string | null; fill: string | null } = { cost: null, fill: null };
+  #backgroundTurn = false;
 
   constructor(
     private readonly tx: TxRunner,
@@ -141,48 +143,71 @@ export class SqlCallTextIndex implements CallTextIndex {
     return (await this.#state(projectId)).costed;
   }
 
+  async tokenRootsFilled(projectId: string): Promise<boolean> {
+    return (await this.#state(projectId)).tokenRoots;
+  }
+
   /** Whether the indexes cover the project, and whether its cost entries are complete (cached). */
   async #state(projectId: string): Promise<IndexCover> {
     const now = Date.now();
     const cached = this.#covers.get(projectId);
     if (cached !== undefined && now - cached.at <= COVERS_TTL_MS) return cached;
-    const [row] = await this.tx.read<{ costed: number | null }>(
+    const [row] = await this.tx.read<{ costed: number | null; token_roots: number | null }>(
       this.#sql`SELECT (SELECT 1 FROM call_cost_gens g WHERE g.project_id = m.project_id
-          AND g.rebuilt_after IS NULL AND g.prices = ${defaultPricesStamp()}) AS costed
+          AND g.rebuilt_after IS NULL AND g.prices = ${defaultPricesStamp()}) AS costed,
+        (SELECT 1 FROM call_entry_fills f WHERE f.project_id = m.project_id AND f.entries = ${TOKEN_ROOTS.name}
+          AND f.filled_after IS NULL) AS token_roots
         FROM call_text_marks m WHERE m.project_id = ${projectId} AND m.nulls_done = 1`,
     );
     if (this.#covers.size > 10_000) this.#covers.clear();
-    const state = { at: now, covers: row !== undefined, costed: row !== undefined && row.costed !== null };
+    const state = {
+      at: now,
+      covers: row !== undefined,
+      costed: row !== undefined && row.costed !== null,
+      tokenRoots: row !== undefined && row.token_roots !== null,
+    };
     this.#covers.set(projectId, state);
     return state;
   }
 
   /**
-   * Every other step goes to the cost entries first (call-cost-entries.ts), so a project's new
-   * generation is written under sustained ingest too; either kind runs when the other has nothing to do.
+   * Every other step goes to the background entries first: a project's cost generation
+   * (call-cost-entries.ts), then the fills of entries added by a migration (call-entry-fills.ts), so
+   * they progress under sustained ingest too; either side runs when the other has nothing to do.
    */
   async step(maxCalls = this.stepCalls): Promise<CallTextStep> {
-    const costFirst = this.#costTurn;
-    this.#costTurn = !costFirst;
-    if (costFirst) {
-      const cost = await this.#costStep(maxCalls);
-      if (cost.project !== null) return cost;
+    const backgroundFirst = this.#backgroundTurn;
+    this.#backgroundTurn = !backgroundFirst;
+    if (backgroundFirst) {
+      const background = await this.#backgroundStep(maxCalls);
+      if (background.project !== null) return background;
     }
     const text = await this.#textStep(maxCalls);
-    return text.project !== null || costFirst ? text : this.#costStep(maxCalls);
+    return text.project !== null || backgroundFirst ? text : this.#backgroundStep(maxCalls);
   }
 
-  async #costStep(maxCalls: number): Promise<CallTextStep> {
+  async #backgroundStep(maxCalls: number): Promise<CallTextStep> {
+    const cost = await this.#lockedStep(costWorkWaiting, (sql, d, after) => costStep(sql, d, maxCalls, after), 'cost');
+    if (cost.project !== null) return cost;
+    return this.#lockedStep(fillWorkWaiting, (sql, d, after) => fillStep(sql, d, maxCalls, after), 'fill');
+  }
+
+  /** One step of `body` in a transaction under the indexer's lock, when `waiting` reads any work. */
+  async #lockedStep(
+    waiting: (sql: SqlTag) => CompiledSql,
+    body: (sql: SqlTag, d: SqlDialect, after: string) => Tx<CallTextStep>,
+    turn: 'cost' | 'fill',
+  ): Promise<CallTextStep> {
     const sql = this.#sql;
     const { lock, d } = this.dialect;
-    if ((await this.tx.read(costWorkWaiting(sql))).length === 0) return { calls: 0, project: null };
-    const after = this.#lastCost ?? '';
+    if ((await this.tx.read(waiting(sql))).length === 0) return { calls: 0, project: null };
+    const after = this.#lastBackground[turn] ?? '';
     const done = await this.tx.transaction(function* () {
       if (lock !== null) yield* all(sql`${raw(lock)}`);
-      return yield* costStep(sql, d, maxCalls, after);
+      return yield* body(sql, d, after);
     });
     if (done.project !== null) {
-      this.#lastCost = done.project;
+      this.#lastBackground[turn] = done.project;
       this.#covers.delete(done.project);
     }
     return done;
@@ -202,6 +227,7 @@ export class SqlCallTextIndex implements CallTextIndex {
       statementWhere(sql, (w) => insertDisplaySql('calls c', w), where),
       statementWhere(sql, (w) => insertTokensSql(tokens, 'calls c', w), where),
       insertIndexedCost(sql, this.dialect.d, where),
+      ...indexedFillEntries(sql, this.dialect.d, where),
     ];
     // where writes commit out of change_seq order (PostgreSQL), a step passes only finished ones
     const horizon = this.dialect.d.changeHorizon ?? null;

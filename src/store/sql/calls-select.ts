@@ -18,15 +18,27 @@ export interface CompiledSql {
  * migration 016 once its backfill is through the project (call-index-backfill.ts); `covered`, the
  * indexes the call indexer fills, `call_values`, the substring index and `call_latency`
  * (call-text-index.ts `covers`; calls-expr-values.ts, calls-expr-text.ts, `latencySortIds` below);
- * `costed`, the cost entries of migration 024 complete at the project's prices (`costCovers`). A
- * boolean stands for all three.
+ * `costed`, the cost entries of migration 024 complete at the project's prices (`costCovers`);
+ * `tokenRoots`, the roots' token entries of migration 025 filled (`tokenRootsFilled`). A boolean
+ * stands for all four.
  */
-export type IndexState = boolean | { backfilled: boolean; covered: boolean; costed?: boolean };
+export type IndexState = boolean | { backfilled: boolean; covered: boolean; costed?: boolean; tokenRoots?: boolean };
 
-const indexStates = (indexed: IndexState): { backfilled: boolean; covered: boolean; costed: boolean } =>
+interface IndexStates {
+  backfilled: boolean;
+  covered: boolean;
+  costed: boolean;
+  tokenRoots: boolean;
+}
+
+const indexStates = (indexed: IndexState): IndexStates =>
   typeof indexed === 'boolean'
-    ? { backfilled: indexed, covered: indexed, costed: indexed }
-    : { ...indexed, costed: indexed.costed === true && indexed.covered };
+    ? { backfilled: indexed, covered: indexed, costed: indexed, tokenRoots: indexed }
+    : {
+        ...indexed,
+        costed: indexed.costed === true && indexed.covered,
+        tokenRoots: indexed.tokenRoots === true && indexed.covered,
+      };
 
 function filterConditions(filter: CallsFilter, d: SqlDialect, p: SqlParams): string[] {
   const out: string[] = [];
@@ -286,9 +298,9 @@ function statusIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlP
 
 /** The token sort's candidates along `call_tokens` (calls-tokens-sort.ts), or null. */
 function tokensIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlParams) => string) | null {
-  const { covered } = indexStates(indexed);
+  const { covered, tokenRoots } = indexStates(indexed);
   const narrowed = covered && (narrowsById(q, d, indexed) || narrowsByList(q.filter));
-  return tokensSortIds(q, d, covered, narrowed, (p) => callsWhere(q, d, p, indexed));
+  return tokensSortIds(q, d, covered, narrowed, (p) => callsWhere(q, d, p, indexed), tokenRoots);
 }
 
 /** The cost sort's candidates along `call_cost` (calls-tokens-sort.ts `costSortIds`), or null. */

@@ -1,5 +1,6 @@
 import type { CallsQuery } from '../types.js';
 import { currentCostGen } from './call-cost-entries.js';
+import { entriesFilled, TOKEN_ROOTS } from './call-entry-fills.js';
 import { defaultPricesStamp } from './calls-cost.js';
 import { unindexedCalls } from './calls-expr-text.js';
 import type { SqlDialect, SqlParams } from './sql-dialect.js';
@@ -35,6 +36,18 @@ const TOKEN_ENTRIES: NumberEntries = {
 };
 
 /**
+ * The token entries of trace roots (migration 025), for the traces page's roots-only list: complete
+ * once the project's fill is (call-entry-fills.ts); until then every call of the project is a
+ * candidate, as for the cost's entries below (`rootsFilled` tells the compiler when to expect that).
+ */
+const TOKEN_ROOT_ENTRIES: NumberEntries = {
+  ...TOKEN_ENTRIES,
+  table: 'call_token_roots',
+  whenUnreadable: (project, p) =>
+    `SELECT t.id FROM calls t WHERE t.project_id = ${project} AND NOT ${entriesFilled(project, p.add(TOKEN_ROOTS.name))}`,
+};
+
+/**
  * The cost's entries are read in the project's current generation (call-cost-entries.ts) when it is
  * complete; while it is not (just after a price change), every call of the project is a candidate,
  * which is the plain query's answer: `costed` tells the compiler when to expect that and keep the plain
@@ -67,7 +80,9 @@ const COST_ENTRIES: NumberEntries = {
  * covers the project). The query then filters and orders those candidates exactly as the plain query
  * orders all calls, so the page is the same. Only for a sort by tokens alone or tokens then `id` (the
  * order within the entries must match the page's to the last tie), and not where the caller says an
- * index already narrows the query to a few calls (`narrowed`).
+ * index already narrows the query to a few calls (`narrowed`). Roots only (the traces page's
+ * default), the walk reads `call_token_roots` once the project's fill is done (`rootsFilled`), and
+ * not the children's entries.
  *
  * `where(p)`: the query's WHERE clause over `c` (calls-select.ts `callsWhere`).
  */
@@ -77,8 +92,10 @@ export function tokensSortIds(
   covered: boolean,
   narrowed: boolean,
   where: (p: SqlParams) => string,
+  rootsFilled = false,
 ): ((p: SqlParams) => string) | null {
-  return numberSortIds(TOKEN_ENTRIES, q, d, covered, narrowed, where);
+  const roots = rootsFilled && q.filter?.trace_roots_only === true;
+  return numberSortIds(roots ? TOKEN_ROOT_ENTRIES : TOKEN_ENTRIES, q, d, covered, narrowed, where);
 }
 
 /**

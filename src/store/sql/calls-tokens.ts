@@ -84,9 +84,10 @@ export const POSTGRES_DERIVED_TOKENS = derivedTokens(
  * flag, not a sentinel value, since any double is a possible total. Entries already there are kept:
  * those of calls whose total changed since are stale, and queries skip them by comparing with the
  * call's total now. (`WHERE 1 = 1`: SQLite would read `ON CONFLICT` after a bare FROM as a join's ON.)
+ * `table`: `call_token_roots` (migration 025) takes the same entries of trace roots.
  */
-export const insertTokensSql = (tokens: string, from: string, where: string): string =>
-  `INSERT INTO call_tokens (project_id, is_null, tokens, id)
+export const insertTokensSql = (tokens: string, from: string, where: string, table = 'call_tokens'): string =>
+  `INSERT INTO ${table} (project_id, is_null, tokens, id)
   SELECT k.project_id, CASE WHEN k.t IS NULL THEN 1 ELSE 0 END, COALESCE(k.t, 0), k.id
   FROM (SELECT c.project_id, c.id, ${tokens} AS t FROM ${from} WHERE ${where}) k WHERE 1 = 1
   ON CONFLICT DO NOTHING`;

@@ -85,6 +85,7 @@ export class SqliteStore implements TraceStore {
       backfilled: await this.callIndexes.ready(projectId),
       covered: await this.callText.covers(projectId),
       costed: await this.callText.costCovers(projectId),
+      tokenRoots: await this.callText.tokenRootsFilled(projectId),
     }));
     this.objects = new SqliteObjectStore(this.#writer, this.#reads);
     this.files = new SqliteFileStore(this.#writer, this.#reads);

@@ -1,0 +1,104 @@
+import type { CallTextStep } from '../call-text-types.js';
+import type { CompiledSql } from './calls-select.js';
+import { insertTokensSql } from './calls-tokens.js';
+import { statementWhere } from './call-index-backfill.js';
+import type { SqlDialect } from './sql-dialect.js';
+import { frag, raw, type Fragment, type SqlTag } from './sql-tag.js';
+import { all, run, runAll, type Tx } from './sql-tx.js';
+
+/**
+ * Background fills of entries that a migration adds to the call indexer's (migration 025,
+ * `call_entry_fills`). The indexer writes such entries for every call it indexes from the migration
+ * on; the calls it had passed before get theirs here, a project at a time in id order over all its
+ * calls (`filled_after`: the last id filled, NULL once done), so an upgrade neither blocks on a fill
+ * nor leaves a walk without entries: a query walks the entries of a project only once its fill is
+ * done (`entriesFilled`), and otherwise keeps the plan it had.
+ */
+export interface EntryFill {
+  /** The name in `call_entry_fills.entries`. */
+  name: string;
+  /** The entries of the calls `c` matching `where` (the indexer's statement too). */
+  write(sql: SqlTag, d: SqlDialect, where: Fragment): CompiledSql;
+}
+
+/** `call_token_roots` (migration 025): the token entries of trace roots. */
+export const TOKEN_ROOTS: EntryFill = {
+  name: 'token_roots',
+  write: (sql, d, where) =>
+    statementWhere(sql, (w) => insertTokensSql(d.derivedTokens, 'calls c', w, 'call_token_roots'), where),
+};
+
+/** Every fill, in the order the indexer takes them. */
+export const ENTRY_FILLS: readonly EntryFill[] = [TOKEN_ROOTS];
+
+/** The indexer's statements for the calls `c` matching `where`: the entries of every fill. */
+export function indexedFillEntries(sql: SqlTag, d: SqlDialect, where: Fragment): CompiledSql[] {
+  return ENTRY_FILLS.map((fill) => fill.write(sql, d, frag`(${where}) AND c.parent_id IS NULL`));
+}
+
+/**
+ * SQL true when the fill named `name` of the project `project` (both placeholders) is done: the
+ * statement's own check, exact whatever a cached hint said.
+ */
+export const entriesFilled = (project: string, name: string): string =>
+  `EXISTS (SELECT 1 FROM call_entry_fills f WHERE f.project_id = ${project} AND f.entries = ${name}
+    AND f.filled_after IS NULL)`;
+
+interface FillWork {
+  project_id: string;
+  entries: string;
+  filled_after: string | null;
+  known: number | null;
+}
+
+/** The first project (after `after`, then from the start) and fill with work left, if any. */
+function fillWork(sql: SqlTag, after: string): CompiledSql {
+  // the names are this file's constants (letters and underscores): literals
+  const kinds = raw(
+    ENTRY_FILLS.map((fill, i) => `SELECT '${fill.name}'${i === 0 ? ' AS entries' : ''}`).join(' UNION ALL '),
+  );
+  return sql`SELECT m.project_id, k.entries, f.filled_after, CASE WHEN f.project_id IS NULL THEN NULL ELSE 1 END AS known
+    FROM call_text_marks m CROSS JOIN (${kinds}) k
+    LEFT JOIN call_entry_fills f ON f.project_id = m.project_id AND f.entries = k.entries
+    WHERE m.nulls_done = 1 AND (f.project_id IS NULL OR f.filled_after IS NOT NULL)
+    ORDER BY CASE WHEN m.project_id > ${after} THEN 0 ELSE 1 END, m.project_id, k.entries LIMIT 1`;
+}
+
+/** Whether any fill has work left (a read, so an idle store writes nothing). */
+export const fillWorkWaiting = (sql: SqlTag): CompiledSql => fillWork(sql, '');
+
+/**
+ * One step of the fills, inside the indexer's transaction: records a covered project's fill, or
+ * writes the entries of its next `maxCalls` calls in id order. `after`: the project of the previous
+ * fill step, so every project takes its turn.
+ */
+export function* fillStep(sql: SqlTag, d: SqlDialect, maxCalls: number, after: string): Tx<CallTextStep> {
+  const [work] = yield* all<FillWork>(fillWork(sql, after));
+  if (work === undefined) return { calls: 0, project: null };
+  const project = work.project_id;
+  const fill = ENTRY_FILLS.find((f) => f.name === work.entries)!;
+  if (work.known === null) {
+    yield* run(
+      sql`INSERT INTO call_entry_fills (project_id, entries, filled_after) VALUES (${project}, ${fill.name}, '')`,
+    );
+    return { calls: 0, project, kind: 'fill' };
+  }
+  const from = work.filled_after!;
+  const ids = yield* all<{ id: string }>(
+    sql`SELECT t.id FROM calls t WHERE t.project_id = ${project} AND t.id > ${from} ORDER BY t.id LIMIT ${maxCalls}`,
+  );
+  const last = ids.at(-1)?.id;
+  const statements: CompiledSql[] = [];
+  if (last !== undefined)
+    statements.push(
+      fill.write(
+        sql,
+        d,
+        frag`c.project_id = ${project} AND c.id > ${from} AND c.id <= ${last} AND c.parent_id IS NULL`,
+      ),
+    );
+  statements.push(sql`UPDATE call_entry_fills SET filled_after = ${ids.length < maxCalls ? null : last!}
+    WHERE project_id = ${project} AND entries = ${fill.name}`);
+  yield* runAll(statements);
+  return { calls: ids.length, project, kind: 'fill' };
+}
