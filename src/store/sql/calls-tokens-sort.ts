@@ -25,6 +25,14 @@ interface NumberEntries {
   roots: boolean;
 }
 
+/**
+ * The ids of every call of the project `project` (a placeholder) when `condition` (SQL over no table)
+ * holds, and none otherwise: the condition gates a one-row derived table, as calls-expr-text.ts
+ * `unindexedCalls` does, since SQLite would test it beside every call of the project.
+ */
+const everyCallWhen = (condition: string, project: string): string =>
+  `SELECT t.id FROM (SELECT 1 AS one WHERE ${condition}) g CROSS JOIN calls t WHERE t.project_id = ${project}`;
+
 const TOKEN_ENTRIES: NumberEntries = {
   field: 'total_tokens',
   table: 'call_tokens',
@@ -43,8 +51,7 @@ const TOKEN_ENTRIES: NumberEntries = {
 const TOKEN_ROOT_ENTRIES: NumberEntries = {
   ...TOKEN_ENTRIES,
   table: 'call_token_roots',
-  whenUnreadable: (project, p) =>
-    `SELECT t.id FROM calls t WHERE t.project_id = ${project} AND NOT ${entriesFilled(project, p.add(TOKEN_ROOTS.name))}`,
+  whenUnreadable: (project, p) => everyCallWhen(`NOT ${entriesFilled(project, p.add(TOKEN_ROOTS.name))}`, project),
 };
 
 /**
@@ -60,8 +67,7 @@ const COST_ENTRIES: NumberEntries = {
   value: (d, p) => d.derivedCost(p),
   scope: (project, p) => ` AND l.gen = ${currentCostGen(project, p.add(defaultPricesStamp()))}`,
   whenUnreadable: (project, p) =>
-    `SELECT t.id FROM calls t WHERE t.project_id = ${project}
-      AND ${currentCostGen(project, p.add(defaultPricesStamp()))} IS NULL`,
+    everyCallWhen(`${currentCostGen(project, p.add(defaultPricesStamp()))} IS NULL`, project),
   roots: true,
 };
 
