@@ -40,10 +40,11 @@ export const PROJECT_TABLES: ReadonlyArray<{ table: string; key: readonly string
   { table: 'call_display', key: ['project_id', 'kind', 'display_key', 'id'] },
   { table: 'call_tokens', key: ['project_id', 'is_null', 'tokens', 'id'] },
   { table: 'call_cost', key: ['project_id', 'gen', 'is_null', 'cost', 'id'] },
-  { table: 'call_cost_gens', key: ['project_id'] },
   { table: 'call_token_roots', key: ['project_id', 'is_null', 'tokens', 'id'] },
-  { table: 'call_entry_fills', key: ['project_id', 'entries'] },
   { table: 'call_text_marks', key: ['project_id'] },
+  // after the marks: the indexer starts a generation or a fill only for a project with a mark
+  { table: 'call_cost_gens', key: ['project_id'] },
+  { table: 'call_entry_fills', key: ['project_id', 'entries'] },
   { table: 'projects', key: ['project_id'] },
 ];
 
