@@ -258,6 +258,7 @@ function rollupDelta(rows: readonly MergedCall[]): [string[], string[], string[]
         ended_at: row.end?.ended_at ?? null,
         exception: row.end?.exception ?? null,
         summary: row.end?.summary ?? null,
+        parsed_summary: row.end?.parsed_summary,
       },
       1,
     );
