@@ -148,10 +148,15 @@ export function histogramPercentile(bins: ReadonlyMap<number, number>, p: number
   return a + (at(hi) - a) * (rank - lo);
 }
 
-/** One stats row of a delta with its histogram counts by bin; `key` orders the upserts. */
-interface DeltaRow {
-  readonly key: string;
+/** One row of a delta: the sums of one roll-up key and its histogram counts by bin. */
+export interface RollupDeltaRow {
   readonly sums: RollupStatsRow;
+  readonly bins: ReadonlyMap<number, RollupLatencyRow>;
+}
+
+/** A delta row with the key string that orders the upserts. */
+interface DeltaRow extends RollupDeltaRow {
+  readonly key: string;
   readonly bins: Map<number, RollupLatencyRow>;
 }
 
@@ -195,6 +200,15 @@ export class RollupDelta {
       s.cache_read_tokens += sign * u.cache_read_input_tokens;
       s.cache_creation_tokens += sign * u.cache_creation_input_tokens;
     }
+  }
+
+  /**
+   * Every row of the delta in the order its key was first added, including rows whose changes
+   * cancelled out (statsRows and latencyRows leave those out): for a writer that encodes the rows
+   * itself (postgres/rollup-pending.ts).
+   */
+  rows(): IterableIterator<RollupDeltaRow> {
+    return this.#rows();
   }
 
   /**
