@@ -234,16 +234,38 @@ export function isCallsExist(error: unknown): boolean {
  * count in, in key order, as `call_counts` keys them (`started_at / 3600000000`, truncated).
  */
 export function newCallsParams(rows: readonly MergedCall[]): { values: unknown[]; pending: number } {
-  const counters = new Map<string, [string, number]>();
+  const pending = pendingRows(rollupDelta(rows));
+  return { values: [...pending.values, ...counterKeys(rows)], pending: pending.count };
+}
+
+/**
+ * The (project, hour) counters the batch's starts count in, in key order, as two arrays (project
+ * ids, buckets). Buckets are collected per project (numbers, no key string per call); the batch is
+ * in key order (call-merge.ts), so the project changes rarely from one row to the next.
+ */
+function counterKeys(rows: readonly MergedCall[]): [string[], number[]] {
+  const byProject = new Map<string, Set<number>>();
+  let project: string | null = null;
+  let buckets = new Set<number>();
   for (const row of rows) {
     const at = row.start?.started_at;
     if (at === undefined || at === null) continue;
-    const bucket = (at - (at % COUNT_BUCKET_US)) / COUNT_BUCKET_US;
-    counters.set(`${row.project_id}\u0000${bucket}`, [row.project_id, bucket]);
+    if (row.project_id !== project) {
+      project = row.project_id;
+      const known = byProject.get(project);
+      if (known) buckets = known;
+      else byProject.set(project, (buckets = new Set()));
+    }
+    buckets.add((at - (at % COUNT_BUCKET_US)) / COUNT_BUCKET_US);
   }
-  const keys = [...counters.values()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
-  const pending = pendingRows(rollupDelta(rows));
-  return { values: [...pending.values, keys.map((k) => k[0]), keys.map((k) => k[1])], pending: pending.count };
+  const ids: string[] = [];
+  const hours: number[] = [];
+  for (const id of [...byProject.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
+    for (const bucket of [...byProject.get(id)!].sort((a, b) => a - b)) {
+      ids.push(id);
+      hours.push(bucket);
+    }
+  return [ids, hours];
 }
 
 /** `call_counts` buckets: one hour of `started_at` in microseconds (migration 016). */
