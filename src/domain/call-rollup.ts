@@ -213,7 +213,7 @@ export class RollupDelta {
 
   /**
    * The merged stats rows that change something, in key order (one lock order for every writer that
-   * upserts them), or in any order with `ordered` false (rows only appended, postgres/rollup-pending.ts).
+   * upserts them), or in the order their keys were first added with `ordered` false.
    */
   statsRows(ordered = true): RollupStatsRow[] {
     if (!ordered) {
