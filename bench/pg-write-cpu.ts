@@ -16,6 +16,8 @@ import { pathToFileURL } from 'node:url';
  *
  * BENCH_TREE imports another checkout's `src/` and `bench/lib/` (and its `pg`), so a tree before a
  * change can be measured in the same session, alternating. BENCH_CALLS (20000), BENCH_IN_FLIGHT (4).
+ * BENCH_DIST=1 loads the store from the tree's compiled `dist/` (npm run build:server there), as a
+ * server runs it, instead of `src/` through tsx.
  * BENCH_SPLIT=1 sends each call's end in a later write than its start, as an SDK does for calls that
  * outlast its flush interval: write i holds the starts of its 100 calls and the ends of write i − 5's
  * (whose starts have committed by then, 4 writes being in flight). BENCH_SPLIT=mixed splits every
@@ -123,7 +125,7 @@ async function main(): Promise<void> {
   if ((await ensurePostgres()) === null) throw new Error('PostgreSQL unavailable');
   const db = await createTestDatabase();
   const { PostgresStore } = await load<{ PostgresStore: new (o: { url: string }) => StoreLike }>(
-    'src/store/postgres/postgres-store.ts',
+    process.env.BENCH_DIST === '1' ? 'dist/store/postgres/postgres-store.js' : 'src/store/postgres/postgres-store.ts',
   );
   const phases = await load<typeof import('./lib/ingest-phases.js')>('bench/lib/ingest-phases.ts');
   const { runPool } = await load<typeof import('./lib/load.js')>('bench/lib/load.ts');

@@ -292,6 +292,8 @@ export function toParts(calls: GenCall[], userId: string, toMicros: (iso: string
     exception: c.end.exception,
     output: JSON.stringify(c.end.output),
     summary: JSON.stringify(c.end.summary),
+    // as call-service.ts makes an end part
+    parsed_summary: c.end.summary,
     wb_run_step_end: null,
   }));
   return [...starts, ...ends];

@@ -6,7 +6,7 @@
  * The roll-up is the sum of `contribution(row)` over every row written since it exists, so any write
  * keeps it exact by subtracting the row's contribution before the write and adding the one after.
  */
-import { usageEntries } from './llm-usage.js';
+import { usageEntries, usageEntriesOf, type ModelUsage } from './llm-usage.js';
 
 /** Roll-up granularity: one UTC hour in microseconds. */
 export const ROLLUP_BUCKET_US = 3_600_000_000;
@@ -19,6 +19,11 @@ export interface RollupSource {
   ended_at: number | null;
   exception: string | null;
   summary: string | null;
+  /**
+   * `summary` as its writer parsed it before writing it as JSON text (call-service.ts `#endPart`),
+   * when it had: the usage is then read from this value instead of parsing the text again.
+   */
+  parsed_summary?: unknown;
 }
 
 /**
@@ -143,12 +148,22 @@ export function histogramPercentile(bins: ReadonlyMap<number, number>, p: number
   return a + (at(hi) - a) * (rank - lo);
 }
 
-/** One stats row of a delta with its histogram counts by bin; `key` orders the upserts. */
-interface DeltaRow {
-  key: string;
-  sums: RollupStatsRow;
-  bins: Map<number, RollupLatencyRow>;
+/** One row of a delta: the sums of one roll-up key and its histogram counts by bin. */
+export interface RollupDeltaRow {
+  readonly sums: RollupStatsRow;
+  readonly bins: ReadonlyMap<number, RollupLatencyRow>;
 }
+
+/** A delta row with the key string that orders the upserts. */
+interface DeltaRow extends RollupDeltaRow {
+  readonly key: string;
+  readonly bins: Map<number, RollupLatencyRow>;
+}
+
+/** The (scope, model) part of a row's key under its group, for the two scopes without a model. */
+const ALL_KEY = `${SCOPE_ALL}\u0000`;
+const NO_USAGE_KEY = `${SCOPE_NO_USAGE}\u0000`;
+const NO_USAGE: readonly ModelUsage[] = [];
 
 /**
  * Changes to the roll-up collected over one transaction: contributions added (sign 1) or taken
@@ -159,7 +174,7 @@ interface DeltaRow {
  * key strings, which only order the upserts, are built once per row of the delta.
  */
 export class RollupDelta {
-  readonly #groups = new Map<string, Map<string, DeltaRow>>();
+  readonly #groups = new Map<string, DeltaGroup>();
 
   /** Adds (sign 1) or subtracts (sign −1) what `row` contributes; a row not started or deleted adds nothing. */
   add(projectId: string, row: RollupSource, sign: 1 | -1): void {
@@ -169,37 +184,15 @@ export class RollupDelta {
     const status = rollupStatus(row);
     const latency = rollupLatency(row);
     const prefix = `${projectId}\u0000${hour}\u0000${opName}\u0000${status}\u0000`;
-    const group = this.#groups.get(prefix) ?? this.#group(prefix);
+    let group = this.#groups.get(prefix);
+    if (!group) this.#groups.set(prefix, (group = { projectId, hour, opName, status, prefix, rows: new Map() }));
     const error = row.exception != null ? sign : 0;
     const bin = latency === null ? 0 : latencyBin(latency);
-    const callRow = (scope: number, model: string): RollupStatsRow => {
-      const scoped = `${scope}\u0000${model}`;
-      let r = group.get(scoped);
-      if (!r) {
-        const sums = { project_id: projectId, hour, op_name: opName, status, scope, model, ...emptySums() };
-        group.set(scoped, (r = { key: prefix + scoped, sums, bins: new Map() }));
-      }
-      const s = r.sums;
-      s.calls += sign;
-      s.errors += error;
-      if (latency !== null) {
-        s.latency_count += sign;
-        s.latency_sum += sign * latency;
-        if (latency !== 0) s.latency_nonzero += sign;
-        let b = r.bins.get(bin);
-        if (!b)
-          r.bins.set(bin, (b = { project_id: projectId, hour, op_name: opName, status, scope, model, bin, calls: 0 }));
-        b.calls += sign;
-      }
-      return s;
-    };
-    callRow(SCOPE_ALL, '');
-    // a summary without usage is not parsed; summaries are stored as JSON.stringify writes them
-    // (call-service.ts; PostgreSQL prints JSONB alike), so a usage key reads exactly `"usage"`
-    const entries = row.summary !== null && row.summary.includes('"usage"') ? usageEntries(row.summary) : [];
-    if (entries.length === 0) callRow(SCOPE_NO_USAGE, '');
+    count(group, SCOPE_ALL, '', ALL_KEY, sign, error, latency, bin);
+    const entries = usageOf(row);
+    if (entries.length === 0) count(group, SCOPE_NO_USAGE, '', NO_USAGE_KEY, sign, error, latency, bin);
     for (const u of entries) {
-      const s = callRow(SCOPE_MODEL, u.model);
+      const s = count(group, SCOPE_MODEL, u.model, `${SCOPE_MODEL}\u0000${u.model}`, sign, error, latency, bin);
       s.usage_rows += sign;
       s.input_tokens += sign * u.prompt_tokens;
       s.output_tokens += sign * u.completion_tokens;
@@ -210,8 +203,17 @@ export class RollupDelta {
   }
 
   /**
+   * Every row of the delta in the order its key was first added, including rows whose changes
+   * cancelled out (statsRows and latencyRows leave those out): for a writer that encodes the rows
+   * itself (postgres/rollup-pending.ts).
+   */
+  rows(): IterableIterator<RollupDeltaRow> {
+    return this.#rows();
+  }
+
+  /**
    * The merged stats rows that change something, in key order (one lock order for every writer that
-   * upserts them), or in any order with `ordered` false (rows only appended, postgres/rollup-pending.ts).
+   * upserts them), or in the order their keys were first added with `ordered` false.
    */
   statsRows(ordered = true): RollupStatsRow[] {
     if (!ordered) {
@@ -240,15 +242,64 @@ export class RollupDelta {
     return this.statsRows().length === 0 && this.latencyRows().length === 0;
   }
 
-  #group(prefix: string): Map<string, DeltaRow> {
-    const group = new Map<string, DeltaRow>();
-    this.#groups.set(prefix, group);
-    return group;
+  *#rows(): IterableIterator<DeltaRow> {
+    for (const group of this.#groups.values()) yield* group.rows.values();
   }
+}
 
-  *#rows(): Iterable<DeltaRow> {
-    for (const group of this.#groups.values()) yield* group.values();
+/** The rows of one (project, hour, op, status) of a delta by (scope, model); `prefix` keys the group. */
+interface DeltaGroup {
+  readonly projectId: string;
+  readonly hour: number;
+  readonly opName: string;
+  readonly status: string;
+  readonly prefix: string;
+  readonly rows: Map<string, DeltaRow>;
+}
+
+/** Counts one call (its latency in `bin`) in the row of `scope`/`model` of its group; that row's sums. */
+function count(
+  group: DeltaGroup,
+  scope: number,
+  model: string,
+  scoped: string,
+  sign: 1 | -1,
+  error: number,
+  latency: number | null,
+  bin: number,
+): RollupSums {
+  let r = group.rows.get(scoped);
+  if (!r) {
+    const { projectId: project_id, hour, opName: op_name, status } = group;
+    const sums = { project_id, hour, op_name, status, scope, model, ...emptySums() };
+    group.rows.set(scoped, (r = { key: group.prefix + scoped, sums, bins: new Map() }));
   }
+  const s = r.sums;
+  s.calls += sign;
+  s.errors += error;
+  if (latency !== null) {
+    s.latency_count += sign;
+    s.latency_sum += sign * latency;
+    if (latency !== 0) s.latency_nonzero += sign;
+    let b = r.bins.get(bin);
+    if (!b) {
+      const { projectId: project_id, hour, opName: op_name, status } = group;
+      r.bins.set(bin, (b = { project_id, hour, op_name, status, scope, model, bin, calls: 0 }));
+    }
+    b.calls += sign;
+  }
+  return s;
+}
+
+/**
+ * The usage entries of a row: from the summary its writer parsed, else from the text. A summary
+ * without usage is not parsed; summaries are stored as JSON.stringify writes them (call-service.ts;
+ * PostgreSQL prints JSONB alike), so a usage key reads exactly `"usage"`. The parsed value and the
+ * text are the same JSON (the text is JSON.stringify of the value), so both give the same entries.
+ */
+function usageOf(row: RollupSource): readonly ModelUsage[] {
+  if (row.parsed_summary !== undefined) return usageEntriesOf(row.parsed_summary);
+  return row.summary !== null && row.summary.includes('"usage"') ? usageEntries(row.summary) : NO_USAGE;
 }
 
 function compare(a: string, b: string): number {

@@ -182,6 +182,8 @@ export class CallWriteService {
       exception: end.exception ?? null,
       output: end.output === undefined ? null : JSON.stringify(end.output),
       summary: JSON.stringify(end.summary),
+      // a JSON body's value, so the text above is its exact JSON (types.ts CallEndPart)
+      parsed_summary: end.summary,
       wb_run_step_end: end.wb_run_step_end ?? null,
     };
   }

@@ -227,6 +227,13 @@ export interface CallEndPart {
   output: string | null;
   summary: string;
   wb_run_step_end: number | null;
+  /**
+   * The value `summary` is the JSON text of, when the part's maker holds it (call-service.ts): a
+   * value JSON.parse could give (no bigint, boxed number or `toJSON`), so that it reads as the text
+   * does. PostgreSQL's call writer reads the usage for the call roll-up from it instead of parsing
+   * `summary` again. Never written to the store.
+   */
+  parsed_summary?: unknown;
 }
 
 /** A rename through `/call/update`; applies whenever the start arrives. */

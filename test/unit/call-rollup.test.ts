@@ -101,3 +101,33 @@ test('a row contributes under every scope; adding and subtracting it leaves noth
   none.add('a/b', { ...row, deleted_at: 1 }, 1);
   assert.ok(none.empty);
 });
+
+test('the usage of a parsed summary (call-service.ts end parts) counts as the summary text does', () => {
+  const summaries = [
+    '{}',
+    'null',
+    '{"usage":null}',
+    '{"usage":[1,2]}',
+    '{"usage":{"m":null,"n":"x"}}',
+    '{"usage":{"10":{"prompt_tokens":1},"2":{"input_tokens":2.5},"__proto__":{"output_tokens":-0}}}',
+    '{"usage":{"m":{"prompt_tokens":"7","total_tokens":null,"cache_read_input_tokens":12345678901234567890}}}',
+    '{"weave":{"usage":{"m":{"prompt_tokens":3}}},"usage":{"a":{"completion_tokens":4,"total_tokens":4}}}',
+    '{"status":"text with \\"usage\\" in it"}',
+  ];
+  for (const summary of summaries) {
+    const row = {
+      started_at: 3_600_000_000 * 5,
+      deleted_at: null,
+      op_name: 'op',
+      ended_at: 3_600_000_000 * 5 + 1_234_000,
+      exception: null,
+      summary,
+    };
+    const fromText = new RollupDelta();
+    const fromValue = new RollupDelta();
+    fromText.add('a/b', row, 1);
+    fromValue.add('a/b', { ...row, parsed_summary: JSON.parse(summary) }, 1);
+    assert.deepEqual(fromValue.statsRows(), fromText.statsRows(), summary);
+    assert.deepEqual(fromValue.latencyRows(), fromText.latencyRows(), summary);
+  }
+});

@@ -4,6 +4,7 @@ import { mergeParts, UPSERT_RETURNING_SQL, upsertPayload, type MergedCall } from
 import { OverloadedError } from '../../errors/app-error.js';
 import { diskStateOf, isRetryable, mapPgError } from './pg-support.js';
 import { isCallsExist, newCallsParams, newCallsSql, rolledUpUpsert } from './rollup-writes.js';
+import { pendingForm } from './rollup-pending.js';
 import { inTransaction } from './transaction.js';
 
 interface Pending {
@@ -144,15 +145,15 @@ export class CallWriter {
     const write = upsertQuery(rows);
     const params = newCallsParams(rows);
     const query = {
-      name: `${write.name}_new`,
-      text: newCallsSql(write.text, write.values.length),
-      values: [...write.values, ...params],
+      name: `${write.name}_new${pendingForm(params.pending)}`,
+      text: newCallsSql(write.text, write.values.length, params.pending),
+      values: [...write.values, ...params.values],
     };
     for (let attempt = 0; ; attempt += 1) {
       try {
         await this.#pool.query(query);
         diskStateOf(this.#pool).noteCommit();
-        this.#onRollupAppended(params[0].length);
+        this.#onRollupAppended(params.pending);
         return true;
       } catch (error) {
         if (isCallsExist(error)) return false;

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { RollupDelta } from '../../domain/call-rollup.js';
+import type { RollupDelta, RollupKey, RollupStatsRow, RollupSums } from '../../domain/call-rollup.js';
 import {
   LATENCY_COLUMNS,
   PG_ADD_SUMS,
@@ -19,39 +19,119 @@ import { SUM_COLUMNS } from '../../domain/call-rollup.js';
  */
 
 /**
- * A delta's rows grouped by project, as the three array parameters of PENDING_INSERT: project ids,
- * then each project's sums rows and histogram rows as JSON arrays of arrays (STATS_COLUMNS /
- * LATENCY_COLUMNS order). Empty arrays when the delta changes nothing.
+ * A delta's rows for pendingInsertSql: one row per project the delta changes, each holding the
+ * project's sums rows and histogram rows as JSON arrays of arrays (STATS_COLUMNS / LATENCY_COLUMNS
+ * order). One project's row binds as three text parameters; several (or none) as three text arrays.
  */
-export function pendingParams(delta: RollupDelta): [string[], string[], string[]] {
-  const byProject = new Map<string, { stats: unknown[][]; hist: unknown[][] }>();
-  const of = (project: string) => {
-    let p = byProject.get(project);
-    if (!p) byProject.set(project, (p = { stats: [], hist: [] }));
-    return p;
-  };
-  // in any order: the rows are only appended, and the fold sums and orders them
-  for (const r of delta.statsRows(false)) of(r.project_id).stats.push(STATS_COLUMNS.map((c) => r[c]));
-  for (const r of delta.latencyRows(false)) of(r.project_id).hist.push(LATENCY_COLUMNS.map((c) => r[c]));
-  const projects = [...byProject.keys()];
-  return [
-    projects,
-    projects.map((p) => JSON.stringify(byProject.get(p)!.stats)),
-    projects.map((p) => JSON.stringify(byProject.get(p)!.hist)),
-  ];
+export interface PendingRows {
+  /** Rows to append: the projects the delta changes. */
+  count: number;
+  values: [string, string, string] | [string[], string[], string[]];
 }
 
-/** Appends the rows of pendingParams given as parameters `$a`, `$a+1`, `$a+2`. */
-export const pendingInsertSql = (a: number): string =>
-  `INSERT INTO call_rollup_pending (project_id, stats, hist)
+/**
+ * The pending rows of a delta, their JSON written directly (the text `JSON.stringify` gives for
+ * the rows' column arrays, without building those arrays: this runs for every batch written). Rows
+ * whose changes cancelled out are left out; rows are in any order, as they are only appended and
+ * the fold sums and orders them.
+ */
+export function pendingRows(delta: RollupDelta): PendingRows {
+  const byProject = new Map<string, ProjectRows>();
+  for (const { sums, bins } of delta.rows()) {
+    let head: string | null = null;
+    let rows: ProjectRows | null = null;
+    if (sumsChange(sums)) {
+      head = keyHead(sums);
+      rows = projectRows(byProject, sums.project_id);
+      rows.stats.push(head + sumsTail(sums));
+    }
+    for (const b of bins.values()) {
+      if (b.calls === 0) continue;
+      head ??= keyHead(sums);
+      rows ??= projectRows(byProject, sums.project_id);
+      rows.hist.push(`${head}${b.bin},${b.calls}]`);
+    }
+  }
+  if (byProject.size === 1) {
+    const [id, rows] = byProject.entries().next().value as [string, ProjectRows];
+    return { count: 1, values: [id, `[${rows.stats.join(',')}]`, `[${rows.hist.join(',')}]`] };
+  }
+  const ids = [...byProject.keys()];
+  const stats: string[] = [];
+  const hist: string[] = [];
+  for (const rows of byProject.values()) {
+    stats.push(`[${rows.stats.join(',')}]`);
+    hist.push(`[${rows.hist.join(',')}]`);
+  }
+  return { count: ids.length, values: [ids, stats, hist] };
+}
+
+/** One project's JSON rows, each an array's text. */
+interface ProjectRows {
+  stats: string[];
+  hist: string[];
+}
+
+function projectRows(byProject: Map<string, ProjectRows>, projectId: string): ProjectRows {
+  let rows = byProject.get(projectId);
+  if (!rows) byProject.set(projectId, (rows = { stats: [], hist: [] }));
+  return rows;
+}
+
+/** Whether a sums row changes something (SUM_COLUMNS not all zero). */
+function sumsChange(s: RollupStatsRow): boolean {
+  return (
+    s.calls !== 0 ||
+    s.errors !== 0 ||
+    s.latency_count !== 0 ||
+    s.latency_sum !== 0 ||
+    s.latency_nonzero !== 0 ||
+    s.usage_rows !== 0 ||
+    s.input_tokens !== 0 ||
+    s.output_tokens !== 0 ||
+    s.total_tokens !== 0 ||
+    s.cache_read_tokens !== 0 ||
+    s.cache_creation_tokens !== 0
+  );
+}
+
+/** The key columns of a row as the start of its JSON array, up to the comma after `model`. */
+function keyHead(s: RollupKey): string {
+  return `[${JSON.stringify(s.project_id)},${s.hour},${JSON.stringify(s.op_name)},${JSON.stringify(s.status)},${s.scope},${JSON.stringify(s.model)},`;
+}
+
+/** The sums of a row in SUM_COLUMNS order, closing its JSON array (test/unit/rollup-pending.test.ts checks the order). */
+function sumsTail(s: RollupSums): string {
+  return `${s.calls},${s.errors},${s.latency_count},${s.latency_sum},${s.latency_nonzero},${s.usage_rows},${json(s.input_tokens)},${json(s.output_tokens)},${json(s.total_tokens)},${json(s.cache_read_tokens)},${json(s.cache_creation_tokens)}]`;
+}
+
+/** A number as JSON.stringify writes it: a sum of tokens that overflowed is `null`. */
+const json = (n: number): string => (Number.isFinite(n) ? `${n}` : 'null');
+
+/**
+ * Appends the rows of pendingRows given as parameters `$a`, `$a+1`, `$a+2`: three texts when the
+ * delta has `count` 1, else three text arrays. The two texts differ, so a named statement that
+ * holds one carries pendingForm in its name.
+ */
+export const pendingInsertSql = (a: number, count: number): string =>
+  count === 1
+    ? `INSERT INTO call_rollup_pending (project_id, stats, hist) VALUES ($${a}::text, $${a + 1}::text, $${a + 2}::text)`
+    : `INSERT INTO call_rollup_pending (project_id, stats, hist)
     SELECT * FROM unnest($${a}::text[], $${a + 1}::text[], $${a + 2}::text[])`;
+
+/** The suffix of a named statement holding pendingInsertSql for `count` rows. */
+export const pendingForm = (count: number): string => (count === 1 ? '_one' : '');
 
 /** Appends a merged delta inside a write's transaction; the number of rows appended (one per project). */
 export async function appendRollupDelta(client: pg.PoolClient, delta: RollupDelta): Promise<number> {
-  const params = pendingParams(delta);
-  if (params[0].length === 0) return 0;
-  await client.query({ name: 'heddle_rollup_append', text: pendingInsertSql(1), values: params });
-  return params[0].length;
+  const { count, values } = pendingRows(delta);
+  if (count === 0) return 0;
+  await client.query({
+    name: `heddle_rollup_append${pendingForm(count)}`,
+    text: pendingInsertSql(1, count),
+    values: values as unknown[],
+  });
+  return count;
 }
 
 const keys = ROLLUP_KEY_COLUMNS.join(', ');

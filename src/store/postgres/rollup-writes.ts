@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { RollupDelta, type RollupSource } from '../../domain/call-rollup.js';
 import type { MergedCall } from './call-merge.js';
 import type { RollupSourceRow } from '../sql/call-rollup-sql.js';
-import { appendRollupDelta, pendingInsertSql, pendingParams } from './rollup-pending.js';
+import { appendRollupDelta, pendingForm, pendingInsertSql, pendingRows } from './rollup-pending.js';
 
 /**
  * The call roll-up's share of the PostgreSQL call writes (docs/call-rollups.md), in the transaction
@@ -190,18 +190,19 @@ export async function rolledUpUpsert(
  * skip); a counter with no row yet is inserted with 0 calls, which adds nothing to a count. No writer
  * locks a roll-up row: the fold does (rollup-pending.ts).
  */
-export function newCallsSql(write: string, params: number): string {
-  const key = `new\u0000${params}\u0000${write}`;
+export function newCallsSql(write: string, params: number, pending: number): string {
+  const form = pendingForm(pending);
+  const key = `new${form}\u0000${params}\u0000${write}`;
   let text = lockedSql.get(key);
-  if (text === undefined) lockedSql.set(key, (text = buildNewCallsSql(write, params)));
+  if (text === undefined) lockedSql.set(key, (text = buildNewCallsSql(write, params, pending)));
   return text;
 }
 
 /** The text the final SELECT of newCallsSql casts to bigint when a row was stored already. */
 export const CALLS_EXIST = 'heddle: calls of the batch exist';
 
-function buildNewCallsSql(write: string, params: number): string {
-  const pending = `pending AS (${pendingInsertSql(params + 1)})`;
+function buildNewCallsSql(write: string, params: number, pendingCount: number): string {
+  const pending = `pending AS (${pendingInsertSql(params + 1, pendingCount)})`;
   // the batch's hour counters, locked (or made) in key order (see newCallsSql)
   const keys = `unnest($${params + 4}::text[], $${params + 5}::bigint[]) AS k(project_id, bucket)`;
   const counters = `counters AS (INSERT INTO call_counts (project_id, bucket, calls)
@@ -227,26 +228,51 @@ export function isCallsExist(error: unknown): boolean {
 }
 
 /**
- * The parameters of newCallsSql after the write's: what a batch of calls the store does not hold
- * yet adds to the roll-up (each row as inserted), then the (project, hour) counters its calls count
- * in, in key order, as `call_counts` keys them (`started_at / 3600000000`, truncated).
+ * The parameters of newCallsSql after the write's (`values`): what a batch of calls the store does
+ * not hold yet adds to the roll-up (each row as inserted; `pending` rows, rollup-pending.ts
+ * pendingRows, whose number picks newCallsSql's text), then the (project, hour) counters its calls
+ * count in, in key order, as `call_counts` keys them (`started_at / 3600000000`, truncated).
  */
-export function newCallsParams(rows: readonly MergedCall[]): [string[], string[], string[], string[], number[]] {
-  const counters = new Map<string, [string, number]>();
+export function newCallsParams(rows: readonly MergedCall[]): { values: unknown[]; pending: number } {
+  const pending = pendingRows(rollupDelta(rows));
+  return { values: [...pending.values, ...counterKeys(rows)], pending: pending.count };
+}
+
+/**
+ * The (project, hour) counters the batch's starts count in, in key order, as two arrays (project
+ * ids, buckets). Buckets are collected per project (numbers, no key string per call); the batch is
+ * in key order (call-merge.ts), so the project changes rarely from one row to the next.
+ */
+function counterKeys(rows: readonly MergedCall[]): [string[], number[]] {
+  const byProject = new Map<string, Set<number>>();
+  let project: string | null = null;
+  let buckets = new Set<number>();
   for (const row of rows) {
     const at = row.start?.started_at;
     if (at === undefined || at === null) continue;
-    const bucket = (at - (at % COUNT_BUCKET_US)) / COUNT_BUCKET_US;
-    counters.set(`${row.project_id}\u0000${bucket}`, [row.project_id, bucket]);
+    if (row.project_id !== project) {
+      project = row.project_id;
+      const known = byProject.get(project);
+      if (known) buckets = known;
+      else byProject.set(project, (buckets = new Set()));
+    }
+    buckets.add((at - (at % COUNT_BUCKET_US)) / COUNT_BUCKET_US);
   }
-  const keys = [...counters.values()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
-  return [...rollupDelta(rows), keys.map((k) => k[0]), keys.map((k) => k[1])];
+  const ids: string[] = [];
+  const hours: number[] = [];
+  for (const id of [...byProject.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
+    for (const bucket of [...byProject.get(id)!].sort((a, b) => a - b)) {
+      ids.push(id);
+      hours.push(bucket);
+    }
+  return [ids, hours];
 }
 
 /** `call_counts` buckets: one hour of `started_at` in microseconds (migration 016). */
 const COUNT_BUCKET_US = 3_600_000_000;
 
-function rollupDelta(rows: readonly MergedCall[]): [string[], string[], string[]] {
+/** What a batch of new calls adds to the roll-up, each row as inserted (the usage from the parsed summaries). */
+function rollupDelta(rows: readonly MergedCall[]): RollupDelta {
   const delta = new RollupDelta();
   for (const row of rows)
     delta.add(
@@ -258,8 +284,9 @@ function rollupDelta(rows: readonly MergedCall[]): [string[], string[], string[]
         ended_at: row.end?.ended_at ?? null,
         exception: row.end?.exception ?? null,
         summary: row.end?.summary ?? null,
+        parsed_summary: row.end?.parsed_summary,
       },
       1,
     );
-  return pendingParams(delta);
+  return delta;
 }

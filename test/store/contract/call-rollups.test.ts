@@ -7,7 +7,8 @@ import { forEachAdapter, freshProject, guard } from './adapters.js';
 import { end, start } from './parts.js';
 import type { PriceLookup } from '../../../src/services/price-lookup.js';
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
-import { ADMIN, compareAll, HOUR, PRICE_A, PRICES, T0, writeRandom } from './rollup-fixture.js';
+import { ADMIN, compareAll, HOUR, PRICE_A, PRICES, randomParts, rng, T0, writeRandom } from './rollup-fixture.js';
+import type { CallPart } from '../../../src/store/types.js';
 
 /**
  * The call roll-up (docs/call-rollups.md) on every adapter: after randomised writes (starts re-sent
@@ -148,6 +149,29 @@ forEachAdapter('call roll-up', (store) => {
       }
       await Promise.all(writes);
       assert.ok((await compareAll(store(), projectId)) > 0);
+    }),
+  );
+
+  test(
+    'writes spanning projects, with ends carrying their parsed summary or not, keep each project exact',
+    guard(async () => {
+      // PostgreSQL binds one project's pending roll-up row as texts and several as arrays
+      // (rollup-pending.ts pendingRows); call-service.ts hands each end its parsed summary
+      const random = rng(41);
+      const projects = [freshProject(), freshProject(), freshProject()];
+      const queues = projects.map((p) => randomParts(p, 120, random).parts);
+      const parsed = (part: CallPart): CallPart =>
+        part.kind === 'end' && random() < 0.5 ? { ...part, parsed_summary: JSON.parse(part.summary) } : part;
+      const writes: Promise<void>[] = [];
+      while (queues.some((q) => q.length > 0)) {
+        // one project's parts, or several projects' parts in one write
+        const from = random() < 0.5 ? [queues[Math.floor(random() * queues.length)]!] : queues;
+        const parts = from.flatMap((q) => q.splice(0, 1 + Math.floor(random() * 12))).map(parsed);
+        if (parts.length > 0) writes.push(store().calls.write(parts));
+        if (writes.length >= 4) await Promise.all(writes.splice(0));
+      }
+      await Promise.all(writes);
+      for (const p of projects) assert.ok((await compareAll(store(), p)) > 0);
     }),
   );
 
