@@ -1,6 +1,7 @@
 import type { CallTextStep } from '../call-text-types.js';
 import { defaultPricesStamp } from './calls-cost.js';
 import type { CompiledSql } from './calls-select.js';
+import { AT_OR_BELOW_MARK } from './calls-expr-text.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { emitted, frag, raw, type Fragment, type SqlTag } from './sql-tag.js';
 import { all, run, runAll, type Tx } from './sql-tx.js';
@@ -111,7 +112,13 @@ export function* costStep(sql: SqlTag, d: SqlDialect, maxCalls: number, after: s
     const statements: CompiledSql[] = [];
     if (last !== undefined)
       statements.push(
-        insertCost(sql, d, gen, frag`calls c`, frag`c.project_id = ${project} AND c.id > ${from} AND c.id <= ${last}`),
+        insertCost(
+          sql,
+          d,
+          gen,
+          frag`calls c`,
+          frag`c.project_id = ${project} AND c.id > ${from} AND c.id <= ${last} AND ${raw(AT_OR_BELOW_MARK)}`,
+        ),
       );
     // NULL once the last call is written; a price change meanwhile started another generation
     statements.push(sql`UPDATE call_cost_gens SET rebuilt_after = ${ids.length < maxCalls ? null : last!}

@@ -1,5 +1,6 @@
 import type { CallTextStep } from '../call-text-types.js';
 import type { CompiledSql } from './calls-select.js';
+import { AT_OR_BELOW_MARK } from './calls-expr-text.js';
 import { insertTokensSql } from './calls-tokens.js';
 import { statementWhere } from './call-index-backfill.js';
 import type { SqlDialect } from './sql-dialect.js';
@@ -94,7 +95,7 @@ export function* fillStep(sql: SqlTag, d: SqlDialect, maxCalls: number, after: s
       fill.write(
         sql,
         d,
-        frag`c.project_id = ${project} AND c.id > ${from} AND c.id <= ${last} AND c.parent_id IS NULL`,
+        frag`c.project_id = ${project} AND c.id > ${from} AND c.id <= ${last} AND c.parent_id IS NULL AND ${raw(AT_OR_BELOW_MARK)}`,
       ),
     );
   statements.push(sql`UPDATE call_entry_fills SET filled_after = ${ids.length < maxCalls ? null : last!}

@@ -96,3 +96,13 @@ export function postgresTextCandidates(projectId: string, needles: readonly Text
   return `c.id IN (SELECT x.id FROM call_texts x WHERE x.project_id = ${project} AND ${text}
     UNION ALL ${unindexedCalls('id', project)})`;
 }
+
+/**
+ * SQL true when the call `c` is at or below its project's mark (the call indexer has written its
+ * entries): the background writers of entries (call-cost-entries.ts, call-entry-fills.ts) leave the
+ * calls after the mark to the indexer, which writes them with the other entries, so that no call is
+ * written twice. The same test as migrations 019–022 use for the calls already indexed.
+ */
+export const AT_OR_BELOW_MARK = `EXISTS (SELECT 1 FROM call_text_marks m WHERE m.project_id = c.project_id
+  AND ((c.change_seq IS NULL AND (m.nulls_done = 1 OR c.id <= m.null_id))
+    OR (m.nulls_done = 1 AND (c.change_seq, c.id) <= (m.indexed_seq, m.indexed_id))))`;
