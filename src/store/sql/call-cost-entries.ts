@@ -53,6 +53,19 @@ export function insertIndexedCost(sql: SqlTag, d: SqlDialect, where: Fragment): 
   return insertCost(sql, d, raw('g.gen'), frag`calls c JOIN call_cost_gens g ON g.project_id = c.project_id`, where);
 }
 
+/**
+ * A project's first generation, unless it has one: to be written from `rebuilt_after` ('' for every
+ * call at or below the mark), or complete (NULL) where the indexer starts the project's mark and so
+ * writes every call's entry itself. Numbered above any generation left behind (a project deleted
+ * without its entries cannot have any, but an entry of a higher generation would be read as current).
+ */
+export function firstCostGen(sql: SqlTag, project: string, rebuiltAfter: string | null): CompiledSql {
+  return sql`INSERT INTO call_cost_gens (project_id, gen, prices, rebuilt_after)
+    VALUES (${project}, COALESCE((SELECT MAX(o.gen) FROM call_cost o WHERE o.project_id = ${project}), 0) + 1,
+      ${defaultPricesStamp()}, ${rebuiltAfter})
+    ON CONFLICT (project_id) DO NOTHING`;
+}
+
 /** What the cost step found for a project. */
 interface CostWork {
   project_id: string;
@@ -91,10 +104,7 @@ export function* costStep(sql: SqlTag, d: SqlDialect, maxCalls: number, after: s
   if (work === undefined) return { calls: 0, project: null, kind: 'cost' };
   const project = work.project_id;
   if (work.gen === null) {
-    // above any generation left behind (a project deleted without its entries cannot have any, but
-    // an entry of a higher generation would be read as current)
-    yield* run(sql`INSERT INTO call_cost_gens (project_id, gen, prices, rebuilt_after)
-      VALUES (${project}, COALESCE((SELECT MAX(o.gen) FROM call_cost o WHERE o.project_id = ${project}), 0) + 1, ${stamp}, '')`);
+    yield* run(firstCostGen(sql, project, ''));
     return { calls: 0, project, kind: 'cost' };
   }
   const gen = Number(work.gen);

@@ -65,6 +65,16 @@ function fillWork(sql: SqlTag, after: string): CompiledSql {
     ORDER BY CASE WHEN m.project_id > ${after} THEN 0 ELSE 1 END, m.project_id, k.entries LIMIT 1`;
 }
 
+/** Every fill of a project whose mark the indexer starts (it writes those entries itself): done. */
+export function filledFromStart(sql: SqlTag, project: string): CompiledSql[] {
+  return ENTRY_FILLS.map(
+    (
+      fill,
+    ) => sql`INSERT INTO call_entry_fills (project_id, entries, filled_after) VALUES (${project}, ${fill.name}, NULL)
+      ON CONFLICT (project_id, entries) DO NOTHING`,
+  );
+}
+
 /** Whether any fill has work left (a read, so an idle store writes nothing). */
 export const fillWorkWaiting = (sql: SqlTag): CompiledSql => fillWork(sql, '');
 

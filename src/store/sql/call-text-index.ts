@@ -9,8 +9,8 @@ import { insertLatencySql } from './calls-latency.js';
 import { insertStatusSql } from './calls-status.js';
 import { insertDisplaySql } from './calls-display.js';
 import { insertTokensSql } from './calls-tokens.js';
-import { costStep, costWorkWaiting, insertIndexedCost } from './call-cost-entries.js';
-import { fillStep, fillWorkWaiting, indexedFillEntries, TOKEN_ROOTS } from './call-entry-fills.js';
+import { costStep, costWorkWaiting, firstCostGen, insertIndexedCost } from './call-cost-entries.js';
+import { filledFromStart, fillStep, fillWorkWaiting, indexedFillEntries, TOKEN_ROOTS } from './call-entry-fills.js';
 import { defaultPricesStamp } from './calls-cost.js';
 
 /** How long a "covers" answer is reused. */
@@ -253,6 +253,8 @@ export class SqlCallTextIndex implements CallTextIndex {
           sql`INSERT INTO call_text_marks (project_id, indexed_seq, indexed_id, nulls_done, null_id)
             VALUES (${project}, 0, '', 0, '')`,
         );
+        // the indexer writes every call of the project from here: no generation or fill to write besides
+        yield* runAll(completeFromNewMark(sql, project));
       }
       if (Number(mark.nulls_done) === 0) {
         // calls written before migration 008 or imported have no change_seq: indexed in id order
@@ -311,4 +313,13 @@ function waitingProjects(sql: SqlTag, below: Fragment): CompiledSql {
     WHERE p.id IS NOT NULL AND (m.project_id IS NULL OR m.nulls_done = 0
       OR EXISTS (SELECT 1 FROM calls t WHERE t.project_id = p.id AND (t.change_seq, t.id) > (m.indexed_seq, m.indexed_id)${below}))
     ORDER BY p.id`;
+}
+
+/**
+ * A project's new mark (none before, or removed by an import): the indexer writes the entries of every
+ * call of the project from the start, the cost entries in the generation it begins complete
+ * (call-cost-entries.ts) and the fills' entries with the others, so none needs a pass of its own.
+ */
+function completeFromNewMark(sql: SqlTag, project: string): CompiledSql[] {
+  return [firstCostGen(sql, project, null), ...filledFromStart(sql, project)];
 }
