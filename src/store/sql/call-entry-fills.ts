@@ -18,7 +18,7 @@ import { all, run, runAll, type Tx } from './sql-tx.js';
 export interface EntryFill {
   /** The name in `call_entry_fills.entries`. */
   name: string;
-  /** The entries of the calls `c` matching `where` (the indexer's statement too). */
+  /** The entries of the calls `c` matching `where` (those of them it holds entries for), the indexer's statement too. */
   write(sql: SqlTag, d: SqlDialect, where: Fragment): CompiledSql;
 }
 
@@ -26,7 +26,11 @@ export interface EntryFill {
 export const TOKEN_ROOTS: EntryFill = {
   name: 'token_roots',
   write: (sql, d, where) =>
-    statementWhere(sql, (w) => insertTokensSql(d.derivedTokens, 'calls c', w, 'call_token_roots'), where),
+    statementWhere(
+      sql,
+      (w) => insertTokensSql(d.derivedTokens, 'calls c', w, 'call_token_roots'),
+      frag`(${where}) AND c.parent_id IS NULL`,
+    ),
 };
 
 /** Every fill, in the order the indexer takes them. */
@@ -34,7 +38,7 @@ export const ENTRY_FILLS: readonly EntryFill[] = [TOKEN_ROOTS];
 
 /** The indexer's statements for the calls `c` matching `where`: the entries of every fill. */
 export function indexedFillEntries(sql: SqlTag, d: SqlDialect, where: Fragment): CompiledSql[] {
-  return ENTRY_FILLS.map((fill) => fill.write(sql, d, frag`(${where}) AND c.parent_id IS NULL`));
+  return ENTRY_FILLS.map((fill) => fill.write(sql, d, where));
 }
 
 /**
@@ -105,7 +109,7 @@ export function* fillStep(sql: SqlTag, d: SqlDialect, maxCalls: number, after: s
       fill.write(
         sql,
         d,
-        frag`c.project_id = ${project} AND c.id > ${from} AND c.id <= ${last} AND c.parent_id IS NULL AND ${raw(AT_OR_BELOW_MARK)}`,
+        frag`c.project_id = ${project} AND c.id > ${from} AND c.id <= ${last} AND ${raw(AT_OR_BELOW_MARK)}`,
       ),
     );
   statements.push(sql`UPDATE call_entry_fills SET filled_after = ${ids.length < maxCalls ? null : last!}
