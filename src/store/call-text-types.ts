@@ -6,6 +6,8 @@ export interface CallTextStep {
   project: string | null;
   /** A step of the cost entries (migration 024): `calls` counts the calls priced. */
   cost?: true;
+  /** A step of the trace-name fill (migration 025): `calls` counts the calls whose entries it wrote. */
+  traceNames?: true;
 }
 
 /**
@@ -27,6 +29,11 @@ export interface CallTextIndex {
    * walks them. Cached like `covers`, and only a planning hint too: the compiled SQL checks the generation.
    */
   costCovers(projectId: string): Promise<boolean>;
+  /**
+   * Whether the project's trace-name entries (migration 025) are filled in: the trace-name sort then
+   * walks them. Cached like `covers`, and only a planning hint too: the compiled SQL checks the fill.
+   */
+  traceNamesCover(projectId: string): Promise<boolean>;
   /**
    * Indexes the next calls (at most `maxCalls`) of one project that has calls not indexed yet (their
    * texts and their input leaves), in one short transaction, and moves the project's mark past them. `project: null` when there was

@@ -23,6 +23,13 @@ const LOG_EVERY_MS = 10_000;
 
 const DEFAULTS: TextIndexerOptions = { idleMs: 1_000, busyShare: 0.1, busyForMs: 1_000 };
 
+/** What the steps since the last report did: calls indexed, priced (cost entries), named (trace-name fill). */
+interface StepCounts {
+  calls: number;
+  priced: number;
+  named: number;
+}
+
 /**
  * The background indexer of the substring index and of `call_values` (docs/query-performance.md
  * "Substrings", "Equality on an input field"): runs on every node, step after step
@@ -61,9 +68,11 @@ export class CallTextIndexer {
   }
 
   async #loop(): Promise<void> {
-    // calls indexed, and calls priced for the cost entries (migration 024)
+    // calls indexed, calls priced for the cost entries (migration 024), calls whose trace-name
+    // entries the fill wrote (migration 025)
     let calls = 0;
     let priced = 0;
+    let named = 0;
     let started = 0;
     let lastLog = 0;
     let lastBusy = -Infinity;
@@ -83,27 +92,30 @@ export class CallTextIndexer {
       }
       const now = performance.now();
       if (step.project === null) {
-        if (calls + priced > 0) this.#report('call text index: caught up', calls, priced, started, now);
-        calls = priced = 0;
+        if (calls + priced + named > 0)
+          this.#report('call text index: caught up', { calls, priced, named }, started, now);
+        calls = priced = named = 0;
         await this.#sleep(this.#options.idleMs);
         continue;
       }
-      if (calls + priced === 0) started = lastLog = t0;
+      if (calls + priced + named === 0) started = lastLog = t0;
       if (step.cost) priced += step.calls;
+      else if (step.traceNames) named += step.calls;
       else calls += step.calls;
       if (now - lastLog >= LOG_EVERY_MS) {
         lastLog = now;
-        this.#report('call text index: progress', calls, priced, started, now, step.project);
+        this.#report('call text index: progress', { calls, priced, named }, started, now, step.project);
       }
       if (pending()) lastBusy = now;
       await this.#sleep(now - lastBusy < busyForMs ? ((now - t0) * (1 - busyShare)) / busyShare : 0);
     }
   }
 
-  #report(message: string, calls: number, priced: number, started: number, now: number, project?: string): void {
+  #report(message: string, counts: StepCounts, started: number, now: number, project?: string): void {
     const seconds = (now - started) / 1000;
+    const { calls } = counts;
     const rate = seconds > 0 ? Math.round(calls / seconds) : calls;
-    const fields = { calls, priced, project, seconds: Math.round(seconds * 10) / 10, calls_per_s: rate };
+    const fields = { ...counts, project, seconds: Math.round(seconds * 10) / 10, calls_per_s: rate };
     this.#log?.info(fields, message);
   }
 

@@ -167,5 +167,7 @@ export function indexImportedCalls(dialect: BackfillDialect, projectId: string, 
     sql`DELETE FROM call_text_marks WHERE project_id = ${projectId}`,
     // imported calls and prices: the indexer prices every call of the project again (call-cost-entries.ts)
     sql`DELETE FROM call_cost_gens WHERE project_id = ${projectId}`,
+    // the trace-name entries of every call again (call-trace-name-fill.ts)
+    sql`DELETE FROM call_trace_name_fills WHERE project_id = ${projectId}`,
   ];
 }

@@ -7,10 +7,11 @@ import type { SqlDialect } from './sql-dialect.js';
 import { INDEXED_VALUE_MAX } from '../../domain/input-values.js';
 import { insertLatencySql } from './calls-latency.js';
 import { insertStatusSql } from './calls-status.js';
-import { insertDisplaySql } from './calls-display.js';
+import { insertDisplaySql, insertNamesSql, TRACE_NAMES } from './calls-display.js';
 import { insertTokensSql } from './calls-tokens.js';
 import { costStep, costWorkWaiting, insertIndexedCost } from './call-cost-entries.js';
 import { defaultPricesStamp } from './calls-cost.js';
+import { traceNameFillStep, traceNameFillWaiting } from './call-trace-name-fill.js';
 
 /** How long a "covers" answer is reused. */
 const COVERS_TTL_MS = 1_000;
@@ -90,11 +91,12 @@ export const POSTGRES_TEXT_INDEX = (d: SqlDialect): TextIndexDialect => ({
 /** The advisory lock of the PostgreSQL indexer (one indexer at a time across nodes). */
 const TEXT_INDEX_LOCK_KEY = '4811017';
 
-/** A project's cover, as `covers` and `costCovers` answer (cached for COVERS_TTL_MS). */
+/** A project's cover, as `covers`, `costCovers` and `traceNamesCover` answer (cached for COVERS_TTL_MS). */
 interface IndexCover {
   at: number;
   covers: boolean;
   costed: boolean;
+  traceNamed: boolean;
 }
 
 interface Mark {
@@ -107,8 +109,9 @@ interface Mark {
 /**
  * The call indexer, written once for both stores over the transaction runner: the substring index,
  * `call_values` (the input leaves of equalities), `call_latency` (the latency sort, migration 019),
- * `call_status` (the status filter and sort, migration 020) and `call_tokens` (the token sort,
- * migration 022), under one mark per project, so a call at or below the mark has all five. Each
+ * `call_status` (the status filter and sort, migration 020), `call_display` (migration 021),
+ * `call_tokens` (the token sort, migration 022) and `call_trace_names` (migration 025; the calls
+ * indexed before 025 are filled in by call-trace-name-fill.ts), under one mark per project. Each
  * step is one transaction over one project's calls that the indexes do not hold yet: first those
  * without a `change_seq` in id order, then those after the project's mark in `(change_seq, id)`
  * order. A rewritten call gets a new `change_seq`, so it is in the tail again until its entries are
@@ -121,9 +124,11 @@ export class SqlCallTextIndex implements CallTextIndex {
   readonly #covers = new Map<string, IndexCover>();
   /** The project of the last step: the next one starts after it, so every project takes its turn. */
   #last: string | null = null;
-  /** The same for the cost entries' steps. */
+  /** The same for the cost entries' steps and the trace-name fill's. */
   #lastCost: string | null = null;
-  #costTurn = false;
+  #lastFill: string | null = null;
+  /** Which kind of step goes first next (`step`). */
+  #turn = 0;
 
   constructor(
     private readonly tx: TxRunner,
@@ -141,35 +146,67 @@ export class SqlCallTextIndex implements CallTextIndex {
     return (await this.#state(projectId)).costed;
   }
 
+  async traceNamesCover(projectId: string): Promise<boolean> {
+    return (await this.#state(projectId)).traceNamed;
+  }
+
   /** Whether the indexes cover the project, and whether its cost entries are complete (cached). */
   async #state(projectId: string): Promise<IndexCover> {
     const now = Date.now();
     const cached = this.#covers.get(projectId);
     if (cached !== undefined && now - cached.at <= COVERS_TTL_MS) return cached;
-    const [row] = await this.tx.read<{ costed: number | null }>(
+    const [row] = await this.tx.read<{ costed: number | null; named: number | null }>(
       this.#sql`SELECT (SELECT 1 FROM call_cost_gens g WHERE g.project_id = m.project_id
-          AND g.rebuilt_after IS NULL AND g.prices = ${defaultPricesStamp()}) AS costed
+          AND g.rebuilt_after IS NULL AND g.prices = ${defaultPricesStamp()}) AS costed,
+          (SELECT 1 FROM call_trace_name_fills f WHERE f.project_id = m.project_id AND f.filled_after IS NULL) AS named
         FROM call_text_marks m WHERE m.project_id = ${projectId} AND m.nulls_done = 1`,
     );
     if (this.#covers.size > 10_000) this.#covers.clear();
-    const state = { at: now, covers: row !== undefined, costed: row !== undefined && row.costed !== null };
+    const state = {
+      at: now,
+      covers: row !== undefined,
+      costed: row !== undefined && row.costed !== null,
+      traceNamed: row !== undefined && row.named !== null,
+    };
     this.#covers.set(projectId, state);
     return state;
   }
 
   /**
-   * Every other step goes to the cost entries first (call-cost-entries.ts), so a project's new
-   * generation is written under sustained ingest too; either kind runs when the other has nothing to do.
+   * The three kinds of step take turns going first: the indexes of new calls, the cost entries
+   * (call-cost-entries.ts) and the trace-name fill (call-trace-name-fill.ts), so a project's new cost
+   * generation and its fill are written under sustained ingest too; a kind with nothing to do passes
+   * its turn to the next.
    */
   async step(maxCalls = this.stepCalls): Promise<CallTextStep> {
-    const costFirst = this.#costTurn;
-    this.#costTurn = !costFirst;
-    if (costFirst) {
-      const cost = await this.#costStep(maxCalls);
-      if (cost.project !== null) return cost;
+    const kinds = [
+      () => this.#textStep(maxCalls),
+      () => this.#costStep(maxCalls),
+      () => this.#fillStep(maxCalls),
+    ];
+    const first = this.#turn;
+    this.#turn = (first + 1) % kinds.length;
+    for (let i = 0; i < kinds.length; i++) {
+      const done = await kinds[(first + i) % kinds.length]!();
+      if (done.project !== null) return done;
     }
-    const text = await this.#textStep(maxCalls);
-    return text.project !== null || costFirst ? text : this.#costStep(maxCalls);
+    return { calls: 0, project: null };
+  }
+
+  async #fillStep(maxCalls: number): Promise<CallTextStep> {
+    const sql = this.#sql;
+    const { lock } = this.dialect;
+    if ((await this.tx.read(traceNameFillWaiting(sql))).length === 0) return { calls: 0, project: null };
+    const after = this.#lastFill ?? '';
+    const done = await this.tx.transaction(function* () {
+      if (lock !== null) yield* all(sql`${raw(lock)}`);
+      return yield* traceNameFillStep(sql, maxCalls, after);
+    });
+    if (done.project !== null) {
+      this.#lastFill = done.project;
+      this.#covers.delete(done.project);
+    }
+    return done;
   }
 
   async #costStep(maxCalls: number): Promise<CallTextStep> {
@@ -200,6 +237,7 @@ export class SqlCallTextIndex implements CallTextIndex {
       statementWhere(sql, (w) => insertLatencySql('calls c', w), where),
       statementWhere(sql, (w) => insertStatusSql(status, 'calls c', w), where),
       statementWhere(sql, (w) => insertDisplaySql('calls c', w), where),
+      statementWhere(sql, (w) => insertNamesSql(TRACE_NAMES, 'calls c', w), where),
       statementWhere(sql, (w) => insertTokensSql(tokens, 'calls c', w), where),
       insertIndexedCost(sql, this.dialect.d, where),
     ];

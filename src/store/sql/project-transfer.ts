@@ -34,7 +34,8 @@ const LOCAL_COLUMNS: ReadonlySet<string> = new Set(['calls.change_seq']);
  * the substring index (migration 017) are the position of this store's indexer: the import removes
  * the project's mark instead (call-index-backfill.ts `indexImportedCalls`), and the indexer writes
  * the latency, status and token entries (migrations 019, 020, 022) of the imported calls again, and
- * the cost entries (migration 024) of the whole project (the import removes its generation).
+ * the cost entries (migration 024) of the whole project (the import removes its generation), and
+ * the trace-name entries (migration 025; the import removes the project's fill, which runs again).
  */
 export const DERIVED_TABLES: ReadonlySet<string> = new Set([
   'call_counts',
@@ -45,6 +46,8 @@ export const DERIVED_TABLES: ReadonlySet<string> = new Set([
   'call_tokens',
   'call_cost',
   'call_cost_gens',
+  'call_trace_names',
+  'call_trace_name_fills',
 ]);
 /** Rows per page and per insert batch; tables holding bytes use small pages (file chunks are up to a MiB). */
 const PAGE_ROWS = 1_000;

@@ -85,6 +85,7 @@ export class SqliteStore implements TraceStore {
       backfilled: await this.callIndexes.ready(projectId),
       covered: await this.callText.covers(projectId),
       costed: await this.callText.costCovers(projectId),
+      traceNamed: await this.callText.traceNamesCover(projectId),
     }));
     this.objects = new SqliteObjectStore(this.#writer, this.#reads);
     this.files = new SqliteFileStore(this.#writer, this.#reads);

@@ -22,6 +22,7 @@ import { migration as callDisplayByIndexer } from './021-call-display-by-indexer
 import { migration as callTokensByIndexer } from './022-call-tokens-by-indexer.js';
 import { migration as callRollupPending } from './023-call-rollup-pending.js';
 import { migration as callCostByIndexer } from './024-call-cost-by-indexer.js';
+import { migration as callTraceNamesByIndexer } from './025-call-trace-names-by-indexer.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -56,6 +57,7 @@ export const MIGRATIONS: readonly Migration[] = [
   callTokensByIndexer,
   callRollupPending,
   callCostByIndexer,
+  callTraceNamesByIndexer,
 ];
 
 /**

@@ -1,0 +1,47 @@
+import type { Migration } from './migration.js';
+
+/**
+ * The trace-name sort without a scan (docs/query-performance.md "The trace-name sort off the commit
+ * path"): `call_trace_names (project_id, kind, name_key, id)`, each call's `summary.weave.trace_name`
+ * keyed as `call_display` keys the display name (calls-display.ts: whole names, the first characters
+ * of long ones, NULL names apart), with `call_trace_names_by_id_desc` for the walks whose `id`
+ * tie-break runs against the name's direction. Written by the call indexer for the calls it indexes
+ * (call-text-index.ts), never by the call writers.
+ *
+ * Nothing is filled here (a migration that reads every call would hold the upgrade for minutes at
+ * millions of calls): `call_trace_name_fills` holds, per project the indexer covers, the last call
+ * id whose entry the background fill wrote (`filled_after`, '' at first, NULL once every call of the
+ * project has one; call-trace-name-fill.ts). The sort walks the entries only once it is NULL.
+ */
+export const migration: Migration = {
+  id: 25,
+  name: 'call-trace-names-by-indexer',
+  sqlite: String.raw`
+  CREATE TABLE call_trace_names (
+    project_id TEXT NOT NULL,
+    kind INTEGER NOT NULL,
+    name_key TEXT NOT NULL,
+    id TEXT NOT NULL,
+    PRIMARY KEY (project_id, kind, name_key, id)
+  ) WITHOUT ROWID;
+  CREATE INDEX call_trace_names_by_id_desc ON call_trace_names (project_id, kind, name_key, id DESC);
+  CREATE TABLE call_trace_name_fills (
+    project_id TEXT PRIMARY KEY,
+    filled_after TEXT
+  );
+  `,
+  postgres: String.raw`
+CREATE TABLE call_trace_names (
+  project_id text COLLATE "C" NOT NULL,
+  kind smallint NOT NULL,
+  name_key text COLLATE "C" NOT NULL,
+  id text COLLATE "C" NOT NULL,
+  PRIMARY KEY (project_id, kind, name_key, id)
+);
+CREATE INDEX call_trace_names_by_id_desc ON call_trace_names (project_id, kind, name_key, id DESC);
+CREATE TABLE call_trace_name_fills (
+  project_id text COLLATE "C" PRIMARY KEY,
+  filled_after text COLLATE "C"
+);
+`,
+};
