@@ -2,7 +2,7 @@ import type { CallTextIndex, CallTextStep } from '../call-text-types.js';
 import { statementWhere } from './call-index-backfill.js';
 import type { CompiledSql } from './calls-select.js';
 import { frag, raw, sqlTag, type Fragment, type SqlTag } from './sql-tag.js';
-import { all, run, runAll, type TxRunner } from './sql-tx.js';
+import { all, runAll, type TxRunner } from './sql-tx.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { INDEXED_VALUE_MAX } from '../../domain/input-values.js';
 import { insertLatencySql } from './calls-latency.js';
@@ -11,7 +11,7 @@ import { insertDisplaySql, insertNamesSql, TRACE_NAMES } from './calls-display.j
 import { insertTokensSql } from './calls-tokens.js';
 import { costStep, costWorkWaiting, insertIndexedCost } from './call-cost-entries.js';
 import { defaultPricesStamp } from './calls-cost.js';
-import { traceNameFillStep, traceNameFillWaiting } from './call-trace-name-fill.js';
+import { traceNameFillStep, traceNameFillWaiting, traceNamesFilled } from './call-trace-name-fill.js';
 
 /** How long a "covers" answer is reused. */
 const COVERS_TTL_MS = 1_000;
@@ -179,11 +179,7 @@ export class SqlCallTextIndex implements CallTextIndex {
    * its turn to the next.
    */
   async step(maxCalls = this.stepCalls): Promise<CallTextStep> {
-    const kinds = [
-      () => this.#textStep(maxCalls),
-      () => this.#costStep(maxCalls),
-      () => this.#fillStep(maxCalls),
-    ];
+    const kinds = [() => this.#textStep(maxCalls), () => this.#costStep(maxCalls), () => this.#fillStep(maxCalls)];
     const first = this.#turn;
     this.#turn = (first + 1) % kinds.length;
     for (let i = 0; i < kinds.length; i++) {
@@ -261,10 +257,13 @@ export class SqlCallTextIndex implements CallTextIndex {
       );
       if (mark === undefined) {
         mark = { indexed_seq: 0, indexed_id: '', nulls_done: 0, null_id: '' };
-        yield* run(
+        yield* runAll([
           sql`INSERT INTO call_text_marks (project_id, indexed_seq, indexed_id, nulls_done, null_id)
             VALUES (${project}, 0, '', 0, '')`,
-        );
+          // every call this mark will cover gets its trace-name entry from these steps: nothing to fill
+          // in (call-trace-name-fill.ts), only calls indexed under an older mark before migration 025
+          traceNamesFilled(sql, project),
+        ]);
       }
       if (Number(mark.nulls_done) === 0) {
         // calls written before migration 008 or imported have no change_seq: indexed in id order

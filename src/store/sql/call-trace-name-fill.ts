@@ -17,7 +17,21 @@ import { all, run, runAll, type Tx } from './sql-tx.js';
  * (the indexer wrote it) or indexed before, so it existed before the project's fill row was created
  * and when the fill passed its id. An entry written for a call renamed since is stale (the call is
  * after the mark, or its newer entry is written): queries skip it by comparing with the call's name.
+ * A project the indexer first reaches after migration 025 needs no fill (`traceNamesFilled`).
+ *
+ * Like the cost rebuild, the fill follows ids: calls written meanwhile with higher ids (time-ordered
+ * ids, as the clients make) are read too, so under sustained ingest it ends when it catches up.
  */
+
+/**
+ * Marks the project's fill complete: the indexer does so when it creates the project's mark (a new
+ * project, or one whose mark an import removed), since it then indexes, and writes the entry of,
+ * every call the mark will cover. So only projects indexed before migration 025 are filled in.
+ */
+export function traceNamesFilled(sql: SqlTag, project: string): CompiledSql {
+  return sql`INSERT INTO call_trace_name_fills (project_id, filled_after) VALUES (${project}, NULL)
+    ON CONFLICT (project_id) DO UPDATE SET filled_after = NULL`;
+}
 
 /** What the fill step found for a project. */
 interface FillWork {

@@ -22,9 +22,7 @@ export interface CompiledSql {
  * `traceNamed`, the trace-name entries of migration 025 filled in (`traceNamesCover`). A boolean
  * stands for all four.
  */
-export type IndexState =
-  | boolean
-  | { backfilled: boolean; covered: boolean; costed?: boolean; traceNamed?: boolean };
+export type IndexState = boolean | { backfilled: boolean; covered: boolean; costed?: boolean; traceNamed?: boolean };
 
 interface IndexStates {
   backfilled: boolean;
