@@ -150,7 +150,7 @@ export class SqlCallTextIndex implements CallTextIndex {
     return (await this.#state(projectId)).traceNamed;
   }
 
-  /** Whether the indexes cover the project, and whether its cost entries are complete (cached). */
+  /** Whether the indexes cover the project, its cost entries are complete, its trace names filled in (cached). */
   async #state(projectId: string): Promise<IndexCover> {
     const now = Date.now();
     const cached = this.#covers.get(projectId);
