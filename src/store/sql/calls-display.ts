@@ -42,6 +42,12 @@ export interface NameEntries {
   key: string;
   /** The name of the call `c` (SQL). */
   name: string;
+  /**
+   * Whether the key starts with `root` (1 for a trace root, `parent_id IS NULL`, else 0) after the
+   * project: a roots-only query then walks the roots' entries alone, where names that the children
+   * carry would otherwise come first (a root op's name sorts apart from its children's).
+   */
+  rootKey: boolean;
   /** Whether a sort key sorts by this name. */
   sorts(field: CallField): boolean;
   /**
@@ -56,6 +62,7 @@ export const DISPLAY_NAMES: NameEntries = {
   table: 'call_display',
   key: 'display_key',
   name: 'c.display_name',
+  rootKey: false,
   sorts: (field) => field.kind === 'column' && field.name === 'display_name',
   whenUnreadable: () => null,
 };
@@ -72,6 +79,7 @@ export const TRACE_NAMES: NameEntries = {
   table: 'call_trace_names',
   key: 'name_key',
   name: TRACE_NAME_SQL,
+  rootKey: true,
   sorts: (field) => field.kind === 'derived' && field.name === 'trace_name',
   whenUnreadable: (project) => `SELECT t.id FROM calls t WHERE t.project_id = ${project}
     AND (SELECT 1 FROM call_trace_name_fills f WHERE f.project_id = ${project} AND f.filled_after IS NULL) IS NULL`,
@@ -89,8 +97,11 @@ export function insertNamesSql(entries: NameEntries, from: string, where: string
   const { table, key, name } = entries;
   const kind = `(CASE WHEN ${name} IS NULL THEN ${DISPLAY_UNNAMED}
   WHEN ${prefix(name)} = ${name} THEN ${DISPLAY_WHOLE} ELSE ${DISPLAY_CUT} END)`;
-  return `INSERT INTO ${table} (project_id, kind, ${key}, id)
-  SELECT c.project_id, ${kind}, COALESCE(${prefix(name)}, ''), c.id FROM ${from} WHERE ${where}
+  const [rootColumn, root] = entries.rootKey
+    ? [' root,', ' CASE WHEN c.parent_id IS NULL THEN 1 ELSE 0 END,']
+    : ['', ''];
+  return `INSERT INTO ${table} (project_id,${rootColumn} kind, ${key}, id)
+  SELECT c.project_id,${root} ${kind}, COALESCE(${prefix(name)}, ''), c.id FROM ${from} WHERE ${where}
   ON CONFLICT DO NOTHING`;
 }
 
@@ -135,11 +146,18 @@ export function nameWalk(entries: NameEntries, q: CallsQuery): NameWalk | null {
  *
  * The call of an entry is tested in a scalar subquery (one row or none: the primary key), as the
  * status walk does (calls-status.ts `statusCandidates`), so that neither store joins every call.
+ *
+ * With a root key (`rootKey`), each kind is walked among the roots' entries and, unless the query
+ * reads roots only (`rootsOnly`), among the other calls' too, the first `n` of each: a call's
+ * current entry is under its current place (a call whose parent changed is after the mark), and a
+ * stale one under the other place that passes the name test is the same call at the same place in
+ * the order, so each walk still yields distinct calls in the page's order.
  */
 export function nameCandidates(
   entries: NameEntries,
   walk: NameWalk,
   projectId: string,
+  rootsOnly: boolean,
   n: number,
   where: (p: SqlParams) => string,
   d: SqlDialect,
@@ -150,23 +168,25 @@ export function nameCandidates(
   const { table, key, name } = entries;
   const callOf = (select: string, current: string): string =>
     `(SELECT ${select} FROM calls c WHERE c.project_id = l.project_id AND c.id = l.id AND ${current} AND ${where(p)})`;
-  const walkKind = (kind: string, current: string, order: string): string =>
-    `SELECT id FROM (SELECT l.id FROM ${table} l
-        WHERE l.project_id = ${project} AND ${kind} AND ${callOf('1', current)} IS NOT NULL
+  const places = !entries.rootKey ? [''] : rootsOnly ? [' AND l.root = 1'] : [' AND l.root = 1', ' AND l.root = 0'];
+  const walks = places.flatMap((place) => {
+    const walkKind = (kind: string, current: string, order: string): string =>
+      `SELECT id FROM (SELECT l.id FROM ${table} l
+        WHERE l.project_id = ${project}${place} AND ${kind} AND ${callOf('1', current)} IS NOT NULL
         ORDER BY ${order} ${d.limitOffset(n, null, p)}) e`;
-  // (a call renamed to the key itself passes too, and sorts under the key as it does among all calls)
-  const cutCurrent = `${prefix(name)} = l.${key}`;
-  const cut = `SELECT id FROM (SELECT l.id, l.${key} AS name_key, ${callOf(name, cutCurrent)} AS name
-        FROM ${table} l WHERE l.project_id = ${project} AND l.kind = ${DISPLAY_CUT}) x
+    // (a call renamed to the key itself passes too, and sorts under the key as it does among all calls)
+    const cutCurrent = `${prefix(name)} = l.${key}`;
+    const cut = `SELECT id FROM (SELECT l.id, l.${key} AS name_key, ${callOf(name, cutCurrent)} AS name
+        FROM ${table} l WHERE l.project_id = ${project}${place} AND l.kind = ${DISPLAY_CUT}) x
       WHERE x.name IS NOT NULL
       ORDER BY x.name_key ${nameDir}, x.name ${nameDir}, x.id ${idDir} ${d.limitOffset(n, null, p)}`;
+    return [
+      walkKind(`l.kind = ${DISPLAY_WHOLE}`, `${name} = l.${key}`, `l.${key} ${nameDir}, l.id ${idDir}`),
+      `SELECT id FROM (${cut}) k`,
+      // the key named, so that the walk runs along `id` within it
+      walkKind(`l.kind = ${DISPLAY_UNNAMED} AND l.${key} = ''`, `${name} IS NULL`, `l.id ${idDir}`),
+    ];
+  });
   const unreadable = entries.whenUnreadable(project);
-  return [
-    walkKind(`l.kind = ${DISPLAY_WHOLE}`, `${name} = l.${key}`, `l.${key} ${nameDir}, l.id ${idDir}`),
-    `SELECT id FROM (${cut}) k`,
-    // the key named, so that the walk runs along `id` within it
-    walkKind(`l.kind = ${DISPLAY_UNNAMED} AND l.${key} = ''`, `${name} IS NULL`, `l.id ${idDir}`),
-    unindexedCalls('id', project),
-    ...(unreadable === null ? [] : [unreadable]),
-  ].join(' UNION ALL ');
+  return [...walks, unindexedCalls('id', project), ...(unreadable === null ? [] : [unreadable])].join(' UNION ALL ');
 }

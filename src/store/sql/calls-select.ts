@@ -334,7 +334,8 @@ function nameIds(
   const walk = nameWalk(entries, q);
   if (walk === null || narrowsById(q, d, indexed) || narrowsByList(q.filter)) return null;
   const n = (q.limit ?? 0) + (q.offset ?? 0);
-  return (p) => nameCandidates(entries, walk, q.project_id, n, (wp) => callsWhere(q, d, wp, indexed), d, p);
+  const rootsOnly = q.filter?.trace_roots_only === true;
+  return (p) => nameCandidates(entries, walk, q.project_id, rootsOnly, n, (wp) => callsWhere(q, d, wp, indexed), d, p);
 }
 
 /**

@@ -41,7 +41,7 @@ export const PROJECT_TABLES: ReadonlyArray<{ table: string; key: readonly string
   { table: 'call_tokens', key: ['project_id', 'is_null', 'tokens', 'id'] },
   { table: 'call_cost', key: ['project_id', 'gen', 'is_null', 'cost', 'id'] },
   { table: 'call_cost_gens', key: ['project_id'] },
-  { table: 'call_trace_names', key: ['project_id', 'kind', 'name_key', 'id'] },
+  { table: 'call_trace_names', key: ['project_id', 'root', 'kind', 'name_key', 'id'] },
   { table: 'call_trace_name_fills', key: ['project_id'] },
   { table: 'call_text_marks', key: ['project_id'] },
   { table: 'projects', key: ['project_id'] },

@@ -146,6 +146,10 @@ forEachAdapter('calls sorted by trace name through call_trace_names', (store) =>
       renames.push(rename(idOf(NAMES.indexOf(`${LONG}b`)), 'A'));
       renames.push(start(p, 't-03', { started_at: startAt(3), op_name: 'plain_op', op_display_name: null }));
       renames.push(start(p, 't-13', { started_at: startAt(13), display_name: 'omega' }));
+      // starts sent again with another parent: a root becomes a child and a child a root (the entries'
+      // root key changes; the old entry stays under the other place)
+      renames.push(start(p, 't-04', { started_at: startAt(4), parent_id: null, display_name: 'zz-root' }));
+      renames.push(start(p, 't-01', { started_at: startAt(1), parent_id: 't-00', display_name: 'zz-child' }));
       renames.push(start(p, 'late', { started_at: T0 + 50_000_000 }), start(p, 'new-1', { started_at: T0 }));
       await s.calls.write(renames);
       await s.calls.deleteCascade(p, ['t-11'], 1_800_000_000_000_000);

@@ -57,14 +57,14 @@ test('SQLite: the trace-name sort walks call_trace_names and looks the candidate
     // whole names along the key in the page's order, no sort of them
     assert.match(
       plan,
-      new RegExp(`SEARCH l USING ${using} \\(project_id=\\? AND kind=\\?\\)\n${lookup}\nSCAN e\n`),
+      new RegExp(`SEARCH l USING ${using} \\(project_id=\\? AND root=\\? AND kind=\\?\\)\n${lookup}\nSCAN e\n`),
       plan,
     );
     // NULL names along id within their key, no sort of them
     assert.match(
       plan,
       new RegExp(
-        `SEARCH l USING (?:PRIMARY KEY|COVERING INDEX \\w+) \\(project_id=\\? AND kind=\\? AND name_key=\\?\\)\n${lookup}\nSCAN e\n`,
+        `SEARCH l USING (?:PRIMARY KEY|COVERING INDEX \\w+) \\(project_id=\\? AND root=\\? AND kind=\\? AND name_key=\\?\\)\n${lookup}\nSCAN e\n`,
       ),
       plan,
     );
