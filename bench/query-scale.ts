@@ -22,7 +22,9 @@
  *     the workload is NULL: bench/display-sort.ts measures the sort over named calls;
  * 12. sorts by the token total (`summary.weave.total_tokens`, `call_tokens` of migration 022) both
  *    ways, and the same sort with a second key, which keeps the plain plan (every call's total);
- *    the sort by cost (`summary.weave.total_cost`, along `call_cost`, migration 024).
+ *    the sort by cost (`summary.weave.total_cost`, along `call_cost`, migration 024);
+ * 13. sorts by trace name (`summary.weave.trace_name`, along `call_trace_names`, migration 026),
+ *    desc, alone and with the roots-only filter.
  *
  * Before the server starts, the call indexer's indexes (the substring index of `$contains`,
  * migration 017, and `call_values` of the input-field filter, migration 018) are filled by stepping
@@ -333,6 +335,7 @@ function probes(want: ReturnType<typeof expected>): Probe[] {
       },
       expect: 100,
     },
+    ...traceNameSorts(),
     {
       name: 'count of the status filter, capped at 10,000 (/calls/query_stats, limit 10000)',
       goal1m: 50,
@@ -389,6 +392,33 @@ function tokenSorts(): Probe[] {
       },
       expect: 100,
     })),
+  ];
+}
+
+/**
+ * Sorts by the trace name (the traces table's Name column, `summary.weave.trace_name`), along
+ * `call_trace_names` (migration 026): the display name, NULL in this workload, falls back to the op's
+ * display name, so the names have many ties (ordered by id).
+ */
+function traceNameSorts(): Probe[] {
+  const byName = [{ field: 'summary.weave.trace_name', direction: 'desc' }];
+  return [
+    {
+      name: 'sort by trace name (summary.weave.trace_name desc)',
+      goal1m: 50,
+      goal10m: 100,
+      path: '/calls/stream_query' as const,
+      body: { project_id: PROJECT, sort_by: byName, limit: 100 },
+      expect: 100,
+    },
+    {
+      name: 'sort by trace name desc, roots only (the traces page)',
+      goal1m: 50,
+      goal10m: 100,
+      path: '/calls/stream_query' as const,
+      body: { project_id: PROJECT, filter: { trace_roots_only: true }, sort_by: byName, limit: 100 },
+      expect: 100,
+    },
   ];
 }
 

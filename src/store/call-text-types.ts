@@ -36,6 +36,11 @@ export interface CallTextIndex {
    */
   tokenRootsFilled(projectId: string): Promise<boolean>;
   /**
+   * Whether the project's trace-name entries (migration 026) are filled in: the trace-name sort then
+   * walks them. Cached like `covers`, and only a planning hint too: the compiled SQL checks the fill.
+   */
+  traceNamesCover(projectId: string): Promise<boolean>;
+  /**
    * Indexes the next calls (at most `maxCalls`) of one project that has calls not indexed yet (their
    * texts and their input leaves), in one short transaction, and moves the project's mark past them. `project: null` when there was
    * nothing to do.

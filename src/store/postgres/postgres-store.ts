@@ -133,6 +133,7 @@ export class PostgresStore implements TraceStore {
       covered: await this.callText.covers(projectId),
       costed: await this.callText.costCovers(projectId),
       tokenRoots: await this.callText.tokenRootsFilled(projectId),
+      traceNamed: await this.callText.traceNamesCover(projectId),
     }));
     this.objects = new PostgresObjectStore(this.#pool);
     this.files = new PostgresFileStore(this.#pool, reads);

@@ -2,6 +2,7 @@ import type { CallTextStep } from '../call-text-types.js';
 import type { CompiledSql } from './calls-select.js';
 import { AT_OR_BELOW_MARK } from './calls-expr-text.js';
 import { insertTokensSql } from './calls-tokens.js';
+import { insertNamesSql, TRACE_NAMES } from './calls-display.js';
 import { statementWhere } from './call-index-backfill.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { frag, raw, type Fragment, type SqlTag } from './sql-tag.js';
@@ -9,7 +10,7 @@ import { all, run, runAll, type Tx } from './sql-tx.js';
 
 /**
  * Background fills of entries that a migration adds to the call indexer's (migration 025,
- * `call_entry_fills`). The indexer writes such entries for every call it indexes from the migration
+ * `call_entry_fills`; the roots' token entries of 025, the trace-name entries of 026). The indexer writes such entries for every call it indexes from the migration
  * on; the calls it had passed before get theirs here, a project at a time in id order over all its
  * calls (`filled_after`: the last id filled, NULL once done), so an upgrade neither blocks on a fill
  * nor leaves a walk without entries: a query walks the entries of a project only once its fill is
@@ -33,21 +34,19 @@ export const TOKEN_ROOTS: EntryFill = {
     ),
 };
 
+/** `call_trace_names` (migration 026): the trace-name sort's entries of every call (calls-display.ts). */
+export const TRACE_NAME_ENTRIES: EntryFill = {
+  name: 'trace_names',
+  write: (sql, _d, where) => statementWhere(sql, (w) => insertNamesSql(TRACE_NAMES, 'calls c', w), where),
+};
+
 /** Every fill, in the order the indexer takes them. */
-export const ENTRY_FILLS: readonly EntryFill[] = [TOKEN_ROOTS];
+export const ENTRY_FILLS: readonly EntryFill[] = [TOKEN_ROOTS, TRACE_NAME_ENTRIES];
 
 /** The indexer's statements for the calls `c` matching `where`: the entries of every fill. */
 export function indexedFillEntries(sql: SqlTag, d: SqlDialect, where: Fragment): CompiledSql[] {
   return ENTRY_FILLS.map((fill) => fill.write(sql, d, where));
 }
-
-/**
- * SQL true when the fill named `name` of the project `project` (both placeholders) is done: the
- * statement's own check, exact whatever a cached hint said.
- */
-export const entriesFilled = (project: string, name: string): string =>
-  `EXISTS (SELECT 1 FROM call_entry_fills f WHERE f.project_id = ${project} AND f.entries = ${name}
-    AND f.filled_after IS NULL)`;
 
 interface FillWork {
   project_id: string;

@@ -2,7 +2,7 @@ import type { CallTextIndex, CallTextStep } from '../call-text-types.js';
 import { statementWhere } from './call-index-backfill.js';
 import type { CompiledSql } from './calls-select.js';
 import { frag, raw, sqlTag, type Fragment, type SqlTag } from './sql-tag.js';
-import { all, run, runAll, type Tx, type TxRunner } from './sql-tx.js';
+import { all, runAll, type Tx, type TxRunner } from './sql-tx.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { INDEXED_VALUE_MAX } from '../../domain/input-values.js';
 import { insertLatencySql } from './calls-latency.js';
@@ -10,7 +10,14 @@ import { insertStatusSql } from './calls-status.js';
 import { insertDisplaySql } from './calls-display.js';
 import { insertTokensSql } from './calls-tokens.js';
 import { costStep, costWorkWaiting, firstCostGen, insertIndexedCost } from './call-cost-entries.js';
-import { filledFromStart, fillStep, fillWorkWaiting, indexedFillEntries, TOKEN_ROOTS } from './call-entry-fills.js';
+import {
+  filledFromStart,
+  fillStep,
+  fillWorkWaiting,
+  indexedFillEntries,
+  TOKEN_ROOTS,
+  TRACE_NAME_ENTRIES,
+} from './call-entry-fills.js';
 import { defaultPricesStamp } from './calls-cost.js';
 
 /** How long a "covers" answer is reused. */
@@ -91,12 +98,13 @@ export const POSTGRES_TEXT_INDEX = (d: SqlDialect): TextIndexDialect => ({
 /** The advisory lock of the PostgreSQL indexer (one indexer at a time across nodes). */
 const TEXT_INDEX_LOCK_KEY = '4811017';
 
-/** A project's cover, as `covers` and `costCovers` answer (cached for COVERS_TTL_MS). */
+/** A project's cover, as `covers`, `costCovers` and `traceNamesCover` answer (cached for COVERS_TTL_MS). */
 interface IndexCover {
   at: number;
   covers: boolean;
   costed: boolean;
   tokenRoots: boolean;
+  traceNamed: boolean;
 }
 
 interface Mark {
@@ -109,8 +117,10 @@ interface Mark {
 /**
  * The call indexer, written once for both stores over the transaction runner: the substring index,
  * `call_values` (the input leaves of equalities), `call_latency` (the latency sort, migration 019),
- * `call_status` (the status filter and sort, migration 020) and `call_tokens` (the token sort,
- * migration 022), under one mark per project, so a call at or below the mark has all five. Each
+ * `call_status` (the status filter and sort, migration 020), `call_display` (migration 021),
+ * `call_tokens` (the token sort, migration 022), `call_cost` (migration 024, call-cost-entries.ts),
+ * and the entries of the fills (call-entry-fills.ts: `call_token_roots`, migration 025, and
+ * `call_trace_names`, migration 026), under one mark per project. Each
  * step is one transaction over one project's calls that the indexes do not hold yet: first those
  * without a `change_seq` in id order, then those after the project's mark in `(change_seq, id)`
  * order. A rewritten call gets a new `change_seq`, so it is in the tail again until its entries are
@@ -147,16 +157,22 @@ export class SqlCallTextIndex implements CallTextIndex {
     return (await this.#state(projectId)).tokenRoots;
   }
 
-  /** Whether the indexes cover the project, and whether its cost entries are complete (cached). */
+  async traceNamesCover(projectId: string): Promise<boolean> {
+    return (await this.#state(projectId)).traceNamed;
+  }
+
+  /** Whether the indexes cover the project, its cost entries are complete, its fills done (cached). */
   async #state(projectId: string): Promise<IndexCover> {
     const now = Date.now();
     const cached = this.#covers.get(projectId);
     if (cached !== undefined && now - cached.at <= COVERS_TTL_MS) return cached;
-    const [row] = await this.tx.read<{ costed: number | null; token_roots: number | null }>(
+    const [row] = await this.tx.read<{ costed: number | null; token_roots: number | null; named: number | null }>(
       this.#sql`SELECT (SELECT 1 FROM call_cost_gens g WHERE g.project_id = m.project_id
           AND g.rebuilt_after IS NULL AND g.prices = ${defaultPricesStamp()}) AS costed,
         (SELECT 1 FROM call_entry_fills f WHERE f.project_id = m.project_id AND f.entries = ${TOKEN_ROOTS.name}
-          AND f.filled_after IS NULL) AS token_roots
+          AND f.filled_after IS NULL) AS token_roots,
+        (SELECT 1 FROM call_entry_fills f WHERE f.project_id = m.project_id AND f.entries = ${TRACE_NAME_ENTRIES.name}
+          AND f.filled_after IS NULL) AS named
         FROM call_text_marks m WHERE m.project_id = ${projectId} AND m.nulls_done = 1`,
     );
     if (this.#covers.size > 10_000) this.#covers.clear();
@@ -165,6 +181,7 @@ export class SqlCallTextIndex implements CallTextIndex {
       covers: row !== undefined,
       costed: row !== undefined && row.costed !== null,
       tokenRoots: row !== undefined && row.token_roots !== null,
+      traceNamed: row !== undefined && row.named !== null,
     };
     this.#covers.set(projectId, state);
     return state;
@@ -249,12 +266,12 @@ export class SqlCallTextIndex implements CallTextIndex {
       );
       if (mark === undefined) {
         mark = { indexed_seq: 0, indexed_id: '', nulls_done: 0, null_id: '' };
-        yield* run(
+        // the indexer writes every call of the project from here: no generation or fill to write besides
+        yield* runAll([
           sql`INSERT INTO call_text_marks (project_id, indexed_seq, indexed_id, nulls_done, null_id)
             VALUES (${project}, 0, '', 0, '')`,
-        );
-        // the indexer writes every call of the project from here: no generation or fill to write besides
-        yield* runAll(completeFromNewMark(sql, project));
+          ...completeFromNewMark(sql, project),
+        ]);
       }
       if (Number(mark.nulls_done) === 0) {
         // calls written before migration 008 or imported have no change_seq: indexed in id order

@@ -1,22 +1,25 @@
+import type { CallField } from '../../domain/call-fields.js';
 import type { CallsQuery } from '../types.js';
-import { unindexedCalls } from './calls-expr-text.js';
+import { entriesFilled, everyCallWhen, unindexedCalls } from './calls-expr-text.js';
 import type { SqlDialect, SqlParams } from './sql-dialect.js';
 
 /**
- * The display-name sort off the commit path (migration 021, docs/query-performance.md "The
- * display-name sort off the commit path"). `call_display (project_id, kind, display_key, id)` holds,
- * for every call at or below its project's mark of the call indexer, its `display_name` as it was
- * when the indexer read it, in one of three kinds:
+ * The name sorts off the commit path: the display name (migration 021, docs/query-performance.md
+ * "The display-name sort off the commit path") and the trace name (migration 025, "The trace-name
+ * sort off the commit path"). Each has a table `(project_id, kind, <key>, id)` that holds, for every
+ * call at or below its project's mark of the call indexer, its name as it was when the indexer read
+ * it, in one of three kinds:
  *
  * - `WHOLE` (0): a name of at most DISPLAY_KEY_CHARS characters, the key being the name itself;
  * - `CUT` (1): a longer name, keyed by its first DISPLAY_KEY_CHARS characters (a PostgreSQL B-tree
  *   entry holds at most about 2.7 KB, and a name is unbounded);
  * - `UNNAMED` (2): a NULL name, keyed by '' (key columns cannot be NULL).
  *
- * Both stores compare `display_name` byte-wise (SQLite's BINARY, PostgreSQL's column collation
- * "C", which the entries' key column has too), and a character prefix is a byte prefix of the
- * UTF-8 text: so a cut key that sorts before another (not equal) belongs to a name that sorts
- * before it too. Within one cut key the names are sorted by the call's current name.
+ * Both stores compare the names byte-wise (SQLite's BINARY, PostgreSQL's column collation "C" of
+ * `display_name`, `op_display_name` and `op_name`, which the entries' key column has too), and a
+ * character prefix is a byte prefix of the UTF-8 text: so a cut key that sorts before another (not
+ * equal) belongs to a name that sorts before it too. Within one cut key the names are sorted by the
+ * call's current name.
  */
 
 /** The characters of a name kept in a key (at most 1 KB of UTF-8 with project and id, under PostgreSQL's B-tree limit). */
@@ -26,56 +29,116 @@ export const DISPLAY_WHOLE = 0;
 export const DISPLAY_CUT = 1;
 export const DISPLAY_UNNAMED = 2;
 
-const prefix = (name: string): string => `substr(${name}, 1, ${DISPLAY_KEY_CHARS})`;
+/**
+ * `summary.weave.trace_name` of the call `c` (SQL, the same text on both stores): the display name
+ * unless empty, else the op's display name, else the op name (calls-expr.ts compiles the field so).
+ */
+export const TRACE_NAME_SQL = `COALESCE(NULLIF(c.display_name, ''), c.op_display_name, c.op_name)`;
 
-/** The kind of the entry of the call `c` (SQL; the same text on both stores). */
-const KIND_SQL = `(CASE WHEN c.display_name IS NULL THEN ${DISPLAY_UNNAMED}
-  WHEN ${prefix('c.display_name')} = c.display_name THEN ${DISPLAY_WHOLE} ELSE ${DISPLAY_CUT} END)`;
+/** One name sort's entries: which table, which key column, which name of the call. */
+export interface NameEntries {
+  table: string;
+  /** The key column (the name, cut to DISPLAY_KEY_CHARS characters, or '' for NULL). */
+  key: string;
+  /** The name of the call `c` (SQL). */
+  name: string;
+  /**
+   * Whether the key starts with `root` (1 for a trace root, `parent_id IS NULL`, else 0) after the
+   * project: a roots-only query then walks the roots' entries alone, where names that the children
+   * carry would otherwise come first (a root op's name sorts apart from its children's).
+   */
+  rootKey: boolean;
+  /** Whether a sort key sorts by this name. */
+  sorts(field: CallField): boolean;
+  /**
+   * The ids of every call of the project `project` (a placeholder) while the entries cannot be read
+   * (SQL), or null when they always can (every call at or below the mark has its entry).
+   */
+  whenUnreadable(project: string): string | null;
+}
 
-/** The key of the entry of the call `c`. */
-const KEY_SQL = `COALESCE(${prefix('c.display_name')}, '')`;
+/** `call_display` (migration 021): the `display_name` column; written only by the indexer since 021 filled it. */
+export const DISPLAY_NAMES: NameEntries = {
+  table: 'call_display',
+  key: 'display_key',
+  name: 'c.display_name',
+  rootKey: false,
+  sorts: (field) => field.kind === 'column' && field.name === 'display_name',
+  whenUnreadable: () => null,
+};
 
 /**
- * Writes the `call_display` entries of the calls `c` matching `where` (the call indexer,
- * call-text-index.ts, and migration 021). Entries already there are kept: those of calls renamed
- * since (`/call/update`, a start sent again with another name) are stale, and queries skip them by
- * comparing with the call's `display_name` (`displayCandidates`).
+ * `call_trace_names` (migration 026): `summary.weave.trace_name`. Migration 026 writes no entry: the
+ * indexer writes those of the calls it indexes, and its fill those of the calls it had indexed before
+ * (call-entry-fills.ts `TRACE_NAME_ENTRIES`). Until a project's fill is done a call at or below the
+ * mark may have no entry, so every call of the
+ * project is a candidate: the plain query's answer. The compiler's hint (call-text-index.ts
+ * `traceNamesCover`) keeps the plain plan then; only this statement's own read is exact.
  */
-export const insertDisplaySql = (from: string, where: string): string =>
-  `INSERT INTO call_display (project_id, kind, display_key, id)
-  SELECT c.project_id, ${KIND_SQL}, ${KEY_SQL}, c.id FROM ${from} WHERE ${where}
-  ON CONFLICT DO NOTHING`;
+export const TRACE_NAMES: NameEntries = {
+  table: 'call_trace_names',
+  key: 'name_key',
+  name: TRACE_NAME_SQL,
+  rootKey: true,
+  sorts: (field) => field.kind === 'derived' && field.name === 'trace_name',
+  // 'trace_names': call-entry-fills.ts TRACE_NAME_ENTRIES.name
+  whenUnreadable: (project) => everyCallWhen(`NOT ${entriesFilled(project, "'trace_names'")}`, project),
+};
 
-/** How a page sorted by display name is read along `call_display`: the directions of the compiled ORDER BY. */
-export interface DisplayWalk {
+const prefix = (name: string): string => `substr(${name}, 1, ${DISPLAY_KEY_CHARS})`;
+
+/**
+ * Writes the entries of the calls `c` in `from` matching `where` (the call indexer,
+ * call-text-index.ts, its trace-name fill, and migration 021). Entries already there are kept: those
+ * of calls renamed since (`/call/update`, a start sent again with another name) are stale, and
+ * queries skip them by comparing with the call's name now (`nameCandidates`).
+ */
+export function insertNamesSql(entries: NameEntries, from: string, where: string): string {
+  const { table, key, name } = entries;
+  const kind = `(CASE WHEN ${name} IS NULL THEN ${DISPLAY_UNNAMED}
+  WHEN ${prefix(name)} = ${name} THEN ${DISPLAY_WHOLE} ELSE ${DISPLAY_CUT} END)`;
+  const [rootColumn, root] = entries.rootKey
+    ? [' root,', ' CASE WHEN c.parent_id IS NULL THEN 1 ELSE 0 END,']
+    : ['', ''];
+  return `INSERT INTO ${table} (project_id,${rootColumn} kind, ${key}, id)
+  SELECT c.project_id,${root} ${kind}, COALESCE(${prefix(name)}, ''), c.id FROM ${from} WHERE ${where}
+  ON CONFLICT DO NOTHING`;
+}
+
+/** The `call_display` entries (migration 021 and the indexer). */
+export const insertDisplaySql = (from: string, where: string): string => insertNamesSql(DISPLAY_NAMES, from, where);
+
+/** How a page sorted by a name is read along its entries: the directions of the compiled ORDER BY. */
+export interface NameWalk {
   nameDir: 'ASC' | 'DESC';
   idDir: 'ASC' | 'DESC';
 }
 
 /**
- * A sort by the `display_name` column alone (the compiled tie-break is then `id DESC`,
- * calls-select.ts `orderTerms`) or then by `id`; null for any other sort (the ties would be ordered
- * by other keys, which the entries do not hold).
+ * A sort by the name of `entries` alone (the compiled tie-break is then `id DESC`, calls-select.ts
+ * `orderTerms`) or then by `id`; null for any other sort (the ties would be ordered by other keys,
+ * which the entries do not hold).
  */
-export function displayWalk(q: CallsQuery): DisplayWalk | null {
+export function nameWalk(entries: NameEntries, q: CallsQuery): NameWalk | null {
   const sortBy = q.sort_by;
   if (sortBy == null || sortBy.length === 0 || sortBy.length > 2) return null;
   const [first, second] = sortBy;
-  if (first!.field.kind !== 'column' || first!.field.name !== 'display_name') return null;
+  if (!entries.sorts(first!.field)) return null;
   if (second !== undefined && (second.field.kind !== 'column' || second.field.name !== 'id')) return null;
   const upper = (direction: 'asc' | 'desc'): 'ASC' | 'DESC' => (direction === 'asc' ? 'ASC' : 'DESC');
   return { nameDir: upper(first!.direction), idDir: second === undefined ? 'DESC' : upper(second.direction) };
 }
 
 /**
- * The candidates of a page sorted by display name: for each kind, the first `n` entries in the
- * page's order whose call has that name now (others are stale) and matches `where` (the query's
- * whole WHERE over `c`), and the calls after the project's mark (`unindexedCalls`, every call when
- * no mark covers the project). The compiled ORDER BY puts NULL names last in both directions, then
- * orders by `id`; a call of the first `n` of the page is either after the mark or has its current
- * entry among the first `n` of its kind in that order:
+ * The candidates of a page sorted by a name: for each kind, the first `n` entries in the page's
+ * order whose call has that name now (others are stale) and matches `where` (the query's whole WHERE
+ * over `c`), the calls after the project's mark (`unindexedCalls`, every call when no mark covers
+ * the project), and every call while the entries cannot be read (`whenUnreadable`). The compiled
+ * ORDER BY puts NULL names last in both directions, then orders by `id`; a call of the first `n` of
+ * the page is either after the mark or has its current entry among the first `n` of its kind in
+ * that order:
  *
- * - whole names: along the key, then `id` (the primary key, or `call_display_by_id_desc` for the
+ * - whole names: along the key, then `id` (the primary key, or the `…_by_id_desc` index for the
  *   mixed directions the default `id DESC` tie-break gives an ascending sort);
  * - cut names: along the key, then by the call's current name, then `id` (the names under one key
  *   are sorted; a current entry's call has a name that starts with the key);
@@ -83,10 +146,18 @@ export function displayWalk(q: CallsQuery): DisplayWalk | null {
  *
  * The call of an entry is tested in a scalar subquery (one row or none: the primary key), as the
  * status walk does (calls-status.ts `statusCandidates`), so that neither store joins every call.
+ *
+ * With a root key (`rootKey`), each kind is walked among the roots' entries and, unless the query
+ * reads roots only (`rootsOnly`), among the other calls' too, the first `n` of each: a call's
+ * current entry is under its current place (a call whose parent changed is after the mark), and a
+ * stale one under the other place that passes the name test is the same call at the same place in
+ * the order, so each walk still yields distinct calls in the page's order.
  */
-export function displayCandidates(
-  walk: DisplayWalk,
+export function nameCandidates(
+  entries: NameEntries,
+  walk: NameWalk,
   projectId: string,
+  rootsOnly: boolean,
   n: number,
   where: (p: SqlParams) => string,
   d: SqlDialect,
@@ -94,23 +165,28 @@ export function displayCandidates(
 ): string {
   const project = p.add(projectId);
   const { nameDir, idDir } = walk;
+  const { table, key, name } = entries;
   const callOf = (select: string, current: string): string =>
     `(SELECT ${select} FROM calls c WHERE c.project_id = l.project_id AND c.id = l.id AND ${current} AND ${where(p)})`;
-  const entries = (kind: string, current: string, order: string): string =>
-    `SELECT id FROM (SELECT l.id FROM call_display l
-        WHERE l.project_id = ${project} AND ${kind} AND ${callOf('1', current)} IS NOT NULL
+  const places = !entries.rootKey ? [''] : rootsOnly ? [' AND l.root = 1'] : [' AND l.root = 1', ' AND l.root = 0'];
+  const walks = places.flatMap((place) => {
+    const walkKind = (kind: string, current: string, order: string): string =>
+      `SELECT id FROM (SELECT l.id FROM ${table} l
+        WHERE l.project_id = ${project}${place} AND ${kind} AND ${callOf('1', current)} IS NOT NULL
         ORDER BY ${order} ${d.limitOffset(n, null, p)}) e`;
-  // (a call renamed to the key itself passes too, and sorts under the key as it does among all calls)
-  const cutCurrent = `${prefix('c.display_name')} = l.display_key`;
-  const cut = `SELECT id FROM (SELECT l.id, l.display_key, ${callOf('c.display_name', cutCurrent)} AS name
-        FROM call_display l WHERE l.project_id = ${project} AND l.kind = ${DISPLAY_CUT}) x
+    // (a call renamed to the key itself passes too, and sorts under the key as it does among all calls)
+    const cutCurrent = `${prefix(name)} = l.${key}`;
+    const cut = `SELECT id FROM (SELECT l.id, l.${key} AS name_key, ${callOf(name, cutCurrent)} AS name
+        FROM ${table} l WHERE l.project_id = ${project}${place} AND l.kind = ${DISPLAY_CUT}) x
       WHERE x.name IS NOT NULL
-      ORDER BY x.display_key ${nameDir}, x.name ${nameDir}, x.id ${idDir} ${d.limitOffset(n, null, p)}`;
-  return [
-    entries(`l.kind = ${DISPLAY_WHOLE}`, 'c.display_name = l.display_key', `l.display_key ${nameDir}, l.id ${idDir}`),
-    `SELECT id FROM (${cut}) k`,
-    // the key named, so that the walk runs along `id` within it
-    entries(`l.kind = ${DISPLAY_UNNAMED} AND l.display_key = ''`, 'c.display_name IS NULL', `l.id ${idDir}`),
-    unindexedCalls('id', project),
-  ].join(' UNION ALL ');
+      ORDER BY x.name_key ${nameDir}, x.name ${nameDir}, x.id ${idDir} ${d.limitOffset(n, null, p)}`;
+    return [
+      walkKind(`l.kind = ${DISPLAY_WHOLE}`, `${name} = l.${key}`, `l.${key} ${nameDir}, l.id ${idDir}`),
+      `SELECT id FROM (${cut}) k`,
+      // the key named, so that the walk runs along `id` within it
+      walkKind(`l.kind = ${DISPLAY_UNNAMED} AND l.${key} = ''`, `${name} IS NULL`, `l.id ${idDir}`),
+    ];
+  });
+  const unreadable = entries.whenUnreadable(project);
+  return [...walks, unindexedCalls('id', project), ...(unreadable === null ? [] : [unreadable])].join(' UNION ALL ');
 }

@@ -106,3 +106,18 @@ export function postgresTextCandidates(projectId: string, needles: readonly Text
 export const AT_OR_BELOW_MARK = `EXISTS (SELECT 1 FROM call_text_marks m WHERE m.project_id = c.project_id
   AND ((c.change_seq IS NULL AND (m.nulls_done = 1 OR c.id <= m.null_id))
     OR (m.nulls_done = 1 AND (c.change_seq, c.id) <= (m.indexed_seq, m.indexed_id))))`;
+
+/**
+ * The ids of every call of the project `project` (a placeholder) when `condition` (SQL over no table)
+ * holds, and none otherwise: the condition gates a one-row derived table, as `unindexedCalls` does, since SQLite would test it beside every call of the project.
+ */
+export const everyCallWhen = (condition: string, project: string): string =>
+  `SELECT t.id FROM (SELECT 1 AS one WHERE ${condition}) g CROSS JOIN calls t WHERE t.project_id = ${project}`;
+
+/**
+ * SQL true when the fill named `name` (call-entry-fills.ts) of the project `project` (both SQL: a
+ * placeholder or a literal) is done: a walk's own check, exact whatever a cached hint said.
+ */
+export const entriesFilled = (project: string, name: string): string =>
+  `EXISTS (SELECT 1 FROM call_entry_fills f WHERE f.project_id = ${project} AND f.entries = ${name}
+    AND f.filled_after IS NULL)`;

@@ -14,6 +14,7 @@ import {
   type LiteralValue,
 } from './calls-expr-values.js';
 import { textIndexNeedle, type TextNeedle } from './calls-expr-text.js';
+import { TRACE_NAME_SQL } from './calls-display.js';
 import { isSimpleSql, type SqlDialect, type SqlParams } from './sql-dialect.js';
 
 /**
@@ -267,7 +268,8 @@ export class CallsExprCompiler {
     if (name === 'total_cost') return { kind: 'number', sql: this.d.derivedCost(this.p) };
     if (name === 'latency_ms')
       return { kind: 'number', sql: this.scope.backfilled === true ? 'c.latency_ms' : LATENCY_MS_SQL };
-    return { kind: 'string', sql: `COALESCE(NULLIF(c.display_name, ''), c.op_display_name, c.op_name)` };
+    // the text the `call_trace_names` entries hold too (calls-display.ts)
+    return { kind: 'string', sql: TRACE_NAME_SQL };
   }
 
   #literal(value: unknown): LiteralValue {

@@ -3,7 +3,7 @@ import { ALL_CALL_COLUMNS, ALWAYS_SELECTED, type CallsFilter, type CallsQuery } 
 import { CallsExprCompiler } from './calls-expr.js';
 import { unindexedCalls } from './calls-expr-text.js';
 import { NULL_LATENCY_KEY } from './calls-latency.js';
-import { displayCandidates, displayWalk } from './calls-display.js';
+import { DISPLAY_NAMES, nameCandidates, nameWalk, TRACE_NAMES, type NameEntries } from './calls-display.js';
 import { statusCandidates, statusesOf, statusWalk } from './calls-status.js';
 import { costSortIds, tokensSortIds } from './calls-tokens-sort.js';
 import { checkSqlBudget, SqlParams, withinSqlBudget, type SqlDialect } from './sql-dialect.js';
@@ -19,25 +19,28 @@ export interface CompiledSql {
  * indexes the call indexer fills, `call_values`, the substring index and `call_latency`
  * (call-text-index.ts `covers`; calls-expr-values.ts, calls-expr-text.ts, `latencySortIds` below);
  * `costed`, the cost entries of migration 024 complete at the project's prices (`costCovers`);
- * `tokenRoots`, the roots' token entries of migration 025 filled (`tokenRootsFilled`). A boolean
- * stands for all four.
+ * `tokenRoots`, the roots' token entries of migration 025 filled (`tokenRootsFilled`); `traceNamed`,
+ * the trace-name entries of migration 026 filled in (`traceNamesCover`). A boolean stands for all five.
  */
-export type IndexState = boolean | { backfilled: boolean; covered: boolean; costed?: boolean; tokenRoots?: boolean };
+export type IndexState =
+  boolean | { backfilled: boolean; covered: boolean; costed?: boolean; tokenRoots?: boolean; traceNamed?: boolean };
 
 interface IndexStates {
   backfilled: boolean;
   covered: boolean;
   costed: boolean;
   tokenRoots: boolean;
+  traceNamed: boolean;
 }
 
 const indexStates = (indexed: IndexState): IndexStates =>
   typeof indexed === 'boolean'
-    ? { backfilled: indexed, covered: indexed, costed: indexed, tokenRoots: indexed }
+    ? { backfilled: indexed, covered: indexed, costed: indexed, tokenRoots: indexed, traceNamed: indexed }
     : {
         ...indexed,
         costed: indexed.costed === true && indexed.covered,
         tokenRoots: indexed.tokenRoots === true && indexed.covered,
+        traceNamed: indexed.traceNamed === true && indexed.covered,
       };
 
 function filterConditions(filter: CallsFilter, d: SqlDialect, p: SqlParams): string[] {
@@ -180,7 +183,11 @@ function totalStorageSize(d: SqlDialect): string {
 export function compileCallsSelect(q: CallsQuery, d: SqlDialect, indexed: IndexState = false): CompiledSql {
   const byLatency = latencySortIds(q, d, indexed);
   const byStatus = byLatency === null ? statusIds(q, d, indexed) : null;
-  const byName = byLatency === null && byStatus === null ? displayNameIds(q, d, indexed) : null;
+  const byName =
+    byLatency === null && byStatus === null
+      ? (nameIds(DISPLAY_NAMES, indexStates(indexed).covered, q, d, indexed) ??
+        nameIds(TRACE_NAMES, indexStates(indexed).traceNamed, q, d, indexed))
+      : null;
   const byTokens =
     byLatency === null && byStatus === null && byName === null
       ? (tokensIds(q, d, indexed) ?? costIds(q, d, indexed))
@@ -311,18 +318,27 @@ function costIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlPar
 }
 
 /**
- * A sort by `display_name` (alone or then `id`), with a limit, on a project the call indexer covers:
- * the candidates of its page along `call_display` (migration 021) and the calls after the project's
- * mark (calls-display.ts `displayCandidates`; docs/query-performance.md "The display-name sort off
- * the commit path"). The query then filters and orders them exactly as the plain query orders all
- * calls. Null where the plain query keeps its plan, as for the latency and status walks.
+ * A sort by `display_name` or by `summary.weave.trace_name` (alone or then `id`), with a limit, on a
+ * project the call indexer covers (`readable`: for the trace name, whose entries are filled in): the
+ * candidates of its page along `call_display` (migration 021) or `call_trace_names` (migration 025)
+ * and the calls after the project's mark (calls-display.ts `nameCandidates`; docs/query-performance.md
+ * "The display-name sort off the commit path", "The trace-name sort off the commit path"). The query
+ * then filters and orders them exactly as the plain query orders all calls. Null where the plain
+ * query keeps its plan, as for the latency and status walks.
  */
-function displayNameIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlParams) => string) | null {
-  if (!indexStates(indexed).covered || !q.limit || q.changed_after) return null;
-  const walk = displayWalk(q);
+function nameIds(
+  entries: NameEntries,
+  readable: boolean,
+  q: CallsQuery,
+  d: SqlDialect,
+  indexed: IndexState,
+): ((p: SqlParams) => string) | null {
+  if (!readable || !q.limit || q.changed_after) return null;
+  const walk = nameWalk(entries, q);
   if (walk === null || narrowsById(q, d, indexed) || narrowsByList(q.filter)) return null;
   const n = (q.limit ?? 0) + (q.offset ?? 0);
-  return (p) => displayCandidates(walk, q.project_id, n, (wp) => callsWhere(q, d, wp, indexed), d, p);
+  const rootsOnly = q.filter?.trace_roots_only === true;
+  return (p) => nameCandidates(entries, walk, q.project_id, rootsOnly, n, (wp) => callsWhere(q, d, wp, indexed), d, p);
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { CallsQuery } from '../types.js';
 import { currentCostGen } from './call-cost-entries.js';
-import { entriesFilled, TOKEN_ROOTS } from './call-entry-fills.js';
+import { TOKEN_ROOTS } from './call-entry-fills.js';
 import { defaultPricesStamp } from './calls-cost.js';
-import { unindexedCalls } from './calls-expr-text.js';
+import { entriesFilled, everyCallWhen, unindexedCalls } from './calls-expr-text.js';
 import type { SqlDialect, SqlParams } from './sql-dialect.js';
 
 /**
@@ -24,14 +24,6 @@ interface NumberEntries {
   /** Whether the entries say which are trace roots (`root`, with an index of the roots' entries). */
   roots: boolean;
 }
-
-/**
- * The ids of every call of the project `project` (a placeholder) when `condition` (SQL over no table)
- * holds, and none otherwise: the condition gates a one-row derived table, as calls-expr-text.ts
- * `unindexedCalls` does, since SQLite would test it beside every call of the project.
- */
-const everyCallWhen = (condition: string, project: string): string =>
-  `SELECT t.id FROM (SELECT 1 AS one WHERE ${condition}) g CROSS JOIN calls t WHERE t.project_id = ${project}`;
 
 const TOKEN_ENTRIES: NumberEntries = {
   field: 'total_tokens',

@@ -23,6 +23,7 @@ import { migration as callTokensByIndexer } from './022-call-tokens-by-indexer.j
 import { migration as callRollupPending } from './023-call-rollup-pending.js';
 import { migration as callCostByIndexer } from './024-call-cost-by-indexer.js';
 import { migration as callTokenRoots } from './025-call-token-roots.js';
+import { migration as callTraceNamesByIndexer } from './026-call-trace-names-by-indexer.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -58,6 +59,7 @@ export const MIGRATIONS: readonly Migration[] = [
   callRollupPending,
   callCostByIndexer,
   callTokenRoots,
+  callTraceNamesByIndexer,
 ];
 
 /**

@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import { compactParams } from '../../../src/store/postgres/pg-support.js';
+import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
+import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
+import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
+import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
+import { bindNamed } from '../../../src/store/sqlite/statements.js';
+import type { CallsQuery } from '../../../src/store/types.js';
+import { sort } from '../contract/parts.js';
+import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh-schemas.js';
+
+/**
+ * The trace-name sort (migration 026) walks `call_trace_names` in the page's order and looks each
+ * entry's call up by key, as the display-name sort walks `call_display` (query-plans-display.test.ts;
+ * both are calls-display.ts `nameCandidates`), and tests the project's fill once, before any call is
+ * read: a change to the schema or the compiler that loses the walk fails here instead of making the
+ * sort read every call of the project (docs/query-performance.md "The trace-name sort off the commit
+ * path").
+ */
+const FILLED = { backfilled: true, covered: true, traceNamed: true };
+const query = (direction: 'asc' | 'desc', idDirection: 'asc' | 'desc' | null, rootsOnly: boolean): CallsQuery => ({
+  project_id: 'acme/demo',
+  sort_by: sort([
+    { field: 'summary.weave.trace_name', direction },
+    ...(idDirection === null ? [] : [{ field: 'id', direction: idDirection }]),
+  ]),
+  filter: rootsOnly ? { trace_roots_only: true } : undefined,
+  limit: 100,
+});
+
+const SHAPES: Array<[CallsQuery, string]> = [
+  // the traces page's sorts: the default tie-break is id DESC, against an ascending name
+  [query('asc', null, true), 'call_trace_names_by_id_desc'],
+  [query('desc', null, true), 'PRIMARY KEY'],
+  [query('asc', null, false), 'call_trace_names_by_id_desc'],
+  [query('asc', 'asc', false), 'PRIMARY KEY'],
+  [query('desc', 'asc', false), 'call_trace_names_by_id_desc'],
+];
+
+test('SQLite: the trace-name sort walks call_trace_names and looks the candidates up by key', async (t) => {
+  const file = tempSqliteFile(t);
+  const store = new SqliteStore({ file });
+  await store.migrate();
+  await store.close();
+  const lookup =
+    'CORRELATED SCALAR SUBQUERY \\d+\nSEARCH c USING INDEX sqlite_autoindex_calls_1 \\(project_id=\\? AND id=\\?\\)';
+  for (const [q, index] of SHAPES) {
+    const compiled = compileCallsSelect(q, sqliteDialect, FILLED);
+    const plan = withSqlite(file, (db) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${compiled.sql}`).all(bindNamed(compiled.params)) as { detail: string }[])
+        .map((r) => r.detail)
+        .join('\n'),
+    );
+    const using = index === 'PRIMARY KEY' ? 'PRIMARY KEY' : `COVERING INDEX ${index}`;
+    // whole names along the key in the page's order, no sort of them
+    assert.match(
+      plan,
+      new RegExp(`SEARCH l USING ${using} \\(project_id=\\? AND root=\\? AND kind=\\?\\)\n${lookup}\nSCAN e\n`),
+      plan,
+    );
+    // NULL names along id within their key, no sort of them
+    assert.match(
+      plan,
+      new RegExp(
+        `SEARCH l USING (?:PRIMARY KEY|COVERING INDEX \\w+) \\(project_id=\\? AND root=\\? AND kind=\\? AND name_key=\\?\\)\n${lookup}\nSCAN e\n`,
+      ),
+      plan,
+    );
+    // names cut to the key along it, sorted only within one key
+    assert.match(plan, /USE TEMP B-TREE FOR LAST 2 TERMS OF ORDER BY\nSCAN k\n/, plan);
+    assert.match(plan, /SEARCH t USING COVERING INDEX calls_by_change \(project_id=\? AND change_seq>\?\)/);
+    assert.match(plan, /\nSCAN k\nSEARCH c USING INDEX sqlite_autoindex_calls_1 \(project_id=\? AND id=\?\)\n/);
+    // every call while the fill is not complete: the fill row read by key, in a one-row gate
+    assert.match(
+      plan,
+      /SEARCH f USING INDEX sqlite_autoindex_call_entry_fills_1 \(project_id=\? AND entries=\?\)/,
+      plan,
+    );
+    assert.doesNotMatch(plan, /SCAN (c|l|t)\b/);
+    assert.doesNotMatch(plan, /calls_by_(start|op)/);
+  }
+});
+
+async function postgresPlan(t: TestContext, c: { sql: string; params: unknown[] }): Promise<string | null> {
+  const url = await emptyPostgres(t);
+  if (url === null) return null;
+  const store = new PostgresStore({ url });
+  await store.migrate();
+  await store.close();
+  return withPostgres(url, async (client) => {
+    await client.query('SET enable_seqscan = off; SET enable_sort = off');
+    const { text, values } = compactParams(c.sql, c.params);
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values);
+    return rows.map((r) => r['QUERY PLAN']).join('\n');
+  });
+}
+
+test('PostgreSQL: the trace-name sort walks call_trace_names', async (t) => {
+  // the traces page's two sorts (empty tables, alternatives forbidden)
+  const walks: Array<[CallsQuery, RegExp]> = [
+    [SHAPES[0]![0], /Index Only Scan using call_trace_names_by_id_desc on call_trace_names l /],
+    [SHAPES[1]![0], /Index Only Scan Backward using call_trace_names_pkey on call_trace_names l /],
+  ];
+  for (const [q, whole] of walks) {
+    const plan = await postgresPlan(t, compileCallsSelect(q, postgresDialect, FILLED));
+    if (plan === null) return t.skip('PostgreSQL unavailable');
+    assert.match(plan, whole, plan);
+    // the cut names sorted only within one key, by the current name in the column's collation
+    assert.match(
+      plan,
+      /Incremental Sort .*\n\s+Sort Key: l_1\.name_key COLLATE "C".*\(\(SubPlan 2\)\) COLLATE "C"/,
+      plan,
+    );
+    assert.match(plan, /Presorted Key: l_1\.name_key/);
+    assert.match(plan, /on call_trace_names l_2 .*\n\s+Index Cond: .*\(kind = 2\) AND \(name_key = ''::text\)\)/, plan);
+    assert.match(plan, /calls_by_change/);
+    // every call only while the fill is not complete: the fill row read once, before any call
+    assert.match(plan, /One-Time Filter: \(NOT \(InitPlan \d+\)\.col1\)|One-Time Filter: \(NOT \$\d+\)/, plan);
+    assert.match(plan, /call_entry_fills_pkey/, plan);
+    assert.doesNotMatch(plan, /Seq Scan/);
+  }
+});
