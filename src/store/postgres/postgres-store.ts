@@ -30,7 +30,8 @@ import { ReadRouter, type ReadCounters } from './read-replicas.js';
 import type { AnnotationStore } from '../annotation-types.js';
 import type { TrainingStore } from '../training-types.js';
 import type { CallTextIndex } from '../call-text-types.js';
-import { POSTGRES_TEXT_INDEX, SqlCallTextIndex } from '../sql/call-text-index.js';
+import { POSTGRES_TEXT_INDEX } from '../sql/call-text-dialects.js';
+import { SqlCallTextIndex } from '../sql/call-text-index.js';
 import { projectTables } from '../sql/project-tables.js';
 
 export interface PostgresStoreOptions {

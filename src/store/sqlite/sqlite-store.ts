@@ -31,7 +31,8 @@ import { SQLITE_TX, SqliteTxRunner } from './sqlite-tx-runner.js';
 import type { AnnotationStore } from '../annotation-types.js';
 import type { TrainingStore } from '../training-types.js';
 import type { CallTextIndex } from '../call-text-types.js';
-import { SQLITE_TEXT_INDEX, SqlCallTextIndex } from '../sql/call-text-index.js';
+import { SQLITE_TEXT_INDEX } from '../sql/call-text-dialects.js';
+import { SqlCallTextIndex } from '../sql/call-text-index.js';
 
 export interface SqliteStoreOptions {
   /** Database file; its folder is created when missing. */
