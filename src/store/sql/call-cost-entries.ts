@@ -5,6 +5,7 @@ import { AT_OR_BELOW_MARK } from './calls-expr-text.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { emitted, frag, raw, type Fragment, type SqlTag } from './sql-tag.js';
 import { all, run, runAll, type Tx } from './sql-tx.js';
+import { passIds } from './call-entry-fills.js';
 
 /**
  * The entries of the cost sort (migration 024; docs/query-performance.md "The cost sort off the
@@ -72,6 +73,7 @@ interface CostWork {
   gen: number | string | null;
   prices: string | null;
   rebuilt_after: string | null;
+  rebuild_until: string | null;
 }
 
 /**
@@ -80,7 +82,7 @@ interface CostWork {
  * once the indexer has a mark for it.
  */
 function costWork(sql: SqlTag, stamp: string, after: string): CompiledSql {
-  return sql`SELECT m.project_id, g.gen, g.prices, g.rebuilt_after
+  return sql`SELECT m.project_id, g.gen, g.prices, g.rebuilt_after, g.rebuild_until
     FROM call_text_marks m LEFT JOIN call_cost_gens g ON g.project_id = m.project_id
     WHERE m.nulls_done = 1 AND (g.project_id IS NULL OR g.prices <> ${stamp} OR g.rebuilt_after IS NOT NULL
       OR EXISTS (SELECT 1 FROM call_cost o WHERE o.project_id = m.project_id AND o.gen < g.gen))
@@ -109,16 +111,14 @@ export function* costStep(sql: SqlTag, d: SqlDialect, maxCalls: number, after: s
   }
   const gen = Number(work.gen);
   if (work.prices !== stamp) {
-    yield* run(sql`UPDATE call_cost_gens SET gen = gen + 1, prices = ${stamp}, rebuilt_after = ''
-      WHERE project_id = ${project}`);
+    yield* run(sql`UPDATE call_cost_gens SET gen = gen + 1, prices = ${stamp}, rebuilt_after = '',
+      rebuild_until = NULL WHERE project_id = ${project}`);
     return { calls: 0, project, kind: 'cost' };
   }
   if (work.rebuilt_after !== null) {
     const from = work.rebuilt_after;
-    const ids = yield* all<{ id: string }>(
-      sql`SELECT t.id FROM calls t WHERE t.project_id = ${project} AND t.id > ${from} ORDER BY t.id LIMIT ${maxCalls}`,
-    );
-    const last = ids.at(-1)?.id;
+    const { ids, until } = yield* passIds(sql, project, from, work.rebuild_until, maxCalls);
+    const last = ids.at(-1);
     const statements: CompiledSql[] = [];
     if (last !== undefined)
       statements.push(
@@ -131,8 +131,8 @@ export function* costStep(sql: SqlTag, d: SqlDialect, maxCalls: number, after: s
         ),
       );
     // NULL once the last call is written; a price change meanwhile started another generation
-    statements.push(sql`UPDATE call_cost_gens SET rebuilt_after = ${ids.length < maxCalls ? null : last!}
-      WHERE project_id = ${project} AND gen = ${gen}`);
+    statements.push(sql`UPDATE call_cost_gens SET rebuilt_after = ${ids.length < maxCalls ? null : last!},
+      rebuild_until = ${until} WHERE project_id = ${project} AND gen = ${gen}`);
     yield* runAll(statements);
     return { calls: ids.length, project, kind: 'cost' };
   }

@@ -48,10 +48,46 @@ export function indexedFillEntries(sql: SqlTag, d: SqlDialect, where: Fragment):
   return ENTRY_FILLS.map((fill) => fill.write(sql, d, where));
 }
 
+/** The next ids of a pass over a project's calls in id order, and the pass's bound (`passIds`). */
+export interface PassChunk {
+  ids: string[];
+  until: string;
+}
+
+/**
+ * The next `maxCalls` ids after `from`, up to the pass's bound `until`, of a pass over a project's
+ * calls (a fill here, a cost generation in call-cost-entries.ts). The first step sets the bound (NULL
+ * before it) to the project's highest id then: it runs under the indexer's lock, after every indexer
+ * step that began before the pass did, and any call created later is after the indexer's mark and
+ * gets its entries from the indexer. So a pass ends under sustained ingest too, instead of chasing the
+ * new ids.
+ */
+export function* passIds(
+  sql: SqlTag,
+  project: string,
+  from: string,
+  until: string | null,
+  maxCalls: number,
+): Tx<PassChunk> {
+  let bound = until;
+  if (bound === null) {
+    const [top] = yield* all<{ m: string | null }>(
+      sql`SELECT MAX(t.id) AS m FROM calls t WHERE t.project_id = ${project}`,
+    );
+    bound = top?.m ?? '';
+  }
+  const rows = yield* all<{ id: string }>(
+    sql`SELECT t.id FROM calls t WHERE t.project_id = ${project} AND t.id > ${from} AND t.id <= ${bound}
+      ORDER BY t.id LIMIT ${maxCalls}`,
+  );
+  return { ids: rows.map((r) => r.id), until: bound };
+}
+
 interface FillWork {
   project_id: string;
   entries: string;
   filled_after: string | null;
+  fill_until: string | null;
   known: number | null;
 }
 
@@ -61,7 +97,7 @@ function fillWork(sql: SqlTag, after: string): CompiledSql {
   const kinds = raw(
     ENTRY_FILLS.map((fill, i) => `SELECT '${fill.name}'${i === 0 ? ' AS entries' : ''}`).join(' UNION ALL '),
   );
-  return sql`SELECT m.project_id, k.entries, f.filled_after, CASE WHEN f.project_id IS NULL THEN NULL ELSE 1 END AS known
+  return sql`SELECT m.project_id, k.entries, f.filled_after, f.fill_until, CASE WHEN f.project_id IS NULL THEN NULL ELSE 1 END AS known
     FROM call_text_marks m CROSS JOIN (${kinds}) k
     LEFT JOIN call_entry_fills f ON f.project_id = m.project_id AND f.entries = k.entries
     WHERE m.nulls_done = 1 AND (f.project_id IS NULL OR f.filled_after IS NOT NULL)
@@ -98,10 +134,8 @@ export function* fillStep(sql: SqlTag, d: SqlDialect, maxCalls: number, after: s
     return { calls: 0, project, kind: 'fill' };
   }
   const from = work.filled_after!;
-  const ids = yield* all<{ id: string }>(
-    sql`SELECT t.id FROM calls t WHERE t.project_id = ${project} AND t.id > ${from} ORDER BY t.id LIMIT ${maxCalls}`,
-  );
-  const last = ids.at(-1)?.id;
+  const { ids, until } = yield* passIds(sql, project, from, work.fill_until, maxCalls);
+  const last = ids.at(-1);
   const statements: CompiledSql[] = [];
   if (last !== undefined)
     statements.push(
@@ -111,8 +145,8 @@ export function* fillStep(sql: SqlTag, d: SqlDialect, maxCalls: number, after: s
         frag`c.project_id = ${project} AND c.id > ${from} AND c.id <= ${last} AND ${raw(AT_OR_BELOW_MARK)}`,
       ),
     );
-  statements.push(sql`UPDATE call_entry_fills SET filled_after = ${ids.length < maxCalls ? null : last!}
-    WHERE project_id = ${project} AND entries = ${fill.name}`);
+  statements.push(sql`UPDATE call_entry_fills SET filled_after = ${ids.length < maxCalls ? null : last!},
+    fill_until = ${until} WHERE project_id = ${project} AND entries = ${fill.name}`);
   yield* runAll(statements);
   return { calls: ids.length, project, kind: 'fill' };
 }

@@ -51,7 +51,9 @@ export class SqlCostStore implements CostStore {
    * until it is complete.
    */
   #newCostGeneration(projectId: string) {
-    return sqlTag(this.d)`UPDATE call_cost_gens SET gen = gen + 1, rebuilt_after = '' WHERE project_id = ${projectId}`;
+    return sqlTag(
+      this.d,
+    )`UPDATE call_cost_gens SET gen = gen + 1, rebuilt_after = '', rebuild_until = NULL WHERE project_id = ${projectId}`;
   }
 
   async query(q: RecordQuery): Promise<CostRow[]> {

@@ -125,6 +125,28 @@ forEachAdapter('calls sorted by cost through call_cost', (store) => {
         assert.equal(await entries(s, p), 41);
         await samePages(s, p);
       }
+      // a generation written while calls keep coming (higher ids, more each round than a step writes)
+      // ends: it writes up to the highest id of its first step, the indexer the calls after
+      await s.costs.insert(p, [price(p, 'pr-11', 'm-own', T0 - 200 * DAY, [2e-5, 2e-6, 0, 0], 6)]);
+      let complete = false;
+      for (let round = 0; round < 40 && !complete; round++) {
+        const more: CallPart[] = [];
+        for (let k = 0; k < 9; k++) {
+          const callId = `z-${String(round * 9 + k).padStart(4, '0')}`;
+          more.push(
+            start(p, callId, { started_at: T0 }),
+            end(p, callId, { summary: JSON.stringify({ usage: usageOf(rnd) }) }),
+          );
+        }
+        await s.calls.write(more);
+        await s.callText.step(7);
+        await s.callText.step(7);
+        complete = await s.callText.costCovers(p);
+      }
+      assert.ok(complete, 'the generation never completed while calls kept coming');
+      await samePages(s, p);
+      await indexAll(s);
+      await samePages(s, p);
       // a purge of nothing keeps the generation
       await s.costs.purge(p, ['no-such-price']);
       assert.equal(await costCovers(s, p), true);

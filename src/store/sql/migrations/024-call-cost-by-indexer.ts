@@ -7,7 +7,7 @@ import type { Migration } from './migration.js';
  * `call_cost_roots` also holds: the traces page lists roots only by default), and `call_cost_gens`, one row per project: the current
  * generation, the built-in prices it was priced with (`prices`, calls-cost.ts `defaultPricesStamp`)
  * and, while the generation is being written, the last call id written (`rebuilt_after`; NULL once
- * every call has its entry). Written by the call indexer (call-cost-entries.ts), never by the call
+ * every call has its entry) and the highest id to write (`rebuild_until`, set by the first step). Written by the call indexer (call-cost-entries.ts), never by the call
  * writers; a change of the project's prices starts a new generation (cost-store.ts).
  *
  * Nothing is filled here: the indexer writes every project's first generation in the background,
@@ -31,7 +31,8 @@ export const migration: Migration = {
     project_id TEXT PRIMARY KEY,
     gen INTEGER NOT NULL,
     prices TEXT NOT NULL,
-    rebuilt_after TEXT
+    rebuilt_after TEXT,
+    rebuild_until TEXT
   );
   `,
   postgres: String.raw`
@@ -49,7 +50,8 @@ CREATE TABLE call_cost_gens (
   project_id text COLLATE "C" PRIMARY KEY,
   gen bigint NOT NULL,
   prices text NOT NULL,
-  rebuilt_after text COLLATE "C"
+  rebuilt_after text COLLATE "C",
+  rebuild_until text COLLATE "C"
 );
 `,
 };

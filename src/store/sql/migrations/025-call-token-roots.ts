@@ -6,9 +6,9 @@ import type { Migration } from './migration.js';
  * `call_token_roots (project_id, is_null, tokens, id)`, the `call_tokens` entries (migration 022) of
  * the calls that were trace roots when the call indexer wrote them.
  *
- * `call_entry_fills (project_id, entries, filled_after)` tracks the background fill of a project's
- * entries that a migration adds for calls the indexer had already passed (call-entry-fills.ts): the
- * last call id filled, NULL once every call of the project is. Nothing is filled here: the indexer
+ * `call_entry_fills (project_id, entries, filled_after, fill_until)` tracks the background fill of a
+ * project's entries that a migration adds for calls the indexer had already passed (call-entry-fills.ts):
+ * the last call id filled (NULL once every call of the project is) and the highest id to fill. Nothing is filled here: the indexer
  * fills each project in the background, with progress in the log, and until then a roots-only sort by
  * tokens walks `call_tokens` as before.
  */
@@ -27,6 +27,7 @@ export const migration: Migration = {
     project_id TEXT NOT NULL,
     entries TEXT NOT NULL,
     filled_after TEXT,
+    fill_until TEXT,
     PRIMARY KEY (project_id, entries)
   );
   `,
@@ -42,6 +43,7 @@ CREATE TABLE call_entry_fills (
   project_id text COLLATE "C" NOT NULL,
   entries text COLLATE "C" NOT NULL,
   filled_after text COLLATE "C",
+  fill_until text COLLATE "C",
   PRIMARY KEY (project_id, entries)
 );
 `,
