@@ -86,6 +86,26 @@ export async function assertPagesCut(
   return nonEmpty;
 }
 
+/**
+ * `assertPagesCut` for each sort of `sorts` under each of `filters` in the project `projectId`: the
+ * index-walk tests' sweep; returns how many pages had rows.
+ */
+export async function assertSortedPagesCut(
+  store: TraceStore,
+  projectId: string,
+  filters: ReadonlyArray<Partial<CallsQuery>>,
+  sorts: ReadonlyArray<Array<{ field: string; direction: 'asc' | 'desc' }>>,
+  pages: ReadonlyArray<readonly [number, number]>,
+): Promise<number> {
+  let nonEmpty = 0;
+  for (const extra of filters)
+    for (const keys of sorts) {
+      const base: CallsQuery = { project_id: projectId, sort_by: sort(keys), ...extra };
+      nonEmpty += await assertPagesCut(store, base, pages, { keys, extra });
+    }
+  return nonEmpty;
+}
+
 /** The rows a query streams. */
 export async function rows(store: TraceStore, q: CallsQuery): Promise<CallRow[]> {
   const out: CallRow[] = [];
@@ -107,6 +127,19 @@ export async function assertPagesOfRows(store: TraceStore, q: CallsQuery): Promi
   assert.deepEqual(await rows(store, { ...q, limit: 5, offset: 2 }), all.slice(2, 7));
   const narrow: CallsQuery = { ...q, columns: ['id', 'summary'] };
   assert.deepEqual(await rows(store, { ...narrow, limit: 3 }), (await rows(store, narrow)).slice(0, 3));
+}
+
+/** `assertPagesOfRows` with every include option, sorted by `field` both ways: an index walk's rows are whole. */
+export async function assertIncludeOptionRows(store: TraceStore, projectId: string, field: string): Promise<void> {
+  for (const direction of ['asc', 'desc'] as const) {
+    await assertPagesOfRows(store, {
+      project_id: projectId,
+      sort_by: sort([{ field, direction }]),
+      include_storage_size: true,
+      include_total_storage_size: true,
+      include_usernames: true,
+    });
+  }
 }
 
 /** A feedback row with every column filled; `over` replaces any of them. */
