@@ -4,9 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestContext } from 'node:test';
 import pg from 'pg';
+import { compactParams } from '../../../src/store/postgres/pg-support.js';
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { registerSqliteFunctions } from '../../../src/store/sqlite/sqlite-dialect.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import { bindNamed } from '../../../src/store/sqlite/statements.js';
 import { testDatabase } from '../../helpers/postgres.js';
 import { postgresSchema, sqliteSchema, type SchemaShape } from './introspect.js';
 
@@ -69,4 +71,46 @@ export async function migratedPostgresSchema(url: string): Promise<SchemaShape> 
   await store.migrate();
   await store.close();
   return withPostgres(url, postgresSchema);
+}
+
+/** A compiled statement whose plan a test reads. */
+export type Compiled = { sql: string; params: unknown[] };
+
+/** What PostgreSQL plan tests forbid on empty tables, so the plan shows what the indexes can give. */
+export const FORBID_SCANS_AND_SORTS = 'SET enable_seqscan = off; SET enable_sort = off';
+
+/** SQLite's plan of a compiled query, as its EXPLAIN QUERY PLAN lines, on a migrated empty store. */
+export async function sqlitePlanner(t: Pick<TestContext, 'after'>): Promise<(c: Compiled) => string> {
+  const file = tempSqliteFile(t);
+  const store = new SqliteStore({ file });
+  await store.migrate();
+  await store.close();
+  return (c) =>
+    withSqlite(file, (db) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${c.sql}`).all(bindNamed(c.params)) as { detail: string }[])
+        .map((r) => r.detail)
+        .join('\n'),
+    );
+}
+
+/**
+ * PostgreSQL's plan of a compiled query on a migrated empty store, with `settings` (SET statements
+ * forbidding the alternatives); null without a server.
+ */
+export async function postgresPlan(
+  t: TestContext,
+  c: Compiled,
+  settings = FORBID_SCANS_AND_SORTS,
+): Promise<string | null> {
+  const url = await emptyPostgres(t);
+  if (url === null) return null;
+  const store = new PostgresStore({ url });
+  await store.migrate();
+  await store.close();
+  return withPostgres(url, async (client) => {
+    await client.query(settings);
+    const { text, values } = compactParams(c.sql, c.params);
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values);
+    return rows.map((r) => r['QUERY PLAN']).join('\n');
+  });
 }

@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
-import { compactParams } from '../../../src/store/postgres/pg-support.js';
-import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
 import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
-import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
-import { bindNamed } from '../../../src/store/sqlite/statements.js';
 import type { CallsQuery } from '../../../src/store/types.js';
 import { sort } from '../contract/parts.js';
-import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh-schemas.js';
+import { postgresPlan, sqlitePlanner } from './fresh-schemas.js';
 
 /**
  * The cost sort walks `call_cost` (migration 024; src/store/sql/calls-tokens-sort.ts `costSortIds`)
@@ -24,17 +20,9 @@ const byCost = (direction: 'asc' | 'desc', rootsOnly = false): CallsQuery => ({
 });
 
 test('SQLite: the cost sort walks call_cost along its key in one generation', async (t) => {
-  const file = tempSqliteFile(t);
-  const store = new SqliteStore({ file });
-  await store.migrate();
-  await store.close();
+  const planOf = await sqlitePlanner(t);
   for (const direction of ['desc', 'asc'] as const) {
-    const c = compileCallsSelect(byCost(direction), sqliteDialect, true);
-    const plan = withSqlite(file, (db) =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${c.sql}`).all(bindNamed(c.params)) as { detail: string }[])
-        .map((r) => r.detail)
-        .join('\n'),
-    );
+    const plan = planOf(compileCallsSelect(byCost(direction), sqliteDialect, true));
     const gen = 'SCALAR SUBQUERY \\d+\\nSEARCH g USING INDEX sqlite_autoindex_call_cost_gens_1 \\(project_id=\\?\\)';
     const lookup =
       'CORRELATED SCALAR SUBQUERY \\d+\\nSEARCH c USING INDEX sqlite_autoindex_calls_1 \\(project_id=\\? AND id=\\?\\)';
@@ -56,13 +44,7 @@ test('SQLite: the cost sort walks call_cost along its key in one generation', as
     assert.doesNotMatch(plan, /TEMP B-TREE FOR (?!ORDER BY$|LAST TERM OF ORDER BY$|heddle_sum_in_order\(ORDER BY\)$)/m);
     assert.doesNotMatch(plan, /call_cost_roots/);
     // the traces page's roots only: the roots' entries alone
-    const roots = byCost(direction, true);
-    const c2 = compileCallsSelect(roots, sqliteDialect, true);
-    const rootsPlan = withSqlite(file, (db) =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${c2.sql}`).all(bindNamed(c2.params)) as { detail: string }[])
-        .map((r) => r.detail)
-        .join('\n'),
-    );
+    const rootsPlan = planOf(compileCallsSelect(byCost(direction, true), sqliteDialect, true));
     assert.match(
       rootsPlan,
       /SEARCH l USING COVERING INDEX call_cost_roots \(project_id=\? AND gen=\? AND is_null=\?\)/,
@@ -75,21 +57,10 @@ test('SQLite: the cost sort walks call_cost along its key in one generation', as
 });
 
 test('PostgreSQL: the cost sort walks call_cost, reading every call only under a one-time filter', async (t: TestContext) => {
-  const url = await emptyPostgres(t);
-  if (url === null) return t.skip('PostgreSQL unavailable');
-  const store = new PostgresStore({ url });
-  await store.migrate();
-  await store.close();
-  // an empty table: forbid the alternatives so the plan shows whether the index can give the order
-  const explain = (q: CallsQuery): Promise<string> =>
-    withPostgres(url, async (client) => {
-      await client.query('SET enable_seqscan = off; SET enable_sort = off');
-      const c = compileCallsSelect(q, postgresDialect, true);
-      const { text, values } = compactParams(c.sql, c.params);
-      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values);
-      return rows.map((r) => r['QUERY PLAN']).join('\n');
-    });
+  const explain = (q: CallsQuery): Promise<string | null> =>
+    postgresPlan(t, compileCallsSelect(q, postgresDialect, true));
   const plan = await explain(byCost('desc'));
+  if (plan === null) return t.skip('PostgreSQL unavailable');
   assert.match(plan, /Index Only Scan Backward using call_cost_pkey on call_cost l /, plan);
   assert.match(
     plan,
@@ -98,7 +69,7 @@ test('PostgreSQL: the cost sort walks call_cost, reading every call only under a
   assert.match(plan, /calls_by_change/);
   assert.match(plan, /One-Time Filter: \(\(InitPlan \d+\)\.col1 IS NULL\)|One-Time Filter: \(\$\d+ IS NULL\)/);
   assert.doesNotMatch(plan, /Seq Scan/);
-  const rootsPlan = await explain(byCost('desc', true));
+  const rootsPlan = (await explain(byCost('desc', true)))!;
   assert.match(rootsPlan, /Index Only Scan Backward using call_cost_roots on call_cost l /, rootsPlan);
   assert.match(rootsPlan, /Index Only Scan Backward using call_cost_roots on call_cost l_1 /, rootsPlan);
 });

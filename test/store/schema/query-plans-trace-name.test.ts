@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
-import { compactParams } from '../../../src/store/postgres/pg-support.js';
-import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
+import { test } from 'node:test';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
 import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
@@ -9,7 +7,7 @@ import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import { bindNamed } from '../../../src/store/sqlite/statements.js';
 import type { CallsQuery } from '../../../src/store/types.js';
 import { sort } from '../contract/parts.js';
-import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh-schemas.js';
+import { tempSqliteFile, withSqlite, postgresPlan } from './fresh-schemas.js';
 
 /**
  * The trace-name sort (migration 026) walks `call_trace_names` in the page's order and looks each
@@ -82,20 +80,6 @@ test('SQLite: the trace-name sort walks call_trace_names and looks the candidate
     assert.doesNotMatch(plan, /calls_by_(start|op)/);
   }
 });
-
-async function postgresPlan(t: TestContext, c: { sql: string; params: unknown[] }): Promise<string | null> {
-  const url = await emptyPostgres(t);
-  if (url === null) return null;
-  const store = new PostgresStore({ url });
-  await store.migrate();
-  await store.close();
-  return withPostgres(url, async (client) => {
-    await client.query('SET enable_seqscan = off; SET enable_sort = off');
-    const { text, values } = compactParams(c.sql, c.params);
-    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values);
-    return rows.map((r) => r['QUERY PLAN']).join('\n');
-  });
-}
 
 test('PostgreSQL: the trace-name sort walks call_trace_names', async (t) => {
   // the traces page's two sorts (empty tables, alternatives forbidden)

@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
-import { test, type TestContext } from 'node:test';
-import { compactParams } from '../../../src/store/postgres/pg-support.js';
-import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
+import { test } from 'node:test';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
 import { compileCallsCount, compileCallsSelect } from '../../../src/store/sql/calls-select.js';
-import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
-import { bindNamed } from '../../../src/store/sqlite/statements.js';
 import type { CallsQuery } from '../../../src/store/types.js';
 import { sort, where } from '../contract/parts.js';
-import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh-schemas.js';
+import { postgresPlan, sqlitePlanner } from './fresh-schemas.js';
 
 /**
  * The indexes of migration 016 serve the queries the compiler writes for a project whose indexes
@@ -18,38 +14,6 @@ import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh
  */
 const INDEXED = true;
 
-type Compiled = { sql: string; params: unknown[] };
-
-/** SQLite's plan of a compiled query, as its EXPLAIN QUERY PLAN lines, on a migrated empty store. */
-async function sqlitePlanner(t: TestContext): Promise<(c: Compiled) => string> {
-  const file = tempSqliteFile(t);
-  const store = new SqliteStore({ file });
-  await store.migrate();
-  await store.close();
-  return (c) =>
-    withSqlite(file, (db) =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${c.sql}`).all(bindNamed(c.params)) as { detail: string }[])
-        .map((r) => r.detail)
-        .join('\n'),
-    );
-}
-/**
- * PostgreSQL's plan of a compiled query on a migrated empty store, with `settings` (SET statements
- * forbidding the alternatives, so the plan shows what the indexes can give); null without a server.
- */
-async function postgresPlan(t: TestContext, c: Compiled, settings: string): Promise<string | null> {
-  const url = await emptyPostgres(t);
-  if (url === null) return null;
-  const store = new PostgresStore({ url });
-  await store.migrate();
-  await store.close();
-  return withPostgres(url, async (client) => {
-    await client.query(settings);
-    const { text, values } = compactParams(c.sql, c.params);
-    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values);
-    return rows.map((r) => r['QUERY PLAN']).join('\n');
-  });
-}
 const byLatency: CallsQuery = {
   project_id: 'acme/demo',
   sort_by: sort([{ field: 'summary.weave.latency_ms', direction: 'desc' }]),
