@@ -7,6 +7,7 @@ import pg from 'pg';
 import { compactParams } from '../../../src/store/postgres/pg-support.js';
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { registerSqliteFunctions } from '../../../src/store/sqlite/sqlite-dialect.js';
+import { MIGRATIONS, migrationSql } from '../../../src/store/sql/migrations/index.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { bindNamed } from '../../../src/store/sqlite/statements.js';
 import { testDatabase } from '../../helpers/postgres.js';
@@ -112,5 +113,36 @@ export async function postgresPlan(
     const { text, values } = compactParams(c.sql, c.params);
     const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values);
     return rows.map((r) => r['QUERY PLAN']).join('\n');
+  });
+}
+
+/** How many entries of MIGRATIONS come before migration `id` (a release before it applied those). */
+function before(id: number): number {
+  const at = MIGRATIONS.findIndex((m) => m.id === id);
+  if (at <= 0) throw new Error(`no migration before ${id}`);
+  return at;
+}
+
+/** A SQLite file as a release before migration `id` left it, then `sql` run on it (the upgrade tests). */
+export function sqliteBeforeMigration(file: string, id: number, sql: string): void {
+  withSqlite(file, (db) => {
+    const applied = MIGRATIONS.slice(0, before(id));
+    for (const m of applied) for (const statement of migrationSql(m, 'sqlite')) db.exec(statement);
+    db.pragma(`user_version = ${applied.at(-1)!.id}`);
+    db.exec(sql);
+  });
+}
+
+/** The same on PostgreSQL (an empty database at `url`), with the runner's record of what it applied. */
+export async function postgresBeforeMigration(url: string, id: number, sql: string): Promise<void> {
+  await withPostgres(url, async (c) => {
+    await c.query(
+      'CREATE TABLE heddle_schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    for (const m of MIGRATIONS.slice(0, before(id))) {
+      for (const statement of migrationSql(m, 'postgres')) await c.query(statement);
+      await c.query('INSERT INTO heddle_schema_migrations (id, name) VALUES ($1, $2)', [m.id, m.name]);
+    }
+    await c.query(sql);
   });
 }

@@ -2,9 +2,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { DISPLAY_KEY_CHARS } from '../../../src/store/sql/calls-display.js';
-import { MIGRATIONS, migrationSql } from '../../../src/store/sql/migrations/index.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
-import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh-schemas.js';
+import {
+  emptyPostgres,
+  tempSqliteFile,
+  withPostgres,
+  withSqlite,
+  postgresBeforeMigration,
+  sqliteBeforeMigration,
+} from './fresh-schemas.js';
 
 /**
  * Migration 021 writes the `call_display` entries of the calls at or below each project's mark of
@@ -12,7 +18,6 @@ import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh
  * whole name under itself, a longer one under its first DISPLAY_KEY_CHARS characters, a NULL one
  * under '' (kinds 0, 1, 2); deleted calls keep theirs (queries skip them).
  */
-const BEFORE_021 = MIGRATIONS.findIndex((m) => m.id === 21);
 const LONG = 'é'.repeat(DISPLAY_KEY_CHARS);
 const CALLS_020 = `INSERT INTO calls (project_id, id, started_at, display_name, deleted_at, change_seq) VALUES
   ('acme/a', 'c1', 1000, 'one', NULL, NULL), ('acme/a', 'c2', 1000, NULL, NULL, 5),
@@ -36,11 +41,7 @@ const DISPLAY_SQL =
 
 test('migration 021 fills call_display below the marks (SQLite)', async (t) => {
   const file = tempSqliteFile(t);
-  withSqlite(file, (db) => {
-    for (const m of MIGRATIONS.slice(0, BEFORE_021)) for (const sql of migrationSql(m, 'sqlite')) db.exec(sql);
-    db.pragma(`user_version = ${MIGRATIONS[BEFORE_021 - 1]!.id}`);
-    db.exec(CALLS_020);
-  });
+  sqliteBeforeMigration(file, 21, CALLS_020);
   const store = new SqliteStore({ file });
   await store.migrate();
   await store.close();
@@ -50,16 +51,7 @@ test('migration 021 fills call_display below the marks (SQLite)', async (t) => {
 test('migration 021 fills call_display below the marks (PostgreSQL)', async (t) => {
   const url = await emptyPostgres(t);
   if (url === null) return;
-  await withPostgres(url, async (c) => {
-    await c.query(
-      'CREATE TABLE heddle_schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
-    for (const m of MIGRATIONS.slice(0, BEFORE_021)) {
-      for (const sql of migrationSql(m, 'postgres')) await c.query(sql);
-      await c.query('INSERT INTO heddle_schema_migrations (id, name) VALUES ($1, $2)', [m.id, m.name]);
-    }
-    await c.query(CALLS_020);
-  });
+  await postgresBeforeMigration(url, 21, CALLS_020);
   const store = new PostgresStore({ url });
   await store.migrate();
   await store.close();

@@ -1,9 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
-import { MIGRATIONS, migrationSql } from '../../../src/store/sql/migrations/index.js';
+import { MIGRATIONS } from '../../../src/store/sql/migrations/index.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
-import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh-schemas.js';
+import {
+  emptyPostgres,
+  tempSqliteFile,
+  withPostgres,
+  withSqlite,
+  postgresBeforeMigration,
+  sqliteBeforeMigration,
+} from './fresh-schemas.js';
 
 /**
  * Migration 022 writes the `call_tokens` entries of the calls at or below each project's mark of the
@@ -41,11 +48,7 @@ const asTuples = (rows: Entry[]): Array<[string, string, number, number]> =>
 test('migration 022 fills call_tokens below the marks (SQLite)', async (t) => {
   assert.ok(BEFORE_022 > 0);
   const file = tempSqliteFile(t);
-  withSqlite(file, (db) => {
-    for (const m of MIGRATIONS.slice(0, BEFORE_022)) for (const sql of migrationSql(m, 'sqlite')) db.exec(sql);
-    db.pragma(`user_version = ${MIGRATIONS[BEFORE_022 - 1]!.id}`);
-    db.exec(CALLS);
-  });
+  sqliteBeforeMigration(file, 22, CALLS);
   const store = new SqliteStore({ file });
   await store.migrate();
   await store.close();
@@ -55,16 +58,7 @@ test('migration 022 fills call_tokens below the marks (SQLite)', async (t) => {
 test('migration 022 fills call_tokens below the marks (PostgreSQL)', async (t) => {
   const url = await emptyPostgres(t);
   if (url === null) return;
-  await withPostgres(url, async (c) => {
-    await c.query(
-      'CREATE TABLE heddle_schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
-    for (const m of MIGRATIONS.slice(0, BEFORE_022)) {
-      for (const sql of migrationSql(m, 'postgres')) await c.query(sql);
-      await c.query('INSERT INTO heddle_schema_migrations (id, name) VALUES ($1, $2)', [m.id, m.name]);
-    }
-    await c.query(CALLS);
-  });
+  await postgresBeforeMigration(url, 22, CALLS);
   const store = new PostgresStore({ url });
   await store.migrate();
   await store.close();

@@ -1,11 +1,18 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
-import { MIGRATIONS, migrationSql } from '../../../src/store/sql/migrations/index.js';
+import { MIGRATIONS } from '../../../src/store/sql/migrations/index.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import type { CallsQuery, TraceStore } from '../../../src/store/types.js';
 import { assertPagesCut, indexAll, sort } from '../contract/parts.js';
-import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh-schemas.js';
+import {
+  emptyPostgres,
+  tempSqliteFile,
+  withPostgres,
+  withSqlite,
+  postgresBeforeMigration,
+  sqliteBeforeMigration,
+} from './fresh-schemas.js';
 
 /**
  * A store upgraded to migrations 024 (cost entries) and 025 (the roots' token entries) with calls the
@@ -79,11 +86,7 @@ async function upgradeChecks(store: TraceStore, rootEntries: () => Promise<numbe
 test('migrations 024 and 025 on SQLite: filled by the indexer in the background', async (t: TestContext) => {
   assert.ok(BEFORE_019 > 0);
   const file = tempSqliteFile(t);
-  withSqlite(file, (db) => {
-    for (const m of MIGRATIONS.slice(0, BEFORE_019)) for (const sql of migrationSql(m, 'sqlite')) db.exec(sql);
-    db.pragma(`user_version = ${MIGRATIONS[BEFORE_019 - 1]!.id}`);
-    db.exec(callsSql());
-  });
+  sqliteBeforeMigration(file, 19, callsSql());
   const store = new SqliteStore({ file });
   try {
     await store.migrate();
@@ -98,16 +101,7 @@ test('migrations 024 and 025 on SQLite: filled by the indexer in the background'
 test('migrations 024 and 025 on PostgreSQL: filled by the indexer in the background', async (t: TestContext) => {
   const url = await emptyPostgres(t);
   if (url === null) return;
-  await withPostgres(url, async (c) => {
-    await c.query(
-      'CREATE TABLE heddle_schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
-    for (const m of MIGRATIONS.slice(0, BEFORE_019)) {
-      for (const sql of migrationSql(m, 'postgres')) await c.query(sql);
-      await c.query('INSERT INTO heddle_schema_migrations (id, name) VALUES ($1, $2)', [m.id, m.name]);
-    }
-    await c.query(callsSql());
-  });
+  await postgresBeforeMigration(url, 19, callsSql());
   const store = new PostgresStore({ url });
   try {
     await store.migrate();

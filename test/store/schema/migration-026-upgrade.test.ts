@@ -2,10 +2,17 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { DISPLAY_KEY_CHARS } from '../../../src/store/sql/calls-display.js';
-import { MIGRATIONS, migrationSql } from '../../../src/store/sql/migrations/index.js';
+import { MIGRATIONS } from '../../../src/store/sql/migrations/index.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import type { TraceStore } from '../../../src/store/types.js';
-import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh-schemas.js';
+import {
+  emptyPostgres,
+  tempSqliteFile,
+  withPostgres,
+  withSqlite,
+  postgresBeforeMigration,
+  sqliteBeforeMigration,
+} from './fresh-schemas.js';
 
 /**
  * Migration 026 writes no `call_trace_names` entry (the upgrade does not read every call): the call
@@ -54,11 +61,7 @@ async function indexAll(store: TraceStore): Promise<void> {
 test('migration 026 writes nothing; the indexer fills every call in (SQLite)', async (t) => {
   assert.ok(BEFORE_026 > 0);
   const file = tempSqliteFile(t);
-  withSqlite(file, (db) => {
-    for (const m of MIGRATIONS.slice(0, BEFORE_026)) for (const sql of migrationSql(m, 'sqlite')) db.exec(sql);
-    db.pragma(`user_version = ${MIGRATIONS[BEFORE_026 - 1]!.id}`);
-    db.exec(CALLS);
-  });
+  sqliteBeforeMigration(file, 26, CALLS);
   const store = new SqliteStore({ file });
   await store.migrate();
   withSqlite(file, (db) => assert.deepEqual(db.prepare(ENTRIES_SQL).all(), []));
@@ -75,16 +78,7 @@ test('migration 026 writes nothing; the indexer fills every call in (SQLite)', a
 test('migration 026 writes nothing; the indexer fills every call in (PostgreSQL)', async (t) => {
   const url = await emptyPostgres(t);
   if (url === null) return;
-  await withPostgres(url, async (c) => {
-    await c.query(
-      'CREATE TABLE heddle_schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
-    for (const m of MIGRATIONS.slice(0, BEFORE_026)) {
-      for (const sql of migrationSql(m, 'postgres')) await c.query(sql);
-      await c.query('INSERT INTO heddle_schema_migrations (id, name) VALUES ($1, $2)', [m.id, m.name]);
-    }
-    await c.query(CALLS);
-  });
+  await postgresBeforeMigration(url, 26, CALLS);
   const store = new PostgresStore({ url });
   await store.migrate();
   await withPostgres(url, async (c) => assert.deepEqual((await c.query(ENTRIES_SQL)).rows, []));
