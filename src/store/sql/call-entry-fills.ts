@@ -1,6 +1,6 @@
 import type { CallTextStep } from '../call-text-types.js';
 import type { CompiledSql } from './calls-select.js';
-import { AT_OR_BELOW_MARK } from './calls-expr-text.js';
+import { AT_OR_BELOW_MARK, FILL_NAMES } from './calls-expr-text.js';
 import { insertTokensSql } from './calls-tokens.js';
 import { insertNamesSql, TRACE_NAMES } from './calls-display.js';
 import { statementWhere } from './call-index-backfill.js';
@@ -18,14 +18,14 @@ import { all, run, runAll, type Tx } from './sql-tx.js';
  */
 export interface EntryFill {
   /** The name in `call_entry_fills.entries`. */
-  name: string;
+  name: (typeof FILL_NAMES)[keyof typeof FILL_NAMES];
   /** The entries of the calls `c` matching `where` (those of them it holds entries for), the indexer's statement too. */
   write(sql: SqlTag, d: SqlDialect, where: Fragment): CompiledSql;
 }
 
 /** `call_token_roots` (migration 025): the token entries of trace roots. */
 export const TOKEN_ROOTS: EntryFill = {
-  name: 'token_roots',
+  name: FILL_NAMES.tokenRoots,
   write: (sql, d, where) =>
     statementWhere(
       sql,
@@ -36,7 +36,7 @@ export const TOKEN_ROOTS: EntryFill = {
 
 /** `call_trace_names` (migration 026): the trace-name sort's entries of every call (calls-display.ts). */
 export const TRACE_NAME_ENTRIES: EntryFill = {
-  name: 'trace_names',
+  name: FILL_NAMES.traceNames,
   write: (sql, _d, where) => statementWhere(sql, (w) => insertNamesSql(TRACE_NAMES, 'calls c', w), where),
 };
 

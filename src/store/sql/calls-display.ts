@@ -1,6 +1,6 @@
 import type { CallField } from '../../domain/call-fields.js';
 import type { CallsQuery } from '../types.js';
-import { entriesFilled, everyCallWhen, unindexedCalls } from './calls-expr-text.js';
+import { entriesFilled, everyCallWhen, FILL_NAMES, unindexedCalls } from './calls-expr-text.js';
 import type { SqlDialect, SqlParams } from './sql-dialect.js';
 
 /**
@@ -81,8 +81,7 @@ export const TRACE_NAMES: NameEntries = {
   name: TRACE_NAME_SQL,
   rootKey: true,
   sorts: (field) => field.kind === 'derived' && field.name === 'trace_name',
-  // 'trace_names': call-entry-fills.ts TRACE_NAME_ENTRIES.name
-  whenUnreadable: (project) => everyCallWhen(`NOT ${entriesFilled(project, "'trace_names'")}`, project),
+  whenUnreadable: (project) => everyCallWhen(`NOT ${entriesFilled(project, FILL_NAMES.traceNames)}`, project),
 };
 
 const prefix = (name: string): string => `substr(${name}, 1, ${DISPLAY_KEY_CHARS})`;

@@ -114,10 +114,13 @@ export const AT_OR_BELOW_MARK = `EXISTS (SELECT 1 FROM call_text_marks m WHERE m
 export const everyCallWhen = (condition: string, project: string): string =>
   `SELECT t.id FROM (SELECT 1 AS one WHERE ${condition}) g CROSS JOIN calls t WHERE t.project_id = ${project}`;
 
+/** The names of the background fills in `call_entry_fills` (call-entry-fills.ts; letters and underscores). */
+export const FILL_NAMES = { tokenRoots: 'token_roots', traceNames: 'trace_names' } as const;
+
 /**
- * SQL true when the fill named `name` (call-entry-fills.ts) of the project `project` (both SQL: a
- * placeholder or a literal) is done: a walk's own check, exact whatever a cached hint said.
+ * SQL true when the fill `name` (one of FILL_NAMES) of the project `project` (a placeholder) is done:
+ * a walk's own check, exact whatever a cached hint said.
  */
-export const entriesFilled = (project: string, name: string): string =>
-  `EXISTS (SELECT 1 FROM call_entry_fills f WHERE f.project_id = ${project} AND f.entries = ${name}
+export const entriesFilled = (project: string, name: (typeof FILL_NAMES)[keyof typeof FILL_NAMES]): string =>
+  `EXISTS (SELECT 1 FROM call_entry_fills f WHERE f.project_id = ${project} AND f.entries = '${name}'
     AND f.filled_after IS NULL)`;

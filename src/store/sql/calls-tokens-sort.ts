@@ -1,8 +1,7 @@
 import type { CallsQuery } from '../types.js';
 import { currentCostGen } from './call-cost-entries.js';
-import { TOKEN_ROOTS } from './call-entry-fills.js';
 import { defaultPricesStamp } from './calls-cost.js';
-import { entriesFilled, everyCallWhen, unindexedCalls } from './calls-expr-text.js';
+import { entriesFilled, everyCallWhen, FILL_NAMES, unindexedCalls } from './calls-expr-text.js';
 import type { SqlDialect, SqlParams } from './sql-dialect.js';
 
 /**
@@ -43,7 +42,7 @@ const TOKEN_ENTRIES: NumberEntries = {
 const TOKEN_ROOT_ENTRIES: NumberEntries = {
   ...TOKEN_ENTRIES,
   table: 'call_token_roots',
-  whenUnreadable: (project, p) => everyCallWhen(`NOT ${entriesFilled(project, p.add(TOKEN_ROOTS.name))}`, project),
+  whenUnreadable: (project) => everyCallWhen(`NOT ${entriesFilled(project, FILL_NAMES.tokenRoots)}`, project),
 };
 
 /**
