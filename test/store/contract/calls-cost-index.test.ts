@@ -5,7 +5,17 @@ import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
-import { assertIncludeOptionRows, assertSortedPagesCut, end, ids, indexAll, sort, start, where } from './parts.js';
+import {
+  assertIncludeOptionRows,
+  assertSortedPagesCut,
+  end,
+  ids,
+  indexAll,
+  sort,
+  start,
+  where,
+  walkSorts,
+} from './parts.js';
 import { rng } from './rollup-fixture.js';
 import { DAY, price, T0, usageOf } from './cost-fixture.js';
 
@@ -28,18 +38,7 @@ forEachAdapter('calls sorted by cost through call_cost', (store) => {
     { where: where({ $gt: [cost, { $literal: 0.01 }] }) },
     { filter: { trace_roots_only: true }, started_from: T0 },
   ];
-  const SORTS = [
-    [{ field: 'summary.weave.total_cost', direction: 'desc' as const }],
-    [{ field: 'summary.weave.total_cost', direction: 'asc' as const }],
-    [
-      { field: 'summary.weave.total_cost', direction: 'desc' as const },
-      { field: 'id', direction: 'asc' as const },
-    ],
-    [
-      { field: 'summary.weave.total_cost', direction: 'asc' as const },
-      { field: 'id', direction: 'desc' as const },
-    ],
-  ];
+  const SORTS = walkSorts('summary.weave.total_cost');
   const PAGES = [
     [1, 0],
     [4, 3],

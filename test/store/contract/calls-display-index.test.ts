@@ -6,7 +6,17 @@ import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
-import { assertIncludeOptionRows, assertSortedPagesCut, end, ids, indexAll, sort, start, where } from './parts.js';
+import {
+  assertIncludeOptionRows,
+  assertSortedPagesCut,
+  end,
+  ids,
+  indexAll,
+  sort,
+  start,
+  where,
+  walkSorts,
+} from './parts.js';
 import { rng } from './rollup-fixture.js';
 
 /**
@@ -47,22 +57,7 @@ forEachAdapter('calls sorted by display name through call_display', (store) => {
     { started_from: T0 + 5_000_000, started_before: T0 + 30_000_000 },
     { filter: { parent_ids: ['c-00'] } },
   ];
-  const SORTS = [
-    [{ field: 'display_name', direction: 'asc' as const }],
-    [{ field: 'display_name', direction: 'desc' as const }],
-    [
-      { field: 'display_name', direction: 'asc' as const },
-      { field: 'id', direction: 'asc' as const },
-    ],
-    [
-      { field: 'display_name', direction: 'desc' as const },
-      { field: 'id', direction: 'asc' as const },
-    ],
-    [
-      { field: 'display_name', direction: 'asc' as const },
-      { field: 'id', direction: 'desc' as const },
-    ],
-  ];
+  const SORTS = walkSorts('display_name', true);
   // a page of one at each of the first offsets: the walks' limits bind there
   const PAGES = [
     ...Array.from({ length: 14 }, (_, i) => [1, i] as const),

@@ -5,7 +5,17 @@ import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
-import { assertIncludeOptionRows, assertSortedPagesCut, end, ids, indexAll, sort, start, where } from './parts.js';
+import {
+  assertIncludeOptionRows,
+  assertSortedPagesCut,
+  end,
+  ids,
+  indexAll,
+  sort,
+  start,
+  where,
+  walkSorts,
+} from './parts.js';
 import { rng } from './rollup-fixture.js';
 
 /**
@@ -27,18 +37,7 @@ forEachAdapter('calls sorted by latency through call_latency', (store) => {
     { where: where({ $eq: [{ $getField: 'summary.weave.status' }, { $literal: 'running' }] }) },
     { filter: { parent_ids: ['c-00'] } },
   ];
-  const SORTS = [
-    [{ field: 'summary.weave.latency_ms', direction: 'desc' as const }],
-    [{ field: 'summary.weave.latency_ms', direction: 'asc' as const }],
-    [
-      { field: 'summary.weave.latency_ms', direction: 'desc' as const },
-      { field: 'id', direction: 'asc' as const },
-    ],
-    [
-      { field: 'summary.weave.latency_ms', direction: 'asc' as const },
-      { field: 'id', direction: 'desc' as const },
-    ],
-  ];
+  const SORTS = walkSorts('summary.weave.latency_ms');
   const PAGES = [
     [1, 0],
     [4, 0],

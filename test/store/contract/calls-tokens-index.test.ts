@@ -5,7 +5,17 @@ import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
-import { assertIncludeOptionRows, assertSortedPagesCut, end, ids, indexAll, sort, start, where } from './parts.js';
+import {
+  assertIncludeOptionRows,
+  assertSortedPagesCut,
+  end,
+  ids,
+  indexAll,
+  sort,
+  start,
+  where,
+  walkSorts,
+} from './parts.js';
 import { rng } from './rollup-fixture.js';
 import { USAGES, usageSummary } from './tokens-fixture.js';
 
@@ -30,18 +40,7 @@ forEachAdapter('calls sorted by tokens through call_tokens', (store) => {
     { where: where({ $eq: [{ $getField: 'summary.weave.status' }, { $literal: 'running' }] }) },
     { filter: { parent_ids: ['k-00'] } },
   ];
-  const SORTS = [
-    [{ field: 'summary.weave.total_tokens', direction: 'desc' as const }],
-    [{ field: 'summary.weave.total_tokens', direction: 'asc' as const }],
-    [
-      { field: 'summary.weave.total_tokens', direction: 'desc' as const },
-      { field: 'id', direction: 'asc' as const },
-    ],
-    [
-      { field: 'summary.weave.total_tokens', direction: 'asc' as const },
-      { field: 'id', direction: 'desc' as const },
-    ],
-  ];
+  const SORTS = walkSorts('summary.weave.total_tokens');
   const PAGES = [
     [1, 0],
     [4, 0],

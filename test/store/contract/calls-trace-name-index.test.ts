@@ -6,7 +6,17 @@ import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
-import { assertIncludeOptionRows, assertSortedPagesCut, end, ids, indexAll, sort, start, where } from './parts.js';
+import {
+  assertIncludeOptionRows,
+  assertSortedPagesCut,
+  end,
+  ids,
+  indexAll,
+  sort,
+  start,
+  where,
+  walkSorts,
+} from './parts.js';
 import { rng } from './rollup-fixture.js';
 
 /**
@@ -36,22 +46,7 @@ forEachAdapter('calls sorted by trace name through call_trace_names', (store) =>
     { started_from: T0 + 5_000_000, started_before: T0 + 30_000_000 },
     { filter: { parent_ids: ['t-00'] } },
   ];
-  const SORTS = [
-    [{ field: FIELD, direction: 'asc' as const }],
-    [{ field: FIELD, direction: 'desc' as const }],
-    [
-      { field: FIELD, direction: 'asc' as const },
-      { field: 'id', direction: 'asc' as const },
-    ],
-    [
-      { field: FIELD, direction: 'desc' as const },
-      { field: 'id', direction: 'asc' as const },
-    ],
-    [
-      { field: FIELD, direction: 'asc' as const },
-      { field: 'id', direction: 'desc' as const },
-    ],
-  ];
+  const SORTS = walkSorts(FIELD, true);
   const PAGES = [
     ...Array.from({ length: 12 }, (_, i) => [1, i] as const),
     [4, 0],

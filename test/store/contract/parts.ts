@@ -86,6 +86,34 @@ export async function assertPagesCut(
   return nonEmpty;
 }
 
+/** A sort's keys, as `sort` takes them. */
+export type SortKeys = Array<{ field: string; direction: 'asc' | 'desc' }>;
+
+/**
+ * The sorts an index walk serves for `field`: alone both ways, and then `id` against the direction
+ * (the default tie-break) and with it; `idWithAsc` adds ascending then `id` ascending too.
+ */
+export function walkSorts(field: string, idWithAsc = false): SortKeys[] {
+  const sorts: SortKeys[] = [
+    [{ field, direction: 'desc' }],
+    [{ field, direction: 'asc' }],
+    [
+      { field, direction: 'desc' },
+      { field: 'id', direction: 'asc' },
+    ],
+    [
+      { field, direction: 'asc' },
+      { field: 'id', direction: 'desc' },
+    ],
+  ];
+  if (idWithAsc)
+    sorts.push([
+      { field, direction: 'asc' },
+      { field: 'id', direction: 'asc' },
+    ]);
+  return sorts;
+}
+
 /**
  * `assertPagesCut` for each sort of `sorts` under each of `filters` in the project `projectId`: the
  * index-walk tests' sweep; returns how many pages had rows.
@@ -94,7 +122,7 @@ export async function assertSortedPagesCut(
   store: TraceStore,
   projectId: string,
   filters: ReadonlyArray<Partial<CallsQuery>>,
-  sorts: ReadonlyArray<Array<{ field: string; direction: 'asc' | 'desc' }>>,
+  sorts: ReadonlyArray<SortKeys>,
   pages: ReadonlyArray<readonly [number, number]>,
 ): Promise<number> {
   let nonEmpty = 0;
