@@ -31,15 +31,12 @@ export interface CallTextIndex {
    */
   costCovers(projectId: string): Promise<boolean>;
   /**
-   * Whether the project's `call_token_roots` entries (migration 025) are filled: a roots-only sort
-   * by tokens then walks them. Cached like `covers`; the compiled SQL checks the fill itself.
+   * The background fills of the call indexer's entries (call-entry-fills.ts: those of migrations
+   * 019–022, 025 and 026) not done for the project: a walk of those entries keeps the plain plan
+   * until its fill is done. Cached like `covers`, and only a planning hint too: the compiled SQL
+   * checks the fill itself.
    */
-  tokenRootsFilled(projectId: string): Promise<boolean>;
-  /**
-   * Whether the project's trace-name entries (migration 026) are filled in: the trace-name sort then
-   * walks them. Cached like `covers`, and only a planning hint too: the compiled SQL checks the fill.
-   */
-  traceNamesCover(projectId: string): Promise<boolean>;
+  pendingFills(projectId: string): Promise<readonly string[]>;
   /**
    * Indexes the next calls (at most `maxCalls`) of one project that has calls not indexed yet (their
    * texts and their input leaves), in one short transaction, and moves the project's mark past them. `project: null` when there was

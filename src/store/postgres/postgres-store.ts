@@ -133,8 +133,7 @@ export class PostgresStore implements TraceStore {
       backfilled: await this.callIndexes.ready(projectId),
       covered: await this.callText.covers(projectId),
       costed: await this.callText.costCovers(projectId),
-      tokenRoots: await this.callText.tokenRootsFilled(projectId),
-      traceNamed: await this.callText.traceNamesCover(projectId),
+      pending: await this.callText.pendingFills(projectId),
     }));
     this.objects = new PostgresObjectStore(this.#pool);
     this.files = new PostgresFileStore(this.#pool, reads);

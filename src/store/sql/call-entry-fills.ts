@@ -1,27 +1,55 @@
 import type { CallTextStep } from '../call-text-types.js';
 import type { CompiledSql } from './calls-select.js';
-import { AT_OR_BELOW_MARK, FILL_NAMES } from './calls-expr-text.js';
+import { AT_OR_BELOW_MARK, FILL_NAMES, type FillName } from './calls-expr-text.js';
+import { insertLatencySql } from './calls-latency.js';
+import { insertStatusSql } from './calls-status.js';
 import { insertTokensSql } from './calls-tokens.js';
-import { insertNamesSql, TRACE_NAMES } from './calls-display.js';
+import { insertDisplaySql, insertNamesSql, TRACE_NAMES } from './calls-display.js';
 import { statementWhere } from './call-index-backfill.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { frag, raw, type Fragment, type SqlTag } from './sql-tag.js';
 import { all, run, runAll, type Tx } from './sql-tx.js';
 
 /**
- * Background fills of entries that a migration adds to the call indexer's (migration 025,
- * `call_entry_fills`; the roots' token entries of 025, the trace-name entries of 026). The indexer writes such entries for every call it indexes from the migration
- * on; the calls it had passed before get theirs here, a project at a time in id order over all its
- * calls (`filled_after`: the last id filled, NULL once done), so an upgrade neither blocks on a fill
- * nor leaves a walk without entries: a query walks the entries of a project only once its fill is
- * done (`entriesFilled`), and otherwise keeps the plan it had.
+ * The entries the call indexer writes beside its substring index and `call_values`, each filled in
+ * the background for the calls the indexer had passed when a migration added them (migration 025,
+ * `call_entry_fills`; migration 027 for the entries of 019–022, which filled them inside the upgrade
+ * before). The indexer writes the entries of every call it indexes from the migration on; the calls
+ * it had passed before get theirs here, a project at a time in id order over all its calls
+ * (`filled_after`: the last id filled, NULL once done; no row: not begun), so an upgrade neither
+ * blocks on a fill nor leaves a walk without entries: a query walks the entries of a project only
+ * once its fill is done (`entriesFilled`), and otherwise keeps the plan it had.
  */
 export interface EntryFill {
   /** The name in `call_entry_fills.entries`. */
-  name: (typeof FILL_NAMES)[keyof typeof FILL_NAMES];
+  name: FillName;
   /** The entries of the calls `c` matching `where` (those of them it holds entries for), the indexer's statement too. */
   write(sql: SqlTag, d: SqlDialect, where: Fragment): CompiledSql;
 }
+
+/** `call_latency` (migration 019): the latency sort's entries of every call (calls-latency.ts). */
+export const LATENCY_ENTRIES: EntryFill = {
+  name: FILL_NAMES.latency,
+  write: (sql, _d, where) => statementWhere(sql, (w) => insertLatencySql('calls c', w), where),
+};
+
+/** `call_status` (migration 020): the status filter's and sort's entries of every started call (calls-status.ts). */
+export const STATUS_ENTRIES: EntryFill = {
+  name: FILL_NAMES.status,
+  write: (sql, d, where) => statementWhere(sql, (w) => insertStatusSql(d.derivedStatus, 'calls c', w), where),
+};
+
+/** `call_display` (migration 021): the display-name sort's entries of every call (calls-display.ts). */
+export const DISPLAY_ENTRIES: EntryFill = {
+  name: FILL_NAMES.display,
+  write: (sql, _d, where) => statementWhere(sql, (w) => insertDisplaySql('calls c', w), where),
+};
+
+/** `call_tokens` (migration 022): the token sort's entries of every call (calls-tokens.ts). */
+export const TOKEN_TOTAL_ENTRIES: EntryFill = {
+  name: FILL_NAMES.tokens,
+  write: (sql, d, where) => statementWhere(sql, (w) => insertTokensSql(d.derivedTokens, 'calls c', w), where),
+};
 
 /** `call_token_roots` (migration 025): the token entries of trace roots. */
 export const TOKEN_ROOTS: EntryFill = {
@@ -41,7 +69,14 @@ export const TRACE_NAME_ENTRIES: EntryFill = {
 };
 
 /** Every fill, in the order the indexer takes them. */
-export const ENTRY_FILLS: readonly EntryFill[] = [TOKEN_ROOTS, TRACE_NAME_ENTRIES];
+export const ENTRY_FILLS: readonly EntryFill[] = [
+  LATENCY_ENTRIES,
+  STATUS_ENTRIES,
+  DISPLAY_ENTRIES,
+  TOKEN_TOTAL_ENTRIES,
+  TOKEN_ROOTS,
+  TRACE_NAME_ENTRIES,
+];
 
 /** The indexer's statements for the calls `c` matching `where`: the entries of every fill. */
 export function indexedFillEntries(sql: SqlTag, d: SqlDialect, where: Fragment): CompiledSql[] {

@@ -5,31 +5,19 @@ import { frag, raw, sqlTag, type Fragment, type SqlTag } from './sql-tag.js';
 import { all, runAll, type Tx, type TxRunner } from './sql-tx.js';
 import type { SqlDialect } from './sql-dialect.js';
 import type { TextIndexDialect } from './call-text-dialects.js';
-import { insertLatencySql } from './calls-latency.js';
-import { insertStatusSql } from './calls-status.js';
-import { insertDisplaySql } from './calls-display.js';
-import { insertTokensSql } from './calls-tokens.js';
 import { costStep, costWorkWaiting, firstCostGen, insertIndexedCost } from './call-cost-entries.js';
-import {
-  filledFromStart,
-  fillStep,
-  fillWorkWaiting,
-  indexedFillEntries,
-  TOKEN_ROOTS,
-  TRACE_NAME_ENTRIES,
-} from './call-entry-fills.js';
+import { ENTRY_FILLS, filledFromStart, fillStep, fillWorkWaiting, indexedFillEntries } from './call-entry-fills.js';
 import { defaultPricesStamp } from './calls-cost.js';
 
 /** How long a "covers" answer is reused. */
 const COVERS_TTL_MS = 1_000;
 
-/** A project's cover, as `covers`, `costCovers` and `traceNamesCover` answer (cached for COVERS_TTL_MS). */
+/** A project's cover, as `covers`, `costCovers` and `pendingFills` answer (cached for COVERS_TTL_MS). */
 interface IndexCover {
   at: number;
   covers: boolean;
   costed: boolean;
-  tokenRoots: boolean;
-  traceNamed: boolean;
+  pending: readonly string[];
 }
 
 interface Mark {
@@ -41,11 +29,10 @@ interface Mark {
 
 /**
  * The call indexer, written once for both stores over the transaction runner: the substring index,
- * `call_values` (the input leaves of equalities), `call_latency` (the latency sort, migration 019),
- * `call_status` (the status filter and sort, migration 020), `call_display` (migration 021),
- * `call_tokens` (the token sort, migration 022), `call_cost` (migration 024, call-cost-entries.ts),
- * and the entries of the fills (call-entry-fills.ts: `call_token_roots`, migration 025, and
- * `call_trace_names`, migration 026), under one mark per project. Each
+ * `call_values` (the input leaves of equalities), `call_cost` (migration 024, call-cost-entries.ts)
+ * and the entries of the fills (call-entry-fills.ts: `call_latency`, the latency sort, migration 019;
+ * `call_status`, the status filter and sort, 020; `call_display`, 021; `call_tokens`, the token sort,
+ * 022; `call_token_roots`, 025; `call_trace_names`, 026), under one mark per project. Each
  * step is one transaction over one project's calls that the indexes do not hold yet: first those
  * without a `change_seq` in id order, then those after the project's mark in `(change_seq, id)`
  * order. A rewritten call gets a new `change_seq`, so it is in the tail again until its entries are
@@ -78,35 +65,33 @@ export class SqlCallTextIndex implements CallTextIndex {
     return (await this.#state(projectId)).costed;
   }
 
-  async tokenRootsFilled(projectId: string): Promise<boolean> {
-    return (await this.#state(projectId)).tokenRoots;
+  async pendingFills(projectId: string): Promise<readonly string[]> {
+    return (await this.#state(projectId)).pending;
   }
 
-  async traceNamesCover(projectId: string): Promise<boolean> {
-    return (await this.#state(projectId)).traceNamed;
-  }
-
-  /** Whether the indexes cover the project, its cost entries are complete, its fills done (cached). */
+  /** Whether the indexes cover the project, its cost entries are complete, which fills are not done (cached). */
   async #state(projectId: string): Promise<IndexCover> {
     const now = Date.now();
     const cached = this.#covers.get(projectId);
     if (cached !== undefined && now - cached.at <= COVERS_TTL_MS) return cached;
-    const [row] = await this.tx.read<{ costed: number | null; token_roots: number | null; named: number | null }>(
+    const [row] = await this.tx.read<{ costed: number | null }>(
       this.#sql`SELECT (SELECT 1 FROM call_cost_gens g WHERE g.project_id = m.project_id
-          AND g.rebuilt_after IS NULL AND g.prices = ${defaultPricesStamp()}) AS costed,
-        (SELECT 1 FROM call_entry_fills f WHERE f.project_id = m.project_id AND f.entries = ${TOKEN_ROOTS.name}
-          AND f.filled_after IS NULL) AS token_roots,
-        (SELECT 1 FROM call_entry_fills f WHERE f.project_id = m.project_id AND f.entries = ${TRACE_NAME_ENTRIES.name}
-          AND f.filled_after IS NULL) AS named
+          AND g.rebuilt_after IS NULL AND g.prices = ${defaultPricesStamp()}) AS costed
         FROM call_text_marks m WHERE m.project_id = ${projectId} AND m.nulls_done = 1`,
+    );
+    const done = new Set(
+      (
+        await this.tx.read<{ entries: string }>(
+          this.#sql`SELECT entries FROM call_entry_fills WHERE project_id = ${projectId} AND filled_after IS NULL`,
+        )
+      ).map((r) => r.entries),
     );
     if (this.#covers.size > 10_000) this.#covers.clear();
     const state = {
       at: now,
       covers: row !== undefined,
       costed: row !== undefined && row.costed !== null,
-      tokenRoots: row !== undefined && row.token_roots !== null,
-      traceNamed: row !== undefined && row.named !== null,
+      pending: ENTRY_FILLS.map((fill) => fill.name).filter((name) => !done.has(name)),
     };
     this.#covers.set(projectId, state);
     return state;
@@ -158,16 +143,10 @@ export class SqlCallTextIndex implements CallTextIndex {
   async #textStep(maxCalls: number): Promise<CallTextStep> {
     const sql = this.#sql;
     const { lock, upsertText, insertValues } = this.dialect;
-    const status = this.dialect.d.derivedStatus;
-    const tokens = this.dialect.d.derivedTokens;
     // the indexes of the calls `c` matching `where`: the text first (its count is the step's)
     const indexWhere = (where: Fragment): CompiledSql[] => [
       statementWhere(sql, upsertText, where),
       statementWhere(sql, insertValues, where),
-      statementWhere(sql, (w) => insertLatencySql('calls c', w), where),
-      statementWhere(sql, (w) => insertStatusSql(status, 'calls c', w), where),
-      statementWhere(sql, (w) => insertDisplaySql('calls c', w), where),
-      statementWhere(sql, (w) => insertTokensSql(tokens, 'calls c', w), where),
       insertIndexedCost(sql, this.dialect.d, where),
       ...indexedFillEntries(sql, this.dialect.d, where),
     ];

@@ -1,6 +1,6 @@
 import type { CallField } from '../../domain/call-fields.js';
 import type { CallsQuery } from '../types.js';
-import { entriesFilled, everyCallWhen, FILL_NAMES, unindexedCalls } from './calls-expr-text.js';
+import { everyCallUntilFilled, FILL_NAMES, unindexedCalls } from './calls-expr-text.js';
 import type { SqlDialect, SqlParams } from './sql-dialect.js';
 
 /**
@@ -52,19 +52,23 @@ export interface NameEntries {
   sorts(field: CallField): boolean;
   /**
    * The ids of every call of the project `project` (a placeholder) while the entries cannot be read
-   * (SQL), or null when they always can (every call at or below the mark has its entry).
+   * (SQL): until the project's fill is done, a call at or below the mark may have no entry.
    */
-  whenUnreadable(project: string): string | null;
+  whenUnreadable(project: string): string;
 }
 
-/** `call_display` (migration 021): the `display_name` column; written only by the indexer since 021 filled it. */
+/**
+ * `call_display` (migration 021): the `display_name` column. Written by the indexer for the calls it
+ * indexes, and by its fill (call-entry-fills.ts `DISPLAY_ENTRIES`) for those it had indexed before
+ * the migration: until a project's fill is done, every call of the project is a candidate.
+ */
 export const DISPLAY_NAMES: NameEntries = {
   table: 'call_display',
   key: 'display_key',
   name: 'c.display_name',
   rootKey: false,
   sorts: (field) => field.kind === 'column' && field.name === 'display_name',
-  whenUnreadable: () => null,
+  whenUnreadable: (project) => everyCallUntilFilled(project, FILL_NAMES.display),
 };
 
 /**
@@ -73,7 +77,7 @@ export const DISPLAY_NAMES: NameEntries = {
  * (call-entry-fills.ts `TRACE_NAME_ENTRIES`). Until a project's fill is done a call at or below the
  * mark may have no entry, so every call of the
  * project is a candidate: the plain query's answer. The compiler's hint (call-text-index.ts
- * `traceNamesCover`) keeps the plain plan then; only this statement's own read is exact.
+ * `pendingFills`) keeps the plain plan then; only this statement's own read is exact.
  */
 export const TRACE_NAMES: NameEntries = {
   table: 'call_trace_names',
@@ -81,14 +85,14 @@ export const TRACE_NAMES: NameEntries = {
   name: TRACE_NAME_SQL,
   rootKey: true,
   sorts: (field) => field.kind === 'derived' && field.name === 'trace_name',
-  whenUnreadable: (project) => everyCallWhen(`NOT ${entriesFilled(project, FILL_NAMES.traceNames)}`, project),
+  whenUnreadable: (project) => everyCallUntilFilled(project, FILL_NAMES.traceNames),
 };
 
 const prefix = (name: string): string => `substr(${name}, 1, ${DISPLAY_KEY_CHARS})`;
 
 /**
  * Writes the entries of the calls `c` in `from` matching `where` (the call indexer,
- * call-text-index.ts, its trace-name fill, and migration 021). Entries already there are kept: those
+ * call-text-index.ts, and its fills, call-entry-fills.ts). Entries already there are kept: those
  * of calls renamed since (`/call/update`, a start sent again with another name) are stale, and
  * queries skip them by comparing with the call's name now (`nameCandidates`).
  */
@@ -104,7 +108,7 @@ export function insertNamesSql(entries: NameEntries, from: string, where: string
   ON CONFLICT DO NOTHING`;
 }
 
-/** The `call_display` entries (migration 021 and the indexer). */
+/** The `call_display` entries (the indexer and its fill). */
 export const insertDisplaySql = (from: string, where: string): string => insertNamesSql(DISPLAY_NAMES, from, where);
 
 /** How a page sorted by a name is read along its entries: the directions of the compiled ORDER BY. */
@@ -186,6 +190,5 @@ export function nameCandidates(
       walkKind(`l.kind = ${DISPLAY_UNNAMED} AND l.${key} = ''`, `${name} IS NULL`, `l.id ${idDir}`),
     ];
   });
-  const unreadable = entries.whenUnreadable(project);
-  return [...walks, unindexedCalls('id', project), ...(unreadable === null ? [] : [unreadable])].join(' UNION ALL ');
+  return [...walks, unindexedCalls('id', project), entries.whenUnreadable(project)].join(' UNION ALL ');
 }

@@ -101,7 +101,7 @@ export function postgresTextCandidates(projectId: string, needles: readonly Text
  * SQL true when the call `c` is at or below its project's mark (the call indexer has written its
  * entries): the background writers of entries (call-cost-entries.ts, call-entry-fills.ts) leave the
  * calls after the mark to the indexer, which writes them with the other entries, so that no call is
- * written twice. The same test as migrations 019–022 use for the calls already indexed.
+ * written twice.
  */
 export const AT_OR_BELOW_MARK = `EXISTS (SELECT 1 FROM call_text_marks m WHERE m.project_id = c.project_id
   AND ((c.change_seq IS NULL AND (m.nulls_done = 1 OR c.id <= m.null_id))
@@ -115,12 +115,29 @@ export const everyCallWhen = (condition: string, project: string): string =>
   `SELECT t.id FROM (SELECT 1 AS one WHERE ${condition}) g CROSS JOIN calls t WHERE t.project_id = ${project}`;
 
 /** The names of the background fills in `call_entry_fills` (call-entry-fills.ts; letters and underscores). */
-export const FILL_NAMES = { tokenRoots: 'token_roots', traceNames: 'trace_names' } as const;
+export const FILL_NAMES = {
+  latency: 'latency',
+  status: 'status',
+  display: 'display',
+  tokens: 'tokens',
+  tokenRoots: 'token_roots',
+  traceNames: 'trace_names',
+} as const;
+
+export type FillName = (typeof FILL_NAMES)[keyof typeof FILL_NAMES];
 
 /**
  * SQL true when the fill `name` (one of FILL_NAMES) of the project `project` (a placeholder) is done:
  * a walk's own check, exact whatever a cached hint said.
  */
-export const entriesFilled = (project: string, name: (typeof FILL_NAMES)[keyof typeof FILL_NAMES]): string =>
+export const entriesFilled = (project: string, name: FillName): string =>
   `EXISTS (SELECT 1 FROM call_entry_fills f WHERE f.project_id = ${project} AND f.entries = '${name}'
     AND f.filled_after IS NULL)`;
+
+/**
+ * The ids of every call of the project `project` (a placeholder) until its fill `name` is done: a walk
+ * of entries that fill writes adds them to its candidates, so that its answer is the plain query's
+ * while some calls at or below the mark may have no entry yet.
+ */
+export const everyCallUntilFilled = (project: string, name: FillName): string =>
+  everyCallWhen(`NOT ${entriesFilled(project, name)}`, project);

@@ -1,7 +1,7 @@
 import { REF_PREFIX } from '../../domain/refs.js';
 import { ALL_CALL_COLUMNS, ALWAYS_SELECTED, type CallsFilter, type CallsQuery } from '../types.js';
 import { CallsExprCompiler } from './calls-expr.js';
-import { unindexedCalls } from './calls-expr-text.js';
+import { everyCallUntilFilled, FILL_NAMES, unindexedCalls, type FillName } from './calls-expr-text.js';
 import { NULL_LATENCY_KEY } from './calls-latency.js';
 import { DISPLAY_NAMES, nameCandidates, nameWalk, TRACE_NAMES, type NameEntries } from './calls-display.js';
 import { statusCandidates, statusesOf, statusWalk } from './calls-status.js';
@@ -19,28 +19,28 @@ export interface CompiledSql {
  * indexes the call indexer fills, `call_values`, the substring index and `call_latency`
  * (call-text-index.ts `covers`; calls-expr-values.ts, calls-expr-text.ts, `latencySortIds` below);
  * `costed`, the cost entries of migration 024 complete at the project's prices (`costCovers`);
- * `tokenRoots`, the roots' token entries of migration 025 filled (`tokenRootsFilled`); `traceNamed`,
- * the trace-name entries of migration 026 filled in (`traceNamesCover`). A boolean stands for all five.
+ * `pending`, the fills of the indexer's entries not done yet (call-entry-fills.ts, `pendingFills`;
+ * none when absent). A boolean stands for all of them (`true`: every index readable, every fill done).
  */
 export type IndexState =
-  boolean | { backfilled: boolean; covered: boolean; costed?: boolean; tokenRoots?: boolean; traceNamed?: boolean };
+  boolean | { backfilled: boolean; covered: boolean; costed?: boolean; pending?: readonly string[] };
 
 interface IndexStates {
   backfilled: boolean;
   covered: boolean;
   costed: boolean;
-  tokenRoots: boolean;
-  traceNamed: boolean;
+  /** Whether the entries of the fill `name` are readable: the indexer covers the project and the fill is done. */
+  filled(name: FillName): boolean;
 }
 
 const indexStates = (indexed: IndexState): IndexStates =>
   typeof indexed === 'boolean'
-    ? { backfilled: indexed, covered: indexed, costed: indexed, tokenRoots: indexed, traceNamed: indexed }
+    ? { backfilled: indexed, covered: indexed, costed: indexed, filled: () => indexed }
     : {
-        ...indexed,
+        backfilled: indexed.backfilled,
+        covered: indexed.covered,
         costed: indexed.costed === true && indexed.covered,
-        tokenRoots: indexed.tokenRoots === true && indexed.covered,
-        traceNamed: indexed.traceNamed === true && indexed.covered,
+        filled: (name) => indexed.covered && !(indexed.pending ?? []).includes(name),
       };
 
 function filterConditions(filter: CallsFilter, d: SqlDialect, p: SqlParams): string[] {
@@ -185,8 +185,8 @@ export function compileCallsSelect(q: CallsQuery, d: SqlDialect, indexed: IndexS
   const byStatus = byLatency === null ? statusIds(q, d, indexed) : null;
   const byName =
     byLatency === null && byStatus === null
-      ? (nameIds(DISPLAY_NAMES, indexStates(indexed).covered, q, d, indexed) ??
-        nameIds(TRACE_NAMES, indexStates(indexed).traceNamed, q, d, indexed))
+      ? (nameIds(DISPLAY_NAMES, indexStates(indexed).filled(FILL_NAMES.display), q, d, indexed) ??
+        nameIds(TRACE_NAMES, indexStates(indexed).filled(FILL_NAMES.traceNames), q, d, indexed))
       : null;
   const byTokens =
     byLatency === null && byStatus === null && byName === null
@@ -256,9 +256,9 @@ function compileSelect(q: CallsQuery, d: SqlDialect, indexed: IndexState, candid
  * read the project's until the page is full).
  */
 function latencySortIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlParams) => string) | null {
-  const { backfilled, covered } = indexStates(indexed);
+  const { backfilled, filled } = indexStates(indexed);
   const sortBy = q.sort_by;
-  if (!backfilled || !covered || !q.limit || q.changed_after || sortBy == null || sortBy.length === 0) return null;
+  if (!backfilled || !filled(FILL_NAMES.latency) || !q.limit || q.changed_after || sortBy == null || sortBy.length === 0) return null;
   const [first, ...rest] = sortBy;
   if (first!.field.kind !== 'derived' || first!.field.name !== 'latency_ms') return null;
   if (rest.length > 1 || rest.some((key) => key.field.kind !== 'column' || key.field.name !== 'id')) return null;
@@ -282,6 +282,7 @@ function latencySortIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p:
       ),
       entries(`l.latency_ms = ${NULL_LATENCY_KEY}`, 'c.latency_ms IS NULL', `l.id ${idDir}`),
       unindexedCalls('id', project),
+      everyCallUntilFilled(project, FILL_NAMES.latency),
     ].join(' UNION ALL ');
   };
 }
@@ -296,7 +297,7 @@ function latencySortIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p:
  * an equality, a `$contains` or a list of ids already narrows the query to a few calls.
  */
 function statusIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlParams) => string) | null {
-  if (!indexStates(indexed).covered || !q.limit || q.changed_after) return null;
+  if (!indexStates(indexed).filled(FILL_NAMES.status) || !q.limit || q.changed_after) return null;
   const walk = statusWalk(q);
   if (walk === null || narrowsById(q, d, indexed) || narrowsByList(q.filter)) return null;
   const n = (q.limit ?? 0) + (q.offset ?? 0);
@@ -305,9 +306,11 @@ function statusIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlP
 
 /** The token sort's candidates along `call_tokens` (calls-tokens-sort.ts), or null. */
 function tokensIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlParams) => string) | null {
-  const { covered, tokenRoots } = indexStates(indexed);
-  const narrowed = covered && (narrowsById(q, d, indexed) || narrowsByList(q.filter));
-  return tokensSortIds(q, d, covered, narrowed, (p) => callsWhere(q, d, p, indexed), tokenRoots);
+  const { filled } = indexStates(indexed);
+  const readable = filled(FILL_NAMES.tokens);
+  const narrowed = readable && (narrowsById(q, d, indexed) || narrowsByList(q.filter));
+  const where = (p: SqlParams): string => callsWhere(q, d, p, indexed);
+  return tokensSortIds(q, d, readable, narrowed, where, filled(FILL_NAMES.tokenRoots));
 }
 
 /** The cost sort's candidates along `call_cost` (calls-tokens-sort.ts `costSortIds`), or null. */
@@ -384,7 +387,8 @@ export function compileCallsCount(q: CallsQuery, d: SqlDialect, indexed: IndexSt
  * `statusIds` leaves to the plain plan, or past the SQL budget).
  */
 function statusCount(q: CallsQuery, d: SqlDialect, indexed: IndexState): CompiledSql | null {
-  if (!indexStates(indexed).covered || !q.limit || q.changed_after || q.include_total_storage_size) return null;
+  if (!indexStates(indexed).filled(FILL_NAMES.status) || !q.limit || q.changed_after || q.include_total_storage_size)
+    return null;
   const statuses = q.where ? statusesOf(q.where) : null;
   if (statuses === null || narrowsById(q, d, indexed) || narrowsByList(q.filter)) return null;
   const cap = q.limit + 1;
@@ -393,7 +397,7 @@ function statusCount(q: CallsQuery, d: SqlDialect, indexed: IndexState): Compile
     const walk = { statuses, by: null, startDir: 'ASC', idDir: 'ASC' } as const;
     const where = (wp: SqlParams): string => callsWhere(q, d, wp, indexed);
     // the entries' calls are tested once, in the walk; only the tail's are looked up here
-    const tail = (project: string): string => `SELECT c.id FROM (${unindexedCalls('id', project)}) t CROSS JOIN calls c
+    const tail = (ids: string): string => `SELECT c.id FROM (${ids}) t CROSS JOIN calls c
       WHERE ${callsWhere(q, d, p, indexed, true)} AND c.id = t.id`;
     const ids = statusCandidates(walk, q, cap, where, d, p, tail);
     const inner = `SELECT DISTINCT u.id FROM (${ids}) u ${d.limitOffset(cap, null, p)}`;

@@ -1,7 +1,7 @@
 import type { CallField } from '../../domain/call-fields.js';
 import type { Operand } from '../../domain/query/ast.js';
 import type { CallsQuery } from '../types.js';
-import { unindexedCalls } from './calls-expr-text.js';
+import { everyCallUntilFilled, FILL_NAMES, unindexedCalls } from './calls-expr-text.js';
 import type { SqlDialect, SqlParams } from './sql-dialect.js';
 
 /**
@@ -117,8 +117,10 @@ export function statusWalk(q: CallsQuery): StatusWalk | null {
  * and sort off the commit path"): for each status of the walk, the first `n` entries in the page's
  * order whose call has that status and that start now (others are stale) and matches `where` (the
  * query's whole WHERE over `c`), and the calls after the project's mark of the call indexer
- * (`unindexedCalls`, every call when no mark covers the project). A call of the first `n` of the
- * page is either after the mark or has its current entry among the first `n` of its status.
+ * (`unindexedCalls`, every call when no mark covers the project), and every call of the project until
+ * its fill of the entries is done (call-entry-fills.ts). A call of the first `n` of the page is
+ * either after the mark or has its current entry among the first `n` of its status. `tail`: how the
+ * ids of those two sources are read (as they are for a page; a count tests their calls).
  *
  * The call of an entry is tested in a scalar subquery (one row or none: the primary key), which
  * neither store turns into a join: as a join, PostgreSQL (which cannot estimate the status
@@ -135,7 +137,7 @@ export function statusCandidates(
   where: (p: SqlParams) => string,
   d: SqlDialect,
   p: SqlParams,
-  tail: (project: string) => string = (project) => unindexedCalls('id', project),
+  tail: (ids: string) => string = (ids) => ids,
 ): string {
   const project = p.add(q.project_id);
   const order =
@@ -152,5 +154,6 @@ export function statusCandidates(
             AND c.started_at = s.started_at AND ${d.derivedStatus} = s.status AND ${where(p)}) IS NOT NULL
         ${order} ${d.limitOffset(n, null, p)}) e`,
   );
-  return [...entries, tail(project)].join(' UNION ALL ');
+  const unindexed = [unindexedCalls('id', project), everyCallUntilFilled(project, FILL_NAMES.status)];
+  return [...entries, ...unindexed.map(tail)].join(' UNION ALL ');
 }

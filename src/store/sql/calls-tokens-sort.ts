@@ -1,7 +1,7 @@
 import type { CallsQuery } from '../types.js';
 import { currentCostGen } from './call-cost-entries.js';
 import { defaultPricesStamp } from './calls-cost.js';
-import { entriesFilled, everyCallWhen, FILL_NAMES, unindexedCalls } from './calls-expr-text.js';
+import { everyCallUntilFilled, everyCallWhen, FILL_NAMES, unindexedCalls } from './calls-expr-text.js';
 import type { SqlDialect, SqlParams } from './sql-dialect.js';
 
 /**
@@ -30,7 +30,7 @@ const TOKEN_ENTRIES: NumberEntries = {
   column: 'tokens',
   value: (d) => d.derivedTokens,
   scope: () => '',
-  whenUnreadable: () => null,
+  whenUnreadable: (project) => everyCallUntilFilled(project, FILL_NAMES.tokens),
   roots: false,
 };
 
@@ -42,7 +42,7 @@ const TOKEN_ENTRIES: NumberEntries = {
 const TOKEN_ROOT_ENTRIES: NumberEntries = {
   ...TOKEN_ENTRIES,
   table: 'call_token_roots',
-  whenUnreadable: (project) => everyCallWhen(`NOT ${entriesFilled(project, FILL_NAMES.tokenRoots)}`, project),
+  whenUnreadable: (project) => everyCallUntilFilled(project, FILL_NAMES.tokenRoots),
 };
 
 /**
@@ -69,7 +69,8 @@ const COST_ENTRIES: NumberEntries = {
  * `latencySortIds`). Null where the plain query keeps its plan.
  *
  * `call_tokens` (migration 022) holds an entry for every call at or below the project's mark of the
- * call indexer, keyed by its total (`is_null = 1` when it has none); entries of calls whose total
+ * call indexer once the project's fill is done (call-entry-fills.ts; until then every call is a
+ * candidate, and `readable` false keeps the plain plan), keyed by its total (`is_null = 1` when it has none); entries of calls whose total
  * changed since are stale and skipped by comparing with the call's total now. So the first `limit +
  * offset` calls of the page's order that match the query are among: the first `limit + offset`
  * current entries in that order whose call matches (totals, then the NULL half, each read along the
@@ -86,13 +87,13 @@ const COST_ENTRIES: NumberEntries = {
 export function tokensSortIds(
   q: CallsQuery,
   d: SqlDialect,
-  covered: boolean,
+  readable: boolean,
   narrowed: boolean,
   where: (p: SqlParams) => string,
   rootsFilled = false,
 ): ((p: SqlParams) => string) | null {
   const roots = rootsFilled && q.filter?.trace_roots_only === true;
-  return numberSortIds(roots ? TOKEN_ROOT_ENTRIES : TOKEN_ENTRIES, q, d, covered, narrowed, where);
+  return numberSortIds(roots ? TOKEN_ROOT_ENTRIES : TOKEN_ENTRIES, q, d, readable, narrowed, where);
 }
 
 /**

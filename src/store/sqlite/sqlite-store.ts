@@ -86,8 +86,7 @@ export class SqliteStore implements TraceStore {
       backfilled: await this.callIndexes.ready(projectId),
       covered: await this.callText.covers(projectId),
       costed: await this.callText.costCovers(projectId),
-      tokenRoots: await this.callText.tokenRootsFilled(projectId),
-      traceNamed: await this.callText.traceNamesCover(projectId),
+      pending: await this.callText.pendingFills(projectId),
     }));
     this.objects = new SqliteObjectStore(this.#writer, this.#reads);
     this.files = new SqliteFileStore(this.#writer, this.#reads);

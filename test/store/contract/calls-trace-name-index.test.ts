@@ -6,17 +6,7 @@ import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
-import {
-  assertIncludeOptionRows,
-  assertSortedPagesCut,
-  end,
-  ids,
-  indexAll,
-  sort,
-  start,
-  where,
-  walkSorts,
-} from './parts.js';
+import { assertIncludeOptionRows, assertSortedPagesCut, end, fillDone, ids, indexAll, sort, start, walkSorts, where } from './parts.js';
 import { rng } from './rollup-fixture.js';
 
 /**
@@ -107,17 +97,17 @@ forEachAdapter('calls sorted by trace name through call_trace_names', (store) =>
       for (let i = 0; i < parts.length; i += 9) await s.calls.write(parts.slice(i, i + 9));
       await s.calls.deleteCascade(p, ['t-05', 't-09'], 1_800_000_000_000_000);
 
-      assert.equal(await s.callText.traceNamesCover(p), false);
+      assert.equal(await fillDone(s, p, 'trace_names'), false);
       await samePages(s, p);
       for (let i = 0; i < 3; i++) await s.callText.step(4);
       await samePages(s, p);
       // a project the indexer first reaches after migration 026 has nothing to fill in: the walk is
       // read as soon as the mark covers it (the fill: test/store/schema/trace-name-fill.test.ts)
       while (!(await s.callText.covers(p))) await s.callText.step(7);
-      assert.equal(await s.callText.traceNamesCover(p), true);
+      assert.equal(await fillDone(s, p, 'trace_names'), true);
       await samePages(s, p);
       await indexAll(s);
-      assert.equal(await s.callText.traceNamesCover(p), true);
+      assert.equal(await fillDone(s, p, 'trace_names'), true);
       assert.ok((await samePages(s, p)) > 100);
 
       // after the fill: display names set, emptied (the op's names again), long ones renamed under
@@ -180,14 +170,14 @@ forEachAdapter('calls sorted by trace name through call_trace_names', (store) =>
       }
       await s.calls.write(parts);
       await indexAll(s);
-      assert.equal(await s.callText.traceNamesCover(p), true);
+      assert.equal(await fillDone(s, p, 'trace_names'), true);
       await assertIncludeOptionRows(s, p, FIELD);
     }),
   );
 });
 
 test('the trace-name sort reads call_trace_names only with a limit, once the fill is complete', () => {
-  const filled = { backfilled: true, covered: true, traceNamed: true };
+  const filled = { backfilled: true, covered: true };
   for (const d of [sqliteDialect, postgresDialect]) {
     const q: CallsQuery = {
       project_id: 'p',
@@ -200,7 +190,7 @@ test('the trace-name sort reads call_trace_names only with a limit, once the fil
     assert.match(sql, /call_text_marks/);
     assert.match(sql, /call_entry_fills/);
     assert.doesNotMatch(compileCallsSelect({ ...q, limit: undefined }, d, filled).sql, /call_trace_names/);
-    assert.doesNotMatch(compileCallsSelect(q, d, { ...filled, traceNamed: false }).sql, /call_trace_names/);
+    assert.doesNotMatch(compileCallsSelect(q, d, { ...filled, pending: ['trace_names'] }).sql, /call_trace_names/);
     assert.doesNotMatch(compileCallsSelect(q, d, { ...filled, covered: false }).sql, /call_trace_names/);
     const then = (field: string) =>
       sort([

@@ -146,6 +146,11 @@ export async function indexAll(store: TraceStore, stepCalls = 7): Promise<void> 
   while ((await store.callText.step(stepCalls)).project !== null);
 }
 
+/** Whether the indexer's fill `fill` (call-entry-fills.ts, e.g. 'trace_names') is done for `project`, as the compiler is told. */
+export async function fillDone(store: TraceStore, project: string, fill: string): Promise<boolean> {
+  return !(await store.callText.pendingFills(project)).includes(fill);
+}
+
 /**
  * A page of `q` (offset 2, limit 5) and, with only `id` and `summary` selected, its first 3 rows are
  * those of the query without a limit cut to them: whole rows, not only the order of the ids.

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { registerSqliteFunctions } from '../../../src/store/sqlite/sqlite-dialec
 import { MIGRATIONS, migrationSql } from '../../../src/store/sql/migrations/index.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { bindNamed } from '../../../src/store/sqlite/statements.js';
+import type { TraceStore } from '../../../src/store/types.js';
 import { testDatabase } from '../../helpers/postgres.js';
 import { postgresSchema, sqliteSchema, type SchemaShape } from './introspect.js';
 
@@ -145,4 +147,28 @@ export async function postgresBeforeMigration(url: string, id: number, sql: stri
     }
     await c.query(sql);
   });
+}
+
+/**
+ * The upgrade of `store` (not migrated yet) across a migration whose entries the call indexer fills in
+ * the background (src/store/sql/call-entry-fills.ts): the upgrade writes none of them (`entries` reads
+ * none), the fill `fill` of each project of `marked` (those with a mark of the indexer) is pending,
+ * and once the indexer has caught up it is done. Closes the store; returns the entries then.
+ */
+export async function upgradeThenFill<T>(
+  store: TraceStore,
+  fill: string,
+  marked: string[],
+  entries: () => Promise<T[]>,
+): Promise<T[]> {
+  try {
+    await store.migrate();
+    assert.deepEqual(await entries(), []);
+    for (const project of marked) assert.ok((await store.callText.pendingFills(project)).includes(fill), project);
+    while ((await store.callText.step(3)).project !== null);
+    for (const project of marked) assert.ok(!(await store.callText.pendingFills(project)).includes(fill), project);
+    return await entries();
+  } finally {
+    await store.close();
+  }
 }

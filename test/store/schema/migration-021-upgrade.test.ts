@@ -10,13 +10,14 @@ import {
   withSqlite,
   postgresBeforeMigration,
   sqliteBeforeMigration,
+  upgradeThenFill,
 } from './fresh-schemas.js';
 
 /**
- * Migration 021 writes the `call_display` entries of the calls at or below each project's mark of
- * the call indexer, as 019 and 020 do for theirs (the calls after the mark are the indexer's): a
- * whole name under itself, a longer one under its first DISPLAY_KEY_CHARS characters, a NULL one
- * under '' (kinds 0, 1, 2); deleted calls keep theirs (queries skip them).
+ * Migration 021 writes no `call_display` entry: the call indexer fills those of the calls at or below
+ * each project's mark in the background (src/store/sql/call-entry-fills.ts), and writes those of the
+ * calls after it: a whole name under itself, a longer one under its first DISPLAY_KEY_CHARS
+ * characters, a NULL one under '' (kinds 0, 1, 2); deleted calls keep theirs (queries skip them).
  */
 const LONG = 'é'.repeat(DISPLAY_KEY_CHARS);
 const CALLS_020 = `INSERT INTO calls (project_id, id, started_at, display_name, deleted_at, change_seq) VALUES
@@ -33,33 +34,36 @@ const ENTRIES_021 = [
   ['acme/a', 'c1', '0', 'one'],
   ['acme/a', 'c2', '2', ''],
   ['acme/a', 'c3', '1', LONG],
+  ['acme/a', 'c4', '0', 'late'],
+  ['acme/a', 'c5', '0', 'after'],
   ['acme/a', 'c7', '0', LONG],
+  ['acme/b', 'n0', '0', 'b'],
   ['acme/b', 'n1', '0', 'b'],
+  ['acme/b', 'n3', '0', 'b'],
+  ['acme/c', 'x1', '0', 'x'],
 ];
+const MARKED = ['acme/a', 'acme/b'];
 const DISPLAY_SQL =
   'SELECT project_id, id, CAST(kind AS TEXT) AS k, display_key FROM call_display ORDER BY project_id, id';
 
-test('migration 021 fills call_display below the marks (SQLite)', async (t) => {
+test('migration 021 writes no call_display entry; the indexer fills them (SQLite)', async (t) => {
   const file = tempSqliteFile(t);
   sqliteBeforeMigration(file, 21, CALLS_020);
-  const store = new SqliteStore({ file });
-  await store.migrate();
-  await store.close();
-  withSqlite(file, (db) => assert.deepEqual(db.prepare(DISPLAY_SQL).raw().all(), ENTRIES_021));
+  const entries = await upgradeThenFill(new SqliteStore({ file }), 'display', MARKED, async () =>
+    withSqlite(file, (db) => db.prepare(DISPLAY_SQL).raw().all()),
+  );
+  assert.deepEqual(entries, ENTRIES_021);
 });
 
-test('migration 021 fills call_display below the marks (PostgreSQL)', async (t) => {
+test('migration 021 writes no call_display entry; the indexer fills them (PostgreSQL)', async (t) => {
   const url = await emptyPostgres(t);
   if (url === null) return;
   await postgresBeforeMigration(url, 21, CALLS_020);
-  const store = new PostgresStore({ url });
-  await store.migrate();
-  await store.close();
-  await withPostgres(url, async (c) => {
-    const { rows } = await c.query<{ project_id: string; id: string; k: string; display_key: string }>(DISPLAY_SQL);
-    assert.deepEqual(
-      rows.map((r) => [r.project_id, r.id, r.k, r.display_key]),
-      ENTRIES_021,
-    );
-  });
+  const entries = await upgradeThenFill(new PostgresStore({ url }), 'display', MARKED, () =>
+    withPostgres(url, async (c) => {
+      const { rows } = await c.query<{ project_id: string; id: string; k: string; display_key: string }>(DISPLAY_SQL);
+      return rows.map((r) => [r.project_id, r.id, r.k, r.display_key]);
+    }),
+  );
+  assert.deepEqual(entries, ENTRIES_021);
 });

@@ -10,14 +10,14 @@ import {
   withSqlite,
   postgresBeforeMigration,
   sqliteBeforeMigration,
+  upgradeThenFill,
 } from './fresh-schemas.js';
 
 /**
- * Migration 022 writes the `call_tokens` entries of the calls at or below each project's mark of the
- * call indexer, as 019 does for `call_latency` (migrations-upgrade.test.ts): those without a
- * `change_seq` up to `null_id` (all once `nulls_done`), those up to `(indexed_seq, indexed_id)`;
- * each with its `summary.weave.total_tokens` (src/store/sql/calls-tokens.ts), a call without usage
- * (or without a summary) under `is_null = 1`.
+ * Migration 022 writes no `call_tokens` entry: the call indexer fills those of the calls at or below
+ * each project's mark in the background (src/store/sql/call-entry-fills.ts), and writes those of the
+ * calls after it, each with its `summary.weave.total_tokens` (src/store/sql/calls-tokens.ts), a call
+ * without usage (or without a summary) under `is_null = 1`.
  */
 const BEFORE_022 = MIGRATIONS.findIndex((m) => m.id === 22);
 const usage = (u: unknown): string => `'${JSON.stringify({ usage: u })}'`;
@@ -38,32 +38,34 @@ const ENTRIES: Array<[string, string, number, number]> = [
   ['acme/a', 'c2', 1, 0],
   ['acme/a', 'c3', 0, 6],
   ['acme/a', 'c4', 1, 0],
+  ['acme/a', 'c5', 0, 7],
+  ['acme/b', 'n0', 1, 0],
   ['acme/b', 'n1', 0, 0],
+  ['acme/b', 'n3', 1, 0],
+  ['acme/c', 'x1', 1, 0],
 ];
+const MARKED = ['acme/a', 'acme/b'];
 const ENTRIES_SQL = 'SELECT project_id, id, is_null, tokens FROM call_tokens ORDER BY project_id, id';
 type Entry = { project_id: string; id: string; is_null: number; tokens: number };
 const asTuples = (rows: Entry[]): Array<[string, string, number, number]> =>
   rows.map((r) => [r.project_id, r.id, Number(r.is_null), Number(r.tokens)]);
 
-test('migration 022 fills call_tokens below the marks (SQLite)', async (t) => {
+test('migration 022 writes no call_tokens entry; the indexer fills them (SQLite)', async (t) => {
   assert.ok(BEFORE_022 > 0);
   const file = tempSqliteFile(t);
   sqliteBeforeMigration(file, 22, CALLS);
-  const store = new SqliteStore({ file });
-  await store.migrate();
-  await store.close();
-  withSqlite(file, (db) => assert.deepEqual(asTuples(db.prepare(ENTRIES_SQL).all() as Entry[]), ENTRIES));
+  const entries = await upgradeThenFill(new SqliteStore({ file }), 'tokens', MARKED, async () =>
+    withSqlite(file, (db) => asTuples(db.prepare(ENTRIES_SQL).all() as Entry[])),
+  );
+  assert.deepEqual(entries, ENTRIES);
 });
 
-test('migration 022 fills call_tokens below the marks (PostgreSQL)', async (t) => {
+test('migration 022 writes no call_tokens entry; the indexer fills them (PostgreSQL)', async (t) => {
   const url = await emptyPostgres(t);
   if (url === null) return;
   await postgresBeforeMigration(url, 22, CALLS);
-  const store = new PostgresStore({ url });
-  await store.migrate();
-  await store.close();
-  await withPostgres(url, async (c) => {
-    const { rows } = await c.query<Entry>(ENTRIES_SQL);
-    assert.deepEqual(asTuples(rows), ENTRIES);
-  });
+  const entries = await upgradeThenFill(new PostgresStore({ url }), 'tokens', MARKED, () =>
+    withPostgres(url, async (c) => asTuples((await c.query<Entry>(ENTRIES_SQL)).rows)),
+  );
+  assert.deepEqual(entries, ENTRIES);
 });

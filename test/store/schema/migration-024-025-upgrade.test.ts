@@ -4,7 +4,7 @@ import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { MIGRATIONS } from '../../../src/store/sql/migrations/index.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import type { CallsQuery, TraceStore } from '../../../src/store/types.js';
-import { assertPagesCut, indexAll, sort } from '../contract/parts.js';
+import { assertPagesCut, fillDone, indexAll, sort } from '../contract/parts.js';
 import {
   emptyPostgres,
   tempSqliteFile,
@@ -71,13 +71,13 @@ async function samePages(store: TraceStore): Promise<void> {
 /** The upgraded calls are below the mark: the indexer writes their new entries in the background. */
 async function upgradeChecks(store: TraceStore, rootEntries: () => Promise<number>): Promise<void> {
   await samePages(store);
-  assert.equal(await store.callText.tokenRootsFilled(PROJECT), false);
+  assert.equal(await fillDone(store, PROJECT, 'token_roots'), false);
   assert.equal(await store.callText.costCovers(PROJECT), false);
   for (let i = 0; i < 4; i++) await store.callText.step(9);
   await samePages(store);
   await indexAll(store);
   await new Promise((resolve) => setTimeout(resolve, 1_100));
-  assert.equal(await store.callText.tokenRootsFilled(PROJECT), true);
+  assert.equal(await fillDone(store, PROJECT, 'token_roots'), true);
   assert.equal(await store.callText.costCovers(PROJECT), true);
   await samePages(store);
   assert.equal(await rootEntries(), CALL_COUNT / 4);

@@ -5,6 +5,7 @@ import { DISPLAY_KEY_CHARS } from '../../../src/store/sql/calls-display.js';
 import { MIGRATIONS } from '../../../src/store/sql/migrations/index.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import type { TraceStore } from '../../../src/store/types.js';
+import { fillDone } from '../contract/parts.js';
 import {
   emptyPostgres,
   tempSqliteFile,
@@ -65,9 +66,9 @@ test('migration 026 writes nothing; the indexer fills every call in (SQLite)', a
   const store = new SqliteStore({ file });
   await store.migrate();
   withSqlite(file, (db) => assert.deepEqual(db.prepare(ENTRIES_SQL).all(), []));
-  assert.equal(await store.callText.traceNamesCover('acme/a'), false);
+  assert.equal(await fillDone(store, 'acme/a', 'trace_names'), false);
   await indexAll(store);
-  assert.equal(await store.callText.traceNamesCover('acme/a'), true);
+  assert.equal(await fillDone(store, 'acme/a', 'trace_names'), true);
   await store.close();
   withSqlite(file, (db) => {
     assert.deepEqual(asTuples(db.prepare(ENTRIES_SQL).all() as Entry[]), ENTRIES);
@@ -83,7 +84,7 @@ test('migration 026 writes nothing; the indexer fills every call in (PostgreSQL)
   await store.migrate();
   await withPostgres(url, async (c) => assert.deepEqual((await c.query(ENTRIES_SQL)).rows, []));
   await indexAll(store);
-  assert.equal(await store.callText.traceNamesCover('acme/a'), true);
+  assert.equal(await fillDone(store, 'acme/a', 'trace_names'), true);
   await store.close();
   await withPostgres(url, async (c) => {
     assert.deepEqual(asTuples((await c.query<Entry>(ENTRIES_SQL)).rows), ENTRIES);

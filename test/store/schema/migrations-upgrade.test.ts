@@ -11,6 +11,9 @@ import {
   tempSqliteFile,
   withPostgres,
   withSqlite,
+  postgresBeforeMigration,
+  sqliteBeforeMigration,
+  upgradeThenFill,
 } from './fresh-schemas.js';
 import { postgresSchema, sqliteSchema } from './introspect.js';
 
@@ -159,13 +162,11 @@ test('a migration connection killed while it waits for the lock fails migrate(),
 });
 
 /**
- * Migration 019 writes the `call_latency` entries of the calls at or below each project's mark of
- * the call indexer (the calls after it are the indexer's): those without a `change_seq` up to
- * `null_id` (all once `nulls_done`), those up to `(indexed_seq, indexed_id)`; a latency the backfill
- * of 016 has not set yet as it will set it, a NULL one under the largest 64-bit integer. And it
- * drops `calls_by_latency`.
+ * Migration 019 writes no `call_latency` entry and drops `calls_by_latency`: the call indexer fills
+ * the entries of the calls at or below each project's mark in the background
+ * (src/store/sql/call-entry-fills.ts) and writes those of the calls after it: a latency the backfill
+ * of 016 has not set yet as it will set it, a NULL one under the largest 64-bit integer.
  */
-const BEFORE_019 = MIGRATIONS.findIndex((m) => m.id === 19);
 const CALLS_018 = `INSERT INTO calls (project_id, id, started_at, ended_at, latency_ms, change_seq) VALUES
   ('acme/a', 'c1', 1000, 6000, 5, NULL), ('acme/a', 'c2', 1000, NULL, NULL, 5), ('acme/a', 'c3', 1000, 3999, NULL, 5),
   ('acme/a', 'c4', 1000, 9000, 8, 5), ('acme/a', 'c5', 1000, 9000, 8, 6), ('acme/a', 'c0', 5000, 1000, -4, 4),
@@ -178,61 +179,53 @@ const ENTRIES_019 = [
   ['acme/a', 'c1', '5'],
   ['acme/a', 'c2', '9223372036854775807'],
   ['acme/a', 'c3', '2'],
+  ['acme/a', 'c4', '8'],
+  ['acme/a', 'c5', '8'],
+  ['acme/b', 'n0', '1'],
   ['acme/b', 'n1', '1'],
+  ['acme/b', 'n3', '1'],
+  ['acme/c', 'x1', '1'],
 ];
+/** The projects with a mark of the indexer before the upgrade: their fills are pending after it. */
+const MARKED = ['acme/a', 'acme/b'];
 const ENTRIES_SQL = 'SELECT project_id, id, CAST(latency_ms AS TEXT) AS l FROM call_latency ORDER BY project_id, id';
 
-test('migration 019 fills call_latency below the marks and drops calls_by_latency (SQLite)', async (t) => {
+test('migration 019 writes no call_latency entry and drops calls_by_latency; the indexer fills them (SQLite)', async (t) => {
   const file = tempSqliteFile(t);
-  withSqlite(file, (db) => {
-    for (const m of MIGRATIONS.slice(0, BEFORE_019)) for (const sql of migrationSql(m, 'sqlite')) db.exec(sql);
-    db.pragma(`user_version = ${MIGRATIONS[BEFORE_019 - 1]!.id}`);
-    db.exec(CALLS_018);
-  });
-  const store = new SqliteStore({ file });
-  await store.migrate();
-  await store.close();
-  withSqlite(file, (db) => {
-    const rows = db.prepare(ENTRIES_SQL).raw().all();
-    assert.deepEqual(rows, ENTRIES_019);
-    assert.equal(db.prepare(`SELECT name FROM sqlite_master WHERE name = 'calls_by_latency'`).get(), undefined);
-  });
+  sqliteBeforeMigration(file, 19, CALLS_018);
+  const entries = await upgradeThenFill(new SqliteStore({ file }), 'latency', MARKED, async () =>
+    withSqlite(file, (db) => db.prepare(ENTRIES_SQL).raw().all()),
+  );
+  assert.deepEqual(entries, ENTRIES_019);
+  withSqlite(file, (db) =>
+    assert.equal(db.prepare(`SELECT name FROM sqlite_master WHERE name = 'calls_by_latency'`).get(), undefined),
+  );
 });
 
-test('migration 019 fills call_latency below the marks and drops calls_by_latency (PostgreSQL)', async (t) => {
+test('migration 019 writes no call_latency entry and drops calls_by_latency; the indexer fills them (PostgreSQL)', async (t) => {
   const url = await emptyPostgres(t);
   if (url === null) return;
-  await withPostgres(url, async (c) => {
-    await c.query(
-      'CREATE TABLE heddle_schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
-    for (const m of MIGRATIONS.slice(0, BEFORE_019)) {
-      for (const sql of migrationSql(m, 'postgres')) await c.query(sql);
-      await c.query('INSERT INTO heddle_schema_migrations (id, name) VALUES ($1, $2)', [m.id, m.name]);
-    }
-    assert.equal((await c.query(`SELECT to_regclass('calls_by_latency') AS i`)).rows[0].i, 'calls_by_latency');
-    await c.query(CALLS_018);
-  });
-  const store = new PostgresStore({ url });
-  await store.migrate();
-  await store.close();
-  await withPostgres(url, async (c) => {
-    const { rows } = await c.query<{ project_id: string; id: string; l: string }>(ENTRIES_SQL);
-    assert.deepEqual(
-      rows.map((r) => [r.project_id, r.id, r.l]),
-      ENTRIES_019,
-    );
-    assert.equal((await c.query(`SELECT to_regclass('calls_by_latency') AS i`)).rows[0].i, null);
-  });
+  await postgresBeforeMigration(url, 19, CALLS_018);
+  await withPostgres(url, async (c) =>
+    assert.equal((await c.query(`SELECT to_regclass('calls_by_latency') AS i`)).rows[0].i, 'calls_by_latency'),
+  );
+  const entries = await upgradeThenFill(new PostgresStore({ url }), 'latency', MARKED, () =>
+    withPostgres(url, async (c) => {
+      const { rows } = await c.query<{ project_id: string; id: string; l: string }>(ENTRIES_SQL);
+      return rows.map((r) => [r.project_id, r.id, r.l]);
+    }),
+  );
+  assert.deepEqual(entries, ENTRIES_019);
+  await withPostgres(url, async (c) =>
+    assert.equal((await c.query(`SELECT to_regclass('calls_by_latency') AS i`)).rows[0].i, null),
+  );
 });
 
 /**
- * Migration 020 writes the `call_status` entries of the started calls at or below each project's
- * mark of the call indexer, as 019 does for `call_latency`: each with its derived status (an error
- * count of descendants as a numeric string too) and start; deleted calls keep theirs (queries skip
- * them), calls without a start have none.
+ * Migration 020 writes no `call_status` entry either: the indexer fills them as 019's, for the started
+ * calls, each with its derived status (an error count of descendants as a numeric string too) and
+ * start; deleted calls keep theirs (queries skip them), calls without a start have none.
  */
-const BEFORE_020 = MIGRATIONS.findIndex((m) => m.id === 20);
 const CALLS_019 = `INSERT INTO calls (project_id, id, started_at, ended_at, exception, summary, deleted_at, change_seq) VALUES
   ('acme/a', 'c1', 1000, 6000, NULL, '{}', NULL, NULL), ('acme/a', 'c2', 1000, NULL, NULL, NULL, NULL, 5),
   ('acme/a', 'c3', 2000, 3000, NULL, '{"status_counts":{"error":"2"}}', NULL, 5),
@@ -249,46 +242,35 @@ const ENTRIES_020 = [
   ['acme/a', 'c1', 'success', '1000'],
   ['acme/a', 'c2', 'running', '1000'],
   ['acme/a', 'c3', 'descendant_error', '2000'],
+  ['acme/a', 'c4', 'error', '1000'],
+  ['acme/a', 'c5', 'success', '1000'],
   ['acme/a', 'c7', 'success', '1000'],
+  ['acme/b', 'n0', 'success', '1000'],
   ['acme/b', 'n1', 'success', '1000'],
+  ['acme/b', 'n3', 'success', '1000'],
+  ['acme/c', 'x1', 'success', '1000'],
 ];
 const STATUS_SQL =
   'SELECT project_id, id, status, CAST(started_at AS TEXT) AS s FROM call_status ORDER BY project_id, id';
 
-test('migration 020 fills call_status below the marks (SQLite)', async (t) => {
+test('migration 020 writes no call_status entry; the indexer fills them (SQLite)', async (t) => {
   const file = tempSqliteFile(t);
-  withSqlite(file, (db) => {
-    for (const m of MIGRATIONS.slice(0, BEFORE_020)) for (const sql of migrationSql(m, 'sqlite')) db.exec(sql);
-    db.pragma(`user_version = ${MIGRATIONS[BEFORE_020 - 1]!.id}`);
-    db.exec(CALLS_019);
-  });
-  const store = new SqliteStore({ file });
-  await store.migrate();
-  await store.close();
-  withSqlite(file, (db) => assert.deepEqual(db.prepare(STATUS_SQL).raw().all(), ENTRIES_020));
+  sqliteBeforeMigration(file, 20, CALLS_019);
+  const entries = await upgradeThenFill(new SqliteStore({ file }), 'status', MARKED, async () =>
+    withSqlite(file, (db) => db.prepare(STATUS_SQL).raw().all()),
+  );
+  assert.deepEqual(entries, ENTRIES_020);
 });
 
-test('migration 020 fills call_status below the marks (PostgreSQL)', async (t) => {
+test('migration 020 writes no call_status entry; the indexer fills them (PostgreSQL)', async (t) => {
   const url = await emptyPostgres(t);
   if (url === null) return;
-  await withPostgres(url, async (c) => {
-    await c.query(
-      'CREATE TABLE heddle_schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
-    );
-    for (const m of MIGRATIONS.slice(0, BEFORE_020)) {
-      for (const sql of migrationSql(m, 'postgres')) await c.query(sql);
-      await c.query('INSERT INTO heddle_schema_migrations (id, name) VALUES ($1, $2)', [m.id, m.name]);
-    }
-    await c.query(CALLS_019);
-  });
-  const store = new PostgresStore({ url });
-  await store.migrate();
-  await store.close();
-  await withPostgres(url, async (c) => {
-    const { rows } = await c.query<{ project_id: string; id: string; status: string; s: string }>(STATUS_SQL);
-    assert.deepEqual(
-      rows.map((r) => [r.project_id, r.id, r.status, r.s]),
-      ENTRIES_020,
-    );
-  });
+  await postgresBeforeMigration(url, 20, CALLS_019);
+  const entries = await upgradeThenFill(new PostgresStore({ url }), 'status', MARKED, () =>
+    withPostgres(url, async (c) => {
+      const { rows } = await c.query<{ project_id: string; id: string; status: string; s: string }>(STATUS_SQL);
+      return rows.map((r) => [r.project_id, r.id, r.status, r.s]);
+    }),
+  );
+  assert.deepEqual(entries, ENTRIES_020);
 });

@@ -10,13 +10,13 @@ import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { bindNamed } from '../../../src/store/sqlite/statements.js';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
-import { end, indexAll, sort, start } from '../contract/parts.js';
+import { end, fillDone, indexAll, sort, start } from '../contract/parts.js';
 import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh-schemas.js';
 
 /**
  * The background fill of the trace-name entries (migration 026, src/store/sql/call-entry-fills.ts)
  * on a store whose calls were indexed before 026: no entry, no fill row. The compiler is told the
- * fill is complete throughout (a stale hint, as `traceNamesCover` may give for a second), so every
+ * fill is complete throughout (a stale hint, as `pendingFills` may give for a second), so every
  * page here rests on the statement's own check of `call_entry_fills`: before the fill begins,
  * a step at a time while it runs (renames meanwhile), and once it is done, each page equals the
  * plain query's ids cut to it; then every call has its entry.
@@ -24,7 +24,7 @@ import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh
 const P = 'acme/names';
 const T0 = 1_700_000_000_000_000;
 const LONG = 'N'.repeat(DISPLAY_KEY_CHARS);
-const HINTED = { backfilled: true, covered: true, traceNamed: true };
+const HINTED = { backfilled: true, covered: true };
 const FIELD = 'summary.weave.trace_name';
 const QUERIES: CallsQuery[] = (['asc', 'desc'] as const).flatMap((direction) => [
   { project_id: P, sort_by: sort([{ field: FIELD, direction }]) },
@@ -104,7 +104,7 @@ async function fillChecks(
     1,
   );
   assert.equal(await count(`SELECT COUNT(DISTINCT id) AS n FROM call_trace_names`), 30);
-  assert.equal(await store.callText.traceNamesCover(P), true);
+  assert.equal(await fillDone(store, P, 'trace_names'), true);
 }
 
 test('SQLite: the trace-name fill writes every entry, and the sort is exact meanwhile', async (t) => {

@@ -1,4 +1,3 @@
-import { insertLatencySql } from '../calls-latency.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -11,16 +10,12 @@ import type { Migration } from './migration.js';
  * one). Stale entries of calls whose latency changed stay; queries skip them by comparing with
  * `calls.latency_ms` and read the calls after the mark from `calls_by_change` (calls-select.ts).
  *
- * The entries of the calls already at or below each mark are written here (one INSERT … SELECT,
- * like 016's index build): those without a `change_seq` up to `null_id` (all of them once
- * `nulls_done`), and those up to `(indexed_seq, indexed_id)`.
+ * The entries of the calls already at or below each mark are written in the background by the
+ * indexer's fill (call-entry-fills.ts, recorded by migration 027); until a project's is done the
+ * latency sort keeps its plain plan. (Released with an INSERT … SELECT of those entries here, which
+ * held the upgrade for minutes at millions of calls; a store migrated so has its entries, and 027
+ * records its fills as done.)
  */
-const FILL = insertLatencySql(
-  'calls c JOIN call_text_marks m ON m.project_id = c.project_id',
-  `(c.change_seq IS NULL AND (m.nulls_done = 1 OR c.id <= m.null_id))
-    OR (m.nulls_done = 1 AND (c.change_seq, c.id) <= (m.indexed_seq, m.indexed_id))`,
-);
-
 export const migration: Migration = {
   id: 19,
   name: 'call-latency-by-indexer',
@@ -31,7 +26,6 @@ export const migration: Migration = {
     id TEXT NOT NULL,
     PRIMARY KEY (project_id, latency_ms, id)
   ) WITHOUT ROWID;
-  ${FILL};
   DROP INDEX IF EXISTS calls_by_latency;
   `,
   postgres: String.raw`
@@ -41,7 +35,6 @@ CREATE TABLE call_latency (
   id text COLLATE "C" NOT NULL,
   PRIMARY KEY (project_id, latency_ms, id)
 );
-${FILL};
 DROP INDEX IF EXISTS calls_by_latency;
 `,
 };

@@ -1,4 +1,3 @@
-import { insertStatusSql, POSTGRES_DERIVED_STATUS, SQLITE_DERIVED_STATUS } from '../calls-status.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -11,14 +10,11 @@ import type { Migration } from './migration.js';
  * status or start changed stay; queries skip them by comparing with the call and read the calls
  * after the mark from `calls_by_change` (calls-select.ts `statusIds`).
  *
- * The entries of the calls already at or below each mark are written here (one INSERT … SELECT,
- * like 019's): those without a `change_seq` up to `null_id` (all of them once `nulls_done`), and
- * those up to `(indexed_seq, indexed_id)`.
+ * The entries of the calls already at or below each mark are written in the background by the
+ * indexer's fill (call-entry-fills.ts, recorded by migration 027); until a project's is done the
+ * status filter and sort keep their plain plans. (Released with an INSERT … SELECT of those entries here, as
+ * 019's; a store migrated so has its entries, and 027 records its fills as done.)
  */
-const FROM = 'calls c JOIN call_text_marks m ON m.project_id = c.project_id';
-const BELOW_MARK = `(c.change_seq IS NULL AND (m.nulls_done = 1 OR c.id <= m.null_id))
-    OR (m.nulls_done = 1 AND (c.change_seq, c.id) <= (m.indexed_seq, m.indexed_id))`;
-
 export const migration: Migration = {
   id: 20,
   name: 'call-status-by-indexer',
@@ -31,7 +27,6 @@ export const migration: Migration = {
     PRIMARY KEY (project_id, status, started_at, id)
   ) WITHOUT ROWID;
   CREATE INDEX call_status_by_id ON call_status (project_id, status, id);
-  ${insertStatusSql(SQLITE_DERIVED_STATUS, FROM, BELOW_MARK)};
   `,
   postgres: String.raw`
 CREATE TABLE call_status (
@@ -42,6 +37,5 @@ CREATE TABLE call_status (
   PRIMARY KEY (project_id, status, started_at, id)
 );
 CREATE INDEX call_status_by_id ON call_status (project_id, status, id);
-${insertStatusSql(POSTGRES_DERIVED_STATUS, FROM, BELOW_MARK)};
 `,
 };

@@ -1,4 +1,3 @@
-import { insertDisplaySql } from '../calls-display.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -12,15 +11,11 @@ import type { Migration } from './migration.js';
  * queries skip them by comparing with the call and read the calls after the mark from
  * `calls_by_change` (calls-select.ts `displayNameIds`).
  *
- * The entries of the calls already at or below each mark are written here (one INSERT … SELECT,
- * like 019's and 020's).
+ * The entries of the calls already at or below each mark are written in the background by the
+ * indexer's fill (call-entry-fills.ts, recorded by migration 027); until a project's is done the
+ * display-name sort keeps its plain plan. (Released with an INSERT … SELECT of those entries here, as
+ * 019's; a store migrated so has its entries, and 027 records its fills as done.)
  */
-const FILL = insertDisplaySql(
-  'calls c JOIN call_text_marks m ON m.project_id = c.project_id',
-  `(c.change_seq IS NULL AND (m.nulls_done = 1 OR c.id <= m.null_id))
-    OR (m.nulls_done = 1 AND (c.change_seq, c.id) <= (m.indexed_seq, m.indexed_id))`,
-);
-
 export const migration: Migration = {
   id: 21,
   name: 'call-display-by-indexer',
@@ -33,7 +28,6 @@ export const migration: Migration = {
     PRIMARY KEY (project_id, kind, display_key, id)
   ) WITHOUT ROWID;
   CREATE INDEX call_display_by_id_desc ON call_display (project_id, kind, display_key, id DESC);
-  ${FILL};
   `,
   postgres: String.raw`
 CREATE TABLE call_display (
@@ -44,6 +38,5 @@ CREATE TABLE call_display (
   PRIMARY KEY (project_id, kind, display_key, id)
 );
 CREATE INDEX call_display_by_id_desc ON call_display (project_id, kind, display_key, id DESC);
-${FILL};
 `,
 };

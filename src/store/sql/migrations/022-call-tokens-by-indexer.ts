@@ -1,4 +1,3 @@
-import { insertTokensSql, POSTGRES_DERIVED_TOKENS, SQLITE_DERIVED_TOKENS } from '../calls-tokens.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -10,14 +9,11 @@ import type { Migration } from './migration.js';
  * none. Stale entries of calls whose total changed stay; queries skip them by comparing with the
  * call's total and read the calls after the mark from `calls_by_change` (calls-tokens-sort.ts).
  *
- * The entries of the calls already at or below each mark are written here (one INSERT … SELECT,
- * like 019's): those without a `change_seq` up to `null_id` (all of them once `nulls_done`), and
- * those up to `(indexed_seq, indexed_id)`.
+ * The entries of the calls already at or below each mark are written in the background by the
+ * indexer's fill (call-entry-fills.ts, recorded by migration 027); until a project's is done the
+ * token sort keeps its plain plan. (Released with an INSERT … SELECT of those entries here, as
+ * 019's; a store migrated so has its entries, and 027 records its fills as done.)
  */
-const FROM = 'calls c JOIN call_text_marks m ON m.project_id = c.project_id';
-const BELOW_MARK = `(c.change_seq IS NULL AND (m.nulls_done = 1 OR c.id <= m.null_id))
-    OR (m.nulls_done = 1 AND (c.change_seq, c.id) <= (m.indexed_seq, m.indexed_id))`;
-
 export const migration: Migration = {
   id: 22,
   name: 'call-tokens-by-indexer',
@@ -29,7 +25,6 @@ export const migration: Migration = {
     id TEXT NOT NULL,
     PRIMARY KEY (project_id, is_null, tokens, id)
   ) WITHOUT ROWID;
-  ${insertTokensSql(SQLITE_DERIVED_TOKENS, FROM, BELOW_MARK)};
   `,
   postgres: String.raw`
 CREATE TABLE call_tokens (
@@ -39,6 +34,5 @@ CREATE TABLE call_tokens (
   id text COLLATE "C" NOT NULL,
   PRIMARY KEY (project_id, is_null, tokens, id)
 );
-${insertTokensSql(POSTGRES_DERIVED_TOKENS, FROM, BELOW_MARK)};
 `,
 };
