@@ -258,7 +258,8 @@ function compileSelect(q: CallsQuery, d: SqlDialect, indexed: IndexState, candid
 function latencySortIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlParams) => string) | null {
   const { backfilled, filled } = indexStates(indexed);
   const sortBy = q.sort_by;
-  if (!backfilled || !filled(FILL_NAMES.latency) || !q.limit || q.changed_after || sortBy == null || sortBy.length === 0) return null;
+  if (!backfilled || !filled(FILL_NAMES.latency)) return null;
+  if (!q.limit || q.changed_after || sortBy == null || sortBy.length === 0) return null;
   const [first, ...rest] = sortBy;
   if (first!.field.kind !== 'derived' || first!.field.name !== 'latency_ms') return null;
   if (rest.length > 1 || rest.some((key) => key.field.kind !== 'column' || key.field.name !== 'id')) return null;
