@@ -79,13 +79,7 @@ export class SqlCallTextIndex implements CallTextIndex {
           AND g.rebuilt_after IS NULL AND g.prices = ${defaultPricesStamp()}) AS costed
         FROM call_text_marks m WHERE m.project_id = ${projectId} AND m.nulls_done = 1`,
     );
-    const done = new Set(
-      (
-        await this.tx.read<{ entries: string }>(
-          this.#sql`SELECT entries FROM call_entry_fills WHERE project_id = ${projectId} AND filled_after IS NULL`,
-        )
-      ).map((r) => r.entries),
-    );
+    const done = row === undefined ? new Set<string>() : await this.#doneFills(projectId);
     if (this.#covers.size > 10_000) this.#covers.clear();
     const state = {
       at: now,
@@ -95,6 +89,13 @@ export class SqlCallTextIndex implements CallTextIndex {
     };
     this.#covers.set(projectId, state);
     return state;
+  }
+
+  async #doneFills(projectId: string): Promise<Set<string>> {
+    const rows = await this.tx.read<{ entries: string }>(
+      this.#sql`SELECT entries FROM call_entry_fills WHERE project_id = ${projectId} AND filled_after IS NULL`,
+    );
+    return new Set(rows.map((r) => r.entries));
   }
 
   /**
