@@ -14,7 +14,7 @@ import { all, run, runAll, type Tx } from './sql-tx.js';
  * The entries the call indexer writes beside its substring index and `call_values`, each filled in
  * the background for the calls the indexer had passed when a migration added them (migration 025,
  * `call_entry_fills`; migration 027 for the entries of 019–022, which filled them inside the upgrade
- * before). The indexer writes the entries of every call it indexes from the migration on; the calls
+ * before; the roots' latency entries of 028). The indexer writes the entries of every call it indexes from the migration on; the calls
  * it had passed before get theirs here, a project at a time in id order over all its calls
  * (`filled_after`: the last id filled, NULL once done; no row: not begun), so an upgrade neither
  * blocks on a fill nor leaves a walk without entries: a query walks the entries of a project only
@@ -31,6 +31,17 @@ export interface EntryFill {
 export const LATENCY_ENTRIES: EntryFill = {
   name: FILL_NAMES.latency,
   write: (sql, _d, where) => statementWhere(sql, (w) => insertLatencySql('calls c', w), where),
+};
+
+/** `call_latency_roots` (migration 028): the latency entries of trace roots. */
+export const LATENCY_ROOT_ENTRIES: EntryFill = {
+  name: FILL_NAMES.latencyRoots,
+  write: (sql, _d, where) =>
+    statementWhere(
+      sql,
+      (w) => insertLatencySql('calls c', w, 'call_latency_roots'),
+      frag`(${where}) AND c.parent_id IS NULL`,
+    ),
 };
 
 /** `call_status` (migration 020): the status filter's and sort's entries of every started call (calls-status.ts). */
@@ -76,6 +87,7 @@ export const ENTRY_FILLS: readonly EntryFill[] = [
   TOKEN_TOTAL_ENTRIES,
   TOKEN_ROOTS,
   TRACE_NAME_ENTRIES,
+  LATENCY_ROOT_ENTRIES,
 ];
 
 /** The indexer's statements for the calls `c` matching `where`: the entries of every fill. */

@@ -117,6 +117,7 @@ export const everyCallWhen = (condition: string, project: string): string =>
 /** The names of the background fills in `call_entry_fills` (call-entry-fills.ts; letters and underscores). */
 export const FILL_NAMES = {
   latency: 'latency',
+  latencyRoots: 'latency_roots',
   status: 'status',
   display: 'display',
   tokens: 'tokens',

@@ -28,10 +28,11 @@ export const LATENCY_KEY_SQL = `COALESCE(c.latency_ms, ${latencyMsSql('c.ended_a
 
 /**
  * Writes the `call_latency` entries of the calls `c` matching `where` (the call indexer,
- * call-text-index.ts, and migration 019). Entries already there are kept: the stale ones of calls
- * whose latency changed since stay, and queries skip them by comparing with `c.latency_ms`.
- * (`ON CONFLICT DO NOTHING` after `INSERT … SELECT … WHERE` parses the same on both stores.)
+ * call-text-index.ts, and its fills, call-entry-fills.ts). Entries already there are kept: the stale
+ * ones of calls whose latency changed since stay, and queries skip them by comparing with
+ * `c.latency_ms`. (`ON CONFLICT DO NOTHING` after `INSERT … SELECT … WHERE` parses the same on both
+ * stores.) `table`: `call_latency_roots` (migration 028) takes the same entries of trace roots.
  */
-export const insertLatencySql = (from: string, where: string): string =>
-  `INSERT INTO call_latency (project_id, latency_ms, id) SELECT c.project_id, ${LATENCY_KEY_SQL}, c.id FROM ${from} WHERE ${where}
+export const insertLatencySql = (from: string, where: string, table = 'call_latency'): string =>
+  `INSERT INTO ${table} (project_id, latency_ms, id) SELECT c.project_id, ${LATENCY_KEY_SQL}, c.id FROM ${from} WHERE ${where}
   ON CONFLICT DO NOTHING`;

@@ -242,7 +242,9 @@ function compileSelect(q: CallsQuery, d: SqlDialect, indexed: IndexState, candid
  * the plan.
  *
  * `call_latency` (migration 019) holds an entry for every call at or below the project's mark of
- * the call indexer, keyed by its latency (NULL as NULL_LATENCY_KEY); entries of calls whose latency
+ * the call indexer once the project's fill is done (call-entry-fills.ts; until then every call is a
+ * candidate), keyed by its latency (NULL as NULL_LATENCY_KEY); a roots-only query reads the roots'
+ * entries, `call_latency_roots` (migration 028), once their fill is done. Entries of calls whose latency
  * changed since are stale and skipped by comparing with `c.latency_ms`. So the first `limit +
  * offset` calls of the page's order that match the query are among: the first `limit + offset`
  * current entries in that order whose call matches (non-NULL latencies, then NULL ones, each read
@@ -268,10 +270,15 @@ function latencySortIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p:
   // the tie-break orderTerms adds: id descending unless the sort names it
   const idDir = rest[0]?.direction === 'asc' ? 'ASC' : 'DESC';
   const n = (q.limit ?? 0) + (q.offset ?? 0);
+  // roots only (the traces page's default): the roots' own entries, once filled (migration 028)
+  const [table, fill] =
+    q.filter?.trace_roots_only === true && filled(FILL_NAMES.latencyRoots)
+      ? ['call_latency_roots', FILL_NAMES.latencyRoots]
+      : ['call_latency', FILL_NAMES.latency];
   return (p) => {
     const project = p.add(q.project_id);
     const entries = (key: string, matches: string, order: string): string =>
-      `SELECT id FROM (SELECT l.id FROM call_latency l CROSS JOIN calls c
+      `SELECT id FROM (SELECT l.id FROM ${table} l CROSS JOIN calls c
         WHERE l.project_id = ${project} AND ${key} AND c.project_id = l.project_id AND c.id = l.id AND ${matches}
           AND ${callsWhere(q, d, p, indexed)}
         ORDER BY ${order} ${d.limitOffset(n, null, p)}) e`;
@@ -283,7 +290,7 @@ function latencySortIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p:
       ),
       entries(`l.latency_ms = ${NULL_LATENCY_KEY}`, 'c.latency_ms IS NULL', `l.id ${idDir}`),
       unindexedCalls('id', project),
-      everyCallUntilFilled(project, FILL_NAMES.latency),
+      everyCallUntilFilled(project, fill),
     ].join(' UNION ALL ');
   };
 }

@@ -34,8 +34,9 @@ const LOCAL_COLUMNS: ReadonlySet<string> = new Set(['calls.change_seq']);
  * the substring index (migration 017) are the position of this store's indexer: the import removes
  * the project's mark instead (call-index-backfill.ts `indexImportedCalls`), and the indexer writes
  * the latency, status and token entries (migrations 019, 020, 022) of the imported calls again, and
- * the cost entries (migration 024), the roots' token entries (migration 025) and the trace-name
- * entries (migration 026) of the whole project (the import removes its generation and its fills).
+ * the cost entries (migration 024), the roots' token and latency entries (migrations 025, 028) and
+ * the trace-name entries (migration 026) of the whole project (the import removes its generation and
+ * its fills).
  */
 export const DERIVED_TABLES: ReadonlySet<string> = new Set([
   'call_counts',
@@ -47,6 +48,7 @@ export const DERIVED_TABLES: ReadonlySet<string> = new Set([
   'call_cost',
   'call_cost_gens',
   'call_token_roots',
+  'call_latency_roots',
   'call_entry_fills',
   'call_trace_names',
 ]);

@@ -15,7 +15,7 @@ import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh
 
 /**
  * The background fills of the call indexer's entries (src/store/sql/call-entry-fills.ts: those of
- * migrations 019–022, 025 and 026) on a store whose calls were indexed before the migration that
+ * migrations 019–022, 025, 026 and 028) on a store whose calls were indexed before the migration that
  * added them: no entry, no fill row. The compiler is told every fill is done throughout (a stale
  * hint, as `pendingFills` may give for a second), so every page here rests on the statement's own
  * check of `call_entry_fills`: before the fill begins, a step at a time while it runs (renames
@@ -50,6 +50,7 @@ interface Fill {
 
 const FILLS: Fill[] = [
   { name: 'latency', table: 'call_latency', queries: bothWays('summary.weave.latency_ms') },
+  { name: 'latency_roots', table: 'call_latency_roots', queries: bothWays('summary.weave.latency_ms', ROOTS) },
   {
     name: 'status',
     table: 'call_status',

@@ -29,9 +29,20 @@ const byUser: CallsQuery = {
 
 test('SQLite: latency sort walks call_latency; equality looks ids up; the project count reads call_counts', async (t) => {
   const plan = await sqlitePlanner(t);
-  for (const direction of ['desc', 'asc'] as const) {
-    const q = { ...byLatency, sort_by: sort([{ field: 'summary.weave.latency_ms', direction }]) };
-    const sorted = plan(compileCallsSelect(q, sqliteDialect, INDEXED));
+  for (const [direction, roots] of [
+    ['desc', false],
+    ['asc', false],
+    ['asc', true],
+  ] as const) {
+    const q: CallsQuery = {
+      ...byLatency,
+      sort_by: sort([{ field: 'summary.weave.latency_ms', direction }]),
+      ...(roots ? { filter: { trace_roots_only: true } } : {}),
+    };
+    const compiled = compileCallsSelect(q, sqliteDialect, INDEXED);
+    // roots only: the roots' own entries (migration 028)
+    assert.match(compiled.sql, roots ? /FROM call_latency_roots l/ : /FROM call_latency l/);
+    const sorted = plan(compiled);
     // the first limit entries along the key (latencies, then the NULL ones), each call looked up by
     // key, and the calls after the indexer's mark; only those candidates are sorted
     assert.match(
@@ -81,22 +92,27 @@ test('SQLite: $contains looks its candidates up by rowid, the tail by calls_by_c
   }
 });
 
-test('PostgreSQL: latency sort walks call_latency, sorting only its candidates', async (t) => {
-  // an empty table: forbid the alternatives so the plan shows whether the index can give the order
-  const compiled = compileCallsSelect(byLatency, postgresDialect, INDEXED);
-  const plan = await postgresPlan(t, compiled, 'SET enable_seqscan = off; SET enable_sort = off');
-  if (plan === null) return t.skip('PostgreSQL unavailable');
-  // the entries along the key from the largest latency below the NULL key, then the NULL ones
-  const walk = (alias: string, op: string): RegExp =>
-    new RegExp(
-      `Scan Backward using call_latency_pkey on call_latency ${alias} .*\\n\\s+Index Cond: \\(\\(project_id = .* AND \\(latency_ms ${op} `,
-    );
-  assert.match(plan, walk('l', '<'));
-  assert.match(plan, walk('l_1', '='));
-  assert.match(plan, /calls_by_change/);
-  assert.doesNotMatch(plan, /Seq Scan/);
-  // only the candidates are sorted: the Sort sits above the semi-join with them
-  assert.match(plan, /Sort Key: c\.latency_ms DESC NULLS LAST[^\n]*\n\s+-> {2}Nested Loop Semi Join/);
+test('PostgreSQL: latency sort walks call_latency (roots only: call_latency_roots), sorting only its candidates', async (t) => {
+  for (const [table, filter] of [
+    ['call_latency', {}],
+    ['call_latency_roots', { filter: { trace_roots_only: true } }],
+  ] as const) {
+    // an empty table: forbid the alternatives so the plan shows whether the index can give the order
+    const compiled = compileCallsSelect({ ...byLatency, ...filter }, postgresDialect, INDEXED);
+    const plan = await postgresPlan(t, compiled, 'SET enable_seqscan = off; SET enable_sort = off');
+    if (plan === null) return t.skip('PostgreSQL unavailable');
+    // the entries along the key from the largest latency below the NULL key, then the NULL ones
+    const walk = (alias: string, op: string): RegExp =>
+      new RegExp(
+        `Scan Backward using ${table}_pkey on ${table} ${alias} .*\\n\\s+Index Cond: \\(\\(project_id = .* AND \\(latency_ms ${op} `,
+      );
+    assert.match(plan, walk('l', '<'));
+    assert.match(plan, walk('l_1', '='));
+    assert.match(plan, /calls_by_change/);
+    assert.doesNotMatch(plan, /Seq Scan/);
+    // only the candidates are sorted: the Sort sits above the semi-join with them
+    assert.match(plan, /Sort Key: c\.latency_ms DESC NULLS LAST[^\n]*\n\s+-> {2}Nested Loop Semi Join/);
+  }
 });
 
 test('PostgreSQL: equality reads call_values and the tail after the mark by index', async (t) => {

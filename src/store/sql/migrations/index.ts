@@ -25,6 +25,7 @@ import { migration as callCostByIndexer } from './024-call-cost-by-indexer.js';
 import { migration as callTokenRoots } from './025-call-token-roots.js';
 import { migration as callTraceNamesByIndexer } from './026-call-trace-names-by-indexer.js';
 import { migration as callEntryFillsOf019To022 } from './027-call-entry-fills-of-019-022.js';
+import { migration as callLatencyRoots } from './028-call-latency-roots.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -62,6 +63,7 @@ export const MIGRATIONS: readonly Migration[] = [
   callTokenRoots,
   callTraceNamesByIndexer,
   callEntryFillsOf019To022,
+  callLatencyRoots,
 ];
 
 /**
