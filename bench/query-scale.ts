@@ -7,7 +7,8 @@
  *
  * 1. filter on one input field, `inputs.user_id == "user-4374"` (≈55 matches at any size);
  * 2. /calls/query_stats count of that filter;
- * 3. sort by `summary.weave.latency_ms` desc;
+ * 3. sort by `summary.weave.latency_ms` desc, and asc with the traces page's roots-only filter (along
+ *    `call_latency_roots`, migration 028: the roots span their children, so they come last);
  * 4. /calls/query_stats count of all calls of the project;
  * 5. `$contains` of a substring of an input (`inputs.user_id` contains "r-4374");
  * 6. root calls, newest first;
@@ -179,6 +180,8 @@ async function seedPostgres(url: string): Promise<Seeded> {
       await client.query('VACUUM ANALYZE call_texts');
       await client.query('VACUUM ANALYZE call_values');
       await client.query('VACUUM ANALYZE call_latency');
+      if ((await client.query(`SELECT to_regclass('call_latency_roots') AS t`)).rows[0].t !== null)
+        await client.query('VACUUM ANALYZE call_latency_roots');
       if ((await client.query(`SELECT to_regclass('call_status') AS t`)).rows[0].t !== null)
         await client.query('VACUUM ANALYZE call_status');
       if ((await client.query(`SELECT to_regclass('call_tokens') AS t`)).rows[0].t !== null)
@@ -247,6 +250,20 @@ function probes(want: ReturnType<typeof expected>): Probe[] {
       goal10m: 100,
       path: '/calls/stream_query',
       body: { project_id: PROJECT, sort_by: [{ field: 'summary.weave.latency_ms', direction: 'desc' }], limit: 100 },
+      expect: 100,
+    },
+    {
+      // a root spans its children: ascending, the roots come after nearly every child (migration 028)
+      name: 'sort by latency asc, roots only (the traces page)',
+      goal1m: 50,
+      goal10m: 100,
+      path: '/calls/stream_query',
+      body: {
+        project_id: PROJECT,
+        filter: { trace_roots_only: true },
+        sort_by: [{ field: 'summary.weave.latency_ms', direction: 'asc' }],
+        limit: 100,
+      },
       expect: 100,
     },
     {
