@@ -44,15 +44,13 @@ test('SQLite: latency sort walks call_latency; equality looks ids up; the projec
     assert.match(compiled.sql, roots ? /FROM call_latency_roots l/ : /FROM call_latency l/);
     const sorted = plan(compiled);
     // the first limit entries along the key (latencies, then the NULL ones), each call looked up by
-    // key, and the calls after the indexer's mark; only those candidates are sorted
-    assert.match(
-      sorted,
-      /SEARCH l USING PRIMARY KEY \(project_id=\? AND latency_ms<\?\)\nSEARCH c USING INDEX sqlite_autoindex_calls_1 \(project_id=\? AND id=\?\)/,
-    );
-    assert.match(
-      sorted,
-      /SEARCH l USING PRIMARY KEY \(project_id=\? AND latency_ms=\?\)\nSEARCH c USING INDEX sqlite_autoindex_calls_1 \(project_id=\? AND id=\?\)/,
-    );
+    // key, and the calls after the indexer's mark; only those candidates are sorted. The roots' entries
+    // have an index in the order of ascending latency with descending ids: their ties are not sorted
+    const key = roots ? 'COVERING INDEX call_latency_roots_by_id_desc' : 'PRIMARY KEY';
+    const lookup = 'SEARCH c USING INDEX sqlite_autoindex_calls_1 \\(project_id=\\? AND id=\\?\\)';
+    assert.match(sorted, new RegExp(`SEARCH l USING ${key} \\(project_id=\\? AND latency_ms<\\?\\)\\n${lookup}`));
+    assert.match(sorted, new RegExp(`SEARCH l USING [^\\n]+ \\(project_id=\\? AND latency_ms=\\?\\)\\n${lookup}`));
+    if (roots) assert.doesNotMatch(sorted, /LAST TERM OF ORDER BY/);
     assert.match(sorted, /SEARCH t USING COVERING INDEX calls_by_change \(project_id=\? AND change_seq>\?\)/);
     assert.match(sorted, /^SEARCH c USING INDEX sqlite_autoindex_calls_1 \(project_id=\? AND id=\?\)\nLIST SUBQUERY/);
     assert.doesNotMatch(sorted, /SCAN (c|l|t)\b/);
@@ -101,10 +99,11 @@ test('PostgreSQL: latency sort walks call_latency (roots only: call_latency_root
     const compiled = compileCallsSelect({ ...byLatency, ...filter }, postgresDialect, INDEXED);
     const plan = await postgresPlan(t, compiled, 'SET enable_seqscan = off; SET enable_sort = off');
     if (plan === null) return t.skip('PostgreSQL unavailable');
-    // the entries along the key from the largest latency below the NULL key, then the NULL ones
+    // the entries along the key from the largest latency below the NULL key, then the NULL ones (by id
+    // descending: the roots' index in that order, or the primary key backward)
     const walk = (alias: string, op: string): RegExp =>
       new RegExp(
-        `Scan Backward using ${table}_pkey on ${table} ${alias} .*\\n\\s+Index Cond: \\(\\(project_id = .* AND \\(latency_ms ${op} `,
+        `Scan (Backward )?using ${table}_(pkey|by_id_desc) on ${table} ${alias} .*\\n\\s+Index Cond: \\(\\(project_id = .* AND \\(latency_ms ${op} `,
       );
     assert.match(plan, walk('l', '<'));
     assert.match(plan, walk('l_1', '='));
