@@ -4,7 +4,7 @@ import { AT_OR_BELOW_MARK, FILL_NAMES, type FillName } from './calls-expr-text.j
 import { insertLatencySql } from './calls-latency.js';
 import { insertStatusSql } from './calls-status.js';
 import { insertTokensSql } from './calls-tokens.js';
-import { insertDisplaySql, insertNamesSql, TRACE_NAMES } from './calls-display.js';
+import { insertDisplaySql, insertNamesSql, OP_NAMES, TRACE_NAMES } from './calls-display.js';
 import { statementWhere } from './call-index-backfill.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { frag, raw, type Fragment, type SqlTag } from './sql-tag.js';
@@ -14,7 +14,7 @@ import { all, run, runAll, type Tx } from './sql-tx.js';
  * The entries the call indexer writes beside its substring index and `call_values`, each filled in
  * the background for the calls the indexer had passed when a migration added them (migration 025,
  * `call_entry_fills`; migration 027 for the entries of 019–022, which filled them inside the upgrade
- * before; the roots' latency entries of 028). The indexer writes the entries of every call it indexes from the migration on; the calls
+ * before; the roots' latency entries of 028, the op-name entries of 029). The indexer writes the entries of every call it indexes from the migration on; the calls
  * it had passed before get theirs here, a project at a time in id order over all its calls
  * (`filled_after`: the last id filled, NULL once done; no row: not begun), so an upgrade neither
  * blocks on a fill nor leaves a walk without entries: a query walks the entries of a project only
@@ -79,6 +79,12 @@ export const TRACE_NAME_ENTRIES: EntryFill = {
   write: (sql, _d, where) => statementWhere(sql, (w) => insertNamesSql(TRACE_NAMES, 'calls c', w), where),
 };
 
+/** `call_op_names` (migration 029): the op-name sort's entries of every call (calls-display.ts). */
+export const OP_NAME_ENTRIES: EntryFill = {
+  name: FILL_NAMES.opNames,
+  write: (sql, _d, where) => statementWhere(sql, (w) => insertNamesSql(OP_NAMES, 'calls c', w), where),
+};
+
 /** Every fill, in the order the indexer takes them. */
 export const ENTRY_FILLS: readonly EntryFill[] = [
   LATENCY_ENTRIES,
@@ -88,6 +94,7 @@ export const ENTRY_FILLS: readonly EntryFill[] = [
   TOKEN_ROOTS,
   TRACE_NAME_ENTRIES,
   LATENCY_ROOT_ENTRIES,
+  OP_NAME_ENTRIES,
 ];
 
 /** The indexer's statements for the calls `c` matching `where`: the entries of every fill. */

@@ -5,8 +5,8 @@ import type { SqlDialect, SqlParams } from './sql-dialect.js';
 
 /**
  * The name sorts off the commit path: the display name (migration 021, docs/query-performance.md
- * "The display-name sort off the commit path") and the trace name (migration 025, "The trace-name
- * sort off the commit path"). Each has a table `(project_id, kind, <key>, id)` that holds, for every
+ * "The display-name sort off the commit path"), the trace name (migration 026, "The trace-name
+ * sort off the commit path") and the op name (migration 029, "The op-name sort"). Each has a table `(project_id, kind, <key>, id)` that holds, for every
  * call at or below its project's mark of the call indexer, its name as it was when the indexer read
  * it, in one of three kinds:
  *
@@ -86,6 +86,19 @@ export const TRACE_NAMES: NameEntries = {
   rootKey: true,
   sorts: (field) => field.kind === 'derived' && field.name === 'trace_name',
   whenUnreadable: (project) => everyCallUntilFilled(project, FILL_NAMES.traceNames),
+};
+
+/**
+ * `call_op_names` (migration 029): `op_name`, with the root key. `calls_by_op` orders an op's calls by
+ * start; these entries by id, as the sort's tie-break does. Filled like `TRACE_NAMES`.
+ */
+export const OP_NAMES: NameEntries = {
+  table: 'call_op_names',
+  key: 'name_key',
+  name: 'c.op_name',
+  rootKey: true,
+  sorts: (field) => field.kind === 'column' && field.name === 'op_name',
+  whenUnreadable: (project) => everyCallUntilFilled(project, FILL_NAMES.opNames),
 };
 
 const prefix = (name: string): string => `substr(${name}, 1, ${DISPLAY_KEY_CHARS})`;

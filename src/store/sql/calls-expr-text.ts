@@ -123,6 +123,7 @@ export const FILL_NAMES = {
   tokens: 'tokens',
   tokenRoots: 'token_roots',
   traceNames: 'trace_names',
+  opNames: 'op_names',
 } as const;
 
 export type FillName = (typeof FILL_NAMES)[keyof typeof FILL_NAMES];

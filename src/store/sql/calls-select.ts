@@ -3,7 +3,7 @@ import { ALL_CALL_COLUMNS, ALWAYS_SELECTED, type CallsFilter, type CallsQuery } 
 import { CallsExprCompiler } from './calls-expr.js';
 import { everyCallUntilFilled, FILL_NAMES, unindexedCalls, type FillName } from './calls-expr-text.js';
 import { NULL_LATENCY_KEY } from './calls-latency.js';
-import { DISPLAY_NAMES, nameCandidates, nameWalk, TRACE_NAMES, type NameEntries } from './calls-display.js';
+import { DISPLAY_NAMES, nameCandidates, nameWalk, OP_NAMES, TRACE_NAMES, type NameEntries } from './calls-display.js';
 import { statusCandidates, statusesOf, statusWalk } from './calls-status.js';
 import { costSortIds, tokensSortIds } from './calls-tokens-sort.js';
 import { checkSqlBudget, SqlParams, withinSqlBudget, type SqlDialect } from './sql-dialect.js';
@@ -183,11 +183,7 @@ function totalStorageSize(d: SqlDialect): string {
 export function compileCallsSelect(q: CallsQuery, d: SqlDialect, indexed: IndexState = false): CompiledSql {
   const byLatency = latencySortIds(q, d, indexed);
   const byStatus = byLatency === null ? statusIds(q, d, indexed) : null;
-  const byName =
-    byLatency === null && byStatus === null
-      ? (nameIds(DISPLAY_NAMES, indexStates(indexed).filled(FILL_NAMES.display), q, d, indexed) ??
-        nameIds(TRACE_NAMES, indexStates(indexed).filled(FILL_NAMES.traceNames), q, d, indexed))
-      : null;
+  const byName = byLatency === null && byStatus === null ? nameSortIds(q, d, indexed) : null;
   const byTokens =
     byLatency === null && byStatus === null && byName === null
       ? (tokensIds(q, d, indexed) ?? costIds(q, d, indexed))
@@ -329,13 +325,25 @@ function costIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlPar
 }
 
 /**
- * A sort by `display_name` or by `summary.weave.trace_name` (alone or then `id`), with a limit, on a
- * project the call indexer covers (`readable`: for the trace name, whose entries are filled in): the
- * candidates of its page along `call_display` (migration 021) or `call_trace_names` (migration 025)
- * and the calls after the project's mark (calls-display.ts `nameCandidates`; docs/query-performance.md
- * "The display-name sort off the commit path", "The trace-name sort off the commit path"). The query
- * then filters and orders them exactly as the plain query orders all calls. Null where the plain
- * query keeps its plan, as for the latency and status walks.
+/** The candidates of a sort by a name along its entries (`nameIds`), or null. */
+function nameSortIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlParams) => string) | null {
+  const { filled } = indexStates(indexed);
+  return (
+    nameIds(DISPLAY_NAMES, filled(FILL_NAMES.display), q, d, indexed) ??
+    nameIds(TRACE_NAMES, filled(FILL_NAMES.traceNames), q, d, indexed) ??
+    // an op filter is read along calls_by_op, which the walk of every op's entries would not narrow
+    (q.filter?.op_names?.length ? null : nameIds(OP_NAMES, filled(FILL_NAMES.opNames), q, d, indexed))
+  );
+}
+
+/**
+ * A sort by `display_name`, `summary.weave.trace_name` or `op_name` (alone or then `id`), with a
+ * limit, on a project whose entries of that name are filled (`readable`): the candidates of its page
+ * along `call_display` (migration 021), `call_trace_names` (migration 026) or `call_op_names`
+ * (migration 029) and the calls after the project's mark (calls-display.ts `nameCandidates`;
+ * docs/query-performance.md "The display-name sort off the commit path", "The trace-name sort off the
+ * commit path", "The op-name sort"). The query then filters and orders them exactly as the plain
+ * query orders all calls. Null where the plain query keeps its plan, as for the latency and status walks.
  */
 function nameIds(
   entries: NameEntries,

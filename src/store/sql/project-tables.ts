@@ -43,6 +43,7 @@ export const PROJECT_TABLES: ReadonlyArray<{ table: string; key: readonly string
   { table: 'call_token_roots', key: ['project_id', 'is_null', 'tokens', 'id'] },
   { table: 'call_latency_roots', key: ['project_id', 'latency_ms', 'id'] },
   { table: 'call_trace_names', key: ['project_id', 'root', 'kind', 'name_key', 'id'] },
+  { table: 'call_op_names', key: ['project_id', 'root', 'kind', 'name_key', 'id'] },
   { table: 'call_text_marks', key: ['project_id'] },
   // after the marks: the indexer starts a generation or a fill only for a project with a mark
   { table: 'call_cost_gens', key: ['project_id'] },

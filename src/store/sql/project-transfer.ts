@@ -35,7 +35,7 @@ const LOCAL_COLUMNS: ReadonlySet<string> = new Set(['calls.change_seq']);
  * the project's mark instead (call-index-backfill.ts `indexImportedCalls`), and the indexer writes
  * the latency, status and token entries (migrations 019, 020, 022) of the imported calls again, and
  * the cost entries (migration 024), the roots' token and latency entries (migrations 025, 028) and
- * the trace-name entries (migration 026) of the whole project (the import removes its generation and
+ * the trace-name and op-name entries (migrations 026, 029) of the whole project (the import removes its generation and
  * its fills).
  */
 export const DERIVED_TABLES: ReadonlySet<string> = new Set([
@@ -51,6 +51,7 @@ export const DERIVED_TABLES: ReadonlySet<string> = new Set([
   'call_latency_roots',
   'call_entry_fills',
   'call_trace_names',
+  'call_op_names',
 ]);
 /** Rows per page and per insert batch; tables holding bytes use small pages (file chunks are up to a MiB). */
 const PAGE_ROWS = 1_000;

@@ -15,7 +15,7 @@ import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh
 
 /**
  * The background fills of the call indexer's entries (src/store/sql/call-entry-fills.ts: those of
- * migrations 019–022, 025, 026 and 028) on a store whose calls were indexed before the migration that
+ * migrations 019–022, 025, 026, 028 and 029) on a store whose calls were indexed before the migration that
  * added them: no entry, no fill row. The compiler is told every fill is done throughout (a stale
  * hint, as `pendingFills` may give for a second), so every page here rests on the statement's own
  * check of `call_entry_fills`: before the fill begins, a step at a time while it runs (renames
@@ -69,6 +69,7 @@ const FILLS: Fill[] = [
     table: 'call_trace_names',
     queries: [...bothWays('summary.weave.trace_name'), ...bothWays('summary.weave.trace_name', ROOTS)],
   },
+  { name: 'op_names', table: 'call_op_names', queries: [...bothWays('op_name'), ...bothWays('op_name', ROOTS)] },
 ];
 
 /** Calls of every kind the entries tell apart: names, ops, roots and children, ends, errors, usage. */

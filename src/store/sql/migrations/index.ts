@@ -26,6 +26,7 @@ import { migration as callTokenRoots } from './025-call-token-roots.js';
 import { migration as callTraceNamesByIndexer } from './026-call-trace-names-by-indexer.js';
 import { migration as callEntryFillsOf019To022 } from './027-call-entry-fills-of-019-022.js';
 import { migration as callLatencyRoots } from './028-call-latency-roots.js';
+import { migration as callOpNames } from './029-call-op-names.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -64,6 +65,7 @@ export const MIGRATIONS: readonly Migration[] = [
   callTraceNamesByIndexer,
   callEntryFillsOf019To022,
   callLatencyRoots,
+  callOpNames,
 ];
 
 /**

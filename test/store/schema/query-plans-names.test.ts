@@ -10,41 +10,52 @@ import { sort } from '../contract/parts.js';
 import { tempSqliteFile, withSqlite, postgresPlan } from './fresh-schemas.js';
 
 /**
- * The trace-name sort (migration 026) walks `call_trace_names` in the page's order and looks each
- * entry's call up by key, as the display-name sort walks `call_display` (query-plans-display.test.ts;
- * both are calls-display.ts `nameCandidates`), and tests the project's fill once, before any call is
- * read: a change to the schema or the compiler that loses the walk fails here instead of making the
- * sort read every call of the project (docs/query-performance.md "The trace-name sort off the commit
- * path").
+ * The trace-name sort (migration 026) and the op-name sort (migration 029) walk their entries
+ * (`call_trace_names`, `call_op_names`) in the page's order and look each entry's call up by key, as
+ * the display-name sort walks `call_display` (query-plans-display.test.ts; all are calls-display.ts
+ * `nameCandidates`), and test the project's fill once, before any call is read: a change to the schema
+ * or the compiler that loses a walk fails here instead of making the sort read (or, along
+ * `calls_by_op`, sort) every call (docs/query-performance.md "The trace-name sort off the commit
+ * path", "The op-name sort").
  */
-const FILLED = { backfilled: true, covered: true, traceNamed: true };
-const query = (direction: 'asc' | 'desc', idDirection: 'asc' | 'desc' | null, rootsOnly: boolean): CallsQuery => ({
+const FILLED = { backfilled: true, covered: true };
+const NAMES = [
+  { field: 'summary.weave.trace_name', table: 'call_trace_names' },
+  { field: 'op_name', table: 'call_op_names' },
+] as const;
+type Name = (typeof NAMES)[number];
+const query = (
+  name: Name,
+  direction: 'asc' | 'desc',
+  idDirection: 'asc' | 'desc' | null,
+  rootsOnly: boolean,
+): CallsQuery => ({
   project_id: 'acme/demo',
   sort_by: sort([
-    { field: 'summary.weave.trace_name', direction },
+    { field: name.field, direction },
     ...(idDirection === null ? [] : [{ field: 'id', direction: idDirection }]),
   ]),
   filter: rootsOnly ? { trace_roots_only: true } : undefined,
   limit: 100,
 });
 
-const SHAPES: Array<[CallsQuery, string]> = [
+const shapes = (name: Name): Array<[CallsQuery, string]> => [
   // the traces page's sorts: the default tie-break is id DESC, against an ascending name
-  [query('asc', null, true), 'call_trace_names_by_id_desc'],
-  [query('desc', null, true), 'PRIMARY KEY'],
-  [query('asc', null, false), 'call_trace_names_by_id_desc'],
-  [query('asc', 'asc', false), 'PRIMARY KEY'],
-  [query('desc', 'asc', false), 'call_trace_names_by_id_desc'],
+  [query(name, 'asc', null, true), `${name.table}_by_id_desc`],
+  [query(name, 'desc', null, true), 'PRIMARY KEY'],
+  [query(name, 'asc', null, false), `${name.table}_by_id_desc`],
+  [query(name, 'asc', 'asc', false), 'PRIMARY KEY'],
+  [query(name, 'desc', 'asc', false), `${name.table}_by_id_desc`],
 ];
 
-test('SQLite: the trace-name sort walks call_trace_names and looks the candidates up by key', async (t) => {
+test('SQLite: the trace-name and op-name sorts walk their entries and look the candidates up by key', async (t) => {
   const file = tempSqliteFile(t);
   const store = new SqliteStore({ file });
   await store.migrate();
   await store.close();
   const lookup =
     'CORRELATED SCALAR SUBQUERY \\d+\nSEARCH c USING INDEX sqlite_autoindex_calls_1 \\(project_id=\\? AND id=\\?\\)';
-  for (const [q, index] of SHAPES) {
+  for (const [q, index] of NAMES.flatMap(shapes)) {
     const compiled = compileCallsSelect(q, sqliteDialect, FILLED);
     const plan = withSqlite(file, (db) =>
       (db.prepare(`EXPLAIN QUERY PLAN ${compiled.sql}`).all(bindNamed(compiled.params)) as { detail: string }[])
@@ -81,13 +92,17 @@ test('SQLite: the trace-name sort walks call_trace_names and looks the candidate
   }
 });
 
-test('PostgreSQL: the trace-name sort walks call_trace_names', async (t) => {
+test('PostgreSQL: the trace-name and op-name sorts walk their entries', async (t) => {
   // the traces page's two sorts (empty tables, alternatives forbidden)
-  const walks: Array<[CallsQuery, RegExp]> = [
-    [SHAPES[0]![0], /Index Only Scan using call_trace_names_by_id_desc on call_trace_names l /],
-    [SHAPES[1]![0], /Index Only Scan Backward using call_trace_names_pkey on call_trace_names l /],
-  ];
-  for (const [q, whole] of walks) {
+  const walks = NAMES.flatMap((name): Array<[CallsQuery, RegExp, string]> => [
+    [shapes(name)[0]![0], new RegExp(`Index Only Scan using ${name.table}_by_id_desc on ${name.table} l `), name.table],
+    [
+      shapes(name)[1]![0],
+      new RegExp(`Index Only Scan Backward using ${name.table}_pkey on ${name.table} l `),
+      name.table,
+    ],
+  ]);
+  for (const [q, whole, table] of walks) {
     const plan = await postgresPlan(t, compileCallsSelect(q, postgresDialect, FILLED));
     if (plan === null) return t.skip('PostgreSQL unavailable');
     assert.match(plan, whole, plan);
@@ -98,7 +113,11 @@ test('PostgreSQL: the trace-name sort walks call_trace_names', async (t) => {
       plan,
     );
     assert.match(plan, /Presorted Key: l_1\.name_key/);
-    assert.match(plan, /on call_trace_names l_2 .*\n\s+Index Cond: .*\(kind = 2\) AND \(name_key = ''::text\)\)/, plan);
+    assert.match(
+      plan,
+      new RegExp(`on ${table} l_2 .*\\n\\s+Index Cond: .*\\(kind = 2\\) AND \\(name_key = ''::text\\)\\)`),
+      plan,
+    );
     assert.match(plan, /calls_by_change/);
     // every call only while the fill is not complete: the fill row read once, before any call
     assert.match(plan, /One-Time Filter: \(NOT \(InitPlan \d+\)\.col1\)|One-Time Filter: \(NOT \$\d+\)/, plan);
