@@ -12,6 +12,9 @@ import { pathToFileURL } from 'node:url';
  * BENCH_RUNS times after 3 warm-up runs: median and p95 ms. (bench/query-scale.ts measures the sort
  * through HTTP, on its workload, where every display name is NULL.)
  *
+ * BENCH_FIELD=op_name times the op-name sort (`call_op_names`, migration 029) over the same calls
+ * instead: the workload's few ops each hold many calls, whose ties the sort orders by id.
+ *
  * BENCH_TREE points at another checkout (its `src/`, `bench/lib/` and `test/helpers/` are
  * imported), so the tree before a change can be measured in the same session, alternating:
  *   BENCH_TREE=/path/to/other-checkout npx tsx bench/display-sort.ts
@@ -22,6 +25,7 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const STORE = process.env.BENCH_STORE === 'postgres' ? 'postgres' : 'sqlite';
 const PROJECT = 'bench/display';
+const FIELD = process.env.BENCH_FIELD === 'op_name' ? 'op_name' : 'display_name';
 
 const load = async <T>(rel: string): Promise<T> => (await import(pathToFileURL(path.join(tree, rel)).href)) as T;
 
@@ -93,7 +97,7 @@ async function main(): Promise<void> {
     ] as const) {
       const q = {
         project_id: PROJECT,
-        sort_by: parseSort([{ field: 'display_name', direction }], resolveCallField),
+        sort_by: parseSort([{ field: FIELD, direction }], resolveCallField),
         filter: roots ? { trace_roots_only: true } : undefined,
         limit: 100,
       };
@@ -108,7 +112,7 @@ async function main(): Promise<void> {
       }
       times.sort((a, b) => a - b);
       rows.push({
-        sort: `display_name ${direction}${roots ? ', roots only' : ''}`,
+        sort: `${FIELD} ${direction}${roots ? ', roots only' : ''}`,
         rows: first.length,
         median_ms: Number(times[Math.floor(times.length / 2)]!.toFixed(1)),
         p95_ms: Number(times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)]!.toFixed(1)),
