@@ -237,7 +237,8 @@ test('the status walk reads call_status only with a limit, on a covered project,
     assert.match(compileCallsSelect({ ...q, limit: 10 }, d, true).sql, /call_text_marks/);
     // other sorts, a status test under $or or $not, an equality or a list of ids keep the plain plan
     const plain: CallsQuery[] = [
-      { ...q, sort_by: sort([{ field: 'op_name', direction: 'asc' }]) },
+      // (op_name would take the op-name walk, calls-display.ts OP_NAMES: also a join of candidates)
+      { ...q, sort_by: sort([{ field: 'inputs.user', direction: 'asc' }]) },
       { ...q, sort_by: sort([{ field: 'summary.weave.latency_ms', direction: 'asc' }]) },
       {
         ...q,
