@@ -14,7 +14,7 @@ import { all, run, runAll, type Tx } from './sql-tx.js';
  * The entries the call indexer writes beside its substring index and `call_values`, each filled in
  * the background for the calls the indexer had passed when a migration added them (migration 025,
  * `call_entry_fills`; migration 027 for the entries of 019–022, which filled them inside the upgrade
- * before; the roots' latency entries of 028, the op-name entries of 029). The indexer writes the entries of every call it indexes from the migration on; the calls
+ * before; the roots' latency entries of 028, the op-name entries of 029, the roots' status entries of 030). The indexer writes the entries of every call it indexes from the migration on; the calls
  * it had passed before get theirs here, a project at a time in id order over all its calls
  * (`filled_after`: the last id filled, NULL once done; no row: not begun), so an upgrade neither
  * blocks on a fill nor leaves a walk without entries: a query walks the entries of a project only
@@ -48,6 +48,17 @@ export const LATENCY_ROOT_ENTRIES: EntryFill = {
 export const STATUS_ENTRIES: EntryFill = {
   name: FILL_NAMES.status,
   write: (sql, d, where) => statementWhere(sql, (w) => insertStatusSql(d.derivedStatus, 'calls c', w), where),
+};
+
+/** `call_status_roots` (migration 030): the status entries of started trace roots. */
+export const STATUS_ROOT_ENTRIES: EntryFill = {
+  name: FILL_NAMES.statusRoots,
+  write: (sql, d, where) =>
+    statementWhere(
+      sql,
+      (w) => insertStatusSql(d.derivedStatus, 'calls c', w, 'call_status_roots'),
+      frag`(${where}) AND c.parent_id IS NULL`,
+    ),
 };
 
 /** `call_display` (migration 021): the display-name sort's entries of every call (calls-display.ts). */
@@ -95,6 +106,7 @@ export const ENTRY_FILLS: readonly EntryFill[] = [
   TRACE_NAME_ENTRIES,
   LATENCY_ROOT_ENTRIES,
   OP_NAME_ENTRIES,
+  STATUS_ROOT_ENTRIES,
 ];
 
 /** The indexer's statements for the calls `c` matching `where`: the entries of every fill. */

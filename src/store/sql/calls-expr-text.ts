@@ -119,6 +119,7 @@ export const FILL_NAMES = {
   latency: 'latency',
   latencyRoots: 'latency_roots',
   status: 'status',
+  statusRoots: 'status_roots',
   display: 'display',
   tokens: 'tokens',
   tokenRoots: 'token_roots',

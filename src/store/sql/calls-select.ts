@@ -305,7 +305,8 @@ function statusIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlP
   const walk = statusWalk(q);
   if (walk === null || narrowsById(q, d, indexed) || narrowsByList(q.filter)) return null;
   const n = (q.limit ?? 0) + (q.offset ?? 0);
-  return (p) => statusCandidates(walk, q, n, (wp) => callsWhere(q, d, wp, indexed), d, p);
+  const rootsFilled = indexStates(indexed).filled(FILL_NAMES.statusRoots);
+  return (p) => statusCandidates(walk, q, n, (wp) => callsWhere(q, d, wp, indexed), d, p, undefined, rootsFilled);
 }
 
 /** The token sort's candidates along `call_tokens` (calls-tokens-sort.ts), or null. */
@@ -415,7 +416,7 @@ function statusCount(q: CallsQuery, d: SqlDialect, indexed: IndexState): Compile
     // the entries' calls are tested once, in the walk; only the tail's are looked up here
     const tail = (ids: string): string => `SELECT c.id FROM (${ids}) t CROSS JOIN calls c
       WHERE ${callsWhere(q, d, p, indexed, true)} AND c.id = t.id`;
-    const ids = statusCandidates(walk, q, cap, where, d, p, tail);
+    const ids = statusCandidates(walk, q, cap, where, d, p, tail, indexStates(indexed).filled(FILL_NAMES.statusRoots));
     const inner = `SELECT DISTINCT u.id FROM (${ids}) u ${d.limitOffset(cap, null, p)}`;
     return {
       sql: `SELECT COUNT(*) AS count, NULL AS total_storage_size_bytes FROM (${inner}) matched`,

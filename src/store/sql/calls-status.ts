@@ -37,12 +37,13 @@ export const POSTGRES_DERIVED_STATUS = derived(
 
 /**
  * Writes the `call_status` entries of the started calls `c` matching `where` (the call indexer and
- * migration 020): the call's status and `started_at` as they are now. Entries already there are
- * kept; those of calls whose status or start changed since are stale, and queries skip them by
- * comparing with the call (`statusCandidates`).
+ * its fills, call-entry-fills.ts): the call's status and `started_at` as they are now. Entries
+ * already there are kept; those of calls whose status or start changed since are stale, and queries
+ * skip them by comparing with the call (`statusCandidates`). `table`: `call_status_roots` (migration
+ * 030) takes the same entries of trace roots.
  */
-export const insertStatusSql = (status: string, from: string, where: string): string =>
-  `INSERT INTO call_status (project_id, status, started_at, id)
+export const insertStatusSql = (status: string, from: string, where: string, table = 'call_status'): string =>
+  `INSERT INTO ${table} (project_id, status, started_at, id)
   SELECT c.project_id, ${status}, c.started_at, c.id FROM ${from} WHERE (${where}) AND c.started_at IS NOT NULL
   ON CONFLICT DO NOTHING`;
 
@@ -120,7 +121,9 @@ export function statusWalk(q: CallsQuery): StatusWalk | null {
  * (`unindexedCalls`, every call when no mark covers the project), and every call of the project until
  * its fill of the entries is done (call-entry-fills.ts). A call of the first `n` of the page is
  * either after the mark or has its current entry among the first `n` of its status. `tail`: how the
- * ids of those two sources are read (as they are for a page; a count tests their calls).
+ * ids of those two sources are read (as they are for a page; a count tests their calls). With the
+ * roots-only filter and `rootsFilled`, the roots' entries (`call_status_roots`, migration 030) are
+ * walked instead, gated by their own fill.
  *
  * The call of an entry is tested in a scalar subquery (one row or none: the primary key), which
  * neither store turns into a join: as a join, PostgreSQL (which cannot estimate the status
@@ -132,14 +135,20 @@ export function statusWalk(q: CallsQuery): StatusWalk | null {
  */
 export function statusCandidates(
   walk: StatusWalk,
-  q: Pick<CallsQuery, 'project_id' | 'started_from' | 'started_before'>,
+  q: Pick<CallsQuery, 'project_id' | 'started_from' | 'started_before' | 'filter'>,
   n: number,
   where: (p: SqlParams) => string,
   d: SqlDialect,
   p: SqlParams,
   tail: (ids: string) => string = (ids) => ids,
+  rootsFilled = false,
 ): string {
   const project = p.add(q.project_id);
+  // roots only (the traces page's default): the roots' own entries, once filled (migration 030)
+  const [table, fill] =
+    rootsFilled && q.filter?.trace_roots_only === true
+      ? ['call_status_roots', FILL_NAMES.statusRoots]
+      : ['call_status', FILL_NAMES.status];
   const order =
     walk.by === null
       ? ''
@@ -148,12 +157,12 @@ export function statusCandidates(
   if (q.started_from != null) range += ` AND s.started_at >= ${p.add(q.started_from)}`;
   if (q.started_before != null) range += ` AND s.started_at < ${p.add(q.started_before)}`;
   const entries = walk.statuses.map(
-    (status) => `SELECT id FROM (SELECT s.id FROM call_status s
+    (status) => `SELECT id FROM (SELECT s.id FROM ${table} s
         WHERE s.project_id = ${project} AND s.status = ${p.add(status)}${range}
           AND (SELECT 1 FROM calls c WHERE c.project_id = s.project_id AND c.id = s.id
             AND c.started_at = s.started_at AND ${d.derivedStatus} = s.status AND ${where(p)}) IS NOT NULL
         ${order} ${d.limitOffset(n, null, p)}) e`,
   );
-  const unindexed = [unindexedCalls('id', project), everyCallUntilFilled(project, FILL_NAMES.status)];
+  const unindexed = [unindexedCalls('id', project), everyCallUntilFilled(project, fill)];
   return [...entries, ...unindexed.map(tail)].join(' UNION ALL ');
 }

@@ -37,6 +37,7 @@ export const PROJECT_TABLES: ReadonlyArray<{ table: string; key: readonly string
   { table: 'call_values', key: ['project_id', 'path', 'value', 'call_id'] },
   { table: 'call_latency', key: ['project_id', 'latency_ms', 'id'] },
   { table: 'call_status', key: ['project_id', 'status', 'started_at', 'id'] },
+  { table: 'call_status_roots', key: ['project_id', 'status', 'started_at', 'id'] },
   { table: 'call_display', key: ['project_id', 'kind', 'display_key', 'id'] },
   { table: 'call_tokens', key: ['project_id', 'is_null', 'tokens', 'id'] },
   { table: 'call_cost', key: ['project_id', 'gen', 'is_null', 'cost', 'id'] },

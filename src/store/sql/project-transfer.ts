@@ -34,7 +34,8 @@ const LOCAL_COLUMNS: ReadonlySet<string> = new Set(['calls.change_seq']);
  * the substring index (migration 017) are the position of this store's indexer: the import removes
  * the project's mark instead (call-index-backfill.ts `indexImportedCalls`), and the indexer writes
  * the latency, status and token entries (migrations 019, 020, 022) of the imported calls again, and
- * the cost entries (migration 024), the roots' token and latency entries (migrations 025, 028) and
+ * the cost entries (migration 024), the roots' token, latency and status entries (migrations 025,
+ * 028, 030) and
  * the trace-name and op-name entries (migrations 026, 029) of the whole project (the import removes its generation and
  * its fills).
  */
@@ -43,6 +44,7 @@ export const DERIVED_TABLES: ReadonlySet<string> = new Set([
   'call_text_marks',
   'call_latency',
   'call_status',
+  'call_status_roots',
   'call_display',
   'call_tokens',
   'call_cost',

@@ -15,7 +15,7 @@ import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh
 
 /**
  * The background fills of the call indexer's entries (src/store/sql/call-entry-fills.ts: those of
- * migrations 019–022, 025, 026, 028 and 029) on a store whose calls were indexed before the migration that
+ * migrations 019–022, 025, 026 and 028–030) on a store whose calls were indexed before the migration that
  * added them: no entry, no fill row. The compiler is told every fill is done throughout (a stale
  * hint, as `pendingFills` may give for a second), so every page here rests on the statement's own
  * check of `call_entry_fills`: before the fill begins, a step at a time while it runs (renames
@@ -60,6 +60,16 @@ const FILLS: Fill[] = [
       ...bothWays('started_at', status('error')),
     ],
     counts: [status('success'), status('running')].map((w) => ({ project_id: P, ...w })),
+  },
+  {
+    name: 'status_roots',
+    table: 'call_status_roots',
+    queries: [
+      ...bothWays('summary.weave.status', ROOTS),
+      ...bothWays('started_at', { ...status('success'), ...ROOTS }),
+      ...bothWays('started_at', { ...status('error'), ...ROOTS }),
+    ],
+    counts: [status('success'), status('running')].map((w) => ({ project_id: P, ...w, ...ROOTS })),
   },
   { name: 'display', table: 'call_display', queries: bothWays('display_name') },
   { name: 'tokens', table: 'call_tokens', queries: bothWays('summary.weave.total_tokens') },

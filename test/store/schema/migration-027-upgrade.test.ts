@@ -10,7 +10,7 @@ import { emptyPostgres, tempSqliteFile, postgresBeforeMigration, sqliteBeforeMig
  * for every call at or below each mark (`acme/a` here): its fills of those entries are recorded done,
  * so its walks read them at once, with no second pass. A marked project without such entries
  * (`acme/b`, whose calls came after its mark) and one without a mark (`acme/c`) get no row: the
- * first is filled, the second's mark will start complete. The fills of 025, 026, 028 and 029 are left as
+ * first is filled, the second's mark will start complete. The fills of 025, 026 and 028–030 are left as
  * they were.
  */
 const EARLY_FILLS = ['latency', 'status', 'display', 'tokens'];
@@ -33,6 +33,7 @@ async function reconciled(store: TraceStore): Promise<void> {
       'trace_names',
       'latency_roots',
       'op_names',
+      'status_roots',
     ]);
     assert.deepEqual(
       (await store.callText.pendingFills('acme/b')).filter((fill) => EARLY_FILLS.includes(fill)),

@@ -159,6 +159,16 @@ test('SQLite: the status filter and sort walk call_status and look the candidate
   }
   cases.push([{ ...byStatus, sort_by: null }, walk('PRIMARY KEY'), 1]);
   cases.push([sortedByStatus, walk('COVERING INDEX call_status_by_id'), 4]);
+  // roots only (the traces page's default): the roots' own entries (migration 030), along the same keys
+  const roots = { filter: { trace_roots_only: true } };
+  cases.push([
+    { ...byStatus, ...roots, sort_by: sort([{ field: 'started_at', direction: 'desc' }]) },
+    walk('PRIMARY KEY'),
+    1,
+  ]);
+  cases.push([{ ...sortedByStatus, ...roots }, walk('COVERING INDEX call_status_roots_by_id'), 4]);
+  for (const [q] of cases.slice(-2))
+    assert.match(compileCallsSelect(q, sqliteDialect, INDEXED).sql, /FROM call_status_roots s/);
   const plans: Array<[string, RegExp, number]> = cases.map(([q, entries, statuses]) => [
     plan(compileCallsSelect(q, sqliteDialect, INDEXED)),
     entries,
@@ -174,7 +184,9 @@ test('SQLite: the status filter and sort walk call_status and look the candidate
   // the capped count (the traces page's) walks the entries of the status along either key and
   // looks up only the tail's calls
   const count = plan(compileCallsCount({ ...byStatus, limit: 10_000 }, sqliteDialect, INDEXED));
-  assert.equal(count.match(walk('(?:PRIMARY KEY|COVERING INDEX call_status_by_id)'))?.length, 1, count);
+  // (roots only, as `byStatus` is: along the roots' own entries)
+  assert.equal(count.match(walk('(?:PRIMARY KEY|COVERING INDEX call_status_roots_by_id)'))?.length, 1, count);
+  assert.match(compileCallsCount({ ...byStatus, limit: 10_000 }, sqliteDialect, INDEXED).sql, /call_status_roots s/);
   assert.match(count, /SEARCH t USING COVERING INDEX calls_by_change \(project_id=\? AND change_seq>\?\)/);
   assert.doesNotMatch(count, /SCAN (c|s|t)\b/);
   assert.doesNotMatch(count, /calls_by_(start|op)/);
@@ -184,7 +196,8 @@ test('PostgreSQL: the status filter and sort walk call_status', async (t) => {
   const settings = 'SET enable_seqscan = off; SET enable_sort = off';
   const filtered = await postgresPlan(t, compileCallsSelect(byStatus, postgresDialect, INDEXED), settings);
   if (filtered === null) return t.skip('PostgreSQL unavailable');
-  assert.match(filtered, /Index Only Scan Backward using call_status_pkey on call_status s /);
+  // roots only, as the traces page asks: the roots' own entries (migration 030)
+  assert.match(filtered, /Index Only Scan Backward using call_status_roots_pkey on call_status_roots s /);
   const sorted = await postgresPlan(t, compileCallsSelect(sortedByStatus, postgresDialect, INDEXED), settings);
   assert.equal(sorted?.match(/Index Scan Backward using call_status_by_id on call_status s/g)?.length, 4);
   for (const plan of [filtered, sorted!]) {

@@ -27,6 +27,7 @@ import { migration as callTraceNamesByIndexer } from './026-call-trace-names-by-
 import { migration as callEntryFillsOf019To022 } from './027-call-entry-fills-of-019-022.js';
 import { migration as callLatencyRoots } from './028-call-latency-roots.js';
 import { migration as callOpNames } from './029-call-op-names.js';
+import { migration as callStatusRoots } from './030-call-status-roots.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -66,6 +67,7 @@ export const MIGRATIONS: readonly Migration[] = [
   callEntryFillsOf019To022,
   callLatencyRoots,
   callOpNames,
+  callStatusRoots,
 ];
 
 /**
