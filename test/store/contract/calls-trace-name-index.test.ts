@@ -6,7 +6,18 @@ import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
-import { assertIncludeOptionRows, assertSortedPagesCut, end, fillDone, ids, indexAll, sort, start, walkSorts, where } from './parts.js';
+import {
+  assertIncludeOptionRows,
+  assertSortedPagesCut,
+  end,
+  fillDone,
+  ids,
+  indexAll,
+  sort,
+  start,
+  walkSorts,
+  where,
+} from './parts.js';
 import { rng } from './rollup-fixture.js';
 
 /**
