@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { TestContext } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import pg from 'pg';
 import { compactParams } from '../../../src/store/postgres/pg-support.js';
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
@@ -171,4 +171,46 @@ export async function upgradeThenFill<T>(
   } finally {
     await store.close();
   }
+}
+
+/** An upgrade across a migration whose entries are filled in the background (`upgradeThenFill`). */
+export interface FillUpgrade {
+  /** The migration's id: the stores are built as a release before it left them. */
+  migration: number;
+  /** What the test checks, after "migration N writes no … entry; the indexer fills them". */
+  title: string;
+  /** The fill's name in `call_entry_fills`. */
+  fill: string;
+  /** SQL run on the store before the upgrade (calls and the indexer's marks). */
+  calls: string;
+  /** The projects with a mark before the upgrade. */
+  marked: string[];
+  /** The entries, in a stable order, with the same column types on both stores (cast to text). */
+  entriesSql: string;
+  /** An entry row as a tuple. */
+  row: (r: Record<string, unknown>) => unknown[];
+  /** The entries once the indexer has caught up. */
+  expected: unknown[][];
+}
+
+/** The SQLite and PostgreSQL tests of a `FillUpgrade`. */
+export function fillUpgradeTests(u: FillUpgrade): void {
+  const name = `migration ${String(u.migration).padStart(3, '0')} ${u.title}`;
+  test(`${name} (SQLite)`, async (t) => {
+    const file = tempSqliteFile(t);
+    sqliteBeforeMigration(file, u.migration, u.calls);
+    const entries = await upgradeThenFill(new SqliteStore({ file }), u.fill, u.marked, async () =>
+      withSqlite(file, (db) => (db.prepare(u.entriesSql).all() as Record<string, unknown>[]).map(u.row)),
+    );
+    assert.deepEqual(entries, u.expected);
+  });
+  test(`${name} (PostgreSQL)`, async (t) => {
+    const url = await emptyPostgres(t);
+    if (url === null) return;
+    await postgresBeforeMigration(url, u.migration, u.calls);
+    const entries = await upgradeThenFill(new PostgresStore({ url }), u.fill, u.marked, () =>
+      withPostgres(url, async (c) => (await c.query(u.entriesSql)).rows.map(u.row)),
+    );
+    assert.deepEqual(entries, u.expected);
+  });
 }

@@ -1,17 +1,5 @@
-import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
+import { fillUpgradeTests } from './fresh-schemas.js';
 import { DISPLAY_KEY_CHARS } from '../../../src/store/sql/calls-display.js';
-import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
-import {
-  emptyPostgres,
-  tempSqliteFile,
-  withPostgres,
-  withSqlite,
-  postgresBeforeMigration,
-  sqliteBeforeMigration,
-  upgradeThenFill,
-} from './fresh-schemas.js';
 
 /**
  * Migration 021 writes no `call_display` entry: the call indexer fills those of the calls at or below
@@ -46,24 +34,13 @@ const MARKED = ['acme/a', 'acme/b'];
 const DISPLAY_SQL =
   'SELECT project_id, id, CAST(kind AS TEXT) AS k, display_key FROM call_display ORDER BY project_id, id';
 
-test('migration 021 writes no call_display entry; the indexer fills them (SQLite)', async (t) => {
-  const file = tempSqliteFile(t);
-  sqliteBeforeMigration(file, 21, CALLS_020);
-  const entries = await upgradeThenFill(new SqliteStore({ file }), 'display', MARKED, async () =>
-    withSqlite(file, (db) => db.prepare(DISPLAY_SQL).raw().all()),
-  );
-  assert.deepEqual(entries, ENTRIES_021);
-});
-
-test('migration 021 writes no call_display entry; the indexer fills them (PostgreSQL)', async (t) => {
-  const url = await emptyPostgres(t);
-  if (url === null) return;
-  await postgresBeforeMigration(url, 21, CALLS_020);
-  const entries = await upgradeThenFill(new PostgresStore({ url }), 'display', MARKED, () =>
-    withPostgres(url, async (c) => {
-      const { rows } = await c.query<{ project_id: string; id: string; k: string; display_key: string }>(DISPLAY_SQL);
-      return rows.map((r) => [r.project_id, r.id, r.k, r.display_key]);
-    }),
-  );
-  assert.deepEqual(entries, ENTRIES_021);
+fillUpgradeTests({
+  migration: 21,
+  title: 'writes no call_display entry; the indexer fills them',
+  fill: 'display',
+  calls: CALLS_020,
+  marked: MARKED,
+  entriesSql: DISPLAY_SQL,
+  row: (r) => [r.project_id, r.id, r.k, r.display_key],
+  expected: ENTRIES_021,
 });

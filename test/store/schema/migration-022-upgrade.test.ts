@@ -1,17 +1,4 @@
-import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
-import { MIGRATIONS } from '../../../src/store/sql/migrations/index.js';
-import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
-import {
-  emptyPostgres,
-  tempSqliteFile,
-  withPostgres,
-  withSqlite,
-  postgresBeforeMigration,
-  sqliteBeforeMigration,
-  upgradeThenFill,
-} from './fresh-schemas.js';
+import { fillUpgradeTests } from './fresh-schemas.js';
 
 /**
  * Migration 022 writes no `call_tokens` entry: the call indexer fills those of the calls at or below
@@ -19,7 +6,6 @@ import {
  * calls after it, each with its `summary.weave.total_tokens` (src/store/sql/calls-tokens.ts), a call
  * without usage (or without a summary) under `is_null = 1`.
  */
-const BEFORE_022 = MIGRATIONS.findIndex((m) => m.id === 22);
 const usage = (u: unknown): string => `'${JSON.stringify({ usage: u })}'`;
 const CALLS = `INSERT INTO calls (project_id, id, started_at, ended_at, summary, change_seq) VALUES
   ('acme/a', 'c1', 1000, 6000, ${usage({ m: { total_tokens: 12 } })}, NULL),
@@ -46,26 +32,14 @@ const ENTRIES: Array<[string, string, number, number]> = [
 ];
 const MARKED = ['acme/a', 'acme/b'];
 const ENTRIES_SQL = 'SELECT project_id, id, is_null, tokens FROM call_tokens ORDER BY project_id, id';
-type Entry = { project_id: string; id: string; is_null: number; tokens: number };
-const asTuples = (rows: Entry[]): Array<[string, string, number, number]> =>
-  rows.map((r) => [r.project_id, r.id, Number(r.is_null), Number(r.tokens)]);
 
-test('migration 022 writes no call_tokens entry; the indexer fills them (SQLite)', async (t) => {
-  assert.ok(BEFORE_022 > 0);
-  const file = tempSqliteFile(t);
-  sqliteBeforeMigration(file, 22, CALLS);
-  const entries = await upgradeThenFill(new SqliteStore({ file }), 'tokens', MARKED, async () =>
-    withSqlite(file, (db) => asTuples(db.prepare(ENTRIES_SQL).all() as Entry[])),
-  );
-  assert.deepEqual(entries, ENTRIES);
-});
-
-test('migration 022 writes no call_tokens entry; the indexer fills them (PostgreSQL)', async (t) => {
-  const url = await emptyPostgres(t);
-  if (url === null) return;
-  await postgresBeforeMigration(url, 22, CALLS);
-  const entries = await upgradeThenFill(new PostgresStore({ url }), 'tokens', MARKED, () =>
-    withPostgres(url, async (c) => asTuples((await c.query<Entry>(ENTRIES_SQL)).rows)),
-  );
-  assert.deepEqual(entries, ENTRIES);
+fillUpgradeTests({
+  migration: 22,
+  title: 'writes no call_tokens entry; the indexer fills them',
+  fill: 'tokens',
+  calls: CALLS,
+  marked: MARKED,
+  entriesSql: ENTRIES_SQL,
+  row: (r) => [r.project_id, r.id, Number(r.is_null), Number(r.tokens)],
+  expected: ENTRIES,
 });

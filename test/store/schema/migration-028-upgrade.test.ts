@@ -1,16 +1,4 @@
-import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
-import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
-import {
-  emptyPostgres,
-  tempSqliteFile,
-  withPostgres,
-  withSqlite,
-  postgresBeforeMigration,
-  sqliteBeforeMigration,
-  upgradeThenFill,
-} from './fresh-schemas.js';
+import { fillUpgradeTests } from './fresh-schemas.js';
 
 /**
  * Migration 028 writes no `call_latency_roots` entry: the call indexer fills those of the trace roots
@@ -33,24 +21,13 @@ const MARKED = ['acme/a', 'acme/b'];
 const ENTRIES_SQL =
   'SELECT project_id, id, CAST(latency_ms AS TEXT) AS l FROM call_latency_roots ORDER BY project_id, id';
 
-test('migration 028 writes no call_latency_roots entry; the indexer fills those of roots (SQLite)', async (t) => {
-  const file = tempSqliteFile(t);
-  sqliteBeforeMigration(file, 28, CALLS);
-  const entries = await upgradeThenFill(new SqliteStore({ file }), 'latency_roots', MARKED, async () =>
-    withSqlite(file, (db) => db.prepare(ENTRIES_SQL).raw().all()),
-  );
-  assert.deepEqual(entries, ENTRIES);
-});
-
-test('migration 028 writes no call_latency_roots entry; the indexer fills those of roots (PostgreSQL)', async (t) => {
-  const url = await emptyPostgres(t);
-  if (url === null) return;
-  await postgresBeforeMigration(url, 28, CALLS);
-  const entries = await upgradeThenFill(new PostgresStore({ url }), 'latency_roots', MARKED, () =>
-    withPostgres(url, async (c) => {
-      const { rows } = await c.query<{ project_id: string; id: string; l: string }>(ENTRIES_SQL);
-      return rows.map((r) => [r.project_id, r.id, r.l]);
-    }),
-  );
-  assert.deepEqual(entries, ENTRIES);
+fillUpgradeTests({
+  migration: 28,
+  title: 'writes no call_latency_roots entry; the indexer fills those of roots',
+  fill: 'latency_roots',
+  calls: CALLS,
+  marked: MARKED,
+  entriesSql: ENTRIES_SQL,
+  row: (r) => [r.project_id, r.id, r.l],
+  expected: ENTRIES,
 });

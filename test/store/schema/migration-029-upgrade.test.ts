@@ -1,17 +1,5 @@
-import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
+import { fillUpgradeTests } from './fresh-schemas.js';
 import { DISPLAY_KEY_CHARS } from '../../../src/store/sql/calls-display.js';
-import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
-import {
-  emptyPostgres,
-  tempSqliteFile,
-  withPostgres,
-  withSqlite,
-  postgresBeforeMigration,
-  sqliteBeforeMigration,
-  upgradeThenFill,
-} from './fresh-schemas.js';
 
 /**
  * Migration 029 writes no `call_op_names` entry: the call indexer fills those of the calls at or
@@ -34,25 +22,14 @@ const ENTRIES = [
 const MARKED = ['acme/a', 'acme/b'];
 const ENTRIES_SQL = `SELECT project_id, id, CAST(root AS TEXT) AS r, CAST(kind AS TEXT) AS k, name_key
   FROM call_op_names ORDER BY project_id, id`;
-type Entry = { project_id: string; id: string; r: string; k: string; name_key: string };
 
-test('migration 029 writes no call_op_names entry; the indexer fills them (SQLite)', async (t) => {
-  const file = tempSqliteFile(t);
-  sqliteBeforeMigration(file, 29, CALLS);
-  const entries = await upgradeThenFill(new SqliteStore({ file }), 'op_names', MARKED, async () =>
-    withSqlite(file, (db) => db.prepare(ENTRIES_SQL).raw().all()),
-  );
-  assert.deepEqual(entries, ENTRIES);
-});
-
-test('migration 029 writes no call_op_names entry; the indexer fills them (PostgreSQL)', async (t) => {
-  const url = await emptyPostgres(t);
-  if (url === null) return;
-  await postgresBeforeMigration(url, 29, CALLS);
-  const entries = await upgradeThenFill(new PostgresStore({ url }), 'op_names', MARKED, () =>
-    withPostgres(url, async (c) =>
-      (await c.query<Entry>(ENTRIES_SQL)).rows.map((r) => [r.project_id, r.id, r.r, r.k, r.name_key]),
-    ),
-  );
-  assert.deepEqual(entries, ENTRIES);
+fillUpgradeTests({
+  migration: 29,
+  title: 'writes no call_op_names entry; the indexer fills them',
+  fill: 'op_names',
+  calls: CALLS,
+  marked: MARKED,
+  entriesSql: ENTRIES_SQL,
+  row: (r) => [r.project_id, r.id, r.r, r.k, r.name_key],
+  expected: ENTRIES,
 });

@@ -1,16 +1,4 @@
-import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
-import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
-import {
-  emptyPostgres,
-  tempSqliteFile,
-  withPostgres,
-  withSqlite,
-  postgresBeforeMigration,
-  sqliteBeforeMigration,
-  upgradeThenFill,
-} from './fresh-schemas.js';
+import { fillUpgradeTests } from './fresh-schemas.js';
 
 /**
  * Migration 030 writes no `call_status_roots` entry: the call indexer fills those of the started trace
@@ -33,25 +21,14 @@ const ENTRIES = [
 const MARKED = ['acme/a', 'acme/b'];
 const ENTRIES_SQL =
   'SELECT project_id, id, status, CAST(started_at AS TEXT) AS s FROM call_status_roots ORDER BY project_id, id';
-type Entry = { project_id: string; id: string; status: string; s: string };
 
-test('migration 030 writes no call_status_roots entry; the indexer fills those of roots (SQLite)', async (t) => {
-  const file = tempSqliteFile(t);
-  sqliteBeforeMigration(file, 30, CALLS);
-  const entries = await upgradeThenFill(new SqliteStore({ file }), 'status_roots', MARKED, async () =>
-    withSqlite(file, (db) => db.prepare(ENTRIES_SQL).raw().all()),
-  );
-  assert.deepEqual(entries, ENTRIES);
-});
-
-test('migration 030 writes no call_status_roots entry; the indexer fills those of roots (PostgreSQL)', async (t) => {
-  const url = await emptyPostgres(t);
-  if (url === null) return;
-  await postgresBeforeMigration(url, 30, CALLS);
-  const entries = await upgradeThenFill(new PostgresStore({ url }), 'status_roots', MARKED, () =>
-    withPostgres(url, async (c) =>
-      (await c.query<Entry>(ENTRIES_SQL)).rows.map((r) => [r.project_id, r.id, r.status, r.s]),
-    ),
-  );
-  assert.deepEqual(entries, ENTRIES);
+fillUpgradeTests({
+  migration: 30,
+  title: 'writes no call_status_roots entry; the indexer fills those of roots',
+  fill: 'status_roots',
+  calls: CALLS,
+  marked: MARKED,
+  entriesSql: ENTRIES_SQL,
+  row: (r) => [r.project_id, r.id, r.status, r.s],
+  expected: ENTRIES,
 });

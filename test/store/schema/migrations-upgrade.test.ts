@@ -14,6 +14,7 @@ import {
   postgresBeforeMigration,
   sqliteBeforeMigration,
   upgradeThenFill,
+  fillUpgradeTests,
 } from './fresh-schemas.js';
 import { postgresSchema, sqliteSchema } from './introspect.js';
 
@@ -253,24 +254,13 @@ const ENTRIES_020 = [
 const STATUS_SQL =
   'SELECT project_id, id, status, CAST(started_at AS TEXT) AS s FROM call_status ORDER BY project_id, id';
 
-test('migration 020 writes no call_status entry; the indexer fills them (SQLite)', async (t) => {
-  const file = tempSqliteFile(t);
-  sqliteBeforeMigration(file, 20, CALLS_019);
-  const entries = await upgradeThenFill(new SqliteStore({ file }), 'status', MARKED, async () =>
-    withSqlite(file, (db) => db.prepare(STATUS_SQL).raw().all()),
-  );
-  assert.deepEqual(entries, ENTRIES_020);
-});
-
-test('migration 020 writes no call_status entry; the indexer fills them (PostgreSQL)', async (t) => {
-  const url = await emptyPostgres(t);
-  if (url === null) return;
-  await postgresBeforeMigration(url, 20, CALLS_019);
-  const entries = await upgradeThenFill(new PostgresStore({ url }), 'status', MARKED, () =>
-    withPostgres(url, async (c) => {
-      const { rows } = await c.query<{ project_id: string; id: string; status: string; s: string }>(STATUS_SQL);
-      return rows.map((r) => [r.project_id, r.id, r.status, r.s]);
-    }),
-  );
-  assert.deepEqual(entries, ENTRIES_020);
+fillUpgradeTests({
+  migration: 20,
+  title: 'writes no call_status entry; the indexer fills them',
+  fill: 'status',
+  calls: CALLS_019,
+  marked: MARKED,
+  entriesSql: STATUS_SQL,
+  row: (r) => [r.project_id, r.id, r.status, r.s],
+  expected: ENTRIES_020,
 });
