@@ -28,7 +28,7 @@ import { rng } from './rollup-fixture.js';
  * without a limit, which keeps the plan that orders every matching call, cut to the page: before
  * the indexer ran, part way, when done, and after renames, starts sent again and deletions. The
  * trace name falls back from the display name (NULL or '') to the op's display name, then to the op
- * name. test/store/schema/trace-name-fill.test.ts checks the fill of a project indexed before
+ * name. test/store/schema/entry-fills.test.ts checks the fill of a project indexed before
  * migration 026 (entries missing until it passes) and the statement's own check of it.
  */
 forEachAdapter('calls sorted by trace name through call_trace_names', (store) => {
@@ -113,7 +113,7 @@ forEachAdapter('calls sorted by trace name through call_trace_names', (store) =>
       for (let i = 0; i < 3; i++) await s.callText.step(4);
       await samePages(s, p);
       // a project the indexer first reaches after migration 026 has nothing to fill in: the walk is
-      // read as soon as the mark covers it (the fill: test/store/schema/trace-name-fill.test.ts)
+      // read as soon as the mark covers it (the fill: test/store/schema/entry-fills.test.ts)
       while (!(await s.callText.covers(p))) await s.callText.step(7);
       assert.equal(await fillDone(s, p, 'trace_names'), true);
       await samePages(s, p);
