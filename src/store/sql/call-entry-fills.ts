@@ -14,7 +14,8 @@ import { all, run, runAll, type Tx } from './sql-tx.js';
  * The entries the call indexer writes beside its substring index and `call_values`, each filled in
  * the background for the calls the indexer had passed when a migration added them (migration 025,
  * `call_entry_fills`; migration 027 for the entries of 019–022, which filled them inside the upgrade
- * before; the roots' latency entries of 028, the op-name entries of 029, the roots' status entries of 030). The indexer writes the entries of every call it indexes from the migration on; the calls
+ * before; the roots' latency entries of 028, the op-name entries of 029, the roots' status entries
+ * of 030). The indexer writes the entries of every call it indexes from the migration on; the calls
  * it had passed before get theirs here, a project at a time in id order over all its calls
  * (`filled_after`: the last id filled, NULL once done; no row: not begun), so an upgrade neither
  * blocks on a fill nor leaves a walk without entries: a query walks the entries of a project only
