@@ -137,6 +137,25 @@ export const entriesFilled = (project: string, name: FillName): string =>
   `EXISTS (SELECT 1 FROM call_entry_fills f WHERE f.project_id = ${project} AND f.entries = '${name}'
     AND f.filled_after IS NULL)`;
 
+/** The entries a walk reads: their table and the fill that completes them for calls indexed before it. */
+export interface WalkEntries {
+  table: string;
+  fill: FillName;
+}
+
+/**
+ * Entries kept for every call and the same for trace roots alone (`call_latency_roots`,
+ * `call_status_roots`): a roots-only query (the traces page's default) reads the roots' own once
+ * their fill is done (`filled`, the compiler's hint), any other the calls'.
+ */
+export function entriesFor(
+  entries: { all: WalkEntries; roots: WalkEntries },
+  rootsOnly: boolean,
+  filled: (name: FillName) => boolean,
+): WalkEntries {
+  return rootsOnly && filled(entries.roots.fill) ? entries.roots : entries.all;
+}
+
 /**
  * The ids of every call of the project `project` (a placeholder) until its fill `name` is done: a walk
  * of entries that fill writes adds them to its candidates, so that its answer is the plain query's

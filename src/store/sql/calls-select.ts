@@ -1,10 +1,17 @@
 import { REF_PREFIX } from '../../domain/refs.js';
 import { ALL_CALL_COLUMNS, ALWAYS_SELECTED, type CallsFilter, type CallsQuery } from '../types.js';
 import { CallsExprCompiler } from './calls-expr.js';
-import { everyCallUntilFilled, FILL_NAMES, unindexedCalls, type FillName } from './calls-expr-text.js';
+import {
+  entriesFor,
+  everyCallUntilFilled,
+  FILL_NAMES,
+  unindexedCalls,
+  type FillName,
+  type WalkEntries,
+} from './calls-expr-text.js';
 import { NULL_LATENCY_KEY } from './calls-latency.js';
 import { DISPLAY_NAMES, nameCandidates, nameWalk, OP_NAMES, TRACE_NAMES, type NameEntries } from './calls-display.js';
-import { statusCandidates, statusesOf, statusWalk } from './calls-status.js';
+import { STATUS_ENTRIES, statusCandidates, statusesOf, statusWalk } from './calls-status.js';
 import { costSortIds, tokensSortIds } from './calls-tokens-sort.js';
 import { checkSqlBudget, SqlParams, withinSqlBudget, type SqlDialect } from './sql-dialect.js';
 
@@ -231,6 +238,12 @@ function compileSelect(q: CallsQuery, d: SqlDialect, indexed: IndexState, candid
   return { sql: `SELECT ${select} FROM ${from} WHERE ${where} ORDER BY ${order} ${limit}`, params: p.values };
 }
 
+/** `call_latency` (migration 019) and the roots' `call_latency_roots` (migration 028), for `entriesFor`. */
+const LATENCY_ENTRIES = {
+  all: { table: 'call_latency', fill: FILL_NAMES.latency },
+  roots: { table: 'call_latency_roots', fill: FILL_NAMES.latencyRoots },
+} as const;
+
 /**
  * A sort whose first key is `summary.weave.latency_ms`, with a limit, on a project whose latency
  * column is backfilled and whose call indexer covers it: the candidates of its page
@@ -266,11 +279,7 @@ function latencySortIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p:
   // the tie-break orderTerms adds: id descending unless the sort names it
   const idDir = rest[0]?.direction === 'asc' ? 'ASC' : 'DESC';
   const n = (q.limit ?? 0) + (q.offset ?? 0);
-  // roots only (the traces page's default): the roots' own entries, once filled (migration 028)
-  const [table, fill] =
-    q.filter?.trace_roots_only === true && filled(FILL_NAMES.latencyRoots)
-      ? ['call_latency_roots', FILL_NAMES.latencyRoots]
-      : ['call_latency', FILL_NAMES.latency];
+  const { table, fill } = entriesFor(LATENCY_ENTRIES, q.filter?.trace_roots_only === true, filled);
   return (p) => {
     const project = p.add(q.project_id);
     const entries = (key: string, matches: string, order: string): string =>
@@ -291,6 +300,10 @@ function latencySortIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p:
   };
 }
 
+/** The status entries a query's walk reads (calls-status.ts `STATUS_ENTRIES`). */
+const statusEntries = (q: CallsQuery, indexed: IndexState): WalkEntries =>
+  entriesFor(STATUS_ENTRIES, q.filter?.trace_roots_only === true, indexStates(indexed).filled);
+
 /**
  * A query filtered by `summary.weave.status` and sorted by start, or sorted by status (calls-status.ts
  * `statusWalk` names the shapes), with a limit, on a project the call indexer covers: the candidates
@@ -305,8 +318,8 @@ function statusIds(q: CallsQuery, d: SqlDialect, indexed: IndexState): ((p: SqlP
   const walk = statusWalk(q);
   if (walk === null || narrowsById(q, d, indexed) || narrowsByList(q.filter)) return null;
   const n = (q.limit ?? 0) + (q.offset ?? 0);
-  const rootsFilled = indexStates(indexed).filled(FILL_NAMES.statusRoots);
-  return (p) => statusCandidates(walk, q, n, (wp) => callsWhere(q, d, wp, indexed), d, p, undefined, rootsFilled);
+  const entries = statusEntries(q, indexed);
+  return (p) => statusCandidates(walk, q, n, (wp) => callsWhere(q, d, wp, indexed), d, p, entries);
 }
 
 /** The token sort's candidates along `call_tokens` (calls-tokens-sort.ts), or null. */
@@ -416,7 +429,7 @@ function statusCount(q: CallsQuery, d: SqlDialect, indexed: IndexState): Compile
     // the entries' calls are tested once, in the walk; only the tail's are looked up here
     const tail = (ids: string): string => `SELECT c.id FROM (${ids}) t CROSS JOIN calls c
       WHERE ${callsWhere(q, d, p, indexed, true)} AND c.id = t.id`;
-    const ids = statusCandidates(walk, q, cap, where, d, p, tail, indexStates(indexed).filled(FILL_NAMES.statusRoots));
+    const ids = statusCandidates(walk, q, cap, where, d, p, statusEntries(q, indexed), tail);
     const inner = `SELECT DISTINCT u.id FROM (${ids}) u ${d.limitOffset(cap, null, p)}`;
     return {
       sql: `SELECT COUNT(*) AS count, NULL AS total_storage_size_bytes FROM (${inner}) matched`,

@@ -1,7 +1,7 @@
 import type { CallField } from '../../domain/call-fields.js';
 import type { Operand } from '../../domain/query/ast.js';
 import type { CallsQuery } from '../types.js';
-import { everyCallUntilFilled, FILL_NAMES, unindexedCalls } from './calls-expr-text.js';
+import { everyCallUntilFilled, FILL_NAMES, unindexedCalls, type WalkEntries } from './calls-expr-text.js';
 import type { SqlDialect, SqlParams } from './sql-dialect.js';
 
 /**
@@ -46,6 +46,12 @@ export const insertStatusSql = (status: string, from: string, where: string, tab
   `INSERT INTO ${table} (project_id, status, started_at, id)
   SELECT c.project_id, ${status}, c.started_at, c.id FROM ${from} WHERE (${where}) AND c.started_at IS NOT NULL
   ON CONFLICT DO NOTHING`;
+
+/** `call_status` (migration 020) and the roots' `call_status_roots` (migration 030), for `entriesFor`. */
+export const STATUS_ENTRIES = {
+  all: { table: 'call_status', fill: FILL_NAMES.status },
+  roots: { table: 'call_status_roots', fill: FILL_NAMES.statusRoots },
+} as const satisfies { all: WalkEntries; roots: WalkEntries };
 
 /**
  * How a query's page can be read along `call_status`: the statuses it can match, and the order of
@@ -121,9 +127,9 @@ export function statusWalk(q: CallsQuery): StatusWalk | null {
  * (`unindexedCalls`, every call when no mark covers the project), and every call of the project until
  * its fill of the entries is done (call-entry-fills.ts). A call of the first `n` of the page is
  * either after the mark or has its current entry among the first `n` of its status. `tail`: how the
- * ids of those two sources are read (as they are for a page; a count tests their calls). With the
- * roots-only filter and `rootsFilled`, the roots' entries (`call_status_roots`, migration 030) are
- * walked instead, gated by their own fill.
+ * ids of those two sources are read (as they are for a page; a count tests their calls). `entries`:
+ * `call_status`, or for a roots-only query the roots' `call_status_roots` (`STATUS_ENTRIES`), gated by
+ * its own fill.
  *
  * The call of an entry is tested in a scalar subquery (one row or none: the primary key), which
  * neither store turns into a join: as a join, PostgreSQL (which cannot estimate the status
@@ -135,20 +141,16 @@ export function statusWalk(q: CallsQuery): StatusWalk | null {
  */
 export function statusCandidates(
   walk: StatusWalk,
-  q: Pick<CallsQuery, 'project_id' | 'started_from' | 'started_before' | 'filter'>,
+  q: Pick<CallsQuery, 'project_id' | 'started_from' | 'started_before'>,
   n: number,
   where: (p: SqlParams) => string,
   d: SqlDialect,
   p: SqlParams,
+  entries: WalkEntries,
   tail: (ids: string) => string = (ids) => ids,
-  rootsFilled = false,
 ): string {
   const project = p.add(q.project_id);
-  // roots only (the traces page's default): the roots' own entries, once filled (migration 030)
-  const [table, fill] =
-    rootsFilled && q.filter?.trace_roots_only === true
-      ? ['call_status_roots', FILL_NAMES.statusRoots]
-      : ['call_status', FILL_NAMES.status];
+  const { table, fill } = entries;
   const order =
     walk.by === null
       ? ''
@@ -156,7 +158,7 @@ export function statusCandidates(
   let range = '';
   if (q.started_from != null) range += ` AND s.started_at >= ${p.add(q.started_from)}`;
   if (q.started_before != null) range += ` AND s.started_at < ${p.add(q.started_before)}`;
-  const entries = walk.statuses.map(
+  const walks = walk.statuses.map(
     (status) => `SELECT id FROM (SELECT s.id FROM ${table} s
         WHERE s.project_id = ${project} AND s.status = ${p.add(status)}${range}
           AND (SELECT 1 FROM calls c WHERE c.project_id = s.project_id AND c.id = s.id
@@ -164,5 +166,5 @@ export function statusCandidates(
         ${order} ${d.limitOffset(n, null, p)}) e`,
   );
   const unindexed = [unindexedCalls('id', project), everyCallUntilFilled(project, fill)];
-  return [...entries, ...unindexed.map(tail)].join(' UNION ALL ');
+  return [...walks, ...unindexed.map(tail)].join(' UNION ALL ');
 }
