@@ -32,7 +32,8 @@ interface Mark {
  * `call_values` (the input leaves of equalities), `call_cost` (migration 024, call-cost-entries.ts)
  * and the entries of the fills (call-entry-fills.ts: `call_latency`, the latency sort, migration 019;
  * `call_status`, the status filter and sort, 020; `call_display`, 021; `call_tokens`, the token sort,
- * 022; `call_token_roots`, 025; `call_trace_names`, 026), under one mark per project. Each
+ * 022; `call_token_roots`, 025; `call_trace_names`, 026; `call_latency_roots`, 028; `call_op_names`,
+ * 029; `call_status_roots`, 030), under one mark per project. Each
  * step is one transaction over one project's calls that the indexes do not hold yet: first those
  * without a `change_seq` in id order, then those after the project's mark in `(change_seq, id)`
  * order. A rewritten call gets a new `change_seq`, so it is in the tail again until its entries are
