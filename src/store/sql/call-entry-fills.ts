@@ -6,7 +6,7 @@ import { insertStatusSql } from './calls-status.js';
 import { insertTokensSql } from './calls-tokens.js';
 import { insertDisplaySql, insertNamesSql, OP_NAMES, TRACE_NAMES } from './calls-display.js';
 import { statementWhere } from './call-index-backfill.js';
-import type { SqlDialect } from './sql-dialect.js';
+import type { TextIndexDialect } from './call-text-dialects.js';
 import { frag, raw, type Fragment, type SqlTag } from './sql-tag.js';
 import { all, run, runAll, type Tx } from './sql-tx.js';
 
@@ -15,7 +15,8 @@ import { all, run, runAll, type Tx } from './sql-tx.js';
  * the background for the calls the indexer had passed when a migration added them (migration 025,
  * `call_entry_fills`; migration 027 for the entries of 019–022, which filled them inside the upgrade
  * before; the roots' latency entries of 028, the op-name entries of 029, the roots' status entries
- * of 030). The indexer writes the entries of every call it indexes from the migration on; the calls
+ * of 030; the `call_values` leaves of `output` and `attributes`, which need no migration: a project
+ * without a fill row gets its fill). The indexer writes the entries of every call it indexes from the migration on; the calls
  * it had passed before get theirs here, a project at a time in id order over all its calls
  * (`filled_after`: the last id filled, NULL once done; no row: not begun), so an upgrade neither
  * blocks on a fill nor leaves a walk without entries: a query walks the entries of a project only
@@ -25,19 +26,19 @@ export interface EntryFill {
   /** The name in `call_entry_fills.entries`. */
   name: FillName;
   /** The entries of the calls `c` matching `where` (those of them it holds entries for), the indexer's statement too. */
-  write(sql: SqlTag, d: SqlDialect, where: Fragment): CompiledSql;
+  write(sql: SqlTag, t: TextIndexDialect, where: Fragment): CompiledSql;
 }
 
 /** `call_latency` (migration 019): the latency sort's entries of every call (calls-latency.ts). */
 export const LATENCY_ENTRIES: EntryFill = {
   name: FILL_NAMES.latency,
-  write: (sql, _d, where) => statementWhere(sql, (w) => insertLatencySql('calls c', w), where),
+  write: (sql, _t, where) => statementWhere(sql, (w) => insertLatencySql('calls c', w), where),
 };
 
 /** `call_latency_roots` (migration 028): the latency entries of trace roots. */
 export const LATENCY_ROOT_ENTRIES: EntryFill = {
   name: FILL_NAMES.latencyRoots,
-  write: (sql, _d, where) =>
+  write: (sql, _t, where) =>
     statementWhere(
       sql,
       (w) => insertLatencySql('calls c', w, 'call_latency_roots'),
@@ -48,13 +49,13 @@ export const LATENCY_ROOT_ENTRIES: EntryFill = {
 /** `call_status` (migration 020): the status filter's and sort's entries of every started call (calls-status.ts). */
 export const STATUS_ENTRIES: EntryFill = {
   name: FILL_NAMES.status,
-  write: (sql, d, where) => statementWhere(sql, (w) => insertStatusSql(d.derivedStatus, 'calls c', w), where),
+  write: (sql, { d }, where) => statementWhere(sql, (w) => insertStatusSql(d.derivedStatus, 'calls c', w), where),
 };
 
 /** `call_status_roots` (migration 030): the status entries of started trace roots. */
 export const STATUS_ROOT_ENTRIES: EntryFill = {
   name: FILL_NAMES.statusRoots,
-  write: (sql, d, where) =>
+  write: (sql, { d }, where) =>
     statementWhere(
       sql,
       (w) => insertStatusSql(d.derivedStatus, 'calls c', w, 'call_status_roots'),
@@ -65,19 +66,19 @@ export const STATUS_ROOT_ENTRIES: EntryFill = {
 /** `call_display` (migration 021): the display-name sort's entries of every call (calls-display.ts). */
 export const DISPLAY_ENTRIES: EntryFill = {
   name: FILL_NAMES.display,
-  write: (sql, _d, where) => statementWhere(sql, (w) => insertDisplaySql('calls c', w), where),
+  write: (sql, _t, where) => statementWhere(sql, (w) => insertDisplaySql('calls c', w), where),
 };
 
 /** `call_tokens` (migration 022): the token sort's entries of every call (calls-tokens.ts). */
 export const TOKEN_TOTAL_ENTRIES: EntryFill = {
   name: FILL_NAMES.tokens,
-  write: (sql, d, where) => statementWhere(sql, (w) => insertTokensSql(d.derivedTokens, 'calls c', w), where),
+  write: (sql, { d }, where) => statementWhere(sql, (w) => insertTokensSql(d.derivedTokens, 'calls c', w), where),
 };
 
 /** `call_token_roots` (migration 025): the token entries of trace roots. */
 export const TOKEN_ROOTS: EntryFill = {
   name: FILL_NAMES.tokenRoots,
-  write: (sql, d, where) =>
+  write: (sql, { d }, where) =>
     statementWhere(
       sql,
       (w) => insertTokensSql(d.derivedTokens, 'calls c', w, 'call_token_roots'),
@@ -88,13 +89,28 @@ export const TOKEN_ROOTS: EntryFill = {
 /** `call_trace_names` (migration 026): the trace-name sort's entries of every call (calls-display.ts). */
 export const TRACE_NAME_ENTRIES: EntryFill = {
   name: FILL_NAMES.traceNames,
-  write: (sql, _d, where) => statementWhere(sql, (w) => insertNamesSql(TRACE_NAMES, 'calls c', w), where),
+  write: (sql, _t, where) => statementWhere(sql, (w) => insertNamesSql(TRACE_NAMES, 'calls c', w), where),
 };
 
 /** `call_op_names` (migration 029): the op-name sort's entries of every call (calls-display.ts). */
 export const OP_NAME_ENTRIES: EntryFill = {
   name: FILL_NAMES.opNames,
-  write: (sql, _d, where) => statementWhere(sql, (w) => insertNamesSql(OP_NAMES, 'calls c', w), where),
+  write: (sql, _t, where) => statementWhere(sql, (w) => insertNamesSql(OP_NAMES, 'calls c', w), where),
+};
+
+/**
+ * `call_values` of `output`: the string leaves of equalities on output fields (calls-expr-values.ts).
+ * The leaves of `inputs` are not a fill: the indexer has written them since migration 018.
+ */
+export const OUTPUT_VALUE_ENTRIES: EntryFill = {
+  name: FILL_NAMES.outputValues,
+  write: (sql, t, where) => statementWhere(sql, (w) => t.insertValues(w, 'output'), where),
+};
+
+/** `call_values` of `attributes`: the string leaves of equalities on attribute fields. */
+export const ATTRIBUTE_VALUE_ENTRIES: EntryFill = {
+  name: FILL_NAMES.attributeValues,
+  write: (sql, t, where) => statementWhere(sql, (w) => t.insertValues(w, 'attributes'), where),
 };
 
 /** Every fill, in the order the indexer takes them. */
@@ -108,11 +124,13 @@ export const ENTRY_FILLS: readonly EntryFill[] = [
   LATENCY_ROOT_ENTRIES,
   OP_NAME_ENTRIES,
   STATUS_ROOT_ENTRIES,
+  OUTPUT_VALUE_ENTRIES,
+  ATTRIBUTE_VALUE_ENTRIES,
 ];
 
 /** The indexer's statements for the calls `c` matching `where`: the entries of every fill. */
-export function indexedFillEntries(sql: SqlTag, d: SqlDialect, where: Fragment): CompiledSql[] {
-  return ENTRY_FILLS.map((fill) => fill.write(sql, d, where));
+export function indexedFillEntries(sql: SqlTag, t: TextIndexDialect, where: Fragment): CompiledSql[] {
+  return ENTRY_FILLS.map((fill) => fill.write(sql, t, where));
 }
 
 /** The next ids of a pass over a project's calls in id order, and the pass's bound (`passIds`). */
@@ -189,7 +207,7 @@ export const fillWorkWaiting = (sql: SqlTag): CompiledSql => fillWork(sql, '');
  * writes the entries of its next `maxCalls` calls in id order. `after`: the project of the previous
  * fill step, so every project takes its turn.
  */
-export function* fillStep(sql: SqlTag, d: SqlDialect, maxCalls: number, after: string): Tx<CallTextStep> {
+export function* fillStep(sql: SqlTag, t: TextIndexDialect, maxCalls: number, after: string): Tx<CallTextStep> {
   const [work] = yield* all<FillWork>(fillWork(sql, after));
   if (work === undefined) return { calls: 0, project: null };
   const project = work.project_id;
@@ -208,7 +226,7 @@ export function* fillStep(sql: SqlTag, d: SqlDialect, maxCalls: number, after: s
     statements.push(
       fill.write(
         sql,
-        d,
+        t,
         frag`c.project_id = ${project} AND c.id > ${from} AND c.id <= ${last} AND ${raw(AT_OR_BELOW_MARK)}`,
       ),
     );

@@ -1,5 +1,9 @@
 import type { SqlDialect } from './sql-dialect.js';
-import { INDEXED_VALUE_MAX } from '../../domain/input-values.js';
+import { INDEXED_VALUE_MAX, UNINDEXED_ATTRIBUTES_KEY, type ValueColumn } from '../../domain/value-leaves.js';
+
+/** SQL true for the top-level keys `key` of `column` whose leaves are indexed (value-leaves.ts `indexedKey`). */
+const indexedKeySql = (column: ValueColumn, key: string): string =>
+  column === 'attributes' ? ` AND ${key} <> '${UNINDEXED_ATTRIBUTES_KEY}'` : '';
 
 /** What the indexer's SQL needs from each database. */
 export interface TextIndexDialect {
@@ -9,12 +13,12 @@ export interface TextIndexDialect {
   /** Writes (or replaces) the index entry of each call `c` matching `where`. */
   upsertText(where: string): string;
   /**
-   * `INSERT … call_values … SELECT` of the input leaves of the calls `c` matching `where`: the
-   * string leaves one and two object keys deep, at most INDEXED_VALUE_MAX characters, path joined
-   * by U+001F (src/domain/input-values.ts `inputValueLeaves`, which test/store/contract/
-   * calls-value-index.test.ts compares them with). Leaves already there are kept.
+   * `INSERT … call_values … SELECT` of the leaves of `column` of the calls `c` matching `where`: the
+   * string leaves one and two object keys deep, at most INDEXED_VALUE_MAX characters, path the
+   * column and keys joined by U+001F (src/domain/value-leaves.ts `valueLeaves`, which
+   * test/store/contract/calls-value-index.test.ts compares them with). Leaves already there are kept.
    */
-  insertValues(where: string): string;
+  insertValues(where: string, column: ValueColumn): string;
 }
 
 /**
@@ -41,15 +45,15 @@ export const SQLITE_TEXT_INDEX = (d: SqlDialect): TextIndexDialect => {
       INSERT OR REPLACE INTO call_text_fts (rowid, text)
         SELECT k, ri || char(10) || ro || ${leaves('i', 'ri')} || ${leaves('o', 'ro')} FROM r`,
     // text that is not a JSON object has no leaves (json_each would fail on text that is not JSON)
-    insertValues: (where) => `WITH r AS MATERIALIZED (
-        SELECT c.project_id AS p, c.id AS k, c.inputs AS i FROM calls c
-        WHERE ${where} AND (CASE WHEN json_valid(c.inputs) THEN json_type(c.inputs) END) = 'object')
+    insertValues: (where, column) => `WITH r AS MATERIALIZED (
+        SELECT c.project_id AS p, c.id AS k, c.${column} AS i FROM calls c
+        WHERE ${where} AND (CASE WHEN json_valid(c.${column}) THEN json_type(c.${column}) END) = 'object')
       INSERT OR IGNORE INTO call_values (project_id, path, value, call_id)
-      SELECT p, 'inputs' || char(31) || e.key, e.atom, k FROM r, json_each(r.i) e
-        WHERE e.type = 'text' AND length(e.atom) <= ${INDEXED_VALUE_MAX}
+      SELECT p, '${column}' || char(31) || e.key, e.atom, k FROM r, json_each(r.i) e
+        WHERE e.type = 'text' AND length(e.atom) <= ${INDEXED_VALUE_MAX}${indexedKeySql(column, 'e.key')}
       UNION ALL
-      SELECT p, 'inputs' || char(31) || e.key || char(31) || f.key, f.atom, k FROM r, json_each(r.i) e, json_each(e.value) f
-        WHERE e.type = 'object' AND f.type = 'text' AND length(f.atom) <= ${INDEXED_VALUE_MAX}`,
+      SELECT p, '${column}' || char(31) || e.key || char(31) || f.key, f.atom, k FROM r, json_each(r.i) e, json_each(e.value) f
+        WHERE e.type = 'object' AND f.type = 'text' AND length(f.atom) <= ${INDEXED_VALUE_MAX}${indexedKeySql(column, 'e.key')}`,
   };
 };
 
@@ -61,15 +65,15 @@ export const POSTGRES_TEXT_INDEX = (d: SqlDialect): TextIndexDialect => ({
     SELECT c.project_id, c.id, heddle_call_text(c.inputs) || E'\\n' || heddle_call_text(c.output) FROM calls c WHERE ${where}
     ON CONFLICT (project_id, id) DO UPDATE SET text = excluded.text`,
   // a non-object reads as {}, so it never fails
-  insertValues: (where) => `INSERT INTO call_values (project_id, path, value, call_id)
-    SELECT c.project_id, 'inputs' || chr(31) || e.key, e.value #>> '{}', c.id
-      FROM calls c, jsonb_each(CASE WHEN jsonb_typeof(c.inputs) = 'object' THEN c.inputs ELSE '{}' END) e
-      WHERE ${where} AND jsonb_typeof(e.value) = 'string' AND length(e.value #>> '{}') <= ${INDEXED_VALUE_MAX}
+  insertValues: (where, column) => `INSERT INTO call_values (project_id, path, value, call_id)
+    SELECT c.project_id, '${column}' || chr(31) || e.key, e.value #>> '{}', c.id
+      FROM calls c, jsonb_each(CASE WHEN jsonb_typeof(c.${column}) = 'object' THEN c.${column} ELSE '{}' END) e
+      WHERE ${where} AND jsonb_typeof(e.value) = 'string' AND length(e.value #>> '{}') <= ${INDEXED_VALUE_MAX}${indexedKeySql(column, 'e.key')}
     UNION ALL
-    SELECT c.project_id, 'inputs' || chr(31) || e.key || chr(31) || f.key, f.value #>> '{}', c.id
-      FROM calls c, jsonb_each(CASE WHEN jsonb_typeof(c.inputs) = 'object' THEN c.inputs ELSE '{}' END) e,
+    SELECT c.project_id, '${column}' || chr(31) || e.key || chr(31) || f.key, f.value #>> '{}', c.id
+      FROM calls c, jsonb_each(CASE WHEN jsonb_typeof(c.${column}) = 'object' THEN c.${column} ELSE '{}' END) e,
            jsonb_each(CASE WHEN jsonb_typeof(e.value) = 'object' THEN e.value ELSE '{}' END) f
-      WHERE ${where} AND jsonb_typeof(f.value) = 'string' AND length(f.value #>> '{}') <= ${INDEXED_VALUE_MAX}
+      WHERE ${where} AND jsonb_typeof(f.value) = 'string' AND length(f.value #>> '{}') <= ${INDEXED_VALUE_MAX}${indexedKeySql(column, 'e.key')}
     ON CONFLICT DO NOTHING`,
 });
 

@@ -3,7 +3,6 @@ import { statementWhere } from './call-index-backfill.js';
 import type { CompiledSql } from './calls-select.js';
 import { frag, raw, sqlTag, type Fragment, type SqlTag } from './sql-tag.js';
 import { all, runAll, type Tx, type TxRunner } from './sql-tx.js';
-import type { SqlDialect } from './sql-dialect.js';
 import type { TextIndexDialect } from './call-text-dialects.js';
 import { costStep, costWorkWaiting, firstCostGen, insertIndexedCost } from './call-cost-entries.js';
 import { ENTRY_FILLS, filledFromStart, fillStep, fillWorkWaiting, indexedFillEntries } from './call-entry-fills.js';
@@ -29,7 +28,8 @@ interface Mark {
 
 /**
  * The call indexer, written once for both stores over the transaction runner: the substring index,
- * `call_values` (the input leaves of equalities), `call_cost` (migration 024, call-cost-entries.ts)
+ * `call_values` (the leaves of equalities: those of `inputs` here, of `output` and `attributes` as
+ * fills), `call_cost` (migration 024, call-cost-entries.ts)
  * and the entries of the fills (call-entry-fills.ts: `call_latency`, the latency sort, migration 019;
  * `call_status`, the status filter and sort, 020; `call_display`, 021; `call_tokens`, the token sort,
  * 022; `call_token_roots`, 025; `call_trace_names`, 026; `call_latency_roots`, 028; `call_op_names`,
@@ -116,24 +116,25 @@ export class SqlCallTextIndex implements CallTextIndex {
   }
 
   async #backgroundStep(maxCalls: number): Promise<CallTextStep> {
-    const cost = await this.#lockedStep(costWorkWaiting, (sql, d, after) => costStep(sql, d, maxCalls, after), 'cost');
+    const { d } = this.dialect;
+    const cost = await this.#lockedStep(costWorkWaiting, (sql, after) => costStep(sql, d, maxCalls, after), 'cost');
     if (cost.project !== null) return cost;
-    return this.#lockedStep(fillWorkWaiting, (sql, d, after) => fillStep(sql, d, maxCalls, after), 'fill');
+    return this.#lockedStep(fillWorkWaiting, (sql, after) => fillStep(sql, this.dialect, maxCalls, after), 'fill');
   }
 
   /** One step of `body` in a transaction under the indexer's lock, when `waiting` reads any work. */
   async #lockedStep(
     waiting: (sql: SqlTag) => CompiledSql,
-    body: (sql: SqlTag, d: SqlDialect, after: string) => Tx<CallTextStep>,
+    body: (sql: SqlTag, after: string) => Tx<CallTextStep>,
     turn: 'cost' | 'fill',
   ): Promise<CallTextStep> {
     const sql = this.#sql;
-    const { lock, d } = this.dialect;
+    const { lock } = this.dialect;
     if ((await this.tx.read(waiting(sql))).length === 0) return { calls: 0, project: null };
     const after = this.#lastBackground[turn] ?? '';
     const done = await this.tx.transaction(function* () {
       if (lock !== null) yield* all(sql`${raw(lock)}`);
-      return yield* body(sql, d, after);
+      return yield* body(sql, after);
     });
     if (done.project !== null) {
       this.#lastBackground[turn] = done.project;
@@ -148,9 +149,9 @@ export class SqlCallTextIndex implements CallTextIndex {
     // the indexes of the calls `c` matching `where`: the text first (its count is the step's)
     const indexWhere = (where: Fragment): CompiledSql[] => [
       statementWhere(sql, upsertText, where),
-      statementWhere(sql, insertValues, where),
+      statementWhere(sql, (w) => insertValues(w, 'inputs'), where),
       insertIndexedCost(sql, this.dialect.d, where),
-      ...indexedFillEntries(sql, this.dialect.d, where),
+      ...indexedFillEntries(sql, this.dialect, where),
     ];
     // where writes commit out of change_seq order (PostgreSQL), a step passes only finished ones
     const horizon = this.dialect.d.changeHorizon ?? null;

@@ -125,6 +125,8 @@ export const FILL_NAMES = {
   tokenRoots: 'token_roots',
   traceNames: 'trace_names',
   opNames: 'op_names',
+  outputValues: 'output_values',
+  attributeValues: 'attribute_values',
 } as const;
 
 export type FillName = (typeof FILL_NAMES)[keyof typeof FILL_NAMES];

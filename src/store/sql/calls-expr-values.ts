@@ -1,8 +1,14 @@
 import type { CompareOp, ConvertTarget } from '../../domain/query/ast.js';
-import { fitsIndexedValue, INDEXED_DEPTH, PATH_SEPARATOR } from '../../domain/input-values.js';
+import {
+  fitsIndexedValue,
+  indexedKey,
+  INDEXED_DEPTH,
+  PATH_SEPARATOR,
+  type ValueColumn,
+} from '../../domain/value-leaves.js';
 import { toMicros } from '../../domain/time.js';
 import { InvalidRequestError } from '../../errors/app-error.js';
-import { unindexedCalls } from './calls-expr-text.js';
+import { everyCallUntilFilled, FILL_NAMES, unindexedCalls, type FillName } from './calls-expr-text.js';
 import { isSimpleSql, type SqlDialect, type SqlParams } from './sql-dialect.js';
 
 /**
@@ -29,33 +35,73 @@ export interface ExprContext {
   p: SqlParams;
   /** The project the query reads, when the call indexer covers it: lets an equality use `call_values`. */
   projectId?: string;
+  /**
+   * Whether the fill `name` is done for the project (call-entry-fills.ts; a hint, cached): the leaves
+   * of `output` and `attributes` are read only then.
+   */
+  filled?: (name: FillName) => boolean;
 }
 
 /**
- * For `inputs.<a>[.<b>] == "text"`: the candidate calls, or null when the index cannot answer.
- * They are the calls whose `inputs` hold that string there according to `call_values`, the calls
- * the call indexer has not reached yet (after the project's mark) and, when no mark covers the
- * project, every call: the same candidates as the substring index's (calls-expr-text.ts
- * `unindexedCalls`). The set may hold more calls than match (it is ANDed with the exact comparison),
- * never fewer: so only for plain `inputs` (no ref expansion), keys that are not array positions,
- * and a literal that only a string leaf renders as (not empty, not the JSON text of a number,
- * boolean, object or array; docs/spec/calls.md §5.3).
+ * For `inputs.<a>[.<b>] == "text"` (and the same of `output` and `attributes`): the candidate calls,
+ * or null when the index cannot answer. They are the calls whose column holds that string there
+ * according to `call_values`, the calls the call indexer has not reached yet (after the project's
+ * mark) and, when no mark covers the project, every call: the same candidates as the substring
+ * index's (calls-expr-text.ts `unindexedCalls`). The leaves of `output` and `attributes` are a fill
+ * (call-entry-fills.ts): until it is done for the project, every call is a candidate too. The set
+ * may hold more calls than match (it is ANDed with the exact comparison), never fewer: so only for
+ * plain columns (no ref expansion), keys that are not array positions, and a literal that only a
+ * string leaf renders as (not empty, not the JSON text of a number, boolean, object or array;
+ * docs/spec/calls.md §5.3).
  */
-function indexedEquality({ p, projectId }: ExprContext, left: Compiled, value: string): string | null {
+function indexedEquality(ctx: ExprContext, left: Compiled, value: string): string | null {
   const { column, path } = json(left);
-  const key = projectId === undefined ? null : valueIndexKey(column, path, value);
-  if (key === null) return null;
-  const project = p.add(projectId);
-  return `c.id IN (SELECT v.call_id FROM call_values v WHERE v.project_id = ${project} AND v.path = ${p.add(key)} AND v.value = ${p.add(value)}
-    UNION ALL ${unindexedCalls('id', project)})`;
+  const indexed = readableValueKey(ctx, column, path, value);
+  if (indexed === null) return null;
+  const { p } = ctx;
+  const project = p.add(ctx.projectId!);
+  const unfilled = indexed.fill === null ? '' : `\n    UNION ALL ${everyCallUntilFilled(project, indexed.fill)}`;
+  return `c.id IN (SELECT v.call_id FROM call_values v WHERE v.project_id = ${project} AND v.path = ${p.add(indexed.key)} AND v.value = ${p.add(value)}
+    UNION ALL ${unindexedCalls('id', project)}${unfilled})`;
 }
 
-/** The `call_values.path` under which `column` (SQL, `c.inputs`) at `path` equal to `value` is indexed; null when it is not. */
-export function valueIndexKey(column: string, path: readonly string[], value: string): string | null {
-  if (column !== 'c.inputs') return null;
+/**
+ * `valueIndexKey` where the query may read the index: the indexer covers the project, and the fill of
+ * the column's leaves, if any, is done (`ExprContext.filled`).
+ */
+export function readableValueKey(
+  { projectId, filled }: ExprContext,
+  column: string,
+  path: readonly string[],
+  value: string,
+): { key: string; fill: FillName | null } | null {
+  const indexed = projectId === undefined ? null : valueIndexKey(column, path, value);
+  if (indexed === null || (indexed.fill !== null && filled?.(indexed.fill) !== true)) return null;
+  return indexed;
+}
+
+/** The columns `call_values` holds the leaves of, and the fill that completes each (null: none needed). */
+const VALUE_COLUMNS: Readonly<Record<string, { name: ValueColumn; fill: FillName | null }>> = {
+  'c.inputs': { name: 'inputs', fill: null },
+  'c.output': { name: 'output', fill: FILL_NAMES.outputValues },
+  'c.attributes': { name: 'attributes', fill: FILL_NAMES.attributeValues },
+};
+
+/**
+ * The `call_values.path` under which `column` (SQL, `c.inputs`) at `path` equal to `value` is
+ * indexed, and the fill that completes those leaves; null when it is not indexed.
+ */
+function valueIndexKey(
+  column: string,
+  path: readonly string[],
+  value: string,
+): { key: string; fill: FillName | null } | null {
+  const indexed = VALUE_COLUMNS[column];
+  if (indexed === undefined) return null;
   if (path.length === 0 || path.length > INDEXED_DEPTH || path.some((segment) => /^\d+$/.test(segment))) return null;
+  if (!indexedKey(indexed.name, path[0]!)) return null;
   if (value === '' || !fitsIndexedValue(value) || parsesAsJson(value)) return null;
-  return ['inputs', ...path].join(PATH_SEPARATOR);
+  return { key: [indexed.name, ...path].join(PATH_SEPARATOR), fill: indexed.fill };
 }
 
 function parsesAsJson(text: string): boolean {

@@ -8,12 +8,12 @@ import {
   compareToLiteral,
   convertOperand,
   FLIPPED,
-  valueIndexKey,
+  readableValueKey,
   type Compiled,
   type ExprContext,
   type LiteralValue,
 } from './calls-expr-values.js';
-import { textIndexNeedle, type TextNeedle } from './calls-expr-text.js';
+import { textIndexNeedle, type FillName, type TextNeedle } from './calls-expr-text.js';
 import { TRACE_NAME_SQL } from './calls-display.js';
 import { isSimpleSql, type SqlDialect, type SqlParams } from './sql-dialect.js';
 
@@ -60,6 +60,8 @@ export interface CallsExprScope {
    * indexer has not reached yet, so a stale answer here changes the plan, not the result.
    */
   covered?: boolean;
+  /** Whether the fill `name` is done for the project (a hint): `call_values` of `output` and `attributes`. */
+  filled?: (name: FillName) => boolean;
 }
 
 export class CallsExprCompiler {
@@ -70,7 +72,7 @@ export class CallsExprCompiler {
     private readonly p: SqlParams,
     private readonly scope: CallsExprScope,
   ) {
-    this.#ctx = { d, p, projectId: scope.covered === true ? scope.projectId : undefined };
+    this.#ctx = { d, p, projectId: scope.covered === true ? scope.projectId : undefined, filled: scope.filled };
   }
 
   /** SQL boolean for a whole `$expr` or for one part of `$and`/`$or`/`$not`. */
@@ -107,13 +109,12 @@ export class CallsExprCompiler {
   narrowsByValueIndex(node: Operand<CallField>): boolean {
     if (node.kind === 'and') return node.args.some((arg) => this.narrowsByValueIndex(arg));
     if (node.kind === 'contains' || node.kind === 'or') return this.#textSearch(node) !== null;
-    if (this.scope.covered !== true) return false;
     if (node.kind !== 'compare' || node.op !== 'eq') return false;
     const [field, literal] = node.left.kind === 'field' ? [node.left, node.right] : [node.right, node.left];
     if (field.kind !== 'field' || literal.kind !== 'literal' || typeof literal.value !== 'string') return false;
     if (field.field.kind !== 'json') return false;
     const { base, rest } = this.#jsonBase(field.field.column, field.field.path);
-    return valueIndexKey(base, rest, literal.value) !== null;
+    return readableValueKey(this.#ctx, base, rest, literal.value) !== null;
   }
 
   /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { inputValueLeaves } from '../../../src/domain/input-values.js';
+import { valueLeaves, type ValueColumn } from '../../../src/domain/value-leaves.js';
 import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
@@ -10,9 +10,10 @@ import { end, ids, sort, start, where } from './parts.js';
 import { rng } from './rollup-fixture.js';
 
 /**
- * `$eq` of an `inputs` field with a string asks the `call_values` index (migration 016) for
- * candidates when the index can answer; the call indexer fills it (call-text-index.ts, migration
- * 018), so the candidates also hold the calls after the project's mark. Each case compares the
+ * `$eq` of an `inputs`, `output` or `attributes` field with a string asks the `call_values` index
+ * (migration 016) for candidates when the index can answer; the call indexer fills it
+ * (call-text-index.ts, migration 018; the leaves of `output` and `attributes` since their fills,
+ * call-entry-fills.ts), so the candidates also hold the calls after the project's mark. Each case compares the
  * indexed query with the same test written as an `$in` (which the compiler answers by a scan), its
  * count, and the ids that must match: before the indexer ran, part way, when done, and after calls
  * changed.
@@ -73,6 +74,44 @@ forEachAdapter('calls equality through the value index', (store) => {
         assert.deepEqual(await both(s, p, 'inputs.odd key', 'u-1'), ['d']);
         assert.deepEqual(await both(s, p, 'inputs.a.b', 'dot'), []);
       });
+    }),
+  );
+
+  test(
+    'output and attribute fields: one and two keys deep, outputs that are not objects, ends sent again',
+    guard(async () => {
+      const s = store();
+      const p = freshProject();
+      const json = (value: unknown): string => JSON.stringify(value);
+      await s.calls.write([
+        start(p, 'a', { attributes: json({ env: 'prod', app: { region: 'eu' }, weave: { client_version: '0.51' } }) }),
+        end(p, 'a', { output: json({ label: 'spam', scores: { top: 'spam' }, n: 3 }) }),
+        start(p, 'b', { attributes: json({ env: 'dev', app: { region: 'eu', deep: { x: 'eu' } } }) }),
+        end(p, 'b', { output: json('spam') }),
+        start(p, 'c', { attributes: json({ env: ['prod'] }), inputs: json({ label: 'spam' }) }),
+        end(p, 'c', { output: json({ label: 'ham', scores: { top: 'spam' } }) }),
+        start(p, 'd'),
+      ]);
+      await throughIndexing(s, p, async () => {
+        assert.deepEqual(await both(s, p, 'output.label', 'spam'), ['a']);
+        assert.deepEqual(await both(s, p, 'output.scores.top', 'spam'), ['a', 'c']);
+        assert.deepEqual(await both(s, p, 'output.n', '3'), ['a']);
+        assert.deepEqual(await both(s, p, 'attributes.env', 'prod'), ['a']);
+        assert.deepEqual(await both(s, p, 'attributes.app.region', 'eu'), ['a', 'b']);
+        assert.deepEqual(await both(s, p, 'attributes.app.deep.x', 'eu'), ['b']);
+        assert.deepEqual(await both(s, p, 'attributes.weave.client_version', '0.51'), ['a']);
+        assert.deepEqual(await both(s, p, 'inputs.label', 'spam'), ['c']);
+      });
+      // an end sent again with another output: the call is in the tail until the indexer writes it again
+      await s.calls.write([
+        end(p, 'a', { output: json({ label: 'ham' }) }),
+        end(p, 'd', { output: json({ label: 'spam' }) }),
+      ]);
+      assert.deepEqual(await both(s, p, 'output.label', 'spam'), ['d']);
+      assert.deepEqual(await both(s, p, 'output.label', 'ham'), ['a', 'c']);
+      while ((await s.callText.step(7)).project !== null);
+      assert.deepEqual(await both(s, p, 'output.label', 'spam'), ['d']);
+      assert.deepEqual(await both(s, p, 'output.label', 'ham'), ['a', 'c']);
     }),
   );
 
@@ -144,7 +183,7 @@ forEachAdapter('calls equality through the value index', (store) => {
   );
 
   test(
-    'random inputs: the same answers as the scan through indexing and changes; the leaves are inputValueLeaves',
+    'random values: the same answers as the scan through indexing and changes; the leaves are valueLeaves',
     guard(async () => {
       const s = store();
       const p = freshProject();
@@ -156,18 +195,37 @@ forEachAdapter('calls equality through the value index', (store) => {
         JSON.stringify(
           rnd() < 0.1
             ? pick([['u-1'], 'u-1', 5])
-            : { user: value(), cfg: { model: value(), deep: { x: value() } }, [pick(['a', 'b'])]: value() },
+            : { user: value(), cfg: { model: value(), deep: { x: value() } }, [pick(['a', 'b', 'weave'])]: value() },
         );
-      const current = new Map<string, string>();
+      // each call's current inputs, attributes (written by its start) and output (by its end)
+      const current = new Map<string, Record<ValueColumn, string>>();
+      const started = (id: string): CallPart => {
+        const values = {
+          inputs: randomInputs(),
+          attributes: randomInputs(),
+          output: current.get(id)?.output ?? 'null',
+        };
+        current.set(id, values);
+        return start(p, id, { inputs: values.inputs, attributes: values.attributes });
+      };
+      const ended = (id: string): CallPart => {
+        const output = randomInputs();
+        const values = current.get(id);
+        if (values !== undefined) values.output = output;
+        else current.set(id, { inputs: '{}', attributes: '{}', output });
+        return end(p, id, { output });
+      };
       const parts: CallPart[] = [];
       for (let i = 0; i < 40; i++) {
         const id = `c-${String(i).padStart(2, '0')}`;
-        current.set(id, randomInputs());
-        parts.push(start(p, id, { inputs: current.get(id)! }));
-        if (i % 2 === 0) parts.push(end(p, id));
+        parts.push(started(id));
+        if (i % 2 === 0) parts.push(ended(id));
       }
       for (let i = 0; i < parts.length; i += 15) await s.calls.write(parts.slice(i, i + 15));
       const paths = ['inputs.user', 'inputs.cfg.model', 'inputs.a', 'inputs.b', 'inputs.cfg', 'inputs.cfg.deep.x'];
+      paths.push(...['output.user', 'output.cfg.model', 'attributes.a', 'attributes.cfg.deep.x']);
+      // the client's metadata under attributes.weave is not indexed (value-leaves.ts): those scan
+      paths.push(...['inputs.weave', 'inputs.weave.k', 'attributes.weave', 'attributes.weave.k']);
       const checks = async (): Promise<void> => {
         for (const path of paths) for (const v of VALUES) await both(s, p, path, v);
       };
@@ -182,9 +240,11 @@ forEachAdapter('calls equality through the value index', (store) => {
       };
       const expectedLeaves = (): Set<string> => {
         const out = new Set<string>();
-        for (const [id, text] of current) {
-          const flat = inputValueLeaves(JSON.parse(text));
-          for (let i = 0; i < flat.length; i += 2) out.add(JSON.stringify([id, flat[i], flat[i + 1]]));
+        for (const [id, values] of current) {
+          for (const column of ['inputs', 'output', 'attributes'] as const) {
+            const flat = valueLeaves(column, JSON.parse(values[column]));
+            for (let i = 0; i < flat.length; i += 2) out.add(JSON.stringify([id, flat[i], flat[i + 1]]));
+          }
         }
         return out;
       };
@@ -195,22 +255,16 @@ forEachAdapter('calls equality through the value index', (store) => {
       // starts sent again with other inputs, ends, deletions, new calls, an end before its start
       const changes: CallPart[] = [];
       for (let i = 0; i < 40; i += 3) {
-        const id = `c-${String(i).padStart(2, '0')}`;
-        current.set(id, randomInputs());
-        changes.push(start(p, id, { inputs: current.get(id)! }), end(p, `c-${String(i + 1).padStart(2, '0')}`));
+        changes.push(started(`c-${String(i).padStart(2, '0')}`), ended(`c-${String(i + 1).padStart(2, '0')}`));
       }
-      changes.push(end(p, 'new-late'));
-      for (let i = 0; i < 5; i++) {
-        current.set(`new-${i}`, randomInputs());
-        changes.push(start(p, `new-${i}`, { inputs: current.get(`new-${i}`)! }));
-      }
+      changes.push(ended('new-late'));
+      for (let i = 0; i < 5; i++) changes.push(started(`new-${i}`));
       await s.calls.write(changes);
       await s.calls.deleteCascade(p, ['c-05', 'c-07'], 1_800_000_000_000_000);
       await checks();
       for (let i = 0; i < 2; i++) await s.callText.step(3);
       await checks();
-      current.set('new-late', randomInputs());
-      await s.calls.write([start(p, 'new-late', { inputs: current.get('new-late')! })]);
+      await s.calls.write([started('new-late')]);
       await indexAll(s);
       await checks();
       // every current leaf is there; stale ones of re-sent starts stay (they only add candidates).
@@ -240,5 +294,24 @@ test('equality asks call_values only for a project the call indexer covers', () 
     // the calls after the mark, and all calls without a covering mark, are candidates too
     assert.match(covered, /call_text_marks/);
     assert.doesNotMatch(compileCallsSelect(q, d, { backfilled: true, covered: false }).sql, /call_values/);
+  }
+});
+
+test('output and attribute equalities ask call_values once their fill is done, and check it themselves', () => {
+  for (const d of [sqliteDialect, postgresDialect]) {
+    for (const [path, fill] of [
+      ['output.label', 'output_values'],
+      ['attributes.app.region', 'attribute_values'],
+    ] as const) {
+      const q: CallsQuery = { project_id: 'p', where: where({ $eq: [{ $getField: path }, { $literal: 'x' }] }) };
+      const filled = compileCallsSelect(q, d, { backfilled: false, covered: true }).sql;
+      assert.match(filled, /call_values/);
+      // every call is a candidate while the statement's own read finds the fill not done
+      assert.match(filled, new RegExp(`call_entry_fills[^]*'${fill}'`));
+      const pending = compileCallsSelect(q, d, { backfilled: false, covered: true, pending: [fill] }).sql;
+      assert.doesNotMatch(pending, /call_values/);
+      const other = compileCallsSelect(q, d, { backfilled: false, covered: true, pending: ['status'] }).sql;
+      assert.match(other, /call_values/);
+    }
   }
 });

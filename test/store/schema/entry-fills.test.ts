@@ -15,7 +15,7 @@ import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh
 
 /**
  * The background fills of the call indexer's entries (src/store/sql/call-entry-fills.ts: those of
- * migrations 019–022, 025, 026 and 028–030) on a store whose calls were indexed before the migration that
+ * migrations 019–022, 025, 026 and 028–030, and the `call_values` leaves of outputs and attributes) on a store whose calls were indexed before the migration that
  * added them: no entry, no fill row. The compiler is told every fill is done throughout (a stale
  * hint, as `pendingFills` may give for a second), so every page here rests on the statement's own
  * check of `call_entry_fills`: before the fill begins, a step at a time while it runs (renames
@@ -35,6 +35,9 @@ const PAGES = [
 const bothWays = (field: string, extra: Partial<CallsQuery> = {}): CallsQuery[] =>
   (['asc', 'desc'] as const).map((direction) => ({ project_id: P, sort_by: sort([{ field, direction }]), ...extra }));
 const ROOTS = { filter: { trace_roots_only: true } };
+const equal = (field: string, value: string): Partial<CallsQuery> => ({
+  where: where({ $eq: [{ $getField: field }, { $literal: value }] }),
+});
 const status = (value: string): Partial<CallsQuery> => ({
   where: where({ $eq: [{ $getField: 'summary.weave.status' }, { $literal: value }] }),
 });
@@ -43,6 +46,8 @@ const status = (value: string): Partial<CallsQuery> => ({
 interface Fill {
   name: string;
   table: string;
+  /** Its entries, where the table holds others too (default: the whole table). */
+  only?: string;
   queries: CallsQuery[];
   /** Status filters whose capped counts read the entries too. */
   counts?: CallsQuery[];
@@ -80,6 +85,21 @@ const FILLS: Fill[] = [
     queries: [...bothWays('summary.weave.trace_name'), ...bothWays('summary.weave.trace_name', ROOTS)],
   },
   { name: 'op_names', table: 'call_op_names', queries: [...bothWays('op_name'), ...bothWays('op_name', ROOTS)] },
+  {
+    name: 'output_values',
+    table: 'call_values',
+    only: "path LIKE 'output%'",
+    queries: [...bothWays('started_at', equal('output.label', 'spam')), ...bothWays('id', equal('output.m.top', 'b'))],
+  },
+  {
+    name: 'attribute_values',
+    table: 'call_values',
+    only: "path LIKE 'attributes%'",
+    queries: [
+      ...bothWays('started_at', equal('attributes.env', 'prod')),
+      ...bothWays('id', equal('attributes.app.v', 'v2')),
+    ],
+  },
 ];
 
 /** Calls of every kind the entries tell apart: names, ops, roots and children, ends, errors, usage. */
@@ -96,9 +116,13 @@ function fixture(): CallPart[] {
     const [op_name, op_display_name] = ops[i % ops.length]!;
     const display_name = names[i % names.length]!;
     const parent_id = i % 3 === 2 ? 'f-00' : null;
-    parts.push(start(P, id, { op_name, op_display_name, display_name, parent_id, started_at: T0 + i }));
+    const attributes = JSON.stringify({ env: i % 2 === 1 ? 'prod' : 'dev', app: { v: `v${i % 3}` } });
+    parts.push(start(P, id, { op_name, op_display_name, display_name, parent_id, started_at: T0 + i, attributes }));
     const usage = i % 5 === 1 ? {} : { usage: { m: { prompt_tokens: (i * 7) % 11, completion_tokens: i % 3 } } };
-    const ended = { ended_at: T0 + i + ((i * 13) % 7) * 1_000, summary: JSON.stringify(usage) };
+    const output = JSON.stringify(
+      i % 7 === 6 ? 'spam' : { label: i % 3 === 1 ? 'ham' : 'spam', m: { top: 'ab'[i % 2] } },
+    );
+    const ended = { ended_at: T0 + i + ((i * 13) % 7) * 1_000, summary: JSON.stringify(usage), output };
     if (i % 4 !== 0) parts.push(end(P, id, { ...ended, exception: i % 6 === 1 ? 'boom' : null }));
   }
   return parts;
@@ -133,7 +157,9 @@ async function samePages(fill: Fill, d: SqlDialect, rows: Rows, what: string): P
 
 /** Runs `fill` on a store indexed "before its migration" (its entries and fill rows removed). */
 async function fillChecks(fill: Fill, store: TraceStore, d: SqlDialect, runSql: Rows, exec: Exec): Promise<void> {
-  await exec(`DELETE FROM ${fill.table}; DELETE FROM call_entry_fills WHERE entries = '${fill.name}'`);
+  await exec(
+    `DELETE FROM ${fill.table} WHERE ${fill.only ?? '1 = 1'}; DELETE FROM call_entry_fills WHERE entries = '${fill.name}'`,
+  );
   await samePages(fill, d, runSql, 'no fill row');
   let steps = 0;
   for (;;) {
@@ -160,7 +186,10 @@ async function everyFill(store: TraceStore, d: SqlDialect, runSql: Rows, exec: E
   await store.calls.write(fixture());
   await indexAll(store);
   for (const fill of FILLS) {
-    const entries = `SELECT COUNT(DISTINCT id) AS n FROM ${fill.table}`;
+    const entries =
+      fill.only === undefined
+        ? `SELECT COUNT(DISTINCT id) AS n FROM ${fill.table}`
+        : `SELECT COUNT(*) AS n FROM ${fill.table} WHERE ${fill.only}`;
     const before = await count(entries);
     await fillChecks(fill, store, d, runSql, exec);
     assert.equal(await count(entries), before, fill.name);

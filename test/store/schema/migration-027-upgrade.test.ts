@@ -34,6 +34,8 @@ async function reconciled(store: TraceStore): Promise<void> {
       'latency_roots',
       'op_names',
       'status_roots',
+      'output_values',
+      'attribute_values',
     ]);
     assert.deepEqual(
       (await store.callText.pendingFills('acme/b')).filter((fill) => EARLY_FILLS.includes(fill)),

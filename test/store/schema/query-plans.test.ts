@@ -27,6 +27,16 @@ const byUser: CallsQuery = {
   limit: 100,
 };
 
+/** Equalities on output and attribute fields (the leaves of their fills, call-entry-fills.ts). */
+const byOutput: CallsQuery = {
+  ...byUser,
+  where: where({ $eq: [{ $getField: 'output.label' }, { $literal: 'spam' }] }),
+};
+const byAttribute: CallsQuery = {
+  ...byUser,
+  where: where({ $eq: [{ $getField: 'attributes.app.region' }, { $literal: 'eu' }] }),
+};
+
 test('SQLite: latency sort walks call_latency; equality looks ids up; the project count reads call_counts', async (t) => {
   const plan = await sqlitePlanner(t);
   for (const [direction, roots] of [
@@ -57,9 +67,13 @@ test('SQLite: latency sort walks call_latency; equality looks ids up; the projec
     // a sort of the entries' ties by id at most (ascending latency, descending id), never of the project
     assert.doesNotMatch(sorted, /TEMP B-TREE FOR (?!ORDER BY$|LAST TERM OF ORDER BY$)/m);
   }
-  const eq = plan(compileCallsSelect(byUser, sqliteDialect, INDEXED));
-  const eqCount = plan(compileCallsCount({ project_id: 'acme/demo', where: byUser.where }, sqliteDialect, INDEXED));
-  for (const p of [eq, eqCount]) {
+  const plans = [byUser, byOutput, byAttribute].flatMap((q) => [
+    plan(compileCallsSelect(q, sqliteDialect, INDEXED)),
+    plan(compileCallsCount({ project_id: 'acme/demo', where: q.where }, sqliteDialect, INDEXED)),
+  ]);
+  for (const [i, p] of plans.entries()) {
+    // the leaves of output and attributes: every call too while the statement reads their fill as not done
+    if (i >= 2) assert.match(p, /SEARCH f USING [^\n]*\(project_id=\? AND entries=\?\)/);
     // candidates: the value index's matches and the calls after the indexer's mark, each looked up by key
     assert.match(p, /SEARCH c USING INDEX sqlite_autoindex_calls_1 \(project_id=\? AND id=\?\)/);
     assert.match(p, /SEARCH v USING PRIMARY KEY \(project_id=\? AND path=\? AND value=\?\)/);
@@ -115,11 +129,14 @@ test('PostgreSQL: latency sort walks call_latency (roots only: call_latency_root
 });
 
 test('PostgreSQL: equality reads call_values and the tail after the mark by index', async (t) => {
-  const plan = await postgresPlan(t, compileCallsSelect(byUser, postgresDialect, INDEXED), 'SET enable_seqscan = off');
-  if (plan === null) return t.skip('PostgreSQL unavailable');
-  assert.match(plan, /Index Only Scan using call_values_pkey on call_values v/);
-  assert.match(plan, /calls_by_change/);
-  assert.doesNotMatch(plan, /Seq Scan/);
+  for (const q of [byUser, byOutput, byAttribute]) {
+    const plan = await postgresPlan(t, compileCallsSelect(q, postgresDialect, INDEXED), 'SET enable_seqscan = off');
+    if (plan === null) return t.skip('PostgreSQL unavailable');
+    assert.match(plan, /Index Only Scan using call_values_pkey on call_values v/);
+    assert.match(plan, /calls_by_change/);
+    if (q !== byUser) assert.match(plan, /call_entry_fills_pkey on call_entry_fills f/);
+    assert.doesNotMatch(plan, /Seq Scan/);
+  }
 });
 
 const byStatus: CallsQuery = {

@@ -10,7 +10,7 @@ import type { Migration } from './migration.js';
  * - `calls.latency_ms`: `summary.weave.latency_ms` as a plain column, written by the call writers
  *   (NULL while running), indexed as `calls_by_latency (project_id, latency_ms, id)`.
  * - `call_values (project_id, path, value, call_id)`: the short string leaves of `inputs`
- *   (src/domain/input-values.ts), written by the call writers in the same transaction as the call.
+ *   (src/domain/value-leaves.ts), written by the call writers in the same transaction as the call.
  * - `call_counts`: the visible calls (started, not deleted) of each project per hour of
  *   `started_at`. PostgreSQL keeps it by triggers on `calls` (inserts counted per statement).
  *   SQLite's call writer counts starts per batch (sqlite/call-counting.ts: a row trigger on insert
