@@ -4,7 +4,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { parseIsoMicros } from '../src/domain/time.js';
 import { ENTRY_FILLS } from '../src/store/sql/call-entry-fills.js';
-import { AT_OR_BELOW_MARK } from '../src/store/sql/calls-expr-text.js';
+import { SQLITE_TEXT_INDEX } from '../src/store/sql/call-text-dialects.js';
+import { AT_OR_BELOW_MARK, type FillName } from '../src/store/sql/calls-expr-text.js';
 import { frag, raw, sqlTag } from '../src/store/sql/sql-tag.js';
 import { registerSqliteFunctions, sqliteDialect } from '../src/store/sqlite/sqlite-dialect.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
@@ -30,19 +31,28 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 30_000);
 const NAMES = (process.env.BENCH_FILLS ?? ENTRY_FILLS.map((fill) => fill.name).join(',')).split(',');
 const FILLS = ENTRY_FILLS.filter((fill) => NAMES.includes(fill.name));
 if (FILLS.length !== NAMES.length) throw new Error(`BENCH_FILLS: one of ${ENTRY_FILLS.map((f) => f.name).join(', ')}`);
-const TABLES: Record<string, string> = {
-  latency: 'call_latency',
-  status: 'call_status',
-  display: 'call_display',
-  tokens: 'call_tokens',
-  token_roots: 'call_token_roots',
-  trace_names: 'call_trace_names',
+/** The leaves of one column in `call_values`: the paths that start with its name and U+001F. */
+const leavesOf = (column: string): string =>
+  `DELETE FROM call_values WHERE substr(path, 1, ${column.length + 1}) = '${column}' || char(31)`;
+/** What removes each fill's entries. */
+const FORGET: Record<FillName, string> = {
+  latency: 'DELETE FROM call_latency',
+  latency_roots: 'DELETE FROM call_latency_roots',
+  status: 'DELETE FROM call_status',
+  status_roots: 'DELETE FROM call_status_roots',
+  display: 'DELETE FROM call_display',
+  tokens: 'DELETE FROM call_tokens',
+  token_roots: 'DELETE FROM call_token_roots',
+  trace_names: 'DELETE FROM call_trace_names',
+  op_names: 'DELETE FROM call_op_names',
+  output_values: leavesOf('output'),
+  attribute_values: leavesOf('attributes'),
 };
 
 function forget(file: string): void {
   const db = new Database(file);
   for (const fill of FILLS)
-    db.exec(`DELETE FROM ${TABLES[fill.name]}; DELETE FROM call_entry_fills WHERE entries = '${fill.name}'`);
+    db.exec(`${FORGET[fill.name]}; DELETE FROM call_entry_fills WHERE entries = '${fill.name}'`);
   db.close();
 }
 
@@ -51,7 +61,8 @@ function inTheUpgrade(file: string): number {
   const sql = sqlTag(sqliteDialect);
   const db = new Database(file);
   registerSqliteFunctions(db);
-  const statements = FILLS.map((fill) => fill.write(sql, sqliteDialect, frag`${raw(AT_OR_BELOW_MARK)}`));
+  const text = SQLITE_TEXT_INDEX(sqliteDialect);
+  const statements = FILLS.map((fill) => fill.write(sql, text, frag`${raw(AT_OR_BELOW_MARK)}`));
   const t0 = performance.now();
   db.transaction(() => {
     for (const s of statements) db.prepare(s.sql).run(bindNamed(s.params));

@@ -6,7 +6,9 @@
  * and times, through HTTP, every query of the issue's table (first page of 100 or a count):
  *
  * 1. filter on one input field, `inputs.user_id == "user-4374"` (≈55 matches at any size);
- * 2. /calls/query_stats count of that filter;
+ * 2. /calls/query_stats count of that filter; the same filter on an output field
+ *    (`output.ticket`, ≈44 matches: every call whose output is an object has one) and on an attribute
+ *    field (`attributes.user_id`, ≈55), whose leaves are fills of the call indexer;
  * 3. sort by `summary.weave.latency_ms` desc, and asc with the traces page's roots-only filter (along
  *    `call_latency_roots`, migration 028: the roots span their children, so they come last);
  * 4. /calls/query_stats count of all calls of the project;
@@ -72,6 +74,7 @@ const CHUNK = 10_000;
 const USERS = Math.max(1, Math.round(CALLS / 55));
 const PROBE_USER = `user-${4374 % USERS}`;
 const CONTAINS = `r-${4374 % USERS}`;
+const PROBE_TICKET = `ticket-${4374 % USERS}`;
 const micros = (iso: string): number => parseIsoMicros(iso)!;
 
 /** One call in this many ends with an exception (status "error"): ≈100 at 100,000 calls. */
@@ -79,6 +82,10 @@ const ERROR_EVERY = 997;
 
 /** The user of call `i`: a stride through the users, so each holds CALLS / USERS calls spread over the project's time. */
 const userOf = (i: number): string => `user-${(i * 7919) % USERS}`;
+/** The ticket in the output of call `i`, another stride. */
+const ticketOf = (i: number): string => `ticket-${(i * 7727) % USERS}`;
+/** Whether call `i` has an object output (the workload's retrieval step, second of each trace, outputs a list). */
+const objectOutput = (i: number): boolean => i % CALLS_PER_TRACE !== 1;
 
 /** Every chunk of the seeded project, generated on demand (the same calls for both stores). */
 function* chunks(): Generator<{ calls: GenCall[]; first: number }> {
@@ -92,6 +99,11 @@ function* chunks(): Generator<{ calls: GenCall[]; first: number }> {
     const calls = makeCalls(PROJECT, ops, n, start, spacing, { rareEvery: 200, firstTrace: written / CALLS_PER_TRACE });
     calls.forEach((c, k) => {
       c.start.inputs = { user_id: userOf(written + k), ...c.start.inputs };
+      c.start.attributes = { ...c.start.attributes, user_id: userOf(written + k) };
+      const output = c.end.output;
+      const isObject = typeof output === 'object' && output !== null && !Array.isArray(output);
+      if (isObject !== objectOutput(written + k)) throw new Error('the workload changed its outputs: fix objectOutput');
+      if (isObject) c.end.output = { ...output, ticket: ticketOf(written + k) };
       if ((written + k) % ERROR_EVERY === 0) c.end.exception = 'bench error';
     });
     yield { calls, first: written };
@@ -99,15 +111,17 @@ function* chunks(): Generator<{ calls: GenCall[]; first: number }> {
 }
 
 /** What each probe must return, counted over the generated users. */
-function expected(): { eq: number; contains: number; roots: number; errors: number } {
+function expected(): { eq: number; ticket: number; contains: number; roots: number; errors: number } {
   let eq = 0;
+  let ticket = 0;
   let contains = 0;
   for (let i = 0; i < CALLS; i += 1) {
     const user = userOf(i);
     if (user === PROBE_USER) eq += 1;
+    if (objectOutput(i) && ticketOf(i) === PROBE_TICKET) ticket += 1;
     if (user.includes(CONTAINS)) contains += 1;
   }
-  return { eq, contains, roots: Math.ceil(CALLS / CALLS_PER_TRACE), errors: Math.ceil(CALLS / ERROR_EVERY) };
+  return { eq, ticket, contains, roots: Math.ceil(CALLS / CALLS_PER_TRACE), errors: Math.ceil(CALLS / ERROR_EVERY) };
 }
 
 interface Seeded {
@@ -209,7 +223,8 @@ interface Probe {
 
 function probes(want: ReturnType<typeof expected>): Probe[] {
   const newest = [{ field: 'started_at', direction: 'desc' }];
-  const eq = { $expr: { $eq: [{ $getField: 'inputs.user_id' }, { $literal: PROBE_USER }] } };
+  const equal = (field: string, value: string) => ({ $expr: { $eq: [{ $getField: field }, { $literal: value }] } });
+  const eq = equal('inputs.user_id', PROBE_USER);
   const contains = {
     $expr: { $contains: { input: { $getField: 'inputs.user_id' }, substr: { $literal: CONTAINS } } },
   };
@@ -243,6 +258,22 @@ function probes(want: ReturnType<typeof expected>): Probe[] {
       path: '/calls/query_stats',
       body: { project_id: PROJECT, query: eq },
       expect: want.eq,
+    },
+    {
+      name: `filter on one output field (output.ticket == "${PROBE_TICKET}", ${want.ticket} matches)`,
+      goal1m: 50,
+      goal10m: 100,
+      path: '/calls/stream_query',
+      body: { project_id: PROJECT, query: equal('output.ticket', PROBE_TICKET), sort_by: newest, limit: 100 },
+      expect: page(want.ticket),
+    },
+    {
+      name: `filter on one attribute field (attributes.user_id == "${PROBE_USER}", ${want.eq} matches)`,
+      goal1m: 50,
+      goal10m: 100,
+      path: '/calls/stream_query',
+      body: { project_id: PROJECT, query: equal('attributes.user_id', PROBE_USER), sort_by: newest, limit: 100 },
+      expect: page(want.eq),
     },
     {
       name: 'sort by latency (summary.weave.latency_ms desc)',
