@@ -242,15 +242,17 @@ function probes(want: ReturnType<typeof expected>): Probe[] {
   };
   const isError = { $expr: { $eq: [{ $getField: 'summary.weave.status' }, { $literal: 'error' }] } };
   const page = (n: number): number => Math.min(100, n);
+  /** The first page, newest first, of `field == value`, which `matches` calls hold. */
+  const fieldFilter = (kind: string, field: string, value: string, matches: number): Probe => ({
+    name: `filter on one ${kind} field (${field} == "${value}", ${matches} matches)`,
+    goal1m: 50,
+    goal10m: 100,
+    path: '/calls/stream_query',
+    body: { project_id: PROJECT, query: equal(field, value), sort_by: newest, limit: 100 },
+    expect: page(matches),
+  });
   return [
-    {
-      name: `filter on one input field (inputs.user_id == "${PROBE_USER}", ${want.eq} matches)`,
-      goal1m: 50,
-      goal10m: 100,
-      path: '/calls/stream_query',
-      body: { project_id: PROJECT, query: eq, sort_by: newest, limit: 100 },
-      expect: page(want.eq),
-    },
+    fieldFilter('input', 'inputs.user_id', PROBE_USER, want.eq),
     {
       name: 'count of that filter (/calls/query_stats)',
       goal1m: 50,
@@ -259,22 +261,8 @@ function probes(want: ReturnType<typeof expected>): Probe[] {
       body: { project_id: PROJECT, query: eq },
       expect: want.eq,
     },
-    {
-      name: `filter on one output field (output.ticket == "${PROBE_TICKET}", ${want.ticket} matches)`,
-      goal1m: 50,
-      goal10m: 100,
-      path: '/calls/stream_query',
-      body: { project_id: PROJECT, query: equal('output.ticket', PROBE_TICKET), sort_by: newest, limit: 100 },
-      expect: page(want.ticket),
-    },
-    {
-      name: `filter on one attribute field (attributes.user_id == "${PROBE_USER}", ${want.eq} matches)`,
-      goal1m: 50,
-      goal10m: 100,
-      path: '/calls/stream_query',
-      body: { project_id: PROJECT, query: equal('attributes.user_id', PROBE_USER), sort_by: newest, limit: 100 },
-      expect: page(want.eq),
-    },
+    fieldFilter('output', 'output.ticket', PROBE_TICKET, want.ticket),
+    fieldFilter('attribute', 'attributes.user_id', PROBE_USER, want.eq),
     {
       name: 'sort by latency (summary.weave.latency_ms desc)',
       goal1m: 50,
