@@ -90,6 +90,11 @@ export interface StoreLoad {
    * A write that would take it past the store's `maxPendingWrites` fails at once with 503.
    */
   pendingWrites: number;
+  /**
+   * Of those, the writes of calls (`calls.write`: the ingest of every route that stores calls). The
+   * call indexer yields to these, not to the background loops' own writes.
+   */
+  pendingCallWrites: number;
   /** Callers waiting for a database connection (SQLite read pool, PostgreSQL pools). */
   waitingForConnection: number;
   /** Why the last write failed for lack of disk space (`SQLITE_FULL`, …); null when it did not. */

@@ -6,29 +6,35 @@ export interface TextIndexerOptions {
   /** How long it waits before looking again once nothing is left to index. */
   idleMs: number;
   /**
-   * The share of time it takes while the store is busy with writes: after a step of t ms it waits
-   * t × (1 − share) / share. Idle, the next step follows at once.
+   * The share of time it keeps while call writes (the ingest) wait without a pause: after a step of
+   * t ms it yields to them for at most t × (1 − share) / share, and steps again as soon as none is
+   * waiting. Writes of the other background loops do not count: they never hold it back.
    */
-  busyShare: number;
-  /**
-   * Busy means writes were waiting (the SQLite writer's queue, the PostgreSQL call writer's) before
-   * or after a step, or at any step of the last `busyForMs`: between two requests of a steady
-   * ingest the queue is empty for a moment.
-   */
-  busyForMs: number;
+  minShare: number;
+  /** How often it looks whether the ingest it yields to has drained. */
+  pollMs: number;
 }
 
 /** How often progress goes to the log while the indexer has work. */
 const LOG_EVERY_MS = 10_000;
 
-const DEFAULTS: TextIndexerOptions = { idleMs: 1_000, busyShare: 0.1, busyForMs: 1_000 };
+const DEFAULTS: TextIndexerOptions = { idleMs: 1_000, minShare: 0.25, pollMs: 2 };
+
+/**
+ * How long the indexer yields to the ingest after a step of `stepMs` (at most; it steps again once
+ * no call write waits): what keeps its share at `minShare` while writes never stop.
+ */
+export function yieldBudgetMs(stepMs: number, minShare: number): number {
+  return (stepMs * (1 - minShare)) / minShare;
+}
 
 /**
  * The background indexer of the substring index and of `call_values` (docs/query-performance.md
  * "Substrings", "Equality on an input field"): runs on every node, step after step
  * (store.callText.step: one short transaction over one project's calls not indexed yet), so
- * ingest never writes these indexes itself. Under sustained ingest it still takes a
- * bounded share of the writer, so it cannot fall behind for ever; idle, it catches up at full speed.
+ * ingest never writes these indexes itself. It runs whenever no call write waits, so the gaps of a
+ * steady ingest are its own; under ingest without gaps it still keeps `minShare` of the writer; idle,
+ * it catches up at full speed.
  * Its position is in the database (`call_text_marks`): a restart continues where it stopped, and
  * a store upgraded with calls is indexed the same way from the start, with progress in the log.
  */
@@ -67,12 +73,8 @@ export class CallTextIndexer {
     let filled = 0;
     let started = 0;
     let lastLog = 0;
-    let lastBusy = -Infinity;
-    const { busyShare, busyForMs } = this.#options;
-    const pending = (): boolean => this.store.load().pendingWrites > 0;
     while (!this.#stopped) {
       const t0 = performance.now();
-      if (pending()) lastBusy = t0;
       let step;
       try {
         step = await this.store.callText.step();
@@ -98,8 +100,18 @@ export class CallTextIndexer {
         lastLog = now;
         this.#report('call text index: progress', { calls, priced, filled }, started, now, step.project);
       }
-      if (pending()) lastBusy = now;
-      await this.#sleep(now - lastBusy < busyForMs ? ((now - t0) * (1 - busyShare)) / busyShare : 0);
+      await this.#yieldToIngest(yieldBudgetMs(now - t0, this.#options.minShare));
+    }
+  }
+
+  /** Waits while call writes are queued, for at most `budgetMs`; a turn of the event loop at least. */
+  async #yieldToIngest(budgetMs: number): Promise<void> {
+    const until = performance.now() + budgetMs;
+    await this.#sleep(0);
+    while (!this.#stopped && this.store.load().pendingCallWrites > 0) {
+      const left = until - performance.now();
+      if (left <= 0) return;
+      await this.#sleep(Math.min(left, this.#options.pollMs));
     }
   }
 

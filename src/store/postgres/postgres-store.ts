@@ -202,6 +202,8 @@ export class PostgresStore implements TraceStore {
   load(): StoreLoad {
     return {
       pendingWrites: this.#writer.pending,
+      // the call writer queues nothing but call writes
+      pendingCallWrites: this.#writer.pending,
       waitingForConnection: this.#pool.waitingCount + this.#streamPool.waitingCount,
       diskFull: diskStateOf(this.#pool).reason,
     };

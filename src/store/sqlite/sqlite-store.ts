@@ -130,6 +130,7 @@ export class SqliteStore implements TraceStore {
   load(): StoreLoad {
     return {
       pendingWrites: this.#writer.pending,
+      pendingCallWrites: this.#writer.pendingCallWrites,
       waitingForConnection: this.#reads.waiting,
       diskFull: this.#writer.disk.reason,
     };

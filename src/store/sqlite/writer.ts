@@ -34,6 +34,8 @@ interface OpenTx {
 export class SqliteWriter {
   readonly #worker: Worker;
   readonly #pending = new Map<number, Pending>();
+  /** The ids among `#pending` of call writes (`calls.write`: the ingest). */
+  readonly #callWrites = new Set<number>();
   #nextId = 1;
   #queue: WireWrite[] = [];
   #scheduled = false;
@@ -93,6 +95,7 @@ export class SqliteWriter {
     return new Promise<unknown>((resolve, reject) => {
       if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve, reject });
+      if (name === 'calls.write') this.#callWrites.add(id);
       this.#queue.push([id, name, args]);
       // posted before this thread moves on to its next I/O event: with setImmediate, all the
       // requests read in one poll phase were parsed before the writer got the first of them,
@@ -107,6 +110,11 @@ export class SqliteWriter {
   /** Writes queued or being committed. */
   get pending(): number {
     return this.#pending.size;
+  }
+
+  /** Call writes (the ingest) queued or being committed. */
+  get pendingCallWrites(): number {
+    return this.#callWrites.size;
   }
 
   #overloaded(): OverloadedError {
@@ -180,6 +188,7 @@ export class SqliteWriter {
       const pending = this.#pending.get(outcome[0]);
       if (!pending) continue;
       this.#pending.delete(outcome[0]);
+      this.#callWrites.delete(outcome[0]);
       const tx = this.#txs.get(outcome[0]);
       this.#txs.delete(outcome[0]);
       if (outcome[1]) pending.resolve(tx ? tx.value : outcome[2]);
@@ -212,6 +221,7 @@ export class SqliteWriter {
     this.#failed = this.#closed ? new Error('The SQLite writer is closed') : error;
     for (const pending of this.#pending.values()) pending.reject(error);
     this.#pending.clear();
+    this.#callWrites.clear();
     this.#txs.clear();
     this.#queue = [];
     this.#notifyIdle();

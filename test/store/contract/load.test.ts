@@ -2,14 +2,19 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OverloadedError } from '../../../src/errors/app-error.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
-import { start } from './parts.js';
+import { feedback, start } from './parts.js';
 
 /** `TraceStore.load()` and the bound on queued writes (docs/reliability-backpressure.md), on every adapter. */
 forEachAdapter('store load', (store) => {
   test(
     'an idle store reports empty queues and no full disk',
     guard(async () => {
-      assert.deepEqual(store().load(), { pendingWrites: 0, waitingForConnection: 0, diskFull: null });
+      assert.deepEqual(store().load(), {
+        pendingWrites: 0,
+        pendingCallWrites: 0,
+        waitingForConnection: 0,
+        diskFull: null,
+      });
     }),
   );
 
@@ -19,8 +24,23 @@ forEachAdapter('store load', (store) => {
       const project = freshProject();
       const writes = [0, 1, 2].map((i) => store().calls.write([start(project, `p${i}`)]));
       assert.ok(store().load().pendingWrites >= 1, JSON.stringify(store().load()));
+      assert.ok(store().load().pendingCallWrites >= 1, JSON.stringify(store().load()));
       await Promise.all(writes);
       assert.equal(store().load().pendingWrites, 0);
+      assert.equal(store().load().pendingCallWrites, 0);
+    }),
+  );
+
+  test(
+    'only call writes count as pending call writes: the call indexer does not yield to other writes',
+    guard(async () => {
+      const project = freshProject();
+      const others = [0, 1, 2].map((i) => store().feedback.insert([feedback(project, `f${i}`)]));
+      assert.equal(store().load().pendingCallWrites, 0, JSON.stringify(store().load()));
+      await Promise.all(others);
+      const call = store().calls.write([start(project, 'p')]);
+      assert.equal(store().load().pendingCallWrites, 1, JSON.stringify(store().load()));
+      await call;
     }),
   );
 });
