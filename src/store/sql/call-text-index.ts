@@ -50,12 +50,20 @@ export class SqlCallTextIndex implements CallTextIndex {
   readonly #lastBackground: { cost: string | null; fill: string | null } = { cost: null, fill: null };
   #backgroundTurn = false;
 
+  readonly #runStep: (step: IndexerStep) => Promise<CallTextStep>;
+
+  /**
+   * `runStep` runs one step's transaction (indexerStepBody); by default through `tx`. The SQLite
+   * store runs it on its writer thread as one command instead.
+   */
   constructor(
     private readonly tx: TxRunner,
-    private readonly dialect: TextIndexDialect,
+    dialect: TextIndexDialect,
     private readonly stepCalls: number,
+    runStep?: (step: IndexerStep) => Promise<CallTextStep>,
   ) {
     this.#sql = sqlTag(dialect.d);
+    this.#runStep = runStep ?? ((step) => tx.transaction(indexerStepBody(dialect, step)));
   }
 
   async covers(projectId: string): Promise<boolean> {
@@ -116,116 +124,140 @@ export class SqlCallTextIndex implements CallTextIndex {
   }
 
   async #backgroundStep(maxCalls: number): Promise<CallTextStep> {
-    const { d } = this.dialect;
-    const cost = await this.#lockedStep(costWorkWaiting, (sql, after) => costStep(sql, d, maxCalls, after), 'cost');
+    const cost = await this.#backgroundTurnOf('cost', costWorkWaiting, maxCalls);
     if (cost.project !== null) return cost;
-    return this.#lockedStep(fillWorkWaiting, (sql, after) => fillStep(sql, this.dialect, maxCalls, after), 'fill');
+    return this.#backgroundTurnOf('fill', fillWorkWaiting, maxCalls);
   }
 
-  /** One step of `body` in a transaction under the indexer's lock, when `waiting` reads any work. */
-  async #lockedStep(
+  /** One step of the cost entries or of the fills, when `waiting` reads any work. */
+  async #backgroundTurnOf(
+    kind: 'cost' | 'fill',
     waiting: (sql: SqlTag) => CompiledSql,
-    body: (sql: SqlTag, after: string) => Tx<CallTextStep>,
-    turn: 'cost' | 'fill',
+    maxCalls: number,
   ): Promise<CallTextStep> {
-    const sql = this.#sql;
-    const { lock } = this.dialect;
-    if ((await this.tx.read(waiting(sql))).length === 0) return { calls: 0, project: null };
-    const after = this.#lastBackground[turn] ?? '';
-    const done = await this.tx.transaction(function* () {
-      if (lock !== null) yield* all(sql`${raw(lock)}`);
-      return yield* body(sql, after);
-    });
+    if ((await this.tx.read(waiting(this.#sql))).length === 0) return { calls: 0, project: null };
+    const done = await this.#runStep({ kind, maxCalls, after: this.#lastBackground[kind] ?? '' });
     if (done.project !== null) {
-      this.#lastBackground[turn] = done.project;
+      this.#lastBackground[kind] = done.project;
       this.#covers.delete(done.project);
     }
     return done;
   }
 
   async #textStep(maxCalls: number): Promise<CallTextStep> {
-    const sql = this.#sql;
-    const { lock, upsertText, insertValues } = this.dialect;
-    // the indexes of the calls `c` matching `where`: the text first (its count is the step's)
-    const indexWhere = (where: Fragment): CompiledSql[] => [
-      statementWhere(sql, upsertText, where),
-      statementWhere(sql, (w) => insertValues(w, 'inputs'), where),
-      insertIndexedCost(sql, this.dialect.d, where),
-      ...indexedFillEntries(sql, this.dialect, where),
-    ];
-    // where writes commit out of change_seq order (PostgreSQL), a step passes only finished ones
-    const horizon = this.dialect.d.changeHorizon ?? null;
-    const last = this.#last;
     // an idle store answers from a read: no write transaction (on SQLite, no turn of the writer)
-    if ((await this.tx.read(waitingProjects(sql, frag``))).length === 0) return { calls: 0, project: null };
-    const done = await this.tx.transaction(function* () {
-      if (lock !== null) yield* all(sql`${raw(lock)}`);
-      let below: Fragment = frag``;
-      if (horizon !== null) {
-        const [h] = yield* all<{ h: number | string }>(sql`SELECT ${raw(horizon)} AS h`);
-        below = frag` AND t.change_seq < ${Number(h!.h)}`;
-      }
-      const waiting = yield* all<{ project_id: string }>(waitingProjects(sql, below));
-      if (waiting.length === 0) return { calls: 0, project: null };
-      const project = (waiting.find((w) => last !== null && w.project_id > last) ?? waiting[0]!).project_id;
-      let [mark] = yield* all<Mark>(
-        sql`SELECT indexed_seq, indexed_id, nulls_done, null_id FROM call_text_marks WHERE project_id = ${project}`,
-      );
-      if (mark === undefined) {
-        mark = { indexed_seq: 0, indexed_id: '', nulls_done: 0, null_id: '' };
-        // the indexer writes every call of the project from here: no generation or fill to write besides
-        yield* runAll([
-          sql`INSERT INTO call_text_marks (project_id, indexed_seq, indexed_id, nulls_done, null_id)
-            VALUES (${project}, 0, '', 0, '')`,
-          ...completeFromNewMark(sql, project),
-        ]);
-      }
-      if (Number(mark.nulls_done) === 0) {
-        // calls written before migration 008 or imported have no change_seq: indexed in id order
-        const ids = yield* all<{ id: string }>(
-          sql`SELECT t.id FROM calls t WHERE t.project_id = ${project} AND t.change_seq IS NULL AND t.id > ${mark.null_id}
-            ORDER BY t.id LIMIT ${maxCalls}`,
-        );
-        const lastId = ids.at(-1)?.id;
-        const statements: CompiledSql[] = [];
-        if (lastId !== undefined)
-          statements.push(
-            ...indexWhere(
-              frag`c.project_id = ${project} AND c.change_seq IS NULL AND c.id > ${mark.null_id} AND c.id <= ${lastId}`,
-            ),
-          );
-        statements.push(sql`UPDATE call_text_marks SET null_id = ${lastId ?? mark.null_id},
-          nulls_done = ${ids.length < maxCalls ? 1 : 0} WHERE project_id = ${project}`);
-        yield* runAll(statements);
-        return { calls: ids.length, project };
-      }
-      const from = [Number(mark.indexed_seq), mark.indexed_id];
-      const after = frag`t.project_id = ${project} AND (t.change_seq, t.id) > (${from[0]}, ${from[1]})${below}`;
-      // the step ends at the maxCalls-th call in (change_seq, id) order, or at the last one
-      let [end] = yield* all<{ s: number | string; id: string }>(
-        sql`SELECT t.change_seq AS s, t.id FROM calls t WHERE ${after}
-          ORDER BY t.change_seq, t.id LIMIT 1 OFFSET ${maxCalls - 1}`,
-      );
-      end ??= (yield* all<{ s: number | string; id: string }>(
-        sql`SELECT t.change_seq AS s, t.id FROM calls t WHERE ${after} ORDER BY t.change_seq DESC, t.id DESC LIMIT 1`,
-      ))[0];
-      if (end === undefined) return { calls: 0, project };
-      const upto = Number(end.s);
-      const [calls] = yield* runAll([
-        ...indexWhere(
-          frag`c.project_id = ${project} AND (c.change_seq, c.id) > (${from[0]}, ${from[1]})
-            AND (c.change_seq, c.id) <= (${upto}, ${end.id})`,
-        ),
-        sql`UPDATE call_text_marks SET indexed_seq = ${upto}, indexed_id = ${end.id} WHERE project_id = ${project}`,
-      ]);
-      return { calls: calls ?? 0, project };
-    });
+    if ((await this.tx.read(waitingProjects(this.#sql, frag``))).length === 0) return { calls: 0, project: null };
+    const done = await this.#runStep({ kind: 'text', maxCalls, after: this.#last });
     if (done.project !== null) {
       this.#last = done.project;
       this.#covers.delete(done.project);
     }
     return done;
   }
+}
+
+/**
+ * One step of the call indexer (`kind`: the texts, leaves and entries of calls not indexed yet; a
+ * cost generation's; a fill's), as a transaction body built from plain values only, so that it
+ * runs wherever the store runs its transactions: on the SQLite writer thread as one named command
+ * (write-commands.ts `callText.step`, no turn of the main thread between its statements), on a
+ * PostgreSQL connection through the transaction runner.
+ */
+export interface IndexerStep {
+  kind: 'text' | 'cost' | 'fill';
+  maxCalls: number;
+  /** The project of the previous step of this kind (the next one starts after it); null for none. */
+  after: string | null;
+}
+
+export function indexerStepBody(dialect: TextIndexDialect, step: IndexerStep): () => Tx<CallTextStep> {
+  const sql = sqlTag(dialect.d);
+  const { lock } = dialect;
+  const { maxCalls } = step;
+  if (step.kind !== 'text') {
+    const after = step.after ?? '';
+    const body =
+      step.kind === 'cost'
+        ? () => costStep(sql, dialect.d, maxCalls, after)
+        : () => fillStep(sql, dialect, maxCalls, after);
+    return function* () {
+      if (lock !== null) yield* all(sql`${raw(lock)}`);
+      return yield* body();
+    };
+  }
+  const { upsertText, insertValues } = dialect;
+  // the indexes of the calls `c` matching `where`: the text first (its count is the step's)
+  const indexWhere = (where: Fragment): CompiledSql[] => [
+    statementWhere(sql, upsertText, where),
+    statementWhere(sql, (w) => insertValues(w, 'inputs'), where),
+    insertIndexedCost(sql, dialect.d, where),
+    ...indexedFillEntries(sql, dialect, where),
+  ];
+  // where writes commit out of change_seq order (PostgreSQL), a step passes only finished ones
+  const horizon = dialect.d.changeHorizon ?? null;
+  const last = step.after;
+  return function* () {
+    if (lock !== null) yield* all(sql`${raw(lock)}`);
+    let below: Fragment = frag``;
+    if (horizon !== null) {
+      const [h] = yield* all<{ h: number | string }>(sql`SELECT ${raw(horizon)} AS h`);
+      below = frag` AND t.change_seq < ${Number(h!.h)}`;
+    }
+    const waiting = yield* all<{ project_id: string }>(waitingProjects(sql, below));
+    if (waiting.length === 0) return { calls: 0, project: null };
+    const project = (waiting.find((w) => last !== null && w.project_id > last) ?? waiting[0]!).project_id;
+    let [mark] = yield* all<Mark>(
+      sql`SELECT indexed_seq, indexed_id, nulls_done, null_id FROM call_text_marks WHERE project_id = ${project}`,
+    );
+    if (mark === undefined) {
+      mark = { indexed_seq: 0, indexed_id: '', nulls_done: 0, null_id: '' };
+      // the indexer writes every call of the project from here: no generation or fill to write besides
+      yield* runAll([
+        sql`INSERT INTO call_text_marks (project_id, indexed_seq, indexed_id, nulls_done, null_id)
+            VALUES (${project}, 0, '', 0, '')`,
+        ...completeFromNewMark(sql, project),
+      ]);
+    }
+    if (Number(mark.nulls_done) === 0) {
+      // calls written before migration 008 or imported have no change_seq: indexed in id order
+      const ids = yield* all<{ id: string }>(
+        sql`SELECT t.id FROM calls t WHERE t.project_id = ${project} AND t.change_seq IS NULL AND t.id > ${mark.null_id}
+            ORDER BY t.id LIMIT ${maxCalls}`,
+      );
+      const lastId = ids.at(-1)?.id;
+      const statements: CompiledSql[] = [];
+      if (lastId !== undefined)
+        statements.push(
+          ...indexWhere(
+            frag`c.project_id = ${project} AND c.change_seq IS NULL AND c.id > ${mark.null_id} AND c.id <= ${lastId}`,
+          ),
+        );
+      statements.push(sql`UPDATE call_text_marks SET null_id = ${lastId ?? mark.null_id},
+          nulls_done = ${ids.length < maxCalls ? 1 : 0} WHERE project_id = ${project}`);
+      yield* runAll(statements);
+      return { calls: ids.length, project };
+    }
+    const from = [Number(mark.indexed_seq), mark.indexed_id];
+    const after = frag`t.project_id = ${project} AND (t.change_seq, t.id) > (${from[0]}, ${from[1]})${below}`;
+    // the step ends at the maxCalls-th call in (change_seq, id) order, or at the last one
+    let [end] = yield* all<{ s: number | string; id: string }>(
+      sql`SELECT t.change_seq AS s, t.id FROM calls t WHERE ${after}
+          ORDER BY t.change_seq, t.id LIMIT 1 OFFSET ${maxCalls - 1}`,
+    );
+    end ??= (yield* all<{ s: number | string; id: string }>(
+      sql`SELECT t.change_seq AS s, t.id FROM calls t WHERE ${after} ORDER BY t.change_seq DESC, t.id DESC LIMIT 1`,
+    ))[0];
+    if (end === undefined) return { calls: 0, project };
+    const upto = Number(end.s);
+    const [calls] = yield* runAll([
+      ...indexWhere(
+        frag`c.project_id = ${project} AND (c.change_seq, c.id) > (${from[0]}, ${from[1]})
+            AND (c.change_seq, c.id) <= (${upto}, ${end.id})`,
+      ),
+      sql`UPDATE call_text_marks SET indexed_seq = ${upto}, indexed_id = ${end.id} WHERE project_id = ${project}`,
+    ]);
+    return { calls: calls ?? 0, project };
+  };
 }
 
 /** The projects with calls the index does not hold (in key order), each project found by one index seek. */

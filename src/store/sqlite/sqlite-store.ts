@@ -81,7 +81,9 @@ export class SqliteStore implements TraceStore {
     this.auth = new SqliteAuthStore(this.#db, this.#writer);
     const tx = new SqliteTxRunner(this.#writer, this.#reads);
     this.callIndexes = new SqlCallIndexStore(tx, SQLITE_BACKFILL(sqliteDialect), 1_000);
-    this.callText = new SqlCallTextIndex(tx, SQLITE_TEXT_INDEX(sqliteDialect), 1_000);
+    this.callText = new SqlCallTextIndex(tx, SQLITE_TEXT_INDEX(sqliteDialect), 1_000, (step) =>
+      this.#writer.submit('callText.step', step),
+    );
     this.calls = new SqliteCallStore(this.#writer, this.#reads, async (projectId) => ({
       backfilled: await this.callIndexes.ready(projectId),
       covered: await this.callText.covers(projectId),

@@ -51,7 +51,8 @@ function ask(question: TxAsk & { seq: number }): TxAnswer {
   }
 }
 
-function exec(db: Database.Database, op: TxOp): unknown {
+/** Runs one statement (or list) of a transaction body on the writer connection. */
+export function execTxOp(db: Database.Database, op: TxOp): unknown {
   if (op.kind === 'runAll') return op.qs.map((q) => writerStatement(db, q.sql).run(bindNamed(q.params)).changes);
   const statement = writerStatement(db, op.q.sql);
   return op.kind === 'all' ? statement.all(bindNamed(op.q.params)) : statement.run(bindNamed(op.q.params)).changes;
@@ -64,7 +65,7 @@ export function runTransaction(db: Database.Database, txId: number): null {
   while ('op' in answer) {
     let result: unknown;
     try {
-      result = exec(db, answer.op);
+      result = execTxOp(db, answer.op);
     } catch (error) {
       link!.port.postMessage({ txId, abandon: true } satisfies TxAsk);
       throw error;

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import * as auth from './auth-writes.js';
 import * as calls from './call-writes.js';
 import * as files from './file-writes.js';
+import { callIndexerStep } from './index-writes.js';
 import * as objects from './object-writes.js';
 import { migrate } from './sqlite-migrate.js';
 import { reclaimFreePages } from './space-writes.js';
@@ -18,6 +19,7 @@ export const WRITE_COMMANDS = {
   'calls.deleteCascade': calls.deleteCallsCascade,
   'calls.indexNames': calls.callIndexNames,
   'calls.analyzeIndex': calls.analyzeIndex,
+  'callText.step': callIndexerStep,
   'auth.ensureUser': auth.ensureUser,
   'auth.addMembership': auth.addMembership,
   'auth.createApiKey': auth.createApiKey,
