@@ -53,3 +53,44 @@ test('the text indexer indexes what was written, logs when caught up, and resume
   assert.deepEqual(await store.callText.step(), { calls: 0, project: null });
   assert.deepEqual(await contains('inputs.user', 'user-late'), ['late']);
 });
+
+/** Under ingest without a pause the indexer still keeps its share: it reaches calls while writes keep coming. */
+test('the text indexer progresses while call writes never stop', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-text-indexer-busy-'));
+  const store = new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
+  t.after(async () => {
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  await store.migrate();
+  const lines: string[] = [];
+  const log = { info: (_o: unknown, m: string) => lines.push(m), warn: (_o: unknown, m: string) => lines.push(m) };
+  const indexer = new CallTextIndexer(store, { idleMs: 10 });
+  let written = 0;
+  let writing = true;
+  // eight writers, each with its next write queued as soon as the last one committed
+  const writers = Array.from({ length: 8 }, async (_, w) => {
+    while (writing) {
+      const id = `w${w}-${written++}`;
+      await store.calls.write([start('acme/busy', id, { inputs: JSON.stringify({ user: `user-${id}` }) })]);
+    }
+  });
+  indexer.start(log as unknown as TrainingLog);
+  const contains = (substr: string) =>
+    ids(store, {
+      project_id: 'acme/busy',
+      where: where({ $contains: { input: { $getField: 'inputs.user' }, substr: { $literal: substr } } }),
+    });
+  try {
+    // wait (bounded) until a step has covered the project while the writers are still at it
+    for (let i = 0; i < 1_000 && !(await store.callText.covers('acme/busy')); i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(await store.callText.covers('acme/busy'), true);
+    assert.ok(store.load().pendingCallWrites > 0 || writing, 'the writers were still writing');
+  } finally {
+    writing = false;
+    await Promise.all(writers);
+    await indexer.stop();
+  }
+  assert.deepEqual(await contains('user-w0-0'), ['w0-0']);
+});

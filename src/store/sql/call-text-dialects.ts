@@ -22,7 +22,7 @@ export interface TextIndexDialect {
 }
 
 /**
- * SQLite: the FTS5 entry of rowid `c.rowid`. The text is the inputs and the output as SQLite renders
+ * SQLite: the FTS5 entry of rowid `c.rowid` in `call_text_trigrams` (migration 032). The text is the inputs and the output as SQLite renders
  * JSON (compact), which holds every value `$contains` can test as a substring: numbers, booleans,
  * objects and arrays render as parts of it (sqlite-dialect.ts jsonRender); string leaves are tested
  * unescaped, so those that do not occur as such in the rendering (quotes, backslashes, control
@@ -42,7 +42,7 @@ export const SQLITE_TEXT_INDEX = (d: SqlDialect): TextIndexDialect => {
     upsertText: (where) => `WITH r AS MATERIALIZED (
         SELECT c.rowid AS k, c.inputs AS i, c.output AS o, ${rendered('inputs')} AS ri, ${rendered('output')} AS ro
         FROM calls c WHERE ${where})
-      INSERT OR REPLACE INTO call_text_fts (rowid, text)
+      INSERT OR REPLACE INTO call_text_trigrams (rowid, text)
         SELECT k, ri || char(10) || ro || ${leaves('i', 'ri')} || ${leaves('o', 'ro')} FROM r`,
     // text that is not a JSON object has no leaves (json_each would fail on text that is not JSON)
     insertValues: (where, column) => `WITH r AS MATERIALIZED (

@@ -66,13 +66,23 @@ export function unindexedCalls(idColumn: string, project: string): string {
 }
 
 /**
- * SQLite: FTS5 phrases of the trigram tokenizer (`"` doubled inside), several joined by `OR`. The
+ * SQLite: each needle as the AND of its trigrams in `call_text_trigrams` (migration 032, no
+ * positions, so no phrases), and as an FTS5 phrase in `call_text_fts`, which holds the entries
+ * written before that migration (`"` doubled inside either); several needles joined by `OR`. The
  * tokenizer folds case, so a case-sensitive needle gets a superset too.
  */
 export function sqliteTextCandidates(projectId: string, needles: readonly TextNeedle[], p: SqlParams): string {
   const project = p.add(projectId);
-  const phrases = [...new Set(needles.map(({ needle }) => `"${needle.replaceAll('"', '""')}"`))];
-  return `c.rowid IN (SELECT rowid FROM call_text_fts WHERE call_text_fts MATCH ${p.add(phrases.join(' OR '))}
+  const quoted = (text: string): string => `"${text.replaceAll('"', '""')}"`;
+  const unique = [...new Set(needles.map(({ needle }) => needle))];
+  const trigrams = unique.map((needle) => {
+    const chars = [...needle];
+    const grams = new Set(chars.slice(2).map((_, i) => quoted(chars.slice(i, i + 3).join(''))));
+    return `(${[...grams].join(' AND ')})`;
+  });
+  const phrases = unique.map(quoted);
+  return `c.rowid IN (SELECT rowid FROM call_text_trigrams WHERE call_text_trigrams MATCH ${p.add(trigrams.join(' OR '))}
+    UNION ALL SELECT rowid FROM call_text_fts WHERE call_text_fts MATCH ${p.add(phrases.join(' OR '))}
     UNION ALL ${unindexedCalls('rowid', project)})`;
 }
 

@@ -15,6 +15,11 @@ const ONLY_IN: { table: string; column: string; store: 'sqlite' | 'postgres'; wh
   { table: 'calls', column: 'seq', store: 'postgres', why: 'insertion order for sort_by []; SQLite uses its rowid' },
 ];
 
+/** SQLite's FTS5 tables of the substring index (migrations 017 and 032) and their shadow tables. */
+const FTS_TABLES = ['call_text_fts', 'call_text_trigrams'].flatMap((name) =>
+  ['', '_data', '_idx', '_docsize', '_config'].map((suffix) => name + suffix),
+);
+
 /** Tables only one store has. */
 const TABLES_ONLY_IN: { table: string; store: 'sqlite' | 'postgres'; why: string }[] = [
   {
@@ -22,11 +27,13 @@ const TABLES_ONLY_IN: { table: string; store: 'sqlite' | 'postgres'; why: string
     store: 'sqlite',
     why: "the live tail's write counter; PostgreSQL stamps calls.change_seq with the transaction id instead",
   },
-  // the substring index of migration 017: SQLite's FTS5 table (keyed by the calls' rowid) and the
-  // tables FTS5 keeps for it; PostgreSQL's text table with its pg_trgm index
-  ...['call_text_fts', 'call_text_fts_data', 'call_text_fts_idx', 'call_text_fts_docsize', 'call_text_fts_config'].map(
-    (table) => ({ table, store: 'sqlite' as const, why: 'the FTS5 trigram index of $contains and its shadow tables' }),
-  ),
+  // the substring index of migrations 017 and 032: SQLite's FTS5 tables (keyed by the calls' rowid)
+  // and the tables FTS5 keeps for them; PostgreSQL's text table with its pg_trgm index
+  ...FTS_TABLES.map((table) => ({
+    table,
+    store: 'sqlite' as const,
+    why: 'the FTS5 trigram indexes of $contains and their shadow tables',
+  })),
   { table: 'call_texts', store: 'postgres', why: 'the text that the pg_trgm index of $contains is built on' },
   { table: 'call_rollup_pending', store: 'postgres', why: "the call writers' roll-up changes not folded yet" },
 ];
@@ -77,12 +84,8 @@ const GLOBAL_TABLES = new Set([
   'call_rollup_state',
   // the store-wide position of migration 016's backfill (one row)
   'call_index_builds',
-  // SQLite's FTS5 index of $contains (migration 017), keyed by the calls' rowid, and its shadow tables
-  'call_text_fts',
-  'call_text_fts_data',
-  'call_text_fts_idx',
-  'call_text_fts_docsize',
-  'call_text_fts_config',
+  // SQLite's FTS5 indexes of $contains (migrations 017, 032), keyed by the calls' rowid, and their shadow tables
+  ...FTS_TABLES,
 ]);
 
 /** Indexes of per-project tables that do not lead with `project_id`. */
