@@ -49,7 +49,7 @@ class Engine:
     def __init__(self, base_model: str, path: str, device: str, dtype: str = "auto", lora_rank: int = 8,
                  lora_alpha: int = 16, target_modules: Optional[list[str]] = None, max_adapters: int = 8,
                  serve_slots: int = 16, serve_max_len: int = 2048, adapter_cache_bytes: int = 1 << 30,
-                 prefill_tokens: int = 8192, kept_models: int = 2):
+                 prefill_tokens: int = 8192, kept_models: int = 2, model: Optional[torch.nn.Module] = None):
         self.base_model = base_model
         self.device = torch.device(device)
         self.tokenizer = AutoTokenizer.from_pretrained(path)
@@ -57,7 +57,9 @@ class Engine:
             self.tokenizer.pad_token = self.tokenizer.eos_token
         torch_dtype = {"auto": "auto", "float32": torch.float32, "bfloat16": torch.bfloat16,
                        "float16": torch.float16}[dtype]
-        base = AutoModelForCausalLM.from_pretrained(path, dtype=torch_dtype).to(self.device)
+        # `model`: an already built causal LM (the benchmark's random-weight models), else the directory's
+        base = model if model is not None else AutoModelForCausalLM.from_pretrained(path, dtype=torch_dtype)
+        base = base.to(self.device)
         self.lora = LoraConfig(r=lora_rank, lora_alpha=lora_alpha, lora_dropout=0.0,
                                target_modules=target_modules or DEFAULT_TARGETS, task_type="CAUSAL_LM")
         # The "base" adapter is a fresh LoRA (B = 0): exactly the base model, step 0.
