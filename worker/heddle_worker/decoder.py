@@ -73,7 +73,7 @@ class Decoder:
         y = base(x)
         return y if plan is None else y + self.bank.delta(name, x, plan)
 
-    def _attention(self, i: int, h: torch.Tensor, rows: slice | torch.Tensor, pos: torch.Tensor, write, plan,
+    def _attention(self, i: int, h: torch.Tensor, rows: slice | torch.Tensor, mask: torch.Tensor, write, plan,
                    cos_sin, key_len: int) -> torch.Tensor:
         attn = self.layers[i].self_attn
         b, t, _ = h.shape
@@ -93,8 +93,6 @@ class Decoder:
         group = self.heads // self.kv_heads
         # [b, H, t, D] → [b, KV, group·t, D]: query head h uses key/value head h // group
         qg = q.reshape(b, self.kv_heads, group * t, self.head_dim)
-        qpos = pos.repeat(1, group)  # [b, group·t], matching qg's rows
-        mask = torch.arange(key_len, device=h.device)[None, None, None, :] <= qpos[:, None, :, None]
         out = F.scaled_dot_product_attention(qg, keys, values, attn_mask=mask)
         out = out.reshape(b, self.heads, t, self.head_dim).transpose(1, 2).reshape(b, t, -1)
         return self._linear(i, "o_proj", out, plan)
@@ -103,14 +101,17 @@ class Decoder:
         act = self.layers[i].mlp.act_fn
         return self._linear(i, "down_proj", act(self._linear(i, "gate_proj", h, plan)) * self._linear(i, "up_proj", h, plan), plan)
 
-    def _run(self, ids: torch.Tensor, pos: torch.Tensor, rows, write, adapter_slots: torch.Tensor, key_len: int,
+    def _run(self, ids: torch.Tensor, pos: torch.Tensor, rows, write, adapter_slots: list[int], key_len: int,
              last: Optional[torch.Tensor]) -> torch.Tensor:
         plan = self.bank.plan(adapter_slots)
         h = self.embed(ids)
         cos, sin = self.rotary(h, pos)
         cos_sin = (cos[:, None].to(h.dtype), sin[:, None].to(h.dtype))
+        # query row g·t + j (head group g, position j) sees keys at positions ≤ pos[j]
+        qpos = pos.repeat(1, self.heads // self.kv_heads)
+        mask = torch.arange(key_len, device=h.device)[None, None, None, :] <= qpos[:, None, :, None]
         for i, layer in enumerate(self.layers):
-            h = h + self._attention(i, layer.input_layernorm(h), rows, pos, write, plan, cos_sin, key_len)
+            h = h + self._attention(i, layer.input_layernorm(h), rows, mask, write, plan, cos_sin, key_len)
             h = h + self._mlp(i, layer.post_attention_layernorm(h), plan)
         if last is not None:
             h = h[torch.arange(h.shape[0], device=h.device), last][:, None]
@@ -133,11 +134,10 @@ class Decoder:
             cache[rows, :, :t] = new
 
         last = torch.tensor([len(x) - 1 for x in prompts], device=self.device)
-        slots = torch.tensor(adapter_slots, device=self.device)
-        return self._run(ids, pos, rows, write, slots, t, last)
+        return self._run(ids, pos, rows, write, adapter_slots, t, last)
 
     @torch.no_grad()
-    def decode(self, tokens: torch.Tensor, lengths: torch.Tensor, adapter_slots: torch.Tensor, key_len: int) -> torch.Tensor:
+    def decode(self, tokens: torch.Tensor, lengths: torch.Tensor, adapter_slots: list[int], key_len: int) -> torch.Tensor:
         """One token for each of the n running rows (slots 0..n−1): `tokens` [n] at positions
         `lengths` [n] (their current cache lengths; key_len = max + 1). Returns logits [n, vocab]."""
         n = tokens.shape[0]

@@ -145,14 +145,21 @@ class LoraBank:
 
     # -- the batched LoRA term -------------------------------------------------------------------
 
-    def plan(self, slots: torch.Tensor) -> Optional[tuple[torch.Tensor, torch.Tensor]]:
+    def plan(self, slots: list[int]) -> Optional[tuple[torch.Tensor, torch.Tensor]]:
         """For a batch whose row i uses slot slots[i]: (present slots U, mask [rows, |U|·r] holding
-        each row's scale on its own adapter's block), or None when every row is the base model."""
-        present = torch.unique(slots[slots > 0])
-        if present.numel() == 0:
+        each row's scale on its own adapter's block), or None when every row is the base model.
+        Built on the host from the slot list, so planning never waits for the device."""
+        present = sorted({s for s in slots if s > 0})
+        if not present:
             return None
-        own = (slots[:, None] == present[None, :]).to(self.scale.dtype) * self.scale[slots][:, None]
-        return present, own.repeat_interleave(self.rank, dim=1)
+        dev = self.scale.device
+        where = {s: k for k, s in enumerate(present)}
+        own = torch.zeros((len(slots), len(present)), dtype=torch.float32)
+        rows = [i for i, s in enumerate(slots) if s > 0]
+        own[rows, [where[slots[i]] for i in rows]] = 1.0
+        idx = torch.tensor(present, device=dev)
+        mask = own.to(dev) * self.scale[idx][None, :]
+        return idx, mask.repeat_interleave(self.rank, dim=1)
 
     def delta(self, name: str, x: torch.Tensor, plan: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
         """x [rows, T, in] → the rows' own LoRA delta [rows, T, out]."""

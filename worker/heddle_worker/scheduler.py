@@ -121,6 +121,8 @@ class Scheduler:
 
     def check(self, req: GenRequest) -> Optional[str]:
         """Why the request can never run here (None: it can)."""
+        if not req.prompt:
+            return "The prompt renders to no tokens"
         if req.n > self.decoder.slots:
             return f"n={req.n} exceeds the worker's {self.decoder.slots} sequence slots (--serve-slots)"
         if len(req.prompt) + req.max_tokens > self.decoder.max_len:
@@ -207,7 +209,7 @@ class Scheduler:
         dev = self.decoder.device
         tokens = torch.tensor([s.tokens[-1] for s in self.running], device=dev)
         lengths = torch.tensor([s.length for s in self.running], device=dev)
-        slots = torch.tensor([s.req.adapter_slot for s in self.running], device=dev)
+        slots = [s.req.adapter_slot for s in self.running]
         key_len = max(s.length for s in self.running) + 1
         logits = self.decoder.decode(tokens, lengths, slots, key_len)
         for s in self.running:
