@@ -70,6 +70,9 @@ class LoraBank:
         self._free = list(range(slots - 1, 0, -1))
         self._cond = threading.Condition()
         self.loads = 0
+        # the stacked blocks of the adapters of recent batches, reused while no slot is rewritten
+        self._version = 0
+        self._stacks: dict[tuple, dict[str, tuple[torch.Tensor, torch.Tensor]]] = {}
 
     def has(self, key: str) -> bool:
         with self._cond:
@@ -94,6 +97,7 @@ class LoraBank:
                 self.a[n][slot, :r].copy_(a)
                 self.b[n][slot, :r].copy_(b.t())
         self.scale[slot] = scale
+        self._version += 1
 
     def _take_slot(self) -> Optional[int]:
         if self._free:
@@ -145,9 +149,10 @@ class LoraBank:
 
     # -- the batched LoRA term -------------------------------------------------------------------
 
-    def plan(self, slots: list[int]) -> Optional[tuple[torch.Tensor, torch.Tensor]]:
-        """For a batch whose row i uses slot slots[i]: (present slots U, mask [rows, |U|·r] holding
-        each row's scale on its own adapter's block), or None when every row is the base model.
+    def plan(self, slots: list[int]) -> Optional[tuple[dict, torch.Tensor, torch.Tensor]]:
+        """For a batch whose row i uses slot slots[i]: (the stacked blocks of the present slots U,
+        kept while no slot changes; U; mask [rows, |U|·r] holding each row's scale on its own
+        adapter's block), or None when every row is the base model.
         Built on the host from the slot list, so planning never waits for the device."""
         present = sorted({s for s in slots if s > 0})
         if not present:
@@ -159,13 +164,22 @@ class LoraBank:
         own[rows, [where[slots[i]] for i in rows]] = 1.0
         idx = torch.tensor(present, device=dev)
         mask = own.to(dev) * self.scale[idx][None, :]
-        return idx, mask.repeat_interleave(self.rank, dim=1)
+        key = (self._version, tuple(present))
+        stacks = self._stacks.get(key)
+        if stacks is None:
+            if len(self._stacks) > 16:
+                self._stacks.clear()
+            stacks = self._stacks[key] = {}
+        return stacks, idx, mask.repeat_interleave(self.rank, dim=1)
 
     def delta(self, name: str, x: torch.Tensor, plan: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
         """x [rows, T, in] → the rows' own LoRA delta [rows, T, out]."""
-        present, mask = plan
-        a = self.a[name][present].reshape(-1, x.shape[-1])  # [|U|·r, in]
-        b = self.b[name][present].reshape(a.shape[0], -1)  # [|U|·r, out]
+        stacks, present, mask = plan
+        ab = stacks.get(name)
+        if ab is None:
+            a = self.a[name][present].reshape(-1, x.shape[-1])  # [|U|·r, in]
+            ab = stacks[name] = (a, self.b[name][present].reshape(a.shape[0], -1))  # and [|U|·r, out]
+        a, b = ab
         xa = torch.matmul(x, a.t()) * mask[:, None, :].to(x.dtype)
         return torch.matmul(xa, b)
 
