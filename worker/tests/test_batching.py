@@ -140,6 +140,24 @@ class BatchingTest(unittest.TestCase):
         self.assertEqual([c["token_ids"] for c in a["choices"]], [c["token_ids"] for c in b["choices"]])
         self.assertGreater(len({tuple(c["token_ids"]) for c in a["choices"]}), 1)
 
+    def test_stop_strings_end_a_sequence_where_they_appear_and_top_p_keeps_the_top_token(self):
+        e = self.engine
+        full = sample_generate(e, None, ask(PROMPTS[0], max_tokens=10))["choices"][0]
+        tok = e.tokenizer
+        # a stop string that first appears once the 4th token is out
+        k = next(i for i in range(3, 10) if tok.decode(full["token_ids"][i:i + 1], skip_special_tokens=True).strip())
+        stop = tok.decode(full["token_ids"][k:k + 1], skip_special_tokens=True).strip()[:1]
+        text_before = tok.decode(full["token_ids"][:k], skip_special_tokens=True)
+        self.assertNotIn(stop, text_before, "pick another stop: this one appears earlier (seeded model changed?)")
+        got = sample(e, None, ask(PROMPTS[0], max_tokens=10, stop=[stop]))["choices"][0]
+        self.assertEqual(got["finish_reason"], "stop")
+        self.assertEqual(got["token_ids"], full["token_ids"][: k + 1], "generation stopped at the stop string")
+        self.assertNotIn(stop, got["message"]["content"])
+        self.assertTrue(full["message"]["content"].startswith(got["message"]["content"]))
+        # top_p that keeps only the most likely token samples exactly the greedy tokens
+        nucleus = sample(e, None, {**ask(PROMPTS[0], max_tokens=10), "temperature": 1.0, "top_p": 1e-6, "seed": 3})
+        self.assertEqual(nucleus["choices"][0]["token_ids"], full["token_ids"])
+
     def test_too_long_or_too_many_is_refused_with_a_reason(self):
         from heddle_worker.serve import BadRequest
 
