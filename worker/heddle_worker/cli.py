@@ -47,6 +47,8 @@ def parse_args(argv=None):
     p.add_argument("--serve-max-len", type=int, default=4096, help="longest prompt + completion served")
     p.add_argument("--max-adapters", type=int, default=16, help="checkpoints cached for serving at once")
     p.add_argument("--adapter-cache-mib", type=int, default=1024, help="memory bound of that cache")
+    p.add_argument("--cuda-graphs", action="store_true",
+                   help="decode with fixed-shape steps replayed as CUDA graphs (experimental: see worker/README.md)")
     p.add_argument("--advertise-url", default=None,
                    help="the inference URL Heddle should call (default http://SERVE_HOST:PORT); 'none' disables serving")
     args = p.parse_args(argv)
@@ -74,7 +76,8 @@ class Worker:
             self.engines[name] = Engine(name, path, args.device, args.dtype, args.lora_rank, args.lora_alpha,
                                         max_adapters=args.max_adapters, serve_slots=args.serve_slots,
                                         serve_max_len=args.serve_max_len,
-                                        adapter_cache_bytes=args.adapter_cache_mib << 20)
+                                        adapter_cache_bytes=args.adapter_cache_mib << 20,
+                                        cuda_graphs=args.cuda_graphs)
         self.inference_url = None
         self.inference_token = secrets.token_urlsafe(24)
         if (args.advertise_url or "").lower() != "none":

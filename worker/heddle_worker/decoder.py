@@ -63,6 +63,12 @@ class Decoder:
         shape = (slots, self.kv_heads, max_len, self.head_dim)
         self.k = [torch.zeros(shape, device=self.device, dtype=self.dtype) for _ in self.layers]
         self.v = [torch.zeros(shape, device=self.device, dtype=self.dtype) for _ in self.layers]
+        self.static: Optional["StaticDecode"] = None
+
+    def use_static(self, cuda_graphs: bool) -> None:
+        """Decode with fixed shapes (batch and key length rounded up to buckets, every bank slot in
+        the LoRA term), captured as CUDA graphs when `cuda_graphs` (CUDA only)."""
+        self.static = StaticDecode(self, cuda_graphs and self.device.type == "cuda")
 
     @property
     def cache_bytes(self) -> int:
@@ -101,9 +107,10 @@ class Decoder:
         act = self.layers[i].mlp.act_fn
         return self._linear(i, "down_proj", act(self._linear(i, "gate_proj", h, plan)) * self._linear(i, "up_proj", h, plan), plan)
 
-    def _run(self, ids: torch.Tensor, pos: torch.Tensor, rows, write, adapter_slots: list[int], key_len: int,
+    def _run(self, ids: torch.Tensor, pos: torch.Tensor, rows, write, adapter_slots, key_len: int,
              last: Optional[torch.Tensor]) -> torch.Tensor:
-        plan = self.bank.plan(adapter_slots)
+        """`adapter_slots`: a list of slots (planned here) or a ready plan (the static decode's)."""
+        plan = self.bank.plan(adapter_slots) if isinstance(adapter_slots, list) else adapter_slots
         h = self.embed(ids)
         cos, sin = self.rotary(h, pos)
         cos_sin = (cos[:, None].to(h.dtype), sin[:, None].to(h.dtype))
@@ -148,7 +155,101 @@ class Decoder:
 
         return self._run(tokens[:, None], lengths[:, None], slice(0, n), write, adapter_slots, key_len, None)
 
+    def step(self, tokens: list[int], lengths: list[int], adapter_slots: list[int]) -> torch.Tensor:
+        """One decode step for rows 0..n−1 (host lists); the static path when enabled."""
+        key_len = max(lengths) + 1
+        if self.static is not None:
+            return self.static.run(tokens, lengths, adapter_slots, key_len)
+        dev = self.device
+        return self.decode(torch.tensor(tokens, device=dev), torch.tensor(lengths, device=dev), adapter_slots, key_len)
+
     def copy_slot(self, src: int, dst: int, length: int) -> None:
         for k, v in zip(self.k, self.v):
             k[dst, :, :length] = k[src, :, :length]
             v[dst, :, :length] = v[src, :, :length]
+
+
+def _bucket(x: int, floor: int, cap: int) -> int:
+    b = floor
+    while b < x:
+        b *= 2
+    return min(b, cap)
+
+
+class StaticDecode:
+    """A decode step whose shapes depend only on (batch bucket, key-length bucket): inputs are
+    copied into fixed buffers, the LoRA term spans every bank slot (the mask zeroes the others;
+    slot 0 is all zeros), and attention reads keys up to the bucket, masked by each row's length.
+    Rows past the batch are padding: they write position 0 of free slots (slots ≥ n are free, and
+    a prefill overwrites them). On CUDA each bucket pair is captured once as a CUDA graph and
+    replayed: one launch per step instead of a few dozen per layer."""
+
+    def __init__(self, d: Decoder, graphs: bool):
+        self.d = d
+        self.graphs = graphs
+        bank = d.bank
+        slots = bank.scale.shape[0]
+        # every slot's blocks as views of the bank's own storage: bank writes are seen by replays
+        self.stacks = {n: (bank.a[n].view(slots * bank.rank, -1), bank.b[n].view(slots * bank.rank, -1)) for n in bank.a}
+        self._bufs: dict[tuple[int, int], dict] = {}
+        self.pool = None
+        self.failed: Optional[str] = None
+
+    def _buffers(self, b: int, k: int) -> dict:
+        buf = self._bufs.get((b, k))
+        if buf is None:
+            d, dev = self.d, self.d.device
+            slots = d.bank.scale.shape[0]
+            buf = {"tokens": torch.zeros(b, dtype=torch.long, device=dev),
+                   "lengths": torch.zeros(b, dtype=torch.long, device=dev),
+                   "own": torch.zeros((b, slots * d.bank.rank), dtype=torch.float32, device=dev),
+                   "idx": torch.arange(b, device=dev), "graph": None, "out": None}
+            self._bufs[(b, k)] = buf
+        return buf
+
+    def _forward(self, buf: dict, b: int, k: int) -> torch.Tensor:
+        lengths, idx = buf["lengths"], buf["idx"]
+
+        def write(cache, new):
+            cache[idx, :, lengths] = new[:, :, 0]
+
+        plan = (self.stacks, None, buf["own"])
+        return self.d._run(buf["tokens"][:, None], lengths[:, None], slice(0, b), write, plan, k, None)
+
+    @torch.no_grad()
+    def run(self, tokens: list[int], lengths: list[int], adapter_slots: list[int], key_len: int) -> torch.Tensor:
+        d = self.d
+        n = len(tokens)
+        b = _bucket(n, 1, d.slots)
+        k = _bucket(key_len, 64, d.max_len)
+        buf = self._buffers(b, k)
+        pad = b - n
+        host_t = torch.tensor(tokens + [0] * pad)
+        host_l = torch.tensor(lengths + [0] * pad)
+        own = torch.zeros((b, d.bank.scale.shape[0]), dtype=torch.float32)
+        for i, s in enumerate(adapter_slots):
+            if s > 0:
+                own[i, s] = d.bank.host_scale[s]
+        buf["tokens"].copy_(host_t, non_blocking=True)
+        buf["lengths"].copy_(host_l, non_blocking=True)
+        buf["own"].copy_(own.repeat_interleave(d.bank.rank, dim=1), non_blocking=True)
+        if not self.graphs:
+            return self._forward(buf, b, k)[:n]
+        if buf["graph"] is None:
+            self._capture(buf, b, k)
+        buf["graph"].replay()
+        return buf["out"][:n].clone()
+
+    def _capture(self, buf: dict, b: int, k: int) -> None:
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            for _ in range(2):  # warm-up outside the graph (allocator, lazy kernels)
+                self._forward(buf, b, k)
+        torch.cuda.current_stream().wait_stream(side)
+        graph = torch.cuda.CUDAGraph()
+        if self.pool is None:
+            self.pool = torch.cuda.graph_pool_handle()
+        with torch.cuda.graph(graph, pool=self.pool):
+            buf["out"] = self._forward(buf, b, k)
+        buf["graph"] = graph

@@ -49,7 +49,8 @@ class Engine:
     def __init__(self, base_model: str, path: str, device: str, dtype: str = "auto", lora_rank: int = 8,
                  lora_alpha: int = 16, target_modules: Optional[list[str]] = None, max_adapters: int = 8,
                  serve_slots: int = 16, serve_max_len: int = 2048, adapter_cache_bytes: int = 1 << 30,
-                 prefill_tokens: int = 8192, kept_models: int = 2, model: Optional[torch.nn.Module] = None):
+                 prefill_tokens: int = 8192, kept_models: int = 2, model: Optional[torch.nn.Module] = None,
+                 cuda_graphs: bool = False):
         self.base_model = base_model
         self.device = torch.device(device)
         self.tokenizer = AutoTokenizer.from_pretrained(path)
@@ -70,6 +71,8 @@ class Engine:
         self.turns = DeviceTurns()
         self.decoder = Decoder(self.model.get_base_model(), serve_slots, serve_max_len, lora_rank, max_adapters,
                                adapter_cache_bytes)
+        if cuda_graphs:
+            self.decoder.use_static(True)
         self.scheduler = Scheduler(self.decoder, self.tokenizer.eos_token_id,
                                    lambda ids: self.tokenizer.decode(ids, skip_special_tokens=True), self.turns,
                                    prefill_tokens)

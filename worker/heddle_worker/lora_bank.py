@@ -65,6 +65,7 @@ class LoraBank:
         self.a = {n: torch.zeros((slots, rank, m.in_features), device=device, dtype=dtype) for n, m in modules.items()}
         self.b = {n: torch.zeros((slots, rank, m.out_features), device=device, dtype=dtype) for n, m in modules.items()}
         self.scale = torch.zeros(slots, device=device, dtype=torch.float32)
+        self.host_scale = [0.0] * slots  # the same on the host, read without a device sync
         self._slot: "OrderedDict[str, int]" = OrderedDict()  # key → slot, least recently used first
         self._pins: dict[int, int] = {}
         self._free = list(range(slots - 1, 0, -1))
@@ -97,6 +98,7 @@ class LoraBank:
                 self.a[n][slot, :r].copy_(a)
                 self.b[n][slot, :r].copy_(b.t())
         self.scale[slot] = scale
+        self.host_scale[slot] = scale
         self._version += 1
 
     def _take_slot(self) -> Optional[int]:
@@ -180,7 +182,7 @@ class LoraBank:
             a = self.a[name][present].reshape(-1, x.shape[-1])  # [|U|·r, in]
             ab = stacks[name] = (a, self.b[name][present].reshape(a.shape[0], -1))  # and [|U|·r, out]
         a, b = ab
-        xa = torch.matmul(x, a.t()) * mask[:, None, :].to(x.dtype)
+        xa = torch.matmul(x, a.t()) * mask[:, None, :].to(x.dtype)  # mask [rows, |U|·r] (or every slot's)
         return torch.matmul(xa, b)
 
 

@@ -206,12 +206,8 @@ class Scheduler:
         self._take(new, logits[torch.tensor(rows, device=logits.device)])
 
     def _decode(self) -> None:
-        dev = self.decoder.device
-        tokens = torch.tensor([s.tokens[-1] for s in self.running], device=dev)
-        lengths = torch.tensor([s.length for s in self.running], device=dev)
-        slots = [s.req.adapter_slot for s in self.running]
-        key_len = max(s.length for s in self.running) + 1
-        logits = self.decoder.decode(tokens, lengths, slots, key_len)
+        logits = self.decoder.step([s.tokens[-1] for s in self.running], [s.length for s in self.running],
+                                   [s.req.adapter_slot for s in self.running])
         for s in self.running:
             s.length += 1
         self.stats["decode_steps"] += 1

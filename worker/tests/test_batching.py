@@ -167,6 +167,15 @@ class BatchingTest(unittest.TestCase):
             sample(self.engine, None, ask("x", max_tokens=400))
 
 
+class StaticDecodeTest(BatchingTest):
+    """The same checks with the fixed-shape decode step (what CUDA graphs replay), run eagerly."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.engine.decoder.use_static(False)
+
+
 def groups(vocab: int, n: int, seed: int) -> list:
     rng = random.Random(seed)
     out = []
