@@ -187,7 +187,8 @@ def static_check(engine: Engine, prompt: int, vocab: int, keys: list[str]) -> di
             static = d.static.run(toks, [prompt] * 4, slots, prompt + 1)  # a replay, not the capture
         diff = (eager - static).abs().max().item() / max(eager.abs().max().item(), 1e-9)
         same = (eager.argmax(-1) == static.argmax(-1)).float().mean().item()
-        return {"cuda_graphs": d.static.graphs, "max_rel_logit_diff": round(diff, 6), "argmax_agree": same}
+        return {"cuda_graphs": d.static.graphs, "capture_error": d.static.failed, "max_rel_logit_diff": round(diff, 6),
+                "argmax_agree": same}
     finally:
         for s_ in slots:
             bank.release(s_)

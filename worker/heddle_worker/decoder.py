@@ -236,7 +236,12 @@ class StaticDecode:
         if not self.graphs:
             return self._forward(buf, b, k)[:n]
         if buf["graph"] is None:
-            self._capture(buf, b, k)
+            try:
+                self._capture(buf, b, k)
+            except Exception as e:  # keep serving with the same fixed-shape step, without graphs
+                self.graphs, self.failed = False, f"{type(e).__name__}: {e}"
+                print(f"heddle-worker: CUDA graph capture failed, decoding without graphs: {self.failed}", flush=True)
+                return self._forward(buf, b, k)[:n]
         buf["graph"].replay()
         return buf["out"][:n].clone()
 
@@ -250,6 +255,7 @@ class StaticDecode:
         graph = torch.cuda.CUDAGraph()
         if self.pool is None:
             self.pool = torch.cuda.graph_pool_handle()
-        with torch.cuda.graph(graph, pool=self.pool):
+        # thread_local: an HTTP thread loading an adapter meanwhile does not break the capture
+        with torch.cuda.graph(graph, pool=self.pool, capture_error_mode="thread_local"):
             buf["out"] = self._forward(buf, b, k)
         buf["graph"] = graph
