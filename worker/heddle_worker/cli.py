@@ -44,6 +44,8 @@ def parse_args(argv=None):
     p.add_argument("--serve-slots", type=int, default=64,
                    help="sequences decoded at once (KV cache slots; memory: slots x max-len x per-token KV)")
     p.add_argument("--serve-max-len", type=int, default=4096, help="longest prompt + completion served")
+    p.add_argument("--kv-cache-gib", type=float, default=16,
+                   help="memory bound of the KV cache: fewer slots than --serve-slots when they would not fit")
     p.add_argument("--max-adapters", type=int, default=16, help="checkpoints cached for serving at once")
     p.add_argument("--adapter-cache-mib", type=int, default=1024, help="memory bound of that cache")
     p.add_argument("--cuda-graphs", action="store_true",
@@ -76,7 +78,11 @@ class Worker:
                                         max_adapters=args.max_adapters, serve_slots=args.serve_slots,
                                         serve_max_len=args.serve_max_len,
                                         adapter_cache_bytes=args.adapter_cache_mib << 20,
-                                        cuda_graphs=args.cuda_graphs)
+                                        cuda_graphs=args.cuda_graphs,
+                                        kv_cache_bytes=int(args.kv_cache_gib * 2**30))
+            d = self.engines[name].decoder
+            log(f"{name}: {d.slots} sequences x {d.max_len} tokens of KV cache ({d.cache_bytes / 2**30:.2f} GiB), "
+                f"{d.bank.capacity} adapters cached")
         self.inference_url = None
         self.inference_token = secrets.token_urlsafe(24)
         if (args.advertise_url or "").lower() != "none":

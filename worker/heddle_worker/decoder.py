@@ -33,7 +33,7 @@ def _base(module: torch.nn.Module) -> torch.nn.Module:
 
 class Decoder:
     def __init__(self, hf_model: torch.nn.Module, slots: int, max_len: int, lora_rank: int, max_adapters: int,
-                 adapter_budget_bytes: int):
+                 adapter_budget_bytes: int, kv_budget_bytes: Optional[int] = None):
         core = hf_model.model
         self.embed = core.embed_tokens
         self.norm = core.norm
@@ -44,10 +44,14 @@ class Decoder:
         self.heads = cfg.num_attention_heads
         self.kv_heads = getattr(cfg, "num_key_value_heads", None) or self.heads
         self.head_dim = getattr(cfg, "head_dim", None) or cfg.hidden_size // self.heads
-        self.slots = slots
-        self.max_len = max_len
         p = next(hf_model.parameters())
         self.device, self.dtype = p.device, p.dtype
+        per_token = 2 * len(self.layers) * self.kv_heads * self.head_dim * p.element_size()
+        if kv_budget_bytes is not None and slots * max_len * per_token > kv_budget_bytes:
+            # fewer sequences at once rather than an out-of-memory at start
+            slots = max(1, kv_budget_bytes // (max_len * per_token))
+        self.slots = slots
+        self.max_len = max_len
         self.modules: dict[str, torch.nn.Linear] = {}
         self.proj: list[dict[str, tuple[str, torch.nn.Module]]] = []
         for i, layer in enumerate(self.layers):

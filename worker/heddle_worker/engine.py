@@ -50,7 +50,7 @@ class Engine:
                  lora_alpha: int = 16, target_modules: Optional[list[str]] = None, max_adapters: int = 8,
                  serve_slots: int = 16, serve_max_len: int = 2048, adapter_cache_bytes: int = 1 << 30,
                  prefill_tokens: int = 8192, kept_models: int = 2, model: Optional[torch.nn.Module] = None,
-                 cuda_graphs: bool = False):
+                 cuda_graphs: bool = False, kv_cache_bytes: Optional[int] = None):
         self.base_model = base_model
         self.device = torch.device(device)
         self.tokenizer = AutoTokenizer.from_pretrained(path)
@@ -70,7 +70,7 @@ class Engine:
         self.lock = threading.RLock()
         self.turns = DeviceTurns()
         self.decoder = Decoder(self.model.get_base_model(), serve_slots, serve_max_len, lora_rank, max_adapters,
-                               adapter_cache_bytes)
+                               adapter_cache_bytes, kv_cache_bytes)
         if cuda_graphs:
             self.decoder.use_static(True)
         self.scheduler = Scheduler(self.decoder, self.tokenizer.eos_token_id,
