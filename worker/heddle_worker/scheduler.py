@@ -133,7 +133,7 @@ class Scheduler:
     def generate(self, req: GenRequest) -> list[Seq]:
         """Runs the request with the others in flight; returns its n sequences in choice order."""
         if req.seed is not None:
-            req.generator = torch.Generator(device=self.decoder.device).manual_seed(req.seed)
+            req.generator = torch.Generator(device=self.decoder.device).manual_seed(req.seed % (1 << 63))
         with self._c:
             self.waiting.append(req)
             self._c.notify_all()
@@ -295,6 +295,8 @@ def _top_p(probs: torch.Tensor, top_p: torch.Tensor) -> torch.Tensor:
     """Keeps each row's smallest set of most likely tokens whose mass reaches top_p."""
     sorted_p, order = torch.sort(probs, -1, descending=True)
     before = torch.cumsum(sorted_p, -1) - sorted_p
-    sorted_p = torch.where(before < top_p[:, None], sorted_p, torch.zeros_like(sorted_p))
+    keep = before < top_p[:, None]
+    keep[:, 0] = True  # the most likely token always stays (top_p = 0 is greedy, never an empty set)
+    sorted_p = torch.where(keep, sorted_p, torch.zeros_like(sorted_p))
     out = torch.zeros_like(probs).scatter(-1, order, sorted_p)
     return out / out.sum(-1, keepdim=True)

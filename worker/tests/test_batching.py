@@ -157,6 +157,9 @@ class BatchingTest(unittest.TestCase):
         # top_p that keeps only the most likely token samples exactly the greedy tokens
         nucleus = sample(e, None, {**ask(PROMPTS[0], max_tokens=10), "temperature": 1.0, "top_p": 1e-6, "seed": 3})
         self.assertEqual(nucleus["choices"][0]["token_ids"], full["token_ids"])
+        for odd in ({"top_p": 0, "seed": -5}, {"top_p": 0.5, "seed": 1 << 70}):
+            res = sample(e, None, {**ask(PROMPTS[0], max_tokens=3), "temperature": 1.0, **odd})
+            self.assertEqual(len(res["choices"][0]["token_ids"]), 3, odd)
 
     def test_too_long_or_too_many_is_refused_with_a_reason(self):
         from heddle_worker.serve import BadRequest
