@@ -1,5 +1,7 @@
 """Tokens per second the Python training worker (worker/) trains and generates, through its own code
-paths (Engine, jobs.run_rl, serve.sample) on a model built from a config with random weights.
+paths (Engine, jobs.run_rl, serve.sample: one request of n choices, through the continuous-batching
+scheduler since issue 37; bench/worker-serving.py measures concurrent requests and adapters) on a model
+built from a config with random weights.
 
     python bench/worker-speed.py --model tiny                 # the CPU test's tiny Llama (CPU default)
     python bench/worker-speed.py --model qwen2-0.5b --device cuda --dtype bfloat16
@@ -90,13 +92,15 @@ def main() -> None:
     completion = a.completion_tokens or (256 if big else 16)
     with tempfile.TemporaryDirectory() as d:
         info = qwen2_05b(d, dtype) if big else build(d, seed=0, dtype=dtype)
-        engine = Engine(a.model, d, a.device, dtype_name)
+        engine = Engine(a.model, d, a.device, dtype_name, serve_slots=a.groups * a.group_size,
+                        serve_max_len=prompt + completion + 64)
         vocab = len(engine.tokenizer)
         # warm-up: kernels, allocator, adapters
         sample(engine, None, {"messages": MESSAGES, "n": 2, "max_tokens": 4, "seed": 0})
-        run_rl(engine, {"seed": 0, "trajectory_groups": synthetic_groups(1, 2, 8, 8, vocab, 0),
-                        "experimental_config": {"learning_rate": 1e-4}}, b"", lambda t, x: None,
-               max_tokens=1 << 20, batch_tokens=a.batch_tokens)
+        warm = run_rl(engine, {"seed": 0, "trajectory_groups": synthetic_groups(1, 2, 8, 8, vocab, 0),
+                               "experimental_config": {"learning_rate": 1e-4}}, b"", lambda t, x: None,
+                      max_tokens=1 << 20, batch_tokens=a.batch_tokens)
+        engine.discard(warm.trained.name)
         gen, train = [], []
         for r in range(a.repeats):
             sync(a.device)
@@ -113,6 +117,7 @@ def main() -> None:
                          b"", lambda t, x: steps.append(t), max_tokens=1 << 20, batch_tokens=a.batch_tokens)
             sync(a.device)
             train.append(out.trained_tokens / (time.perf_counter() - t0))
+            engine.discard(out.trained.name)
         result = {
             "model": a.model, "parameters": info["parameters"], "device": a.device,
             "device_name": torch.cuda.get_device_name(0) if a.device.startswith("cuda") else platform.processor() or platform.machine(),

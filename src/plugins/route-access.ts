@@ -159,6 +159,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'POST /v1/workers/jobs/:job_id/complete': 'write',
   'POST /v1/workers/jobs/:job_id/checkpoint': 'write',
   'POST /v1/workers/jobs/:job_id/fail': 'write',
+  'POST /v1/workers/jobs/:job_id/release': 'write',
   // annotation queues
   'POST /annotation_queues': 'write',
   'PUT /annotation_queues/:queue_id': 'write',

@@ -41,6 +41,10 @@ const UploadQuery = Type.Object({
  */
 export const CHECKPOINT_UPLOAD_LIMIT_BYTES = 1_000_000_000;
 const FailReq = Type.Object({ fencing_token: Type.Integer(), error_message: Type.String() });
+const ReleaseReq = Type.Object({
+  fencing_token: Type.Integer(),
+  reason: Type.Optional(Type.String({ maxLength: 1000 })),
+});
 
 export default async function trainingWorkerRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
   const { workers } = services.training;
@@ -120,6 +124,11 @@ export default async function trainingWorkerRoutes(app: RouteApp, { services }: 
         typeof metrics === 'string' ? metrics : undefined,
       );
     },
+  );
+  app.post(
+    '/v1/workers/jobs/:job_id/release',
+    { schema: { tags, summary: 'Hand Back Training Job', params: JobParams, body: ReleaseReq } },
+    async (request) => workers.release(request.caller, request.params.job_id, request.body),
   );
   app.post(
     '/v1/workers/jobs/:job_id/fail',

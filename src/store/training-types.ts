@@ -229,6 +229,18 @@ export interface TrainingStore {
     now: number,
     eventId: string,
   ): Promise<WriteOutcome<null>>;
+  /**
+   * The holder hands a running job back: queued again (lease cleared) when it has no event yet,
+   * else failed with `message` and `training_failed`. 409-style outcomes as for failJob.
+   */
+  releaseJob(
+    projectId: string,
+    jobId: string,
+    token: number,
+    message: string,
+    now: number,
+    eventId: string,
+  ): Promise<WriteOutcome<{ requeued: boolean }>>;
   /** Fails running jobs whose lease expired and queued jobs created before `queuedBefore`; returns how many. */
   sweep(
     now: number,

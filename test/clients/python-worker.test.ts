@@ -198,3 +198,67 @@ test(
     assert.match(loaded.out, /LORA PeftType\.LORA True/);
   },
 );
+
+test(
+  'a worker stopped by SIGTERM mid-job hands the job back: it fails at once with the reason, not at lease expiry',
+  { timeout: 600_000 },
+  async (t) => {
+    const python = await workerPython(t);
+    if (!python) return;
+    const modelDir = await buildTinyModel(t, python);
+    const s = await startServerProcess(t, { env: { HEDDLE_TRAINING_BUILTIN_FALLBACK: 'false' } });
+    const key = await s.createKey('acme', { user: 'alice' });
+    // one history per gradient step, so the job takes hundreds of steps
+    const worker = await startWorker(t, python, s, key, BASE, modelDir, [
+      '--batch-tokens',
+      '16',
+      '--lease-seconds',
+      '600',
+    ]);
+    const log = () => `--- worker\n${worker.output().slice(-6000)}\n--- heddle\n${s.output().slice(-4000)}`;
+    const created = await api(s, key, 'POST', '/v1/preview/models', {
+      project: 'rl',
+      name: 'stopped',
+      base_model: BASE,
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.json));
+    const choice = (id: number) => ({
+      index: 0,
+      finish_reason: 'stop',
+      message: { role: 'assistant', content: '' },
+      logprobs: { content: [{ token: `token_id:${id}`, logprob: -1 }] },
+    });
+    const groups = Array.from({ length: 200 }, (_, g) => ({
+      trajectories: [0, 1].map((r) => ({
+        messages_and_choices: [...MESSAGES, choice(40 + ((g + r) % 50))],
+        reward: r,
+      })),
+    }));
+    const job = await api(s, key, 'POST', '/v1/preview/training-jobs', {
+      model_id: created.json.id,
+      trajectory_groups: groups,
+      experimental_config: { learning_rate: 1e-3 },
+    });
+    assert.equal(job.status, 200, JSON.stringify(job.json));
+    const jobId = job.json.id as string;
+    for (let i = 0; ; i++) {
+      const ev = await api(s, key, 'GET', `/v1/preview/training-jobs/${jobId}/events?limit=100`);
+      if ((ev.json.data as Json[]).some((e) => e.type === 'gradient_step')) break;
+      assert.ok(i < 1200, `no gradient step\n${log()}`);
+      await sleep(100);
+    }
+    worker.child.kill('SIGTERM');
+    const events = await waitForJob(s, key, jobId, log);
+    const last = events.at(-1)!;
+    assert.equal(last.type, 'training_failed', `${JSON.stringify(last)}\n${log()}`);
+    assert.match(String(last.data.error_message), /stopped while the job was running \(SIGTERM\)/, log());
+    const steps = events.filter((e) => e.type === 'gradient_step').length;
+    assert.ok(steps < events[0]!.data.num_sequences, `the job ran to its end (${steps} steps)\n${log()}`);
+    for (let i = 0; worker.child.exitCode === null; i++) {
+      assert.ok(i < 600, `the worker did not exit\n${log()}`);
+      await sleep(100);
+    }
+    assert.equal(worker.child.exitCode, 0, log());
+    assert.match(worker.output(), /handed back: failed/);
+  },
+);

@@ -48,9 +48,12 @@ export async function startWorker(
   key: string,
   base: string,
   modelDir: string,
+  extra: string[] = [],
 ) {
   const args = ['-m', 'heddle_worker', '--server', s.url, '--api-key', key, '--model', `${base}=${modelDir}`];
   args.push('--worker-id', 'cpu-test', '--device', 'cpu', '--dtype', 'float32', '--poll-seconds', '0.2');
+  // CPU tests: a small KV cache (the defaults size it for a GPU)
+  args.push('--serve-slots', '16', '--serve-max-len', '1024', ...extra);
   const child: ChildProcess = spawn(python, args, { env: pyEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-20_000)));
@@ -63,5 +66,5 @@ export async function startWorker(
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`worker did not start:\n${out}`);
     await sleep(100);
   }
-  return { output: () => out };
+  return { output: () => out, child };
 }

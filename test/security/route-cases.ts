@@ -714,6 +714,7 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
     noProject: 'job id in the path (tenancy: test/routes/training-worker-inference.test.ts)',
   },
   'POST /v1/workers/jobs/:job_id/fail': { noProject: 'job id in the path (tenancy: test/training-worker)' },
+  'POST /v1/workers/jobs/:job_id/release': { noProject: 'job id in the path (tenancy: test/routes/training-workers)' },
 
   // ---- web UI: sessions, the project list, the live tail (test/routes/ui-session.test.ts, live-tail.test.ts)
   'GET /auth/session': { noProject: 'the signed-in user, no project' },

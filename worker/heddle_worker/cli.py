@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import signal
 import socket
 import sys
 import threading
-import time
 import traceback
 
 import torch
@@ -41,6 +41,15 @@ def parse_args(argv=None):
     p.add_argument("--poll-seconds", type=float, default=1.0)
     p.add_argument("--serve-host", default="127.0.0.1", help="where the inference endpoint listens")
     p.add_argument("--serve-port", type=int, default=0, help="0: any free port")
+    p.add_argument("--serve-slots", type=int, default=64,
+                   help="sequences decoded at once (KV cache slots; memory: slots x max-len x per-token KV)")
+    p.add_argument("--serve-max-len", type=int, default=4096, help="longest prompt + completion served")
+    p.add_argument("--kv-cache-gib", type=float, default=16,
+                   help="memory bound of the KV cache: fewer slots than --serve-slots when they would not fit")
+    p.add_argument("--max-adapters", type=int, default=16, help="checkpoints cached for serving at once")
+    p.add_argument("--adapter-cache-mib", type=int, default=1024, help="memory bound of that cache")
+    p.add_argument("--cuda-graphs", action="store_true",
+                   help="decode with fixed-shape steps replayed as CUDA graphs (experimental: see worker/README.md)")
     p.add_argument("--advertise-url", default=None,
                    help="the inference URL Heddle should call (default http://SERVE_HOST:PORT); 'none' disables serving")
     args = p.parse_args(argv)
@@ -49,9 +58,15 @@ def parse_args(argv=None):
     return args
 
 
+class Stopping(Exception):
+    """SIGTERM or SIGINT: hand the job back and exit."""
+
+
 class Worker:
     def __init__(self, args):
         self.args = args
+        self.stopping = threading.Event()
+        self.stop_reason = "stopped"
         self.client = HeddleClient(args.server, args.api_key)
         self.engines: dict[str, Engine] = {}
         for spec in args.model:
@@ -59,7 +74,15 @@ class Worker:
             if not sep or not name or not path:
                 raise SystemExit(f"--model expects NAME=DIR, got {spec!r}")
             log(f"loading {name} from {path} on {args.device}")
-            self.engines[name] = Engine(name, path, args.device, args.dtype, args.lora_rank, args.lora_alpha)
+            self.engines[name] = Engine(name, path, args.device, args.dtype, args.lora_rank, args.lora_alpha,
+                                        max_adapters=args.max_adapters, serve_slots=args.serve_slots,
+                                        serve_max_len=args.serve_max_len,
+                                        adapter_cache_bytes=args.adapter_cache_mib << 20,
+                                        cuda_graphs=args.cuda_graphs,
+                                        kv_cache_bytes=int(args.kv_cache_gib * 2**30))
+            d = self.engines[name].decoder
+            log(f"{name}: {d.slots} sequences x {d.max_len} tokens of KV cache ({d.cache_bytes / 2**30:.2f} GiB), "
+                f"{d.bank.capacity} adapters cached")
         self.inference_url = None
         self.inference_token = secrets.token_urlsafe(24)
         if (args.advertise_url or "").lower() != "none":
@@ -69,9 +92,14 @@ class Worker:
             self.inference_url = args.advertise_url or f"http://{args.serve_host}:{server.port}"
             log(f"serving completions on {self.inference_url}")
 
+    def stop(self, signum, _frame) -> None:
+        self.stop_reason = signal.Signals(signum).name
+        log(f"{self.stop_reason}: stopping")
+        self.stopping.set()
+
     def run(self) -> None:
         log(f"ready: worker {self.args.worker_id}, base models {sorted(self.engines)}")
-        while True:
+        while not self.stopping.is_set():
             try:
                 job = self.client.lease(self.args.worker_id, sorted(self.engines), self.args.lease_seconds,
                                         self.inference_url, self.inference_token)
@@ -79,9 +107,10 @@ class Worker:
                 log(f"lease failed: {e}")
                 job = None
             if job is None:
-                time.sleep(self.args.poll_seconds)
+                self.stopping.wait(self.args.poll_seconds)
                 continue
             self.run_job(job)
+        log("stopped")
 
     def run_job(self, job: dict) -> None:
         log(f"job {job['id']} ({job['kind']}) of model {job['model_id']}, parent step {job.get('parent_step')}")
@@ -104,10 +133,14 @@ class Worker:
         def emit(type_: str, data: dict) -> None:
             if lost.is_set():
                 raise Stale("lease lost")
+            if self.stopping.is_set():
+                raise Stopping()
             seq[0] += 1
             self.client.event(job, seq[0], type_, {k: float(v) for k, v in data.items()})
 
         try:
+            if self.stopping.is_set():
+                raise Stopping()
             engine = self.engines[job["base_model"]]
             parent = self.client.parent_checkpoint(job)
             opts = {"max_tokens": self.args.max_tokens}
@@ -115,14 +148,27 @@ class Worker:
                 out = run_sft(engine, job, parent, emit, **opts)
             else:
                 out = run_rl(engine, job, parent, emit, batch_tokens=self.args.batch_tokens, **opts)
-            if lost.is_set():
+            if lost.is_set():  # (a stop after the last step still completes the job)
+                engine.discard(out.trained.name)
                 raise Stale("lease lost")
-            done = self.client.complete(job, out.checkpoint, out.metrics, out.num_gradient_steps)
+            try:
+                done = self.client.complete(job, out.checkpoint, out.metrics, out.num_gradient_steps)
+            except BaseException:
+                engine.discard(out.trained.name)
+                raise
+            # the next job of this model continues from this checkpoint with the same adapter and AdamW state
+            engine.keep(job["model_id"], done["checkpoint_id"], out.trained)
             engine.load_checkpoint(done["checkpoint_id"], out.checkpoint)
             log(f"job {job['id']} done: step {done['step']}, {out.num_gradient_steps} gradient steps, "
                 f"{out.trained_tokens} tokens in {out.seconds:.2f}s")
         except Stale:
             log(f"job {job['id']}: lease lost, result discarded")
+        except Stopping:
+            try:
+                status = self.client.release(job, self.stop_reason)
+                log(f"job {job['id']} handed back: {status}")
+            except Exception as e:
+                log(f"could not hand the job back: {e}")
         except (TrainingContentError, CheckpointFormatError) as e:
             self._fail(job, str(e))
         except Exception as e:
@@ -141,7 +187,8 @@ class Worker:
 
 def main(argv=None) -> None:
     args = parse_args(argv)
-    try:
-        Worker(args).run()
-    except KeyboardInterrupt:
-        sys.exit(0)
+    worker = Worker(args)
+    signal.signal(signal.SIGTERM, worker.stop)
+    signal.signal(signal.SIGINT, worker.stop)
+    worker.run()
+    sys.exit(0)

@@ -92,3 +92,8 @@ class HeddleClient:
     def fail(self, job: dict, message: str) -> None:
         self._json("POST", f"/v1/workers/jobs/{job['id']}/fail",
                    {"fencing_token": job["fencing_token"], "error_message": message[:4000]})
+
+    def release(self, job: dict, reason: str) -> str:
+        """Hands the job back (the worker is stopping): "queued" again, or "failed" once it had events."""
+        return self._json("POST", f"/v1/workers/jobs/{job['id']}/release",
+                          {"fencing_token": job["fencing_token"], "reason": reason[:1000]}).get("status", "")

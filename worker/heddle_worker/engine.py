@@ -1,8 +1,13 @@
-"""One base model with LoRA adapters: the checkpoint format, training forward passes and sampling.
+"""One base model with LoRA adapters: the checkpoint format, training forward passes and serving.
 
 A checkpoint is a zip of what peft saves for one adapter (`adapter_config.json`,
 `adapter_model.safetensors`) plus `heddle_checkpoint.json` naming the format and base model, so
 another worker serving the same base model can resume from it (and `peft` loads it as is).
+
+Training runs through peft (the adapter being trained is a peft adapter). Serving runs through
+decoder.Decoder and scheduler.Scheduler on the same base weights: served checkpoints live in the
+decoder's LoraBank (many at once, one batch), never as peft adapters, so a job's training and the
+completions of other checkpoints do not disturb each other; DeviceTurns shares the device.
 """
 
 from __future__ import annotations
@@ -14,24 +19,38 @@ import tempfile
 import threading
 import zipfile
 from collections import OrderedDict
-from typing import Optional
+from dataclasses import dataclass
+from typing import Any, Optional
 
 import torch
 from peft import LoraConfig, get_peft_model
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
-FORMAT = "heddle-lora-v1"
+from .decoder import Decoder
+from .lora_bank import FORMAT, CheckpointFormatError, lora_scale, parse_checkpoint, weights_from_peft
+from .scheduler import DeviceTurns, Scheduler
+
 BASE = "heddle_base"
 DEFAULT_TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
 
+__all__ = ["Engine", "CheckpointFormatError", "FORMAT", "Trained"]
 
-class CheckpointFormatError(Exception):
-    pass
+
+@dataclass
+class Trained:
+    """A trained peft adapter and its optimizer, kept for the next job of the same model."""
+
+    name: str
+    optimizer: Any
+    params: list
 
 
 class Engine:
     def __init__(self, base_model: str, path: str, device: str, dtype: str = "auto", lora_rank: int = 8,
-                 lora_alpha: int = 16, target_modules: Optional[list[str]] = None, max_adapters: int = 8):
+                 lora_alpha: int = 16, target_modules: Optional[list[str]] = None, max_adapters: int = 8,
+                 serve_slots: int = 16, serve_max_len: int = 2048, adapter_cache_bytes: int = 1 << 30,
+                 prefill_tokens: int = 8192, kept_models: int = 2, model: Optional[torch.nn.Module] = None,
+                 cuda_graphs: bool = False, kv_cache_bytes: Optional[int] = None):
         self.base_model = base_model
         self.device = torch.device(device)
         self.tokenizer = AutoTokenizer.from_pretrained(path)
@@ -39,16 +58,28 @@ class Engine:
             self.tokenizer.pad_token = self.tokenizer.eos_token
         torch_dtype = {"auto": "auto", "float32": torch.float32, "bfloat16": torch.bfloat16,
                        "float16": torch.float16}[dtype]
-        base = AutoModelForCausalLM.from_pretrained(path, dtype=torch_dtype).to(self.device)
+        # `model`: an already built causal LM (the benchmark's random-weight models), else the directory's
+        base = model if model is not None else AutoModelForCausalLM.from_pretrained(path, dtype=torch_dtype)
+        base = base.to(self.device)
         self.lora = LoraConfig(r=lora_rank, lora_alpha=lora_alpha, lora_dropout=0.0,
                                target_modules=target_modules or DEFAULT_TARGETS, task_type="CAUSAL_LM")
         # The "base" adapter is a fresh LoRA (B = 0): exactly the base model, step 0.
         self.model = get_peft_model(base, self.lora, adapter_name=BASE)
         self.model.eval()
+        # one job at a time trains; the device itself is shared per step through `turns`
         self.lock = threading.RLock()
-        self.max_adapters = max_adapters
-        self._adapters: "OrderedDict[str, str]" = OrderedDict()
+        self.turns = DeviceTurns()
+        self.decoder = Decoder(self.model.get_base_model(), serve_slots, serve_max_len, lora_rank, max_adapters,
+                               adapter_cache_bytes, kv_cache_bytes)
+        if cuda_graphs:
+            self.decoder.use_static(True)
+        self.scheduler = Scheduler(self.decoder, self.tokenizer.eos_token_id,
+                                   lambda ids: self.tokenizer.decode(ids, skip_special_tokens=True), self.turns,
+                                   prefill_tokens)
         self._n = 0
+        # model id → (checkpoint id the adapter equals, Trained): optimizer state across ART's one-step jobs
+        self.kept: "OrderedDict[str, tuple[str, Trained]]" = OrderedDict()
+        self.kept_models = kept_models
 
     # -- adapters -------------------------------------------------------------------------------
 
@@ -56,26 +87,24 @@ class Engine:
         self._n += 1
         return f"a{self._n}"
 
-    def _evict(self) -> None:
-        while len(self._adapters) > self.max_adapters:
-            _, name = self._adapters.popitem(last=False)
-            self.model.delete_adapter(name)
-
     def has(self, key: str) -> bool:
-        return key in self._adapters
+        """Whether checkpoint `key` is in the serving cache."""
+        return self.decoder.bank.has(key)
 
-    def activate(self, key: Optional[str]) -> None:
-        """Makes a cached adapter (None: the base model) the active one, for sampling or scoring."""
-        name = BASE if key is None else self._adapters[key]
-        if key is not None:
-            self._adapters.move_to_end(key)
-        self.model.set_adapter(name)
+    @staticmethod
+    def bank_weights(data: bytes) -> tuple[dict, float]:
+        """Checkpoint bytes → the serving bank's ({module: (A, B)}, scale)."""
+        config, tensors = parse_checkpoint(data)
+        return weights_from_peft(tensors), lora_scale(config)
 
     def load_checkpoint(self, key: str, data: bytes, trainable: bool = False) -> str:
-        """Loads checkpoint bytes as adapter `key` (kept in an LRU cache); returns the adapter name."""
+        """Serving (trainable=False): caches checkpoint `key` in the LoRA bank (LRU) and returns the
+        key. Training: loads it as a trainable peft adapter and returns the adapter's name."""
+        if not trainable:
+            weights, scale = self.bank_weights(data)
+            self.decoder.bank.put(key, weights, scale)
+            return key
         with self.lock:
-            if not trainable and key in self._adapters:
-                return self._adapters[key]
             name = self._new_name()
             with tempfile.TemporaryDirectory() as d:
                 try:
@@ -88,11 +117,25 @@ class Engine:
                         "another trainer, e.g. the built-in one)") from e
                 if meta.get("format") != FORMAT:
                     raise CheckpointFormatError(f"Unknown checkpoint format {meta.get('format')!r}")
-                self.model.load_adapter(d, adapter_name=name, is_trainable=trainable)
-            if not trainable:
-                self._adapters[key] = name
-                self._evict()
+                self.model.load_adapter(d, adapter_name=name, is_trainable=True)
             return name
+
+    def take_kept(self, model_id: Optional[str], parent_checkpoint_id: Optional[str]) -> Optional[Trained]:
+        """The adapter and optimizer kept from this model's previous job, when the job continues
+        from exactly that checkpoint; any other kept state of the model is dropped."""
+        if model_id is None or model_id not in self.kept:
+            return None
+        checkpoint_id, trained = self.kept.pop(model_id)
+        if parent_checkpoint_id is not None and checkpoint_id == parent_checkpoint_id:
+            return trained
+        self.discard(trained.name)
+        return None
+
+    def keep(self, model_id: str, checkpoint_id: str, trained: Trained) -> None:
+        self.kept[model_id] = (checkpoint_id, trained)
+        while len(self.kept) > self.kept_models:
+            _, (_, old) = self.kept.popitem(last=False)
+            self.discard(old.name)
 
     def new_trainable(self, seed: int) -> str:
         """A fresh LoRA adapter (A seeded random, B = 0), for a job whose parent is step 0."""
@@ -113,19 +156,12 @@ class Engine:
         self.model.train()
         return params
 
-    def finish_training(self, name: str, key: Optional[str]) -> bytes:
-        """Serialises the trained adapter; keeps it cached as `key` (the new checkpoint) or drops it."""
+    def finish_training(self, name: str) -> bytes:
+        """Serialises the trained adapter (it stays loaded: Engine.keep or Engine.discard it)."""
         self.model.eval()
         for p in self.model.parameters():
             p.requires_grad_(False)
-        data = self.save(name)
-        if key is None:
-            self.model.set_adapter(BASE)
-            self.model.delete_adapter(name)
-        else:
-            self._adapters[key] = name
-            self._evict()
-        return data
+        return self.save(name)
 
     def discard(self, name: str) -> None:
         with self.lock:

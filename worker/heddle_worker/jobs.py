@@ -5,6 +5,11 @@ every history with a non-zero advantage is one sequence; sequences are shuffled 
 job) and packed into batches of at most `batch_tokens` padded tokens; one AdamW step per batch
 (`num_sequences` = number of batches). The loss of a batch is objective.rl_loss over all its
 tokens, each history one segment (for sequence-level importance sampling).
+
+Each optimizer step (and the reference pass it needs) holds the device through Engine.turns, so
+serving runs between steps. A job that continues from the checkpoint the previous job of its model
+produced here reuses that job's adapter and AdamW state (Engine.take_kept): ART trains one job per
+step, and restarting Adam's moments every step would make every step a cold start.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from typing import Callable, Optional
 
 import torch
 
-from .engine import Engine
+from .engine import Engine, Trained
 from .objective import LossInputs, resolve_config, rl_loss, scale_tokens, group_advantages, tis_weights
 from .trajectory import History, Renderer, TrainingContentError, tokenize_sft_example, tokenize_trajectory
 
@@ -31,6 +36,8 @@ class Outcome:
     num_gradient_steps: int
     trained_tokens: int
     seconds: float
+    # the adapter and optimizer, still loaded: Engine.keep them for the model's next job or discard them
+    trained: Optional[Trained] = None
 
 
 @dataclass(eq=False)
@@ -93,7 +100,8 @@ def _flat(width: int, rows: list[list[float]]) -> torch.Tensor:
     return out
 
 
-def _loss_inputs(batch: list, lp: torch.Tensor, olds: list[list[float]], cfg) -> LossInputs:
+def _loss_inputs(batch: list, lp: torch.Tensor, olds: list[list[float]], cfg,
+                 ref: Optional[torch.Tensor] = None) -> LossInputs:
     """Per-token constants shifted to the predicted positions 1..T−1, flattened over the batch."""
     width = lp.shape[1]
     old_shift = [o[1:] for o in olds]
@@ -110,29 +118,53 @@ def _loss_inputs(batch: list, lp: torch.Tensor, olds: list[list[float]], cfg) ->
         seg[b, b * width : b * width + len(s.h.ids) - 1] = 1
     dev = lp.device
     return LossInputs(logprobs=lp.reshape(-1), old=old.to(dev), has_old=has_old.to(dev), mask=mask.to(dev),
-                      weights=weights.to(dev), advantages=adv.to(dev), segments=seg.to(dev), tis_weight=tis.to(dev))
+                      weights=weights.to(dev), advantages=adv.to(dev), segments=seg.to(dev), tis_weight=tis.to(dev),
+                      ref=None if ref is None else ref.reshape(-1))
 
 
 def _step(engine: Engine, params, opt, batch, olds, cfg, max_grad_norm: float) -> dict:
-    lp, entropy, _valid = engine.batch_logprobs([s.h.ids for s in batch])
-    inp = _loss_inputs(batch, lp, olds, cfg)
-    loss, frac = rl_loss(inp, cfg)
-    opt.zero_grad(set_to_none=True)
-    loss.backward()
-    grad_norm = torch.nn.utils.clip_grad_norm_(params, max_grad_norm).item()
-    opt.step()
+    ids = [s.h.ids for s in batch]
+    with engine.turns.training():
+        ref = None
+        if cfg.kl_penalty_coef > 0:
+            # the reference policy is the base model (every adapter off)
+            with torch.no_grad(), engine.model.disable_adapter():
+                ref = engine.batch_logprobs(ids)[0]
+        lp, entropy, _valid = engine.batch_logprobs(ids)
+        inp = _loss_inputs(batch, lp, olds, cfg, ref)
+        loss, frac = rl_loss(inp, cfg)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        grad_norm = torch.nn.utils.clip_grad_norm_(params, max_grad_norm).item()
+        opt.step()
     m = inp.mask
     n = m.sum().item()
     ent = (entropy.reshape(-1) * m).sum().item() / max(n, 1)
-    return {"loss": loss.item(), "policy_loss": loss.item(), "grad_norm": grad_norm if math.isfinite(grad_norm) else 0.0,
-            "learning_rate": cfg.learning_rate, "frac_clipped": frac.item(), "entropy": ent,
-            "num_trainable_tokens": n}
+    out = {"loss": loss.item(), "policy_loss": loss.item(), "grad_norm": grad_norm if math.isfinite(grad_norm) else 0.0,
+           "learning_rate": cfg.learning_rate, "frac_clipped": frac.item(), "entropy": ent,
+           "num_trainable_tokens": n}
+    if ref is not None:
+        out["kl_div"] = ((lp.detach().reshape(-1) - inp.ref) * m).sum().item() / max(n, 1)
+    return out
 
 
-def _adapter(engine: Engine, parent: bytes, parent_key: Optional[str], seed: int) -> str:
+def _adapter(engine: Engine, job: dict, parent: bytes, lr: float) -> Trained:
+    """The job's starting adapter and optimizer: the kept ones of its parent checkpoint, else the
+    parent checkpoint (or a fresh adapter for step 0) with a new AdamW."""
+    kept = engine.take_kept(job.get("model_id"), job.get("parent_checkpoint_id"))
+    if kept is not None:
+        engine.train_mode(kept.name)
+        for g in kept.optimizer.param_groups:
+            g["lr"] = lr
+        return kept
+    seed = int(job.get("seed") or 0)
     if not parent:
-        return engine.new_trainable(seed)
-    return engine.load_checkpoint(parent_key or "parent", parent, trainable=True)
+        name = engine.new_trainable(seed)
+    else:
+        name = engine.load_checkpoint(job.get("parent_checkpoint_id") or "parent", parent, trainable=True)
+    params = engine.train_mode(name)
+    opt = torch.optim.AdamW(params, lr=lr, betas=(0.9, 0.99), weight_decay=0.0)
+    return Trained(name, opt, params)
 
 
 def run_rl(engine: Engine, job: dict, parent: bytes, emit: Emit, *, max_tokens: int, batch_tokens: int,
@@ -145,28 +177,28 @@ def run_rl(engine: Engine, job: dict, parent: bytes, emit: Emit, *, max_tokens: 
     emit("training_started", {"num_sequences": len(batches), **stats, "parent_step": job.get("parent_step") or 0,
                               "learning_rate": cfg.learning_rate})
     with engine.lock:
-        name = _adapter(engine, parent, job.get("parent_checkpoint_id"), int(job.get("seed") or 0))
+        trained = _adapter(engine, job, parent, cfg.learning_rate)
         try:
-            params = engine.train_mode(name)
             olds = {}
             if cfg.precalculate_logprobs:
                 # §10.3: ℓ° recomputed with the starting weights on trainable tokens.
                 with torch.no_grad():
                     for s in seqs:
-                        lp = engine.batch_logprobs([s.h.ids])[0][0].tolist()
+                        with engine.turns.training():
+                            lp = engine.batch_logprobs([s.h.ids])[0][0].tolist()
                         olds[id(s)] = [float("nan")] + [lp[i - 1] if s.h.mask[i] else float("nan") for i in range(1, len(s.h.ids))]
-            opt = torch.optim.AdamW(params, lr=cfg.learning_rate, betas=(0.9, 0.99), weight_decay=0.0)
             all_metrics = []
             for batch in batches:
                 bolds = [olds.get(id(s), s.h.old) for s in batch]
-                metrics = _step(engine, params, opt, batch, bolds, cfg, max_grad_norm)
+                metrics = _step(engine, trained.params, trained.optimizer, batch, bolds, cfg, max_grad_norm)
                 all_metrics.append(metrics)
                 emit("gradient_step", metrics)
+            data = engine.finish_training(trained.name)
         except BaseException:
-            engine.discard(name)
+            engine.discard(trained.name)
             raise
-        data = engine.finish_training(name, None)
-    return Outcome(data, _average(all_metrics), len(batches), sum(len(s.h.ids) for s in seqs), time.time() - t0)
+    return Outcome(data, _average(all_metrics), len(batches), sum(len(s.h.ids) for s in seqs), time.time() - t0,
+                   trained)
 
 
 def _average(all_metrics: list[dict]) -> dict:
@@ -193,34 +225,35 @@ def run_sft(engine: Engine, job: dict, parent: bytes, emit: Emit, *, max_tokens:
                               "parent_step": job.get("parent_step") or 0})
     all_metrics = []
     with engine.lock:
-        name = _adapter(engine, parent, job.get("parent_checkpoint_id"), int(job.get("seed") or 0))
+        trained = _adapter(engine, job, parent, rates[0])
+        params, opt = trained.params, trained.optimizer
         try:
-            params = engine.train_mode(name)
-            opt = torch.optim.AdamW(params, lr=rates[0], betas=(0.9, 0.99), weight_decay=0.0)
             for k, batch in enumerate(batches):
                 rate = rates[min(k, len(rates) - 1)]
                 for g in opt.param_groups:
                     g["lr"] = rate
-                lp, _, _ = engine.batch_logprobs([e.ids for e in batch])
-                mask = torch.zeros_like(lp)
-                for b, e in enumerate(batch):
-                    mask[b, : len(e.ids) - 1] = torch.tensor(e.mask[1:], dtype=torch.float32)
-                # mean of per-example mean cross-entropies
-                per = -(lp * mask).sum(-1) / mask.sum(-1).clamp(min=1)
-                loss = per.mean()
-                opt.zero_grad(set_to_none=True)
-                loss.backward()
-                gn = torch.nn.utils.clip_grad_norm_(params, max_grad_norm).item()
-                opt.step()
+                with engine.turns.training():
+                    lp, _, _ = engine.batch_logprobs([e.ids for e in batch])
+                    mask = torch.zeros_like(lp)
+                    for b, e in enumerate(batch):
+                        mask[b, : len(e.ids) - 1] = torch.tensor(e.mask[1:], dtype=torch.float32)
+                    # mean of per-example mean cross-entropies
+                    per = -(lp * mask).sum(-1) / mask.sum(-1).clamp(min=1)
+                    loss = per.mean()
+                    opt.zero_grad(set_to_none=True)
+                    loss.backward()
+                    gn = torch.nn.utils.clip_grad_norm_(params, max_grad_norm).item()
+                    opt.step()
                 m = {"loss": loss.item(), "grad_norm": gn if math.isfinite(gn) else 0.0, "learning_rate": rate,
                      "num_trainable_tokens": mask.sum().item()}
                 all_metrics.append(m)
                 emit("gradient_step", m)
+            data = engine.finish_training(trained.name)
         except BaseException:
-            engine.discard(name)
+            engine.discard(trained.name)
             raise
-        data = engine.finish_training(name, None)
-    return Outcome(data, _average(all_metrics), len(batches), sum(len(e.ids) for e in examples), time.time() - t0)
+    return Outcome(data, _average(all_metrics), len(batches), sum(len(e.ids) for e in examples), time.time() - t0,
+                   trained)
 
 
 __all__ = ["run_rl", "run_sft", "Outcome", "TrainingContentError"]

@@ -46,6 +46,7 @@ class ObjectiveConfig:
     normalize_advantages: bool
     truncated_importance_sampling: Optional[float]
     kl_penalty_coef: float
+    kl_penalty_source: str = "sample"
 
 
 def resolve_config(raw_config: Optional[dict]) -> ObjectiveConfig:
@@ -88,6 +89,8 @@ def resolve_config(raw_config: Optional[dict]) -> ObjectiveConfig:
         normalize_advantages=normalize,
         truncated_importance_sampling=_num(raw, "truncated_importance_sampling"),
         kl_penalty_coef=_num(raw, "kl_penalty_coef") or 0.0,
+        # ART sends "sample" when kl_penalty_coef > 0: the penalised log-ratio uses the sampler's ℓ°
+        kl_penalty_source="current_learner" if raw.get("kl_penalty_source") == "current_learner" else "sample",
     )
 
 
@@ -147,6 +150,8 @@ class LossInputs:
     advantages: torch.Tensor
     segments: torch.Tensor
     tis_weight: torch.Tensor
+    # the reference policy's log-probs [T] (kl_penalty_coef > 0), else None
+    ref: Optional[torch.Tensor] = None
 
 
 def _importance_ratio(delta: torch.Tensor, inp: LossInputs, cfg: ObjectiveConfig) -> torch.Tensor:
@@ -182,6 +187,11 @@ def rl_loss(inp: LossInputs, cfg: ObjectiveConfig) -> tuple[torch.Tensor, torch.
     adv = inp.advantages
     if cfg.kimi_k2_tau is not None:
         adv = adv - cfg.kimi_k2_tau * delta.detach()
+    if cfg.kl_penalty_coef > 0 and inp.ref is not None:
+        # §5.8 kl_penalty_coef, a KL-shaped advantage penalty: A_t ← A_t − β·(ℓ_src,t − ℓ_ref,t), a
+        # constant, where ℓ_src is the sampler's ℓ° ("sample", missing: ℓ) or the learner's ℓ.
+        src = old_eff if cfg.kl_penalty_source == "sample" else inp.logprobs
+        adv = adv - cfg.kl_penalty_coef * (src - inp.ref).detach()
     clipped = torch.clamp(ratio, lo, hi)
     if cfg.ppo:
         per_token = -torch.minimum(ratio * adv, clipped * adv)

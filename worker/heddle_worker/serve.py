@@ -16,7 +16,8 @@ from typing import Callable, Optional
 
 import torch
 
-from .engine import Engine
+from .engine import BASE, CheckpointFormatError, Engine
+from .scheduler import GenRequest
 from .trajectory import Renderer, _plain
 
 MAX_N = 64
@@ -26,72 +27,128 @@ def _num(v, default):
     return v if isinstance(v, (int, float)) and not isinstance(v, bool) else default
 
 
-def sample(engine: Engine, key: Optional[str], req: dict) -> dict:
-    """One OpenAI chat completion (n choices) from adapter `key` (None: the base model)."""
+class BadRequest(Exception):
+    """A request this worker cannot serve as asked (answered 400 with the reason)."""
+
+
+def _params(engine: Engine, req: dict) -> dict:
     renderer = Renderer(engine.tokenizer)
     messages = [_plain(m) for m in req.get("messages") or []]
-    prompt = renderer.render(messages, req.get("tools"), True)
-    n = max(1, min(MAX_N, int(_num(req.get("n"), 1))))
-    temperature = max(0.0, float(_num(req.get("temperature"), 1.0)))
-    top_p = min(1.0, max(0.0, float(_num(req.get("top_p"), 1.0))))
-    max_tokens = int(_num(req.get("max_completion_tokens"), _num(req.get("max_tokens"), 64)))
-    seed = req.get("seed")
-    want_lp = req.get("logprobs") is True
-    top_k = max(0, min(20, int(_num(req.get("top_logprobs"), 0))))
     stop = req.get("stop")
-    stops = [stop] if isinstance(stop, str) else [s for s in stop if isinstance(s, str) and s] if isinstance(stop, list) else []
+    stops = [stop] if isinstance(stop, str) and stop else [x for x in stop if isinstance(x, str) and x] if isinstance(stop, list) else []
+    return {
+        "prompt": renderer.render(messages, req.get("tools"), True),
+        "n": max(1, min(MAX_N, int(_num(req.get("n"), 1)))),
+        "temperature": max(0.0, float(_num(req.get("temperature"), 1.0))),
+        "top_p": min(1.0, max(0.0, float(_num(req.get("top_p"), 1.0)))),
+        "max_tokens": int(_num(req.get("max_completion_tokens"), _num(req.get("max_tokens"), 64))),
+        "seed": req.get("seed") if isinstance(req.get("seed"), int) and not isinstance(req.get("seed"), bool) else None,
+        "want_lp": req.get("logprobs") is True,
+        "top_k": max(0, min(20, int(_num(req.get("top_logprobs"), 0)))),
+        "stops": stops,
+    }
+
+
+def sample(engine: Engine, key: Optional[str], req: dict, slot: Optional[int] = None) -> dict:
+    """One OpenAI chat completion (n choices) from checkpoint `key` (None: the base model), run by
+    the engine's continuous-batching scheduler together with every other request in flight.
+    `slot`: the adapter's LoRA-bank slot when the caller already pinned it."""
+    p = _params(engine, req)
+    if p["max_tokens"] <= 0:
+        return _response(engine, req, p, [[] for _ in range(p["n"])], None)
+    own = slot is None and key is not None
+    if own:
+        slot = engine.decoder.bank.acquire(key, lambda: _not_loaded(key))
+    try:
+        g = GenRequest(prompt=p["prompt"], n=p["n"], max_tokens=p["max_tokens"], temperature=p["temperature"],
+                       top_p=p["top_p"], top_logprobs=p["top_k"] if p["want_lp"] else 0, stops=p["stops"],
+                       adapter_slot=slot or 0, seed=p["seed"])
+        why = engine.scheduler.check(g)
+        if why:
+            raise BadRequest(why)
+        seqs = engine.scheduler.generate(g)
+    finally:
+        if own:
+            engine.decoder.bank.release(slot)
+    return _response(engine, req, p, [s.tokens for s in seqs], seqs if p["want_lp"] else None)
+
+
+def _not_loaded(key: str):
+    raise KeyError(f"checkpoint {key} is not loaded (Engine.load_checkpoint)")
+
+
+def sample_generate(engine: Engine, checkpoint: Optional[bytes], req: dict) -> dict:
+    """The same completion through plain `transformers` `generate` with the checkpoint as a peft
+    adapter, one request at a time: the baseline of bench/worker-serving.py and the reference of
+    tests/test_batching.py."""
+    p = _params(engine, req)
+    tok = engine.tokenizer
+    with engine.lock, torch.no_grad():
+        name = BASE
+        if checkpoint:
+            name = engine.load_checkpoint("generate", checkpoint, trainable=True)
+        engine.model.set_adapter(name)
+        engine.model.eval()
+        try:
+            if p["seed"] is not None:
+                torch.manual_seed(p["seed"])
+            ids = torch.tensor([p["prompt"]] * p["n"], dtype=torch.long, device=engine.device)
+            t = p["temperature"]
+            out = engine.model.generate(
+                input_ids=ids, attention_mask=torch.ones_like(ids), do_sample=t > 0,
+                temperature=t if t > 0 else None, top_p=p["top_p"] if t > 0 else None, top_k=0 if t > 0 else None,
+                max_new_tokens=p["max_tokens"], output_logits=p["want_lp"], return_dict_in_generate=True,
+                pad_token_id=tok.pad_token_id, eos_token_id=tok.eos_token_id)
+            seqs = out.sequences[:, len(p["prompt"]):]
+            chosen, top = _logprobs(out.logits, seqs, p["top_k"]) if p["want_lp"] else (None, None)
+        finally:
+            if name != BASE:
+                engine.discard(name)
+    rows = []
+    for b in range(seqs.shape[0]):
+        got = []
+        for i in seqs[b].tolist():
+            got.append(i)
+            if i == tok.eos_token_id:
+                break
+        rows.append(got)
+    lps = None
+    if chosen is not None:
+        lps = [_Lp([float(x) for x in chosen[b, : len(rows[b])]], top[b][: len(rows[b])] if top else [[]] * len(rows[b]))
+               for b in range(len(rows))]
+    return _response(engine, req, p, rows, lps)
+
+
+class _Lp:
+    def __init__(self, logprobs, top):
+        self.logprobs, self.top = logprobs, top
+
+
+def _response(engine: Engine, req: dict, p: dict, rows: list[list[int]], lps) -> dict:
     tok = engine.tokenizer
     eos = tok.eos_token_id
-    with engine.lock, torch.no_grad():
-        engine.activate(key)
-        if isinstance(seed, int):
-            torch.manual_seed(seed)
-        ids = torch.tensor([prompt] * n, dtype=torch.long, device=engine.device)
-        if max_tokens <= 0:
-            seqs, chosen, top = torch.zeros((n, 0), dtype=torch.long), None, None
-        else:
-            out = engine.model.generate(
-                input_ids=ids, attention_mask=torch.ones_like(ids), do_sample=temperature > 0,
-                temperature=temperature if temperature > 0 else None, top_p=top_p if temperature > 0 else None,
-                top_k=0 if temperature > 0 else None, max_new_tokens=max_tokens, output_logits=want_lp,
-                return_dict_in_generate=True, pad_token_id=tok.pad_token_id, eos_token_id=eos)
-            seqs = out.sequences[:, len(prompt):]
-            chosen, top = _logprobs(out.logits, seqs, top_k) if want_lp else (None, None)
-            seqs = seqs.cpu()
+    stops = p["stops"]
     choices = []
     completion_tokens = 0
-    for b in range(n):
-        got: list[int] = []
+    for b, got in enumerate(rows):
+        finish = "stop" if got and got[-1] == eos else "length"
+        text = tok.decode(got[:-1] if finish == "stop" else got, skip_special_tokens=True)
+        hits = [text.index(x) for x in stops if x in text]
+        if hits:
+            text, finish = text[: min(hits)], "stop"
         entries = []
-        finish = "length"
-        text = ""
-        for t in range(seqs.shape[1]):
-            i = int(seqs[b, t])
-            got.append(i)
-            if chosen is not None:
-                entries.append(_entry(tok, i, float(chosen[b, t]), top[b][t] if top is not None else []))
-            if i == eos:
-                finish = "stop"
-                break
-            text = tok.decode(got, skip_special_tokens=True)
-            if any(s in text for s in stops):
-                cut = min(text.index(s) for s in stops if s in text)
-                text = text[:cut]
-                finish = "stop"
-                break
-        else:
-            text = tok.decode(got, skip_special_tokens=True)
-        if finish == "stop" and got and got[-1] == eos:
-            text = tok.decode(got[:-1], skip_special_tokens=True)
+        if lps is not None:
+            entries = [_entry(tok, i, lp, top) for i, lp, top in zip(got, lps[b].logprobs, lps[b].top)]
         completion_tokens += len(got)
         choice = {"index": b, "message": {"role": "assistant", "content": text}, "finish_reason": finish,
-                  "logprobs": {"content": entries, "refusal": None} if want_lp else None}
+                  "logprobs": {"content": entries, "refusal": None} if p["want_lp"] else None}
         if req.get("return_token_ids") is True:
             choice["token_ids"] = got
-            choice["prompt_token_ids"] = prompt
+            choice["prompt_token_ids"] = p["prompt"]
         choices.append(choice)
-    return {"choices": choices, "usage": {"prompt_tokens": len(prompt), "completion_tokens": completion_tokens,
-                                          "total_tokens": len(prompt) + completion_tokens}}
+    n_prompt = len(p["prompt"])
+    return {"choices": choices, "usage": {"prompt_tokens": n_prompt, "completion_tokens": completion_tokens,
+                                          "total_tokens": n_prompt + completion_tokens}}
 
 
 def _logprobs(logits: tuple, seqs: torch.Tensor, top_k: int):
@@ -166,12 +223,19 @@ class InferenceServer:
         if engine is None:
             return 404, {"detail": f"This worker does not serve base model {ck.get('base_model')!r}"}
         key = ck.get("checkpoint_id") if isinstance(ck.get("checkpoint_id"), str) else None
+        slot = 0
         try:
-            if key is not None and not engine.has(key):
-                engine.load_checkpoint(key, self.fetch(str(ck.get("model_id")), int(ck.get("step"))))
-            return 200, sample(engine, key, req)
+            if key is not None:
+                # pinned in the LoRA bank for the request's lifetime; fetched from Heddle when absent
+                slot = engine.decoder.bank.acquire(
+                    key, lambda: engine.bank_weights(self.fetch(str(ck.get("model_id")), int(ck.get("step")))))
+            return 200, sample(engine, key, req, slot)
+        except (BadRequest, CheckpointFormatError) as e:
+            return 400, {"detail": str(e)}
         except Exception as e:  # the client sees the reason; the worker keeps serving
             return 500, {"detail": f"Worker inference failed: {e}"}
+        finally:
+            engine.decoder.bank.release(slot)
 
     def start(self) -> None:
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()

@@ -72,6 +72,17 @@ class LossVectors(unittest.TestCase):
         self.close(loss({"ppo": True, "mask_prob_ratio": True})[0], 0.8 / DEN)
         self.close(loss({"mask_prob_ratio": True})[0], loss({})[0])
 
+    def test_kl_penalty_coef(self):
+        # ℓ_ref = [−1.2, −1.1]; "sample" (ART's choice when the coefficient is set): ℓ° − ℓ_ref = [−0.3, 0.1]
+        # → A = [1 + 0.15, −1 − 0.05]; "current_learner": ℓ − ℓ_ref = [0.2, −0.9] → A = [0.9, −0.55]
+        ref = torch.tensor([-1.2, -1.1], dtype=torch.float64)
+        inp = inputs()
+        inp.ref = ref
+        self.close(loss({"kl_penalty_coef": 0.5}, inp)[0], (R[0] * 1.15 - R[1] * 1.05 * 2) / DEN)
+        self.close(loss({"kl_penalty_coef": 0.5, "kl_penalty_source": "current_learner"}, inp)[0],
+                   (R[0] * 0.9 - R[1] * 0.55 * 2) / DEN)
+        self.close(loss({"kl_penalty_coef": 0}, inp)[0], loss({})[0])
+
     def test_kimi_tau(self):
         expected = (-(R[0] * 0.75 * -1) - R[1] * -0.5 * -2) / DEN
         self.close(loss({"kimi_k2_tau": 0.5})[0], expected)

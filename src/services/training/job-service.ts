@@ -41,7 +41,7 @@ export function jobView(job: TrainingJobRow): Record<string, unknown> {
     num_sequences: job.num_sequences,
     num_gradient_steps: job.num_gradient_steps,
     error_message: job.error_message,
-    experimental_config: job.kind === 'rl' ? effectiveTrainingConfig(raw) : (raw ?? {}),
+    experimental_config: job.kind === 'rl' ? effectiveTrainingConfig(raw, job.trainer) : (raw ?? {}),
     base_model: job.base_model,
     trainer: job.trainer,
     metrics: job.metrics === null ? null : JSON.parse(job.metrics),

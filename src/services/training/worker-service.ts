@@ -267,6 +267,30 @@ export class WorkerService {
     return { step: outcome.value.step, checkpoint_id: checkpointId };
   }
 
+  /**
+   * A stopping worker hands its job back instead of leaving it to lease expiry: queued again for
+   * the next lease when it published no event yet, else failed at once with a message saying so.
+   */
+  async release(
+    caller: Caller,
+    jobId: string,
+    body: { fencing_token: number; reason?: string },
+  ): Promise<{ status: 'queued' | 'failed' }> {
+    const job = await this.#held(caller, jobId, body.fencing_token);
+    const why = body.reason?.trim() ? ` (${body.reason.trim()})` : '';
+    const message = `The trainer stopped while the job was running${why}. The job is not retried; submit it again.`;
+    const outcome = await this.store.releaseJob(
+      job.project_id,
+      job.id,
+      body.fencing_token,
+      message,
+      nowMicros(),
+      uuidv7(),
+    );
+    if (!outcome.ok) throw refused(outcome);
+    return { status: outcome.value.requeued ? 'queued' : 'failed' };
+  }
+
   async fail(
     caller: Caller,
     jobId: string,

@@ -279,6 +279,40 @@ export class SqlTrainingQueue {
   }
 
   /**
+   * A worker hands a job back (it is stopping). Before any event of the job was published the job is
+   * queued again as it was, for the next lease (a new fencing token then); after one, it fails with
+   * `message`: clients have read those events and they cannot be retracted (as for lease expiry).
+   */
+  releaseJob(
+    projectId: string,
+    jobId: string,
+    token: number,
+    message: string,
+    now: number,
+    eventId: string,
+  ): Promise<WriteOutcome<{ requeued: boolean }>> {
+    const sql = this.#sql;
+    const self = this;
+    return this.tx.transaction(function* (): Tx<WriteOutcome<{ requeued: boolean }>> {
+      const job = yield* self.lockJob(projectId, jobId);
+      if (!job) return { ok: false, reason: 'not_found' };
+      if (job.status === 'succeeded' || job.status === 'failed') return { ok: false, reason: 'finished' };
+      if (job.status !== 'running' || job.fencing_token !== token) return { ok: false, reason: 'stale' };
+      const [events] = yield* all<{ n: unknown }>(
+        sql`SELECT COUNT(*) AS n FROM training_events WHERE project_id = ${projectId} AND job_id = ${jobId}`,
+      );
+      if (Number(events?.n ?? 0) > 0) {
+        yield* self.finishJob(job, { message }, now, eventId, { error_message: message });
+        return { ok: true, value: { requeued: false } };
+      }
+      yield* run(sql`UPDATE training_jobs SET status = 'queued', started_at = NULL, parent_step = NULL, trainer = NULL,
+        lease_owner = NULL, lease_expires_at = NULL
+        WHERE project_id = ${projectId} AND id = ${jobId} AND status = 'running' AND fencing_token = ${token}`);
+      return { ok: true, value: { requeued: true } };
+    });
+  }
+
+  /**
    * A queued job waits for a trainer only while it heads its model's queue: a job behind a running
    * one is not starved. Its wait counts from its creation or, when later, from the end of the
    * model's previous job. `j` is the job; the condition holds when it is a stale head.

@@ -308,6 +308,17 @@ export class SqlTrainingStore implements TrainingStore {
     return this.#queue.failJob(projectId, jobId, token, message, now, eventId);
   }
 
+  releaseJob(
+    projectId: string,
+    jobId: string,
+    token: number,
+    message: string,
+    now: number,
+    eventId: string,
+  ): Promise<WriteOutcome<{ requeued: boolean }>> {
+    return this.#queue.releaseJob(projectId, jobId, token, message, now, eventId);
+  }
+
   sweep(
     now: number,
     queuedBefore: number,

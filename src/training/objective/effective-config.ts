@@ -5,12 +5,19 @@
  */
 import { resolveObjectiveConfig } from './config.js';
 
-/** Keys that are accepted (§5.8) but have no effect in the built-in trainer. */
+/**
+ * Keys that are accepted (§5.8) but have no effect in the built-in trainer. The Python worker
+ * (worker/heddle_worker/objective.py) applies them: `trainer` "worker:<id>" reports none.
+ */
 const NOT_APPLIED = ['kl_penalty_coef'] as const;
 
-export function effectiveTrainingConfig(raw: Record<string, unknown> | null): Record<string, unknown> {
+export function effectiveTrainingConfig(
+  raw: Record<string, unknown> | null,
+  trainer: string | null = null,
+): Record<string, unknown> {
   const c = resolveObjectiveConfig(raw);
-  const notApplied = NOT_APPLIED.filter((key) => raw != null && raw[key] != null && raw[key] !== 0);
+  const byWorker = trainer?.startsWith('worker:') ?? false;
+  const notApplied = byWorker ? [] : NOT_APPLIED.filter((key) => raw != null && raw[key] != null && raw[key] !== 0);
   return {
     learning_rate: c.learningRate,
     policy_learning_rate: c.policyLearningRate,

@@ -43,4 +43,7 @@ test('normalize_advantages false forces scale_rewards off; kl_penalty_coef repor
   assert.equal(c.scale_rewards, false);
   assert.deepEqual(c.not_applied, ['kl_penalty_coef']);
   assert.equal(c.policy_learning_rate, 1e-5 * POLICY_LEARNING_RATE_SCALE);
+  // the Python worker applies it (worker/heddle_worker/objective.py)
+  assert.deepEqual(effectiveTrainingConfig({ kl_penalty_coef: 0.1 }, 'worker:gpu-1').not_applied, []);
+  assert.deepEqual(effectiveTrainingConfig({ kl_penalty_coef: 0.1 }, 'builtin').not_applied, ['kl_penalty_coef']);
 });
