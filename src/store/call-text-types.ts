@@ -9,6 +9,8 @@ export interface CallTextStep {
    * `calls` counts the calls priced or filled.
    */
   kind?: 'cost' | 'fill';
+  /** PostgreSQL: the tables whose planner statistics were refreshed after the step (planner-statistics.ts). */
+  analyzed?: string[];
 }
 
 /**

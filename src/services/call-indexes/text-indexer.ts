@@ -92,6 +92,7 @@ export class CallTextIndexer {
         await this.#sleep(this.#options.idleMs);
         continue;
       }
+      if (step.analyzed) this.#log?.info({ tables: step.analyzed }, 'call text index: planner statistics refreshed');
       if (calls + priced + filled === 0) started = lastLog = t0;
       if (step.kind === 'cost') priced += step.calls;
       else if (step.kind === 'fill') filled += step.calls;

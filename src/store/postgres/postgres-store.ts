@@ -32,6 +32,7 @@ import type { TrainingStore } from '../training-types.js';
 import type { CallTextIndex } from '../call-text-types.js';
 import { POSTGRES_TEXT_INDEX } from '../sql/call-text-dialects.js';
 import { SqlCallTextIndex } from '../sql/call-text-index.js';
+import { PlannerStatistics, withPlannerStatistics } from './planner-statistics.js';
 import { projectTables } from '../sql/project-tables.js';
 
 export interface PostgresStoreOptions {
@@ -128,7 +129,10 @@ export class PostgresStore implements TraceStore {
     this.callIndexes = new SqlCallIndexStore(tx, POSTGRES_BACKFILL(postgresDialect), 5_000);
     // 500 calls a step: a step's transaction holds back the xid horizon below which the live tail
     // (and the indexer itself) read calls, cluster-wide, for as long as it renders texts
-    this.callText = new SqlCallTextIndex(tx, POSTGRES_TEXT_INDEX(postgresDialect), 500);
+    this.callText = withPlannerStatistics(
+      new SqlCallTextIndex(tx, POSTGRES_TEXT_INDEX(postgresDialect), 500),
+      new PlannerStatistics(this.#pool),
+    );
     this.calls = new PostgresCallStore(this.#pool, this.#writer, reads, streamReads, async (projectId) => ({
       backfilled: await this.callIndexes.ready(projectId),
       covered: await this.callText.covers(projectId),
