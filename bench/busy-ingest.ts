@@ -33,8 +33,8 @@ import pg from 'pg';
 import { ensurePostgres } from '../test/helpers/postgres-server.js';
 import { LoadClient, quantile, runPool } from './lib/load.js';
 import { fmtRate, measure, mib, type PhaseResult } from './lib/measure.js';
-import { REPO_ROOT, startBare, startHeddle, type ChildServer } from './lib/processes.js';
-import { machineInfo } from './lib/report.js';
+import { startBare, startHeddle, type ChildServer } from './lib/processes.js';
+import { machineInfo, writeResults } from './lib/report.js';
 import { freshPostgres, scaleWorkload, type Probe } from './lib/scale-workload.js';
 import { batchBody } from './lib/workload.js';
 
@@ -398,14 +398,7 @@ async function main(): Promise<void> {
   }
   const md = report(results);
   console.log(md);
-  const dir = path.join(REPO_ROOT, 'bench', 'results');
-  fs.mkdirSync(dir, { recursive: true });
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  fs.writeFileSync(path.join(dir, `busy-ingest-${stamp}.md`), `${md}\n`);
-  fs.writeFileSync(
-    path.join(dir, `busy-ingest-${stamp}.json`),
-    `${JSON.stringify({ machine: machineInfo(), calls: CALLS, steady_s: STEADY_S, results }, null, 2)}\n`,
-  );
+  writeResults(`${md}\n`, { machine: machineInfo(), calls: CALLS, steady_s: STEADY_S, results }, 'busy-ingest');
 }
 
 await main();

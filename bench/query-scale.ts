@@ -53,8 +53,8 @@ import { batchPhase, buildWorkload } from './lib/ingest-phases.js';
 import { LoadClient, quantile } from './lib/load.js';
 import { fmtRate, measure, mib, type PhaseResult } from './lib/measure.js';
 import { copyCalls, copyChunks } from './lib/pg-copy.js';
-import { REPO_ROOT, startHeddle, type ChildServer } from './lib/processes.js';
-import { machineInfo } from './lib/report.js';
+import { startHeddle, type ChildServer } from './lib/processes.js';
+import { machineInfo, writeResults } from './lib/report.js';
 import { freshPostgres, scaleWorkload, type Probe } from './lib/scale-workload.js';
 import { toParts } from './lib/workload.js';
 
@@ -292,14 +292,7 @@ async function main(): Promise<void> {
   }
   const md = report(results);
   console.log(md);
-  const dir = path.join(REPO_ROOT, 'bench', 'results');
-  fs.mkdirSync(dir, { recursive: true });
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  fs.writeFileSync(path.join(dir, `query-scale-${stamp}.md`), `${md}\n`);
-  fs.writeFileSync(
-    path.join(dir, `query-scale-${stamp}.json`),
-    `${JSON.stringify({ machine: machineInfo(), calls: CALLS, runs: RUNS, ingest: INGEST, results }, null, 2)}\n`,
-  );
+  writeResults(`${md}\n`, { machine: machineInfo(), calls: CALLS, runs: RUNS, ingest: INGEST, results }, 'query-scale');
 }
 
 await main();

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { fmtRate, mib, type PhaseResult } from './measure.js';
-import { REPO_ROOT } from './processes.js';
+import { writeResults } from './report.js';
 import type { RoundTrip } from './file-phases.js';
 import { round2 } from './table-phases.js';
 
@@ -71,11 +69,5 @@ export function summaryTable(r: BackendResult): string {
 
 /** Writes `objects-<stamp>.md` and `.json` under bench/results/; returns the markdown path. */
 export function writeObjectsResults(markdown: string, data: unknown): string {
-  const dir = path.join(REPO_ROOT, 'bench', 'results');
-  fs.mkdirSync(dir, { recursive: true });
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const file = path.join(dir, `objects-${stamp}.md`);
-  fs.writeFileSync(file, markdown);
-  fs.writeFileSync(path.join(dir, `objects-${stamp}.json`), `${JSON.stringify(data, null, 2)}\n`);
-  return file;
+  return writeResults(markdown, data, 'objects');
 }

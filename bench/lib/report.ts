@@ -104,13 +104,13 @@ export function summaryTable(s: Summary): string {
   return lines.join('\n');
 }
 
-/** Writes `<stamp>.md` and `<stamp>.json` under bench/results/; returns the markdown path. */
-export function writeResults(markdown: string, data: unknown): string {
+/** Writes `<name>-<stamp>.md` and `.json` under bench/results/; returns the markdown path. */
+export function writeResults(markdown: string, data: unknown, name = 'ingest'): string {
   const dir = path.join(REPO_ROOT, 'bench', 'results');
   fs.mkdirSync(dir, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const file = path.join(dir, `ingest-${stamp}.md`);
+  const file = path.join(dir, `${name}-${stamp}.md`);
   fs.writeFileSync(file, markdown);
-  fs.writeFileSync(path.join(dir, `ingest-${stamp}.json`), `${JSON.stringify(data, null, 2)}\n`);
+  fs.writeFileSync(path.join(dir, `${name}-${stamp}.json`), `${JSON.stringify(data, null, 2)}\n`);
   return file;
 }
