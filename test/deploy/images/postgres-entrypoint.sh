@@ -11,7 +11,7 @@ bin=/usr/lib/postgresql/15/bin
 if [ ! -s "$PGDATA/PG_VERSION" ]; then
   pwfile="$(mktemp)"
   printf '%s' "$POSTGRES_PASSWORD" >"$pwfile"
-  "$bin/initdb" -D "$PGDATA" -U "$POSTGRES_USER" --pwfile="$pwfile" --auth-local=trust --auth-host=scram-sha-256 >/dev/null
+  "$bin/initdb" -D "$PGDATA" -E UTF8 --locale=C.UTF-8 -U "$POSTGRES_USER" --pwfile="$pwfile" --auth-local=trust --auth-host=scram-sha-256 >/dev/null
   rm -f "$pwfile"
   echo "host all all all scram-sha-256" >>"$PGDATA/pg_hba.conf"
   db="${POSTGRES_DB:-$POSTGRES_USER}"
