@@ -23,7 +23,7 @@ const EnvSchema = Type.Object({
   /** Comma-separated `postgres://…` URLs of streaming replicas that serve reads (docs/scaling.md). */
   HEDDLE_DATABASE_READ_URLS: Type.Optional(Type.String({ minLength: 1 })),
   /**
-   * How long `serve` keeps retrying a PostgreSQL server that is not up yet (refused, unresolvable,
+   * How long `serve` and the CLI commands keep retrying a PostgreSQL server that is not up yet (refused, unresolvable,
    * starting up) before it gives up; 0 = fail at once. Compose and Kubernetes start a node and its
    * database together, so the deploy files set it (deploy/).
    */
