@@ -9,7 +9,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -26,20 +25,9 @@ import {
 } from '../store/schema/fresh-schemas.js';
 import { createKeyIn, ensureHeddleImage, inspect, logs, publishedUrl, waitHealthy } from './helpers/heddle-image.js';
 import { podman, podmanEnv } from './helpers/podman.js';
+import { freePort } from './helpers/free-port.js';
 import { run } from './helpers/run.js';
 import { traceAndReadBack, weavePython } from './helpers/weave-trace.js';
-
-/** A loopback port nothing listens on now (the host-network container takes it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const SUFFIX = randomBytes(4).toString('hex');
 const NAME = `heddle-test-${SUFFIX}`;

@@ -15,8 +15,16 @@ import { hasCommand, run, type RunResult } from './run.js';
  */
 
 const CONF_DIR = path.join(REPO_ROOT, '.cache', 'podman');
-const PACKAGES = ['podman', 'runc', 'mmdebstrap', 'uidmap', 'fuse-overlayfs', 'podman-compose'];
-const COMMANDS = ['podman', 'runc', 'mmdebstrap', 'podman-compose'];
+const PACKAGES = ['podman', 'runc', 'mmdebstrap', 'uidmap', 'fuse-overlayfs'];
+const COMMANDS = ['podman', 'runc', 'mmdebstrap'];
+/**
+ * podman-compose from PyPI: Debian's 1.0.3 leaves the project's network and anonymous volumes
+ * behind on `down -v`; 1.6.0 removes them.
+ */
+export const PODMAN_COMPOSE_VERSION = '1.6.0';
+const COMPOSE_VENV = path.join(REPO_ROOT, '.cache', 'venv-compose');
+/** Where `podman-compose` is; put it first on PATH. */
+export const COMPOSE_BIN_DIR = path.join(COMPOSE_VENV, 'bin');
 
 /** Local stand-ins of the official images deploy/ names, by short name. */
 export const LOCAL_IMAGES = {
@@ -85,4 +93,26 @@ export async function imageExists(image: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/** podman-compose PODMAN_COMPOSE_VERSION in the checkout's .cache/venv-compose. */
+export async function ensurePodmanCompose(): Promise<void> {
+  const bin = path.join(COMPOSE_BIN_DIR, 'podman-compose');
+  const ok = async (): Promise<boolean> =>
+    run(bin, ['--version'], { env: podmanEnv() }).then(
+      (r) => r.stdout.includes(`podman-compose version ${PODMAN_COMPOSE_VERSION}`),
+      () => false,
+    );
+  if (await ok()) return;
+  await withFileLock('heddle-test-podman-compose', async () => {
+    if (await ok()) return;
+    const python = path.join(COMPOSE_BIN_DIR, 'python');
+    if (!fs.existsSync(python)) await run('python3', ['-m', 'venv', COMPOSE_VENV], { timeoutMs: 300_000 });
+    await run(
+      python,
+      ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', `podman-compose==${PODMAN_COMPOSE_VERSION}`],
+      { timeoutMs: 600_000 },
+    );
+    if (!(await ok())) throw new Error(`podman-compose ${PODMAN_COMPOSE_VERSION} not runnable after pip install`);
+  });
 }
