@@ -42,6 +42,8 @@ export async function ensureHeddleImage(): Promise<string> {
     await run('bash', ['-euo', 'pipefail', '-c', code], { cwd: REPO_ROOT, env: podmanEnv(), timeoutMs: 600_000 });
     const built = (await podman(['image', 'inspect', '--format', '{{.Id}}', HEDDLE_IMAGE])).stdout.trim();
     fs.writeFileSync(STAMP, `${digest} ${built}`);
+    // the previous build lost its tag: remove it so runs do not pile up images (kept while a container uses it)
+    if (id && id.trim() !== built) await podman(['rmi', id.trim()]).catch(() => undefined);
     return HEDDLE_IMAGE;
   });
 }
