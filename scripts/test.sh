@@ -2,7 +2,9 @@
 # The whole test suite, in order: type check, lint (layer rules included), format check, build
 # (dist/, which the process tests in test/cli, test/clients and test/multinode run), then every test
 # file under test/ (unit, routes, store contract, official clients). Client tests install what they
-# need (virtualenv, pip packages); with CI=true nothing is skipped.
+# need (virtualenv, pip packages); with CI=true nothing is skipped. test/deploy builds and runs the
+# container image and the compose files with podman (apt-get installs it when missing) and renders
+# the Helm chart (helm is built from the Go module proxy once, into ~/.cache/heddle-test); docs/deploy.md.
 #
 # Then the HTTP suite (test/routes, test/security) runs a second time on PostgreSQL
 # (HEDDLE_TEST_STORE=postgres), so both stores answer every request the same way. The store

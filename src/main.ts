@@ -6,28 +6,18 @@ import { exportCommand } from './cli/export-command.js';
 import { keysCommand } from './cli/keys-command.js';
 import { auditCommand } from './cli/audit-command.js';
 import { projectCommand } from './cli/project-command.js';
-import { checkDataDir, listenFailure, probePort, StartupError, storeFailure } from './cli/startup-errors.js';
+import { openStore } from './cli/open-store.js';
+import { checkDataDir, listenFailure, probePort, StartupError } from './cli/startup-errors.js';
 import { USAGE, UsageError } from './cli/usage.js';
 import { loggerOptions } from './plugins/log-format.js';
 import { ConfigError, CONFIG_VARIABLES, loadConfig, type Config } from './config/config.js';
 import { unknownVariableWarnings } from './config/unknown-env.js';
-import { createStore } from './store/create-store.js';
-import type { TraceStore } from './store/types.js';
 
 /** The entity of the bootstrap admin user. */
 const ADMIN_ENTITY = 'admin';
 
 /** How long in-flight requests get to finish after SIGTERM before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
-
-/** Opens the store; a database that cannot be used is a StartupError naming the setting. */
-async function openStore(config: Config): Promise<TraceStore> {
-  try {
-    return await createStore(config);
-  } catch (error) {
-    throw storeFailure(error, config) ?? error;
-  }
-}
 
 /**
  * Everything that can fail for a reason the operator fixes (data directory, port, database) is
@@ -40,25 +30,8 @@ async function serve(config: Config): Promise<void> {
   if (!config.databaseUrl) fs.mkdirSync(config.dataDir, { recursive: true });
   const store = await openStore(config);
   const app = await buildApp({ config, store, logger: loggerOptions(config.logLevel, config.logFormat) });
-  // A configured HEDDLE_ADMIN_KEY must work the moment the server says it listens; it is the
-  // operator's own secret, so ensuring it early creates nothing they do not already hold.
-  if (config.adminKey) await app.services.auth.bootstrapAdmin(config.adminKey, ADMIN_ENTITY);
-  try {
-    await app.listen({ host: config.host, port: config.port });
-  } catch (error) {
-    await app.close().catch(() => undefined);
-    await store.close().catch(() => undefined);
-    throw listenFailure(error, config.host, config.port) ?? error;
-  }
-  // A generated key only once listening: a start that failed never printed a key.
-  const generated = config.adminKey ? null : await app.services.auth.bootstrapAdmin(undefined, ADMIN_ENTITY);
-  if (generated) {
-    const file = path.join(config.dataDir, 'admin-key');
-    fs.mkdirSync(config.dataDir, { recursive: true });
-    fs.writeFileSync(file, `${generated}\n`, { mode: 0o600 });
-    fs.chmodSync(file, 0o600); // writeFileSync's mode applies only when it creates the file
-    process.stdout.write(`Created an admin API key (shown once, also saved to ${file}):\n  ${generated}\n`);
-  }
+  // Signals are handled from here on, before listening: a SIGTERM right after the listening line
+  // (a container stopped at once) still drains and closes instead of killing the process.
   let closing = false;
   const shutdown = async (signal: string): Promise<void> => {
     if (closing) return;
@@ -86,6 +59,28 @@ async function serve(config: Config): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // A configured HEDDLE_ADMIN_KEY must work the moment the server says it listens; it is the
+  // operator's own secret, so ensuring it early creates nothing they do not already hold.
+  if (config.adminKey) await app.services.auth.bootstrapAdmin(config.adminKey, ADMIN_ENTITY);
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    throw listenFailure(error, config.host, config.port) ?? error;
+  }
+  // A generated key only once listening: a start that failed never printed a key.
+  const generated = config.adminKey ? null : await app.services.auth.bootstrapAdmin(undefined, ADMIN_ENTITY);
+  if (generated) {
+    const file = path.join(config.dataDir, 'admin-key');
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    fs.writeFileSync(file, `${generated}\n`, { mode: 0o600 });
+    fs.chmodSync(file, 0o600); // writeFileSync's mode applies only when it creates the file
+    if (config.printAdminKey)
+      process.stdout.write(`Created an admin API key (shown once, also saved to ${file}):\n  ${generated}\n`);
+    else
+      process.stdout.write(`Created an admin API key, saved to ${file} (not printed: HEDDLE_PRINT_ADMIN_KEY=false)\n`);
+  }
 }
 
 /** The commands besides help; `keys` is the last one tried. */

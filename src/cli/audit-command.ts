@@ -3,9 +3,8 @@ import type { Config } from '../config/config.js';
 import { isValidName, NAME_RULE, quoteForMessage } from '../domain/project-name.js';
 import { AuditLog } from '../services/audit-service.js';
 import { ProjectAccess } from '../services/project-access.js';
-import { createStore } from '../store/create-store.js';
 import { AUDIT_ACTIONS, type AuditAction } from '../store/audit-types.js';
-import { storeFailure } from './startup-errors.js';
+import { openStore } from './open-store.js';
 import { describeStore } from './store-label.js';
 import { USAGE, UsageError } from './usage.js';
 
@@ -35,9 +34,7 @@ export async function auditCommand(config: Config, args: string[]): Promise<void
   const action = values.action;
   if (action !== undefined && !(AUDIT_ACTIONS as readonly string[]).includes(action))
     throw new UsageError(`Unknown --action ${quoteForMessage(action)}: one of ${AUDIT_ACTIONS.join(', ')}`);
-  const store = await createStore(config).catch((error: unknown) => {
-    throw storeFailure(error, config) ?? error;
-  });
+  const store = await openStore(config);
   try {
     process.stderr.write(`store: ${describeStore(config)}\n`);
     const log = new AuditLog(store, new ProjectAccess(store));

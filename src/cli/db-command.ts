@@ -2,9 +2,24 @@ import pg from 'pg';
 import type { Config } from '../config/config.js';
 import { planDistribution } from '../store/postgres/citus-distribution.js';
 import { createStore } from '../store/create-store.js';
+import { MIGRATIONS } from '../store/sql/migrations/index.js';
+import { openStore } from './open-store.js';
 import { storeFailure } from './startup-errors.js';
 import { describeStore } from './store-label.js';
 import { USAGE, UsageError } from './usage.js';
+
+/**
+ * `heddle db migrate`: brings the store's schema to this version's and exits (a Kubernetes Job or
+ * an init step runs it before the nodes roll, so no node serves while another migrates). Waits for
+ * PostgreSQL like `serve` does (HEDDLE_DATABASE_WAIT_SECONDS). Nodes migrate at start anyway, under
+ * an advisory lock on PostgreSQL, so running it is optional and repeating it does nothing.
+ */
+async function migrateCommand(config: Config): Promise<void> {
+  const store = await openStore(config);
+  await store.close();
+  const last = MIGRATIONS.at(-1)!;
+  process.stdout.write(`store: ${describeStore(config)}\nschema at migration ${last.id} (${last.name})\n`);
+}
 
 /**
  * `heddle db distribute [--dry-run]`: shards the PostgreSQL store by project on Citus
@@ -14,6 +29,7 @@ import { USAGE, UsageError } from './usage.js';
  */
 export async function dbCommand(config: Config, args: string[]): Promise<void> {
   const [sub, ...flags] = args;
+  if (sub === 'migrate' && flags.length === 0) return migrateCommand(config);
   const unknown = flags.filter((f) => f !== '--dry-run');
   if (sub !== 'distribute' || unknown.length > 0) throw new UsageError(USAGE);
   const dryRun = flags.includes('--dry-run');

@@ -11,8 +11,7 @@ import { CallQueryService } from '../services/call-query-service.js';
 import { FeedbackService } from '../services/feedback-service.js';
 import { StorePriceLookup } from '../services/price-table.js';
 import { ProjectAccess } from '../services/project-access.js';
-import { createStore } from '../store/create-store.js';
-import { storeFailure } from './startup-errors.js';
+import { openStore } from './open-store.js';
 import { describeStore } from './store-label.js';
 import { USAGE, UsageError } from './usage.js';
 import { OPERATOR } from './operator.js';
@@ -63,9 +62,7 @@ function parseExportArgs(args: string[]): CallsExportReq & { out?: string } {
  */
 export async function exportCommand(config: Config, args: string[]): Promise<void> {
   const { out, ...req } = parseExportArgs(args);
-  const store = await createStore(config).catch((error: unknown) => {
-    throw storeFailure(error, config) ?? error;
-  });
+  const store = await openStore(config);
   try {
     const access = new ProjectAccess(store);
     const queries = new CallQueryService(

@@ -7,9 +7,8 @@ import { AuditLog, MembershipService } from '../services/audit-service.js';
 import { AuthService } from '../services/auth-service.js';
 import { ProjectAccess } from '../services/project-access.js';
 import { ENTITY_ROLES, type EntityRole } from '../store/sql/membership-role.js';
-import { createStore } from '../store/create-store.js';
 import type { TraceStore } from '../store/types.js';
-import { storeFailure } from './startup-errors.js';
+import { openStore } from './open-store.js';
 import { describeStore } from './store-label.js';
 import { USAGE, UsageError } from './usage.js';
 
@@ -70,9 +69,7 @@ export async function keysCommand(config: Config, args: string[]): Promise<void>
     (sub === 'revoke' && rest.length === 1)
   ))
     throw new UsageError(USAGE);
-  const store = await createStore(config).catch((error: unknown) => {
-    throw storeFailure(error, config) ?? error;
-  });
+  const store = await openStore(config);
   const where = describeStore(config);
   try {
     const services = operatorServices(store);

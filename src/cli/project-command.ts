@@ -6,8 +6,7 @@ import type { Config } from '../config/config.js';
 import { AppError } from '../errors/app-error.js';
 import { ProjectAccess } from '../services/project-access.js';
 import { ProjectTransferService } from '../services/project-transfer-service.js';
-import { createStore } from '../store/create-store.js';
-import { storeFailure } from './startup-errors.js';
+import { openStore } from './open-store.js';
 import { describeStore } from './store-label.js';
 import { USAGE, UsageError } from './usage.js';
 import { OPERATOR } from './operator.js';
@@ -51,9 +50,7 @@ export async function projectCommand(config: Config, args: string[]): Promise<vo
   if (sub === 'import' && values.out !== undefined) throw new UsageError('--out is for project export');
   if (values.in !== undefined && !fs.existsSync(values.in)) throw new UsageError(`--in ${values.in}: no such file`);
   const { entity, project } = values;
-  const store = await createStore(config).catch((error: unknown) => {
-    throw storeFailure(error, config) ?? error;
-  });
+  const store = await openStore(config);
   // a bad project, a refused dump: the operator's to fix, with the reason and exit code 2
   const asUsage = (error: unknown): never => {
     throw error instanceof AppError && error.status < 500 ? new UsageError(error.message) : error;

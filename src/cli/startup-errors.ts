@@ -122,3 +122,24 @@ export function storeFailure(error: unknown, config: Pick<Config, 'databaseUrl' 
     );
   return null;
 }
+
+/**
+ * Failures of a PostgreSQL server that is not up yet rather than misconfigured: nothing listens,
+ * its host name is not registered yet (a compose service, a Kubernetes Service without endpoints),
+ * or it is still starting. `serve` retries these for HEDDLE_DATABASE_WAIT_SECONDS; a wrong
+ * password or a missing database fails at once.
+ */
+const NOT_UP_YET: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ECONNRESET',
+  '57P03',
+]);
+
+export function storeNotUpYet(error: unknown): boolean {
+  const code = errorCode(error);
+  return code !== undefined && NOT_UP_YET.has(code);
+}

@@ -13,6 +13,7 @@ export const USAGE = `Usage: heddle <command>
   export --project E/P [--format jsonl|csv] [--query JSON] [--filter JSON] [--sort-by JSON] [--out FILE]
                                           export a project's calls with feedback and costs,
                                           read straight from the store (docs/export.md)
+  db migrate                              bring the store's schema up to date and exit
   db distribute [--dry-run]               shard a PostgreSQL store by project on Citus
                                           (docs/scaling.md); --dry-run prints the statements
   project export --entity E --project P [--out FILE]

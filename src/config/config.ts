@@ -13,10 +13,21 @@ const EnvSchema = Type.Object({
   HEDDLE_DATA_DIR: Type.String({ default: './heddle-data' }),
   /** When set, this key exists with admin rights (every entity). */
   HEDDLE_ADMIN_KEY: Type.Optional(Type.String({ minLength: 20 })),
+  /**
+   * Whether a generated first admin key is printed as well as saved to `<data dir>/admin-key`.
+   * The container image sets `false`: its stdout is a log that others may read (deploy/).
+   */
+  HEDDLE_PRINT_ADMIN_KEY: Type.Boolean({ default: true }),
   /** `postgres://…` selects the PostgreSQL store; unset means the embedded SQLite store. */
   HEDDLE_DATABASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   /** Comma-separated `postgres://…` URLs of streaming replicas that serve reads (docs/scaling.md). */
   HEDDLE_DATABASE_READ_URLS: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * How long `serve` and the CLI commands keep retrying a PostgreSQL server that is not up yet (refused, unresolvable,
+   * starting up) before it gives up; 0 = fail at once. Compose and Kubernetes start a node and its
+   * database together, so the deploy files set it (deploy/).
+   */
+  HEDDLE_DATABASE_WAIT_SECONDS: Type.Number({ minimum: 0, maximum: 3600, default: 0 }),
   /** Longest a read waits for a replica to replay the primary's position before the primary answers. */
   HEDDLE_READ_REPLICA_MAX_WAIT_MS: Type.Integer({ minimum: 0, default: 200 }),
   /** 32 MiB, the service-wide default body cap of the spec. */
@@ -162,7 +173,9 @@ export interface Config {
   port: number;
   dataDir: string;
   adminKey?: string;
+  printAdminKey: boolean;
   databaseUrl?: string;
+  databaseWaitSeconds: number;
   databaseReadUrls: readonly string[];
   readReplicaMaxWaitMs: number;
   bodyLimitBytes: number;
@@ -311,7 +324,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: parsed.HEDDLE_PORT,
     dataDir: path.resolve(parsed.HEDDLE_DATA_DIR),
     adminKey: parsed.HEDDLE_ADMIN_KEY,
+    printAdminKey: parsed.HEDDLE_PRINT_ADMIN_KEY,
     databaseUrl: parsed.HEDDLE_DATABASE_URL,
+    databaseWaitSeconds: parsed.HEDDLE_DATABASE_WAIT_SECONDS,
     databaseReadUrls: (parsed.HEDDLE_DATABASE_READ_URLS ?? '')
       .split(',')
       .map((url) => url.trim())
