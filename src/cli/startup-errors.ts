@@ -34,10 +34,10 @@ function innermostMessage(error: unknown): string {
  */
 export function checkDataDir(dir: string): void {
   const setting = `HEDDLE_DATA_DIR=${dir}`;
-  const stat = fs.statSync(dir, { throwIfNoEntry: false });
+  const stat = statOfDataDir(dir, dir);
   if (stat === undefined) {
     const parent = path.dirname(dir);
-    if (!fs.statSync(parent, { throwIfNoEntry: false })?.isDirectory())
+    if (!statOfDataDir(parent, dir)?.isDirectory())
       throw new StartupError(
         `Data directory ${dir} is missing and so is its parent ${parent}: create it, or set HEDDLE_DATA_DIR to an existing directory`,
       );
@@ -47,6 +47,21 @@ export function checkDataDir(dir: string): void {
   if (!stat.isDirectory())
     throw new StartupError(`${setting} is not a directory: set HEDDLE_DATA_DIR to a directory (or remove the file)`);
   probeWritable(dir, `Data directory ${dir} is not writable`);
+}
+
+/**
+ * `fs.statSync` of `file` (the data directory or its parent), undefined when it does not exist; any
+ * other failure (a regular file where the path needs a directory: ENOTDIR; no permission to look)
+ * is a start-up error naming the data directory.
+ */
+function statOfDataDir(file: string, dir: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file, { throwIfNoEntry: false });
+  } catch (error) {
+    const code = errorCode(error) ?? 'error';
+    const why = code === 'ENOTDIR' ? 'a part of its path is a file, not a directory' : `it cannot be read (${code})`;
+    throw new StartupError(`Data directory ${dir} cannot be used: ${why}; set HEDDLE_DATA_DIR to a directory`);
+  }
 }
 
 /** Writes and removes a file: access() says yes to root even on a read-only mount. */

@@ -79,6 +79,14 @@ test('a data directory that is missing (with its parent), a file, or not writabl
   assertOneLineFailure(await runCli(['serve'], baseEnv(file)), /is not a directory/, 'HEDDLE_DATA_DIR');
   assert.deepEqual(fs.readdirSync(dir), ['a-file']);
   assert.equal(fs.readFileSync(file, 'utf8'), 'x');
+  // a path through that file (ENOTDIR), one level down and two
+  for (const under of [path.join(file, 'sub'), path.join(file, 'sub', 'deeper')])
+    assertOneLineFailure(
+      await runCli(['serve'], baseEnv(under)),
+      /a part of its path is a file, not a directory/,
+      'HEDDLE_DATA_DIR',
+    );
+  assert.deepEqual(fs.readdirSync(dir), ['a-file']);
 
   // root may write anywhere permissions say no, so as root use a directory no one can create files in
   let readOnly = '/proc';
