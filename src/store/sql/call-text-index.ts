@@ -157,7 +157,8 @@ export class SqlCallTextIndex implements CallTextIndex {
     const horizon = this.dialect.d.changeHorizon ?? null;
     const last = this.#last;
     // an idle store answers from a read: no write transaction (on SQLite, no turn of the writer)
-    if ((await this.tx.read(waitingProjects(sql, frag``))).length === 0) return { calls: 0, project: null };
+    const sharded = this.dialect.distributed?.() ?? false;
+    if ((await this.tx.read(waitingProjects(sql, frag``, sharded))).length === 0) return { calls: 0, project: null };
     const done = await this.tx.transaction(function* () {
       if (lock !== null) yield* all(sql`${raw(lock)}`);
       let below: Fragment = frag``;
@@ -165,7 +166,7 @@ export class SqlCallTextIndex implements CallTextIndex {
         const [h] = yield* all<{ h: number | string }>(sql`SELECT ${raw(horizon)} AS h`);
         below = frag` AND t.change_seq < ${Number(h!.h)}`;
       }
-      const waiting = yield* all<{ project_id: string }>(waitingProjects(sql, below));
+      const waiting = yield* all<{ project_id: string }>(waitingProjects(sql, below, sharded));
       if (waiting.length === 0) return { calls: 0, project: null };
       const project = (waiting.find((w) => last !== null && w.project_id > last) ?? waiting[0]!).project_id;
       let [mark] = yield* all<Mark>(
@@ -228,8 +229,21 @@ export class SqlCallTextIndex implements CallTextIndex {
   }
 }
 
-/** The projects with calls the index does not hold (in key order), each project found by one index seek. */
-function waitingProjects(sql: SqlTag, below: Fragment): CompiledSql {
+/**
+ * The projects with calls the index does not hold (in key order), each project found by one index
+ * seek. Under Citus (`sharded`), which cannot route a recursive statement over a distributed table,
+ * the projects with a mark are found from the marks, each shard probing its calls after each mark,
+ * and those without one by each shard's distinct projects of `calls` (a scan of its
+ * `calls_pkey`, docs/scaling.md).
+ */
+function waitingProjects(sql: SqlTag, below: Fragment, sharded: boolean): CompiledSql {
+  if (sharded)
+    return sql`SELECT m.project_id FROM call_text_marks m
+      WHERE m.nulls_done = 0
+        OR EXISTS (SELECT 1 FROM calls t WHERE t.project_id = m.project_id AND (t.change_seq, t.id) > (m.indexed_seq, m.indexed_id)${below})
+      UNION SELECT c.project_id FROM calls c
+        WHERE NOT EXISTS (SELECT 1 FROM call_text_marks x WHERE x.project_id = c.project_id)
+      ORDER BY 1`;
   return sql`WITH RECURSIVE p(id) AS (
       SELECT MIN(project_id) FROM calls
       UNION ALL SELECT (SELECT MIN(c.project_id) FROM calls c WHERE c.project_id > p.id) FROM p WHERE p.id IS NOT NULL)

@@ -28,6 +28,7 @@ import { migration as callEntryFillsOf019To022 } from './027-call-entry-fills-of
 import { migration as callLatencyRoots } from './028-call-latency-roots.js';
 import { migration as callOpNames } from './029-call-op-names.js';
 import { migration as callStatusRoots } from './030-call-status-roots.js';
+import { migration as callCountsByWriters } from './031-call-counts-by-writers.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -68,6 +69,7 @@ export const MIGRATIONS: readonly Migration[] = [
   callLatencyRoots,
   callOpNames,
   callStatusRoots,
+  callCountsByWriters,
 ];
 
 /**
