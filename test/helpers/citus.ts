@@ -151,6 +151,40 @@ export async function createCitusDatabase(coordinatorUrl: string, name: string):
   ]);
 }
 
+/**
+ * Creates database `name` on the coordinator and each worker as a copy of `template` on that node
+ * (CREATE DATABASE … TEMPLATE): a distributed database with everything the template holds, its
+ * shards included (each node's copy holds that node's shards and Citus's metadata, which name the
+ * nodes, not the database). The template takes no connections (cloneable at any time).
+ */
+export async function cloneCitusDatabase(coordinatorUrl: string, template: string, name: string): Promise<void> {
+  const workers = await workersOf(coordinatorUrl);
+  for (const port of [Number(new URL(coordinatorUrl).port), ...workers.map((w) => w.port)])
+    await onNode(withDatabase(coordinatorUrl, 'postgres', port), [`CREATE DATABASE ${name} TEMPLATE ${template}`]);
+}
+
+/** Makes `name` a template on every node: no connections from now on (the Citus maintenance daemon's ended). */
+export async function sealCitusTemplate(coordinatorUrl: string, name: string): Promise<void> {
+  const workers = await workersOf(coordinatorUrl);
+  for (const port of [Number(new URL(coordinatorUrl).port), ...workers.map((w) => w.port)])
+    await onNode(withDatabase(coordinatorUrl, 'postgres', port), [
+      `ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false IS_TEMPLATE true`,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`,
+    ]);
+}
+
+/** Whether database `name` exists and is a sealed template on the coordinator. */
+export async function isCitusTemplate(coordinatorUrl: string, name: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: withDatabase(coordinatorUrl, 'postgres') });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1 AND datistemplate', [name]);
+    return rows.length > 0;
+  } finally {
+    await client.end();
+  }
+}
+
 /** Drops database `name` on the coordinator and its workers. */
 export async function dropCitusDatabase(coordinatorUrl: string, name: string): Promise<void> {
   const workers = await workersOf(coordinatorUrl);

@@ -2,7 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { after, type TestContext } from 'node:test';
 import pg from 'pg';
 import { DB_PREFIX, ensurePostgres } from './postgres-server.js';
-import { citusUrl, createCitusDatabase, dropCitusDatabase, withDatabase } from './citus.js';
+import {
+  citusUrl,
+  cloneCitusDatabase,
+  createCitusDatabase,
+  dropCitusDatabase,
+  isCitusTemplate,
+  sealCitusTemplate,
+  withDatabase,
+} from './citus.js';
+import { withFileLock } from './file-lock.js';
 import { writeThenDistribute } from './citus-database.js';
 
 export { ensurePostgres, isCi } from './postgres-server.js';
@@ -101,16 +110,32 @@ after(async () => {
     );
 });
 
+/**
+ * The distributed database every Citus test database is a copy of, made once per cluster by the
+ * first test process that needs it: migrated, given calls, distributed by `heddle db distribute`
+ * and emptied (writing and distributing takes about 10 s; a copy on three nodes well under one).
+ */
+async function citusTemplate(coordinator: string): Promise<string> {
+  const name = `heddle_template_${new URL(coordinator).port}`;
+  return withFileLock(`heddle-citus-template-${new URL(coordinator).port}`, async () => {
+    if (await isCitusTemplate(coordinator, name)) return name;
+    await dropCitusDatabase(coordinator, name);
+    await createCitusDatabase(coordinator, name);
+    await writeThenDistribute(withDatabase(coordinator, name));
+    await emptyDatabase(withDatabase(coordinator, name), true);
+    await sealCitusTemplate(coordinator, name);
+    return name;
+  });
+}
+
 async function createDistributedDatabase(coordinator: string): Promise<TestDatabase> {
   let name = citusFree.pop();
   if (name !== undefined) {
     await emptyDatabase(withDatabase(coordinator, name), true);
   } else {
     name = `${DB_PREFIX}${Date.now().toString(36)}_${process.pid}_${randomBytes(4).toString('hex')}`;
-    await createCitusDatabase(coordinator, name);
+    await cloneCitusDatabase(coordinator, await citusTemplate(coordinator), name);
     citusCreated.push(name);
-    await writeThenDistribute(withDatabase(coordinator, name));
-    await emptyDatabase(withDatabase(coordinator, name), true);
   }
   const own = name;
   let released = false;

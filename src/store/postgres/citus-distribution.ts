@@ -9,8 +9,13 @@ import { projectTables } from '../sql/project-tables.js';
  * are picked up by running the command again; tables Citus already manages are skipped.
  */
 
-/** Per-project tables that stay reference tables: read across projects (listing projects, resolving training ids). */
-const GLOBAL_PROJECT_TABLES: ReadonlySet<string> = new Set(['projects', 'training_ids']);
+/**
+ * Per-project tables that stay reference tables: read across projects (listing projects, resolving
+ * training ids), or read by a correlated subquery of a call's cost (`llm_token_prices`, calls-cost.ts:
+ * a subquery over a set-returning function that Citus only runs as it is when every distributed
+ * table in the statement is on one shard; a price is written rarely, so a copy on every node costs little).
+ */
+const GLOBAL_PROJECT_TABLES: ReadonlySet<string> = new Set(['projects', 'training_ids', 'llm_token_prices']);
 
 /** Tables that stay on the coordinator alone. */
 const COORDINATOR_ONLY: ReadonlySet<string> = new Set(['heddle_schema_migrations']);
