@@ -12,6 +12,14 @@
 # HEDDLE_TEST_POSTGRES_URL points at another server. Outside CI, HEDDLE_TEST_SKIP_POSTGRES=1
 # leaves the second pass out.
 #
+# Then a third pass on a real Citus cluster (a coordinator and two workers on loopback, started by
+# test/helpers/citus-cli.ts from ../shared/citus, which it builds into PostgreSQL 15 the first time):
+# the store contract suite, the HTTP suite and test/citus, every test database a copy of one that was
+# migrated, given calls, distributed by `heddle db distribute` and emptied (test/helpers/postgres.ts).
+# Left out of it: test/store/contract/calls-index-backfill.test.ts, which builds the schema of
+# migration 015 and upgrades it (its counter triggers cannot be sharded; the upgrade is a
+# single-database path). HEDDLE_TEST_SKIP_CITUS=1 leaves the pass out outside CI.
+#
 # A pass fails when it finds no test files, when the runner ran no test or passed none, and under
 # CI=true when any test was skipped: a suite that silently tests nothing never passes.
 set -euo pipefail
@@ -66,7 +74,7 @@ npx prettier --check --log-level warn .
 step "build"
 npm run --silent build
 
-mapfile -t files < <(find test -name '*.test.ts' | sort)
+mapfile -t files < <(find test -name '*.test.ts' -not -path 'test/citus/*' | sort)
 run_pass all "${files[@]}"
 if [[ "${HEDDLE_TEST_SKIP_POSTGRES:-}" == 1 && "${CI:-}" != true ]]; then
   echo "HTTP suite on PostgreSQL skipped (HEDDLE_TEST_SKIP_POSTGRES=1)"
@@ -74,3 +82,22 @@ if [[ "${HEDDLE_TEST_SKIP_POSTGRES:-}" == 1 && "${CI:-}" != true ]]; then
 fi
 mapfile -t http < <(find test/routes test/security -name '*.test.ts' | sort)
 HEDDLE_TEST_STORE=postgres run_pass http-postgres "${http[@]}"
+
+if [[ "${HEDDLE_TEST_SKIP_CITUS:-}" == 1 && "${CI:-}" != true ]]; then
+  echo "Citus pass skipped (HEDDLE_TEST_SKIP_CITUS=1)"
+  exit 0
+fi
+step "Citus cluster"
+citus_started=$SECONDS
+coproc CITUS { node --import tsx test/helpers/citus-cli.ts; }
+citus_pid=$CITUS_PID
+trap 'kill "$citus_pid" 2>/dev/null; wait "$citus_pid" 2>/dev/null; rm -rf "$tap_dir"' EXIT
+read -r citus_url <&"${CITUS[0]}" || { echo "the Citus cluster did not start" >&2; exit 1; }
+echo "coordinator $citus_url ($((SECONDS - citus_started)) s)"
+mapfile -t citus_files < <(
+  find test/store/contract test/routes test/security test/citus -name '*.test.ts' \
+    -not -name 'calls-index-backfill.test.ts' | sort
+)
+HEDDLE_TEST_CITUS_URL="$citus_url" HEDDLE_TEST_STORE=postgres HEDDLE_TEST_ADAPTERS=postgres \
+  run_pass citus "${citus_files[@]}"
+echo "Citus pass: $((SECONDS - citus_started)) s"

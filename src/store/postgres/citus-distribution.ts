@@ -54,14 +54,19 @@ export async function planDistribution(client: pg.ClientBase): Promise<Distribut
     if (!done.has(table)) statements.push(`SELECT create_reference_table('${table}');`);
   }
   // the anchor first: the others name it in colocate_with
+  const sharded: string[] = [];
   for (const table of [ANCHOR, ...distributed.filter((t) => t !== ANCHOR)]) {
     if (done.has(table)) continue;
+    sharded.push(table);
     statements.push(
       table === ANCHOR
         ? `SELECT create_distributed_table('${table}', 'project_id');`
         : `SELECT create_distributed_table('${table}', 'project_id', colocate_with => '${ANCHOR}');`,
     );
   }
+  // Citus copies a table's rows to its shards and keeps them in the coordinator's table too, where
+  // no query reads them again: a database moved onto Citus would hold its calls twice
+  for (const table of sharded) statements.push(`SELECT truncate_local_data_after_distributing_table('${table}');`);
   return { citus, statements, alreadyDone: [...done].sort() };
 }
 
