@@ -15,3 +15,5 @@ npx tsx bench/ui-dashboard.ts
 npx tsx bench/replicas.ts
 # a small store here; `npm run bench:query-scale` alone seeds 1M (BENCH_CALLS sets the size)
 BENCH_CALLS=${BENCH_QS_CALLS:-100000} npx tsx bench/query-scale.ts
+# Citus (a coordinator and two workers from ../shared/citus) against one PostgreSQL
+npx tsx bench/citus.ts
