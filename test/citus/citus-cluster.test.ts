@@ -7,6 +7,7 @@ import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { MIGRATIONS, type Migration } from '../../src/store/sql/migrations/index.js';
 import type { CallsQuery } from '../../src/store/types.js';
 import {
+  addCitus,
   citusUrl,
   createCitusDatabase,
   dropCitusDatabase,
@@ -45,9 +46,9 @@ after(async () => {
 });
 
 /** A new database on every node of the cluster (citus added, no Heddle schema yet). */
-async function freshDatabase(): Promise<string> {
+async function freshDatabase(opts: { citusLater?: boolean } = {}): Promise<string> {
   const name = `heddle_citus_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  await createCitusDatabase(coordinator, name);
+  await createCitusDatabase(coordinator, name, opts);
   databases.push(name);
   return withDatabase(coordinator, name);
 }
@@ -92,9 +93,10 @@ describe('heddle db distribute on Citus', () => {
     assert.equal(tables.has('heddle_schema_migrations'), false);
     // the rows written before are on the shards, counted once
     assert.deepEqual(await query(url, `SELECT id FROM calls WHERE project_id = 'acme/before'`), [{ id: 'c1' }]);
-    assert.deepEqual(await query(url, `SELECT sum(calls)::int AS n FROM call_counts WHERE project_id = 'acme/before'`), [
-      { n: 1 },
-    ]);
+    assert.deepEqual(
+      await query(url, `SELECT sum(calls)::int AS n FROM call_counts WHERE project_id = 'acme/before'`),
+      [{ n: 1 }],
+    );
     const again = await runDbDistribute(url);
     assert.match(again.stderr, /ran 0 statements/);
 
@@ -138,6 +140,37 @@ describe('heddle db distribute on Citus', () => {
       assert.equal((await reopened.calls.read('acme/after', 'c2'))?.ended_at, T0 + 1_500);
     } finally {
       await reopened.close();
+    }
+  });
+});
+
+describe('a single PostgreSQL database moved onto Citus', () => {
+  test('made without citus, then given the extension and distributed: its functions reach the workers', async () => {
+    const url = await freshDatabase({ citusLater: true });
+    const store = new PostgresStore({ url });
+    await store.migrate();
+    const parts = ['alpha', 'beta', 'gamma'].map((w, i) => callParts('moved/one', `m${i}`, T0 + i, `${w} text`));
+    await store.calls.write(parts.map((p) => p[0]!));
+    await store.calls.write(parts.map((p) => p[1]!));
+    await store.close();
+
+    await addCitus(coordinator, new URL(url).pathname.slice(1));
+    const run = await runDbDistribute(url);
+    assert.match(run.stdout, /create_distributed_function\('heddle_call_text\(jsonb\)'\)/);
+    const moved = new PostgresStore({ url });
+    await moved.migrate();
+    try {
+      // the indexer's statements run on the workers, calling heddle_call_text there
+      for (;;) if ((await moved.callText.step(50)).project === null) break;
+      assert.equal(await moved.callText.covers('moved/one'), true);
+      const q: CallsQuery = {
+        project_id: 'moved/one',
+        where: where({ $contains: { input: { $getField: 'inputs.prompt' }, substr: { $literal: 'beta' } } }),
+      };
+      assert.deepEqual(await ids(moved, q), ['m1']);
+      assert.equal(Number((await moved.calls.count({ project_id: 'moved/one' })).count), 3);
+    } finally {
+      await moved.close();
     }
   });
 });

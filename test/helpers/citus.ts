@@ -127,13 +127,17 @@ async function onNode(url: string, statements: string[]): Promise<void> {
 
 /**
  * Creates database `name` on the coordinator at `coordinatorUrl` and on each of its workers, with
- * the citus extension on each and the workers added, as cluster.sh does for `heddle`. Shards per
+ * the citus extension on each and the workers added, as cluster.sh does for `heddle` (with
+ * `citusLater`, the coordinator's database without the extension, for addCitus to add). Shards per
  * distributed table: 4 (Citus's default of 32 makes each of Heddle's 40-odd tables 32 tables on
  * the workers, and a test database takes a minute to distribute).
  */
-export async function createCitusDatabase(coordinatorUrl: string, name: string): Promise<void> {
+export async function createCitusDatabase(
+  coordinatorUrl: string,
+  name: string,
+  opts: { citusLater?: boolean } = {},
+): Promise<void> {
   const workers = await workersOf(coordinatorUrl);
-  const coordinator = new URL(coordinatorUrl);
   for (const w of workers) {
     await onNode(withDatabase(coordinatorUrl, 'postgres', w.port), [
       `CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`,
@@ -144,6 +148,17 @@ export async function createCitusDatabase(coordinatorUrl: string, name: string):
     `CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`,
     `ALTER DATABASE ${name} SET citus.shard_count = 4`,
   ]);
+  if (opts.citusLater !== true) await addCitus(coordinatorUrl, name);
+}
+
+/**
+ * Creates the citus extension in database `name` of the coordinator and adds the workers: what an
+ * operator does to a database that held Heddle's schema and data before (createCitusDatabase with
+ * `citusLater`).
+ */
+export async function addCitus(coordinatorUrl: string, name: string): Promise<void> {
+  const workers = await workersOf(coordinatorUrl);
+  const coordinator = new URL(coordinatorUrl);
   await onNode(withDatabase(coordinatorUrl, name), [
     'CREATE EXTENSION citus',
     `SELECT citus_set_coordinator_host('${coordinator.hostname}', ${Number(coordinator.port)})`,

@@ -64,6 +64,11 @@ export async function planDistribution(client: pg.ClientBase): Promise<Distribut
         : `SELECT create_distributed_table('${table}', 'project_id', colocate_with => '${ANCHOR}');`,
     );
   }
+  // functions the shards' statements call, made before citus was (a database moved onto Citus):
+  // Citus copies a function to the workers only once it manages it, and the tables its body names
+  // (`%ROWTYPE`) must be there first
+  if (citus)
+    for (const fn of await localFunctions(client)) statements.push(`SELECT create_distributed_function('${fn}');`);
   // Citus copies a table's rows to its shards and keeps them in the coordinator's table too, where
   // no query reads them again: a database moved onto Citus would hold its calls twice
   for (const table of sharded) statements.push(`SELECT truncate_local_data_after_distributing_table('${table}');`);
@@ -81,6 +86,18 @@ async function tableNames(client: pg.ClientBase): Promise<Set<string>> {
 async function hasCitus(client: pg.ClientBase): Promise<boolean> {
   const { rows } = await client.query(`SELECT 1 FROM pg_extension WHERE extname = 'citus'`);
   return rows.length > 0;
+}
+
+/** Functions of this schema (not an extension's) that Citus does not manage yet, as `name(argument types)`. */
+async function localFunctions(client: pg.ClientBase): Promise<string[]> {
+  const { rows } = await client.query<{ fn: string }>(
+    `SELECT p.oid::regprocedure::text AS fn FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+     WHERE n.nspname = current_schema() AND p.prokind = 'f'
+       AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
+       AND NOT EXISTS (SELECT 1 FROM pg_dist_object o WHERE o.classid = 'pg_proc'::regclass AND o.objid = p.oid)
+     ORDER BY p.oid`,
+  );
+  return rows.map((r) => r.fn);
 }
 
 /** Tables of this schema that Citus already distributes or replicates. */
