@@ -79,5 +79,6 @@ export async function writeThenDistribute(url: string): Promise<void> {
   }
   const t1 = Date.now();
   await runDbDistribute(url);
-  if (process.env.HEDDLE_TEST_CITUS_TIMING) process.stderr.write(`write ${t1 - t} ms, distribute ${Date.now() - t1} ms\n`);
+  if (process.env.HEDDLE_TEST_CITUS_TIMING)
+    process.stderr.write(`write ${t1 - t} ms, distribute ${Date.now() - t1} ms\n`);
 }

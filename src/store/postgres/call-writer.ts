@@ -177,7 +177,7 @@ export class CallWriter {
  */
 async function writeRolledUp(client: pg.PoolClient, rows: MergedCall[]): Promise<number> {
   let appended = 0;
-  for (let from = 0; from < rows.length; ) {
+  for (let from = 0; from < rows.length;) {
     const project = rows[from]!.project_id;
     let to = from + 1;
     while (to < rows.length && rows[to]!.project_id === project) to += 1;

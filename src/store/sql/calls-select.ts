@@ -170,7 +170,8 @@ function selectList(q: CallsQuery, d: SqlDialect, p: SqlParams): string {
   const items = wanted.map((column) => `c.${column}`);
   const size = ['attributes', 'inputs', 'output', 'summary'].map((column) => d.byteLength(`c.${column}`)).join(' + ');
   if (q.include_storage_size) items.push(`(${size}) AS storage_size_bytes`);
-  if (q.include_total_storage_size) items.push(`${totalStorageSize(d, p.add(q.project_id))} AS total_storage_size_bytes`);
+  if (q.include_total_storage_size)
+    items.push(`${totalStorageSize(d, p.add(q.project_id))} AS total_storage_size_bytes`);
   if (q.include_usernames) items.push('(SELECT u.username FROM users u WHERE u.id = c.wb_user_id) AS wb_username');
   if (q.changed_after) items.push('c.change_seq');
   return items.join(', ');
