@@ -95,7 +95,7 @@ step "Citus cluster"
 citus_started=$SECONDS
 coproc CITUS { node --import tsx test/helpers/citus-cli.ts; }
 citus_pid=$CITUS_PID
-trap 'kill "$citus_pid" 2>/dev/null; wait "$citus_pid" 2>/dev/null; rm -rf "$tap_dir"' EXIT
+trap 'kill "$citus_pid" 2>/dev/null || true; wait "$citus_pid" 2>/dev/null || true; rm -rf "$tap_dir"' EXIT
 read -r citus_url <&"${CITUS[0]}" || { echo "the Citus cluster did not start" >&2; exit 1; }
 echo "coordinator $citus_url ($((SECONDS - citus_started)) s)"
 mapfile -t citus_files < <(
