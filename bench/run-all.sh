@@ -15,6 +15,8 @@ npx tsx bench/ui-dashboard.ts
 npx tsx bench/replicas.ts
 # a small store here; `npm run bench:query-scale` alone seeds 1M (BENCH_CALLS sets the size)
 BENCH_CALLS=${BENCH_QS_CALLS:-100000} npx tsx bench/query-scale.ts
+# Citus (a coordinator and two workers from ../shared/citus) against one PostgreSQL
+npx tsx bench/citus.ts
 # the traces table during and right after ingest through HTTP (compiled server); 1M calls by default
 npm run --silent build:server
 BENCH_CALLS=${BENCH_BUSY_CALLS:-1000000} npx tsx bench/busy-ingest.ts

@@ -17,6 +17,7 @@ import { runCli } from './cli-helpers.js';
  */
 
 const REFERENCE = /^SELECT create_reference_table\('(\w+)'\);$/;
+const TRUNCATE_LOCAL = /^SELECT truncate_local_data_after_distributing_table\('(\w+)'\);$/;
 const DISTRIBUTED = /^SELECT create_distributed_table\('(\w+)', 'project_id'(?:, colocate_with => '(\w+)')?\);$/;
 
 test('db distribute --dry-run lists every table once, in an order Citus accepts', async (t) => {
@@ -38,13 +39,25 @@ test('db distribute --dry-run lists every table once, in an order Citus accepts'
   const lines = run.stdout.trim().split('\n');
   const reference: string[] = [];
   const distributed: Array<{ table: string; colocate: string | undefined }> = [];
+  const truncated: string[] = [];
   for (const line of lines) {
     const ref = REFERENCE.exec(line);
     const dist = DISTRIBUTED.exec(line);
+    const local = TRUNCATE_LOCAL.exec(line);
     if (ref) reference.push(ref[1]!);
     else if (dist) distributed.push({ table: dist[1]!, colocate: dist[2] });
+    else if (local) truncated.push(local[1]!);
     else assert.fail(`unexpected statement: ${line}`);
   }
+  // the coordinator's copy of each sharded table's rows is emptied, once every table is distributed
+  assert.deepEqual(
+    truncated,
+    distributed.map((d) => d.table),
+  );
+  assert.equal(
+    lines.findIndex((l) => TRUNCATE_LOCAL.test(l)),
+    reference.length + distributed.length,
+  );
   // every distributed statement follows the reference tables, calls first and the rest colocated with it
   assert.equal(
     lines.findIndex((l) => DISTRIBUTED.test(l)),
@@ -65,7 +78,7 @@ test('db distribute --dry-run lists every table once, in an order Citus accepts'
     assert.deepEqual([...classified, 'heddle_schema_migrations'].sort(), all);
     const perProject = projectTables('postgres')
       .map((p) => p.table)
-      .filter((p) => p !== 'projects' && p !== 'training_ids');
+      .filter((p) => p !== 'projects' && p !== 'training_ids' && p !== 'llm_token_prices');
     assert.deepEqual(distributed.map((d) => d.table).sort(), [...perProject].sort());
     for (const global of [
       'users',
@@ -75,6 +88,7 @@ test('db distribute --dry-run lists every table once, in an order Citus accepts'
       'projects',
       'training_ids',
       'training_workers',
+      'llm_token_prices',
     ])
       assert.ok(reference.includes(global), `${global} is a reference table`);
     // a reference table comes after every table it references

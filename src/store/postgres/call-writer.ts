@@ -170,9 +170,22 @@ export class CallWriter {
   }
 }
 
-/** The batch's upsert with the call roll-up kept in step, on a client inside a transaction; the roll-up rows appended. */
-function writeRolledUp(client: pg.PoolClient, rows: MergedCall[]): Promise<number> {
-  return rolledUpUpsert(client, rows, upsertQuery(rows));
+/**
+ * The batch's upsert with the call roll-up kept in step, on a client inside a transaction, one
+ * statement per project (each locking read on one shard under Citus), projects in key order (the
+ * batch's, call-merge.ts); the roll-up rows appended.
+ */
+async function writeRolledUp(client: pg.PoolClient, rows: MergedCall[]): Promise<number> {
+  let appended = 0;
+  for (let from = 0; from < rows.length;) {
+    const project = rows[from]!.project_id;
+    let to = from + 1;
+    while (to < rows.length && rows[to]!.project_id === project) to += 1;
+    const group = rows.slice(from, to);
+    appended += await rolledUpUpsert(client, project, group, upsertQuery(group));
+    from = to;
+  }
+  return appended;
 }
 
 /** The batch's statement (call-merge.ts); `call_values` is the call indexer's (call-text-index.ts). */

@@ -9,8 +9,13 @@ import { projectTables } from '../sql/project-tables.js';
  * are picked up by running the command again; tables Citus already manages are skipped.
  */
 
-/** Per-project tables that stay reference tables: read across projects (listing projects, resolving training ids). */
-const GLOBAL_PROJECT_TABLES: ReadonlySet<string> = new Set(['projects', 'training_ids']);
+/**
+ * Per-project tables that stay reference tables: read across projects (listing projects, resolving
+ * training ids), or read by a correlated subquery of a call's cost (`llm_token_prices`, calls-cost.ts:
+ * a subquery over a set-returning function that Citus only runs as it is when every distributed
+ * table in the statement is on one shard; a price is written rarely, so a copy on every node costs little).
+ */
+const GLOBAL_PROJECT_TABLES: ReadonlySet<string> = new Set(['projects', 'training_ids', 'llm_token_prices']);
 
 /** Tables that stay on the coordinator alone. */
 const COORDINATOR_ONLY: ReadonlySet<string> = new Set(['heddle_schema_migrations']);
@@ -49,14 +54,24 @@ export async function planDistribution(client: pg.ClientBase): Promise<Distribut
     if (!done.has(table)) statements.push(`SELECT create_reference_table('${table}');`);
   }
   // the anchor first: the others name it in colocate_with
+  const sharded: string[] = [];
   for (const table of [ANCHOR, ...distributed.filter((t) => t !== ANCHOR)]) {
     if (done.has(table)) continue;
+    sharded.push(table);
     statements.push(
       table === ANCHOR
         ? `SELECT create_distributed_table('${table}', 'project_id');`
         : `SELECT create_distributed_table('${table}', 'project_id', colocate_with => '${ANCHOR}');`,
     );
   }
+  // functions the shards' statements call, made before citus was (a database moved onto Citus):
+  // Citus copies a function to the workers only once it manages it, and the tables its body names
+  // (`%ROWTYPE`) must be there first
+  if (citus)
+    for (const fn of await localFunctions(client)) statements.push(`SELECT create_distributed_function('${fn}');`);
+  // Citus copies a table's rows to its shards and keeps them in the coordinator's table too, where
+  // no query reads them again: a database moved onto Citus would hold its calls twice
+  for (const table of sharded) statements.push(`SELECT truncate_local_data_after_distributing_table('${table}');`);
   return { citus, statements, alreadyDone: [...done].sort() };
 }
 
@@ -71,6 +86,18 @@ async function tableNames(client: pg.ClientBase): Promise<Set<string>> {
 async function hasCitus(client: pg.ClientBase): Promise<boolean> {
   const { rows } = await client.query(`SELECT 1 FROM pg_extension WHERE extname = 'citus'`);
   return rows.length > 0;
+}
+
+/** Functions of this schema (not an extension's) that Citus does not manage yet, as `name(argument types)`. */
+async function localFunctions(client: pg.ClientBase): Promise<string[]> {
+  const { rows } = await client.query<{ fn: string }>(
+    `SELECT p.oid::regprocedure::text AS fn FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+     WHERE n.nspname = current_schema() AND p.prokind = 'f'
+       AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
+       AND NOT EXISTS (SELECT 1 FROM pg_dist_object o WHERE o.classid = 'pg_proc'::regclass AND o.objid = p.oid)
+     ORDER BY p.oid`,
+  );
+  return rows.map((r) => r.fn);
 }
 
 /** Tables of this schema that Citus already distributes or replicates. */

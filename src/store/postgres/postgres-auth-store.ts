@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { uuidv7 } from '../../domain/ids.js';
 import { KEY_SELECT, toKeyRecord, type KeyRow } from '../sql/auth-rows.js';
 import { keysOfEntityWhere, type MembershipRecord } from '../sql/membership-role.js';
-import { projectListSelect, sessionSelect } from '../sql/ui-rows.js';
+import { sessionSelect } from '../sql/ui-rows.js';
 import type {
   ApiKeyRecord,
   AuthStore,
@@ -186,14 +186,37 @@ export class PostgresAuthStore implements AuthStore {
     await this.#query(null, 'DELETE FROM ui_sessions WHERE token_hash = $1', [tokenHash]);
   }
 
+  /**
+   * The projects, then each one's latest call start by a statement on that project alone: under
+   * Citus a subquery on `calls` correlated with the `projects` reference table cannot run, and each
+   * probe goes to its project's shard. Ordered as projectListSelect orders them (ui-rows.ts).
+   */
   async listProjects(entities: readonly string[] | null): Promise<ProjectSummaryRow[]> {
-    const condition = entities === null ? null : 'p.entity = ANY($1::text[])';
-    const { rows } = await this.#query<ProjectSummaryRow>(
+    const { rows } = await this.#query<Omit<ProjectSummaryRow, 'last_call_at'>>(
       null,
-      projectListSelect(condition),
+      `SELECT p.project_id, p.entity, p.created_at FROM projects p${entities === null ? '' : ' WHERE p.entity = ANY($1::text[])'}`,
       entities === null ? [] : [entities],
     );
-    return rows;
+    const out: ProjectSummaryRow[] = [];
+    for (let from = 0; from < rows.length; from += 4) {
+      const probes = rows.slice(from, from + 4).map(async (row) => {
+        const { rows: last } = await this.#query<{ started_at: number }>(
+          null,
+          `SELECT c.started_at FROM calls c WHERE c.project_id = $1 AND c.started_at IS NOT NULL
+           ORDER BY c.started_at DESC LIMIT 1`,
+          [row.project_id],
+        );
+        return { ...row, last_call_at: last[0]?.started_at ?? null } as ProjectSummaryRow;
+      });
+      out.push(...(await Promise.all(probes)));
+    }
+    const at = (r: ProjectSummaryRow): number | null => (r.last_call_at == null ? null : Number(r.last_call_at));
+    return out.sort((a, b) => {
+      const x = at(a);
+      const y = at(b);
+      if (x !== y) return x === null ? 1 : y === null ? -1 : y - x;
+      return a.project_id < b.project_id ? -1 : a.project_id > b.project_id ? 1 : 0;
+    });
   }
 
   async listMembers(entity: string): Promise<EntityMemberRecord[]> {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { appliedByLegacyPostgresVersion, MIGRATIONS, migrationSql } from '../sql/migrations/index.js';
+import { appliedByLegacyPostgresVersion, MIGRATIONS, migrationSql, type Migration } from '../sql/migrations/index.js';
 
 /**
  * Serialises migrations across every Heddle process that shares the database: several nodes may
@@ -12,15 +12,18 @@ const MIGRATION_LOCK_KEY = '114384087786853';
  * Applies the entries of the migration list (sql/migrations/index.ts) not yet recorded in
  * `heddle_schema_migrations`, each in its own transaction, on one connection; safe to run from
  * several processes at once. A database made before the shared list (its versions in
- * `heddle_migrations`) has them translated first.
+ * `heddle_migrations`) has them translated first. `migrations`: the list (a test passes a later one).
  */
-export async function runMigrations(client: pg.ClientBase): Promise<void> {
+export async function runMigrations(
+  client: pg.ClientBase,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<void> {
   await client.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
   try {
     await inTransaction(client, () => adoptLegacyLog(client));
     const { rows } = await client.query<{ id: number }>('SELECT id FROM heddle_schema_migrations');
     const applied = new Set(rows.map((r) => r.id));
-    for (const migration of MIGRATIONS) {
+    for (const migration of migrations) {
       if (applied.has(migration.id)) continue;
       await inTransaction(client, async () => {
         for (const sql of migrationSql(migration, 'postgres')) await client.query(sql);

@@ -34,6 +34,7 @@ import { POSTGRES_TEXT_INDEX } from '../sql/call-text-dialects.js';
 import { SqlCallTextIndex } from '../sql/call-text-index.js';
 import { PlannerStatistics, withPlannerStatistics } from './planner-statistics.js';
 import { projectTables } from '../sql/project-tables.js';
+import type { CompiledSql } from '../sql/calls-select.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` (every libpq-style parameter pg understands). */
@@ -50,6 +51,8 @@ export interface PostgresStoreOptions {
   replicaMaxWaitMs?: number;
   /** Call writes queued at once; more fail with 503 (docs/reliability-backpressure.md). Default: no bound. */
   maxPendingWrites?: number;
+  /** Told of a background roll-up fold that failed (default: a JSON line on stderr); counted in foldFailures(). */
+  onBackgroundError?: (error: unknown) => void;
 }
 
 /**
@@ -81,6 +84,8 @@ export class PostgresStore implements TraceStore {
   readonly #writer: CallWriter;
   readonly #folder: RollupFolder;
   readonly #replicas: ReadRouter | null;
+  /** Whether the database has the citus extension (read by migrate()): its tables may be sharded. */
+  #citus = false;
 
   constructor(options: PostgresStoreOptions) {
     const base: pg.PoolConfig = {
@@ -102,7 +107,10 @@ export class PostgresStore implements TraceStore {
       // instead, and the release with that error discards the connection.
       pool.on('connect', (client) => client.on('error', () => undefined));
     }
-    this.#folder = new RollupFolder(this.#pool);
+    this.#folder = new RollupFolder(
+      this.#pool,
+      options.onBackgroundError === undefined ? {} : { onError: options.onBackgroundError },
+    );
     this.#writer = new CallWriter(this.#pool, {
       concurrency: options.writeConcurrency ?? 2,
       maxPending: options.maxPendingWrites,
@@ -130,7 +138,11 @@ export class PostgresStore implements TraceStore {
     // 500 calls a step: a step's transaction holds back the xid horizon below which the live tail
     // (and the indexer itself) read calls, cluster-wide, for as long as it renders texts
     this.callText = withPlannerStatistics(
-      new SqlCallTextIndex(tx, POSTGRES_TEXT_INDEX(postgresDialect), 500),
+      new SqlCallTextIndex(
+        tx,
+        POSTGRES_TEXT_INDEX(postgresDialect, () => this.#citus),
+        500,
+      ),
       new PlannerStatistics(this.#pool),
     );
     this.calls = new PostgresCallStore(this.#pool, this.#writer, reads, streamReads, async (projectId) => ({
@@ -160,9 +172,14 @@ export class PostgresStore implements TraceStore {
           params: [table],
         }),
         compactJson: compactJsonText,
-        // the counter triggers count imported calls; latency and input leaves are filled here
+        // imported calls are counted (migration 031); latency and input leaves are filled here
         afterInsert: (table, projectId, ids) =>
-          table === 'calls' ? indexImportedCalls(POSTGRES_BACKFILL(postgresDialect), projectId, ids) : [],
+          table === 'calls'
+            ? [
+                recountCalls(projectId, ids as string[], 1),
+                ...indexImportedCalls(POSTGRES_BACKFILL(postgresDialect), projectId, ids),
+              ]
+            : [],
         // the roll-up rows are exported as they are: with every pending change of the project in them
         beforeExport: (projectId) => this.#folder.foldProject(projectId),
       },
@@ -171,8 +188,12 @@ export class PostgresStore implements TraceStore {
     // Deleted rows are dead tuples that autovacuum reclaims (its default thresholds fire after a
     // retention run); a VACUUM here would hold a lock on the whole table.
     this.rollups = new SqlCallRollupStore(tx, POSTGRES_TX, PENDING_ROWS);
-    this.retention = new SqlRetentionStore(tx, POSTGRES_TX, 5_000, () =>
-      Promise.resolve({ mode: 'autovacuum', pages_released: 0, bytes_released: 0 }),
+    this.retention = new SqlRetentionStore(
+      tx,
+      POSTGRES_TX,
+      5_000,
+      () => Promise.resolve({ mode: 'autovacuum', pages_released: 0, bytes_released: 0 }),
+      (projectId, ids) => [recountCalls(projectId, ids, -1)],
     );
   }
 
@@ -180,6 +201,8 @@ export class PostgresStore implements TraceStore {
     const client = await mapErrors(() => this.#pool.connect());
     try {
       await mapErrors(() => runMigrations(client));
+      const { rows } = await mapErrors(() => client.query(`SELECT 1 FROM pg_extension WHERE extname = 'citus'`));
+      this.#citus = rows.length > 0;
     } finally {
       client.release();
     }
@@ -196,6 +219,11 @@ export class PostgresStore implements TraceStore {
   /** Folds every pending roll-up change (of one project, when given) into the roll-up rows now (tests, tools). */
   foldRollupChanges(projectId: string | null = null): Promise<void> {
     return projectId === null ? this.#folder.foldAll() : this.#folder.foldProject(projectId);
+  }
+
+  /** Background roll-up folds that failed since start (each one logged; its rows stay pending and fold later). */
+  foldFailures(): number {
+    return this.#folder.failures;
   }
 
   /** Where reads went since start, when replicas are configured (null otherwise). */
@@ -218,6 +246,11 @@ export class PostgresStore implements TraceStore {
     await this.#folder.close();
     await Promise.all([this.#pool.end(), this.#streamPool.end(), this.#replicas?.close()]);
   }
+}
+
+/** Adds (1) or subtracts (-1) the stored visible calls `ids` to the project's counters (migration 031). */
+function recountCalls(projectId: string, ids: readonly string[], sign: 1 | -1): CompiledSql {
+  return { sql: 'SELECT heddle_recount_calls($1::text, $2::text[], $3::bigint)', params: [projectId, ids, sign] };
 }
 
 /**

@@ -141,8 +141,8 @@ const sums = SUM_COLUMNS.map((c) => `SUM(${c})`).join(', ');
 const ordered = ROLLUP_KEY_COLUMNS.map((c) => (c === 'hour' || c === 'scope' ? c : `${c} COLLATE "C"`)).join(', ');
 
 /**
- * Folds up to `$1` pending rows (of project `$2`, or of any project when `$2` is null) into the
- * roll-up in one statement: deleted, their changes summed by key and upserted, so a reader's
+ * Folds up to `$1` pending rows of project `$2` into the roll-up in one statement (of one project,
+ * so one shard under Citus, which refuses a lock across shards): deleted, their changes summed by key and upserted, so a reader's
  * statement sees each change either pending or folded, never both or neither. Rows another fold
  * holds are skipped (`SKIP LOCKED`), so folds on several nodes share the work. The sums are upserted
  * before the histogram, each in key order (unread data-modifying CTEs run after the main query, the
@@ -152,9 +152,9 @@ const ordered = ROLLUP_KEY_COLUMNS.map((c) => (c === 'hour' || c === 'scope' ? c
  */
 export const FOLD_SQL = `WITH taken AS (
   DELETE FROM call_rollup_pending d USING (
-    SELECT project_id, seq FROM call_rollup_pending WHERE $2::text IS NULL OR project_id = $2
-    ORDER BY project_id, seq LIMIT $1 FOR UPDATE SKIP LOCKED) t
-  WHERE d.project_id = t.project_id AND d.seq = t.seq
+    SELECT project_id, seq FROM call_rollup_pending WHERE project_id = $2::text
+    ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED) t
+  WHERE d.project_id = $2::text AND d.project_id = t.project_id AND d.seq = t.seq
   RETURNING d.stats, d.hist),
 hist AS (
   INSERT INTO call_rollup_latency (${LATENCY_COLUMNS.join(', ')})
@@ -170,14 +170,27 @@ sums AS (
   ON CONFLICT (${keys}) DO UPDATE SET ${PG_ADD_SUMS})
 SELECT count(*)::integer AS folded FROM taken`;
 
-/** Folds up to `limit` pending rows (of `projectId` only, when given); how many it folded. */
-export async function foldPending(pool: pg.Pool, limit: number, projectId: string | null): Promise<number> {
+/** Folds up to `limit` pending rows of `projectId`; how many it folded. */
+export async function foldPending(pool: pg.Pool, limit: number, projectId: string): Promise<number> {
   const { rows } = await pool.query<{ folded: number }>({
     name: 'heddle_rollup_fold',
     text: FOLD_SQL,
     values: [limit, projectId],
   });
   return rows[0]?.folded ?? 0;
+}
+
+/** The projects with pending rows, in key order (a read without a lock: on every shard under Citus). */
+export async function pendingProjects(pool: pg.Pool): Promise<string[]> {
+  const { rows } = await pool.query<{ project_id: string }>(
+    'SELECT DISTINCT project_id FROM call_rollup_pending ORDER BY project_id',
+  );
+  return rows.map((r) => r.project_id);
+}
+
+/** Folds every pending row of one project. */
+async function foldAllOf(pool: pg.Pool, batchRows: number, projectId: string): Promise<void> {
+  while ((await foldPending(pool, batchRows, projectId)) >= batchRows);
 }
 
 /** The pending rows of the readers (call-rollup-store.ts): each table's rows not folded yet, from `p`. */
@@ -193,14 +206,26 @@ export interface RollupFolderOptions {
   intervalMs: number;
   /** Rows per fold statement. */
   batchRows: number;
+  /** Told of a background fold that failed (its rows stay pending and are folded at a later turn). */
+  onError: (error: unknown) => void;
 }
 
-const DEFAULTS: RollupFolderOptions = { everyRows: 64, intervalMs: 1_000, batchRows: 256 };
+const DEFAULTS: RollupFolderOptions = {
+  everyRows: 64,
+  intervalMs: 1_000,
+  batchRows: 256,
+  onError: (error) =>
+    process.stderr.write(
+      `${JSON.stringify({ level: 50, time: Date.now(), msg: 'call roll-up fold failed', err: String(error) })}\n`,
+    ),
+};
 
 /**
  * Runs the folds of one node: once `everyRows` pending rows were appended here, and every
- * `intervalMs` while started. One fold at a time per node. A failed fold (the database away) leaves
- * its rows pending, where readers count them, and is tried again at the next turn.
+ * `intervalMs` while started. One fold at a time per node, project by project (each statement on one
+ * project: one shard under Citus). A failed fold (the database away) leaves its rows pending, where
+ * readers count them, and is tried again at the next turn; it is counted (`failures`) and told to
+ * `onError`, never swallowed.
  */
 export class RollupFolder {
   readonly #pool: pg.Pool;
@@ -209,6 +234,7 @@ export class RollupFolder {
   #running: Promise<void> | null = null;
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
+  #failures = 0;
 
   constructor(pool: pg.Pool, options: Partial<RollupFolderOptions> = {}) {
     this.#pool = pool;
@@ -228,16 +254,22 @@ export class RollupFolder {
     if (this.#appended >= this.#options.everyRows) this.#kick();
   }
 
+  /** Background folds that failed since start (each also told to `onError`). */
+  get failures(): number {
+    return this.#failures;
+  }
+
   /** Folds every pending row of one project (before its export), waiting for a fold in progress. */
   async foldProject(projectId: string): Promise<void> {
     await this.#running;
-    while ((await foldPending(this.#pool, this.#options.batchRows, projectId)) >= this.#options.batchRows);
+    await foldAllOf(this.#pool, this.#options.batchRows, projectId);
   }
 
-  /** Folds every pending row now, waiting for a fold in progress; errors are thrown. */
+  /** Folds every pending row now, project by project, waiting for a fold in progress; errors are thrown. */
   async foldAll(): Promise<void> {
     await this.#running;
-    while ((await foldPending(this.#pool, this.#options.batchRows, null)) >= this.#options.batchRows);
+    for (const project of await pendingProjects(this.#pool))
+      await foldAllOf(this.#pool, this.#options.batchRows, project);
   }
 
   /** Waits for the fold in progress and runs no more. */
@@ -258,12 +290,14 @@ export class RollupFolder {
 
   async #foldAll(): Promise<void> {
     try {
-      while (
-        !this.#closed &&
-        (await foldPending(this.#pool, this.#options.batchRows, null)) >= this.#options.batchRows
-      );
-    } catch {
+      for (const project of await pendingProjects(this.#pool)) {
+        if (this.#closed) return;
+        await foldAllOf(this.#pool, this.#options.batchRows, project);
+      }
+    } catch (error) {
       // left pending (readers count it); the next turn tries again
+      this.#failures += 1;
+      this.#options.onError(error);
     }
   }
 }

@@ -3,6 +3,7 @@ import { RollupDelta, type RollupSource } from '../../domain/call-rollup.js';
 import type { MergedCall } from './call-merge.js';
 import type { RollupSourceRow } from '../sql/call-rollup-sql.js';
 import { appendRollupDelta, pendingForm, pendingInsertSql, pendingRows } from './rollup-pending.js';
+import { applyCountChanges, countChanges, COUNT_BUCKET_US } from './call-counts.js';
 
 /**
  * The call roll-up's share of the PostgreSQL call writes (docs/call-rollups.md), in the transaction
@@ -110,6 +111,7 @@ export async function rolledUpWrite(
   const written = await write();
   checkNoneAppeared(before, written);
   addSources(delta, written);
+  await applyCountChanges(client, countChanges(before, written));
   return appendRollupDelta(client, delta);
 }
 
@@ -118,9 +120,9 @@ const WRITTEN_COLUMNS = ['project_id', 'id', 'started_at', 'deleted_at', 'op_nam
 
 /**
  * A call upsert (`write`: `INSERT … RETURNING` the roll-up's source columns and `inserted`, using
- * `$1`…`$n`) with the
- * locking read of the batch's existing calls folded into the same statement: `$n+1`/`$n+2` are the
- * batch's keys (project ids, ids) in key order. `locked` locks and reads each stored row (one
+ * `$1`…`$n`) of one project's calls with the locking read of the batch's existing calls folded into
+ * the same statement: `$n+1` is the project, `$n+2` the batch's ids in key order (one project, so
+ * the locking read runs on one shard under Citus, which refuses a lock across shards). `locked` locks and reads each stored row (one
  * primary-key probe per key, in key order) and is read to its end before the upsert begins (the
  * one-time filter of the first branch); it is a read of the statement's snapshot where the row
  * has not changed since, and of the newest row where it has (a locking read in READ COMMITTED),
@@ -138,8 +140,8 @@ export function lockedUpsertSql(write: string, params: number): string {
 const lockedSql = new Map<string, string>();
 
 function buildLockedUpsertSql(write: string, params: number): string {
-  const keys = `unnest($${params + 1}::text[], $${params + 2}::text[]) AS k(project_id, id)`;
-  const locked = `locked AS MATERIALIZED (${lockingRead(keys, 'k.project_id')})`;
+  const keys = `unnest($${params + 2}::text[]) AS k(id)`;
+  const locked = `locked AS MATERIALIZED (${lockingRead(keys, `$${params + 1}::text`)})`;
   const select = `SELECT false AS old, ${WRITTEN_COLUMNS.map((c) => `w.${c}`).join(', ')}, w.inserted, 0 AS rolled_up
     FROM written w WHERE (SELECT count(*) FROM locked) >= 0
   UNION ALL SELECT true, ${WRITTEN_COLUMNS.map((c) => `l.${c}`).join(', ')}, false, l.rolled_up FROM locked l`;
@@ -149,19 +151,21 @@ function buildLockedUpsertSql(write: string, params: number): string {
 type LockedUpsertRow = RollupSource & CallKey & { old: boolean; inserted: boolean; rolled_up: number };
 
 /**
- * The call writer's batch upsert (`query`, its text as lockedUpsertSql takes it) with the roll-up
- * kept in step in two statements: the upsert with the locking read folded in, then the delta.
- * `keys` are the batch's rows in key order (call-merge.ts).
+ * The call writer's batch upsert of one project's calls (`query`, its text as lockedUpsertSql takes
+ * it) with the roll-up kept in step in two statements: the upsert with the locking read folded in,
+ * then the delta; and a third when the write changed the hour counters (call-counts.ts). `keys` are
+ * the batch's rows in key order (call-merge.ts), all of `project`.
  */
 export async function rolledUpUpsert(
   client: pg.PoolClient,
+  project: string,
   keys: readonly CallKey[],
   query: { name: string; text: string; values: unknown[] },
 ): Promise<number> {
   const { rows } = await client.query<LockedUpsertRow>({
     name: `${query.name}_locked`,
     text: lockedUpsertSql(query.text, query.values.length),
-    values: [...query.values, keys.map((k) => k.project_id), keys.map((k) => k.id)],
+    values: [...query.values, project, keys.map((k) => k.id)],
   });
   const before: KeyedSource[] = [];
   const written: LockedUpsertRow[] = [];
@@ -170,6 +174,7 @@ export async function rolledUpUpsert(
   const delta = new RollupDelta();
   subtractSources(delta, before);
   addSources(delta, written);
+  await applyCountChanges(client, countChanges(before, written));
   return appendRollupDelta(client, delta);
 }
 
@@ -182,13 +187,13 @@ export async function rolledUpUpsert(
  * fails the whole statement with CALLS_EXIST, and the caller writes the batch in a transaction
  * instead (rolledUpUpsert).
  *
- * Lock order, the transaction path's: calls, then hour counters. The batch's hour counters
- * (`call_counts`, `$n+4`/`$n+5`, which migration 016's statement trigger updates at the very end)
- * are locked after the calls (the main query reads `counters`, which reads `written`), as the
- * transaction path takes them in its first statement. The lock is an upsert that changes nothing (it
- * also locks a row a concurrent writer committed after the statement began, which `FOR UPDATE` would
- * skip); a counter with no row yet is inserted with 0 calls, which adds nothing to a count. No writer
- * locks a roll-up row: the fold does (rollup-pending.ts).
+ * The batch's hour counters (`call_counts`, `$n+4`…`$n+6`: project ids, buckets, calls) are added
+ * to after the calls are written (the main query reads `counters`, which reads `written`): the
+ * writers' one lock order, calls then counters (call-counts.ts). While the index backfill of
+ * migration 016 is pending (a row in `call_index_builds`), which calls count here depends on its
+ * cursor, read under its lock: the statement then fails as a whole as for a stored call, and the
+ * batch goes through the transaction path, which counts through heddle_count_calls (migration 031).
+ * No writer locks a roll-up row: the fold does (rollup-pending.ts).
  */
 export function newCallsSql(write: string, params: number, pending: number): string {
   const form = pendingForm(pending);
@@ -203,12 +208,12 @@ export const CALLS_EXIST = 'heddle: calls of the batch exist';
 
 function buildNewCallsSql(write: string, params: number, pendingCount: number): string {
   const pending = `pending AS (${pendingInsertSql(params + 1, pendingCount)})`;
-  // the batch's hour counters, locked (or made) in key order (see newCallsSql)
-  const keys = `unnest($${params + 4}::text[], $${params + 5}::bigint[]) AS k(project_id, bucket)`;
+  // the batch's hour counters, added to in key order (see newCallsSql)
+  const keys = `unnest($${params + 4}::text[], $${params + 5}::bigint[], $${params + 6}::bigint[]) AS k(project_id, bucket, calls)`;
   const counters = `counters AS (INSERT INTO call_counts (project_id, bucket, calls)
-    SELECT k.project_id, k.bucket, 0 FROM ${keys} WHERE (SELECT count(*) FROM written) >= 0
-    ON CONFLICT (project_id, bucket) DO UPDATE SET calls = call_counts.calls RETURNING 1)`;
-  const check = `SELECT CASE WHEN bool_and(inserted) IS NOT FALSE THEN count(*)
+    SELECT k.project_id, k.bucket, k.calls FROM ${keys} WHERE (SELECT count(*) FROM written) >= 0
+    ON CONFLICT (project_id, bucket) DO UPDATE SET calls = call_counts.calls + excluded.calls RETURNING 1)`;
+  const check = `SELECT CASE WHEN bool_and(inserted) IS NOT FALSE AND NOT EXISTS (SELECT 1 FROM call_index_builds) THEN count(*)
     ELSE ('${CALLS_EXIST}: ' || count(*) FILTER (WHERE NOT inserted))::bigint END AS calls
     FROM written WHERE (SELECT count(*) FROM counters) >= 0`;
   return `WITH written AS (${insertOf(write, 'newCallsSql')}),\n  ${counters},\n  ${pending}\n${check}`;
@@ -239,14 +244,14 @@ export function newCallsParams(rows: readonly MergedCall[]): { values: unknown[]
 }
 
 /**
- * The (project, hour) counters the batch's starts count in, in key order, as two arrays (project
- * ids, buckets). Buckets are collected per project (numbers, no key string per call); the batch is
- * in key order (call-merge.ts), so the project changes rarely from one row to the next.
+ * The (project, hour) counters the batch's starts count in, in key order, as three arrays (project
+ * ids, buckets, calls). Buckets are collected per project (numbers, no key string per call); the batch
+ * is in key order (call-merge.ts), so the project changes rarely from one row to the next.
  */
-function counterKeys(rows: readonly MergedCall[]): [string[], number[]] {
-  const byProject = new Map<string, Set<number>>();
+function counterKeys(rows: readonly MergedCall[]): [string[], number[], number[]] {
+  const byProject = new Map<string, Map<number, number>>();
   let project: string | null = null;
-  let buckets = new Set<number>();
+  let buckets = new Map<number, number>();
   for (const row of rows) {
     const at = row.start?.started_at;
     if (at === undefined || at === null) continue;
@@ -254,22 +259,24 @@ function counterKeys(rows: readonly MergedCall[]): [string[], number[]] {
       project = row.project_id;
       const known = byProject.get(project);
       if (known) buckets = known;
-      else byProject.set(project, (buckets = new Set()));
+      else byProject.set(project, (buckets = new Map()));
     }
-    buckets.add((at - (at % COUNT_BUCKET_US)) / COUNT_BUCKET_US);
+    const bucket = (at - (at % COUNT_BUCKET_US)) / COUNT_BUCKET_US;
+    buckets.set(bucket, (buckets.get(bucket) ?? 0) + 1);
   }
   const ids: string[] = [];
   const hours: number[] = [];
-  for (const id of [...byProject.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
-    for (const bucket of [...byProject.get(id)!].sort((a, b) => a - b)) {
+  const calls: number[] = [];
+  for (const id of [...byProject.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const counts = byProject.get(id)!;
+    for (const bucket of [...counts.keys()].sort((a, b) => a - b)) {
       ids.push(id);
       hours.push(bucket);
+      calls.push(counts.get(bucket)!);
     }
-  return [ids, hours];
+  }
+  return [ids, hours, calls];
 }
-
-/** `call_counts` buckets: one hour of `started_at` in microseconds (migration 016). */
-const COUNT_BUCKET_US = 3_600_000_000;
 
 /** What a batch of new calls adds to the roll-up, each row as inserted (the usage from the parsed summaries). */
 function rollupDelta(rows: readonly MergedCall[]): RollupDelta {

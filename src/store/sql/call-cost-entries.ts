@@ -61,9 +61,10 @@ export function insertIndexedCost(sql: SqlTag, d: SqlDialect, where: Fragment): 
  * without its entries cannot have any, but an entry of a higher generation would be read as current).
  */
 export function firstCostGen(sql: SqlTag, project: string, rebuiltAfter: string | null): CompiledSql {
+  // INSERT … SELECT, not a subquery in VALUES: Citus refuses subqueries inside VALUES
   return sql`INSERT INTO call_cost_gens (project_id, gen, prices, rebuilt_after)
-    VALUES (${project}, COALESCE((SELECT MAX(o.gen) FROM call_cost o WHERE o.project_id = ${project}), 0) + 1,
-      ${defaultPricesStamp()}, ${rebuiltAfter})
+    SELECT ${project}, COALESCE(MAX(o.gen), 0) + 1, ${defaultPricesStamp()}, ${rebuiltAfter}
+    FROM call_cost o WHERE o.project_id = ${project}
     ON CONFLICT (project_id) DO NOTHING`;
 }
 

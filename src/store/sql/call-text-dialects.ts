@@ -19,6 +19,12 @@ export interface TextIndexDialect {
    * test/store/contract/calls-value-index.test.ts compares them with). Leaves already there are kept.
    */
   insertValues(where: string, column: ValueColumn): string;
+  /**
+   * Whether `calls` may be sharded (Citus), where a recursive statement over it cannot be routed:
+   * the indexer then finds its projects by statements each shard answers (call-text-index.ts
+   * waitingProjects). Absent: false.
+   */
+  distributed?: () => boolean;
 }
 
 /**
@@ -58,8 +64,9 @@ export const SQLITE_TEXT_INDEX = (d: SqlDialect): TextIndexDialect => {
 };
 
 /** PostgreSQL: `heddle_call_text` (migration 017) renders a column the same way as SQLite's above. */
-export const POSTGRES_TEXT_INDEX = (d: SqlDialect): TextIndexDialect => ({
+export const POSTGRES_TEXT_INDEX = (d: SqlDialect, distributed: () => boolean = () => false): TextIndexDialect => ({
   d,
+  distributed,
   lock: `SELECT pg_advisory_xact_lock(${TEXT_INDEX_LOCK_KEY})`,
   upsertText: (where) => `INSERT INTO call_texts (project_id, id, text)
     SELECT c.project_id, c.id, heddle_call_text(c.inputs) || E'\\n' || heddle_call_text(c.output) FROM calls c WHERE ${where}

@@ -51,6 +51,8 @@ export class SqlCallTextIndex implements CallTextIndex {
   #backgroundTurn = false;
 
   readonly #runStep: (step: IndexerStep) => Promise<CallTextStep>;
+  /** Whether the tables are distributed (Citus): the list of waiting projects is read another way. */
+  readonly #sharded: () => boolean;
 
   /**
    * `runStep` runs one step's transaction (indexerStepBody); by default through `tx`. The SQLite
@@ -63,6 +65,7 @@ export class SqlCallTextIndex implements CallTextIndex {
     runStep?: (step: IndexerStep) => Promise<CallTextStep>,
   ) {
     this.#sql = sqlTag(dialect.d);
+    this.#sharded = () => dialect.distributed?.() ?? false;
     this.#runStep = runStep ?? ((step) => tx.transaction(indexerStepBody(dialect, step)));
   }
 
@@ -146,7 +149,8 @@ export class SqlCallTextIndex implements CallTextIndex {
 
   async #textStep(maxCalls: number): Promise<CallTextStep> {
     // an idle store answers from a read: no write transaction (on SQLite, no turn of the writer)
-    if ((await this.tx.read(waitingProjects(this.#sql, frag``))).length === 0) return { calls: 0, project: null };
+    if ((await this.tx.read(waitingProjects(this.#sql, frag``, this.#sharded()))).length === 0)
+      return { calls: 0, project: null };
     const done = await this.#runStep({ kind: 'text', maxCalls, after: this.#last });
     if (done.project !== null) {
       this.#last = done.project;
@@ -196,6 +200,7 @@ export function indexerStepBody(dialect: TextIndexDialect, step: IndexerStep): (
   // where writes commit out of change_seq order (PostgreSQL), a step passes only finished ones
   const horizon = dialect.d.changeHorizon ?? null;
   const last = step.after;
+  const sharded = dialect.distributed?.() ?? false;
   return function* () {
     if (lock !== null) yield* all(sql`${raw(lock)}`);
     let below: Fragment = frag``;
@@ -203,7 +208,7 @@ export function indexerStepBody(dialect: TextIndexDialect, step: IndexerStep): (
       const [h] = yield* all<{ h: number | string }>(sql`SELECT ${raw(horizon)} AS h`);
       below = frag` AND t.change_seq < ${Number(h!.h)}`;
     }
-    const waiting = yield* all<{ project_id: string }>(waitingProjects(sql, below));
+    const waiting = yield* all<{ project_id: string }>(waitingProjects(sql, below, sharded));
     if (waiting.length === 0) return { calls: 0, project: null };
     const project = (waiting.find((w) => last !== null && w.project_id > last) ?? waiting[0]!).project_id;
     let [mark] = yield* all<Mark>(
@@ -260,8 +265,21 @@ export function indexerStepBody(dialect: TextIndexDialect, step: IndexerStep): (
   };
 }
 
-/** The projects with calls the index does not hold (in key order), each project found by one index seek. */
-function waitingProjects(sql: SqlTag, below: Fragment): CompiledSql {
+/**
+ * The projects with calls the index does not hold (in key order), each project found by one index
+ * seek. Under Citus (`sharded`), which cannot route a recursive statement over a distributed table,
+ * the projects with a mark are found from the marks, each shard probing its calls after each mark,
+ * and those without one by each shard's distinct projects of `calls` (a scan of its
+ * `calls_pkey`, docs/scaling.md).
+ */
+function waitingProjects(sql: SqlTag, below: Fragment, sharded: boolean): CompiledSql {
+  if (sharded)
+    return sql`SELECT m.project_id FROM call_text_marks m
+      WHERE m.nulls_done = 0
+        OR EXISTS (SELECT 1 FROM calls t WHERE t.project_id = m.project_id AND (t.change_seq, t.id) > (m.indexed_seq, m.indexed_id)${below})
+      UNION SELECT c.project_id FROM calls c
+        WHERE NOT EXISTS (SELECT 1 FROM call_text_marks x WHERE x.project_id = c.project_id)
+      ORDER BY 1`;
   return sql`WITH RECURSIVE p(id) AS (
       SELECT MIN(project_id) FROM calls
       UNION ALL SELECT (SELECT MIN(c.project_id) FROM calls c WHERE c.project_id > p.id) FROM p WHERE p.id IS NOT NULL)

@@ -215,7 +215,8 @@ export class CallsExprCompiler {
   #firstFeedback(feedbackType: string, column: string): string {
     const { p } = this;
     const ofType = feedbackType === '*' ? '' : ` AND f.feedback_type = ${p.add(feedbackType)}`;
-    return `(SELECT ${column} FROM feedback f WHERE f.project_id = c.project_id
+    // the project as a parameter: Citus runs the statement on one shard only when every table is filtered by it
+    return `(SELECT ${column} FROM feedback f WHERE f.project_id = ${p.add(this.scope.projectId)}
       AND f.weave_ref = ${p.add(`${REF_PREFIX}${this.scope.projectId}/call/`)} || c.id${ofType} ORDER BY f.created_at ASC, f.id ASC LIMIT 1)`;
   }
 

@@ -165,22 +165,27 @@ function orderTerms(q: CallsQuery, d: SqlDialect, p: SqlParams, indexed: IndexSt
   return terms;
 }
 
-function selectList(q: CallsQuery, d: SqlDialect): string {
+function selectList(q: CallsQuery, d: SqlDialect, p: SqlParams): string {
   const wanted = q.columns ? [...new Set([...ALWAYS_SELECTED, ...q.columns])] : ALL_CALL_COLUMNS;
   const items = wanted.map((column) => `c.${column}`);
   const size = ['attributes', 'inputs', 'output', 'summary'].map((column) => d.byteLength(`c.${column}`)).join(' + ');
   if (q.include_storage_size) items.push(`(${size}) AS storage_size_bytes`);
-  if (q.include_total_storage_size) items.push(`${totalStorageSize(d)} AS total_storage_size_bytes`);
+  if (q.include_total_storage_size)
+    items.push(`${totalStorageSize(d, p.add(q.project_id))} AS total_storage_size_bytes`);
   if (q.include_usernames) items.push('(SELECT u.username FROM users u WHERE u.id = c.wb_user_id) AS wb_username');
   if (q.changed_after) items.push('c.change_seq');
   return items.join(', ');
 }
 
-/** On a trace root: the summed storage of every live call of its trace; NULL elsewhere. */
-function totalStorageSize(d: SqlDialect): string {
+/**
+ * On a trace root: the summed storage of every live call of its trace; NULL elsewhere. The project
+ * is the parameter `project`, not `c.project_id`: Citus runs a statement as it is on one shard only
+ * when every distributed table in it is filtered by a constant project.
+ */
+function totalStorageSize(d: SqlDialect, project: string): string {
   const size = ['attributes', 'inputs', 'output', 'summary'].map((column) => d.byteLength(`t.${column}`)).join(' + ');
   return `(CASE WHEN c.parent_id IS NULL THEN (SELECT SUM(${size}) FROM calls t
-    WHERE t.project_id = c.project_id AND t.trace_id = c.trace_id AND t.started_at IS NOT NULL AND t.deleted_at IS NULL) END)`;
+    WHERE t.project_id = ${project} AND t.trace_id = c.trace_id AND t.started_at IS NOT NULL AND t.deleted_at IS NULL) END)`;
 }
 
 /**
@@ -227,7 +232,7 @@ interface Candidates {
 /** The SELECT, its rows among the `candidates` when given. */
 function compileSelect(q: CallsQuery, d: SqlDialect, indexed: IndexState, candidates: Candidates | null): CompiledSql {
   const p = new SqlParams(d);
-  const select = selectList(q, d);
+  const select = selectList(q, d, p);
   let from = 'calls c';
   if (candidates?.driving === true) from = `(SELECT DISTINCT u.id FROM (${candidates.ids(p)}) u) k CROSS JOIN calls c`;
   let where = callsWhere(q, d, p, indexed, candidates !== null);
@@ -399,7 +404,7 @@ export function compileCallsCount(q: CallsQuery, d: SqlDialect, indexed: IndexSt
   const byStatus = statusCount(q, d, indexed);
   if (byStatus !== null) return byStatus;
   const where = callsWhere(q, d, p, indexed);
-  const total = q.include_total_storage_size ? `, ${totalStorageSize(d)} AS total` : '';
+  const total = q.include_total_storage_size ? `, ${totalStorageSize(d, p.add(q.project_id))} AS total` : '';
   const limit = q.limit ? d.limitOffset(q.limit + 1, null, p) : '';
   const inner = `SELECT 1 AS one${total} FROM calls c WHERE ${where} ${limit}`;
   const sumTotal = q.include_total_storage_size ? 'COALESCE(SUM(total), 0)' : 'NULL';

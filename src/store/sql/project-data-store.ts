@@ -49,7 +49,12 @@ export class SqlProjectDataStore implements ProjectDataStore {
   async deleteProject(projectId: string, opts: { batchRows?: number } = {}): Promise<ProjectRowCounts> {
     const batch = opts.batchRows ?? this.batchRows;
     const deleted: ProjectRowCounts = {};
-    for (const { table, key } of this.tables) {
+    // the roll-up's pending changes first (PostgreSQL): a fold in flight holds them locked and adds
+    // them to the roll-up rows when it commits, so those are deleted after it, never before
+    const pendingFirst = [...this.tables].sort(
+      (a, b) => Number(b.table === 'call_rollup_pending') - Number(a.table === 'call_rollup_pending'),
+    );
+    for (const { table, key } of pendingFirst) {
       // the key (which starts with project_id, except training_ids') walks the primary-key index:
       // each batch finds its rows without scanning those deleted before
       const p = new SqlParams(this.d);

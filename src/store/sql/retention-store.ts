@@ -10,6 +10,7 @@ import type {
 import { RollupDelta } from '../../domain/call-rollup.js';
 import { ROLLUP_SOURCE_COLUMNS, rollupUpserts, toRollupSource } from './call-rollup-sql.js';
 import { num, numOrNull, rowDecoder, text } from './row-decode.js';
+import type { CompiledSql } from './calls-select.js';
 import { raw, sqlTag, type SqlTag } from './sql-tag.js';
 import { all, run, runAll, type TxDialect, type TxRunner } from './sql-tx.js';
 
@@ -53,6 +54,11 @@ export class SqlRetentionStore implements RetentionStore {
     /** Calls per transaction when the caller does not say. */
     private readonly batchRows: number,
     private readonly reclaim: () => Promise<SpaceReport>,
+    /**
+     * Statements run before a batch of calls is deleted, in its transaction: PostgreSQL takes them out
+     * of `call_counts` and `call_texts` (migration 031); SQLite's triggers do that.
+     */
+    private readonly beforeDelete: (projectId: string, ids: string[]) => CompiledSql[] = () => [],
   ) {
     this.#sql = sqlTag(dialect.d);
   }
@@ -116,13 +122,16 @@ export class SqlRetentionStore implements RetentionStore {
     const d = this.dialect.d;
     // locked: a concurrent end of one of these calls moves the roll-up before or after, never between
     const forUpdate = raw(this.dialect.forUpdate);
+    const beforeDelete = this.beforeDelete;
     return this.tx.transaction(function* () {
       const rows = yield* all<{ id: string } & Record<string, unknown>>(sql`SELECT id, ${raw(ROLLUP_SOURCE_COLUMNS)}
         FROM calls WHERE project_id = ${projectId} AND started_at < ${cutoff} ORDER BY started_at, id LIMIT ${batch} ${forUpdate}`);
       if (rows.length === 0) return { calls: 0, feedback: 0, annotation_queue_items: 0, annotation_item_progress: 0 };
       const ids = rows.map((r) => r.id);
       const prefix = callRefPrefix(projectId);
-      const [progress, items, feedback, calls] = yield* runAll([
+      const before = beforeDelete(projectId, ids);
+      const results = yield* runAll([
+        ...before,
         sql`DELETE FROM annotation_item_progress WHERE project_id = ${projectId} AND item_id IN
           (SELECT id FROM annotation_queue_items WHERE project_id = ${projectId} AND call_id IN ${ids})`,
         sql`DELETE FROM annotation_queue_items WHERE project_id = ${projectId} AND call_id IN ${ids}`,
@@ -131,6 +140,7 @@ export class SqlRetentionStore implements RetentionStore {
         // the call roll-up loses what the removed calls added (docs/call-rollups.md)
         ...rollupUpserts(removedFromRollup(projectId, rows), d),
       ]);
+      const [progress, items, feedback, calls] = results.slice(before.length);
       return {
         calls: calls ?? 0,
         feedback: feedback ?? 0,

@@ -28,6 +28,7 @@ import { migration as callEntryFillsOf019To022 } from './027-call-entry-fills-of
 import { migration as callLatencyRoots } from './028-call-latency-roots.js';
 import { migration as callOpNames } from './029-call-op-names.js';
 import { migration as callStatusRoots } from './030-call-status-roots.js';
+import { migration as callCountsByWriters } from './031-call-counts-by-writers.js';
 import { migration as callTextTrigrams } from './032-call-text-trigrams.js';
 import type { Migration } from './migration.js';
 
@@ -69,6 +70,7 @@ export const MIGRATIONS: readonly Migration[] = [
   callLatencyRoots,
   callOpNames,
   callStatusRoots,
+  callCountsByWriters,
   callTextTrigrams,
 ];
 
