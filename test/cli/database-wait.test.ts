@@ -13,19 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { test } from 'node:test';
+import { freePort } from '../helpers/free-port.js';
 import { testDatabase } from '../helpers/postgres.js';
 import { compiledMain, REPO_ROOT } from '../helpers/server-process.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Forwards connections on `port` to the database's own address. */
 function forwarder(port: number, target: URL): Promise<net.Server> {

@@ -16,7 +16,7 @@ import { ensureHaproxyImage, ensurePostgresImage } from './helpers/base-images.j
 import { ensureHeddleImage, waitHealthy } from './helpers/heddle-image.js';
 import { COMPOSE_BIN_DIR, ensurePodmanCompose, podman, podmanEnv } from './helpers/podman.js';
 import { run } from './helpers/run.js';
-import { freePort } from './helpers/free-port.js';
+import { freePort } from '../helpers/free-port.js';
 import { traceAndReadBack, weavePython } from './helpers/weave-trace.js';
 
 interface Project {

@@ -25,7 +25,7 @@ import {
 } from '../store/schema/fresh-schemas.js';
 import { createKeyIn, ensureHeddleImage, inspect, logs, publishedUrl, waitHealthy } from './helpers/heddle-image.js';
 import { podman, podmanEnv } from './helpers/podman.js';
-import { freePort } from './helpers/free-port.js';
+import { freePort } from '../helpers/free-port.js';
 import { run } from './helpers/run.js';
 import { traceAndReadBack, weavePython } from './helpers/weave-trace.js';
 

@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { CallTextIndexer } from '../../src/services/call-indexes/text-indexer.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { TrainingLog } from '../../src/services/training/sweeper.js';
 import { end, ids, start, where } from '../store/contract/parts.js';
 
-/** The background indexer on a real store: it catches up, logs, stops, and a new one continues. */
-test('the text indexer indexes what was written, logs when caught up, and resumes after a restart', async (t) => {
+/** A migrated SQLite store in a temporary folder, closed and removed after the test; and a log that keeps its messages. */
+async function openStore(t: TestContext): Promise<{ store: SqliteStore; lines: string[]; log: TrainingLog }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-text-indexer-'));
   const store = new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
   t.after(async () => {
@@ -19,6 +19,12 @@ test('the text indexer indexes what was written, logs when caught up, and resume
   await store.migrate();
   const lines: string[] = [];
   const log = { info: (_o: unknown, m: string) => lines.push(m), warn: (_o: unknown, m: string) => lines.push(m) };
+  return { store, lines, log: log as unknown as TrainingLog };
+}
+
+/** The background indexer on a real store: it catches up, logs, stops, and a new one continues. */
+test('the text indexer indexes what was written, logs when caught up, and resumes after a restart', async (t) => {
+  const { store, lines, log } = await openStore(t);
   const parts = [];
   for (let i = 0; i < 2_500; i++)
     parts.push(
@@ -28,7 +34,7 @@ test('the text indexer indexes what was written, logs when caught up, and resume
   await store.calls.write(parts);
 
   const waitCovered = async (indexer: CallTextIndexer): Promise<void> => {
-    indexer.start(log as unknown as TrainingLog);
+    indexer.start(log);
     for (let i = 0; i < 500 && !lines.includes('call text index: caught up'); i++)
       await new Promise((resolve) => setTimeout(resolve, 20));
     await indexer.stop();
@@ -56,15 +62,7 @@ test('the text indexer indexes what was written, logs when caught up, and resume
 
 /** Under ingest without a pause the indexer still keeps its share: it reaches calls while writes keep coming. */
 test('the text indexer progresses while call writes never stop', async (t) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-text-indexer-busy-'));
-  const store = new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
-  t.after(async () => {
-    await store.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  await store.migrate();
-  const lines: string[] = [];
-  const log = { info: (_o: unknown, m: string) => lines.push(m), warn: (_o: unknown, m: string) => lines.push(m) };
+  const { store, log } = await openStore(t);
   const indexer = new CallTextIndexer(store, { idleMs: 10 });
   let written = 0;
   let writing = true;
@@ -75,7 +73,7 @@ test('the text indexer progresses while call writes never stop', async (t) => {
       await store.calls.write([start('acme/busy', id, { inputs: JSON.stringify({ user: `user-${id}` }) })]);
     }
   });
-  indexer.start(log as unknown as TrainingLog);
+  indexer.start(log);
   const contains = (substr: string) =>
     ids(store, {
       project_id: 'acme/busy',
