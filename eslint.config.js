@@ -92,4 +92,20 @@ export default tseslint.config(
     regex: into('objective'),
     message: 'policy/ does not depend on the objective; seeded random numbers live in training/random.ts.',
   }),
+
+  // The web app's direction (docs/architecture.md "The web app"): routes/ → features/ → ui/, api/,
+  // lib/. A page reads its route through getRouteApi, never by importing it; shared layers never
+  // import pages.
+  layer(['web/src/features/**/*.{ts,tsx}'], {
+    regex: into('routes'),
+    message: 'features/ never import routes/: read params and search with getRouteApi(<path>).',
+  }),
+  layer(['web/src/ui/**/*.{ts,tsx}', 'web/src/api/**/*.{ts,tsx}'], {
+    regex: into('(routes|features)'),
+    message: 'ui/ and api/ are shared by every page: they never import routes/ or features/.',
+  }),
+  layer(['web/src/lib/**/*.{ts,tsx}'], {
+    regex: into('(routes|features|ui|api)'),
+    message: 'lib/ is logic without React or fetch: it imports nothing of the app but lib/.',
+  }),
 );

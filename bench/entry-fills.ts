@@ -3,17 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { parseIsoMicros } from '../src/domain/time.js';
-import { ENTRY_FILLS } from '../src/store/sql/call-entry-fills.js';
-import { SQLITE_TEXT_INDEX } from '../src/store/sql/call-text-dialects.js';
-import { AT_OR_BELOW_MARK, type FillName } from '../src/store/sql/calls-expr-text.js';
-import { frag, raw, sqlTag } from '../src/store/sql/sql-tag.js';
+import { ENTRY_FILLS } from '../src/store/sql/call-indexes/entry-fills.js';
+import { SQLITE_TEXT_INDEX } from '../src/store/sql/call-indexes/text-dialects.js';
+import { AT_OR_BELOW_MARK, type FillName } from '../src/store/sql/calls-query/coverage.js';
+import { frag, raw, sqlTag } from '../src/store/sql/core/sql-tag.js';
 import { registerSqliteFunctions, sqliteDialect } from '../src/store/sqlite/sqlite-dialect.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { bindNamed } from '../src/store/sqlite/statements.js';
 import { makeCalls, opRefs, toParts } from './lib/workload.js';
 
 /**
- * The background fills of the call indexer's entries on SQLite (src/store/sql/call-entry-fills.ts;
+ * The background fills of the call indexer's entries on SQLite (src/store/sql/call-indexes/entry-fills.ts;
  * docs/query-performance.md "Entries filled in the background"): BENCH_CALLS calls of
  * bench/lib/workload.ts written and indexed, then the entries and fill rows of the fills named in
  * BENCH_FILLS (default: every fill) removed, as on a store indexed before the migrations that added

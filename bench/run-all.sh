@@ -9,6 +9,7 @@ npx tsx bench/objects.ts
 npx tsx bench/otel.ts
 npx tsx bench/training.ts
 npx tsx bench/monitors.ts
+npx tsx bench/alerts.ts
 npx tsx bench/ui.ts
 npx tsx bench/ui-evals.ts
 npx tsx bench/ui-dashboard.ts
@@ -20,3 +21,8 @@ npx tsx bench/citus.ts
 # the traces table during and right after ingest through HTTP (compiled server); 1M calls by default
 npm run --silent build:server
 BENCH_CALLS=${BENCH_BUSY_CALLS:-1000000} npx tsx bench/busy-ingest.ts
+npx tsx bench/rush.ts
+npx tsx bench/redaction.ts
+npx tsx bench/idle.ts
+# a 50,000-call trace in the trace view: its API requests and the page in Chromium (compiled server)
+npx tsx bench/big-trace.ts

@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     'src/store/sqlite/sqlite-store.ts',
   );
   const select = await load<{ compileCallsSelect: Compile; compileCallsCount: Compile }>(
-    'src/store/sql/calls-select.ts',
+    'src/store/sql/calls-query/select.ts',
   );
   const dialect = await load<typeof import('../src/store/sqlite/sqlite-dialect.js')>(
     'src/store/sqlite/sqlite-dialect.ts',

@@ -8,6 +8,8 @@
  * - a filter change: the op filter set to an op that 0.5 % of traces have, Enter to the first
  *   matching rows (goal ≤ 500 ms);
  * - opening the 10,000-call trace from its URL to the tree's rows (goal ≤ 2 s);
+ * - the traces page with two input columns and a feedback column, to the first rows (goal ≤ 1 s), and
+ *   a column change that needs the inputs, the chooser's click to the first filled cell (goal ≤ 500 ms);
  * - live-tail delay: a call posted to /call/start until its row shows, p99 over BENCH_UI_LIVE calls
  *   (goal ≤ 1 s); reported as n/a while the server lacks the live-tail endpoint (the test shim's
  *   polling stand-in is not what ships);
@@ -203,6 +205,45 @@ async function main() {
       log(`open ${label} trace: ${r1(ms)} ms${i === 0 ? ' (warm-up)' : ''}`);
     }
 
+    // 5. a view of two input columns and a feedback column (issue 33): time to first rows, cold
+    const viewCols = ['op_name', 'inputs.question', 'inputs.config.max_steps', 'feedback.reactions', 'started_at'];
+    const viewUrl = `${ui}/${PROJECT}/weave?view=builtin&cols=${encodeURIComponent(JSON.stringify(viewCols))}`;
+    const viewRows: number[] = [];
+    for (let i = 0; i <= RUNS; i += 1) {
+      await page.goto('about:blank');
+      await page.goto(viewUrl, { waitUntil: 'commit' });
+      const ms = await rowsWhen(page, null);
+      if (i > 0) viewRows.push(ms);
+      log(`first rows, input and feedback columns: ${r1(ms)} ms${i === 0 ? ' (warm-up)' : ''}`);
+    }
+
+    // 6. a column change that needs the inputs: from the built-in columns, "Show inputs.question" in
+    // the chooser until the first row's cell in that column holds a value
+    const columnChange: number[] = [];
+    for (let i = 0; i <= RUNS; i += 1) {
+      await page.goto(`${ui}/${PROJECT}/weave?view=builtin`);
+      await rowsWhen(page, null);
+      await page.getByRole('button', { name: /^Columns/ }).click();
+      const show = page.getByRole('button', { name: 'Show inputs.question', exact: true });
+      await show.waitFor({ timeout: 60_000 });
+      const t0 = await page.evaluate(() => performance.now());
+      await show.click();
+      const handle = await page.waitForFunction(
+        () => {
+          const heads = [...document.querySelectorAll('.grid-head [role="columnheader"]')];
+          const col = heads.findIndex((h) => (h.textContent ?? '').startsWith('inputs.question'));
+          const row = document.querySelector('.body-row');
+          const cell = col >= 0 && row ? row.querySelectorAll('[role="cell"]')[col] : null;
+          return cell && (cell.textContent ?? '—') !== '—' ? performance.now() : false;
+        },
+        null,
+        { polling: 'raf', timeout: 60_000 },
+      );
+      const ms = ((await handle.jsonValue()) as number) - t0;
+      if (i > 0) columnChange.push(ms);
+      log(`column change (first input column): ${r1(ms)} ms${i === 0 ? ' (warm-up)' : ''}`);
+    }
+
     // 4. live tail: a call started now until its row shows in the live table
     let live: { p50: number; p99: number; max: number } | null = null;
     if (realSession) {
@@ -256,6 +297,18 @@ async function main() {
         '≤ 2 s',
         verdict(median(openTrace), 2000),
       ],
+      [
+        'Time to first rows, two input columns and a feedback column (median)',
+        `${r1(median(viewRows))} ms`,
+        '≤ 1 s',
+        verdict(median(viewRows), 1000),
+      ],
+      [
+        'Column change: the first input column shown (median)',
+        `${r1(median(columnChange))} ms`,
+        '≤ 500 ms',
+        verdict(median(columnChange), 500),
+      ],
       live
         ? [
             `Live-tail delay over ${LIVE} calls, p50 / p99`,
@@ -288,7 +341,20 @@ async function main() {
     fs.writeFileSync(
       path.join(dir, `ui-${stamp}.json`),
       JSON.stringify(
-        { machine, scale, stored: STORED, runs: RUNS, firstRows, filter, openTrace, live, js, realSession },
+        {
+          machine,
+          scale,
+          stored: STORED,
+          runs: RUNS,
+          firstRows,
+          filter,
+          openTrace,
+          viewRows,
+          columnChange,
+          live,
+          js,
+          realSession,
+        },
         null,
         2,
       ) + '\n',

@@ -31,8 +31,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 concurrency="${HEDDLE_TEST_CONCURRENCY:-2}"
-tap_dir="$(mktemp -d)"
-trap 'rm -rf "$tap_dir"' EXIT
+# HEDDLE_TEST_TAP_DIR keeps each pass's TAP (per-test durations) there instead of in a temporary folder
+tap_dir="${HEDDLE_TEST_TAP_DIR:-$(mktemp -d)}"
+mkdir -p "$tap_dir"
+[[ -n "${HEDDLE_TEST_TAP_DIR:-}" ]] || trap 'rm -rf "$tap_dir"' EXIT
 
 step() { printf '\n== %s\n' "$*"; }
 
@@ -45,7 +47,7 @@ run_pass() {
     return 1
   fi
   step "tests: $name ($# files)"
-  local tap="$tap_dir/$name.tap" rc=0
+  local tap="$tap_dir/$name.tap" rc=0 started=$SECONDS
   node --import tsx --test --test-concurrency="$concurrency" \
     --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination="$tap" "$@" || rc=$?
@@ -55,7 +57,7 @@ run_pass() {
   skipped="$(awk '/^# skipped /{n=$3} END{print n+0}' "$tap")"
   # Node 20 reports a file that registered no test as one passing test named by its path.
   empty="$(sed -nE 's/^ok [0-9]+ - (\/.*\.test\.ts)$/\1/p' "$tap")"
-  echo "test pass '$name': $tests tests, $pass passed, $skipped skipped"
+  echo "test pass '$name': $tests tests, $pass passed, $skipped skipped, $((SECONDS - started)) s"
   if ((rc != 0)); then return "$rc"; fi
   if [[ -n "$empty" ]]; then
     printf "test pass '%s': these files ran no test:\n%s\n" "$name" "$empty" >&2
@@ -97,7 +99,7 @@ step "Citus cluster"
 citus_started=$SECONDS
 coproc CITUS { node --import tsx test/helpers/citus-cli.ts; }
 citus_pid=$CITUS_PID
-trap 'kill "$citus_pid" 2>/dev/null || true; wait "$citus_pid" 2>/dev/null || true; rm -rf "$tap_dir"' EXIT
+trap 'kill "$citus_pid" 2>/dev/null || true; wait "$citus_pid" 2>/dev/null || true; [[ -n "${HEDDLE_TEST_TAP_DIR:-}" ]] || rm -rf "$tap_dir"' EXIT
 read -r citus_url <&"${CITUS[0]}" || { echo "the Citus cluster did not start" >&2; exit 1; }
 echo "coordinator $citus_url ($((SECONDS - citus_started)) s)"
 mapfile -t citus_files < <(
@@ -109,3 +111,4 @@ mapfile -t citus_files < <(
 HEDDLE_TEST_CITUS_URL="$citus_url" HEDDLE_TEST_STORE=postgres HEDDLE_TEST_ADAPTERS=postgres \
   run_pass citus "${citus_files[@]}"
 echo "Citus pass: $((SECONDS - citus_started)) s"
+echo "whole suite: $SECONDS s"

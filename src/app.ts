@@ -5,38 +5,13 @@ import { connectionOptions, registerConnectionLimits } from './plugins/connectio
 import { registerErrorHandling } from './plugins/error-handler.js';
 import { registerGracefulClose } from './plugins/graceful-close.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { installEarlyShed } from './plugins/early-shed.js';
 import { registerBackPressure, registerRateLimit } from './plugins/overload.js';
 import { countingCallWrites, registerRequestLog, RequestActivity } from './plugins/request-log.js';
 import { stripTracesPrefix } from './plugins/traces-prefix.js';
 import { registerWebApp, WebApp } from './plugins/web-app.js';
-import callsRoutes from './routes/calls.js';
-import callsExportRoutes from './routes/calls-export.js';
-import projectRoutes from './routes/projects.js';
-import retentionRoutes from './routes/retention.js';
-import projectTransferRoutes from './routes/project-transfer.js';
-import callsV2Routes from './routes/calls-v2.js';
-import callsAnalyticsRoutes from './routes/calls-analytics.js';
-import feedbackRoutes from './routes/feedback.js';
-import filesRoutes from './routes/files.js';
-import graphqlRoutes from './routes/graphql.js';
-import imagesRoutes from './routes/images.js';
-import objectsRoutes from './routes/objects.js';
-import otelRoutes from './routes/otel.js';
-import serviceRoutes from './routes/service.js';
-import tablesRoutes from './routes/tables.js';
-import trainingRoutes from './routes/training.js';
-import trainingJobRoutes from './routes/training-jobs.js';
-import trainingWorkerRoutes from './routes/training-workers.js';
-import inferenceRoutes from './routes/inference.js';
-import inferenceCatalogRoutes from './routes/inference-catalogs.js';
-import annotationQueueRoutes from './routes/annotation-queues.js';
-import v2ObjectRoutes from './routes/v2-objects.js';
-import evaluationRunRoutes from './routes/evaluation-runs.js';
-import keyRoutes from './routes/keys.js';
-import auditRoutes from './routes/audit.js';
-import liveTailRoutes from './routes/live-tail.js';
-import uiSessionRoutes from './routes/ui-session.js';
-import evaluationServerRoutes from './routes/evaluations-server.js';
+import { ROUTE_AREAS } from './routes/index.js';
+import { accessTable } from './routes/route-area.js';
 import { createAjv } from './schemas/ajv.js';
 import { CallSchema } from './schemas/calls.js';
 import { Operand } from './schemas/query.js';
@@ -102,60 +77,35 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
   registerErrorHandling(app, {
     bodyLimitBytes: config.bodyLimitBytes,
     htmlFallback: (request, reply) => webApp.fallback(request, reply),
+    routeAccess: accessTable(ROUTE_AREAS),
   });
   registerGracefulClose(app);
-  registerConnectionLimits(app, config);
+  registerConnectionLimits(app, config, (requestLine) => {
+    activity.refused += 1;
+    app.log.debug({ request_line: requestLine, status: 503 }, 'connection refused at the cap');
+  });
   // before authentication, so a refused request costs no key lookup
-  registerBackPressure(app, config.overload, () => store.load());
+  const inFlight = registerBackPressure(app, config.overload, () => store.load());
+  installEarlyShed(app.server, {
+    maxInFlight: config.overload.maxInFlight,
+    inFlight: () => inFlight.count,
+    onRefused: (method, url) => {
+      activity.refused += 1;
+      app.log.debug({ method, url, status: 503 }, 'request refused for load');
+    },
+  });
   registerAuth(app, services.auth, services.sessions);
   if (config.rateLimit) registerRateLimit(app, config.rateLimit);
 
-  await app.register(serviceRoutes, { services });
-  await app.register(callsRoutes, { services });
-  await app.register(callsExportRoutes, { services });
-  await app.register(projectRoutes, { services });
-  await app.register(retentionRoutes, { services });
-  await app.register(projectTransferRoutes, { services });
-  await app.register(callsV2Routes, { services });
-  await app.register(callsAnalyticsRoutes, { services });
-  await app.register(objectsRoutes, { services });
-  await app.register(tablesRoutes, { services });
-  await app.register(imagesRoutes, { services });
-  await app.register(filesRoutes, { services, fileLimitBytes: config.fileLimitBytes });
-  await app.register(graphqlRoutes, { services });
-  await app.register(feedbackRoutes, { services });
-  await app.register(otelRoutes, { services });
-  await app.register(trainingRoutes, { services });
-  await app.register(trainingJobRoutes, { services });
-  await app.register(trainingWorkerRoutes, { services });
-  await app.register(inferenceRoutes, { services });
-  await app.register(inferenceCatalogRoutes, { services });
-  await app.register(annotationQueueRoutes, { services });
-  await app.register(v2ObjectRoutes, { services });
-  await app.register(evaluationRunRoutes, { services });
-  await app.register(keyRoutes, { services });
-  await app.register(auditRoutes, { services });
-  await app.register(uiSessionRoutes, { services });
-  await app.register(liveTailRoutes, { services });
-  await app.register(evaluationServerRoutes, { services });
+  for (const area of ROUTE_AREAS) await area.register(app, { services, config });
   registerWebApp(app, webApp);
-  // Training runs in the background of every node: the sweeper always, the built-in runner when a trainer is set.
-  app.addHook('onReady', async () => services.training.runtime.start(app.log));
-  app.addHook('onClose', async () => services.training.runtime.stop());
-  // Background jobs (evaluations, scoring) likewise: the sweeper always, `HEDDLE_JOBS_CONCURRENCY` runners.
-  app.addHook('onReady', async () => services.jobs.start(app.log));
-  app.addHook('onClose', async () => services.jobs.stop());
-  // online monitors: the poll that queues scan jobs (docs/monitors.md); stopped before the store closes
-  app.addHook('onReady', async () => services.monitors.start(app.log));
-  app.addHook('onClose', async () => services.monitors.stop());
-  // Retention runs (docs/export.md "Retention") are queued by every node's scheduler, run by the job runners.
-  app.addHook('onReady', async () => services.retentionScheduler.start(app.log));
-  app.addHook('onClose', async () => services.retentionScheduler.stop());
-  // The call roll-up's backfill (docs/call-rollups.md), queued when a migrated store has calls it lacks.
-  app.addHook('onReady', async () => services.rollupBackfill.start(app.log));
-  // The substring index of $contains, filled after ingest (docs/query-performance.md "Substrings").
-  app.addHook('onReady', async () => services.callTextIndexer.start(app.log));
-  app.addHook('onClose', async () => services.callTextIndexer.stop());
+  // background work of this node (services/background-loop.ts), stopped before the store closes
+  app.addHook('onReady', async () => {
+    for (const loop of services.loops) await loop.start(app.log);
+  });
+  app.addHook('onClose', async () => {
+    for (const loop of services.loops) await loop.stop();
+  });
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;

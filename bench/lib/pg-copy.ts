@@ -39,7 +39,7 @@ export function copyField(value: unknown): string {
   return String(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 }
 
-/** `latency_ms` as the writers store it (src/store/sql/calls-latency.ts): whole ms, floored. */
+/** `latency_ms` as the writers store it (src/store/sql/calls-query/latency.ts): whole ms, floored. */
 function latencyMs(ended: unknown, started: unknown): number | null {
   if (typeof ended !== 'number' || typeof started !== 'number') return null;
   return Math.floor((ended - started) / 1000);

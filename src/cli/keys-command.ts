@@ -6,7 +6,7 @@ import { AppError } from '../errors/app-error.js';
 import { AuditLog, MembershipService } from '../services/audit-service.js';
 import { AuthService } from '../services/auth-service.js';
 import { ProjectAccess } from '../services/project-access.js';
-import { ENTITY_ROLES, type EntityRole } from '../store/sql/membership-role.js';
+import { ENTITY_ROLES, type EntityRole } from '../domain/roles.js';
 import type { TraceStore } from '../store/types.js';
 import { openStore } from './open-store.js';
 import { describeStore } from './store-label.js';

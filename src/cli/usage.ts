@@ -22,7 +22,7 @@ export const USAGE = `Usage: heddle <command>
                                           load a dump into this store's empty project of that id
   help                                    this text
 
-Settings are HEDDLE_* environment variables (README "Configuration").`;
+Settings are HEDDLE_* environment variables (docs/configuration.md).`;
 
 /** A command line Heddle does not understand: printed with exit code 2. */
 export class UsageError extends Error {}

@@ -2,7 +2,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import path from 'node:path';
 import type { CatalogFile } from '../schemas/inference-catalog.js';
+import { ASSUMED_FD_LIMIT, connectionCapFor, openFileLimit } from './fd-limit.js';
 import { loadCatalogFile } from './inference-catalog-file.js';
+import { parseRedactionSettings, type RedactionSettings } from './redaction-config.js';
 
 /**
  * The process configuration, read once from the environment. Nothing else reads process.env.
@@ -51,16 +53,24 @@ const EnvSchema = Type.Object({
    */
   HEDDLE_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 300_000 }),
   /**
-   * Open client connections at once; further ones are closed on arrival. Below the usual 1,024
-   * file descriptor limit, leaving room for the database files and PostgreSQL connections.
+   * Open client connections served at once; past it a new connection is answered 503 with
+   * `Retry-After` (plugins/connection-limits.ts). Unset: derived from the process's open-file
+   * limit, keeping a tenth of it (at least 256) for the database files and PostgreSQL
+   * connections (config/fd-limit.ts): 768 under the usual 1,024, 18,000 under 20,000.
    */
-  HEDDLE_MAX_CONNECTIONS: Type.Integer({ minimum: 1, default: 768 }),
+  HEDDLE_MAX_CONNECTIONS: Type.Optional(Type.Integer({ minimum: 1 })),
   /**
    * Requests this node handles at once (health routes aside); further ones answer 503 with
    * `Retry-After` before their body is read, so a flood costs a bounded amount of memory
    * (at most this many bodies of HEDDLE_BODY_LIMIT_BYTES). Below HEDDLE_MAX_CONNECTIONS by default
    * so an overloaded node still accepts connections to say so. docs/reliability-backpressure.md.
    */
+  /** PII redaction on write (config/redaction-config.ts, docs/redaction.md): kinds for every project. */
+  HEDDLE_REDACT: Type.Optional(Type.String()),
+  /** JSON: entity or entity/project → kinds (the most specific wins). */
+  HEDDLE_REDACT_SCOPES: Type.Optional(Type.String()),
+  /** JSON: custom pattern name → regular expression. */
+  HEDDLE_REDACT_PATTERNS: Type.Optional(Type.String()),
   HEDDLE_MAX_IN_FLIGHT: Type.Integer({ minimum: 1, default: 512 }),
   /**
    * Store operations waiting at once: writes queued for commit (the SQLite writer's queue, the
@@ -128,6 +138,18 @@ const EnvSchema = Type.Object({
   HEDDLE_MONITOR_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 4 }),
   /** Calls read per step of a monitor scan. */
   HEDDLE_MONITOR_BATCH: Type.Integer({ minimum: 1, maximum: 10_000, default: 200 }),
+  /** Alerts (docs/alerts.md): each alert is evaluated this often, by one node at a time (2 s keeps a breach's notification within 5 s). */
+  HEDDLE_ALERTS_INTERVAL_SECONDS: Type.Number({ minimum: 0.05, maximum: 86_400, default: 2 }),
+  /** How often a node looks for alerts due for evaluation and notifications due for sending. */
+  HEDDLE_ALERTS_POLL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 500 }),
+  /** An evaluation's or a send's lease: a node that stops mid-send has its notification sent again after this. */
+  HEDDLE_ALERTS_LEASE_SECONDS: Type.Number({ minimum: 0.1, maximum: 3600, default: 30 }),
+  /** The first retry of a failed notification waits this long; each further one twice as long (at most 5 min). */
+  HEDDLE_ALERTS_RETRY_SECONDS: Type.Number({ minimum: 0.01, maximum: 300, default: 2 }),
+  /** Attempts per notification before it is marked failed. */
+  HEDDLE_ALERTS_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 8 }),
+  /** A webhook request not answered in this long counts as failed (and is retried). */
+  HEDDLE_ALERTS_TIMEOUT_SECONDS: Type.Number({ minimum: 0.1, maximum: 300, default: 10 }),
   /** Retention (docs/export.md): a project's policy is applied this often (one job per run, on any node). */
   HEDDLE_RETENTION_INTERVAL_SECONDS: Type.Number({ exclusiveMinimum: 0, default: 3600 }),
   /** How often every node looks for policies due a run; 0 = this node never schedules (others still may). */
@@ -184,6 +206,10 @@ export interface Config {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   maxConnections: number;
+  /** The process's open-file limit (soft), or the assumed 1,024 when it cannot be read. */
+  fdLimit: number;
+  /** PII redaction on write (docs/redaction.md). */
+  redaction: RedactionSettings;
   overload: OverloadSettings;
   /** Per-key rate limit; null = none. */
   rateLimit: RateLimitSettings | null;
@@ -212,6 +238,7 @@ export interface Config {
   providers: ProviderConfig;
   jobs: JobSettings;
   monitors: MonitorSettings;
+  alerts: AlertSettings;
   retention: RetentionSettings;
 }
 
@@ -247,6 +274,16 @@ export interface MonitorSettings {
   scanSeconds: number;
   batch: number;
   concurrency: number;
+}
+
+/** Alerts (docs/alerts.md); times in seconds. */
+export interface AlertSettings {
+  intervalSeconds: number;
+  pollMs: number;
+  leaseSeconds: number;
+  retrySeconds: number;
+  maxAttempts: number;
+  timeoutSeconds: number;
 }
 
 /** Server-side evaluation providers (docs/spec/evaluations.md §6.3). */
@@ -292,7 +329,7 @@ function describeError(schema: unknown, message: string): string {
 }
 
 /** Parses the environment; reports every invalid variable at once. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, fdLimit = openFileLimit()): Config {
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(EnvSchema.properties)) {
     const value = env[key];
@@ -314,6 +351,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inferenceCatalog = loadCatalogFile(parsed.HEDDLE_INFERENCE_CATALOG);
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  HEDDLE_INFERENCE_CATALOG: ${(error as Error).message}`);
+  }
+  let redaction: RedactionSettings;
+  try {
+    redaction = parseRedactionSettings(
+      parsed.HEDDLE_REDACT,
+      parsed.HEDDLE_REDACT_SCOPES,
+      parsed.HEDDLE_REDACT_PATTERNS,
+    );
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
   }
   if (parsed.HEDDLE_DATABASE_READ_URLS !== undefined && parsed.HEDDLE_DATABASE_URL === undefined)
     throw new ConfigError(
@@ -338,7 +385,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Node refuses a headers timeout above the request timeout
     headersTimeoutMs: Math.min(parsed.HEDDLE_HEADERS_TIMEOUT_MS, parsed.HEDDLE_REQUEST_TIMEOUT_MS),
     requestTimeoutMs: parsed.HEDDLE_REQUEST_TIMEOUT_MS,
-    maxConnections: parsed.HEDDLE_MAX_CONNECTIONS,
+    maxConnections: parsed.HEDDLE_MAX_CONNECTIONS ?? connectionCapFor(fdLimit),
+    fdLimit: fdLimit ?? ASSUMED_FD_LIMIT,
+    redaction,
     overload: Object.freeze({ maxInFlight: parsed.HEDDLE_MAX_IN_FLIGHT, maxStoreQueue: parsed.HEDDLE_MAX_STORE_QUEUE }),
     rateLimit:
       parsed.HEDDLE_RATE_LIMIT_PER_KEY > 0
@@ -390,6 +439,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       scanSeconds: parsed.HEDDLE_MONITOR_SCAN_SECONDS,
       batch: parsed.HEDDLE_MONITOR_BATCH,
       concurrency: parsed.HEDDLE_MONITOR_CONCURRENCY,
+    }),
+    alerts: Object.freeze({
+      intervalSeconds: parsed.HEDDLE_ALERTS_INTERVAL_SECONDS,
+      pollMs: parsed.HEDDLE_ALERTS_POLL_MS,
+      leaseSeconds: parsed.HEDDLE_ALERTS_LEASE_SECONDS,
+      retrySeconds: parsed.HEDDLE_ALERTS_RETRY_SECONDS,
+      maxAttempts: parsed.HEDDLE_ALERTS_MAX_ATTEMPTS,
+      timeoutSeconds: parsed.HEDDLE_ALERTS_TIMEOUT_SECONDS,
     }),
     retention: Object.freeze({
       intervalSeconds: parsed.HEDDLE_RETENTION_INTERVAL_SECONDS,

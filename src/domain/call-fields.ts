@@ -80,8 +80,20 @@ export function resolveCallField(path: string): CallField {
   throw new InvalidFieldError(`Field ${head} is not allowed`);
 }
 
+/**
+ * Our shorthands for the feedback types the UI writes (docs/spec/calls.md §5.2): `feedback.reaction`
+ * is the emoji of a `wandb.reaction.1` record, `feedback.note` the text of a `wandb.note.1` one.
+ */
+const FEEDBACK_SHORTHANDS: Record<string, { feedbackType: string; payload: string[] }> = {
+  reaction: { feedbackType: 'wandb.reaction.1', payload: ['emoji'] },
+  note: { feedbackType: 'wandb.note.1', payload: ['note'] },
+};
+
 /** `feedback.[<type>].payload.<path>`, `feedback.[<type>].runnable_ref`, `feedback.[<type>].trigger_ref` (the type may contain dots). */
 function resolveFeedbackField(path: string): CallField {
+  const shorthand = Object.hasOwn(FEEDBACK_SHORTHANDS, path.slice(9)) ? FEEDBACK_SHORTHANDS[path.slice(9)] : undefined;
+  if (shorthand)
+    return { kind: 'feedback', feedbackType: shorthand.feedbackType, target: { payload: shorthand.payload } };
   const match = /^feedback\.\[([^\]]+)\]\.(.+)$/.exec(path);
   if (!match) throw new InvalidFieldError(`Invalid feedback field ${path}`);
   const [, feedbackType = '', remainder = ''] = match;

@@ -11,7 +11,7 @@ import { splitFieldPath } from './query/parse.js';
  * as `/refs/read_batch` follows it (services/ref-resolver.ts), so a dataset row ref
  * (`…/object/<dataset>:<digest>/attr/rows/id/<row digest>`) expands to the row. Refs to other
  * projects, by alias or `latest`, and table or call refs stay as they are. Filters and sorts that
- * traverse an expanded path (store/sql/calls-expr.ts) resolve only refs without an extra path;
+ * traverse an expanded path (store/sql/calls-query/expr.ts) resolve only refs without an extra path;
  * through a row ref they see the ref string.
  */
 

@@ -92,3 +92,12 @@ export interface CostRow {
   created_by: string;
   created_at: number;
 }
+
+/**
+ * A position in a project's write order. `seq` is the `change_seq` the store stamps on a call at
+ * every start, end or rename; calls written together share it and are told apart by id.
+ */
+export interface CallChangeCursor {
+  seq: number;
+  id: string;
+}

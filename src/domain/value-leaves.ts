@@ -2,9 +2,9 @@
  * The string leaves of a call's `inputs`, `output` and `attributes` that the `call_values` index
  * holds (docs/query-performance.md, "Equality on an input field" and "Output and attribute fields"):
  * string values one and two object keys deep, up to INDEXED_VALUE_MAX characters. The call indexer
- * writes them in SQL after ingest (src/store/sql/call-text-dialects.ts `insertValues`;
+ * writes them in SQL after ingest (src/store/sql/call-indexes/text-dialects.ts `insertValues`;
  * test/store/contract/calls-value-index.test.ts checks that they are the leaves this function
- * gives); the query compiler (src/store/sql/calls-expr-values.ts) uses the index only for the fields
+ * gives); the query compiler (src/store/sql/calls-query/expr-values.ts) uses the index only for the fields
  * and literals it covers.
  */
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/config.js';
+import { installConnectionGate, type ConnectionGateStats } from './connection-gate.js';
 import { clientErrorHandler, frameworkErrorHandler, ROUTER_MAX_PARAM_CHARS } from './client-error.js';
 
 /**
@@ -34,9 +35,29 @@ export function connectionOptions(config: Config): Partial<FastifyServerOptions>
   } as Partial<FastifyServerOptions>;
 }
 
-/** Caps open connections and answers 414 for an over-long path segment, on every route and the 404 handler. */
-export function registerConnectionLimits(app: FastifyInstance, config: Config): void {
-  app.server.maxConnections = config.maxConnections;
+/**
+ * How many refused connections may wait for their 503 at once past the cap: half the descriptors
+ * the cap leaves over, less 32 (the store, logs and uploads keep the other half). Each is held for
+ * milliseconds, until its request arrived and its answer was written.
+ */
+export function shedRoom(cap: number, fdLimit: number): number {
+  return Math.max(0, Math.floor((fdLimit - cap) / 2) - 32);
+}
+
+/**
+ * Caps open connections (past the cap a connection is answered 503, plugins/connection-gate.ts)
+ * and answers 414 for an over-long path segment, on every route and the 404 handler.
+ */
+export function registerConnectionLimits(
+  app: FastifyInstance,
+  config: Config,
+  onRefused?: (requestLine: string) => void,
+): ConnectionGateStats {
+  const stats = installConnectionGate(app.server, {
+    cap: config.maxConnections,
+    shedRoom: shedRoom(config.maxConnections, config.fdLimit),
+    onRefused,
+  });
   app.addHook('onRequest', async (request, reply) => {
     const [path = ''] = request.url.split('?', 1);
     if (path.length <= MAX_PATH_SEGMENT_CHARS) return;
@@ -47,4 +68,5 @@ export function registerConnectionLimits(app: FastifyInstance, config: Config): 
         .send({ reason: `URI too long: a path segment is over the limit of ${MAX_PATH_SEGMENT_CHARS} characters` });
     }
   });
+  return stats;
 }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError, OverloadedError, RateLimitedError, RequestValidationError } from '../errors/app-error.js';
 import { toValidationDetails } from '../schemas/ajv.js';
 import { noteFailure, noteRefused } from './request-log.js';
+import type { RouteAccessTable } from './route-access.js';
 import { collectRoutes } from './route-table.js';
 
 const CONTEXT_TO_LOC: Record<string, string> = {
@@ -22,11 +23,13 @@ export function registerErrorHandling(
     bodyLimitBytes: number;
     /** Answers browser navigations that match no route (the web app, web-app.ts); false = not handled. */
     htmlFallback?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | false;
+    /** What each route needs of the caller's role (routes/route-area.ts `accessTable`). */
+    routeAccess: RouteAccessTable;
   },
 ): void {
   // Registered here because the 405 answer needs it and this runs before any route plugin.
-  const routes = collectRoutes(app);
-  // Bodies are JSON (README, docs/spec/calls.md §0): without Fastify's built-in text/plain parser a body of
+  const routes = collectRoutes(app, opts.routeAccess);
+  // Bodies are JSON (docs/spec/README.md, docs/spec/calls.md §0): without Fastify's built-in text/plain parser a body of
   // another type is a 415 instead of a string that fails validation. A route that takes another
   // type (OTel protobuf, multipart files) adds its parser inside its own plugin.
   app.removeContentTypeParser('text/plain');
@@ -92,7 +95,7 @@ export function registerErrorHandling(
     }
     if (error instanceof RangeError && /call stack/i.test(error.message)) {
       // Recursive code (a JSON parser, a digest, a view) ran out of stack on a deeply nested
-      // input: the input is at fault, and README says never a 500 for bad input.
+      // input: the input is at fault, and docs/spec/README.md says never a 500 for bad input.
       request.log.debug({ err: error }, 'input nested too deeply');
       return reply
         .code(422)
@@ -126,7 +129,7 @@ function isTrainingRoute(request: FastifyRequest): boolean {
   return request.url.startsWith('/v1/');
 }
 
-/** A non-validation error: `{"reason": …, …extra}` (README "Other errors"), `{"detail": …}` on /v1. */
+/** A non-validation error: `{"reason": …, …extra}` (docs/spec/README.md "Other errors"), `{"detail": …}` on /v1. */
 function sendReason(
   request: FastifyRequest,
   reply: FastifyReply,

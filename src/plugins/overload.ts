@@ -15,6 +15,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A health route: never refused for load, never rate limited, reads no database. */
     healthCheck?: boolean;
+    /** Never refused for load (a probe that needs a key, `/version`), but rate limited. */
+    loadExempt?: boolean;
   }
   interface FastifyRequest {
     /** Set when the request took a place in the in-flight count (plugins/overload.ts). */
@@ -45,7 +47,8 @@ export function registerBackPressure(
   const inFlight = new InFlight();
   app.decorateRequest('inFlightSlot', null);
   app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.config?.healthCheck) return;
+    const route = request.routeOptions.config;
+    if (route?.healthCheck || route?.loadExempt) return;
     if (inFlight.count >= settings.maxInFlight) {
       throw new OverloadedError(
         `Server busy: ${inFlight.count} requests in flight (limit ${settings.maxInFlight}); retry later`,

@@ -1,5 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { declaredAccess, type RouteAccess } from './route-access.js';
+import { declaredAccess, type RouteAccess, type RouteAccessTable } from './route-access.js';
 
 /** One registered route, as the error handler (405) and the security tests see it. */
 export interface RouteInfo {
@@ -44,7 +44,7 @@ function patternToRegex(url: string): RegExp {
  * Records every route registered after this call (including Fastify's automatic HEAD routes)
  * and exposes them as `app.routeTable`. Must be called before the route plugins are registered.
  */
-export function collectRoutes(app: FastifyInstance): readonly RouteInfo[] {
+export function collectRoutes(app: FastifyInstance, access: RouteAccessTable): readonly RouteInfo[] {
   const table: RouteInfo[] = [];
   app.decorate('routeTable', table);
   app.addHook('onRoute', (route: RouteOptions) => {
@@ -52,14 +52,14 @@ export function collectRoutes(app: FastifyInstance): readonly RouteInfo[] {
     const regex = patternToRegex(route.url);
     const schema = route.schema as { hide?: boolean } | undefined;
     for (const method of methods) {
-      const access = declaredAccess(method.toUpperCase(), route.url, route.config);
+      const declared = declaredAccess(method.toUpperCase(), route.url, route.config, access);
       // the auth plugin reads it from the route's config; an unclassified route counts as a write
-      if (route.config?.public !== true) route.config = { ...route.config, access: access ?? 'write' };
+      if (route.config?.public !== true) route.config = { ...route.config, access: declared ?? 'write' };
       table.push({
         method: method.toUpperCase(),
         url: route.url,
         public: route.config?.public === true,
-        access,
+        access: declared,
         hidden: schema?.hide === true,
         autoHead: method.toUpperCase() === 'HEAD' && table.some((r) => r.method === 'GET' && r.url === route.url),
         matches: (path) => regex.test(path),

@@ -82,6 +82,34 @@ function containedFile(root: string, relative: string): string | null {
   }
 }
 
+/** Precompressed copies the build writes, best first. */
+const PRECOMPRESSED = [
+  { encoding: 'br', suffix: '.br' },
+  { encoding: 'gzip', suffix: '.gz' },
+] as const;
+
+function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The codings an Accept-Encoding header accepts (RFC 9110 §12.5.3: `q=0` refuses one). */
+export function acceptedEncodings(header: string | string[] | undefined): Set<string> {
+  const out = new Set<string>();
+  const text = Array.isArray(header) ? header.join(',') : (header ?? '');
+  for (const part of text.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (name === '' || (q !== undefined && Number(q.slice(2)) === 0)) continue;
+    out.add(name === 'x-gzip' ? 'gzip' : name);
+  }
+  if (out.has('*')) for (const e of PRECOMPRESSED) out.add(e.encoding);
+  return out;
+}
+
 export class WebApp {
   readonly #root: string;
 
@@ -97,15 +125,46 @@ export class WebApp {
     return reply.code(200).send(fs.readFileSync(index));
   }
 
-  /** A file under the build root (`assets/…` or a top-level file); false when there is none. */
-  sendFile(reply: FastifyReply, relative: string, immutable: boolean): FastifyReply | false {
+  /**
+   * A file under the build root (`assets/…` or a top-level file); false when there is none. The
+   * build writes brotli and gzip copies beside each text asset (web/vite.config.ts); the one the
+   * client accepts is sent with its Content-Encoding, and `Vary` tells caches the answer depends on it.
+   */
+  sendFile(
+    reply: FastifyReply,
+    relative: string,
+    immutable: boolean,
+    acceptEncoding: string | string[] | undefined = undefined,
+  ): FastifyReply | false {
     const file = containedFile(this.#root, relative);
     if (file === null) return false;
     const type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
     securityHeaders(reply)
       .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
       .type(type);
-    return reply.code(200).send(fs.createReadStream(file));
+    const encoded = this.#precompressed(file, acceptEncoding);
+    if (encoded !== null) reply.header('vary', 'accept-encoding');
+    if (encoded === null || encoded.file === null) return reply.code(200).send(fs.createReadStream(file));
+    return reply
+      .code(200)
+      .header('content-encoding', encoded.encoding)
+      .header('content-length', fs.statSync(encoded.file).size)
+      .send(fs.createReadStream(encoded.file));
+  }
+
+  /**
+   * The precompressed copy of `file` to send (null `file`: copies exist, none accepted), or null
+   * when the build wrote none. The copies lie beside the file, so they are inside the root too.
+   */
+  #precompressed(
+    file: string,
+    acceptEncoding: string | string[] | undefined,
+  ): { encoding: string; file: string | null } | null {
+    const copies = PRECOMPRESSED.filter((e) => isFile(file + e.suffix));
+    if (copies.length === 0) return null;
+    const accepted = acceptedEncodings(acceptEncoding);
+    const pick = copies.find((e) => accepted.has(e.encoding));
+    return pick ? { encoding: pick.encoding, file: file + pick.suffix } : { encoding: 'identity', file: null };
   }
 
   /**
@@ -118,7 +177,7 @@ export class WebApp {
     const single = /^\/([A-Za-z0-9][A-Za-z0-9._-]*)$/.exec(pathname);
     const file = single?.[1];
     if (file !== undefined && file !== 'index.html') {
-      const sent = this.sendFile(reply, file, false);
+      const sent = this.sendFile(reply, file, false, request.headers['accept-encoding']);
       if (sent) return sent;
     }
     if (pathname.startsWith('/assets/')) return false;
@@ -134,7 +193,7 @@ export function registerWebApp(app: FastifyInstance, webApp: WebApp): void {
   );
   app.get('/assets/*', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
     const relative = (request.params as { '*': string })['*'];
-    const sent = webApp.sendFile(reply, path.join('assets', relative), true);
+    const sent = webApp.sendFile(reply, path.join('assets', relative), true, request.headers['accept-encoding']);
     if (sent) return sent;
     return reply.code(404).send({ detail: 'Not Found' });
   });

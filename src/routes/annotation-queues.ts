@@ -2,6 +2,7 @@ import * as S from '../schemas/annotation-queues.js';
 import type { Services } from '../services/index.js';
 import { sendJsonl } from './jsonl.js';
 import { jsonPost, paramsRoutes, type RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 const tags = ['Annotation Queues'];
 
@@ -67,3 +68,16 @@ export default async function annotationQueueRoutes(
     (caller, params, body) => queues.setProgress(caller, params.queue_id, params.item_id, body),
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const annotationQueueArea = routeArea('annotation-queues', annotationQueueRoutes, {
+  'POST /annotation_queues': 'write',
+  'PUT /annotation_queues/:queue_id': 'write',
+  'DELETE /annotation_queues/:queue_id': 'write',
+  'POST /annotation_queues/:queue_id/items': 'write',
+  'POST /annotation_queues/:queue_id/items/:item_id/progress': 'write',
+  'POST /annotation_queues/query': 'read',
+  'POST /annotation_queues/stats': 'read',
+  'GET /annotation_queues/:queue_id': 'read',
+  'POST /annotation_queues/:queue_id/items/query': 'read',
+});

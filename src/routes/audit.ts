@@ -1,6 +1,7 @@
 import * as S from '../schemas/audit.js';
 import type { Services } from '../services/index.js';
 import { jsonPost, type RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 const tags = ['Administration'];
 
@@ -39,3 +40,10 @@ export default async function auditRoutes(app: RouteApp, { services }: { service
     (caller, body) => memberships.update(caller, body),
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const auditArea = routeArea('audit', auditRoutes, {
+  'POST /memberships/update': 'admin',
+  'POST /memberships/query': 'admin',
+  'GET /audit': 'admin',
+});

@@ -4,6 +4,7 @@ import { ThreadsQueryReq } from '../schemas/threads.js';
 import type { Services } from '../services/index.js';
 import { sendJsonl } from './jsonl.js';
 import { jsonPost, type RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 /** Call statistics, usage roll-ups and threads (docs/spec/calls.md §4.9–4.12). */
 export default async function callsAnalyticsRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
@@ -33,3 +34,11 @@ export default async function callsAnalyticsRoutes(app: RouteApp, { services }: 
     async (request, reply) => sendJsonl(reply, await threads.threadsQueryStream(request.caller, request.body)),
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const callsAnalyticsArea = routeArea('calls-analytics', callsAnalyticsRoutes, {
+  'POST /calls/stats': 'read',
+  'POST /calls/usage': 'read',
+  'POST /trace/usage': 'read',
+  'POST /threads/stream_query': 'read',
+});

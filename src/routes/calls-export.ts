@@ -2,6 +2,7 @@ import { CallsExportReq } from '../schemas/export.js';
 import type { Services } from '../services/index.js';
 import { sendLines } from './jsonl.js';
 import type { RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 /** `POST /calls/export` (docs/export.md): a download, streamed with backpressure. */
 export default async function callsExportRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
@@ -23,3 +24,8 @@ export default async function callsExportRoutes(app: RouteApp, { services }: { s
     },
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const callsExportArea = routeArea('calls-export', callsExportRoutes, {
+  'POST /calls/export': 'read',
+});

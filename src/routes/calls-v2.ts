@@ -3,6 +3,7 @@ import { CallEndRes, CallStartRes } from '../schemas/calls.js';
 import { assertSameProject } from '../services/call-service.js';
 import type { Services } from '../services/index.js';
 import { paramsRoutes, type RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 /** Project-scoped call writes of the official Python client (see schemas/calls-v2.ts). */
 export default async function callsV2Routes(app: RouteApp, { services }: { services: Services }): Promise<void> {
@@ -42,3 +43,10 @@ export default async function callsV2Routes(app: RouteApp, { services }: { servi
     },
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const callsV2Area = routeArea('calls-v2', callsV2Routes, {
+  'POST /v2/:entity/:project/calls/complete': 'write',
+  'POST /v2/:entity/:project/call/start': 'write',
+  'POST /v2/:entity/:project/call/end': 'write',
+});

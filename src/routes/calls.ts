@@ -6,6 +6,7 @@ import { Operand } from '../schemas/query.js';
 import type { Services } from '../services/index.js';
 import { sendJsonText, sendJsonl } from './jsonl.js';
 import { jsonPost, type RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 const tags = ['Calls'];
 
@@ -69,3 +70,16 @@ export default async function callsRoutes(app: RouteApp, { services }: { service
     callQueries.callsQueryStats(caller, body),
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const callsArea = routeArea('calls', callsRoutes, {
+  'POST /call/start': 'write',
+  'POST /call/end': 'write',
+  'POST /call/upsert_batch': 'write',
+  'POST /call/update': 'write',
+  'POST /calls/delete': 'write',
+  'POST /call/read': 'read',
+  'POST /calls/stream_query': 'read',
+  'POST /calls/query': 'read',
+  'POST /calls/query_stats': 'read',
+});

@@ -5,6 +5,8 @@ import type { Services } from '../services/index.js';
 import { listOf } from '../services/evaluations/eval-calls.js';
 import { sendJsonl } from './jsonl.js';
 import { paramsRoutes, type RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
+import type { RouteAccess } from '../plugins/route-access.js';
 
 /**
  * Evaluation runs, predictions and scores (docs/spec/evaluations.md §3), and `eval_results/query`
@@ -147,3 +149,24 @@ export default async function evaluationRunRoutes(app: RouteApp, { services }: {
     (caller, params, body) => results.query(caller, projectOf(params), body),
   );
 }
+
+/** Runs, predictions and scores: creating, finishing and deleting write, reads read. */
+function runAccess(): Record<string, RouteAccess> {
+  const table: Record<string, RouteAccess> = {};
+  for (const kind of ['evaluation_runs', 'predictions', 'scores']) {
+    const id = kind === 'evaluation_runs' ? 'evaluation_run_id' : kind === 'predictions' ? 'prediction_id' : 'score_id';
+    table[`POST /v2/:entity/:project/${kind}`] = 'write';
+    table[`GET /v2/:entity/:project/${kind}`] = 'read';
+    table[`GET /v2/:entity/:project/${kind}/:${id}`] = 'read';
+    table[`DELETE /v2/:entity/:project/${kind}`] = 'write';
+  }
+  table['POST /v2/:entity/:project/evaluation_runs/:evaluation_run_id/finish'] = 'write';
+  table['POST /v2/:entity/:project/predictions/:prediction_id/finish'] = 'write';
+  return table;
+}
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const evaluationRunArea = routeArea('evaluation-runs', evaluationRunRoutes, {
+  ...runAccess(),
+  'POST /v2/:entity/:project/eval_results/query': 'read',
+});

@@ -1,6 +1,7 @@
 import * as S from '../schemas/evaluations-server.js';
 import type { Services } from '../services/index.js';
 import { jsonPost, type RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 const tags = ['Evaluations'];
 
@@ -32,3 +33,10 @@ export default async function evaluationServerRoutes(
     (caller, body) => server.status(caller, body.project_id, body.call_id),
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const evaluationServerArea = routeArea('evaluations-server', evaluationServerRoutes, {
+  'POST /evaluations/evaluate_model': 'write',
+  'POST /calls/score': 'write',
+  'POST /evaluations/status': 'read',
+});

@@ -3,6 +3,7 @@ import * as C from '../schemas/costs.js';
 import * as S from '../schemas/feedback.js';
 import type { Services } from '../services/index.js';
 import { jsonPost, type RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 /** The feedback and costs APIs (docs/spec/objects.md §7, §8). */
 export default async function feedbackRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
@@ -39,3 +40,17 @@ export default async function feedbackRoutes(app: RouteApp, { services }: { serv
   postCost('/cost/query', { body: C.CostQueryReq, ok: C.CostQueryRes }, (caller, body) => costs.query(caller, body));
   postCost('/cost/purge', { body: S.PurgeReq, ok: EmptyRes }, (caller, body) => costs.purge(caller, body));
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const feedbackArea = routeArea('feedback', feedbackRoutes, {
+  'POST /feedback/create': 'write',
+  'POST /feedback/batch/create': 'write',
+  'POST /feedback/replace': 'write',
+  'POST /feedback/purge': 'write',
+  'POST /feedback/query': 'read',
+  'POST /feedback/payload_schema': 'read',
+  'POST /feedback/stats': 'read',
+  'POST /cost/create': 'write',
+  'POST /cost/purge': 'write',
+  'POST /cost/query': 'read',
+});

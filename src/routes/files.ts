@@ -6,6 +6,7 @@ import * as S from '../schemas/files.js';
 import type { UploadPart } from '../services/file-service.js';
 import type { Services } from '../services/index.js';
 import type { RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 const tags = ['Files'];
 
@@ -102,3 +103,17 @@ export default async function filesRoutes(
     (request) => files.filesStats(request.caller, request.body),
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const filesArea = routeArea(
+  'files',
+  filesRoutes,
+  {
+    'POST /file/create': 'write',
+    'POST /files/create': 'write',
+    'POST /file/content': 'read',
+    'POST /files/content': 'read',
+    'POST /files/query_stats': 'read',
+  },
+  ({ services, config }) => ({ services, fileLimitBytes: config.fileLimitBytes }),
+);

@@ -1,5 +1,6 @@
 import type { Services } from '../services/index.js';
 import type { RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 /**
  * `POST /graphql`: the W&B GraphQL surface the Weave clients use during `weave.init` (viewer,
@@ -14,3 +15,9 @@ export default async function graphqlRoutes(app: RouteApp, { services }: { servi
     return reply.code(result.status).type('application/json').send(result.body);
   });
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const graphqlArea = routeArea('graphql', graphqlRoutes, {
+  // GraphQL is read by weave.init; its one write (upsertModel creating a project) checks the role itself
+  'POST /graphql': 'read',
+});

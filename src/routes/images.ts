@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { FreeObject, Nullable, NullableLaxBool, NullableLaxInt } from '../schemas/common.js';
 import type { Services } from '../services/index.js';
 import type { RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 /** Not strict: unknown keys are ignored (docs/spec/objects.md §0, §6.4). */
 const ImageGenerationCreateReq = Type.Object({
@@ -24,3 +25,8 @@ export default async function imagesRoutes(app: RouteApp, { services }: { servic
     (request) => services.images.create(request.caller, request.body),
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const imagesArea = routeArea('images', imagesRoutes, {
+  'POST /image/create': 'write',
+});

@@ -1,6 +1,7 @@
 import * as S from '../schemas/inference-catalog.js';
 import type { Services } from '../services/index.js';
 import type { RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 const tags = ['Inference'];
 
@@ -34,3 +35,10 @@ export default async function inferenceCatalogRoutes(
     async (request) => catalog.hardware(request.params.partner, request.query.model),
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const inferenceCatalogArea = routeArea('inference-catalogs', inferenceCatalogRoutes, {
+  'GET /inference/analysis/:partner/models': 'read',
+  'GET /inference/router/:partner/models': 'read',
+  'GET /inference/:partner/v2/hardware': 'read',
+});

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Services } from '../services/index.js';
 import type { RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 const tags = ['Training'];
 
@@ -60,3 +61,8 @@ async function timed(
     };
   }
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const inferenceArea = routeArea('inference', inferenceRoutes, {
+  'POST /v1/chat/completions': 'read',
+});

@@ -1,6 +1,7 @@
 import * as S from '../schemas/keys.js';
 import type { Services } from '../services/index.js';
 import { jsonPost, type RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 /** API key management over HTTP (services/key-admin-service.ts says who may). */
 export default async function keyRoutes(app: RouteApp, { services }: { services: Services }): Promise<void> {
@@ -20,3 +21,10 @@ export default async function keyRoutes(app: RouteApp, { services }: { services:
     keyAdmin.revoke(caller, body),
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const keyArea = routeArea('keys', keyRoutes, {
+  'POST /keys/create': 'admin',
+  'POST /keys/query': 'admin',
+  'POST /keys/revoke': 'admin',
+});

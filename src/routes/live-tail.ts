@@ -5,6 +5,7 @@ import * as S from '../schemas/ui.js';
 import type { Services } from '../services/index.js';
 import { LIVE_TAIL_BATCH, type LiveTail } from '../services/live-tail-service.js';
 import type { RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 /** How often an open tail polls the store: calls written on any node show up within this (plus a query). */
 const POLL_MS = 250;
@@ -128,3 +129,8 @@ async function runStream(
     else if (!res.writableEnded) res.end();
   }
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const liveTailArea = routeArea('live-tail', liveTailRoutes, {
+  'GET /calls/live_tail': 'read',
+});

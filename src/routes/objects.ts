@@ -4,6 +4,7 @@ import * as S from '../schemas/objects.js';
 import type { Services } from '../services/index.js';
 import { sendJsonText } from './jsonl.js';
 import { jsonPost, paramsRoutes, type RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 const tags = ['Objects'];
 
@@ -74,3 +75,17 @@ export default async function objectsRoutes(app: RouteApp, { services }: { servi
     (request) => objectLabels.listAliases(request.caller, request.query.project_id),
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const objectsArea = routeArea('objects', objectsRoutes, {
+  'POST /obj/create': 'write',
+  'POST /obj/delete': 'write',
+  'POST /obj/read': 'read',
+  'POST /objs/query': 'read',
+  'PUT /objs/:object_id/versions/:digest/tags': 'write',
+  'POST /objs/:object_id/versions/:digest/tags/remove': 'write',
+  'PUT /objs/:object_id/aliases': 'write',
+  'POST /objs/:object_id/aliases/remove': 'write',
+  'GET /tags': 'read',
+  'GET /aliases': 'read',
+});

@@ -6,6 +6,7 @@ import * as S from '../schemas/projects.js';
 import type { Services } from '../services/index.js';
 import { sendLines } from './jsonl.js';
 import type { RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 const tags = ['Projects'];
 const DUMP_TYPES = ['application/jsonl', 'application/x-ndjson'];
@@ -86,3 +87,10 @@ async function* readLines(stream: Readable): AsyncGenerator<string> {
   pending += decoder.end();
   if (pending !== '') yield pending;
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const projectTransferArea = routeArea('project-transfer', projectTransferRoutes, {
+  // whole-project transfer (docs/export.md); an import writes digests as given, so it is admin-only
+  'GET /projects/:entity/:project/export': 'read',
+  'POST /projects/:entity/:project/import': 'admin',
+});

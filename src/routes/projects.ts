@@ -1,6 +1,7 @@
 import * as S from '../schemas/projects.js';
 import type { Services } from '../services/index.js';
 import { paramsRoutes, type RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 const tags = ['Projects'];
 
@@ -25,3 +26,9 @@ export default async function projectRoutes(app: RouteApp, { services }: { servi
     (caller, { entity, project }) => projectAdmin.deleteProject(caller, entity, project),
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const projectArea = routeArea('projects', projectRoutes, {
+  'GET /projects/:entity/:project/usage': 'read',
+  'DELETE /projects/:entity/:project': 'admin',
+});

@@ -2,6 +2,7 @@ import { ProjectPathParams } from '../schemas/projects.js';
 import * as S from '../schemas/retention.js';
 import type { Services } from '../services/index.js';
 import { paramsRoutes, type RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 const tags = ['Projects'];
 
@@ -58,3 +59,13 @@ export default async function retentionRoutes(app: RouteApp, { services }: { ser
     (caller, { entity, project, job_id }) => retention.job(caller, entity, project, job_id),
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const retentionArea = routeArea('retention', retentionRoutes, {
+  // retention: members set and run it (audited as retention.changed / retention.applied)
+  'GET /projects/:entity/:project/retention': 'read',
+  'PUT /projects/:entity/:project/retention': 'write',
+  'DELETE /projects/:entity/:project/retention': 'write',
+  'POST /projects/:entity/:project/retention/apply': 'write',
+  'GET /projects/:entity/:project/retention/jobs/:job_id': 'read',
+});

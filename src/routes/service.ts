@@ -1,6 +1,7 @@
 import * as S from '../schemas/service.js';
 import type { Services } from '../services/index.js';
 import type { RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 const tags = ['Service'];
 
@@ -15,8 +16,11 @@ export default async function serviceRoutes(app: RouteApp, { services }: { servi
     },
     async () => info.health(),
   );
-  app.get('/version', { schema: { tags, summary: 'Read Version', response: { 200: S.VersionRes } } }, async () =>
-    info.version(),
+  // a probe too (issue 35): never refused for load, so it answers during a burst; rate limited
+  app.get(
+    '/version',
+    { config: { loadExempt: true }, schema: { tags, summary: 'Read Version', response: { 200: S.VersionRes } } },
+    async () => info.version(),
   );
   app.get('/server_info', { schema: { tags, response: { 200: S.ServerInfoRes } } }, async () => info.serverInfo());
   app.get(
@@ -41,3 +45,11 @@ export default async function serviceRoutes(app: RouteApp, { services }: { servi
     },
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const serviceArea = routeArea('service', serviceRoutes, {
+  'GET /version': 'read',
+  'GET /server_info': 'read',
+  'GET /geolocate': 'read',
+  'POST /service/projects_info': 'read',
+});

@@ -4,6 +4,7 @@ import * as S from '../schemas/tables.js';
 import type { Services } from '../services/index.js';
 import { sendJsonText, sendJsonl } from './jsonl.js';
 import { jsonPost, type RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 const tags = ['Tables'];
 
@@ -79,3 +80,15 @@ export default async function tablesRoutes(app: RouteApp, { services }: { servic
     async (request, reply) => sendJsonText(reply, await refs.readBatch(request.caller, request.body.refs)),
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const tablesArea = routeArea('tables', tablesRoutes, {
+  'POST /table/create': 'write',
+  'POST /table/update': 'write',
+  'POST /table/create_from_digests': 'write',
+  'POST /table/query': 'read',
+  'POST /table/query_stream': 'read',
+  'POST /table/query_stats': 'read',
+  'POST /table/query_stats_batch': 'read',
+  'POST /refs/read_batch': 'read',
+});

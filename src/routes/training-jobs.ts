@@ -2,6 +2,7 @@ import { SftTrainingJobCreate, TrainingJobCreate } from '../schemas/training-dat
 import * as S from '../schemas/training.js';
 import type { Services } from '../services/index.js';
 import type { RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 const tags = ['Training'];
 
@@ -30,3 +31,11 @@ export default async function trainingJobRoutes(app: RouteApp, { services }: { s
     async (request) => jobs.events(request.caller, request.params.training_job_id, request.query),
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const trainingJobArea = routeArea('training-jobs', trainingJobRoutes, {
+  'POST /v1/preview/training-jobs': 'write',
+  'POST /v1/preview/sft-training-jobs': 'write',
+  'GET /v1/preview/training-jobs/:training_job_id': 'read',
+  'GET /v1/preview/training-jobs/:training_job_id/events': 'read',
+});

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { AppError } from '../errors/app-error.js';
 import type { Services } from '../services/index.js';
 import type { RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 const tags = ['Training workers'];
 
@@ -136,3 +137,18 @@ export default async function trainingWorkerRoutes(app: RouteApp, { services }: 
     async (request) => workers.fail(request.caller, request.params.job_id, request.body),
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const trainingWorkerArea = routeArea('training-workers', trainingWorkerRoutes, {
+  'POST /v1/workers/lease': 'write',
+  // only the worker holding the job's lease asks for it, and leasing is a write
+  'GET /v1/workers/jobs/:job_id/parent-checkpoint': 'write',
+  // a worker asked to serve a step it does not hold downloads it: model weights, so write like the rest
+  'GET /v1/workers/models/:model_id/checkpoints/:step': 'write',
+  'POST /v1/workers/jobs/:job_id/heartbeat': 'write',
+  'POST /v1/workers/jobs/:job_id/events': 'write',
+  'POST /v1/workers/jobs/:job_id/complete': 'write',
+  'POST /v1/workers/jobs/:job_id/checkpoint': 'write',
+  'POST /v1/workers/jobs/:job_id/fail': 'write',
+  'POST /v1/workers/jobs/:job_id/release': 'write',
+});

@@ -3,6 +3,7 @@ import { LogRequest } from '../schemas/training-data.js';
 import * as S from '../schemas/training.js';
 import type { Services } from '../services/index.js';
 import type { RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 const tags = ['Training'];
 
@@ -65,3 +66,16 @@ export default async function trainingRoutes(app: RouteApp, { services }: { serv
     async (request) => models.log(request.caller, request.params.model_id, request.body),
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const trainingArea = routeArea('training', trainingRoutes, {
+  'POST /v1/preview/models': 'write',
+  'GET /v1/preview/models': 'read',
+  'GET /v1/preview/models/:model_id': 'read',
+  'DELETE /v1/preview/models/:model_id': 'write',
+  'GET /v1/preview/models/:model_id/checkpoints': 'read',
+  'GET /v1/preview/models/:model_id/training-jobs': 'read',
+  'GET /v1/preview/models/:model_id/history': 'read',
+  'DELETE /v1/preview/models/:model_id/checkpoints': 'write',
+  'POST /v1/preview/models/:model_id/log': 'write',
+});

@@ -10,6 +10,7 @@ import * as S from '../schemas/ui.js';
 import type { Services } from '../services/index.js';
 import { SessionService } from '../services/session-service.js';
 import type { RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
 
 const tags = ['Web UI'];
 
@@ -80,3 +81,9 @@ export default async function uiSessionRoutes(app: RouteApp, { services }: { ser
     async (request) => projectList.list(request.caller),
   );
 }
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const uiSessionArea = routeArea('ui-session', uiSessionRoutes, {
+  'GET /auth/session': 'read',
+  'GET /projects': 'read',
+});

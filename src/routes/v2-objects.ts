@@ -8,6 +8,8 @@ import type { Services } from '../services/index.js';
 import { V2_FAMILIES } from '../services/v2-object-values.js';
 import { sendJsonl } from './jsonl.js';
 import type { RouteApp } from './route-app.js';
+import { routeArea } from './route-area.js';
+import type { RouteAccess } from '../plugins/route-access.js';
 
 /** Per family: OpenAPI tag, create body/response and read response (docs/spec/evaluations.md §2.1). */
 const FAMILY_ROUTES = {
@@ -130,3 +132,22 @@ export default async function v2ObjectRoutes(app: RouteApp, { services }: { serv
     );
   }
 }
+
+const V2_OBJECT_FAMILIES = ['ops', 'datasets', 'scorers', 'models', 'evaluations'];
+
+/** The families' routes: create and delete write, lists and versions read. */
+function familyAccess(): Record<string, RouteAccess> {
+  const table: Record<string, RouteAccess> = {};
+  for (const family of V2_OBJECT_FAMILIES) {
+    table[`POST /v2/:entity/:project/${family}`] = 'write';
+    table[`GET /v2/:entity/:project/${family}`] = 'read';
+    table[`GET /v2/:entity/:project/${family}/:object_id/versions/:digest`] = 'read';
+    table[`DELETE /v2/:entity/:project/${family}/:object_id`] = 'write';
+  }
+  return table;
+}
+
+/** This file's routes and what each needs of the caller's role (route-area.ts). */
+export const v2ObjectArea = routeArea('v2-objects', v2ObjectRoutes, {
+  ...familyAccess(),
+});

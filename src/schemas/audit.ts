@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AUDIT_ACTIONS } from '../store/audit-types.js';
-import { ENTITY_ROLES } from '../store/sql/membership-role.js';
+import { ENTITY_ROLES } from '../domain/roles.js';
 import { EntityName, LaxInt, Nullable, strict } from './common.js';
 
 /**

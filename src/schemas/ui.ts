@@ -12,6 +12,10 @@ export type SessionCreateReq = Static<typeof SessionCreateReq>;
 export const SessionRes = Type.Object({
   user: Type.Object({ id: Type.String(), username: Type.String() }),
   entities: Type.Array(Type.String(), { description: 'Entities the signed-in user belongs to, sorted' }),
+  writable_entities: Type.Array(Type.String(), {
+    description: 'Entities where the user may write (member or admin, not viewer), sorted',
+  }),
+  instance_admin: Type.Boolean({ description: 'An instance admin key: every entity, read and write' }),
 });
 
 export const ProjectListItem = Type.Object({

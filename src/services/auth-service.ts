@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AuthError } from '../errors/app-error.js';
-import type { EntityRole } from '../store/sql/membership-role.js';
+import type { EntityRole } from '../domain/roles.js';
 import type { ApiKeyRecord, TraceStore, UserRecord } from '../store/types.js';
 
 /** Who is calling: resolved from an API key on every authenticated request. */

@@ -141,6 +141,8 @@ export class CallWriteService {
       req.call_ids,
       nowMicros() - (nowMicros() % 1000),
     );
+    // docs/spec/agents.md §1 R6: gone from the agents views too
+    await this.store.agentSpans.deleteBySpanIds(req.project_id, req.call_ids);
     await this.audit.record(caller, parseProjectId(req.project_id).entity, 'calls.deleted', req.project_id, {
       call_ids: req.call_ids,
       num_deleted: numDeleted,

@@ -34,7 +34,7 @@ export function opMatcher(filter: CallsFilter | null): ((opName: string) => bool
     return null;
   }
   const names = filter.op_names ?? [];
-  // the query compiler's rule (store/sql/calls-select.ts): none listed matches every op, `:*` every version
+  // the query compiler's rule (store/sql/calls-query/select.ts): none listed matches every op, `:*` every version
   if (names.length === 0) return () => true;
   const exact = new Set(names.filter((n) => !n.endsWith(':*')));
   const prefixes = names.filter((n) => n.endsWith(':*')).map((n) => n.slice(0, -1));

@@ -1,4 +1,5 @@
 import type { Config } from '../config/config.js';
+import { RedactionService, redactingWrites } from './redaction-service.js';
 import type { TraceStore } from '../store/types.js';
 import type { Trainer } from '../training/trainer-port.js';
 import { AuthService } from './auth-service.js';
@@ -18,6 +19,7 @@ import { GraphqlService } from './graphql-service.js';
 import { ImageService } from './image-service.js';
 import { ObjectLabelService } from './object-label-service.js';
 import { ObjectService } from './object-service.js';
+import { AgentService } from './agents/agent-service.js';
 import { OtelService } from './otel-service.js';
 import { StorePriceLookup } from './price-table.js';
 import { ProjectAccess } from './project-access.js';
@@ -31,21 +33,26 @@ import { V2ObjectService } from './v2-object-service.js';
 import { ThreadService } from './thread-service.js';
 import { createEvaluationServices, type EvaluationServices } from './evaluations/index.js';
 import { EvaluationJobs, evaluationJobHandlers } from './evaluations/server-eval/evaluation-jobs.js';
-import { JobRuntime, type JobHandler } from './jobs/index.js';
+import { JobQueue, JobRuntime } from './jobs/index.js';
 import { callIndexJobHandlers } from './call-indexes/backfill-job.js';
 import { CallTextIndexer } from './call-indexes/text-indexer.js';
 import { MONITOR_SCAN, MonitorService } from './monitors/monitor-service.js';
 import { createTrainingServices, type TrainingServices } from './training/index.js';
 import { WandbCompatService } from './wandb-compat-service.js';
 import { LiveTailService } from './live-tail-service.js';
+import { createMcpServer, type McpServer } from './mcp/index.js';
+import { AlertService } from './alerts/alert-service.js';
 import { ProjectListService } from './project-list-service.js';
 import { SessionService } from './session-service.js';
 import { RetentionScheduler, retentionJobHandlers } from './retention/retention-job.js';
 import { RollupBackfillStarter, rollupBackfillHandlers } from './rollup/rollup-backfill.js';
 import { RetentionService } from './retention/retention-service.js';
+import { backgroundLoop, type BackgroundLoop } from './background-loop.js';
 
 /** Every service, built once per app and handed to the route plugins. */
 export interface Services {
+  /** PII redaction on write (docs/redaction.md); the services' store is already wrapped by it. */
+  redaction: RedactionService;
   auth: AuthService;
   keyAdmin: KeyAdminService;
   /** Who changed keys, roles, prices or retention, or deleted data (docs/roles-and-audit.md). */
@@ -83,6 +90,8 @@ export interface Services {
   feedbackStats: FeedbackStatsService;
   costs: CostService;
   otel: OtelService;
+  /** Agents API: agent spans, agents, conversations, search (docs/spec/agents.md). */
+  agents: AgentService;
   /** Training API: models, jobs, inference, external workers, and this node's runner and sweeper. */
   training: TrainingServices;
   /** Inference model and hardware catalogues. */
@@ -102,9 +111,18 @@ export interface Services {
   sessions: SessionService;
   projectList: ProjectListService;
   liveTail: LiveTailService;
+  /** What this node runs in the background, in start order (background-loop.ts). */
+  loops: readonly BackgroundLoop[];
+  /** The Model Context Protocol's tools at `/mcp` (docs/mcp.md). */
+  mcp: McpServer;
+  /** Alerts on AlertSpec objects: evaluation, history and webhook notifications (docs/alerts.md). */
+  alerts: AlertService;
 }
 
-export function createServices(store: TraceStore, config: Config, trainer: Trainer | null = null): Services {
+export function createServices(rawStore: TraceStore, config: Config, trainer: Trainer | null = null): Services {
+  // every write of calls and feedback below goes through the redaction (docs/redaction.md)
+  const redaction = new RedactionService(config.redaction);
+  const store = redactingWrites(rawStore, redaction);
   const access = new ProjectAccess(store);
   const auditLog = new AuditLog(store, access);
   const prices = new StorePriceLookup(store.costs);
@@ -127,25 +145,46 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
   );
   const retentionScheduler = new RetentionScheduler(store.retention, config.retention, config.jobs.maxAttempts);
   const rollupBackfill = new RollupBackfillStarter(store, config.jobs.maxAttempts);
-  // the monitor scan handler needs the runtime that runs it: it is looked up when a job runs
-  const handlers: Record<string, JobHandler> = {
+  // the monitors queue scan jobs and handle them: the queue comes first, the runtime with every handler after
+  const jobQueue = new JobQueue(store.jobs, config.jobs);
+  const monitors = new MonitorService(store, evaluations.server, jobQueue, config.monitors);
+  const jobs: JobRuntime = new JobRuntime(jobQueue, store.jobs, {
     ...evaluationJobHandlers(evaluations.server),
     ...retentionJobHandlers(store.retention, () => retentionScheduler.log),
     ...rollupBackfillHandlers(store, () => rollupBackfill.log),
-  };
-  const jobs = new JobRuntime(store.jobs, handlers, config.jobs);
-  Object.assign(
-    handlers,
-    callIndexJobHandlers(store.callIndexes, () => jobs.log),
-  );
-  const monitors = new MonitorService(store, evaluations.server, jobs, config.monitors);
-  handlers[MONITOR_SCAN] = monitors.handler();
+    ...callIndexJobHandlers(store.callIndexes, () => jobs.log),
+    [MONITOR_SCAN]: monitors.handler(),
+  });
   objects.onPublished((caller, projectId, objectId, baseClass, val) =>
     monitors.published(caller, projectId, objectId, baseClass, val),
   );
   const callQueries = new CallQueryService(store, access, prices, feedback);
+  const threads = new ThreadService(store, access);
+  const alerts = new AlertService(store, access, callQueries, config.alerts);
+  objects.onPublished((caller, projectId, objectId, baseClass, val) =>
+    alerts.published(caller, projectId, objectId, baseClass, val),
+  );
+  const callTextIndexer = new CallTextIndexer(store);
+  const loops = [
+    // training: the sweeper always, the built-in runner when a trainer is set
+    backgroundLoop('training', training.runtime),
+    // evaluation, scoring, retention, backfill and monitor-scan jobs: the sweeper and the runners
+    backgroundLoop('jobs', jobs),
+    // online monitors: the poll that queues scan jobs (docs/monitors.md)
+    backgroundLoop('monitors', monitors),
+    // alerts: evaluates due AlertSpecs and sends due notifications, under leases (docs/alerts.md)
+    backgroundLoop('alerts', alerts),
+    // queues due retention runs (docs/export.md "Retention")
+    backgroundLoop('retention', retentionScheduler),
+    // queues the call roll-up's backfill when a migrated store lacks it (docs/call-rollups.md)
+    backgroundLoop('rollup-backfill', rollupBackfill),
+    // the call indexes filled after ingest (docs/query-performance.md "Substrings")
+    backgroundLoop('call-indexer', callTextIndexer),
+  ];
   return {
+    loops,
     auth,
+    redaction,
     keyAdmin: new KeyAdminService(store, auth, auditLog, memberships),
     auditLog,
     memberships,
@@ -161,7 +200,7 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     retention: new RetentionService(store, access, jobs, auditLog),
     retentionScheduler,
     rollupBackfill,
-    callTextIndexer: new CallTextIndexer(store),
+    callTextIndexer,
     callStats: new CallStatsService(store, access, prices),
     callUsage: new CallUsageService(store, access, prices),
     objects,
@@ -175,7 +214,7 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
       new FileService(store, access),
       new CallWriteService(store, access, auditLog),
     ),
-    threads: new ThreadService(store, access),
+    threads,
     info: new ServiceInfo(config, store),
     graphql: new GraphqlService(new WandbCompatService(store, access, config)),
     feedback,
@@ -189,6 +228,16 @@ export function createServices(store: TraceStore, config: Config, trainer: Train
     jobs,
     monitors,
     otel: new OtelService(store, access, objects),
+    agents: new AgentService(store, access, prices),
     training,
+    alerts,
+    mcp: createMcpServer({
+      calls: callQueries,
+      threads,
+      objects,
+      tables,
+      feedback,
+      evalResults: evaluations.results,
+    }),
   };
 }

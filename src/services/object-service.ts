@@ -81,6 +81,15 @@ export class ObjectService {
   }
 
   async objCreate(caller: Caller, req: ObjCreateReq): Promise<{ digest: string; object_id: string }> {
+    const { digest, object_id } = await this.createVersion(caller, req);
+    return { digest, object_id };
+  }
+
+  /** `/obj/create`, answering with the version index the store gave (or had given) the version too. */
+  async createVersion(
+    caller: Caller,
+    req: ObjCreateReq,
+  ): Promise<{ digest: string; object_id: string; version_index: number }> {
     const obj = req.obj;
     assertValidObjectId(obj.object_id);
     this.access.assertCanRead(caller, obj.project_id);
@@ -119,7 +128,7 @@ export class ObjectService {
     }
     for (const listener of this.#listeners)
       await listener(caller, obj.project_id, obj.object_id, processed.base_object_class, processed.val);
-    return { digest, object_id: obj.object_id };
+    return { digest, object_id: obj.object_id, version_index: outcome.version_index };
   }
 
   /** `{"obj": ObjSchema}` as JSON text; 404 when missing, 404 ObjectDeletedError when deleted (§3.2). */

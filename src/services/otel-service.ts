@@ -4,12 +4,14 @@ import { opDisplayName } from '../domain/refs.js';
 import { nowMicros } from '../domain/time.js';
 import { InvalidRequestError } from '../errors/app-error.js';
 import { stringifyJson } from '../ingest/otel/attribute-tree.js';
-import { mapExport, partialSuccess, type RoutingHeaders } from '../ingest/otel/export-mapping.js';
+import { mapExport, partialSuccess, type AgentSpanMode, type RoutingHeaders } from '../ingest/otel/export-mapping.js';
 import { decodeOtlpJson } from '../ingest/otel/otlp-json.js';
 import { OtlpDecodeError, type OtlpTraceRequest } from '../ingest/otel/otlp-model.js';
 import { decodeOtlpProtobuf } from '../ingest/otel/otlp-protobuf.js';
 import { opObjectId, type OtelCall } from '../ingest/otel/span-call.js';
 import type { CallPart, TraceStore } from '../store/types.js';
+import { rollUpSpans } from '../domain/otel-rollup.js';
+import { isRecord, type JsonRecord } from '../domain/eval-results/types.js';
 import type { Caller } from './auth-service.js';
 import type { ObjectService } from './object-service.js';
 import type { ProjectAccess } from './project-access.js';
@@ -46,8 +48,17 @@ export class OtelService {
     private readonly objects: ObjectService,
   ) {}
 
-  async otelExport(caller: Caller, body: OtlpBody, headers: RoutingHeaders): Promise<ExportTraceResult> {
-    const mapped = mapExport(decode(body), headers);
+  /**
+   * `agents` (docs/spec/agents.md §1): `genai` for `/otel/v1/traces` (R3), `all` for the agents
+   * ingest (R1, R2). Calls and agent spans are both written before the answer (R4).
+   */
+  async otelExport(
+    caller: Caller,
+    body: OtlpBody,
+    headers: RoutingHeaders,
+    agents: AgentSpanMode = 'genai',
+  ): Promise<ExportTraceResult> {
+    const mapped = mapExport(decode(body), headers, agents);
     if (mapped.spanCount > 0 && !mapped.anyRoutable) {
       throw new InvalidRequestError(
         `No span could be routed to a project: ${mapped.rejected[0]?.reason ?? 'no routable resource'}`,
@@ -59,17 +70,48 @@ export class OtelService {
       list.push(call);
       byProject.set(projectId, list);
     }
+    const projects = new Set([...byProject.keys(), ...mapped.agentSpans.map((s) => s.project_id)]);
     // every target project is checked before anything (even a project record) is written
-    for (const projectId of byProject.keys()) this.access.assertCanRead(caller, projectId);
-    for (const projectId of byProject.keys()) await this.access.assertCanWrite(caller, projectId);
+    for (const projectId of projects) this.access.assertCanRead(caller, projectId);
+    for (const projectId of projects) await this.access.assertCanWrite(caller, projectId);
     const parts: CallPart[] = [];
     for (const [projectId, calls] of byProject) {
+      await this.#rollUp(projectId, calls);
       const ops = await this.#resolveOps(caller, projectId, calls);
       for (const call of calls)
         parts.push(...otelCallParts(caller.userId, projectId, ops.get(opObjectId(call.span_name))!, call));
     }
     if (parts.length > 0) await this.store.calls.write(parts);
-    return { partial_success: partialSuccess(mapped.rejected) };
+    for (const span of mapped.agentSpans) span.wb_user_id = caller.userId;
+    await this.store.agentSpans.write(mapped.agentSpans);
+    return { partial_success: partialSuccess(mapped.rejected, agents === 'all') };
+  }
+
+  /**
+   * Folds each span's subtree into its summary (src/domain/otel-rollup.ts): the batch's own spans
+   * and the direct children an earlier export stored.
+   */
+  async #rollUp(projectId: string, calls: OtelCall[]): Promise<void> {
+    const withChildren = new Set(calls.map((c) => c.id));
+    const stored = new Map<string, { summary: JsonRecord; exception: string | null }[]>();
+    const rows = this.store.calls.query({
+      project_id: projectId,
+      filter: { parent_ids: [...withChildren] },
+      sort_by: [],
+      columns: ['parent_id', 'summary', 'exception'],
+    });
+    for await (const row of rows) {
+      // the batch's own spans are rolled up from the batch (a re-export replaces them)
+      if (row.parent_id === null || withChildren.has(row.id)) continue;
+      const list = stored.get(row.parent_id) ?? [];
+      list.push({ summary: parseSummary(row.summary), exception: row.exception });
+      stored.set(row.parent_id, list);
+    }
+    const rolled = rollUpSpans(
+      calls.map((c) => ({ id: c.id, parent_id: c.parent_id, exception: c.exception, summary: c.summary })),
+      stored,
+    );
+    for (const call of calls) call.summary = (rolled.get(call.id) ?? call.summary) as OtelCall['summary'];
   }
 
   /** §A.6: op ref per object id; reuses the latest op version, else publishes the placeholder op. */
@@ -143,4 +185,14 @@ export function otelCallParts(userId: string, projectId: string, opName: string,
       wb_run_step_end: call.wb_run_step_end,
     },
   ];
+}
+
+function parseSummary(text: string | null): JsonRecord {
+  if (text === null) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) ? value : {};
+  } catch {
+    return {};
+  }
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AuthError } from '../errors/app-error.js';
 import type { TraceStore } from '../store/types.js';
 import { hashApiKey, type AuthService, type Caller } from './auth-service.js';
+import { writableEntities } from './project-access.js';
 
 /** The cookie holding a browser session's token (never the API key itself). */
 export const SESSION_COOKIE = 'heddle_session';
@@ -9,6 +10,10 @@ export const SESSION_COOKIE = 'heddle_session';
 export interface SessionView {
   user: { id: string; username: string };
   entities: string[];
+  /** Entities where the user may write (not those where it is a viewer), so the UI shows only what works. */
+  writable_entities: string[];
+  /** An instance admin key: every entity, read and write. */
+  instance_admin: boolean;
 }
 
 /**
@@ -53,6 +58,11 @@ export class SessionService {
 
   /** The body of `/auth/session`: who is signed in and the entities they reach. */
   static view(caller: Caller): SessionView {
-    return { user: { id: caller.userId, username: caller.username }, entities: [...caller.entities].sort() };
+    return {
+      user: { id: caller.userId, username: caller.username },
+      entities: [...caller.entities].sort(),
+      writable_entities: writableEntities(caller).sort(),
+      instance_admin: caller.isAdmin,
+    };
   }
 }

@@ -1,7 +1,7 @@
 import { isJsonObject, type JsonObject } from '../domain/json-value.js';
 import { formatRef } from '../domain/ref-uri.js';
 import { formatMicros } from '../domain/time.js';
-import { AppError, RequestValidationError } from '../errors/app-error.js';
+import { RequestValidationError } from '../errors/app-error.js';
 import { ObjectDeletedError, ObjectInvalidRequestError, ObjectNotFoundError } from '../errors/object-errors.js';
 import type { ObjCreateReq } from '../schemas/objects.js';
 import type * as S from '../schemas/v2-objects.js';
@@ -216,18 +216,11 @@ export class V2ObjectService {
     return this.#publish(caller, projectId, objectId, V.opValue(file.digest));
   }
 
-  /** Creates the version through `/obj/create`'s path and looks up the index the store gave it. */
+  /** Creates the version through `/obj/create`'s path (a repeated value answers the existing version). */
   async #publish(caller: Caller, projectId: string, objectId: string, val: JsonObject): Promise<PublishedVersion> {
     const req = { obj: { project_id: projectId, object_id: objectId, val } } as ObjCreateReq;
-    const { digest } = await this.objects.objCreate(caller, req);
-    const row = await this.store.objects.findVersion(
-      projectId,
-      objectId,
-      { by: 'digest', digest },
-      { metadata_only: true },
-    );
-    if (row === null) throw new AppError(500, `Version ${objectId}:${digest} vanished after create`);
-    return { digest, object_id: objectId, version_index: row.version_index };
+    const { digest, version_index } = await this.objects.createVersion(caller, req);
+    return { digest, object_id: objectId, version_index };
   }
 
   #view(

@@ -17,7 +17,7 @@ export interface CallTextStep {
  * The substring index of `$contains` (migration 017) and the `call_values` index of input
  * equalities (migration 016, filled here since migration 018), both filled after ingest by one
  * background indexer that follows `calls.change_seq` under one mark per project. Queries use them
- * through the compiler (calls-expr-text.ts, calls-expr-values.ts); the marks make every answer
+ * through the compiler (calls-query/coverage.ts, calls-query/expr-values.ts); the marks make every answer
  * exact whatever the indexer's progress.
  */
 export interface CallTextIndex {
@@ -33,7 +33,7 @@ export interface CallTextIndex {
    */
   costCovers(projectId: string): Promise<boolean>;
   /**
-   * The background fills of the call indexer's entries (call-entry-fills.ts: those of migrations
+   * The background fills of the call indexer's entries (call-indexes/entry-fills.ts: those of migrations
    * 019–022, 025 and 026) not done for the project: a walk of those entries keeps the plain plan
    * until its fill is done. Cached like `covers`, and only a planning hint too: the compiled SQL
    * checks the fill itself.

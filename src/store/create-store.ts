@@ -27,7 +27,11 @@ export async function createStore(config: Config): Promise<TraceStore> {
     store.startRollupFolds();
     return store;
   }
-  const store = new SqliteStore({ file: sqliteFile(config), maxPendingWrites: config.overload.maxStoreQueue });
+  const store = new SqliteStore({
+    file: sqliteFile(config),
+    maxPendingWrites: config.overload.maxStoreQueue,
+    indexCatchUp: true,
+  });
   await store.migrate();
   return store;
 }

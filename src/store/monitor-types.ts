@@ -1,5 +1,5 @@
 import type { NewBackgroundJob } from './job-types.js';
-import type { CallChangeCursor } from './types.js';
+import type { CallChangeCursor } from '../domain/rows.js';
 
 /**
  * Online monitors' durable state (docs/monitors.md): per Monitor object a cursor in the project's

@@ -1,8 +1,10 @@
 import type { Operation, SortKey } from '../domain/query/ast.js';
-import type { EntityRole, MembershipRecord } from './sql/membership-role.js';
+import type { EntityRole, MembershipRecord } from '../domain/roles.js';
 import type { CallField } from '../domain/call-fields.js';
 import type { ExpandPath } from '../domain/ref-expansion.js';
-import type { CallPlacement, CallRow } from '../domain/rows.js';
+import type { CallChangeCursor, CallPlacement, CallRow } from '../domain/rows.js';
+
+export type { CallChangeCursor } from '../domain/rows.js';
 import type {
   FileCommitOutcome,
   FileRecord,
@@ -17,7 +19,9 @@ import type { CostStore, FeedbackStore } from './feedback-types.js';
 import type { TableStore } from './table-types.js';
 import type { TrainingStore } from './training-types.js';
 import type { JobStore } from './job-types.js';
+import type { AgentSpanStore } from './agent-types.js';
 import type { MonitorStore } from './monitor-types.js';
+import type { AlertStore } from './alert-types.js';
 import type { AnnotationStore } from './annotation-types.js';
 import type { ProjectDataStore } from './project-data-types.js';
 import type { AuditStore } from './audit-types.js';
@@ -32,7 +36,7 @@ export type * from './feedback-types.js';
 export type * from './table-types.js';
 export type * from './project-data-types.js';
 export type * from './audit-types.js';
-export type { EntityRole, MembershipRecord } from './sql/membership-role.js';
+export type { EntityRole, MembershipRecord } from '../domain/roles.js';
 export type * from './retention-types.js';
 export type * from './rollup-types.js';
 export type * from './call-index-types.js';
@@ -60,6 +64,10 @@ export interface TraceStore {
   readonly jobs: JobStore;
   /** Online monitors' cursors and at-most-once scoring keys (docs/monitors.md). */
   readonly monitors: MonitorStore;
+  /** Alerts' states, history and notification outbox (docs/alerts.md). */
+  readonly alerts: AlertStore;
+  /** Agent spans: GenAI spans with typed columns (docs/spec/agents.md). */
+  readonly agentSpans: AgentSpanStore;
   /** Row counts and deletion of a whole project (docs/export.md "Project deletion"). */
   readonly projectData: ProjectDataStore;
   /** Who changed keys, roles, prices or retention, or deleted data, per entity (docs/roles-and-audit.md). */
@@ -338,15 +346,6 @@ export interface CallsQuery {
   include_uncertain_changes?: boolean;
 }
 
-/**
- * A position in a project's write order. `seq` is the `change_seq` the store stamps on a call at
- * every start, end or rename; calls written together share it and are told apart by id.
- */
-export interface CallChangeCursor {
-  seq: number;
-  id: string;
-}
-
 export interface CallStore {
   /**
    * Writes parts, merging them by (project_id, id) in any order: a later start replaces start
@@ -448,7 +447,10 @@ export interface FileStore {
   discardUpload(projectId: string, uploadId: string): Promise<void>;
   /** The project's file with this digest, or null. */
   find(projectId: string, digest: string): Promise<FileRecord | null>;
-  /** The file's bytes chunk by chunk, reading one chunk at a time; empty when the file is unknown. */
+  /**
+   * The file's bytes chunk by chunk, reading one chunk at a time; empty when the file is unknown, an
+   * ObjectNotFoundError when it is deleted while read or a chunk is missing.
+   */
   readChunks(projectId: string, digest: string): AsyncIterable<Buffer>;
   /** Sum of the sizes of the project's distinct files (0 when none). */
   totalSize(projectId: string): Promise<number>;

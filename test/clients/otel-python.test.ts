@@ -113,7 +113,9 @@ async function exportAndCheck(
   assert.equal(root.output, 'done');
   assert.equal(child.exception, 'ValueError: bad');
   assert.equal(child.summary.weave.status, 'error');
-  assert.equal(root.summary.weave.status, 'success');
+  // the failed child rolls up into its root (docs/spec/otel-service-queues.md §A.7), as Weave marks it
+  assert.equal(root.summary.weave.status, 'descendant_error');
+  assert.deepEqual(root.summary.usage['gpt-4o-mini'].total_tokens, 18);
   assert.deepEqual(child.summary.usage['gpt-4o-mini'], {
     input_tokens: 11,
     output_tokens: 7,

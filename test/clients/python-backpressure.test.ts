@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { basicAuthHeader, startServerProcess } from '../helpers/server-process.js';
 import { ensureWeaveVenv } from './python-venv.js';
+import { startInteractiveDemo } from './python-script.js';
 
 /**
  * The official Python client against a node whose store stalls (issue 17,
@@ -31,50 +29,23 @@ test('a stalled store answers 503; after release the Python client delivers ever
     env: { HEDDLE_MAX_STORE_QUEUE: '4', HEDDLE_LOG_LEVEL: 'debug', HEDDLE_LOG_FORMAT: 'json' },
   });
   const key = await server.createKey('acme', { user: 'alice' });
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-pybp-'));
-  t.after(() => fs.rmSync(home, { recursive: true, force: true }));
-  const child = spawn(venv.python, [SCRIPT, 'acme/backpressure', String(CALLS)], {
-    cwd: home,
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      PYTHONUNBUFFERED: '1',
-      WF_TRACE_SERVER_URL: server.url,
-      WANDB_BASE_URL: server.url,
-      WANDB_API_KEY: key,
-      WEAVE_SERVER_CACHE_DIR: path.join(home, 'weave-server-cache'),
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 150_000);
-  t.after(() => {
-    clearTimeout(killer);
-    child.kill('SIGKILL');
-  });
-  const log = (): string => `--- python stdout\n${stdout}\n--- python stderr\n${stderr.slice(-6000)}`;
-
-  const deadline = Date.now() + 120_000;
-  while (!stdout.includes('READY') && Date.now() < deadline && child.exitCode === null)
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  assert.ok(stdout.includes('READY'), `weave.init did not finish\n${log()}`);
+  const demo = await startInteractiveDemo(t, venv.python, SCRIPT, server.url, key, [
+    'acme/backpressure',
+    String(CALLS),
+  ]);
 
   // the store stalls: another connection holds the write lock
   const lock = new Database(path.join(server.dataDir, 'heddle.sqlite'));
   lock.exec('BEGIN IMMEDIATE');
-  child.stdin.write('go\n');
+  demo.child.stdin.write('go\n');
   await new Promise((resolve) => setTimeout(resolve, STALL_MS));
   const refusedWhileStalled = server.output().match(/"status":503/g)?.length ?? 0;
   lock.exec('ROLLBACK');
   lock.close();
 
-  assert.equal(await exited, 0, log());
+  assert.equal(await demo.exited, 0, demo.log());
   process.stdout.write(`# 503 answers while the store stalled: ${refusedWhileStalled}\n`);
-  const ids = (JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { ids: string[] }).ids;
+  const ids = (JSON.parse(demo.stdout().trim().split('\n').at(-1) ?? '{}') as { ids: string[] }).ids;
   assert.equal(ids.length, CALLS);
   assert.ok(refusedWhileStalled > 0, `no request was refused while the store stalled\n${server.output().slice(-4000)}`);
   assert.doesNotMatch(server.output(), /"status":500/);
@@ -89,7 +60,7 @@ test('a stalled store answers 503; after release the Python client delivers ever
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as { id: string; output: unknown });
-  assert.deepEqual(stored.map((c) => c.id).sort(), [...ids].sort(), log());
+  assert.deepEqual(stored.map((c) => c.id).sort(), [...ids].sort(), demo.log());
   // each call is complete (its end arrived too), not only started
   for (const call of stored) assert.notEqual(call.output, null, JSON.stringify(call));
 });

@@ -1,9 +1,10 @@
 /**
- * The README's client snippets, run exactly as printed against a real Heddle process: the set-up
- * block gives the environment (its `keys create` line is run through the CLI for the same entity,
+ * The runnable snippets of README.md and docs/*.md (test/clients/helpers/readme-snippets.ts), run
+ * exactly as printed against a real Heddle process: the README's set-up block gives the environment (its `keys create` line is run through the CLI for the same entity,
  * its `export`s are applied with the test server's address and the new key, as a user would set
  * them), then the Python snippet runs with the pinned `weave` client, the TypeScript snippet as the
- * file it names with plain `node` (no loader) and the training curl lines with bash. The set-up
+ * file it names with plain `node` (no loader), and the curl lines of docs/training.md and
+ * docs/opentelemetry.md with bash (the deploy snippets of docs/deploy.md run in test/deploy). The set-up
  * block is read, not assumed: it may name other variables later.
  */
 import assert from 'node:assert/strict';
@@ -14,10 +15,10 @@ import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { REPO_ROOT, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { streamAllCalls } from './helpers/ts-demo.js';
-import { parseSetUp, readmeSnippets, readmeText, setUpEnv, snippet } from './helpers/readme-snippets.js';
+import { docSnippets, parseSetUp, readmeText, setUpEnv, snippet } from './helpers/readme-snippets.js';
 import { ensureWeaveVenv, WEAVE_PY_VERSION } from './python-venv.js';
 
-const SNIPPETS = readmeSnippets();
+const SNIPPETS = docSnippets();
 const SET_UP = parseSetUp(snippet(SNIPPETS, 'setup').code);
 const RUN_TIMEOUT_MS = 150_000;
 
@@ -77,6 +78,11 @@ test('README set-up block: a key for an entity and the client variables, all poi
     assert.ok(value === 'k' || value.startsWith('http://127.0.0.1:1'), `${name}=${value}`);
   // the cache caveat sits between the set-up lines and the Python snippet, where a user with an
   // existing weave environment reads it before running anything
+  assert.deepEqual(
+    [snippet(SNIPPETS, 'setup').file, snippet(SNIPPETS, 'python').file, snippet(SNIPPETS, 'typescript').file],
+    ['README.md', 'README.md', 'README.md'],
+    'the set-up block and the client snippets are in the README, where a newcomer starts',
+  );
   const text = readmeText();
   const caveat = text.indexOf('WEAVE_USE_SERVER_CACHE=false');
   assert.ok(caveat > snippet(SNIPPETS, 'setup').offset && caveat < snippet(SNIPPETS, 'python').offset);
@@ -112,29 +118,33 @@ test('README TypeScript snippet runs as printed with node on the file it names',
   await assertAnswerCall(server, env, run);
 });
 
-test('README training curl lines create a model and get a chat completion from it', { timeout: 180_000 }, async (t) => {
-  const curl = snippet(SNIPPETS, 'training-curl');
-  assert.equal(curl.lang, 'sh');
-  assert.ok(curl.code.trim().split('\n').length <= 3, 'three lines');
-  const { server, env, dir } = await setUp(t);
-  const run = await runIn(dir, 'bash', ['-e', '-c', curl.code], env);
-  assert.equal(run.code, 0, describe(run, server));
-  const lines = run.out
-    .slice(run.out.indexOf('--- stdout\n') + 11, run.out.indexOf('\n--- stderr'))
-    .replace(/\}\{/g, '}\n{')
-    .split('\n')
-    .filter((l) => l.trim() !== '');
-  assert.equal(lines.length, 2, describe(run, server));
-  const [model, completion] = lines.map((l) => JSON.parse(l) as Record<string, any>);
-  assert.ok(model !== undefined);
-  assert.ok(completion !== undefined);
-  assert.match(String(model.id), /\S/, describe(run, server));
-  assert.equal(completion.object, 'chat.completion', describe(run, server));
-  assert.equal(completion.choices[0].message.role, 'assistant');
-  assert.equal(typeof completion.choices[0].message.content, 'string');
-});
+test(
+  'docs/training.md curl lines create a model and get a chat completion from it',
+  { timeout: 180_000 },
+  async (t) => {
+    const curl = snippet(SNIPPETS, 'training-curl');
+    assert.equal(curl.lang, 'sh');
+    assert.ok(curl.code.trim().split('\n').length <= 3, 'three lines');
+    const { server, env, dir } = await setUp(t);
+    const run = await runIn(dir, 'bash', ['-e', '-c', curl.code], env);
+    assert.equal(run.code, 0, describe(run, server));
+    const lines = run.out
+      .slice(run.out.indexOf('--- stdout\n') + 11, run.out.indexOf('\n--- stderr'))
+      .replace(/\}\{/g, '}\n{')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
+    assert.equal(lines.length, 2, describe(run, server));
+    const [model, completion] = lines.map((l) => JSON.parse(l) as Record<string, any>);
+    assert.ok(model !== undefined);
+    assert.ok(completion !== undefined);
+    assert.match(String(model.id), /\S/, describe(run, server));
+    assert.equal(completion.object, 'chat.completion', describe(run, server));
+    assert.equal(completion.choices[0].message.role, 'assistant');
+    assert.equal(typeof completion.choices[0].message.content, 'string');
+  },
+);
 
-test('README OTel curl line lands as a chat call in a thread', { timeout: 120_000 }, async (t) => {
+test('docs/opentelemetry.md curl line lands as a chat call in a thread', { timeout: 120_000 }, async (t) => {
   const curl = snippet(SNIPPETS, 'otel-curl');
   assert.equal(curl.lang, 'sh');
   const { server, env, dir } = await setUp(t);

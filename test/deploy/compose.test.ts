@@ -1,6 +1,6 @@
 /**
  * Issue 36: the compose files. deploy/compose.yaml (Heddle + PostgreSQL 15) is brought up with the
- * README's `deploy-compose` snippet as printed (podman-compose, on local stand-ins of the official
+ * `deploy-compose` snippet of docs/deploy.md as printed (podman-compose, on local stand-ins of the official
  * images), the official Python client traces into it, and `down -v` leaves no container, volume or
  * network of the project behind. deploy/compose.nodes.yaml (two nodes behind HAProxy) is brought up
  * the same way: the client traces through the proxy and each node reads the trace back from the
@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test, type TestContext } from 'node:test';
-import { readmeSnippets, snippet } from '../clients/helpers/readme-snippets.js';
+import { docSnippets, snippet } from '../clients/helpers/readme-snippets.js';
 import { streamAllCalls } from '../clients/helpers/ts-demo.js';
 import { REPO_ROOT } from '../helpers/server-process.js';
 import { ensureHaproxyImage, ensurePostgresImage } from './helpers/base-images.js';
@@ -76,7 +76,7 @@ async function tearDown(p: Project, file: string): Promise<void> {
   );
 }
 
-/** Runs a README block with the project's environment, then prints the key the block exported. */
+/** Runs a docs/deploy.md block with the project's environment, then prints the key the block exported. */
 async function runBlock(
   p: Project,
   code: string,
@@ -112,7 +112,7 @@ test('deploy/compose.yaml: Heddle + PostgreSQL up, traced into, torn down', { ti
     ),
   );
 
-  const { adminKey, pgPassword, key } = await runBlock(p, snippet(readmeSnippets(), 'deploy-compose').code);
+  const { adminKey, pgPassword, key } = await runBlock(p, snippet(docSnippets(), 'deploy-compose').code);
   await waitHealthy(p.url, `${p.name}_heddle_1`);
   await traceAndReadBack(python, p.url, key, 'acme/demo');
   // the admin key from the environment works and reads what the client wrote
@@ -146,7 +146,7 @@ test('deploy/compose.nodes.yaml: two nodes behind HAProxy on one database', { ti
   t.after(() =>
     run('podman-compose', ['-f', file, 'down', '-v', '-t', '5'], { cwd: REPO_ROOT, env: p.env }).catch(() => undefined),
   );
-  const code = snippet(readmeSnippets(), 'deploy-compose')
+  const code = snippet(docSnippets(), 'deploy-compose')
     .code.replaceAll('deploy/compose.yaml', file)
     .replace(/\bexec heddle\b/, 'exec heddle-1');
   const { key } = await runBlock(p, code);

@@ -1,6 +1,6 @@
 /**
  * Issue 36: the Helm chart (deploy/helm/heddle). No cluster can run here, so the chart is checked
- * the way a reviewer would: `helm lint` and the README's `deploy-helm` snippet run as printed,
+ * the way a reviewer would: `helm lint` and docs/deploy.md's `deploy-helm` snippet run as printed,
  * default and production values rendered and validated with `kubernetes-validate --strict` for a
  * current Kubernetes, and the rendered objects read back: probes on /health, a non-root and
  * read-only container, secrets only by reference, the migration Job and PodDisruptionBudget of
@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { readmeSnippets, snippet } from '../clients/helpers/readme-snippets.js';
+import { docSnippets, snippet } from '../clients/helpers/readme-snippets.js';
 import { REPO_ROOT } from '../helpers/server-process.js';
 import { ensureHelm, ensureKubeValidate, HELM_DIR, KUBE_VERSION, VALIDATE_PYTHON } from './helpers/helm.js';
 import { run } from './helpers/run.js';
@@ -76,8 +76,8 @@ test('the Helm chart: lint, render, validate, and what the manifests say', { tim
   const env = { PATH: `${HELM_DIR}:${process.env.PATH}` };
 
   let production = '';
-  await t.test('README deploy-helm snippet as printed: lint passes, production values render', async () => {
-    const out = await run('bash', ['-euo', 'pipefail', '-c', snippet(readmeSnippets(), 'deploy-helm').code], {
+  await t.test('docs/deploy.md deploy-helm snippet as printed: lint passes, production values render', async () => {
+    const out = await run('bash', ['-euo', 'pipefail', '-c', snippet(docSnippets(), 'deploy-helm').code], {
       cwd: REPO_ROOT,
       env,
     });

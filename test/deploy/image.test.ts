@@ -1,5 +1,5 @@
 /**
- * Issue 36: the container image (deploy/Containerfile), built with the README's snippet from the
+ * Issue 36: the container image (deploy/Containerfile), built with docs/deploy.md's snippet from the
  * checkout's build on a local Node 20 base image, run with podman and checked from outside: health
  * and the image's HEALTHCHECK, the web UI at `/`, a non-root process, the admin key kept out of the
  * log, the official Python client tracing in and reading back, tfjs's WASM backend inside, data on
@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { readmeSnippets, snippet } from '../clients/helpers/readme-snippets.js';
+import { docSnippets, snippet } from '../clients/helpers/readme-snippets.js';
 import { streamAllCalls } from '../clients/helpers/ts-demo.js';
 import { basicAuthHeader } from '../helpers/server-process.js';
 import { MIGRATIONS } from '../../src/store/sql/migrations/index.js';
@@ -38,9 +38,9 @@ async function removeContainer(name: string): Promise<void> {
   await podman(['rm', '-f', '-v', '-t', '5', name]).catch(() => undefined);
 }
 
-/** The README's `deploy-run` block with this run's container name, volume and a free host port. */
+/** docs/deploy.md's `deploy-run` block with this run's container name, volume and a free host port. */
 function runSnippet(): string {
-  return snippet(readmeSnippets(), 'deploy-run')
+  return snippet(docSnippets(), 'deploy-run')
     .code.replace(/--name heddle\b/g, `--name ${NAME}`)
     .replace(/podman exec heddle\b/g, `podman exec ${NAME}`)
     .replace(/-p 127\.0\.0\.1:8080:8080/g, '-p 127.0.0.1::8080')
@@ -136,7 +136,7 @@ test(
     let url = '';
     let key = '';
     await t.test(
-      'README deploy-run: health, HEALTHCHECK, UI at /, non-root, generated key only on the volume',
+      'docs/deploy.md deploy-run: health, HEALTHCHECK, UI at /, non-root, generated key only on the volume',
       async () => {
         const out = await run('bash', ['-euo', 'pipefail', '-c', runSnippet()], {
           env: podmanEnv(),

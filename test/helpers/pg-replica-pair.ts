@@ -96,7 +96,8 @@ export async function startReplicaPair(opts: { applyDelayMs?: number; replicas?:
   for (const replicaDir of replicaDirs) {
     await asPostgres(path.join(bin, 'pg_basebackup'), [
       ...['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres'],
-      ...['-D', replicaDir, '-R', '-X', 'stream'],
+      // a fast checkpoint: the default spread one paces a near-empty primary's checkpoint over a minute or more
+      ...['-D', replicaDir, '-R', '-X', 'stream', '--checkpoint=fast'],
     ]);
   }
   for (const [i, replicaDir] of replicaDirs.entries()) await start(replicaDir, replicaPorts[i]!, replicaExtra);

@@ -8,7 +8,7 @@ import { runHeddleCli, startServerProcess, type ServerProcess } from '../helpers
 
 /**
  * Two Heddle processes on two ports share one PostgreSQL database and act as one service
- * (README "Running several nodes"): every acknowledged write is visible through either node, a
+ * (docs/scaling.md "Several nodes behind a load balancer"): every acknowledged write is visible through either node, a
  * batch delivered to both nodes (a client retrying through a load balancer) is stored once, and
  * a client reads its own write at once whichever node it reaches next.
  */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { QUERY_LIMITS } from '../../src/domain/query/limits.js';
-import { SQL_BUDGET } from '../../src/store/sql/sql-dialect.js';
+import { SQL_BUDGET } from '../../src/store/sql/core/sql-dialect.js';
 import { buildTestApp, PROJECT, type TestApp } from '../helpers/app.js';
 import { makeStart } from '../helpers/factories.js';
 

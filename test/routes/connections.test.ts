@@ -107,14 +107,16 @@ test('a body shorter than its Content-Length ends with 408 at the request timeou
   assert.match(short.received(), /^HTTP\/1\.1 (400|408)/);
 });
 
-test('open connections are capped; once idle ones are reaped a calls query is answered', async (t) => {
+test('past the connection cap a request is answered 503 with Retry-After; once idle ones are reaped a query is answered', async (t) => {
   const { h, port } = await server(t, { HEDDLE_MAX_CONNECTIONS: '8' });
   const idle = await Promise.all(Array.from({ length: 8 }, () => connect(port)));
-  // past the cap a connection is closed on arrival, without an answer
+  // past the cap a connection is answered, not closed unanswered (issue 35)
   const extra = await connect(port);
-  const extraMs = await extra.closed;
-  assert.ok(extraMs < 1_000, `${extraMs} ms`);
-  assert.equal(extra.received(), '');
+  extra.socket.write('GET /version HTTP/1.1\r\nHost: x\r\n\r\n');
+  await extra.closed;
+  assert.match(extra.received(), /^HTTP\/1\.1 503 /);
+  assert.match(extra.received(), /\r\nRetry-After: 1\r\n/i);
+  assert.match(extra.received(), /"reason":"Server busy: 8 connections open \(limit 8\); retry later"/);
   await Promise.all(idle.map((e) => e.closed));
   const res = await fetch(`http://127.0.0.1:${port}/calls/stream_query`, {
     method: 'POST',
@@ -122,6 +124,22 @@ test('open connections are capped; once idle ones are reaped a calls query is an
     body: JSON.stringify({ project_id: PROJECT }),
   });
   assert.equal(res.status, 200, await res.text());
+});
+
+test('at the connection cap a slow connection (headers unfinished for over a second) is answered 408 to make room for /health', async (t) => {
+  const { port } = await server(t, {
+    HEDDLE_MAX_CONNECTIONS: '8',
+    HEDDLE_HEADERS_TIMEOUT_MS: '60000',
+    HEDDLE_REQUEST_TIMEOUT_MS: '60000',
+  });
+  const slow = await Promise.all(Array.from({ length: 8 }, () => connect(port)));
+  for (const s of slow) s.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n');
+  await new Promise((r) => setTimeout(r, 1_200));
+  const probe = await fetch(`http://127.0.0.1:${port}/health`);
+  assert.equal(probe.status, 200);
+  const evicted = slow.filter((s) => s.received().startsWith('HTTP/1.1 408'));
+  assert.equal(evicted.length, 1, 'the oldest slow connection made room');
+  for (const s of slow) s.socket.destroy();
 });
 
 test('an over-long path segment answers 414 on every kind of route and keeps the connection', async (t) => {

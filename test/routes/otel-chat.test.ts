@@ -103,7 +103,11 @@ async function assertOpenInferenceCalls(h: TestApp, rootId: string, llmId: strin
   // the root has text in and out, no token counts: no usage entry of nulls
   assert.deepEqual(root.inputs, { 'input.value': 'What is the weather in Lisbon?' });
   assert.deepEqual(root.output, { 'output.value': 'Sunny, 24 °C.' });
-  assert.equal(root.summary.usage, undefined);
+  // issue 33: the root carries its subtree's usage and status counts, as the Python client's roll-up does
+  assert.deepEqual(root.summary.usage, {
+    'gpt-4o-mini': { prompt_tokens: 31, completion_tokens: 7, total_tokens: 38 },
+  });
+  assert.deepEqual(root.summary.status_counts, { success: 2, error: 0 });
   assert.match(llm.op_name, /\/op\/chatcompletion:/);
   assert.equal(llm.summary.weave.trace_name, 'chatcompletion');
 }

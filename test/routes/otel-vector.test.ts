@@ -173,8 +173,11 @@ test('§A.10 test vector: three spans become three calls with the mapped fields'
   });
   assert.deepEqual(ownAttributes(tool), { operation: 'execute_tool' });
 
-  // our choice: spans without token counts have no usage entry (§A.7 writes one of nulls)
-  assert.equal(root.summary.usage, undefined);
+  // our choice: spans without token counts have no usage entry of their own (§A.7 writes one of
+  // nulls); a parent carries its subtree's (issue 33, src/domain/otel-rollup.ts)
+  assert.deepEqual(root.summary.usage, {
+    'gpt-4o-mini-2024-07-18': { input_tokens: 120, output_tokens: 80, total_tokens: 200 },
+  });
   assert.deepEqual(llm.summary.usage, {
     'gpt-4o-mini-2024-07-18': {
       input_tokens: 120,
@@ -187,7 +190,8 @@ test('§A.10 test vector: three spans become three calls with the mapped fields'
   });
   assert.equal(tool.summary.usage, undefined);
 
-  assert.equal(root.summary.weave.status, 'success', 'a child error does not make the root descendant_error');
+  // issue 33: the failed tool span is counted in the root's status_counts, as Weave marks it
+  assert.equal(root.summary.weave.status, 'descendant_error', 'a child error makes the root descendant_error');
   assert.equal(root.summary.weave.latency_ms, 3500);
   assert.equal(root.summary.weave.display_name, 'Plan a trip');
   assert.equal(llm.summary.weave.status, 'success');

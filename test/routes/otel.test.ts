@@ -275,3 +275,25 @@ test('usage with prompt-cache tokens: OTel GenAI, OpenLLMetry and OpenInference 
   assert.equal(usage.statusCode, 200, usage.body);
   assert.match(usage.body, /"cache_read_input_tokens":60/);
 });
+
+test('issue 33: a parent carries its subtree usage and status, from earlier and the same exports', async (t) => {
+  const h = await buildTestApp(t);
+  const usage = [attr('gen_ai.request.model', 'm-1'), attr('gen_ai.usage.input_tokens', 7)];
+  // the chat child first, alone (a SimpleSpanProcessor's order), then the failing tool and the root together
+  const child = span({ spanId: 'c000000000000001', parentSpanId: 'a000000000000001', attributes: usage });
+  assert.equal((await sendOtel(h, exportReq([child]))).statusCode, 200);
+  const tool = span({
+    spanId: 'c000000000000002',
+    parentSpanId: 'a000000000000001',
+    status: { code: 2, message: 'x' },
+  });
+  const root = span({ spanId: 'a000000000000001', name: 'agent' });
+  assert.equal((await sendOtel(h, exportReq([tool, root]))).statusCode, 200);
+  const calls = await projectCalls(h);
+  const r = calls.find((c) => c.id === 'a000000000000001')!;
+  assert.equal(r.summary.usage['m-1'].input_tokens, 7);
+  assert.deepEqual(r.summary.status_counts, { success: 2, error: 1 });
+  assert.equal(r.summary.weave.status, 'descendant_error');
+  const c = calls.find((x) => x.id === 'c000000000000001')!;
+  assert.equal(c.summary.status_counts, undefined, 'a leaf keeps its summary as mapped');
+});

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { buildTestApp } from '../helpers/app.js';
 import { BuiltinTrainer } from '../../src/training/builtin-trainer.js';
 import { ScriptedTrainer } from '../training-worker/scripted-trainer.js';
@@ -51,25 +52,37 @@ test('item 33: after a job, :stepN, latest, step 0 and the two-slash form resolv
 });
 
 test('requests over the concurrency cap wait in line; beyond the queue limit they get 429 "Concurrency limit reached for requests"', async (t) => {
-  const trainer = new ScriptedTrainer({ completeDelayMs: 200 });
+  // completions are held until the sixth request is refused, so no request can finish before the
+  // line is full, however slow the machine
+  let release = (): void => undefined;
+  const completeGate = new Promise<void>((resolve) => (release = resolve));
+  const trainer = new ScriptedTrainer({ completeGate });
   const h = await buildTestApp(
     t,
     { HEDDLE_INFERENCE_CONCURRENCY: '2', HEDDLE_INFERENCE_QUEUE_LIMIT: '3' },
     { trainer },
   );
   await createModel(h, 'bot');
-  let peak = 0;
-  const watch = setInterval(() => (peak = Math.max(peak, trainer.activeCompletions)), 5);
-  const answers = await Promise.all(
-    Array.from({ length: 6 }, () => h.post('/v1/chat/completions', chat('wandb-artifact:///acme/rl/bot'))),
+  const pending = Array.from({ length: 6 }, () =>
+    h.post('/v1/chat/completions', chat('wandb-artifact:///acme/rl/bot')),
   );
-  clearInterval(watch);
+  // a line without a limit would refuse nothing and hold every request: fail instead of hanging
+  const deadline = new AbortController();
+  t.after(() => deadline.abort());
+  const noRefusal = sleep(30_000, undefined, { signal: deadline.signal }).then(() =>
+    assert.fail('no request was refused with every completion held'),
+  );
+  const first = await Promise.race([...pending, noRefusal]);
+  assert.equal(first.statusCode, 429, 'with every completion held, the first answer is the refusal');
+  assert.equal(trainer.activeCompletions, 2, 'the cap runs two while four wait or are refused');
+  release();
+  const answers = await Promise.all(pending);
   assert.deepEqual(
     answers.map((r) => r.statusCode).sort(),
     [200, 200, 200, 200, 200, 429],
     '2 served + 3 waiting, the sixth refused',
   );
-  assert.equal(peak, 2, 'never more than the cap at once');
+  assert.equal(trainer.peakCompletions, 2, 'never more than the cap at once');
   assert.deepEqual(answers.find((r) => r.statusCode === 429)!.json(), {
     detail: 'Concurrency limit reached for requests',
   });

@@ -76,6 +76,18 @@ test('sign-in sets an HttpOnly, SameSite=Strict session cookie with an opaque to
   assert.deepEqual(again.json(), body);
 });
 
+test('the session names the entities the user may write: a viewer reads an entity it cannot write', async (t) => {
+  const h = await buildTestApp(t);
+  const member = (await signIn(h, h.aliceKey)).json() as Record<string, unknown>;
+  assert.deepEqual([member.entities, member.writable_entities, member.instance_admin], [['acme'], ['acme'], false]);
+  const vera = await h.app.services.auth.createKey({ entity: 'acme', username: 'vera' });
+  await h.store.auth.setMembershipRole(vera.record.userId, 'acme', 'viewer');
+  const viewer = (await signIn(h, vera.key)).json() as Record<string, unknown>;
+  assert.deepEqual([viewer.entities, viewer.writable_entities, viewer.instance_admin], [['acme'], [], false]);
+  const root = await h.app.services.auth.createKey({ entity: 'ops', username: 'root', admin: true });
+  assert.equal(((await signIn(h, root.key)).json() as Record<string, unknown>).instance_admin, true);
+});
+
 test('over https (or behind a proxy saying so) the cookie is Secure; the lifetime is configurable', async (t) => {
   const h = await buildTestApp(t, { HEDDLE_SESSION_TTL_SECONDS: '3600' });
   const res = await signIn(h, h.aliceKey, { 'x-forwarded-proto': 'https' });

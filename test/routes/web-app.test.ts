@@ -171,3 +171,35 @@ test('the OpenAPI document lists the web UI routes and hides the static ones', a
   assert.equal(doc.paths['/assets/{*}'], undefined);
   assert.equal(doc.paths['/'], undefined);
 });
+
+test('precompressed copies: br, then gzip, as Accept-Encoding allows; q=0 refuses; Vary always', async (t) => {
+  const dist = fakeBuild(t);
+  const { brotliCompressSync, gzipSync, gunzipSync, brotliDecompressSync } = await import('node:zlib');
+  const js = path.join(dist, 'assets', 'app-abc123.js');
+  fs.writeFileSync(`${js}.br`, brotliCompressSync(fs.readFileSync(js)));
+  fs.writeFileSync(`${js}.gz`, gzipSync(fs.readFileSync(js)));
+  const h = await buildTestApp(t, { HEDDLE_WEB_DIR: dist });
+  const get = (enc: string | undefined) =>
+    h.app.inject({
+      method: 'GET',
+      url: '/assets/app-abc123.js',
+      headers: enc === undefined ? {} : { 'accept-encoding': enc },
+    });
+  const br = await get('gzip, deflate, br');
+  assert.equal(br.headers['content-encoding'], 'br');
+  assert.equal(br.headers.vary, 'accept-encoding');
+  assert.equal(brotliDecompressSync(br.rawPayload).toString(), 'console.log("app")');
+  const gz = await get('gzip, br;q=0');
+  assert.equal(gz.headers['content-encoding'], 'gzip');
+  assert.equal(gunzipSync(gz.rawPayload).toString(), 'console.log("app")');
+  for (const enc of [undefined, 'identity', 'br;q=0, gzip;q=0']) {
+    const plain = await get(enc);
+    assert.equal(plain.headers['content-encoding'], undefined, String(enc));
+    assert.equal(plain.headers.vary, 'accept-encoding');
+    assert.equal(plain.body, 'console.log("app")');
+  }
+  // a file without copies is sent as it is, without Vary
+  const favicon = await h.app.inject({ method: 'GET', url: '/favicon.svg', headers: { 'accept-encoding': 'br' } });
+  assert.equal(favicon.headers['content-encoding'], undefined);
+  assert.equal(favicon.headers.vary, undefined);
+});

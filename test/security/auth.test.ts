@@ -7,7 +7,7 @@ import { describeResponse, errorMessage, send } from './inject.js';
 import { authenticatedRoutes, requestFor, routesWithoutCase } from './route-cases.js';
 
 /**
- * Routes the spec lets through without credentials (README "Credentials", docs/spec/training.md §1), plus the OpenAPI
+ * Routes the spec lets through without credentials (docs/spec/README.md "Credentials", docs/spec/training.md §1), plus the OpenAPI
  * document, and the web UI's sign-in/sign-out and static app (sign-out checks the cookie's CSRF itself).
  */
 const PUBLIC_ROUTES = new Set([
@@ -73,7 +73,9 @@ test('missing, unknown, malformed and revoked keys get 401 on every authenticate
     'valid key in wandb-api-key header only (not an OTel route)': { 'wandb-api-key': h.aliceKey },
   };
   const before = dbFingerprint(h);
-  const routes = authenticatedRoutes(h.app).filter((r) => r.url !== '/otel/v1/traces');
+  // the OTLP ingest paths also take the key in `wandb-api-key` (src/routes/otel.ts)
+  const keyHeaderRoutes = new Set(['/otel/v1/traces', '/agents/otel/v1/traces', '/otel/v1/genai/traces']);
+  const routes = authenticatedRoutes(h.app).filter((r) => !keyHeaderRoutes.has(r.url));
   for (const route of routes) {
     const request = requestFor(route, PROJECT);
     for (const [what, headers] of Object.entries(credentials)) {

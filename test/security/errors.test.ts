@@ -7,7 +7,7 @@ import { Fuzzer, prng } from './fuzz.js';
 import { describeResponse } from './inject.js';
 import { authenticatedRoutes, requestFor, ROUTE_CASES, routeKey, type RouteCase } from './route-cases.js';
 
-/** Service-wide error shapes (README "Schema failures", "Other errors", "Sizes"; docs/spec/calls.md §6). */
+/** Service-wide error shapes (docs/spec/README.md "Schema failures", "Other errors", "Sizes"; docs/spec/calls.md §6). */
 
 const LOC_ROOTS = new Set(['body', 'path', 'query', 'header']);
 
@@ -23,6 +23,8 @@ function errorShapeProblems(res: LightMyRequestResponse, shape?: RouteCase['erro
   }
   // Failures before the route runs (body parsing, content type) keep the service-wide shape.
   if (shape === 'graphql' && typeof body.errors?.[0]?.message === 'string') return [];
+  // JSON-RPC (MCP): `{"jsonrpc": "2.0", "error": {"code", "message"}}`
+  if (shape === 'jsonrpc' && typeof (body as { error?: { message?: unknown } }).error?.message === 'string') return [];
   if (typeof body.reason === 'string' && body.reason !== '') return [];
   if (typeof body.detail === 'string' && body.detail !== '') return [];
   if (!Array.isArray(body.detail) || body.detail.length === 0) return ['no reason and no non-empty detail'];

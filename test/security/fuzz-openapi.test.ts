@@ -90,8 +90,8 @@ interface Answer {
 }
 
 /**
- * An error answer says why: `{"reason": …}`, a `detail` (string or the 422 list) or, on GraphQL,
- * `errors[0].message` (/work/shared/STYLE.md "Errors").
+ * An error answer says why: `{"reason": …}`, a `detail` (string or the 422 list), on GraphQL
+ * `errors[0].message`, on MCP `error.message` (/work/shared/STYLE.md "Errors").
  */
 function hasReason(answer: Answer, url: string): boolean {
   let body: { reason?: unknown; detail?: unknown; errors?: Array<{ message?: unknown }> };
@@ -101,6 +101,9 @@ function hasReason(answer: Answer, url: string): boolean {
     return false;
   }
   if (url.startsWith('/graphql') && typeof body.errors?.[0]?.message === 'string') return true;
+  // MCP's transport refuses a message that is not JSON-RPC with a JSON-RPC error (routes/mcp.ts)
+  if (url.startsWith('/mcp') && typeof (body as { error?: { message?: unknown } }).error?.message === 'string')
+    return true;
   if (typeof body.reason === 'string' && body.reason !== '') return true;
   if (typeof body.detail === 'string' && body.detail !== '') return true;
   return Array.isArray(body.detail) && body.detail.length > 0;
@@ -185,7 +188,10 @@ function sendOverSocket(port: number, agent: http.Agent, r: FuzzRequest): Promis
 }
 
 test(`fuzzing every /openapi.json operation (${TEST_STORE}): no answer ≥ 500, the process lives, memory is bounded`, async (t) => {
-  const h = await buildTestApp(t);
+  // the server's error lines, so a 500 in the report says what the server hit (a race shows only once)
+  const serverErrors: string[] = [];
+  const logger = { level: 'error', stream: { write: (line: string) => void serverErrors.push(line) } };
+  const h = await buildTestApp(t, {}, { logger });
   const docRes = await h.get('/openapi.json', null);
   assert.equal(docRes.statusCode, 200);
   const doc = docRes.json() as Doc;
@@ -210,7 +216,12 @@ test(`fuzzing every /openapi.json operation (${TEST_STORE}): no answer ≥ 500, 
       sent += 1;
       const answer = await withDeadline(inject(h, r), describe(r));
       statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-      return answer.status < 500 && (answer.status < 400 || hasReason(answer, r.url));
+      // the answer's reason goes into the failure, so a 500 says which error the server hit
+      if (answer.status >= 500)
+        throw new Error(
+          `${answer.status}: ${answer.body.slice(0, 300)}; last server error: ${lastError(serverErrors)}`,
+        );
+      return answer.status < 400 || hasReason(answer, r.url);
     });
 
   // warm-up: one pass over every operation before the memory baseline
@@ -287,3 +298,11 @@ test(`fuzzing every /openapi.json operation (${TEST_STORE}): no answer ≥ 500, 
   );
   assert.ok(after.rss < RSS_BOUND, `rss ${mib(after.rss)}`);
 });
+
+/** The message and stack head of the newest error line the server logged. */
+function lastError(lines: string[]): string {
+  const line = lines.at(-1);
+  if (line === undefined) return 'none logged';
+  const entry = JSON.parse(line) as { msg?: string; err?: { message?: string; stack?: string } };
+  return (entry.err?.stack ?? entry.err?.message ?? entry.msg ?? line).split('\n').slice(0, 4).join(' | ');
+}

@@ -35,7 +35,7 @@ export interface RouteCase {
   /** A richer valid body for the fuzz test to mutate (default: `request`'s). */
   fuzzBody?: (projectId: string) => unknown;
   /** The route answers errors in its protocol's shape instead of `reason`/`detail`. */
-  errorShape?: 'graphql';
+  errorShape?: 'graphql' | 'jsonrpc';
 }
 
 const T0 = '2025-01-01T10:00:00Z';
@@ -372,6 +372,10 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
     request: (p) => ({ url: `/projects/${p.split('/').map(encodeURIComponent).join('/')}` }),
     projectInPath: true,
   },
+  'GET /projects/:entity/:project/redaction': {
+    request: (p) => ({ url: `${projectUrl(p)}/redaction` }),
+    projectInPath: true,
+  },
   'GET /projects/:entity/:project/retention': {
     request: (p) => ({ url: `${projectUrl(p)}/retention` }),
     projectInPath: true,
@@ -599,6 +603,58 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   'POST /otel/v1/traces': post('/otel/v1/traces', otelExport),
   'POST /otel/v1/trace': post('/otel/v1/trace', otelExport),
 
+  // ---- Agents API (docs/spec/agents.md); the ingest paths route by resource attributes like /otel/v1/traces
+  'POST /agents/otel/v1/traces': post('/agents/otel/v1/traces', otelExport),
+  'POST /otel/v1/genai/traces': post('/otel/v1/genai/traces', otelExport),
+  'POST /otel/v1/genai/span/start': post('/otel/v1/genai/span/start', (p) => ({
+    project_id: p,
+    trace_id: '0af7651916cd43dd8448eb211c80319c',
+    span_id: 'c1a2b3c4d5e6f708',
+    operation_name: 'invoke_agent',
+    agent_name: 'sec',
+  })),
+  'POST /agents/spans/query': post(
+    '/agents/spans/query',
+    (p) => ({ project_id: p }),
+    (p) => ({
+      project_id: p,
+      query: { $expr: { $eq: [{ $getField: 'agent_name' }, { $literal: 'sec' }] } },
+      sort_by: [{ field: 'input_tokens', direction: 'asc' }],
+      include_details: true,
+      limit: 5,
+    }),
+  ),
+  'POST /agents/spans/custom-attrs/schema': post('/agents/spans/custom-attrs/schema', (p) => ({ project_id: p })),
+  'POST /agents/spans/stats': post('/agents/spans/stats', (p) => ({
+    project_id: p,
+    start: '2026-01-01T00:00:00Z',
+    end: '2026-01-01T03:00:00Z',
+    metrics: [{ alias: 'tok', value_type: 'number', value: { key: 'input_tokens' } }],
+  })),
+  'POST /agents/spans/diagnostics': post('/agents/spans/diagnostics', (p) => ({
+    project_id: p,
+    trace_id: '0af7651916cd43dd8448eb211c80319c',
+    span_id: 'b7ad6b7169203331',
+  })),
+  'POST /agents/query': post('/agents/query', (p) => ({ project_id: p })),
+  'POST /agents/agent-versions/query': post('/agents/agent-versions/query', (p) => ({
+    project_id: p,
+    agent_name: 'sec',
+  })),
+  'POST /agents/search': post('/agents/search', (p) => ({ project_id: p, query: 'x' })),
+  'POST /agents/traces/chat': post('/agents/traces/chat', (p) => ({
+    project_id: p,
+    trace_id: '0af7651916cd43dd8448eb211c80319c',
+  })),
+  'POST /agents/conversations/chat': post('/agents/conversations/chat', (p) => ({
+    project_id: p,
+    conversation_id: 'sec',
+  })),
+  'POST /agents/conversations/spans': post('/agents/conversations/spans', (p) => ({
+    project_id: p,
+    conversation_ids: ['sec'],
+  })),
+
   // ---- W&B GraphQL used by weave.init: creating a project is the tenancy-relevant operation.
   'POST /graphql': {
     request: (p) => ({
@@ -722,7 +778,49 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   'GET /calls/live_tail': {
     request: (p) => ({ url: `/calls/live_tail?project_id=${encodeURIComponent(p)}`, eventStream: true }),
   },
+
+  // ---- alerts (docs/alerts.md, test/routes/alerts.test.ts); an unknown alert is the owner's 404
+  'GET /projects/:entity/:project/alerts': {
+    request: (p) => ({ url: `${projectUrl(p)}/alerts` }),
+    projectInPath: true,
+  },
+  'GET /projects/:entity/:project/alerts/:alert_id/history': {
+    request: (p) => ({ url: `${projectUrl(p)}/alerts/sec-alert/history?limit=5` }),
+    projectInPath: true,
+  },
+  'PUT /projects/:entity/:project/alerts/:alert_id/mute': {
+    request: (p) => ({ url: `${projectUrl(p)}/alerts/sec-alert/mute`, body: { muted: true } }),
+    projectInPath: true,
+  },
+
+  // ---- the Model Context Protocol (docs/mcp.md, test/routes/mcp.test.ts): a tool that fails answers
+  // a JSON-RPC result with isError and the REST status; the write tools' roles are tested there
+  'POST /mcp': {
+    request: (p) => ({ url: '/mcp', body: mcpCall('query_calls', { project_id: p, limit: 1 }) }),
+    refused: (res) => res.statusCode === 200 && mcpToolError(res)?.status === 403,
+    allowed: (res) => res.statusCode === 200 && res.json().result?.isError === undefined,
+    fuzzBody: (p) =>
+      mcpCall('query_calls', {
+        project_id: p,
+        filter: { op_names: ['op'], trace_roots_only: true },
+        query: { $expr: { $eq: [{ $getField: 'op_name' }, { $literal: 'op' }] } },
+        limit: 5,
+        offset: 0,
+      }),
+    errorShape: 'jsonrpc',
+  },
 };
+
+function mcpCall(name: string, args: Record<string, unknown>): Record<string, unknown> {
+  return { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } };
+}
+
+/** The `error` of an MCP tool's error result (its text content is `{"error": {status, reason}}`). */
+function mcpToolError(res: LightMyRequestResponse): { status?: unknown } | undefined {
+  const result = (res.json() as { result?: { isError?: boolean; content?: Array<{ text?: string }> } }).result;
+  if (result?.isError !== true) return undefined;
+  return (JSON.parse(result.content?.[0]?.text ?? '{}') as { error?: { status?: unknown } }).error;
+}
 
 function graphqlCode(res: LightMyRequestResponse): unknown {
   return (res.json() as { errors?: Array<{ extensions?: { code?: unknown } }> }).errors?.[0]?.extensions?.code;

@@ -8,7 +8,7 @@ import { describeResponse, errorMessage, send } from './inject.js';
 import { authenticatedRoutes, ROUTE_CASES, routeKey, type RouteCase } from './route-cases.js';
 
 /**
- * Tenancy (README "Tenancy"): a key reaches only the entities its user belongs to. Every
+ * Tenancy (docs/spec/README.md "Tenancy"): a key reaches only the entities its user belongs to. Every
  * registered route that names a project is tried against another entity's project; routes are
  * taken from the app's own route table, so routes added later are covered without editing this.
  */

@@ -25,8 +25,17 @@ export class ScriptedTrainer implements Trainer {
   closed = false;
   /** Completions currently running (for the concurrency cap test). */
   activeCompletions = 0;
+  /** The most completions that ran at once. */
+  peakCompletions = 0;
 
-  constructor(private readonly opts: { stepDelayMs?: number; completeDelayMs?: number } = {}) {}
+  constructor(
+    private readonly opts: {
+      stepDelayMs?: number;
+      completeDelayMs?: number;
+      /** Each completion waits for this promise first (a test holds completions until it lets them go). */
+      completeGate?: Promise<void>;
+    } = {},
+  ) {}
 
   async train(
     input: TrainingJobInput,
@@ -71,8 +80,10 @@ export class ScriptedTrainer implements Trainer {
 
   async complete(checkpoint: CheckpointHandle, request: ChatCompletionInput): Promise<Record<string, unknown>> {
     this.activeCompletions += 1;
+    this.peakCompletions = Math.max(this.peakCompletions, this.activeCompletions);
     try {
       if (this.opts.completeDelayMs) await sleep(this.opts.completeDelayMs);
+      await this.opts.completeGate;
       const bytes = await checkpoint.load();
       const lineage = bytes ? (JSON.parse(Buffer.from(bytes).toString('utf8')) as { lineage: string[] }).lineage : [];
       const content = `checkpoint=${checkpoint.id ?? 'initial'} jobs=${lineage.length} messages=${request.messages.length}`;

@@ -19,7 +19,7 @@ import { after, before, describe, test } from 'node:test';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Browser, Page } from 'playwright-core';
 import { basicAuthHeader, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { ensureWeaveVenv } from '../clients/python-venv.js';
@@ -32,18 +32,30 @@ import { serveUi, uiSkipReason } from './harness.js';
 const PROJECT = 'acme/demo';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PY_DEMO = path.join(HERE, '..', 'clients', 'python', 'ui_demo.py');
+const PY_MARKDOWN = path.join(HERE, '..', 'clients', 'python', 'markdown_demo.py');
 
 const skip =
   (await uiSkipReason()) ||
   (fs.existsSync(path.join(HERE, '..', '..', 'dist', 'main.js')) ? false : 'dist/ not built (npm run build:server)');
 
-/** One OTLP trace (an agent span with a chat child) to `project`, through the protobuf exporter. */
-async function exportOtlp(server: ServerProcess, key: string, displayName: string): Promise<string> {
+/**
+ * One OTLP trace (an agent span with a chat child) to `project`, through the protobuf exporter;
+ * with `tokens` the chat span reports that many tokens, with `failingTool` a tool child fails.
+ * Those go through a batch processor (one export at the flush): the ingest rolls a parent up from
+ * the same export and earlier ones (docs/spec/otel-service-queues.md §A.7), while a simple
+ * processor's concurrent one-span exports may land the root first.
+ */
+async function exportOtlp(
+  server: ServerProcess,
+  key: string,
+  displayName: string,
+  opts: { tokens?: number; failingTool?: boolean } = {},
+): Promise<string> {
   const [entity, name] = PROJECT.split('/');
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': 'ui-e2e', 'wandb.entity': entity, 'wandb.project': name }),
     spanProcessors: [
-      new SimpleSpanProcessor(
+      new (opts.tokens || opts.failingTool ? BatchSpanProcessor : SimpleSpanProcessor)(
         new OTLPTraceExporter({ url: `${server.url}/otel/v1/traces`, headers: { 'wandb-api-key': key } }),
       ),
     ],
@@ -64,8 +76,16 @@ async function exportOtlp(server: ServerProcess, key: string, displayName: strin
     'gen_ai.completion.0.role': 'assistant',
     'gen_ai.completion.0.content': 'Day one: Alfama and the castle.',
   });
+  if (opts.tokens)
+    child.setAttributes({ 'gen_ai.usage.input_tokens': opts.tokens - 10, 'gen_ai.usage.output_tokens': 10 });
   child.setStatus({ code: SpanStatusCode.OK });
   child.end();
+  if (opts.failingTool) {
+    const tool = tracer.startSpan('execute_tool lookup', {}, trace.setSpan(context.active(), root));
+    tool.setAttributes({ 'gen_ai.operation.name': 'execute_tool' });
+    tool.setStatus({ code: SpanStatusCode.ERROR, message: 'lookup failed' });
+    tool.end();
+  }
   root.setStatus({ code: SpanStatusCode.OK });
   root.end();
   await provider.forceFlush();
@@ -80,6 +100,7 @@ describe('web UI on data from the official clients', { skip, concurrency: 1, tim
   let browser: Browser;
   let page: Page;
   let py: { result: Record<string, any>; log: string };
+  let markdownCall: string;
   let links: { project: string[]; calls: string[]; published: string[] };
   const pageErrors: string[] = [];
   const cleanups: (() => unknown)[] = [];
@@ -92,6 +113,9 @@ describe('web UI on data from the official clients', { skip, concurrency: 1, tim
     const venv = await ensureWeaveVenv();
     if (!venv.ok) throw new Error(`no Python venv for the weave client: ${venv.reason}`);
     py = await runPythonDemo(venv.python, PY_DEMO, server, key, [PROJECT]);
+    // issue 33 item 10: a weave.Markdown return value saves (the client raises nothing)
+    const md = await runPythonDemo(venv.python, PY_MARKDOWN, server, key, [PROJECT]);
+    markdownCall = md.result.calls.find((c: { op_name: string }) => c.op_name.includes('/op/release_notes:')).id;
     // The client prints its links (to stderr, through its logger); keep the URLs.
     const urls = (re: RegExp) => [...py.log.matchAll(re)].map((m) => m[1]!);
     links = {
@@ -105,7 +129,7 @@ describe('web UI on data from the official clients', { skip, concurrency: 1, tim
     const run = await runTraceDemo(t, { serverUrl: server.url, apiKey: key, cwd, timeoutMs: 120_000 });
     assert.equal(run.code, 0, describeRun(run));
 
-    await exportOtlp(server, key, 'Trip planner');
+    await exportOtlp(server, key, 'Trip planner', { tokens: 50, failingTool: true });
 
     ui = await serveUi(t, server.url, [PROJECT]);
     browser = await launch();
@@ -246,6 +270,57 @@ describe('web UI on data from the official clients', { skip, concurrency: 1, tim
     await page.locator('.body-row', { hasText: 'Trip planner' }).click();
     await page.getByRole('treeitem', { name: /chat gpt-4o-mini|chat_gpt-4o-mini/ }).click();
     await page.getByRole('list', { name: 'Inputs as a conversation' }).getByText('Plan a weekend in Lisbon').waitFor();
+  });
+
+  test('the dashboard counts each LLM call once (Python rolls usage up, OTLP is rolled up at ingest)', async () => {
+    // every call's own usage: a leaf's summary is its own (the Python client and the OTLP ingest
+    // fold children into parents), so the expected total is the leaves' sum
+    const res = await fetch(`${server.url}/calls/stream_query`, {
+      method: 'POST',
+      headers: { authorization: basicAuthHeader(key), 'content-type': 'application/json' },
+      body: JSON.stringify({ project_id: PROJECT }),
+    });
+    const calls = (await res.text())
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, any>);
+    const parents = new Set(calls.map((c) => c.parent_id).filter(Boolean));
+    let leafTokens = 0;
+    for (const c of calls)
+      if (!parents.has(c.id))
+        for (const u of Object.values<Record<string, number>>(c.summary?.usage ?? {}))
+          leafTokens += u.total_tokens ?? 0;
+    assert.equal(leafTokens, 2 * 30 + 50, 'two Python chat completions of 30 tokens, one OTLP chat of 50');
+    await page.goto(`${ui}/${PROJECT}/weave/dashboard?range=24h`);
+    const tokens = page
+      .getByRole('definition')
+      .filter({ has: page.locator('xpath=preceding-sibling::dt[.="Tokens"]') });
+    await page.waitForFunction(
+      (n) =>
+        [...document.querySelectorAll('.totals dt')].find((dt) => dt.textContent === 'Tokens')?.nextElementSibling
+          ?.textContent === n,
+      '110',
+    );
+    assert.equal(await tokens.innerText(), '110');
+  });
+
+  test('an OTLP root whose child failed is marked, and carries the trace usage', async () => {
+    await page.goto(`${ui}/${PROJECT}/weave`);
+    const row = page.locator('.body-row', { hasText: 'Trip planner' });
+    await row.getByText('Child error').waitFor();
+  });
+
+  test('a weave.Markdown output renders as Markdown, and its HTML stays text', async () => {
+    await page.goto(`${ui}/${PROJECT}/r/call/${markdownCall}`);
+    const doc = page.getByRole('document', { name: 'Output as Markdown' });
+    await doc.getByRole('heading', { name: 'Release 1.2' }).waitFor();
+    assert.equal(await doc.locator('strong').innerText(), 'Faster');
+    const link = doc.getByRole('link', { name: 'docs' });
+    assert.equal(await link.getAttribute('href'), 'https://example.com/docs');
+    assert.equal(await link.getAttribute('rel'), 'noopener noreferrer');
+    await doc.getByText('<script>window.__xss=1</script>', { exact: false }).waitFor();
+    assert.equal(await doc.locator('img, script').count(), 0);
+    assert.equal(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined);
   });
 
   test('live tail shows an OTLP trace sent after the page opened', async () => {

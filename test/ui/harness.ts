@@ -1,8 +1,6 @@
 /**
  * Runs the built web app (web/dist) against a real in-process Heddle on a free port, for browser
- * tests and screenshots. While the server has no session endpoints (they arrive from the uiserver
- * branch), web/dev/shim.ts and a small static server stand in front of it; once `GET /auth/session`
- * exists, Heddle serves the app itself and the shim is skipped.
+ * tests and screenshots; Heddle serves the app itself.
  */
 import { execSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
@@ -40,6 +38,8 @@ export interface UiServer {
   key: string;
   seeded: Seeded;
   heddleUrl: string;
+  /** A new key of a viewer of acme: reads every project, writes none. */
+  viewerKey(username: string): Promise<string>;
 }
 
 export async function startUi(
@@ -51,5 +51,10 @@ export async function startUi(
   const heddleUrl = `http://127.0.0.1:${(heddle.app.server.address() as AddressInfo).port}`;
   const seeded = await seed(heddleUrl, heddle.aliceKey, opts);
   const url = await serveUi(t, heddleUrl, [PROJECT]);
-  return { url, key: heddle.aliceKey, seeded, heddleUrl };
+  const viewerKey = async (username: string): Promise<string> => {
+    const { key, record } = await heddle.app.services.auth.createKey({ entity: 'acme', username });
+    await heddle.store.auth.setMembershipRole(record.userId, 'acme', 'viewer');
+    return key;
+  };
+  return { url, key: heddle.aliceKey, seeded, heddleUrl, viewerKey };
 }

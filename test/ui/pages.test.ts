@@ -103,6 +103,7 @@ describe('web UI', { skip, concurrency: 1 }, () => {
       .getByRole('columnheader', { name: /Latency/ })
       .and(page.locator('[aria-sort="descending"]'))
       .waitFor();
+    await callsSettled(page);
     const first = await page.locator('.body-row').first().innerText();
     assert.match(first, /Big batch run/, 'the longest trace comes first');
   });
@@ -124,11 +125,13 @@ describe('web UI', { skip, concurrency: 1 }, () => {
     await page.getByRole('button', { name: 'Cost' }).click();
     await page.waitForURL(/sort=summary\.weave\.total_cost/);
     await header.and(page.locator('[aria-sort="descending"]')).waitFor();
+    await callsSettled(page);
     assert.match(await page.locator('.body-row').first().innerText(), /Support chat/, 'the chat call costs the most');
     for (const direction of ['desc', 'asc'] as const) {
       if (direction === 'asc') {
         await page.getByRole('button', { name: /Cost/ }).click();
         await header.and(page.locator('[aria-sort="ascending"]')).waitFor();
+        await callsSettled(page);
         await page.waitForURL(/dir=asc/);
       }
       await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 10);
@@ -159,6 +162,7 @@ describe('web UI', { skip, concurrency: 1 }, () => {
     await page.getByRole('button', { name: 'Tokens' }).click();
     await page.waitForURL(/sort=summary\.weave\.total_tokens&dir=desc|dir=desc&sort=summary\.weave\.total_tokens/);
     await header.and(page.locator('[aria-sort="descending"]')).waitFor();
+    await callsSettled(page);
     assert.match(
       await page.locator('.body-row').first().innerText(),
       /Support chat/,
@@ -168,6 +172,7 @@ describe('web UI', { skip, concurrency: 1 }, () => {
       if (direction === 'asc') {
         await page.getByRole('button', { name: /Tokens/ }).click();
         await header.and(page.locator('[aria-sort="ascending"]')).waitFor();
+        await callsSettled(page);
         await page.waitForURL(/dir=asc/);
       }
       await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 10);
@@ -183,6 +188,7 @@ describe('web UI', { skip, concurrency: 1 }, () => {
     const before = await shownTokens();
     await page.reload();
     await header.and(page.locator('[aria-sort="ascending"]')).waitFor();
+    await callsSettled(page);
     await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 10);
     assert.deepEqual((await shownTokens()).slice(0, 10), before.slice(0, 10));
   });
@@ -319,6 +325,60 @@ describe('web UI', { skip, concurrency: 1 }, () => {
     assert.ok(items > 10 && items < 150, `${items} tree rows in the DOM`);
   });
 
+  test('a big trace opens as its root and first level, the first level collapsed', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/r/call/${ui.seeded.bigTraceId}`);
+    await page.getByText('2,000 calls').waitFor();
+    const tree = page.getByRole('tree', { name: 'Calls in this trace' });
+    const root = tree.locator('[role="treeitem"][aria-level="1"]');
+    assert.equal(await root.count(), 1);
+    assert.match((await root.textContent()) ?? '', /Big batch run/);
+    assert.equal(await root.getAttribute('aria-expanded'), 'true');
+    const first = tree.locator('[role="treeitem"][aria-level="2"]');
+    assert.equal(await first.count(), 19, 'the root called 19 calls');
+    assert.deepEqual(
+      new Set(await first.evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-expanded')))),
+      new Set(['false']),
+    );
+    assert.equal(await tree.locator('[role="treeitem"][aria-level="3"]').count(), 0);
+  });
+
+  test('expanding a call of a big trace shows its children, still only the visible rows in the DOM', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/r/call/${ui.seeded.bigTraceId}`);
+    await page.getByText('2,000 calls').waitFor();
+    const tree = page.getByRole('tree', { name: 'Calls in this trace' });
+    const agent = tree.locator('[role="treeitem"][aria-level="2"]').first();
+    await agent.getByRole('button', { name: 'Expand' }).click();
+    await tree.locator('[role="treeitem"][aria-level="3"]').first().waitFor();
+    assert.equal(await agent.getAttribute('aria-expanded'), 'true');
+    const items = await tree.getByRole('treeitem').count();
+    assert.ok(items > 25 && items < 150, `${items} tree rows in the DOM for 2,000 calls`);
+    // its first child by start time is call 20 (seed.ts: children of call 1 are 20, 39, 58, …)
+    const child = tree.locator('[role="treeitem"][aria-level="3"]').first();
+    assert.equal(await child.getAttribute('data-id'), ui.seeded.bigTraceChildId);
+  });
+
+  test('selecting a call of a big trace loads and shows its inputs', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/r/call/${ui.seeded.bigTraceId}`);
+    await page.getByText('2,000 calls').waitFor();
+    const tree = page.getByRole('tree', { name: 'Calls in this trace' });
+    await tree.locator('[role="treeitem"][aria-level="2"]').first().getByRole('button', { name: 'Expand' }).click();
+    const read = page.waitForRequest(
+      (r) => r.url().endsWith('/call/read') && r.postData()?.includes(ui.seeded.bigTraceChildId) === true,
+    );
+    await tree.locator(`[role="treeitem"][data-id="${ui.seeded.bigTraceChildId}"]`).click();
+    await read;
+    const inputs = page.getByRole('tree', { name: 'Inputs' });
+    await page.waitForFunction(() =>
+      /\bi\b[^\n]*\b20\b/.test(document.querySelector('[role="tree"][aria-label="Inputs"]')?.textContent ?? ''),
+    );
+    assert.doesNotMatch(
+      (await inputs.textContent()) ?? '',
+      /items/,
+      "the inputs are the selected call's, not the root's",
+    );
+    assert.match(page.url(), new RegExp(`sel=${ui.seeded.bigTraceChildId}`));
+  });
+
   test('a value over 1 MB shows a preview and a download, not a tree', async () => {
     await page.goto(`${ui.url}/${PROJECT}/r/call/${ui.seeded.bigValueId}`);
     await page.getByRole('button', { name: 'Download JSON' }).waitFor();
@@ -450,3 +510,8 @@ describe('web UI', { skip, concurrency: 1 }, () => {
     await page.getByRole('heading', { name: 'Sign in to Heddle' }).waitFor();
   });
 });
+
+/** Waits until the calls table shows the current query's rows, not the previous query's kept while it loads. */
+async function callsSettled(page: Page): Promise<void> {
+  await page.locator('[role="table"][aria-label="Calls"][aria-busy="false"]').waitFor();
+}

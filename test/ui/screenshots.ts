@@ -9,6 +9,7 @@ import { launch } from '../helpers/browser.js';
 import { startUi } from './harness.js';
 import { PROJECT } from './seed.js';
 import { seedTraining } from './seed-training.js';
+import { CONVERSATION, seedAgents } from './seed-agents.js';
 import { ScriptedTrainer } from '../training-worker/scripted-trainer.js';
 
 const OUT =
@@ -129,6 +130,218 @@ try {
   await page.getByRole('figure', { name: 'reward', exact: true }).locator('svg').first().waitFor();
   await page.getByRole('list', { name: 'Job events' }).waitFor();
   await shot('training-model');
+  // issue 34: the agents pages, on GenAI spans sent through /agents/otel/v1/traces
+  const agents = await seedAgents(ui.heddleUrl, ui.key, PROJECT);
+  await page.goto(`${ui.url}/${PROJECT}/weave/agents?agent=trip_planner`);
+  await page.getByRole('table', { name: 'Versions of trip_planner' }).waitFor();
+  await page.waitForFunction(() => ![...document.querySelectorAll('td')].some((td) => td.textContent === '…'));
+  await shot('agents');
+  await page.goto(`${ui.url}/${PROJECT}/weave/agents/conversations?agent=trip_planner`);
+  await page.getByRole('table', { name: 'Conversations' }).locator('tbody tr').first().waitFor();
+  await shot('agent-conversations');
+  await page.goto(`${ui.url}/${PROJECT}/weave/agents/conversations/${CONVERSATION}`);
+  await page.getByRole('article', { name: 'Turn 2' }).waitFor();
+  await shot('agent-conversation');
+  await page.goto(
+    `${ui.url}/${PROJECT}/weave/agents/conversations/${CONVERSATION}?trace=${agents.turns[1]!.traceId}&q=umbrella`,
+  );
+  await page.getByRole('article', { name: 'Turn 2' }).locator('mark').first().waitFor();
+  await shot('agent-conversation-hit');
+  await page.goto(`${ui.url}/${PROJECT}/weave/agents/search?q=Porto`);
+  await page.locator('.hit').first().waitFor();
+  await shot('agent-search');
+  await page.goto(`${ui.url}/${PROJECT}/weave/agents/spans?attrs=custom_attrs_string:app.tenant`);
+  await page.getByRole('table', { name: 'Agent spans' }).locator('tbody tr').first().waitFor();
+  await shot('agent-spans');
+  await page.goto(`${ui.url}/${PROJECT}/weave/agents/spans?group=agent_name`);
+  await page.getByRole('table', { name: 'Spans by agent' }).locator('tbody tr').first().waitFor();
+  await shot('agent-spans-grouped');
+  // issue 33: an op's code diff, a Markdown output and a compare with a row one run lacks
+  const auth = `Basic ${Buffer.from(`api:${ui.key}`).toString('base64')}`;
+  const api = async (p: string, body: unknown) =>
+    (await (
+      await fetch(ui.heddleUrl + p, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    ).json()) as Record<string, unknown>;
+  const form = new FormData();
+  form.set('project_id', PROJECT);
+  const newCode =
+    'import weave\n\n@weave.op\ndef answer(question: str, *, temperature: float = 0.0) -> str:\n    """Answers a question with a chat model."""\n    return client.chat(question, temperature=temperature)\n';
+  form.set('file', new Blob([newCode]), 'obj.py');
+  const up = (await (
+    await fetch(ui.heddleUrl + '/file/create', { method: 'POST', headers: { authorization: auth }, body: form })
+  ).json()) as { digest: string };
+  const op2 = await api('/obj/create', {
+    obj: {
+      project_id: PROJECT,
+      object_id: 'answer',
+      val: { _type: 'CustomWeaveType', weave_type: { type: 'Op' }, files: { 'obj.py': up.digest } },
+    },
+  });
+  await page.goto(`${ui.url}/${PROJECT}/weave/ops/answer/versions/${String(op2.digest)}?diff=${ui.seeded.opDigest}`);
+  await page.getByLabel('Code changes from v0 to v1').waitFor();
+  await shot('op-diff');
+  const mdId = '0194f3a2-5555-7000-8000-000000000001';
+  const at = '2026-11-20T09:30:00.000Z';
+  await api('/call/upsert_batch', {
+    batch: [
+      {
+        mode: 'start',
+        req: {
+          start: {
+            project_id: PROJECT,
+            id: mdId,
+            trace_id: mdId,
+            op_name: `weave:///${PROJECT}/op/release_notes:abc123`,
+            started_at: at,
+            inputs: { version: '1.2' },
+            attributes: {},
+          },
+        },
+      },
+      {
+        mode: 'end',
+        req: {
+          end: {
+            project_id: PROJECT,
+            id: mdId,
+            ended_at: at,
+            summary: {},
+            output: {
+              _type: 'CustomWeaveType',
+              weave_type: { type: 'weave.type_handlers.Markdown.markdown.Markdown' },
+              val: {
+                markup:
+                  '# Release 1.2\n\n- **Faster** trace loading\n- Links to [the docs](https://example.com/docs)\n\n> Raw HTML stays text: <img src=x onerror=alert(1)>\n\n```\nweave.init("acme/demo")\n```',
+                code_theme: 'monokai',
+              },
+            },
+          },
+        },
+      },
+    ],
+  });
+  await page.goto(`${ui.url}/${PROJECT}/r/call/${mdId}`);
+  await page.getByRole('document', { name: 'Output as Markdown' }).waitFor();
+  await shot('trace-markdown');
+  await page.goto(
+    `${ui.url}/${PROJECT}/weave/evaluations/compare?ids=${ui.seeded.evals.small},${ui.seeded.evals.running}`,
+  );
+  await page.locator('.eval-row', { hasText: 'in 1 of 2' }).first().waitFor();
+  await shot('evaluation-compare-partial');
+  // issue 33: the call's Use tab, input and feedback columns with the chooser, saving a view, compare
+  await page.goto(`${ui.url}/${PROJECT}/r/call/${ui.seeded.chatId}?tab=use`);
+  await page.locator('pre[data-snippet="curl"]').waitFor();
+  await shot('call-use');
+  const cols = [
+    'inputs.user_id',
+    'op_name',
+    'inputs.question',
+    'feedback.reactions',
+    'summary.weave.status',
+    'started_at',
+  ];
+  await page.goto(
+    `${ui.url}/${PROJECT}/weave?view=builtin&cols=${encodeURIComponent(JSON.stringify(cols))}&pin=%5B%22inputs.user_id%22%5D&picked=%5B%220194f3a2-0000-7000-8000-000000000246%22%2C%220194f3a2-0000-7000-8000-000000000241%22%5D`,
+  );
+  await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);
+  await shot('traces-columns');
+  await page.getByRole('button', { name: /^Columns/ }).click();
+  await page.getByRole('button', { name: 'Show output', exact: true }).waitFor();
+  await shot('traces-column-chooser');
+  await page.getByRole('button', { name: /^Columns/ }).click();
+  await page.getByRole('button', { name: 'Export…' }).click();
+  await page.getByText('The same from code').click();
+  await page.locator('dialog[open] pre[data-snippet="python"]').waitFor();
+  await shot('traces-export');
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Save view…' }).click();
+  await page.getByLabel('View name').fill('Questions by user');
+  await shot('traces-save-view');
+  await page.getByRole('button', { name: 'Save view', exact: true }).click();
+  await page.waitForURL(/view=view-/);
+  await page.getByRole('button', { name: 'Compare', exact: true }).click();
+  await page.getByRole('table', { name: 'Output compared' }).waitFor();
+  await shot('compare-calls');
+  // issue 35: the alerts page, an alert's history with its deliveries, and the form
+  await api('/obj/create', {
+    obj: {
+      project_id: PROJECT,
+      object_id: 'chat-errors',
+      builtin_object_class: 'AlertSpec',
+      val: {
+        op_scope: [],
+        spec: {
+          metric: 'error_rate',
+          comparison: 'gt',
+          threshold: 0.05,
+          window: { calls: 50 },
+          webhooks: [{ url: 'http://127.0.0.1:9/alerts', format: 'slack' }],
+        },
+      },
+    },
+  });
+  await api('/obj/create', {
+    obj: {
+      project_id: PROJECT,
+      object_id: 'slow-answers',
+      builtin_object_class: 'AlertSpec',
+      val: {
+        op_scope: [`weave:///${PROJECT}/op/answer:*`],
+        spec: { metric: 'latency_ms', percentile: 95, comparison: 'gt', threshold: 5000, window: { seconds: 3600 } },
+      },
+    },
+  });
+  // three failing calls breach chat-errors; its webhook (port 9, nothing listens) fails and is retried
+  for (let i = 0; i < 3; i += 1) {
+    const id = `0194f3a2-7777-7000-8000-00000000000${i}`;
+    await api('/call/start', {
+      start: {
+        project_id: PROJECT,
+        id,
+        trace_id: id,
+        op_name: `weave:///${PROJECT}/op/chat:abc123`,
+        started_at: new Date().toISOString(),
+        inputs: {},
+        attributes: {},
+      },
+    });
+    await api('/call/end', {
+      end: {
+        project_id: PROJECT,
+        id,
+        ended_at: new Date().toISOString(),
+        summary: {},
+        output: null,
+        exception: 'RateLimitError: 429 from the model provider',
+      },
+    });
+  }
+  const alertsUrl = `${ui.url}/${PROJECT}/weave/alerts`;
+  await page.goto(alertsUrl);
+  // both evaluated by the server's background loop (the page refreshes itself), chat-errors firing
+  await page.waitForFunction(
+    () =>
+      document.querySelectorAll('table[aria-label="Alerts"] tbody tr').length === 2 &&
+      [...document.querySelectorAll('table[aria-label="Alerts"] tbody tr td:nth-child(6)')].every(
+        (td) => td.textContent !== '—',
+      ) &&
+      Boolean(document.querySelector('table[aria-label="Alerts"] tbody tr')?.textContent?.includes('Firing')),
+    undefined,
+    { timeout: 30_000 },
+  );
+  await shot('alerts');
+  await page.goto(`${alertsUrl}?alert=chat-errors`);
+  // the first attempt at the webhook has failed (its error shown) and waits for its retry
+  await page.getByRole('table', { name: 'History' }).getByText('last error:').waitFor({ timeout: 30_000 });
+  await shot('alert-history');
+  await page.goto(alertsUrl);
+  await page.getByRole('button', { name: 'New alert' }).click();
+  await page.getByLabel('Metric').selectOption('feedback');
+  await shot('alert-form');
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(`${ui.url}/${PROJECT}/weave`);
   await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);

@@ -19,6 +19,8 @@ export interface Seeded {
   imageId: string;
   hostileId: string;
   bigTraceId: string;
+  /** The first call, by start time, under the big trace's first child. */
+  bigTraceChildId: string;
   bigValueId: string;
   opDigest: string;
   rootCount: number;
@@ -390,5 +392,16 @@ export async function seed(
     payload: { note: 'Good answer, but mention the refund policy.' },
   });
   const evals = await seedEvaluations(post, PROJECT, T0 - 3_600_000);
-  return { chatId, errorId, imageId, hostileId, bigTraceId, bigValueId, opDigest, rootCount: roots, evals };
+  return {
+    chatId,
+    errorId,
+    imageId,
+    hostileId,
+    bigTraceId,
+    bigTraceChildId: id(990020),
+    bigValueId,
+    opDigest,
+    rootCount: roots,
+    evals,
+  };
 }

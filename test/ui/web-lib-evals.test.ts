@@ -144,9 +144,15 @@ describe('evaluation results', () => {
       ['a', 'b'],
       dims,
     );
-    assert.deepEqual(differs, { output: true, scores: { exact: true, 'judge.score': false, tone: false }, any: true });
+    assert.deepEqual(differs, {
+      output: true,
+      scores: { exact: true, 'judge.score': false, tone: false },
+      any: true,
+      present: 2,
+    });
     const missing = rowDiff(row(['a', trial('x', { exact: true })], ['b', null]), ['a', 'b'], dims);
     assert.equal(missing.any, false, 'one run alone cannot differ');
+    assert.equal(missing.present, 1, 'but the row is not in both runs');
     assert.equal(scoreValue({ judge: { score: 3 } }, dims[1]!), 3);
   });
 

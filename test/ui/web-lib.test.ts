@@ -5,7 +5,7 @@ import { readJsonl, readLines, TruncatedStreamError } from '../../web/src/api/st
 import { chatFromInputs, chatFromOutput } from '../../web/src/lib/chat.js';
 import { asFileValue, isSafeImageDataUrl, sniffImageType } from '../../web/src/lib/content.js';
 import { opDisplayName, parseRef } from '../../web/src/lib/format.js';
-import { mergeLive } from '../../web/src/lib/live.js';
+import { mergeLive, patchRows } from '../../web/src/lib/live.js';
 import {
   buildCallsQuery,
   FieldFilterError,
@@ -13,7 +13,7 @@ import {
   parseTracesSearch,
   searchText,
 } from '../../web/src/lib/query.js';
-import { ancestors, flattenTree, indexTrace } from '../../web/src/lib/tree.js';
+import { ancestors, BIG_TRACE_CALLS, flattenTree, indexTrace, initiallyCollapsed } from '../../web/src/lib/tree.js';
 import type { Call } from '../../web/src/lib/call.js';
 
 function bytesStream(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
@@ -66,6 +66,20 @@ describe('JSONL reader', () => {
   test('an unfinished last line is an error', async () => {
     const cut = bytes.slice(0, bytes.length - 5);
     await assert.rejects(collect(readJsonl(bytesStream([cut]))), TruncatedStreamError);
+  });
+
+  test('a large stream is parsed in slices, letting timers run between them', async () => {
+    const line = JSON.stringify({ id: 'x'.repeat(40), payload: 'y'.repeat(1000) }) + '\n';
+    const bytes = new TextEncoder().encode(line.repeat(30_000));
+    let ticks = 0;
+    const timer = setInterval(() => (ticks += 1), 0);
+    try {
+      const rows = await collect(readJsonl(bytesStream([bytes])));
+      assert.equal(rows.length, 30_000);
+    } finally {
+      clearInterval(timer);
+    }
+    assert.ok(ticks > 0, 'a timer ran while one 31 MB chunk was parsed');
   });
 
   test('lines of a text stream', async () => {
@@ -203,7 +217,8 @@ describe('query building', () => {
     assert.deepEqual(
       parseTracesSearch({
         status: 'bogus',
-        sort: 'inputs.secret',
+        // not a column (input and output columns sort since they can be shown: web-lib-views.test.ts)
+        sort: 'attributes.secret',
         dir: 'up',
         from: 'not a date',
         all: 'true',
@@ -285,6 +300,26 @@ describe('trace tree', () => {
     assert.equal(rows[9_999]!.depth, 9_999);
     assert.ok(performance.now() - t0 < 2000);
   });
+  test('a trace of up to BIG_TRACE_CALLS calls opens fully expanded', () => {
+    const calls = [mk('r', null, 0)];
+    for (let i = 1; i < BIG_TRACE_CALLS; i++) calls.push(mk(`c${i}`, i < 10 ? 'r' : `c${1 + (i % 9)}`, i));
+    assert.equal(initiallyCollapsed(indexTrace(calls)).size, 0);
+  });
+  test('a bigger trace opens as its root and first level, the first level collapsed', () => {
+    const calls = [mk('r', null, 0), mk('leaf', 'r', 0.5)];
+    for (let a = 0; a < 10; a++) {
+      calls.push(mk(`a${a}`, 'r', a + 1));
+      for (let i = 0; i < BIG_TRACE_CALLS / 10; i++) calls.push(mk(`a${a}-${i}`, `a${a}`, a + 1 + i / 1000));
+    }
+    calls.push(mk('a0-0-x', 'a0-0', 1.1));
+    const idx = indexTrace(calls);
+    const collapsed = initiallyCollapsed(idx);
+    assert.deepEqual([...collapsed].sort(), ['a0', 'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8', 'a9']);
+    assert.deepEqual(
+      flattenTree(idx, collapsed).map((r) => r.id),
+      ['r', 'leaf', 'a0', 'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8', 'a9'],
+    );
+  });
   test('a parent cycle does not loop', () => {
     const idx = indexTrace([mk('x', 'y', 0), mk('y', 'x', 1)]);
     assert.ok(flattenTree(idx, new Set()).length <= 2);
@@ -309,5 +344,51 @@ describe('live tail merge', () => {
       ).length,
       5,
     );
+  });
+
+  test('a call sent again (it ended) replaces the one held, in place', () => {
+    const a = mk('a', null, 1);
+    const b = mk('b', null, 2);
+    const ended = { ...a, ended_at: '2026-01-01T00:00:09Z' };
+    const merged = mergeLive([b, a], [ended]);
+    assert.deepEqual(
+      merged.map((x) => x.id),
+      ['b', 'a'],
+    );
+    assert.equal(merged[1]!.ended_at, ended.ended_at);
+    assert.equal(patchRows([b, a], new Map([['a', ended]]))[1]!.ended_at, ended.ended_at);
+  });
+});
+
+describe('line diff', () => {
+  test('keeps common lines, marks one changed line as removed then added', async () => {
+    const { diffLines } = await import('../../web/src/lib/diff.js');
+    assert.deepEqual(diffLines('a\nb\nc', 'a\nB\nc'), [
+      { kind: 'same', text: 'a' },
+      { kind: 'removed', text: 'b' },
+      { kind: 'added', text: 'B' },
+      { kind: 'same', text: 'c' },
+    ]);
+    assert.deepEqual(
+      diffLines('', 'x').map((l) => l.kind),
+      ['removed', 'added'],
+    );
+  });
+});
+
+describe('exception parts', () => {
+  test('JSON, Type: message with a traceback, and plain text', async () => {
+    const { parseException } = await import('../../web/src/lib/call.js');
+    assert.deepEqual(parseException('{"type":"KeyError","message":"x","traceback":"tb"}'), {
+      type: 'KeyError',
+      message: 'x',
+      traceback: 'tb',
+    });
+    assert.deepEqual(parseException('ValueError: bad\n  File "a.py"'), {
+      type: 'ValueError',
+      message: 'bad',
+      traceback: '  File "a.py"',
+    });
+    assert.deepEqual(parseException('<b>x</b>'), { type: null, message: '<b>x</b>', traceback: null });
   });
 });

@@ -36,3 +36,17 @@ test('index.html loads scripts only from files', () => {
     assert.equal(m[2]!.trim(), '', 'no inline script body');
   }
 });
+
+test('markdown from traces: only http, https and mailto links; HTML stays text', async () => {
+  const { safeHref, parseBlocks } = await import('../../web/src/lib/markdown.js');
+  for (const bad of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:text/html,<b>', 'vbscript:x', '/relative', ''])
+    assert.equal(safeHref(bad), null, bad);
+  assert.equal(safeHref('https://example.com/a'), 'https://example.com/a');
+  assert.equal(safeHref('mailto:a@example.com'), 'mailto:a@example.com');
+  const blocks = parseBlocks('# T\n\n<script>x()</script>\n- a\n- b\n\n```\n<b>\n```');
+  assert.deepEqual(
+    blocks.map((b) => b.kind),
+    ['heading', 'p', 'ul', 'code'],
+  );
+  assert.deepEqual(blocks[1], { kind: 'p', text: '<script>x()</script>' });
+});

@@ -49,6 +49,12 @@ const FORBIDDEN: Array<[string, string, boolean?]> = [
   ['src/store/postgres/example.ts', '../sqlite/sqlite-dialect.js'],
   // policy/ takes its random numbers from training/random.ts, not the objective
   ['src/training/policy/example.ts', '../objective/advantages.js'],
+  // web/src: routes → features → ui, api, lib
+  ['web/src/features/calls/example.ts', '../../routes/traces.js'],
+  ['web/src/ui/example.ts', '../features/calls/traces-page.js'],
+  ['web/src/api/example.ts', '../routes/router.js', true],
+  ['web/src/lib/example.ts', '../api/calls.js'],
+  ['web/src/lib/example.ts', '../ui/chart.js', true],
 ];
 
 const ALLOWED: Array<[string, string]> = [

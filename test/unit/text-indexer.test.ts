@@ -5,11 +5,11 @@ import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { CallTextIndexer } from '../../src/services/call-indexes/text-indexer.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import type { TrainingLog } from '../../src/services/training/sweeper.js';
+import type { BackgroundLog } from '../../src/domain/log.js';
 import { end, ids, start, where } from '../store/contract/parts.js';
 
 /** A migrated SQLite store in a temporary folder, closed and removed after the test; and a log that keeps its messages. */
-async function openStore(t: TestContext): Promise<{ store: SqliteStore; lines: string[]; log: TrainingLog }> {
+async function openStore(t: TestContext): Promise<{ store: SqliteStore; lines: string[]; log: BackgroundLog }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-text-indexer-'));
   const store = new SqliteStore({ file: path.join(dir, 'heddle.sqlite') });
   t.after(async () => {
@@ -19,7 +19,7 @@ async function openStore(t: TestContext): Promise<{ store: SqliteStore; lines: s
   await store.migrate();
   const lines: string[] = [];
   const log = { info: (_o: unknown, m: string) => lines.push(m), warn: (_o: unknown, m: string) => lines.push(m) };
-  return { store, lines, log: log as unknown as TrainingLog };
+  return { store, lines, log: log as unknown as BackgroundLog };
 }
 
 /** The background indexer on a real store: it catches up, logs, stops, and a new one continues. */

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { ApiError, onUnauthorized } from './api/client.js';
 import { keys } from './api/keys.js';
-import { router } from './router.js';
+import { router } from './routes/router.js';
 import './styles.css';
 
 const queryClient = new QueryClient({

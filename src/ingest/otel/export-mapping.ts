@@ -1,3 +1,5 @@
+import type { AgentSpanRecord } from '../../store/agent-types.js';
+import { hasGenAiKey, spanToAgentSpan } from './agent-span.js';
 import { attributeTree, lookup, PathConflictError } from './attribute-tree.js';
 import type { OtelJsonObject, OtlpResourceSpans, OtlpSpan, OtlpTraceRequest } from './otlp-model.js';
 import { spanToCall, type OtelCall } from './span-call.js';
@@ -18,8 +20,17 @@ export interface RejectedSpan {
   reason: string;
 }
 
+/**
+ * Which spans also become agent spans (docs/spec/agents.md §1): `none`; `genai` (R3, `/otel/v1/traces`:
+ * spans with a `gen_ai.*` or `weave.*` attribute); `all` (R1/R2, the agents ingest: every span, and
+ * a span with `weave.parent_call.id` is not made a call).
+ */
+export type AgentSpanMode = 'none' | 'genai' | 'all';
+
 export interface MappedExport {
   calls: Array<{ projectId: string; call: OtelCall }>;
+  /** Agent spans, `wb_user_id` still empty. */
+  agentSpans: AgentSpanRecord[];
   rejected: RejectedSpan[];
   /** Whether any span sat in a routable group (§A.2: otherwise a non-empty request is a 400). */
   anyRoutable: boolean;
@@ -52,8 +63,12 @@ function reject(span: OtlpSpan, reason: string): RejectedSpan {
   return { name: span.name, traceId: span.traceId, spanId: span.spanId, reason };
 }
 
-export function mapExport(request: OtlpTraceRequest, headers: RoutingHeaders): MappedExport {
-  const out: MappedExport = { calls: [], rejected: [], anyRoutable: false, spanCount: 0 };
+export function mapExport(
+  request: OtlpTraceRequest,
+  headers: RoutingHeaders,
+  agents: AgentSpanMode = 'none',
+): MappedExport {
+  const out: MappedExport = { calls: [], agentSpans: [], rejected: [], anyRoutable: false, spanCount: 0 };
   for (const group of request.resourceSpans) {
     const spans = spansOf(group);
     out.spanCount += spans.length;
@@ -78,20 +93,51 @@ export function mapExport(request: OtlpTraceRequest, headers: RoutingHeaders): M
       wbRunId: headers.wbRunId,
     };
     for (const span of spans) {
+      if (agents === 'all') {
+        mapBoth(span, ctx, out);
+        continue;
+      }
       const outcome = spanToCall(span, ctx);
       if (outcome.ok) out.calls.push({ projectId: target.projectId, call: outcome.call });
       else out.rejected.push(reject(span, outcome.reason));
+      if (outcome.ok && agents === 'genai' && hasGenAiKey(span)) {
+        // R3: the call stands; a span the agent decoder cannot read is only not an agent span
+        const agent = spanToAgentSpan(span, ctx);
+        if (agent.ok) out.agentSpans.push(agent.span);
+      }
     }
   }
   return out;
 }
 
+/** The agents ingest (§1 R1, R2, R4): one verdict for both views, the agent decoder's messages (§2.1). */
+function mapBoth(span: OtlpSpan, ctx: Parameters<typeof spanToCall>[1], out: MappedExport): void {
+  const agent = spanToAgentSpan(span, ctx);
+  if (!agent.ok) {
+    out.rejected.push(reject(span, agent.reason));
+    return;
+  }
+  const call = spanToCall(span, ctx);
+  if (!call.ok) {
+    out.rejected.push(reject(span, call.reason));
+    return;
+  }
+  out.agentSpans.push(agent.span);
+  if (agent.span.parent_call_id === '') out.calls.push({ projectId: ctx.projectId, call: call.call });
+}
+
 /** §A.9: the `partial_success` value, null when nothing was rejected. */
-export function partialSuccess(rejected: RejectedSpan[]): { rejected_spans: number; error_message: string } | null {
+export function partialSuccess(
+  rejected: RejectedSpan[],
+  bare = false,
+): { rejected_spans: number; error_message: string } | null {
   if (rejected.length === 0) return null;
+  // docs/spec/agents.md §2.1: the agents ingest gives the bare reasons
   const messages = rejected
     .slice(0, MAX_MESSAGES)
-    .map((r) => `Rejected span (name='${r.name}' trace_id='${r.traceId}' span_id='${r.spanId}'): ${r.reason}`);
+    .map((r) =>
+      bare ? r.reason : `Rejected span (name='${r.name}' trace_id='${r.traceId}' span_id='${r.spanId}'): ${r.reason}`,
+    );
   return {
     rejected_spans: rejected.length,
     error_message: messages.join('; ') + (rejected.length > MAX_MESSAGES ? '; ...' : ''),

@@ -137,7 +137,7 @@ function eventsTree(events: SpanEvent[]): OtelJsonObject {
   return root;
 }
 
-function otelDump(
+export function otelDump(
   span: OtlpSpan,
   ctx: SpanGroupContext,
   attributes: OtelJsonObject,

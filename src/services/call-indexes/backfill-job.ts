@@ -1,7 +1,7 @@
 import type { CallIndexStore } from '../../store/call-index-types.js';
 import type { BackgroundJobRow } from '../../store/job-types.js';
 import type { JobHandlers } from '../jobs/index.js';
-import type { TrainingLog } from '../training/sweeper.js';
+import type { BackgroundLog } from '../../domain/log.js';
 
 /** The kind migration 016 queues when `calls` already has rows (src/store/sql/migrations/016-…). */
 export const BACKFILL_CALL_INDEXES = 'backfill_call_indexes';
@@ -10,12 +10,12 @@ const LOG_EVERY_MS = 10_000;
 
 /**
  * Fills the call indexes of migration 016 for the calls stored before it, one short transaction
- * per batch (call-index-backfill.ts), yielding between batches so ingest and queries take their
+ * per batch (call-indexes/backfill.ts), yielding between batches so ingest and queries take their
  * turns. Resumable: the position is in the database, so a re-leased job continues where it stopped.
  */
 export async function runCallIndexBackfill(
   store: CallIndexStore,
-  log: TrainingLog | null,
+  log: BackgroundLog | null,
   signal?: AbortSignal,
 ): Promise<{ calls: number; batches: number }> {
   const started = performance.now();
@@ -54,7 +54,7 @@ export async function runCallIndexBackfill(
   return { calls: progress.calls_done - from, batches };
 }
 
-export function callIndexJobHandlers(store: CallIndexStore, log: () => TrainingLog | null): JobHandlers {
+export function callIndexJobHandlers(store: CallIndexStore, log: () => BackgroundLog | null): JobHandlers {
   return {
     [BACKFILL_CALL_INDEXES]: {
       run: async (_job: BackgroundJobRow, signal: AbortSignal) => {

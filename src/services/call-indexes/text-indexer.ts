@@ -1,5 +1,5 @@
 import type { TraceStore } from '../../store/types.js';
-import type { TrainingLog } from '../training/sweeper.js';
+import type { BackgroundLog } from '../../domain/log.js';
 
 /** How the indexer paces itself. */
 export interface TextIndexerOptions {
@@ -40,7 +40,7 @@ export function yieldBudgetMs(stepMs: number, minShare: number): number {
  */
 export class CallTextIndexer {
   readonly #options: TextIndexerOptions;
-  #log: TrainingLog | null = null;
+  #log: BackgroundLog | null = null;
   #stopped = true;
   #running: Promise<void> | null = null;
   #wake: (() => void) | null = null;
@@ -52,7 +52,7 @@ export class CallTextIndexer {
     this.#options = { ...DEFAULTS, ...options };
   }
 
-  start(log: TrainingLog): void {
+  start(log: BackgroundLog): void {
     if (!this.#stopped) return;
     this.#log = log;
     this.#stopped = false;

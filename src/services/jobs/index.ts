@@ -1,7 +1,7 @@
 import type { JobSettings } from '../../config/config.js';
 import { nowMicros } from '../../domain/time.js';
 import type { JobStore, NewBackgroundJob } from '../../store/job-types.js';
-import type { TrainingLog } from '../training/sweeper.js';
+import type { BackgroundLog } from '../../domain/log.js';
 import { JobRunner, type JobHandlers } from './job-runner.js';
 
 export { errorText, type JobHandler, type JobHandlers } from './job-runner.js';
@@ -9,6 +9,36 @@ export { errorText, type JobHandler, type JobHandlers } from './job-runner.js';
 /** `{attempts}` is filled in by the store. */
 const EXHAUSTED =
   'The job was interrupted {attempts} times (its node stopped or lost the database before the lease expired); it is not retried again.';
+
+/**
+ * Where this node queues background jobs: stores them, then wakes the node's idle runners. Built
+ * before the runtime, so a service that queues jobs can also give the runtime a handler.
+ */
+export class JobQueue {
+  #wakers: Array<() => void> = [];
+
+  constructor(
+    private readonly store: JobStore,
+    readonly settings: JobSettings,
+  ) {}
+
+  /** Stores the jobs, then wakes this node's idle runners. */
+  async enqueue(jobs: readonly Omit<NewBackgroundJob, 'max_attempts' | 'created_at'>[]): Promise<void> {
+    const now = nowMicros();
+    await this.store.enqueue(jobs.map((j) => ({ ...j, created_at: now, max_attempts: this.settings.maxAttempts })));
+    this.wake();
+  }
+
+  /** Jobs were queued on this node by a store transaction of its own: wake the idle runners. */
+  wake(): void {
+    for (const wake of this.#wakers) wake();
+  }
+
+  /** `wake` calls `waker` (the runtime's runners). */
+  onWake(waker: () => void): void {
+    this.#wakers.push(waker);
+  }
+}
 
 /**
  * The background job queue on this node (docs/architecture.md, "Background jobs"): the sweeper
@@ -19,32 +49,36 @@ export class JobRuntime {
   #runners: JobRunner[] = [];
   #timer: NodeJS.Timeout | null = null;
   #sweeping: Promise<void> | null = null;
-  #log: TrainingLog | null = null;
+  #log: BackgroundLog | null = null;
+  readonly settings: JobSettings;
 
   constructor(
+    readonly queue: JobQueue,
     private readonly store: JobStore,
     private readonly handlers: JobHandlers,
-    readonly settings: JobSettings,
-  ) {}
+  ) {
+    this.settings = queue.settings;
+    queue.onWake(() => {
+      for (const runner of this.#runners) runner.notify();
+    });
+  }
 
   /** Stores the jobs, then wakes this node's idle runners. */
-  async enqueue(jobs: readonly Omit<NewBackgroundJob, 'max_attempts' | 'created_at'>[]): Promise<void> {
-    const now = nowMicros();
-    await this.store.enqueue(jobs.map((j) => ({ ...j, created_at: now, max_attempts: this.settings.maxAttempts })));
-    for (const runner of this.#runners) runner.notify();
+  enqueue(jobs: readonly Omit<NewBackgroundJob, 'max_attempts' | 'created_at'>[]): Promise<void> {
+    return this.queue.enqueue(jobs);
   }
 
   /** The node's logger once started (handlers log their progress through it). */
-  get log(): TrainingLog | null {
+  get log(): BackgroundLog | null {
     return this.#log;
   }
 
   /** Jobs were queued on this node by a store transaction of its own: wake the idle runners. */
   wake(): void {
-    for (const runner of this.#runners) runner.notify();
+    this.queue.wake();
   }
 
-  start(log: TrainingLog): void {
+  start(log: BackgroundLog): void {
     this.#log = log;
     for (let i = 0; i < this.settings.concurrency; i += 1) {
       const runner = new JobRunner(this.store, this.handlers, this.settings, log);

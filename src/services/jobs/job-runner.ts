@@ -2,7 +2,7 @@ import { LeaseLoop } from '../lease-loop.js';
 import type { JobSettings } from '../../config/config.js';
 import { nowMicros } from '../../domain/time.js';
 import type { BackgroundJobRow, JobStore } from '../../store/job-types.js';
-import type { TrainingLog } from '../training/sweeper.js';
+import type { BackgroundLog } from '../../domain/log.js';
 
 /** What runs the jobs of one kind. */
 export interface JobHandler {
@@ -29,7 +29,7 @@ export class JobRunner extends LeaseLoop<BackgroundJobRow> {
     private readonly store: JobStore,
     private readonly handlers: JobHandlers,
     private readonly settings: JobSettings,
-    private readonly log: TrainingLog,
+    private readonly log: BackgroundLog,
   ) {
     super('jobs');
   }

@@ -12,8 +12,8 @@ import { compileWhere } from '../call-query-service.js';
 import { callerOf, StoredCaller, storedCaller } from '../evaluations/server-eval/evaluation-jobs.js';
 import { runBounded } from '../evaluations/server-eval/pool.js';
 import type { ScoreCallsArgs } from '../evaluations/server-eval/score-calls.js';
-import type { JobHandler, JobRuntime } from '../jobs/index.js';
-import type { TrainingLog } from '../training/sweeper.js';
+import type { JobHandler, JobQueue } from '../jobs/index.js';
+import type { BackgroundLog } from '../../domain/log.js';
 
 /** The job kind that reads a monitor's new calls and scores its sample (docs/monitors.md). */
 export const MONITOR_SCAN = 'monitor_scan';
@@ -53,12 +53,12 @@ function isScoringCall(attributes: string | null): boolean {
 export class MonitorService {
   #timer: NodeJS.Timeout | null = null;
   #polling: Promise<void> | null = null;
-  #log: TrainingLog | null = null;
+  #log: BackgroundLog | null = null;
 
   constructor(
     private readonly store: TraceStore,
     private readonly scoring: MonitorScoring,
-    private readonly runtime: JobRuntime,
+    private readonly runtime: JobQueue,
     private readonly settings: MonitorSettings,
   ) {}
 
@@ -274,7 +274,7 @@ export class MonitorService {
     }
   }
 
-  start(log: TrainingLog): void {
+  start(log: BackgroundLog): void {
     this.#log = log;
     this.#schedule();
   }

@@ -6,7 +6,7 @@ import { nowMicros } from '../../domain/time.js';
 import type { BackgroundJobRow, NewBackgroundJob } from '../../store/job-types.js';
 import type { RetentionCounts, RetentionStore, SpaceReport } from '../../store/retention-types.js';
 import type { JobHandlers } from '../jobs/index.js';
-import type { TrainingLog } from '../training/sweeper.js';
+import type { BackgroundLog } from '../../domain/log.js';
 
 export const APPLY_RETENTION = 'apply_retention';
 export const DAY_MICROS = 86_400_000_000;
@@ -65,7 +65,7 @@ export async function applyCutoff(
   return { deleted, batches, space };
 }
 
-export function retentionJobHandlers(store: RetentionStore, log: () => TrainingLog | null): JobHandlers {
+export function retentionJobHandlers(store: RetentionStore, log: () => BackgroundLog | null): JobHandlers {
   return {
     [APPLY_RETENTION]: {
       run: async (job: BackgroundJobRow, signal: AbortSignal) => {
@@ -85,7 +85,7 @@ export function retentionJobHandlers(store: RetentionStore, log: () => TrainingL
 export class RetentionScheduler {
   #timer: NodeJS.Timeout | null = null;
   #pass: Promise<void> | null = null;
-  #log: TrainingLog | null = null;
+  #log: BackgroundLog | null = null;
 
   constructor(
     private readonly store: RetentionStore,
@@ -100,7 +100,7 @@ export class RetentionScheduler {
     );
   }
 
-  start(log: TrainingLog): void {
+  start(log: BackgroundLog): void {
     this.#log = log;
     if (this.settings.checkSeconds > 0) this.#schedule();
   }
@@ -121,7 +121,7 @@ export class RetentionScheduler {
   }
 
   /** The node's logger once started (the job handler logs what each run removed). */
-  get log(): TrainingLog | null {
+  get log(): BackgroundLog | null {
     return this.#log;
   }
 

@@ -2,7 +2,7 @@ import { nowMicros } from '../../domain/time.js';
 import type { BackgroundJobRow } from '../../store/job-types.js';
 import type { CallKeyCursor, TraceStore } from '../../store/types.js';
 import type { JobHandlers } from '../jobs/index.js';
-import type { TrainingLog } from '../training/sweeper.js';
+import type { BackgroundLog } from '../../domain/log.js';
 
 /**
  * The backfill of the call roll-up (docs/call-rollups.md): calls written before migration 15 are
@@ -22,7 +22,7 @@ const LOG_EVERY_MS = 5_000;
 
 export async function runBackfill(
   store: TraceStore,
-  log: TrainingLog | null,
+  log: BackgroundLog | null,
   signal?: AbortSignal,
 ): Promise<{ read: number; added: number }> {
   let cursor: CallKeyCursor | null = null;
@@ -48,7 +48,7 @@ export async function runBackfill(
   return { read, added };
 }
 
-export function rollupBackfillHandlers(store: TraceStore, log: () => TrainingLog | null): JobHandlers {
+export function rollupBackfillHandlers(store: TraceStore, log: () => BackgroundLog | null): JobHandlers {
   return {
     [CALL_ROLLUP_BACKFILL]: {
       run: async (_job: BackgroundJobRow, signal: AbortSignal) => {
@@ -64,18 +64,18 @@ export function rollupBackfillHandlers(store: TraceStore, log: () => TrainingLog
  * backfills at once would still count each call once: each batch locks its calls).
  */
 export class RollupBackfillStarter {
-  #log: TrainingLog | null = null;
+  #log: BackgroundLog | null = null;
 
   constructor(
     private readonly store: TraceStore,
     private readonly maxAttempts: number,
   ) {}
 
-  get log(): TrainingLog | null {
+  get log(): BackgroundLog | null {
     return this.#log;
   }
 
-  async start(log: TrainingLog): Promise<void> {
+  async start(log: BackgroundLog): Promise<void> {
     this.#log = log;
     try {
       await this.ensureQueued();

@@ -4,7 +4,7 @@ import type { LeasedJob, LeaseFilter, TrainingStore } from '../../store/training
 import type { Trainer } from '../../training/trainer-port.js';
 import { executeJob, Shutdown } from './job-execution.js';
 import type { TrainingSettings } from './settings.js';
-import type { TrainingLog } from './sweeper.js';
+import type { BackgroundLog } from '../../domain/log.js';
 
 /**
  * The built-in trainer's job loop, one per API node (docs/spec/training.md §6.1): it leases one job at a
@@ -17,7 +17,7 @@ export class BuiltinRunner extends LeaseLoop<LeasedJob> {
     private readonly store: TrainingStore,
     private readonly trainer: Trainer,
     private readonly settings: TrainingSettings,
-    private readonly log: TrainingLog,
+    private readonly log: BackgroundLog,
   ) {
     super('builtin');
   }

@@ -8,7 +8,8 @@ import { TrainingJobService } from './job-service.js';
 import { ModelLookup } from './model-lookup.js';
 import { TrainingModelService } from './model-service.js';
 import { trainingSettings, type TrainingSettings } from './settings.js';
-import { TrainingSweeper, type TrainingLog } from './sweeper.js';
+import type { BackgroundLog } from '../../domain/log.js';
+import { TrainingSweeper } from './sweeper.js';
 import { WorkerService } from './worker-service.js';
 import { WorkerInferenceRouter } from './worker-inference.js';
 
@@ -27,7 +28,7 @@ export class TrainingRuntime {
     readonly trainer: Trainer | null,
   ) {}
 
-  start(log: TrainingLog): void {
+  start(log: BackgroundLog): void {
     this.#sweeper = new TrainingSweeper(this.store.training, this.settings, log);
     this.#sweeper.start();
     if (this.trainer && this.settings.builtinRunner) {

@@ -10,7 +10,7 @@ import {
 import type { RlJobInput, SftJobInput } from './job-service.js';
 import { jobHistory } from './job-history.js';
 import { resolveSftExamples, TrainingDataError } from './sft-data.js';
-import type { TrainingLog } from './sweeper.js';
+import type { BackgroundLog } from '../../domain/log.js';
 
 /** Why a running job was aborted: its lease is gone (deleted model, expiry) or this node is shutting down. */
 export class LeaseLost extends Error {}
@@ -57,7 +57,7 @@ export interface ExecutionOptions {
   store: TrainingStore;
   trainer: Trainer;
   leaseSeconds: number;
-  log: TrainingLog;
+  log: BackgroundLog;
   /** Aborted with a Shutdown reason when this node closes. */
   shutdown: AbortSignal;
 }

@@ -2,12 +2,7 @@ import { uuidv7 } from '../../domain/ids.js';
 import { nowMicros } from '../../domain/time.js';
 import type { TrainingStore } from '../../store/training-types.js';
 import type { TrainingSettings } from './settings.js';
-
-export interface TrainingLog {
-  info(obj: Record<string, unknown>, msg: string): void;
-  warn(obj: Record<string, unknown>, msg: string): void;
-  error(obj: Record<string, unknown>, msg: string): void;
-}
+import type { BackgroundLog } from '../../domain/log.js';
 
 /**
  * The sweeper every API node runs (docs/spec/training.md §6.3: a client must never poll forever). It
@@ -23,7 +18,7 @@ export class TrainingSweeper {
   constructor(
     private readonly store: TrainingStore,
     private readonly settings: TrainingSettings,
-    private readonly log: TrainingLog,
+    private readonly log: BackgroundLog,
   ) {}
 
   messages(): { leaseExpired: string; queueTimeout: string } {

@@ -1,4 +1,4 @@
-import { latencyMsSql } from '../sql/calls-latency.js';
+import { latencyMsSql } from '../sql/calls-query/latency.js';
 import type { CallEndPart, CallPart, CallStartPart } from '../types.js';
 
 /**

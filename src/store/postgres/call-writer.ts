@@ -188,7 +188,7 @@ async function writeRolledUp(client: pg.PoolClient, rows: MergedCall[]): Promise
   return appended;
 }
 
-/** The batch's statement (call-merge.ts); `call_values` is the call indexer's (call-text-index.ts). */
+/** The batch's statement (call-merge.ts); `call_values` is the call indexer's (call-indexes/text-index.ts). */
 function upsertQuery(rows: readonly MergedCall[]): { name: string; text: string; values: unknown[] } {
   return { name: 'heddle_calls_upsert', text: UPSERT_RETURNING_SQL, values: [upsertPayload(rows)] };
 }

@@ -11,7 +11,7 @@ import { projectTables } from '../sql/project-tables.js';
 
 /**
  * Per-project tables that stay reference tables: read across projects (listing projects, resolving
- * training ids), or read by a correlated subquery of a call's cost (`llm_token_prices`, calls-cost.ts:
+ * training ids), or read by a correlated subquery of a call's cost (`llm_token_prices`, calls-query/cost.ts:
  * a subquery over a set-returning function that Citus only runs as it is when every distributed
  * table in the statement is on one shard; a price is written rarely, so a copy on every node costs little).
  */

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { CompiledSql } from '../sql/calls-select.js';
-import { driveAsync, type Tx, type TxDialect, type TxOp, type TxRunner } from '../sql/sql-tx.js';
+import type { CompiledSql } from '../sql/core/sql-tag.js';
+import { driveAsync, type Tx, type TxDialect, type TxOp, type TxRunner } from '../sql/core/sql-tx.js';
 import { compactParams, mapErrors } from './pg-support.js';
 import { postgresDialect } from './postgres-dialect.js';
 import { inTransaction } from './transaction.js';

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { uuidv7 } from '../../domain/ids.js';
-import { KEY_SELECT, toKeyRecord, type KeyRow } from '../sql/auth-rows.js';
-import { keysOfEntityWhere, type MembershipRecord } from '../sql/membership-role.js';
+import { KEY_SELECT, toKeyRecord, type KeyRow, keysOfEntityWhere } from '../sql/auth-rows.js';
+import type { MembershipRecord } from '../../domain/roles.js';
 import { sessionSelect } from '../sql/ui-rows.js';
 import type {
   ApiKeyRecord,

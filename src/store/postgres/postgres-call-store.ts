@@ -1,7 +1,8 @@
 import { collectDescendants } from '../../domain/call-tree.js';
 import type pg from 'pg';
 import Cursor from 'pg-cursor';
-import { compileCallsCount, compileCallsSelect, type CompiledSql } from '../sql/calls-select.js';
+import { compileCallsCount, compileCallsSelect, type IndexState } from '../sql/calls-query/select.js';
+import type { CompiledSql } from '../sql/core/sql-tag.js';
 import type { CallChangeCursor, CallPart, CallRow, CallsQuery, CallStore } from '../types.js';
 import type { CallWriter } from './call-writer.js';
 import { postgresDialect } from './postgres-dialect.js';
@@ -9,7 +10,6 @@ import { compactJsonText, compactParams, mapErrors, mapPgError, PG_TYPES } from 
 import { rolledUpWrite } from './rollup-writes.js';
 import { inTransaction } from './transaction.js';
 import type { ReadPool } from './read-replicas.js';
-import type { IndexState } from '../sql/calls-select.js';
 
 /** Rows fetched per round trip while streaming; small enough to keep memory flat, large enough to amortise. */
 const CURSOR_BATCH = 256;
@@ -43,7 +43,7 @@ export class PostgresCallStore implements CallStore {
     /** Reads outside a write: the primary, or a caught-up replica (read-replicas.ts). */
     private readonly reads: ReadPool,
     private readonly streamReads: ReadPool,
-    /** Which indexes a project's queries may read (calls-select.ts IndexState). */
+    /** Which indexes a project's queries may read (calls-query/select.ts IndexState). */
     private readonly indexed: (projectId: string) => Promise<IndexState>,
   ) {}
 

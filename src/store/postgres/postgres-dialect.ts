@@ -1,9 +1,9 @@
 import { prefixSuccessor } from '../sql/prefix-successor.js';
-import type { SqlDialect, SqlParams } from '../sql/sql-dialect.js';
-import { postgresTextCandidates } from '../sql/calls-expr-text.js';
-import { POSTGRES_DERIVED_STATUS } from '../sql/calls-status.js';
-import { POSTGRES_DERIVED_TOKENS } from '../sql/calls-tokens.js';
-import { postgresDerivedCost } from '../sql/calls-cost.js';
+import type { SqlDialect, SqlParams } from '../sql/core/sql-dialect.js';
+import { postgresTextCandidates } from '../sql/calls-query/text.js';
+import { POSTGRES_DERIVED_STATUS } from '../sql/calls-query/status.js';
+import { POSTGRES_DERIVED_TOKENS } from '../sql/calls-query/tokens.js';
+import { postgresDerivedCost } from '../sql/calls-query/cost.js';
 
 /**
  * PostgreSQL SQL for the shared compilers. Columns are JSONB and text `COLLATE "C"` (see

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { FileCommitOutcome, FileRecord, FileStore } from '../types.js';
+import { missingChunkError } from '../sql/missing-chunk.js';
 import { mapErrors } from './pg-support.js';
 import { inTransaction } from './transaction.js';
 import type { ReadPool } from './read-replicas.js';
@@ -78,7 +79,7 @@ export class PostgresFileStore implements FileStore {
           [projectId, file.blob_id, seq],
         ),
       );
-      if (chunk.rows.length === 0) throw new Error(`File ${digest} of ${projectId} is missing chunk ${seq}`);
+      if (chunk.rows.length === 0) throw await missingChunkError(() => this.find(projectId, digest), digest, seq);
       yield chunk.rows[0]!.data;
     }
   }

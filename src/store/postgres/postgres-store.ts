@@ -17,11 +17,16 @@ import { SqlProjectDataStore } from '../sql/project-data-store.js';
 import { SqlTrainingStore } from '../sql/training-store.js';
 import { SqlJobStore } from '../sql/job-queue.js';
 import { SqlMonitorStore } from '../sql/monitor-store.js';
+import { SqlAlertStore } from '../sql/alert-store.js';
+import type { AlertStore } from '../alert-types.js';
+import { SqlAgentSpanStore } from '../sql/agent-span-store.js';
+import { POSTGRES_DISTINCT_LIST } from '../sql/agent-span-groups.js';
+import type { AgentSpanStore } from '../agent-types.js';
 import type { MonitorStore } from '../monitor-types.js';
 import type { JobStore } from '../job-types.js';
 import { SqlRetentionStore } from '../sql/retention-store.js';
 import { SqlCallRollupStore } from '../sql/call-rollup-store.js';
-import { indexImportedCalls, POSTGRES_BACKFILL, SqlCallIndexStore } from '../sql/call-index-backfill.js';
+import { indexImportedCalls, POSTGRES_BACKFILL, SqlCallIndexStore } from '../sql/call-indexes/backfill.js';
 import type { CallIndexStore } from '../call-index-types.js';
 import type { RetentionStore } from '../retention-types.js';
 import { PgTxRunner, POSTGRES_TX } from './pg-tx-runner.js';
@@ -30,11 +35,11 @@ import { ReadRouter, type ReadCounters } from './read-replicas.js';
 import type { AnnotationStore } from '../annotation-types.js';
 import type { TrainingStore } from '../training-types.js';
 import type { CallTextIndex } from '../call-text-types.js';
-import { POSTGRES_TEXT_INDEX } from '../sql/call-text-dialects.js';
-import { SqlCallTextIndex } from '../sql/call-text-index.js';
+import { POSTGRES_TEXT_INDEX } from '../sql/call-indexes/text-dialects.js';
+import { SqlCallTextIndex } from '../sql/call-indexes/text-index.js';
 import { PlannerStatistics, withPlannerStatistics } from './planner-statistics.js';
 import { projectTables } from '../sql/project-tables.js';
-import type { CompiledSql } from '../sql/calls-select.js';
+import type { CompiledSql } from '../sql/core/sql-tag.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` (every libpq-style parameter pg understands). */
@@ -74,6 +79,8 @@ export class PostgresStore implements TraceStore {
   readonly annotations: AnnotationStore;
   readonly jobs: JobStore;
   readonly monitors: MonitorStore;
+  readonly alerts: AlertStore;
+  readonly agentSpans: AgentSpanStore;
   readonly projectData: SqlProjectDataStore;
   readonly retention: RetentionStore;
   readonly rollups: SqlCallRollupStore;
@@ -161,6 +168,8 @@ export class PostgresStore implements TraceStore {
     this.annotations = new SqlAnnotationStore(tx, POSTGRES_TX);
     this.jobs = new SqlJobStore(tx, POSTGRES_TX);
     this.monitors = new SqlMonitorStore(tx, POSTGRES_TX);
+    this.alerts = new SqlAlertStore(tx, POSTGRES_TX);
+    this.agentSpans = new SqlAgentSpanStore(tx, POSTGRES_TX, POSTGRES_DISTINCT_LIST);
     this.projectData = new SqlProjectDataStore(
       tx,
       postgresDialect,

@@ -8,12 +8,12 @@ import type {
   QueueChanges,
 } from '../annotation-types.js';
 import { num, numOrNull, rowDecoder, text, textOf, textOrNull } from './row-decode.js';
-import { raw, sqlTag, type SqlTag } from './sql-tag.js';
-import { all, run, type Tx, type TxDialect, type TxRunner } from './sql-tx.js';
+import { raw, sqlTag, type SqlTag } from './core/sql-tag.js';
+import { all, run, type Tx, type TxDialect, type TxRunner } from './core/sql-tx.js';
 
 /**
  * The annotation-queue store written once for every adapter over the transaction runner
- * (sql-tx.ts): read-check-write steps (duplicates, progress transitions) run in one transaction, with
+ * (core/sql-tx.ts): read-check-write steps (duplicates, progress transitions) run in one transaction, with
  * row locks on PostgreSQL and inside the single writer on SQLite.
  */
 

@@ -1,13 +1,13 @@
 import type { AuditAction, AuditRecord, AuditStore } from '../audit-types.js';
 import { compileInsert } from './record-sql.js';
-import { SqlParams, type SqlDialect } from './sql-dialect.js';
-import { run, type TxRunner } from './sql-tx.js';
+import { SqlParams, type SqlDialect } from './core/sql-dialect.js';
+import { run, type TxRunner } from './core/sql-tx.js';
 
 const COLUMNS = 'entity, id, at, user_id, username, key_id, action, target, details';
 
 /**
  * The audit log (table `audit_log`, migration 12) written once over the transaction runner
- * (sql-tx.ts), so both adapters share it. Keyed (entity, id) with UUIDv7 ids.
+ * (core/sql-tx.ts), so both adapters share it. Keyed (entity, id) with UUIDv7 ids.
  */
 export class SqlAuditStore implements AuditStore {
   constructor(

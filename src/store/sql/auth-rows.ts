@@ -30,3 +30,8 @@ export function toKeyRecord(row: KeyRow): ApiKeyRecord {
     revoked_at: row.revoked_at,
   };
 }
+
+/** Keys whose user is a member of the entity (`param`: the dialect's placeholder), newest first. */
+export function keysOfEntityWhere(param: string): string {
+  return `WHERE k.user_id IN (SELECT user_id FROM memberships WHERE entity = ${param}) ORDER BY k.created_at DESC, k.id DESC`;
+}

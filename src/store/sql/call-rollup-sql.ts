@@ -1,6 +1,6 @@
 import { SUM_COLUMNS, type RollupDelta, type RollupSource } from '../../domain/call-rollup.js';
-import type { CompiledSql } from './calls-select.js';
-import { SqlParams, type SqlDialect } from './sql-dialect.js';
+import type { CompiledSql } from './core/sql-tag.js';
+import { SqlParams, type SqlDialect } from './core/sql-dialect.js';
 
 /**
  * SQL of the call roll-up (docs/call-rollups.md) shared by both adapters: the columns a write reads
@@ -79,7 +79,7 @@ export function toRollupSource(row: Record<string, unknown>): RollupSourceRow {
   };
 }
 
-/** The upserts of a merged delta as statements of the shared transaction runner (sql-tx.ts). */
+/** The upserts of a merged delta as statements of the shared transaction runner (core/sql-tx.ts). */
 export function rollupUpserts(delta: RollupDelta, d: SqlDialect): CompiledSql[] {
   const bind = (text: string, values: unknown[]): CompiledSql => {
     const p = new SqlParams(d);

@@ -7,8 +7,8 @@ import {
   STATS_COLUMNS,
   toRollupSource,
 } from './call-rollup-sql.js';
-import { frag, raw, sqlTag, type Fragment, type SqlTag } from './sql-tag.js';
-import { all, runAll, type TxDialect, type TxRunner } from './sql-tx.js';
+import { frag, raw, sqlTag, type Fragment, type SqlTag } from './core/sql-tag.js';
+import { all, runAll, type TxDialect, type TxRunner } from './core/sql-tx.js';
 
 const STATE = 'calls_hourly';
 

@@ -1,12 +1,12 @@
 import type { CostRow, CostStore, RecordQuery } from '../feedback-types.js';
 import { compileDeleteIds, compileInsert, compileRecordSelect, insertAll } from './record-sql.js';
-import { SqlParams, type SqlDialect } from './sql-dialect.js';
-import { sqlTag } from './sql-tag.js';
-import { run, type TxRunner } from './sql-tx.js';
+import { SqlParams, type SqlDialect } from './core/sql-dialect.js';
+import { sqlTag } from './core/sql-tag.js';
+import { run, type TxRunner } from './core/sql-tx.js';
 
 /**
  * The project LLM price store (docs/spec/objects.md §8) written once over the transaction runner
- * (sql-tx.ts) and a dialect, so every adapter shares it. Table `llm_token_prices`, keyed
+ * (core/sql-tx.ts) and a dialect, so every adapter shares it. Table `llm_token_prices`, keyed
  * (project_id, id); rows leave with `pricing_level_id` set to the project. A change of a project's
  * prices starts a new generation of its cost entries in the same transaction (`newCostGeneration`).
  */
@@ -46,7 +46,7 @@ export class SqlCostStore implements CostStore {
   }
 
   /**
-   * The cost sort's entries (migration 024, call-cost-entries.ts) hold the costs at the project's
+   * The cost sort's entries (migration 024, call-indexes/cost-entries.ts) hold the costs at the project's
    * prices: once those change, the call indexer writes a new generation, and queries read every call
    * until it is complete.
    */

@@ -1,11 +1,11 @@
 import type { FeedbackRow, FeedbackStore, FeedbackWindow, RecordQuery } from '../feedback-types.js';
-import type { CompiledSql } from './calls-select.js';
+import type { CompiledSql } from './core/sql-tag.js';
 import { compileDeleteIds, compileInsert, compileRecordCount, compileRecordSelect, insertAll } from './record-sql.js';
-import { SqlParams, type SqlDialect } from './sql-dialect.js';
-import { run, type TxRunner } from './sql-tx.js';
+import { SqlParams, type SqlDialect } from './core/sql-dialect.js';
+import { run, type TxRunner } from './core/sql-tx.js';
 
 /**
- * The feedback store (docs/spec/objects.md §7) written once over the transaction runner (sql-tx.ts) and a
+ * The feedback store (docs/spec/objects.md §7) written once over the transaction runner (core/sql-tx.ts) and a
  * dialect, so every adapter shares it. Table `feedback`, keyed (project_id, id).
  */
 

@@ -7,10 +7,9 @@ import type {
   JobWriteOutcome,
   NewBackgroundJob,
 } from '../job-types.js';
-import type { CompiledSql } from './calls-select.js';
+import { type CompiledSql, raw, sqlTag, type SqlTag } from './core/sql-tag.js';
 import { num, numOrNull, rowDecoder, text, textOf, textOrNull } from './row-decode.js';
-import { raw, sqlTag, type SqlTag } from './sql-tag.js';
-import { all, run, runAll, type Tx, type TxDialect, type TxRunner } from './sql-tx.js';
+import { all, run, runAll, type Tx, type TxDialect, type TxRunner } from './core/sql-tx.js';
 
 const jobFromDb = rowDecoder<BackgroundJobRow>({
   project_id: text,

@@ -3,7 +3,7 @@
  * keys ("0" to "4294967294", canonical decimal) first in numeric order, then the others in insertion
  * order. Sums the web UI computes over `summary.usage` follow that order, and floating-point sums
  * depend on it, so the SQL that repeats them orders the entries the same way: these are the three
- * ORDER BY terms over a `json_each` / `jsonb_each` row `e` (calls-tokens.ts, calls-cost.ts).
+ * ORDER BY terms over a `json_each` / `jsonb_each` row `e` (calls-query/tokens.ts, calls-query/cost.ts).
  */
 
 /** SQLite: `e.key` is an array-index key (an array's entries have integer keys: compared as text). */

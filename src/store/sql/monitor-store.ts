@@ -2,8 +2,8 @@ import type { NewBackgroundJob } from '../job-types.js';
 import type { MonitorCursorRow, MonitorStore } from '../monitor-types.js';
 import type { CallChangeCursor } from '../types.js';
 import { insertJobSql } from './job-queue.js';
-import { raw, sqlTag, type SqlTag } from './sql-tag.js';
-import { all, run, runAll, type Tx, type TxDialect, type TxRunner } from './sql-tx.js';
+import { raw, sqlTag, type SqlTag } from './core/sql-tag.js';
+import { all, run, runAll, type Tx, type TxDialect, type TxRunner } from './core/sql-tx.js';
 
 function cursorFromDb(r: Record<string, unknown>): MonitorCursorRow {
   return {

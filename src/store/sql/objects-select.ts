@@ -1,6 +1,6 @@
 import type { ObjectsFilter, ObjectsQuery, ObjectsSortKey } from '../object-types.js';
-import type { CompiledSql } from './calls-select.js';
-import { SqlParams, type SqlDialect } from './sql-dialect.js';
+import type { CompiledSql } from './core/sql-tag.js';
+import { SqlParams, type SqlDialect } from './core/sql-dialect.js';
 
 /** Columns of an object version row as the stores return it; `val` is chosen per query. */
 export const OBJECT_META_COLUMNS =

@@ -2,8 +2,8 @@ import type { ProjectDataStore, ProjectDumpRow, ProjectRowCounts } from '../proj
 import { MIGRATIONS } from './migrations/index.js';
 import { ProjectTransfer, type TransferDialect } from './project-transfer.js';
 import { PROJECT_TABLES } from './project-tables.js';
-import { SqlParams, type SqlDialect } from './sql-dialect.js';
-import { run, type TxRunner } from './sql-tx.js';
+import { SqlParams, type SqlDialect } from './core/sql-dialect.js';
+import { run, type TxRunner } from './core/sql-tx.js';
 
 /**
  * Project-wide reads and the project deletion (docs/export.md "Project deletion"), written once over

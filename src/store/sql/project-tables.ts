@@ -6,6 +6,9 @@
  * schema: a new table with a `project_id` column must be added here.
  */
 export const PROJECT_TABLES: ReadonlyArray<{ table: string; key: readonly string[] }> = [
+  { table: 'alert_deliveries', key: ['project_id', 'event_id', 'target'] },
+  { table: 'alert_events', key: ['project_id', 'alert_id', 'event_id'] },
+  { table: 'alert_states', key: ['project_id', 'alert_id'] },
   { table: 'monitor_scores', key: ['project_id', 'monitor_id', 'call_id'] },
   { table: 'monitor_cursors', key: ['project_id', 'monitor_id'] },
   { table: 'background_jobs', key: ['project_id', 'id'] },
@@ -30,6 +33,9 @@ export const PROJECT_TABLES: ReadonlyArray<{ table: string; key: readonly string
   { table: 'table_rows', key: ['project_id', 'digest'] },
   { table: 'file_chunks', key: ['project_id', 'blob_id', 'seq'] },
   { table: 'files', key: ['project_id', 'digest'] },
+  { table: 'agent_span_attrs', key: ['project_id', 'trace_id', 'span_id', 'source', 'attr_key'] },
+  { table: 'agent_span_messages', key: ['project_id', 'trace_id', 'span_id', 'seq'] },
+  { table: 'agent_spans', key: ['project_id', 'trace_id', 'span_id'] },
   { table: 'call_rollup_latency', key: ['project_id', 'hour', 'op_name', 'status', 'scope', 'model', 'bin'] },
   { table: 'call_rollups', key: ['project_id', 'hour', 'op_name', 'status', 'scope', 'model'] },
   { table: 'calls', key: ['project_id', 'id'] },

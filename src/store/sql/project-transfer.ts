@@ -1,9 +1,9 @@
 import { InvalidRequestError } from '../../errors/app-error.js';
 import type { ProjectDumpRow, ProjectRowCounts } from '../project-data-types.js';
-import type { CompiledSql } from './calls-select.js';
+import type { CompiledSql } from './core/sql-tag.js';
 import { PROJECT_TABLES } from './project-tables.js';
-import { SqlParams, type SqlDialect } from './sql-dialect.js';
-import { runAll, type TxRunner } from './sql-tx.js';
+import { SqlParams, type SqlDialect } from './core/sql-dialect.js';
+import { runAll, type TxRunner } from './core/sql-tx.js';
 
 /** A column of a per-project table as the adapter's catalogue describes it. */
 export interface ColumnInfo {
@@ -32,7 +32,7 @@ const LOCAL_COLUMNS: ReadonlySet<string> = new Set(['calls.change_seq']);
  * Tables derived from `calls` by triggers (migration 016): the import's calls rebuild them, so they
  * are neither exported nor imported (imported counters would count every call twice). The marks of
  * the substring index (migration 017) are the position of this store's indexer: the import removes
- * the project's mark instead (call-index-backfill.ts `indexImportedCalls`), and the indexer writes
+ * the project's mark instead (call-indexes/backfill.ts `indexImportedCalls`), and the indexer writes
  * the latency, status and token entries (migrations 019, 020, 022) of the imported calls again, and
  * the cost entries (migration 024), the roots' token, latency and status entries (migrations 025,
  * 028, 030) and

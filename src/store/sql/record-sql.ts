@@ -2,10 +2,10 @@ import type { CallField } from '../../domain/call-fields.js';
 import { ObjectInvalidRequestError } from '../../errors/object-errors.js';
 import type { Operand } from '../../domain/query/ast.js';
 import type { RecordField, RecordQuery } from '../feedback-types.js';
-import type { CompiledSql } from './calls-select.js';
-import { CallsExprCompiler } from './calls-expr.js';
-import { checkSqlBudget, SqlParams, type SqlDialect } from './sql-dialect.js';
-import { runAll, type Tx } from './sql-tx.js';
+import type { CompiledSql } from './core/sql-tag.js';
+import { CallsExprCompiler } from './calls-query/expr.js';
+import { checkSqlBudget, SqlParams, type SqlDialect } from './core/sql-dialect.js';
+import { runAll, type Tx } from './core/sql-tx.js';
 
 /**
  * Queries over the feedback and price tables (docs/spec/objects.md §7.4, §8.3) in the shared query

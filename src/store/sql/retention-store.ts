@@ -10,9 +10,8 @@ import type {
 import { RollupDelta } from '../../domain/call-rollup.js';
 import { ROLLUP_SOURCE_COLUMNS, rollupUpserts, toRollupSource } from './call-rollup-sql.js';
 import { num, numOrNull, rowDecoder, text } from './row-decode.js';
-import type { CompiledSql } from './calls-select.js';
-import { raw, sqlTag, type SqlTag } from './sql-tag.js';
-import { all, run, runAll, type TxDialect, type TxRunner } from './sql-tx.js';
+import { type CompiledSql, raw, sqlTag, type SqlTag } from './core/sql-tag.js';
+import { all, run, runAll, type TxDialect, type TxRunner } from './core/sql-tx.js';
 
 const policyFromDb = rowDecoder<RetentionPolicyRow>({
   project_id: text,

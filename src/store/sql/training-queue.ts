@@ -7,8 +7,8 @@ import type {
   TrainingJobRow,
   WriteOutcome,
 } from '../training-types.js';
-import { frag, Fragment, raw, Raw, sqlTag, type SqlTag } from './sql-tag.js';
-import { all, run, type Tx, type TxDialect, type TxRunner } from './sql-tx.js';
+import { frag, Fragment, raw, Raw, sqlTag, type SqlTag } from './core/sql-tag.js';
+import { all, run, type Tx, type TxDialect, type TxRunner } from './core/sql-tx.js';
 import { eventFromDb, jobFromDb, TERMINAL_TYPES } from './training-rows.js';
 
 /**

@@ -14,8 +14,8 @@ import type {
   WorkerInference,
 } from '../training-types.js';
 import { SqlTrainingQueue } from './training-queue.js';
-import { frag, raw, sqlTag, type SqlTag } from './sql-tag.js';
-import { all, run, type Tx, type TxDialect, type TxRunner } from './sql-tx.js';
+import { frag, raw, sqlTag, type SqlTag } from './core/sql-tag.js';
+import { all, run, type Tx, type TxDialect, type TxRunner } from './core/sql-tx.js';
 import { bytesFromDb, checkpointFromDb, eventFromDb, jobFromDb, modelFromDb } from './training-rows.js';
 
 const CHECKPOINT_COLUMNS = raw('project_id, model_id, id, step, metrics, trainer, created_at');

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { uuidv7 } from '../../domain/ids.js';
 import type { UserRecord } from '../types.js';
-import type { EntityRole } from '../sql/membership-role.js';
+import type { EntityRole } from '../../domain/roles.js';
 
 /** The auth store's writes, run on the writer connection in the writer thread. */
 

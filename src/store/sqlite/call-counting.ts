@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { CompiledSql } from '../sql/calls-select.js';
+import type { CompiledSql } from '../sql/core/sql-tag.js';
 import { sqliteCovered } from '../sql/migrations/016-call-counts-and-latency.js';
 import { writerStatement } from './statements.js';
 
@@ -13,7 +13,7 @@ import { writerStatement } from './statements.js';
  * `deleted_at`, retention deletes rows), and imported rows by the project import.
  *
  * While the backfill of existing calls is pending, only calls it has passed or will never pass are
- * counted here (the rest it counts itself when it reaches them; call-index-backfill.ts).
+ * counted here (the rest it counts itself when it reaches them; call-indexes/backfill.ts).
  */
 
 const HOUR = 3_600_000_000;

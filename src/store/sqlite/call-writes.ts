@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { RollupDelta } from '../../domain/call-rollup.js';
 import { collectDescendants } from '../../domain/call-tree.js';
 import type { CallPart } from '../types.js';
-import { latencyMsSql } from '../sql/calls-latency.js';
+import { latencyMsSql } from '../sql/calls-query/latency.js';
 import { CallCounting } from './call-counting.js';
 import { applyRollupDelta, RolledUpCalls, rolledUpWrite } from './rollup-writes.js';
 import { writerStatement } from './statements.js';
@@ -39,7 +39,7 @@ const START_SQL = `
  * A start and the end that follows it in the same batch, as one row: one insert instead of an
  * insert and an update of the whole row, and one entry in each index of `calls` instead of several
  * (what a batch of finished calls, the common ingest, is made of). `latency_ms` is a plain column:
- * its sort index, `call_latency`, is the call indexer's since migration 019 (call-text-index.ts).
+ * its sort index, `call_latency`, is the call indexer's since migration 019 (call-indexes/text-index.ts).
  */
 const START_END_SQL = `
   INSERT INTO calls (${START_COLUMNS}, ended_at, exception, output, summary, wb_run_step_end, latency_ms, change_seq, rolled_up)
@@ -115,7 +115,7 @@ export function writeCallParts(db: Database.Database, rows: CallPartRow[]): void
     else {
       const ended = end[3] as number;
       const span = ended - (row[10] as number);
-      // floor((ended - started) / 1 ms) exactly as calls-latency.ts computes it in SQL
+      // floor((ended - started) / 1 ms) exactly as calls-query/latency.ts computes it in SQL
       const latency = (span - (((span % 1000) + 1000) % 1000)) / 1000;
       writeStart(db, rollup, START_END_SQL, [...row.slice(1), ...end.slice(3), latency, changeSeq]);
     }

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { KEY_SELECT, toKeyRecord, type KeyRow } from '../sql/auth-rows.js';
-import { keysOfEntityWhere, type MembershipRecord } from '../sql/membership-role.js';
+import { KEY_SELECT, toKeyRecord, type KeyRow, keysOfEntityWhere } from '../sql/auth-rows.js';
+import type { MembershipRecord } from '../../domain/roles.js';
 import { projectListSelect, sessionSelect } from '../sql/ui-rows.js';
 import type {
   ApiKeyRecord,

@@ -1,12 +1,11 @@
 import type Database from 'better-sqlite3';
-import { compileCallsCount, compileCallsSelect } from '../sql/calls-select.js';
+import { compileCallsCount, compileCallsSelect, type IndexState } from '../sql/calls-query/select.js';
 import type { CallChangeCursor, CallPart, CallRow, CallsQuery, CallStore } from '../types.js';
 import { callPartRow } from './call-writes.js';
 import { sqliteDialect } from './sqlite-dialect.js';
 import type { ReadPool } from './read-pool.js';
 import { bindNamed, RowStatementCache, StatementCache } from './statements.js';
 import type { SqliteWriter } from './writer.js';
-import type { IndexState } from '../sql/calls-select.js';
 
 /** Rows written before the first refresh of the planner statistics of a store without them. */
 const FIRST_ANALYZE_AFTER = 10_000;
@@ -22,7 +21,7 @@ export class SqliteCallStore implements CallStore {
   constructor(
     private readonly writer: SqliteWriter,
     private readonly reads: ReadPool,
-    /** Which indexes a project's queries may read (calls-select.ts IndexState). */
+    /** Which indexes a project's queries may read (calls-query/select.ts IndexState). */
     private readonly indexed: (projectId: string) => Promise<IndexState>,
   ) {}
 

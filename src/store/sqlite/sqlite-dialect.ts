@@ -1,11 +1,11 @@
 import type Database from 'better-sqlite3';
 import { formatMicros } from '../../domain/time.js';
 import { prefixSuccessor } from '../sql/prefix-successor.js';
-import { isSimpleSql, type SqlDialect, type SqlParams } from '../sql/sql-dialect.js';
-import { sqliteTextCandidates } from '../sql/calls-expr-text.js';
-import { SQLITE_DERIVED_STATUS } from '../sql/calls-status.js';
-import { SQLITE_DERIVED_TOKENS } from '../sql/calls-tokens.js';
-import { sqliteDerivedCost } from '../sql/calls-cost.js';
+import { isSimpleSql, type SqlDialect, type SqlParams } from '../sql/core/sql-dialect.js';
+import { sqliteTextCandidates } from '../sql/calls-query/text.js';
+import { SQLITE_DERIVED_STATUS } from '../sql/calls-query/status.js';
+import { SQLITE_DERIVED_TOKENS } from '../sql/calls-query/tokens.js';
+import { sqliteDerivedCost } from '../sql/calls-query/cost.js';
 
 /**
  * SQLite SQL for the shared compilers. JSON paths are built per row because a numeric segment
@@ -165,7 +165,7 @@ export function registerSqliteFunctions(db: Database.Database): void {
     if (typeof value !== 'string' || !DECIMAL_RE.test(value)) return null;
     return Number(value);
   });
-  // a plain left-to-right sum, as JavaScript adds (SUM and TOTAL compensate rounding; calls-cost.ts)
+  // a plain left-to-right sum, as JavaScript adds (SUM and TOTAL compensate rounding; calls-query/cost.ts)
   db.aggregate('heddle_sum_in_order', {
     start: () => null,
     step: (sum: number | null, x: unknown) => (typeof x === 'number' ? (sum ?? 0) + x : sum),

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { FileCommitOutcome, FileRecord, FileStore } from '../types.js';
+import { missingChunkError } from '../sql/missing-chunk.js';
 import type { ReadPool } from './read-pool.js';
 import { StatementCache } from './statements.js';
 import type { SqliteWriter } from './writer.js';
@@ -56,7 +57,7 @@ export class SqliteFileStore implements FileStore {
       const row = await this.reads.use(
         (db) => this.#stmt(db, sql).get(projectId, file.blob_id, seq) as { data: Buffer } | undefined,
       );
-      if (!row) throw new Error(`File ${digest} of ${projectId} is missing chunk ${seq}`);
+      if (!row) throw await missingChunkError(() => this.find(projectId, digest), digest, seq);
       yield row.data;
     }
   }

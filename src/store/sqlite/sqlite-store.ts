@@ -19,10 +19,15 @@ import { SqlProjectDataStore } from '../sql/project-data-store.js';
 import { SqlTrainingStore } from '../sql/training-store.js';
 import { SqlJobStore } from '../sql/job-queue.js';
 import { SqlMonitorStore } from '../sql/monitor-store.js';
+import { SqlAlertStore } from '../sql/alert-store.js';
+import type { AlertStore } from '../alert-types.js';
+import { SqlAgentSpanStore } from '../sql/agent-span-store.js';
+import { SQLITE_DISTINCT_LIST } from '../sql/agent-span-groups.js';
+import type { AgentSpanStore } from '../agent-types.js';
 import type { MonitorStore } from '../monitor-types.js';
 import { SqlRetentionStore } from '../sql/retention-store.js';
 import { SqlCallRollupStore } from '../sql/call-rollup-store.js';
-import { indexImportedCalls, SqlCallIndexStore, SQLITE_BACKFILL } from '../sql/call-index-backfill.js';
+import { indexImportedCalls, SqlCallIndexStore, SQLITE_BACKFILL } from '../sql/call-indexes/backfill.js';
 import { countImportedCalls } from './call-counting.js';
 import type { CallIndexStore } from '../call-index-types.js';
 import type { RetentionStore, SpaceReport } from '../retention-types.js';
@@ -31,8 +36,8 @@ import { SQLITE_TX, SqliteTxRunner } from './sqlite-tx-runner.js';
 import type { AnnotationStore } from '../annotation-types.js';
 import type { TrainingStore } from '../training-types.js';
 import type { CallTextIndex } from '../call-text-types.js';
-import { SQLITE_TEXT_INDEX } from '../sql/call-text-dialects.js';
-import { SqlCallTextIndex } from '../sql/call-text-index.js';
+import { SQLITE_TEXT_INDEX } from '../sql/call-indexes/text-dialects.js';
+import { SqlCallTextIndex } from '../sql/call-indexes/text-index.js';
 
 export interface SqliteStoreOptions {
   /** Database file; its folder is created when missing. */
@@ -42,6 +47,12 @@ export interface SqliteStoreOptions {
   maxReadConnections?: number;
   /** Writes queued at once; more fail with 503 (docs/reliability-backpressure.md). Default: no bound. */
   maxPendingWrites?: number;
+  /**
+   * Whether the writer thread carries on the call indexer's steps by itself while the main thread is
+   * busy (index-catch-up.ts). The server turns it on; off, the indexer advances only by the steps
+   * asked for (what tests that stop it part-way rely on).
+   */
+  indexCatchUp?: boolean;
 }
 
 /**
@@ -62,6 +73,8 @@ export class SqliteStore implements TraceStore {
   readonly annotations: AnnotationStore;
   readonly jobs: JobStore;
   readonly monitors: MonitorStore;
+  readonly alerts: AlertStore;
+  readonly agentSpans: AgentSpanStore;
   readonly projectData: SqlProjectDataStore;
   readonly retention: RetentionStore;
   readonly rollups: SqlCallRollupStore;
@@ -76,7 +89,12 @@ export class SqliteStore implements TraceStore {
     const synchronous = options.synchronous ?? 'NORMAL';
     // opened (and the file created, in WAL mode) before the writer thread starts
     this.#db = openConnection(options.file, synchronous, false);
-    this.#writer = new SqliteWriter({ file: options.file, synchronous, maxPending: options.maxPendingWrites });
+    this.#writer = new SqliteWriter({
+      file: options.file,
+      synchronous,
+      indexCatchUp: options.indexCatchUp ?? false,
+      maxPending: options.maxPendingWrites,
+    });
     this.#reads = new ReadPool(() => openConnection(options.file, synchronous, true), options.maxReadConnections ?? 8);
     this.auth = new SqliteAuthStore(this.#db, this.#writer);
     const tx = new SqliteTxRunner(this.#writer, this.#reads);
@@ -100,6 +118,8 @@ export class SqliteStore implements TraceStore {
     this.annotations = new SqlAnnotationStore(tx, SQLITE_TX);
     this.jobs = new SqlJobStore(tx, SQLITE_TX);
     this.monitors = new SqlMonitorStore(tx, SQLITE_TX);
+    this.alerts = new SqlAlertStore(tx, SQLITE_TX);
+    this.agentSpans = new SqlAgentSpanStore(tx, SQLITE_TX, SQLITE_DISTINCT_LIST);
     this.projectData = new SqlProjectDataStore(tx, sqliteDialect, 1_000, {
       columns: (table) => ({
         sql: 'SELECT name, type, 0 AS generated FROM pragma_table_info(@p1) ORDER BY cid',

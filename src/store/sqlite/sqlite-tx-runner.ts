@@ -1,5 +1,5 @@
-import type { CompiledSql } from '../sql/calls-select.js';
-import type { Tx, TxDialect, TxRunner } from '../sql/sql-tx.js';
+import type { CompiledSql } from '../sql/core/sql-tag.js';
+import type { Tx, TxDialect, TxRunner } from '../sql/core/sql-tx.js';
 import { sqliteDialect } from './sqlite-dialect.js';
 import type { ReadPool } from './read-pool.js';
 import { bindNamed, StatementCache } from './statements.js';

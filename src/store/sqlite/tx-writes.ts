@@ -1,11 +1,11 @@
 import type Database from 'better-sqlite3';
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import type { TxOp } from '../sql/sql-tx.js';
+import type { TxOp } from '../sql/core/sql-tx.js';
 import { bindNamed, writerStatement } from './statements.js';
 
 /**
  * Transactions whose logic stays on the main thread (the read-check-write bodies of the stores
- * written over store/sql/sql-tx.ts): inside the write's savepoint the writer thread asks the main
+ * written over store/sql/core/sql-tx.ts): inside the write's savepoint the writer thread asks the main
  * thread for each statement, runs it, and hands back the result, blocking until the next answer.
  * The writer waits for the main thread meanwhile, so this is for rare writes, not for ingest.
  */

@@ -1,6 +1,9 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { openConnection, WRITER_WAL_AUTOCHECKPOINT } from './connection.js';
+import type { CallTextStep } from '../call-text-types.js';
+import type { IndexerStep } from '../sql/call-indexes/text-index.js';
 import { applyWrites, type WireWrite } from './group-commit.js';
+import { IndexCatchUp } from './index-catch-up.js';
 import { connectTransactions } from './tx-writes.js';
 
 /**
@@ -12,6 +15,8 @@ import { connectTransactions } from './tx-writes.js';
 export interface WriterThreadOptions {
   file: string;
   synchronous: string;
+  /** Whether this thread carries on the indexer's steps by itself (index-catch-up.ts). */
+  indexCatchUp: boolean;
   /** The channel on which the main thread answers interactive transactions (tx-writes.ts). */
   txPort: MessagePort;
   txSignal: Int32Array;
@@ -31,8 +36,22 @@ function flush(): void {
   scheduled = false;
   const writes = queue;
   queue = [];
-  if (writes.length > 0) port.postMessage({ type: 'outcomes', outcomes: applyWrites(db, writes) });
+  if (writes.length === 0) return;
+  const outcomes = applyWrites(db, writes);
+  port.postMessage({ type: 'outcomes', outcomes });
+  if (writes.some(([, name]) => name !== 'callText.step')) catchUp.noteWrites();
+  for (const [id, name, args] of writes) {
+    if (name !== 'callText.step') continue;
+    const outcome = outcomes.find((o) => o[0] === id);
+    if (outcome?.[1] && options.indexCatchUp) catchUp.noteStep(args as IndexerStep, outcome[2] as CallTextStep);
+  }
 }
+
+// the indexer's steps this thread carries on while the main thread is busy (index-catch-up.ts)
+const catchUp = new IndexCatchUp((step) => {
+  const [outcome] = applyWrites(db, [[0, 'callText.step', step]]);
+  return outcome?.[1] ? (outcome[2] as CallTextStep) : null;
+}, flush);
 
 port.on('message', (message: ToWriter) => {
   if (message.type === 'writes') {
@@ -45,6 +64,7 @@ port.on('message', (message: ToWriter) => {
     return;
   }
   flush();
+  catchUp.close();
   db.close();
   port.postMessage({ type: 'closed' });
   port.close();

@@ -2,7 +2,7 @@ import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threa
 import { InsufficientStorageError, OverloadedError } from '../../errors/app-error.js';
 import { startWorker } from '../../worker-entry.js';
 import { DiskState } from '../sql/disk-state.js';
-import type { Tx } from '../sql/sql-tx.js';
+import type { Tx } from '../sql/core/sql-tx.js';
 import { fromWireError, type WireOutcome, type WireWrite } from './group-commit.js';
 import type { TxAnswer, TxAsk } from './tx-writes.js';
 import type { WriteArgs, WriteName, WriteResult } from './write-commands.js';
@@ -77,7 +77,7 @@ export class SqliteWriter {
   }
 
   /**
-   * A read-check-write transaction (store/sql/sql-tx.ts) as one write of the group commit:
+   * A read-check-write transaction (store/sql/core/sql-tx.ts) as one write of the group commit:
    * `body` runs here, each statement it yields runs in the writer thread inside the write's
    * savepoint. The writer waits for this thread between statements: for rare writes only.
    */

@@ -3,8 +3,9 @@ import path from 'node:path';
 import { REPO_ROOT } from '../../helpers/server-process.js';
 
 /**
- * The README's runnable snippets: a fenced block right after an `<!-- snippet: NAME -->` comment
- * (blank lines between them allowed). The README is the source: tests run these blocks as printed.
+ * The documentation's runnable snippets: a fenced block right after an `<!-- snippet: NAME -->`
+ * comment (blank lines between them allowed), in README.md and the pages of docs/ (docs/*.md).
+ * The docs are the source: tests run these blocks as printed. Names are unique across all files.
  */
 
 export interface Snippet {
@@ -12,7 +13,9 @@ export interface Snippet {
   /** The fence's info string (`sh`, `python`, `js`). */
   lang: string;
   code: string;
-  /** Where the block sits in README.md (offset of its marker), for ordering checks. */
+  /** The file it is in, relative to the repository root (`README.md`, `docs/deploy.md`). */
+  file: string;
+  /** Where the block sits in its file (offset of its marker), for ordering checks within one file. */
   offset: number;
 }
 
@@ -22,18 +25,39 @@ export function readmeText(): string {
   return fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
 }
 
-export function readmeSnippets(text = readmeText()): Map<string, Snippet> {
+/** README.md first, then docs/*.md in name order: the files snippets are read from. */
+export function snippetFiles(): string[] {
+  const docs = fs
+    .readdirSync(path.join(REPO_ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`);
+  return ['README.md', ...docs];
+}
+
+/** The snippets of the given files' texts (default: README.md and docs/*.md, read now). */
+export function docSnippets(
+  files: Array<{ file: string; text: string }> = snippetFiles().map((file) => ({
+    file,
+    text: fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'),
+  })),
+): Map<string, Snippet> {
   const out = new Map<string, Snippet>();
-  for (const m of text.matchAll(MARKER)) {
-    if (out.has(m[1]!)) throw new Error(`README.md: two snippets named ${m[1]}`);
-    out.set(m[1]!, { name: m[1]!, lang: m[2]!, code: `${m[3]}\n`, offset: m.index });
+  for (const { file, text } of files) {
+    for (const m of text.matchAll(MARKER)) {
+      const seen = out.get(m[1]!);
+      if (seen) throw new Error(`two snippets named ${m[1]}: in ${seen.file} and in ${file}`);
+      out.set(m[1]!, { name: m[1]!, lang: m[2]!, code: `${m[3]}\n`, file, offset: m.index });
+    }
   }
   return out;
 }
 
 export function snippet(snippets: Map<string, Snippet>, name: string): Snippet {
   const found = snippets.get(name);
-  if (!found) throw new Error(`README.md has no <!-- snippet: ${name} --> before a fenced block`);
+  if (!found) {
+    throw new Error(`no <!-- snippet: ${name} --> before a fenced block in README.md or docs/*.md`);
+  }
   return found;
 }
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { withFileLock } from '../../helpers/file-lock.js';
 import { run } from './run.js';
-import { imageExists, LOCAL_IMAGES, podman } from './podman.js';
+import { ensurePodman, imageExists, LOCAL_IMAGES, podman } from './podman.js';
 
 /**
  * Local stand-ins of the official base images deploy/ names, each one Debian 12 root file system
@@ -37,6 +37,8 @@ async function debootstrap(tar: string, include: string[], hooks: string[]): Pro
 }
 
 async function once(image: string, make: (dir: string) => Promise<void>): Promise<string> {
+  // podman and mmdebstrap first: on a fresh machine another image's set-up may not have installed them yet
+  await ensurePodman();
   if (await imageExists(image)) return image;
   return withFileLock(`heddle-test-image-${image.replace(/\W+/g, '-')}`, async () => {
     if (await imageExists(image)) return image;

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { withFileLock } from '../../helpers/file-lock.js';
 import { REPO_ROOT } from '../../helpers/server-process.js';
 import { until } from '../../helpers/until.js';
-import { readmeSnippets, snippet } from '../../clients/helpers/readme-snippets.js';
+import { docSnippets, snippet } from '../../clients/helpers/readme-snippets.js';
 import { ensureNodeImage } from './base-images.js';
 import { ensurePodman, podman, podmanEnv } from './podman.js';
 import { run } from './run.js';
 
-/** The tag the README's build snippet gives the image. */
+/** The tag the `deploy-build` snippet (docs/deploy.md) gives the image. */
 export const HEDDLE_IMAGE = 'localhost/heddle:latest';
 
 const STAMP = path.join(REPO_ROOT, '.cache', 'podman', 'heddle-image.sha256');
@@ -28,7 +28,7 @@ function inputsDigest(): string {
 }
 
 /**
- * Builds the image with the README's `deploy-build` snippet, run as printed (bash, in the
+ * Builds the image with docs/deploy.md's `deploy-build` snippet, run as printed (bash, in the
  * checkout, after `npm run build`), on the local Node base image; once per change of its inputs.
  */
 export async function ensureHeddleImage(): Promise<string> {
@@ -38,7 +38,7 @@ export async function ensureHeddleImage(): Promise<string> {
     const digest = inputsDigest();
     const id = (await podman(['image', 'inspect', '--format', '{{.Id}}', HEDDLE_IMAGE]).catch(() => null))?.stdout;
     if (id && fs.existsSync(STAMP) && fs.readFileSync(STAMP, 'utf8') === `${digest} ${id.trim()}`) return HEDDLE_IMAGE;
-    const code = snippet(readmeSnippets(), 'deploy-build').code;
+    const code = snippet(docSnippets(), 'deploy-build').code;
     await run('bash', ['-euo', 'pipefail', '-c', code], { cwd: REPO_ROOT, env: podmanEnv(), timeoutMs: 600_000 });
     const built = (await podman(['image', 'inspect', '--format', '{{.Id}}', HEDDLE_IMAGE])).stdout.trim();
     fs.writeFileSync(STAMP, `${digest} ${built}`);
@@ -80,7 +80,7 @@ export async function inspect(container: string, format: string): Promise<string
   return (await podman(['inspect', '--format', format, container])).stdout.trim();
 }
 
-/** `heddle keys create` inside the container, as the README says; returns the key. */
+/** `heddle keys create` inside the container, as docs/deploy.md says; returns the key. */
 export async function createKeyIn(container: string, entity: string): Promise<string> {
   const out = (await podman(['exec', container, 'node', '/app/dist/main.js', 'keys', 'create', '--entity', entity]))
     .stdout;

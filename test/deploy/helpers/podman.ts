@@ -95,8 +95,12 @@ export async function imageExists(image: string): Promise<boolean> {
   );
 }
 
-/** podman-compose PODMAN_COMPOSE_VERSION in the checkout's .cache/venv-compose. */
+/**
+ * podman-compose PODMAN_COMPOSE_VERSION in the checkout's .cache/venv-compose. Its `--version` asks
+ * podman too, so podman is installed first (a fresh machine set up both at once and failed).
+ */
 export async function ensurePodmanCompose(): Promise<void> {
+  await ensurePodman();
   const bin = path.join(COMPOSE_BIN_DIR, 'podman-compose');
   const ok = async (): Promise<boolean> =>
     run(bin, ['--version'], { env: podmanEnv() }).then(

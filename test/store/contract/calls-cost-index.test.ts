@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
+import { compileCallsSelect } from '../../../src/store/sql/calls-query/select.js';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
@@ -22,7 +22,7 @@ import { DAY, price, T0, usageOf } from './cost-fixture.js';
 /**
  * A sort by `summary.weave.total_cost` with a limit reads its page's candidates from `call_cost`
  * (migration 024): the entries of the project's current generation, which the call indexer writes
- * (src/store/sql/call-cost-entries.ts), plus the calls after the project's mark, or every call while
+ * (src/store/sql/call-indexes/cost-entries.ts), plus the calls after the project's mark, or every call while
  * the generation is not complete. Each check compares every page (both directions, an `id`
  * tie-break either way, filters, offsets) with the same query without a limit, which keeps the plan
  * that prices and orders every matching call: before the indexer ran, part way, when done, after

@@ -10,7 +10,7 @@ import { rng } from './rollup-fixture.js';
 import { DAY, price, T0, usageOf } from './cost-fixture.js';
 
 /**
- * `summary.weave.total_cost` (src/store/sql/calls-cost.ts) is the web UI's `totalCost(call)`
+ * `summary.weave.total_cost` (src/store/sql/calls-query/cost.ts) is the web UI's `totalCost(call)`
  * (web/src/lib/call.ts) over the `summary.weave.costs` the server returns (src/services/call-extras.ts
  * with the project's price lookup), computed in SQL: each call's cost is checked against those
  * functions with an equality, and sorts against their order, on both stores.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DISPLAY_KEY_CHARS } from '../../../src/store/sql/calls-display.js';
-import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
+import { DISPLAY_KEY_CHARS } from '../../../src/store/sql/calls-query/names.js';
+import { compileCallsSelect } from '../../../src/store/sql/calls-query/select.js';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
@@ -21,7 +21,7 @@ import { rng } from './rollup-fixture.js';
 
 /**
  * A sort by `display_name` with a limit reads its page's candidates from `call_display` (migration
- * 021), which the call indexer fills, plus the calls after the project's mark (calls-select.ts
+ * 021), which the call indexer fills, plus the calls after the project's mark (calls-query/select.ts
  * `displayNameIds`). Each check compares every page (both directions, an `id` tie-break either way,
  * filters, offsets) with the same query without a limit, which keeps the plan that orders every
  * matching call, cut to the page: before the indexer ran, part way, when done, and after renames

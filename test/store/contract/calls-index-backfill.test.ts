@@ -9,7 +9,7 @@ import { end, ids, sort, start, where } from './parts.js';
 
 /**
  * Calls stored before migration 016 get its counters and latency from the background backfill
- * (src/store/sql/call-index-backfill.ts), while ingest goes on: every query answers the same before,
+ * (src/store/sql/call-indexes/backfill.ts), while ingest goes on: every query answers the same before,
  * during and after it, on both stores. "Before" is made by emptying the indexes of a migrated store
  * and rewinding the backfill's position: exactly what the migration leaves on a store with calls.
  * The input equalities' `call_values` is the call indexer's (migration 018): the test also runs its

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
+import { compileCallsSelect } from '../../../src/store/sql/calls-query/select.js';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
@@ -21,7 +21,7 @@ import { rng } from './rollup-fixture.js';
 /**
  * A sort by `summary.weave.latency_ms` with a limit reads its page's candidates from `call_latency`
  * (migration 019), which the call indexer fills, plus the calls after the project's mark
- * (calls-select.ts `latencySortIds`). Each check compares every page (both directions, an `id`
+ * (calls-query/select.ts `latencySortIds`). Each check compares every page (both directions, an `id`
  * tie-break either way, filters, offsets) with the same query without a limit, which keeps the plan
  * that orders every matching call, cut to the page: before the indexer ran, part way, when done, and
  * after ends sent again changed latencies (stale entries), deletions, running calls and ends

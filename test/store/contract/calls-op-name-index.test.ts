@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DISPLAY_KEY_CHARS } from '../../../src/store/sql/calls-display.js';
-import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
+import { DISPLAY_KEY_CHARS } from '../../../src/store/sql/calls-query/names.js';
+import { compileCallsSelect } from '../../../src/store/sql/calls-query/select.js';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
@@ -20,8 +20,8 @@ import {
 
 /**
  * A sort by `op_name` with a limit reads its page's candidates from `call_op_names` (migration 029)
- * once the project's fill is done, plus the calls after the project's mark (calls-select.ts
- * `nameSortIds`, calls-display.ts `OP_NAMES`). Each check compares every page (both directions, an
+ * once the project's fill is done, plus the calls after the project's mark (calls-query/select.ts
+ * `nameSortIds`, calls-query/names.ts `OP_NAMES`). Each check compares every page (both directions, an
  * `id` tie-break either way, filters, offsets) with the same query without a limit, which keeps the
  * plan that orders every matching call, cut to the page: before the indexer ran, part way, when done,
  * and after starts sent again with another op or parent, and deletions. Ops with many calls (the

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compileCallsCount, compileCallsSelect } from '../../../src/store/sql/calls-select.js';
-import { POSTGRES_DERIVED_STATUS, SQLITE_DERIVED_STATUS } from '../../../src/store/sql/calls-status.js';
-import { SQL_BUDGET, SqlParams, type SqlDialect } from '../../../src/store/sql/sql-dialect.js';
+import { compileCallsCount, compileCallsSelect } from '../../../src/store/sql/calls-query/select.js';
+import { POSTGRES_DERIVED_STATUS, SQLITE_DERIVED_STATUS } from '../../../src/store/sql/calls-query/status.js';
+import { SQL_BUDGET, SqlParams, type SqlDialect } from '../../../src/store/sql/core/sql-dialect.js';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
@@ -13,7 +13,7 @@ import { rng } from './rollup-fixture.js';
 /**
  * A query filtered by `summary.weave.status` and sorted by start, or sorted by status, with a limit
  * reads its page's candidates from `call_status` (migration 020), which the call indexer fills, plus
- * the calls after the project's mark (calls-select.ts `statusIds`). Each check compares every page
+ * the calls after the project's mark (calls-query/select.ts `statusIds`). Each check compares every page
  * (both directions, offsets, other filters beside the status) with the same query without a limit,
  * which keeps the plan that orders every matching call, cut to the page: before the indexer ran,
  * part way, when done, and after ends of running calls, errors, descendant errors, deletions and
@@ -237,7 +237,7 @@ test('the status walk reads call_status only with a limit, on a covered project,
     assert.match(compileCallsSelect({ ...q, limit: 10 }, d, true).sql, /call_text_marks/);
     // other sorts, a status test under $or or $not, an equality or a list of ids keep the plain plan
     const plain: CallsQuery[] = [
-      // (op_name would take the op-name walk, calls-display.ts OP_NAMES: also a join of candidates)
+      // (op_name would take the op-name walk, calls-query/names.ts OP_NAMES: also a join of candidates)
       { ...q, sort_by: sort([{ field: 'inputs.user', direction: 'asc' }]) },
       { ...q, sort_by: sort([{ field: 'summary.weave.latency_ms', direction: 'asc' }]) },
       {

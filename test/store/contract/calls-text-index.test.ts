@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
-import { textIndexNeedle } from '../../../src/store/sql/calls-expr-text.js';
+import { compileCallsSelect } from '../../../src/store/sql/calls-query/select.js';
+import { textIndexNeedle } from '../../../src/store/sql/calls-query/text.js';
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
@@ -11,7 +11,7 @@ import { rng } from './rollup-fixture.js';
 
 /**
  * `$contains` on `inputs`/`output` fields asks the substring index of migration 017 for candidates
- * (calls-expr-text.ts) and keeps the exact test. Each check compares its answer with the same test
+ * (calls-query/text.ts) and keeps the exact test. Each check compares its answer with the same test
  * whose substring is a `$convert` of the literal (the compiler answers that by a scan), over
  * randomised calls, before the indexer has run, part way, when done, and after calls changed.
  */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
+import { compileCallsSelect } from '../../../src/store/sql/calls-query/select.js';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
@@ -12,7 +12,7 @@ import { rng } from './rollup-fixture.js';
  * The traces page's search box (web/src/lib/query.ts `searchText`) sends an `$or` of `$contains`
  * on `inputs` and on `output` as a whole, case-insensitive. The compiler answers an `$or` whose
  * arms are all `$contains` the substring index answers with one search for the union of their
- * candidates, then the arms' exact tests (calls-expr.ts). Each check compares it with the same
+ * candidates, then the arms' exact tests (calls-query/expr.ts). Each check compares it with the same
  * query whose substrings are `$convert`s of the literals (answered by the scan): pages, counts,
  * with other conditions beside it, before the indexer ran, part way, done, and after changes.
  */

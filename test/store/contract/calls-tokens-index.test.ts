@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
+import { compileCallsSelect } from '../../../src/store/sql/calls-query/select.js';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
@@ -22,7 +22,7 @@ import { USAGES, usageSummary } from './tokens-fixture.js';
 /**
  * A sort by `summary.weave.total_tokens` with a limit reads its page's candidates from
  * `call_tokens` (migration 022), which the call indexer fills, plus the calls after the project's
- * mark (calls-tokens-sort.ts). Each check compares every page (both directions, an `id` tie-break
+ * mark (calls-query/tokens-sort.ts). Each check compares every page (both directions, an `id` tie-break
  * either way, filters, offsets) with the same query without a limit, which keeps the plan that
  * orders every matching call, cut to the page: before the indexer ran, part way, when done, and
  * after ends sent again changed totals (stale entries), totals changed back to an older entry's,

@@ -6,7 +6,7 @@ import { end, ids, indexAll, sort, start, where } from './parts.js';
 import { uiTokens, USAGES, usageSummary } from './tokens-fixture.js';
 
 /**
- * `summary.weave.total_tokens` (src/store/sql/calls-tokens.ts) is the web UI's token total,
+ * `summary.weave.total_tokens` (src/store/sql/calls-query/tokens.ts) is the web UI's token total,
  * `tokenUsage(call).total` (web/src/lib/call.ts), computed in SQL: each call's total is checked
  * against that function with an equality, and sorts and comparisons against the order and the
  * matches that function gives.
@@ -160,7 +160,7 @@ forEachAdapter('summary.weave.total_tokens', (store) => {
   );
 });
 
-/** expectedOrder with ties broken by id descending (calls-select.ts `orderTerms`). */
+/** expectedOrder with ties broken by id descending (calls-query/select.ts `orderTerms`). */
 function expectedIds(totals: Map<string, number | null>, dir: 'asc' | 'desc'): string[] {
   const byId = new Map([...totals].sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0)));
   return expectedOrder(byId, dir);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { valueLeaves, type ValueColumn } from '../../../src/domain/value-leaves.js';
-import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
+import { compileCallsSelect } from '../../../src/store/sql/calls-query/select.js';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import type { CallPart, CallsQuery, TraceStore } from '../../../src/store/types.js';
@@ -12,8 +12,8 @@ import { rng } from './rollup-fixture.js';
 /**
  * `$eq` of an `inputs`, `output` or `attributes` field with a string asks the `call_values` index
  * (migration 016) for candidates when the index can answer; the call indexer fills it
- * (call-text-index.ts, migration 018; the leaves of `output` and `attributes` since their fills,
- * call-entry-fills.ts), so the candidates also hold the calls after the project's mark. Each case compares the
+ * (call-indexes/text-index.ts, migration 018; the leaves of `output` and `attributes` since their fills,
+ * call-indexes/entry-fills.ts), so the candidates also hold the calls after the project's mark. Each case compares the
  * indexed query with the same test written as an `$in` (which the compiler answers by a scan), its
  * count, and the ids that must match: before the indexer ran, part way, when done, and after calls
  * changed.

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { ObjectNotFoundError } from '../../../src/errors/object-errors.js';
 import type { TraceStore } from '../../../src/store/types.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
 
@@ -91,6 +92,36 @@ forEachAdapter('file store', (store) => {
       await store().files.discardUpload(project, 'again');
       assert.equal(await upload(store(), project, 'again', 'e', [[0, 'y']]), true);
       assert.equal(await bytesOf(store(), project, 'e'), 'y');
+    }),
+  );
+  test(
+    'a file whose project is deleted while it is read ends in not found, not in a broken file',
+    guard(async () => {
+      const project = freshProject();
+      await upload(store(), project, 'up', 'd', [
+        [0, 'first'],
+        [1, 'second'],
+      ]);
+      const chunks = store().files.readChunks(project, 'd')[Symbol.asyncIterator]();
+      assert.equal((await chunks.next()).value?.toString('utf8'), 'first');
+      await store().projectData.deleteProject(project);
+      await assert.rejects(chunks.next(), ObjectNotFoundError);
+    }),
+  );
+  test(
+    'a file whose chunks are gone (an upload committed while its project was deleted) reads as not found',
+    guard(async () => {
+      const project = freshProject();
+      // committed with two chunks while only the first is there: what a deletion between the two leaves
+      await store().files.stageChunk(project, 'up', 0, Buffer.from('kept'));
+      const meta = { digest: 'd', name: null, size_bytes: 8, chunk_count: 2, created_at: 9 };
+      await store().files.commitUpload(project, 'up', meta);
+      const chunks = store().files.readChunks(project, 'd')[Symbol.asyncIterator]();
+      assert.equal((await chunks.next()).value?.toString('utf8'), 'kept');
+      await assert.rejects(
+        chunks.next(),
+        (e: Error) => e instanceof ObjectNotFoundError && /lost its contents: missing chunk 1/.test(e.message),
+      );
     }),
   );
 });

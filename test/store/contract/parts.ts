@@ -146,7 +146,7 @@ export async function indexAll(store: TraceStore, stepCalls = 7): Promise<void> 
   while ((await store.callText.step(stepCalls)).project !== null);
 }
 
-/** Whether the indexer's fill `fill` (call-entry-fills.ts, e.g. 'trace_names') is done for `project`, as the compiler is told. */
+/** Whether the indexer's fill `fill` (call-indexes/entry-fills.ts, e.g. 'trace_names') is done for `project`, as the compiler is told. */
 export async function fillDone(store: TraceStore, project: string, fill: string): Promise<boolean> {
   return !(await store.callText.pendingFills(project)).includes(fill);
 }

@@ -3,9 +3,10 @@ import { test, type TestContext } from 'node:test';
 import { compactParams } from '../../../src/store/postgres/pg-support.js';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
-import { DISPLAY_KEY_CHARS } from '../../../src/store/sql/calls-display.js';
-import { compileCallsCount, compileCallsSelect, type CompiledSql } from '../../../src/store/sql/calls-select.js';
-import type { SqlDialect } from '../../../src/store/sql/sql-dialect.js';
+import { DISPLAY_KEY_CHARS } from '../../../src/store/sql/calls-query/names.js';
+import { compileCallsCount, compileCallsSelect } from '../../../src/store/sql/calls-query/select.js';
+import type { CompiledSql } from '../../../src/store/sql/core/sql-tag.js';
+import type { SqlDialect } from '../../../src/store/sql/core/sql-dialect.js';
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { bindNamed } from '../../../src/store/sqlite/statements.js';
@@ -14,7 +15,7 @@ import { end, indexAll, sort, start, where } from '../contract/parts.js';
 import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh-schemas.js';
 
 /**
- * The background fills of the call indexer's entries (src/store/sql/call-entry-fills.ts: those of
+ * The background fills of the call indexer's entries (src/store/sql/call-indexes/entry-fills.ts: those of
  * migrations 019–022, 025, 026 and 028–030, and the `call_values` leaves of outputs and attributes) on a store whose calls were indexed before the migration that
  * added them: no entry, no fill row. The compiler is told every fill is done throughout (a stale
  * hint, as `pendingFills` may give for a second), so every page here rests on the statement's own

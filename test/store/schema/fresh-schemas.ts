@@ -151,7 +151,7 @@ export async function postgresBeforeMigration(url: string, id: number, sql: stri
 
 /**
  * The upgrade of `store` (not migrated yet) across a migration whose entries the call indexer fills in
- * the background (src/store/sql/call-entry-fills.ts): the upgrade writes none of them (`entries` reads
+ * the background (src/store/sql/call-indexes/entry-fills.ts): the upgrade writes none of them (`entries` reads
  * none), the fill `fill` of each project of `marked` (those with a mark of the indexer) is pending,
  * and once the indexer has caught up it is done. Closes the store; returns the entries then.
  */

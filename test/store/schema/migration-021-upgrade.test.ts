@@ -1,9 +1,9 @@
 import { fillUpgradeTests } from './fresh-schemas.js';
-import { DISPLAY_KEY_CHARS } from '../../../src/store/sql/calls-display.js';
+import { DISPLAY_KEY_CHARS } from '../../../src/store/sql/calls-query/names.js';
 
 /**
  * Migration 021 writes no `call_display` entry: the call indexer fills those of the calls at or below
- * each project's mark in the background (src/store/sql/call-entry-fills.ts), and writes those of the
+ * each project's mark in the background (src/store/sql/call-indexes/entry-fills.ts), and writes those of the
  * calls after it: a whole name under itself, a longer one under its first DISPLAY_KEY_CHARS
  * characters, a NULL one under '' (kinds 0, 1, 2); deleted calls keep theirs (queries skip them).
  */

@@ -2,8 +2,8 @@ import { fillUpgradeTests } from './fresh-schemas.js';
 
 /**
  * Migration 022 writes no `call_tokens` entry: the call indexer fills those of the calls at or below
- * each project's mark in the background (src/store/sql/call-entry-fills.ts), and writes those of the
- * calls after it, each with its `summary.weave.total_tokens` (src/store/sql/calls-tokens.ts), a call
+ * each project's mark in the background (src/store/sql/call-indexes/entry-fills.ts), and writes those of the
+ * calls after it, each with its `summary.weave.total_tokens` (src/store/sql/calls-query/tokens.ts), a call
  * without usage (or without a summary) under `is_null = 1`.
  */
 const usage = (u: unknown): string => `'${JSON.stringify({ usage: u })}'`;

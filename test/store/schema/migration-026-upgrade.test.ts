@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
-import { DISPLAY_KEY_CHARS } from '../../../src/store/sql/calls-display.js';
+import { DISPLAY_KEY_CHARS } from '../../../src/store/sql/calls-query/names.js';
 import { MIGRATIONS } from '../../../src/store/sql/migrations/index.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import type { TraceStore } from '../../../src/store/types.js';
@@ -17,7 +17,7 @@ import {
 
 /**
  * Migration 026 writes no `call_trace_names` entry (the upgrade does not read every call): the call
- * indexer fills them in the background (src/store/sql/call-entry-fills.ts). A project indexed
+ * indexer fills them in the background (src/store/sql/call-indexes/entry-fills.ts). A project indexed
  * before the upgrade (`acme/a`) and one part way (`acme/b`) are filled in once covered; one the
  * indexer first reaches after it (`acme/c`) gets its entries from the indexer and its fill row done
  * with its mark. Then every call has its entry: the display name unless NULL or '', else the op's

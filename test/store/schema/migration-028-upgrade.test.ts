@@ -2,7 +2,7 @@ import { fillUpgradeTests } from './fresh-schemas.js';
 
 /**
  * Migration 028 writes no `call_latency_roots` entry: the call indexer fills those of the trace roots
- * at or below each project's mark in the background (src/store/sql/call-entry-fills.ts), and writes
+ * at or below each project's mark in the background (src/store/sql/call-indexes/entry-fills.ts), and writes
  * those of the roots after it; children get none.
  */
 const CALLS = `INSERT INTO calls (project_id, id, parent_id, started_at, ended_at, latency_ms, change_seq) VALUES

@@ -1,9 +1,9 @@
 import { fillUpgradeTests } from './fresh-schemas.js';
-import { DISPLAY_KEY_CHARS } from '../../../src/store/sql/calls-display.js';
+import { DISPLAY_KEY_CHARS } from '../../../src/store/sql/calls-query/names.js';
 
 /**
  * Migration 029 writes no `call_op_names` entry: the call indexer fills those of the calls at or
- * below each project's mark in the background (src/store/sql/call-entry-fills.ts) and writes those
+ * below each project's mark in the background (src/store/sql/call-indexes/entry-fills.ts) and writes those
  * after it, each keyed by whether the call is a root, then its op name (cut to DISPLAY_KEY_CHARS
  * characters: kind 1).
  */

@@ -2,7 +2,7 @@ import { fillUpgradeTests } from './fresh-schemas.js';
 
 /**
  * Migration 030 writes no `call_status_roots` entry: the call indexer fills those of the started trace
- * roots at or below each project's mark in the background (src/store/sql/call-entry-fills.ts) and
+ * roots at or below each project's mark in the background (src/store/sql/call-indexes/entry-fills.ts) and
  * writes those after it; children and calls without a start get none.
  */
 const CALLS = `INSERT INTO calls (project_id, id, parent_id, started_at, ended_at, exception, summary, change_seq) VALUES

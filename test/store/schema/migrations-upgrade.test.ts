@@ -165,7 +165,7 @@ test('a migration connection killed while it waits for the lock fails migrate(),
 /**
  * Migration 019 writes no `call_latency` entry and drops `calls_by_latency`: the call indexer fills
  * the entries of the calls at or below each project's mark in the background
- * (src/store/sql/call-entry-fills.ts) and writes those of the calls after it: a latency the backfill
+ * (src/store/sql/call-indexes/entry-fills.ts) and writes those of the calls after it: a latency the backfill
  * of 016 has not set yet as it will set it, a NULL one under the largest 64-bit integer.
  */
 const CALLS_018 = `INSERT INTO calls (project_id, id, started_at, ended_at, latency_ms, change_seq) VALUES

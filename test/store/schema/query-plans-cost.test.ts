@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
-import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
+import { compileCallsSelect } from '../../../src/store/sql/calls-query/select.js';
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import type { CallsQuery } from '../../../src/store/types.js';
 import { sort } from '../contract/parts.js';
 import { postgresPlan, sqlitePlanner } from './fresh-schemas.js';
 
 /**
- * The cost sort walks `call_cost` (migration 024; src/store/sql/calls-tokens-sort.ts `costSortIds`)
+ * The cost sort walks `call_cost` (migration 024; src/store/sql/calls-query/tokens-sort.ts `costSortIds`)
  * along its key, in the generation `call_cost_gens` names, on both stores; the branch that reads every
  * call while a generation is written is tested once, not per call (a one-time filter).
  */

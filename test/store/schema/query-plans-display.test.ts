@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
-import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
+import { compileCallsSelect } from '../../../src/store/sql/calls-query/select.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import { bindNamed } from '../../../src/store/sqlite/statements.js';

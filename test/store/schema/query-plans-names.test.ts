@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
-import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
+import { compileCallsSelect } from '../../../src/store/sql/calls-query/select.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import { bindNamed } from '../../../src/store/sqlite/statements.js';
@@ -12,7 +12,7 @@ import { tempSqliteFile, withSqlite, postgresPlan } from './fresh-schemas.js';
 /**
  * The trace-name sort (migration 026) and the op-name sort (migration 029) walk their entries
  * (`call_trace_names`, `call_op_names`) in the page's order and look each entry's call up by key, as
- * the display-name sort walks `call_display` (query-plans-display.test.ts; all are calls-display.ts
+ * the display-name sort walks `call_display` (query-plans-display.test.ts; all are calls-query/names.ts
  * `nameCandidates`), and test the project's fill once, before any call is read: a change to the schema
  * or the compiler that loses a walk fails here instead of making the sort read (or, along
  * `calls_by_op`, sort) every call (docs/query-performance.md "The trace-name sort off the commit

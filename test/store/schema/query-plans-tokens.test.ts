@@ -3,7 +3,7 @@ import { test, type TestContext } from 'node:test';
 import { compactParams } from '../../../src/store/postgres/pg-support.js';
 import { PostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
-import { compileCallsSelect } from '../../../src/store/sql/calls-select.js';
+import { compileCallsSelect } from '../../../src/store/sql/calls-query/select.js';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import { bindNamed } from '../../../src/store/sqlite/statements.js';
@@ -12,7 +12,7 @@ import { sort } from '../contract/parts.js';
 import { emptyPostgres, tempSqliteFile, withPostgres, withSqlite } from './fresh-schemas.js';
 
 /**
- * The token sort walks `call_tokens` (migration 022; src/store/sql/calls-tokens-sort.ts) along its
+ * The token sort walks `call_tokens` (migration 022; src/store/sql/calls-query/tokens-sort.ts) along its
  * key on both stores, so a change to the schema or the compiler that loses the walk fails here
  * (as query-plans.test.ts does for the latency sort) instead of making the traces table slow.
  */
@@ -49,7 +49,7 @@ test('SQLite: the token sort walks call_tokens along its key, both halves, and t
     assert.match(plan, new RegExp(`^${lookup}\\nLIST SUBQUERY`));
     assert.doesNotMatch(plan, /SCAN (c|l|t)\b/);
     // a sort of the entries' ties by id at most (ascending tokens, descending id), and of one call's
-    // models for the ordered sum (calls-tokens.ts), never of the project
+    // models for the ordered sum (calls-query/tokens.ts), never of the project
     assert.doesNotMatch(plan, /TEMP B-TREE FOR (?!ORDER BY$|LAST TERM OF ORDER BY$|heddle_sum_in_order\(ORDER BY\)$)/m);
     // the only full sort is of the candidates (the last line)
     const fullSorts = plan.split('\n').filter((line) => line === 'USE TEMP B-TREE FOR ORDER BY');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { postgresDialect } from '../../../src/store/postgres/postgres-dialect.js';
-import { compileCallsCount, compileCallsSelect } from '../../../src/store/sql/calls-select.js';
+import { compileCallsCount, compileCallsSelect } from '../../../src/store/sql/calls-query/select.js';
 import { sqliteDialect } from '../../../src/store/sqlite/sqlite-dialect.js';
 import type { CallsQuery } from '../../../src/store/types.js';
 import { sort, where } from '../contract/parts.js';
@@ -27,7 +27,7 @@ const byUser: CallsQuery = {
   limit: 100,
 };
 
-/** Equalities on output and attribute fields (the leaves of their fills, call-entry-fills.ts). */
+/** Equalities on output and attribute fields (the leaves of their fills, call-indexes/entry-fills.ts). */
 const byOutput: CallsQuery = {
   ...byUser,
   where: where({ $eq: [{ $getField: 'output.label' }, { $literal: 'spam' }] }),

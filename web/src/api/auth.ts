@@ -5,6 +5,9 @@ import { keys } from './keys.js';
 export interface Session {
   user: { id: string; username: string };
   entities: string[];
+  /** Entities where the user may write: a viewer's entities are not among them. */
+  writable_entities: string[];
+  instance_admin: boolean;
 }
 
 /** The current session; `null` when signed out (401). */
@@ -22,6 +25,15 @@ export function useSession() {
     staleTime: 5 * 60_000,
     retry: false,
   });
+}
+
+/**
+ * Whether the signed-in user may change the entity's data, so a page offers a viewer only what it can
+ * do (the server refuses the rest with 403 either way). False until the session is known.
+ */
+export function useCanWrite(entity: string): boolean {
+  const session = useSession().data;
+  return session ? session.instance_admin || session.writable_entities.includes(entity) : false;
 }
 
 export function useSignIn() {

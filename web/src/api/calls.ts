@@ -1,4 +1,4 @@
-import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQueries, useQuery } from '@tanstack/react-query';
 import type { Call } from '../lib/call.js';
 import type { CallsFilter, Query, SortBy } from '../lib/query.js';
 import { postJson, postJsonl } from './client.js';
@@ -28,18 +28,23 @@ export interface CallsRequest {
   sort_by: SortBy[];
 }
 
-/** Infinite list of calls over `/calls/stream_query`, pages of PAGE_SIZE. */
-export function useCallsInfinite(req: CallsRequest | null) {
+/**
+ * Infinite list of calls over `/calls/stream_query`, pages of PAGE_SIZE, with only the top-level
+ * fields `columns` names (default TABLE_COLUMNS; lib/columns.ts `fetchedFields` adds inputs or
+ * output when a shown column needs them).
+ */
+export function useCallsInfinite(req: CallsRequest | null, columns: readonly string[] = TABLE_COLUMNS) {
   return useInfiniteQuery({
-    queryKey: keys.callsQuery(req?.project_id ?? '', req),
+    queryKey: keys.callsQuery(req?.project_id ?? '', { req, columns }),
     enabled: req != null,
     initialPageParam: 0,
     queryFn: ({ pageParam, signal }) =>
       postJsonl<Call>(
         '/calls/stream_query',
         {
-          ...req,
-          columns: TABLE_COLUMNS,
+          // enabled only with a request
+          ...req!,
+          columns: [...columns],
           include_costs: true,
           include_feedback: true,
           limit: PAGE_SIZE,
@@ -62,7 +67,7 @@ export function useCallsCount(req: CallsRequest | null) {
   return useQuery({
     queryKey: keys.callsCount(req?.project_id ?? '', body),
     enabled: req != null,
-    queryFn: ({ signal }) => postJson<CountResult>('/calls/query_stats', body, signal),
+    queryFn: ({ signal }) => postJson<CountResult>('/calls/query_stats', body!, signal),
     placeholderData: keepPreviousData,
   });
 }
@@ -72,26 +77,68 @@ export function useCall(projectId: string, id: string | null) {
     queryKey: keys.call(projectId, id ?? ''),
     enabled: id != null,
     queryFn: async ({ signal }) =>
-      (await postJson<{ call: Call | null }>('/call/read', { project_id: projectId, id, include_costs: true }, signal))
-        .call,
+      (
+        await postJson<{ call: Call | null }>(
+          '/call/read',
+          { project_id: projectId, id: id!, include_costs: true },
+          signal,
+        )
+      ).call,
   });
 }
 
+const traceQuery = (projectId: string, traceId: string | null) => ({
+  queryKey: keys.trace(projectId, traceId ?? ''),
+  enabled: traceId != null,
+  // a refetch of tens of thousands of rows replaces them: comparing them deep would be one long task
+  structuralSharing: false,
+  queryFn: ({ signal }: { signal: AbortSignal }) =>
+    postJsonl<Call>(
+      '/calls/stream_query',
+      {
+        project_id: projectId,
+        filter: { trace_ids: [traceId!] },
+        columns: ['id', 'op_name', 'display_name', 'parent_id', 'started_at', 'ended_at', 'exception', 'summary'],
+        sort_by: [{ field: 'started_at', direction: 'asc' }],
+      },
+      signal,
+    ),
+});
+
 /** Every call of a trace, without inputs and outputs (a trace may hold tens of thousands). */
 export function useTraceCalls(projectId: string, traceId: string | null) {
+  return useQuery(traceQuery(projectId, traceId));
+}
+
+/** Every call of each trace (same cache as useTraceCalls), in the order of `traceIds`. */
+export function useTracesCalls(projectId: string, traceIds: readonly string[]) {
+  return useQueries({ queries: traceIds.map((id) => traceQuery(projectId, id)) });
+}
+
+/** A few calls of the view with their inputs and output: where the column chooser finds leaves. */
+export function useCallsSample(req: CallsRequest | null, enabled: boolean) {
   return useQuery({
-    queryKey: keys.trace(projectId, traceId ?? ''),
-    enabled: traceId != null,
+    queryKey: keys.callsQuery(req?.project_id ?? '', { req, sample: true }),
+    enabled: enabled && req != null,
+    staleTime: 60_000,
     queryFn: ({ signal }) =>
-      postJsonl<Call>(
+      postJsonl<Call>('/calls/stream_query', { ...req!, columns: ['id', 'inputs', 'output'], limit: 50 }, signal),
+  });
+}
+
+/** Whole calls by id (inputs, output, summary, attributes), in the order of `ids`; missing ones dropped. */
+export function useCallsByIds(projectId: string, ids: readonly string[]) {
+  return useQuery({
+    queryKey: keys.callsQuery(projectId, { compare: ids }),
+    enabled: ids.length > 0,
+    queryFn: async ({ signal }) => {
+      const calls = await postJsonl<Call>(
         '/calls/stream_query',
-        {
-          project_id: projectId,
-          filter: { trace_ids: [traceId] },
-          columns: ['id', 'op_name', 'display_name', 'parent_id', 'started_at', 'ended_at', 'exception', 'summary'],
-          sort_by: [{ field: 'started_at', direction: 'asc' }],
-        },
+        { project_id: projectId, filter: { call_ids: [...ids] }, include_costs: true, limit: ids.length },
         signal,
-      ),
+      );
+      const byId = new Map(calls.map((c) => [c.id, c]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    },
   });
 }

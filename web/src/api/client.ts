@@ -1,3 +1,4 @@
+import type { ApiPost } from './openapi.gen.js';
 import { readJsonl } from './stream/jsonl.js';
 
 /**
@@ -67,17 +68,25 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
   return (await request(path, { signal })).json() as Promise<T>;
 }
 
-export async function postJson<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+/**
+ * POSTs a JSON body and reads the JSON answer. Typed by the server's own schemas (openapi.gen.ts,
+ * generated from /openapi.json): the body must be one the route accepts; `T` is what the caller reads.
+ */
+export const postJson: ApiPost<'json'> = async <T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> => {
   const res = await request(path, { body, signal });
   if (res.status === 204) return undefined as T;
   return res.json() as Promise<T>;
-}
+};
 
-/** POSTs and reads a JSON Lines response into an array. */
-export async function postJsonl<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T[]> {
+/** POSTs and reads a JSON Lines response into an array (typed like `postJson`). */
+export const postJsonl: ApiPost<'rows'> = async <T>(
+  path: string,
+  body: unknown,
+  signal?: AbortSignal,
+): Promise<T[]> => {
   const res = await request(path, { body, signal, accept: 'application/jsonl' });
   const out: T[] = [];
   if (!res.body) return out;
   for await (const row of readJsonl<T>(res.body)) out.push(row);
   return out;
-}
+};

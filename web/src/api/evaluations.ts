@@ -2,6 +2,7 @@ import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-qu
 import type { Call } from '../lib/call.js';
 import type { EvalResultsPage, EvalStatus } from '../lib/evals.js';
 import { postJson, postJsonl } from './client.js';
+import type { ApiPaths } from './openapi.gen.js';
 import { keys } from './keys.js';
 
 export const EVAL_LIST_LIMIT = 500;
@@ -77,7 +78,13 @@ export function useEvaluationStatus(projectId: string, callId: string, enabled: 
   });
 }
 
-const resultsPath = (projectId: string) => `/v2/${projectId}/eval_results/query`;
+type EvalResultsBody = ApiPaths['/v2/{entity}/{project}/eval_results/query']['post']['body'];
+
+/** `/v2/{entity}/{project}/eval_results/query` of `entity/project`. */
+const resultsPath = (projectId: string): `/v2/${string}/${string}/eval_results/query` => {
+  const [entity = '', project = ''] = projectId.split('/');
+  return `/v2/${entity}/${project}/eval_results/query`;
+};
 
 /**
  * The predict cost of each compared evaluation: a second, slower query (the server prices every
@@ -106,7 +113,7 @@ export interface EvalRowsRequest {
  * carries the summary (spec §4.3 step 7: independent of paging), so the view opens with one request.
  */
 export function useEvalRows(projectId: string, req: EvalRowsRequest) {
-  const body = {
+  const body: Omit<EvalResultsBody, 'include_summary' | 'limit' | 'offset'> = {
     evaluation_call_ids: req.ids,
     include_raw_data_rows: true,
     resolve_row_refs: true,

@@ -25,8 +25,24 @@ export function useFeedback(projectId: string, weaveRef: string) {
 export function useCreateFeedback(projectId: string, weaveRef: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (f: { feedback_type: string; payload: Record<string, unknown> }) =>
+    mutationFn: (f: { feedback_type: string; payload: Record<string, unknown>; creator?: string | null }) =>
       postJson<{ id: string }>('/feedback/create', { project_id: projectId, weave_ref: weaveRef, ...f }),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: keys.feedback(projectId, weaveRef) });
+      void qc.invalidateQueries({ queryKey: keys.calls(projectId) });
+    },
+  });
+}
+
+/** Removes one feedback record (`/feedback/purge` by id). */
+export function useRemoveFeedback(projectId: string, weaveRef: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      postJson<Record<string, never>>('/feedback/purge', {
+        project_id: projectId,
+        query: { $expr: { $eq: [{ $getField: 'id' }, { $literal: id }] } },
+      }),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: keys.feedback(projectId, weaveRef) });
       void qc.invalidateQueries({ queryKey: keys.calls(projectId) });

@@ -8,6 +8,7 @@ export const keys = {
   call: (projectId: string, id: string) => ['calls', projectId, 'read', id] as const,
   trace: (projectId: string, traceId: string) => ['calls', projectId, 'trace', traceId] as const,
   feedback: (projectId: string, ref: string) => ['feedback', projectId, 'query', ref] as const,
+  agents: (projectId: string, ...req: unknown[]) => ['agents', projectId, ...req] as const,
   threads: (projectId: string) => ['threads', projectId, 'stream_query'] as const,
   turns: (projectId: string, threadId: string) => ['calls', projectId, 'turns', threadId] as const,
   obj: (projectId: string, name: string, digest: string) => ['objects', projectId, 'read', name, digest] as const,
@@ -28,5 +29,8 @@ export const keys = {
   trainingModels: (projectId: string) => ['training', projectId, 'models'] as const,
   trainingModel: (projectId: string, id: string) => ['training', projectId, 'model', id] as const,
   trainingEvents: (projectId: string, jobId: string) => ['training', projectId, 'events', jobId] as const,
+  alertsArea: (projectId: string) => ['alerts', projectId] as const,
+  alerts: (projectId: string) => ['alerts', projectId, 'list'] as const,
+  alertHistory: (projectId: string, alertId: string) => ['alerts', projectId, 'history', alertId] as const,
   file: (projectId: string, digest: string) => ['files', projectId, 'content', digest] as const,
 };

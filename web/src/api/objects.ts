@@ -27,7 +27,7 @@ export function useObject(projectId: string, name: string | null, digest: string
       (
         await postJson<{ obj: ObjVersion }>(
           '/obj/read',
-          { project_id: projectId, object_id: name, digest, include_tags_and_aliases: true },
+          { project_id: projectId, object_id: name!, digest: digest!, include_tags_and_aliases: true },
           signal,
         )
       ).obj,
@@ -154,7 +154,8 @@ export function useTableCount(projectId: string, digest: string | null) {
     enabled: digest != null,
     staleTime: Infinity,
     queryFn: async ({ signal }) =>
-      (await postJson<{ count: number }>('/table/query_stats', { project_id: projectId, digest }, signal)).count,
+      (await postJson<{ count: number }>('/table/query_stats', { project_id: projectId, digest: digest! }, signal))
+        .count,
   });
 }
 

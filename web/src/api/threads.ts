@@ -36,7 +36,7 @@ export function useTurns(projectId: string, threadId: string | null) {
         '/calls/stream_query',
         {
           project_id: projectId,
-          filter: { thread_ids: [threadId] },
+          filter: { thread_ids: [threadId!] },
           query: { $expr: { $eq: [{ $getField: 'id' }, { $getField: 'turn_id' }] } },
           sort_by: [{ field: 'started_at', direction: 'asc' }],
           limit: 1000,

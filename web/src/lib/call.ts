@@ -130,3 +130,38 @@ export function summariseFeedback(items: readonly Feedback[] | undefined): Feedb
 export function callRef(projectId: string, callId: string): string {
   return `weave:///${projectId}/call/${callId}`;
 }
+
+export interface ParsedException {
+  type: string | null;
+  message: string;
+  traceback: string | null;
+}
+
+/**
+ * An exception text as its parts: JSON `{"type", "message", "traceback"}` (as some clients and
+ * exporters write it), else `Type: message` on the first line with any further lines as the
+ * traceback, else the whole text as the message.
+ */
+export function parseException(text: string): ParsedException {
+  try {
+    const v: unknown = JSON.parse(text);
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+      const o = v as Record<string, unknown>;
+      const str = (x: unknown) => (typeof x === 'string' ? x : x == null ? null : JSON.stringify(x));
+      const message = str(o.message) ?? str(o.msg);
+      if (message !== null || o.type != null)
+        return {
+          type: str(o.type) ?? str(o.exc_type),
+          message: message ?? '',
+          traceback: str(o.traceback) ?? str(o.stacktrace) ?? str(o.stack),
+        };
+    }
+  } catch {
+    /* not JSON: read it as text */
+  }
+  const [first = '', ...rest] = text.split('\n');
+  const m = /^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning)): (.*)$/.exec(first);
+  return m
+    ? { type: m[1]!, message: m[2]!, traceback: rest.length > 0 ? rest.join('\n') : null }
+    : { type: null, message: text, traceback: null };
+}

@@ -46,3 +46,15 @@ export function sniffImageType(b: Uint8Array): string | null {
 export function isSafeImageDataUrl(s: string): boolean {
   return /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]+$/.test(s);
 }
+
+/**
+ * The text of a `weave.Markdown` value: `{"_type": "CustomWeaveType", "weave_type": {"type":
+ * "weave.type_handlers.Markdown.markdown.Markdown"}, "val": {"markup": …, "code_theme": …}}` as
+ * the Python client (0.54) stores it; null for anything else.
+ */
+export function markdownOf(v: unknown): string | null {
+  if (!isObj(v) || v._type !== 'CustomWeaveType' || !isObj(v.weave_type)) return null;
+  const type = v.weave_type.type;
+  if (typeof type !== 'string' || !/(^|\.)Markdown$/.test(type)) return null;
+  return isObj(v.val) && typeof v.val.markup === 'string' ? v.val.markup : null;
+}

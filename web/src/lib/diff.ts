@@ -44,3 +44,41 @@ export function diffValues(left: unknown, right: unknown): DiffEntry[] {
   for (const [path, r] of b) if (!a.has(path)) out.push({ path, kind: 'added', right: r });
   return out;
 }
+
+export interface LineChange {
+  kind: 'same' | 'added' | 'removed';
+  text: string;
+}
+
+/** Above this many line pairs the LCS table is not built: the whole text shows as replaced. */
+const MAX_LINE_PAIRS = 4_000_000;
+
+/** A line diff of two texts (longest common subsequence), in reading order. */
+export function diffLines(left: string, right: string): LineChange[] {
+  const a = left.split('\n');
+  const b = right.split('\n');
+  if (a.length * b.length > MAX_LINE_PAIRS)
+    return [
+      ...a.map((text) => ({ kind: 'removed' as const, text })),
+      ...b.map((text) => ({ kind: 'added' as const, text })),
+    ];
+  // lcs[i][j]: length of the common subsequence of a[i..] and b[j..]
+  const lcs = Array.from({ length: a.length + 1 }, () => new Uint32Array(b.length + 1));
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  const out: LineChange[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      out.push({ kind: 'same', text: a[i]! });
+      i++;
+      j++;
+    } else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) out.push({ kind: 'removed', text: a[i++]! });
+    else out.push({ kind: 'added', text: b[j++]! });
+  }
+  while (i < a.length) out.push({ kind: 'removed', text: a[i++]! });
+  while (j < b.length) out.push({ kind: 'added', text: b[j++]! });
+  return out;
+}

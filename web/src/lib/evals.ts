@@ -147,6 +147,8 @@ export interface RowDiff {
   /** dimension label → whether its values differ */
   scores: Record<string, boolean>;
   any: boolean;
+  /** How many of the compared evaluations have the row (fewer than all: not comparable as "same"). */
+  present: number;
 }
 
 /** Where the compared evaluations disagree in a row (only evaluations that have the row count). */
@@ -156,7 +158,7 @@ export function rowDiff(row: EvalResultsRow, ids: string[], dims: ScoreDim[]): R
   const scores: Record<string, boolean> = {};
   for (const d of dims)
     scores[d.label] = trials.length > 1 && !same(trials.map((t) => scoreValue(t.scores, d) ?? null));
-  return { output, scores, any: output || Object.values(scores).some(Boolean) };
+  return { output, scores, any: output || Object.values(scores).some(Boolean), present: trials.length };
 }
 
 /**

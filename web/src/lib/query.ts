@@ -3,6 +3,7 @@
  * `searchText`), and parses the free field filter (`inputs.user_id = "x" and
  * summary.weave.latency_ms > 1000`) into the calls query language (calls spec §5).
  */
+import { isColumnId, isDynamicColumn, MAX_COLUMNS } from './columns.js';
 
 export type Operand =
   | { $literal: string | number | boolean | null }
@@ -54,6 +55,14 @@ export interface TracesSearch {
   sort?: string;
   dir?: 'asc' | 'desc';
   live?: boolean;
+  /** The shown columns in order (lib/columns.ts ids); absent: DEFAULT_COLUMNS. */
+  cols?: string[];
+  /** Columns pinned to the left. */
+  pin?: string[];
+  /** The saved view (a `SavedView` object id) this state was loaded from. */
+  view?: string;
+  /** Call ids selected in the table (for compare); not part of a saved view. */
+  picked?: string[];
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
@@ -76,9 +85,26 @@ export function parseTracesSearch(raw: Record<string, unknown>): TracesSearch {
   const q = str(raw.q);
   if (q) s.q = q;
   const sort = str(raw.sort);
-  if (sort && SORTABLE_FIELDS.includes(sort)) s.sort = sort;
+  if (sort && (SORTABLE_FIELDS.includes(sort) || isDynamicColumn(sort))) s.sort = sort;
   if (raw.dir === 'asc' || raw.dir === 'desc') s.dir = raw.dir;
+  const cols = columnList(raw.cols);
+  if (cols) s.cols = cols;
+  const pin = columnList(raw.pin);
+  if (pin) s.pin = pin;
+  const view = str(raw.view);
+  if (view) s.view = view;
+  const picked = Array.isArray(raw.picked)
+    ? [...new Set(raw.picked.filter((v): v is string => typeof v === 'string' && /^[\w-]{1,128}$/.test(v)))]
+    : [];
+  if (picked.length > 0) s.picked = picked.slice(0, 8);
   return s;
+}
+
+/** A list of column ids from the URL (an array, or one comma-free id); invalid entries dropped. */
+function columnList(v: unknown): string[] | undefined {
+  const list = Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
+  const ids = [...new Set(list.filter(isColumnId))].slice(0, MAX_COLUMNS);
+  return ids.length > 0 ? ids : undefined;
 }
 
 export const SORTABLE_FIELDS = [

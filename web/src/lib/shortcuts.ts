@@ -6,6 +6,8 @@ export const SHORTCUTS: { keys: string; action: string; where: string }[] = [
   { keys: '↓ or j, ↑ or k', action: 'Next / previous row', where: 'Traces table, call tree' },
   { keys: 'Page Down, Page Up, Home, End', action: 'Move by a page, to the first or last row', where: 'Traces table' },
   { keys: 'Enter', action: 'Open the call', where: 'Traces table' },
+  { keys: 'x', action: 'Select the row (two or more selected: Compare)', where: 'Traces table' },
+  { keys: '→, ←', action: 'Next / previous tab', where: 'Call view tabs' },
   { keys: '→, ←', action: 'Expand / collapse a call', where: 'Call tree' },
   { keys: 'j or →, k or ←', action: 'Next / previous item', where: 'Queue review' },
   { keys: 'u, d', action: 'Thumbs up / down, then the next item', where: 'Queue review' },

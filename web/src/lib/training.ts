@@ -57,7 +57,7 @@ export function metricCurves(checkpoints: MetricSource[], history: MetricSource[
 
 /**
  * Where a step's rollouts are: the calls a rollout loop logged inside `weave.attributes({"step": N})`,
- * the attribute RL rollout tracers put the training step in (README.md § Web UI, the Training row). `wb_run_step` is not
+ * the attribute RL rollout tracers put the training step in (docs/web-ui.md, the Training row). `wb_run_step` is not
  * used: it is a W&B run's own history counter, not the training step, and Heddle links no W&B run to a
  * model (`run_id` is null, docs/spec/training.md §4.1).
  */

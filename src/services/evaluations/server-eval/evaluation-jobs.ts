@@ -3,7 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 import { uuidv7 } from '../../../domain/ids.js';
 import type { CallsScoreReq, EvaluateModelReq, EvaluateModelRes } from '../../../schemas/evaluations-server.js';
 import type { BackgroundJobRow } from '../../../store/job-types.js';
-import { ENTITY_ROLES, type EntityRole } from '../../../store/sql/membership-role.js';
+import { ENTITY_ROLES, type EntityRole } from '../../../domain/roles.js';
 import type { Caller } from '../../auth-service.js';
 import type { JobHandlers, JobRuntime } from '../../jobs/index.js';
 import type { ServerEvaluationService } from './server-evaluation-service.js';

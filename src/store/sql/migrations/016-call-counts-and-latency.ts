@@ -5,7 +5,7 @@ import type { Migration } from './migration.js';
  * part that reads existing calls is SQLite's latency index build, an entry per visible call with a
  * NULL latency; on PostgreSQL the background job builds that index CONCURRENTLY when `calls` has
  * rows); what existing calls need is filled afterwards by the `backfill_call_indexes` background job
- * (src/store/sql/call-index-backfill.ts), which this migration queues when `calls` has rows:
+ * (src/store/sql/call-indexes/backfill.ts), which this migration queues when `calls` has rows:
  *
  * - `calls.latency_ms`: `summary.weave.latency_ms` as a plain column, written by the call writers
  *   (NULL while running), indexed as `calls_by_latency (project_id, latency_ms, id)`.
@@ -32,7 +32,7 @@ const VISIBLE = 'started_at IS NOT NULL AND deleted_at IS NULL';
 /** PostgreSQL's latency index after `CREATE INDEX` (the backfill job builds it CONCURRENTLY). */
 export const LATENCY_INDEX_PG_COLUMNS = `calls_by_latency ON calls (project_id, latency_ms DESC NULLS LAST, id DESC) WHERE ${VISIBLE}`;
 const LATENCY_INDEX_PG = `CREATE INDEX ${LATENCY_INDEX_PG_COLUMNS}`;
-/** The advisory lock of the backfill (PostgreSQL): call-index-backfill.ts takes it exclusively. */
+/** The advisory lock of the backfill (PostgreSQL): call-indexes/backfill.ts takes it exclusively. */
 export const CALL_INDEX_LOCK_KEY = '4811014';
 
 /** SQLite: whether the backfill has passed the row `row` (`new`/`old`). */

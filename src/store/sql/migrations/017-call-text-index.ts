@@ -3,7 +3,7 @@ import type { Migration } from './migration.js';
 /**
  * The substring index of `$contains` (issue 16, docs/query-performance.md "Substrings"). Empty at
  * first on both stores and never written by the call writers: a background indexer
- * (src/store/sql/call-text-index.ts) fills it after ingest, following `calls.change_seq`, and
+ * (src/store/sql/call-indexes/text-index.ts) fills it after ingest, following `calls.change_seq`, and
  * `call_text_marks` records per project how far it is:
  *
  * - `call_text_marks (project_id, indexed_seq, indexed_id, nulls_done, null_id)`: every call of the

@@ -5,13 +5,13 @@ import type { Migration } from './migration.js';
  * `calls_by_latency (project_id, latency_ms, id)` cost the SQLite writer ≈ 7 µs and 2.4 KB of WAL
  * per call (random keys in small commits dirty about one B-tree page per entry). In its place
  * `call_latency (project_id, latency_ms, id)`, written by the call indexer with the substring index
- * and `call_values` (call-text-index.ts), under the same per-project mark: a call at or below the
+ * and `call_values` (call-indexes/text-index.ts), under the same per-project mark: a call at or below the
  * mark has an entry keyed by its latency (NULL latencies under NULL_LATENCY_KEY, after every real
  * one). Stale entries of calls whose latency changed stay; queries skip them by comparing with
- * `calls.latency_ms` and read the calls after the mark from `calls_by_change` (calls-select.ts).
+ * `calls.latency_ms` and read the calls after the mark from `calls_by_change` (calls-query/select.ts).
  *
  * The entries of the calls already at or below each mark are written in the background by the
- * indexer's fill (call-entry-fills.ts, recorded by migration 027); until a project's is done the
+ * indexer's fill (call-indexes/entry-fills.ts, recorded by migration 027); until a project's is done the
  * latency sort keeps its plain plan. (Released with an INSERT … SELECT of those entries here, which
  * held the upgrade for minutes at millions of calls; a store migrated so has its entries, and 027
  * records its fills as done.)

@@ -3,16 +3,16 @@ import type { Migration } from './migration.js';
 /**
  * The display-name sort without a scan (docs/query-performance.md "The display-name sort off the
  * commit path"): `call_display (project_id, kind, display_key, id)`, written by the call indexer with
- * the substring index, `call_values`, `call_latency` and `call_status` (call-text-index.ts), under the
+ * the substring index, `call_values`, `call_latency` and `call_status` (call-indexes/text-index.ts), under the
  * same per-project mark, never by the call writers. A call at or below the mark has an entry keyed by
- * its display name (calls-display.ts: whole names, the first characters of long ones, NULL names
+ * its display name (calls-query/names.ts: whole names, the first characters of long ones, NULL names
  * apart). `call_display_by_id_desc` serves the walks whose `id` tie-break runs against the name's
  * direction (an ascending sort with the default `id DESC`). Stale entries of renamed calls stay;
  * queries skip them by comparing with the call and read the calls after the mark from
- * `calls_by_change` (calls-select.ts `displayNameIds`).
+ * `calls_by_change` (calls-query/select.ts `displayNameIds`).
  *
  * The entries of the calls already at or below each mark are written in the background by the
- * indexer's fill (call-entry-fills.ts, recorded by migration 027); until a project's is done the
+ * indexer's fill (call-indexes/entry-fills.ts, recorded by migration 027); until a project's is done the
  * display-name sort keeps its plain plan. (Released with an INSERT … SELECT of those entries here, as
  * 019's; a store migrated so has its entries, and 027 records its fills as done.)
  */

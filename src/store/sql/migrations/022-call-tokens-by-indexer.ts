@@ -3,14 +3,14 @@ import type { Migration } from './migration.js';
 /**
  * The token sort without a scan (docs/query-performance.md "The token sort off the commit path"):
  * `call_tokens (project_id, is_null, tokens, id)`, written by the call indexer with the substring
- * index, `call_values`, `call_latency` and `call_status` (call-text-index.ts), under the same
+ * index, `call_values`, `call_latency` and `call_status` (call-indexes/text-index.ts), under the same
  * per-project mark, never by the call writers. A call at or below the mark has an entry keyed by its
- * `summary.weave.total_tokens` (calls-tokens.ts), or `is_null = 1` (and `tokens = 0`) when it has
+ * `summary.weave.total_tokens` (calls-query/tokens.ts), or `is_null = 1` (and `tokens = 0`) when it has
  * none. Stale entries of calls whose total changed stay; queries skip them by comparing with the
- * call's total and read the calls after the mark from `calls_by_change` (calls-tokens-sort.ts).
+ * call's total and read the calls after the mark from `calls_by_change` (calls-query/tokens-sort.ts).
  *
  * The entries of the calls already at or below each mark are written in the background by the
- * indexer's fill (call-entry-fills.ts, recorded by migration 027); until a project's is done the
+ * indexer's fill (call-indexes/entry-fills.ts, recorded by migration 027); until a project's is done the
  * token sort keeps its plain plan. (Released with an INSERT … SELECT of those entries here, as
  * 019's; a store migrated so has its entries, and 027 records its fills as done.)
  */

@@ -5,9 +5,9 @@ import type { Migration } from './migration.js';
  * `call_cost (project_id, gen, is_null, cost, id)`, each call's `summary.weave.total_cost` at the
  * prices of its project's generation `gen` (`root = 1` for a trace root, whose entries
  * `call_cost_roots` also holds: the traces page lists roots only by default), and `call_cost_gens`, one row per project: the current
- * generation, the built-in prices it was priced with (`prices`, calls-cost.ts `defaultPricesStamp`)
+ * generation, the built-in prices it was priced with (`prices`, calls-query/cost.ts `defaultPricesStamp`)
  * and, while the generation is being written, the last call id written (`rebuilt_after`; NULL once
- * every call has its entry) and the highest id to write (`rebuild_until`, set by the first step). Written by the call indexer (call-cost-entries.ts), never by the call
+ * every call has its entry) and the highest id to write (`rebuild_until`, set by the first step). Written by the call indexer (call-indexes/cost-entries.ts), never by the call
  * writers; a change of the project's prices starts a new generation (cost-store.ts).
  *
  * Nothing is filled here: the indexer writes every project's first generation in the background,

@@ -7,7 +7,7 @@ import type { Migration } from './migration.js';
  * the calls that were trace roots when the call indexer wrote them.
  *
  * `call_entry_fills (project_id, entries, filled_after, fill_until)` tracks the background fill of a
- * project's entries that a migration adds for calls the indexer had already passed (call-entry-fills.ts):
+ * project's entries that a migration adds for calls the indexer had already passed (call-indexes/entry-fills.ts):
  * the last call id filled (NULL once every call of the project is) and the highest id to fill. Nothing is filled here: the indexer
  * fills each project in the background, with progress in the log, and until then a roots-only sort by
  * tokens walks `call_tokens` as before.

@@ -2,7 +2,7 @@ import type { Migration } from './migration.js';
 
 /**
  * The entries of migrations 019–022 (`call_latency`, `call_status`, `call_display`, `call_tokens`)
- * are filled in the background like those of 025 and 026 (call-entry-fills.ts): an upgrade no longer
+ * are filled in the background like those of 025 and 026 (call-indexes/entry-fills.ts): an upgrade no longer
  * writes them for every call the indexer had passed, which held it for minutes at millions of calls
  * (docs/query-performance.md "Entries filled in the background").
  *

@@ -12,7 +12,7 @@ import type { Migration } from './migration.js';
  * pipeline), and without it every tie of the page's latencies was sorted (44 ms at 100,000 calls
  * whose 20,000 roots all take 2 s).
  *
- * Nothing is filled here: the indexer's fill 'latency_roots' (call-entry-fills.ts) writes the entries
+ * Nothing is filled here: the indexer's fill 'latency_roots' (call-indexes/entry-fills.ts) writes the entries
  * of the calls it had indexed before, in the background, and the sort walks them once that is done.
  */
 export const migration: Migration = {

@@ -9,7 +9,7 @@ import type { Migration } from './migration.js';
  * children hold far more often than roots (errors of tools under a root that recovers) read the
  * children's entries until it found as many roots.
  *
- * Nothing is filled here: the indexer's fill 'status_roots' (call-entry-fills.ts) writes the entries
+ * Nothing is filled here: the indexer's fill 'status_roots' (call-indexes/entry-fills.ts) writes the entries
  * of the calls it had indexed before, in the background, and the walk reads them once that is done.
  */
 export const migration: Migration = {

@@ -11,7 +11,7 @@ import { CALL_INDEX_LOCK_KEY } from './016-call-counts-and-latency.js';
  *
  * - `heddle_count_calls(project, ids, buckets, deltas)`: adds `deltas` to the project's hour
  *   counters, for the calls of `ids` the index backfill has passed or will never pass (what the
- *   triggers counted; call-index-backfill.ts counts the others as it passes them), taking the
+ *   triggers counted; call-indexes/backfill.ts counts the others as it passes them), taking the
  *   backfill's lock shared while it is pending, as the triggers did. The call writer passes the
  *   changes of the calls it wrote (postgres/call-counts.ts).
  * - `heddle_recount_calls(project, ids, sign)`: adds (`sign` 1) or subtracts (-1) the stored visible

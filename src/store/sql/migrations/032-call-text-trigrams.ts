@@ -9,7 +9,7 @@ import type { Migration } from './migration.js';
  * more candidates, about half the cost of writing an entry.
  *
  * The indexer writes only the new table from here. The old one keeps the entries it had, and a
- * query searches both (calls-expr-text.ts `sqliteTextCandidates`), so an upgraded store needs no
+ * query searches both (calls-query/text.ts `sqliteTextCandidates`), so an upgraded store needs no
  * pass over its calls: an entry of a call indexed again later only adds a candidate. PostgreSQL's
  * `pg_trgm` index is unchanged.
  */

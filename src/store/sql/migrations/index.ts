@@ -30,6 +30,9 @@ import { migration as callOpNames } from './029-call-op-names.js';
 import { migration as callStatusRoots } from './030-call-status-roots.js';
 import { migration as callCountsByWriters } from './031-call-counts-by-writers.js';
 import { migration as callTextTrigrams } from './032-call-text-trigrams.js';
+import { migration as agentSpans } from './033-agent-spans.js';
+import { migration as alerts } from './034-alerts.js';
+import { migration as alertMuteUntil } from './035-alert-mute-until.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -72,6 +75,9 @@ export const MIGRATIONS: readonly Migration[] = [
   callStatusRoots,
   callCountsByWriters,
   callTextTrigrams,
+  agentSpans,
+  alerts,
+  alertMuteUntil,
 ];
 
 /**

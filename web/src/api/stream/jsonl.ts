@@ -36,8 +36,24 @@ export async function* readLines(text: ReadableStream<string>): AsyncGenerator<s
   if (tail.trim() !== '') throw new TruncatedStreamError(tail);
 }
 
-/** Parses a JSON Lines byte stream (UTF-8) into records. */
+/** How long parsing may hold the main thread before it yields to rendering and input. */
+const SLICE_MS = 40;
+
+const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Parses a JSON Lines byte stream (UTF-8) into records. A stream that arrives faster than it parses
+ * (tens of megabytes of a big trace from a local server) would otherwise be parsed in one task and
+ * freeze the page: after every SLICE_MS of work it waits for the next task.
+ */
 export async function* readJsonl<T>(body: ReadableStream<Uint8Array>): AsyncGenerator<T> {
   const text = body.pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>);
-  for await (const line of readLines(text)) yield JSON.parse(line) as T;
+  let sliceStart = performance.now();
+  for await (const line of readLines(text)) {
+    yield JSON.parse(line) as T;
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await nextTask();
+      sliceStart = performance.now();
+    }
+  }
 }

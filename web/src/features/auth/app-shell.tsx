@@ -2,7 +2,7 @@ import { Link, Outlet, useParams } from '@tanstack/react-router';
 import { Suspense } from 'react';
 import { useSession, useSignOut } from '../../api/auth.js';
 import { SignInPage } from './sign-in-page.js';
-import { ShortcutsDialog } from '../../components/shortcuts-dialog.js';
+import { ShortcutsDialog } from '../../ui/shortcuts-dialog.js';
 
 /** Header and sign-in gate: a signed-out visitor sees the sign-in form at any URL, then that URL. */
 export function AppShell() {
@@ -42,6 +42,9 @@ export function AppShell() {
             <Link to="/$entity/$project/weave/threads" params={{ entity: params.entity!, project: params.project! }}>
               Threads
             </Link>
+            <Link to="/$entity/$project/weave/agents" params={{ entity: params.entity!, project: params.project! }}>
+              Agents
+            </Link>
             <Link to="/$entity/$project/weave/dashboard" params={{ entity: params.entity!, project: params.project! }}>
               Dashboard
             </Link>
@@ -56,6 +59,9 @@ export function AppShell() {
             </Link>
             <Link to="/$entity/$project/weave/queues" params={{ entity: params.entity!, project: params.project! }}>
               Queues
+            </Link>
+            <Link to="/$entity/$project/weave/alerts" params={{ entity: params.entity!, project: params.project! }}>
+              Alerts
             </Link>
             <Link to="/$entity/$project/weave/training" params={{ entity: params.entity!, project: params.project! }}>
               Training

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { PageHeading } from '../../components/page-heading.js';
+import { PageHeading } from '../../ui/page-heading.js';
 
 export function NotFound() {
   return (

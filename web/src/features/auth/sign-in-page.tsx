@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useSignIn } from '../../api/auth.js';
-import { PageHeading } from '../../components/page-heading.js';
+import { PageHeading } from '../../ui/page-heading.js';
 
 export function SignInPage() {
   const [key, setKey] = useState('');

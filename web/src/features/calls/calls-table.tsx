@@ -1,92 +1,25 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type UIEvent } from 'react';
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type UIEvent } from 'react';
+import { flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { Link } from '@tanstack/react-router';
-import { StatusBadge } from '../../components/status-badge.js';
-import { callStatus, latencyMs, summariseFeedback, tokenUsage, totalCost, type Call } from '../../lib/call.js';
-import { formatCost, formatInt, formatLatency, formatTime, opDisplayName } from '../../lib/format.js';
+import type { Call } from '../../lib/call.js';
+import { opDisplayName } from '../../lib/format.js';
 import type { SortBy } from '../../lib/query.js';
+import { columnDefs, type ColMeta } from './call-columns.js';
 
 const ROW_HEIGHT = 36;
-const col = createColumnHelper<Call>();
-
-const columns = [
-  col.accessor((c) => opDisplayName(c.op_name), {
-    id: 'op_name',
-    header: 'Op',
-    size: 200,
-    // A real link, so a call opens in a new tab with the usual gestures; rows stay the focus stops.
-    cell: (i) => {
-      const { entity, project } = i.table.options.meta as { entity: string; project: string };
-      return (
-        <Link
-          to="/$entity/$project/r/call/$callId"
-          params={{ entity, project, callId: i.row.original.id }}
-          search={{}}
-          tabIndex={-1}
-          className="row-link"
-          onClick={(e) => e.stopPropagation()}
-        >
-          {i.getValue()}
-        </Link>
-      );
-    },
-  }),
-  col.accessor((c) => c.display_name ?? '', { id: 'display_name', header: 'Display name', size: 180 }),
-  col.accessor((c) => callStatus(c), {
-    id: 'summary.weave.status',
-    header: 'Status',
-    size: 120,
-    cell: (i) => <StatusBadge status={i.getValue()} />,
-  }),
-  col.accessor('started_at', {
-    id: 'started_at',
-    header: 'Started (UTC)',
-    size: 200,
-    cell: (i) => formatTime(i.getValue(), false),
-  }),
-  col.accessor((c) => latencyMs(c), {
-    id: 'summary.weave.latency_ms',
-    header: 'Latency',
-    size: 100,
-    cell: (i) => formatLatency(i.getValue()),
-    meta: { num: true },
-  }),
-  col.accessor((c) => tokenUsage(c)?.total ?? null, {
-    // sorted on the server by the same total (docs/spec/calls.md §5.2 `summary.weave.total_tokens`)
-    id: 'summary.weave.total_tokens',
-    header: 'Tokens',
-    size: 90,
-    cell: (i) => (i.getValue() == null ? '—' : formatInt(i.getValue()!)),
-    meta: { num: true },
-  }),
-  col.accessor((c) => totalCost(c), {
-    // sorted on the server by the same cost (docs/spec/calls.md §5.2 `summary.weave.total_cost`)
-    id: 'summary.weave.total_cost',
-    header: 'Cost',
-    size: 104,
-    cell: (i) => formatCost(i.getValue()),
-    meta: { num: true },
-  }),
-  col.accessor((c) => summariseFeedback(c.summary?.weave?.feedback), {
-    id: 'feedback',
-    header: 'Feedback',
-    size: 140,
-    enableSorting: false,
-    cell: (i) => {
-      const f = i.getValue();
-      const parts = f.reactions.map((r) => `${r.emoji}${r.count > 1 ? ` ${r.count}` : ''}`);
-      if (f.notes) parts.push(`${f.notes} note${f.notes > 1 ? 's' : ''}`);
-      if (f.other) parts.push(`${f.other} other`);
-      return parts.join(' · ');
-    },
-  }),
-];
+const SELECT_WIDTH = 36;
+const SELECT_STICKY = { position: 'sticky', left: 0, zIndex: 1 } as const;
 
 interface Props {
   entity: string;
   project: string;
   calls: Call[];
+  /** The shown column ids, pinned ones first. */
+  cols: readonly string[];
+  pin: readonly string[];
+  /** Ids of the selected rows (for compare), and how one is toggled. */
+  selected: ReadonlySet<string>;
+  onToggle: (id: string) => void;
   sort: SortBy;
   onSort: (field: string) => void;
   onOpen: (call: Call) => void;
@@ -94,12 +27,18 @@ interface Props {
   onScrollTop: (atTop: boolean) => void;
   totalLabel: string;
   loadingMore: boolean;
+  /** The rows shown are the previous query's while a new sort or filter loads. */
+  stale: boolean;
 }
 
 export function CallsTable({
   entity,
   project,
   calls,
+  cols,
+  pin,
+  selected,
+  onToggle,
   sort,
   onSort,
   onOpen,
@@ -107,7 +46,9 @@ export function CallsTable({
   onScrollTop,
   totalLabel,
   loadingMore,
+  stale,
 }: Props) {
+  const columns = useMemo(() => columnDefs(cols), [cols]);
   const table = useReactTable({
     data: calls,
     columns,
@@ -127,14 +68,29 @@ export function CallsTable({
   });
   const items = virtualizer.getVirtualItems();
   const [active, setActive] = useState(0);
-  const template = useMemo(
-    () =>
-      table
-        .getAllLeafColumns()
-        .map((c, i) => (i === 0 ? `minmax(${c.getSize()}px, 2fr)` : `${c.getSize()}px`))
-        .join(' '),
-    [table],
-  );
+  const layout = useMemo(() => {
+    const pinned = new Set(pin);
+    const leafs = table.getAllLeafColumns();
+    let left = SELECT_WIDTH;
+    const sticky = new Map<string, CSSProperties>();
+    for (const c of leafs) {
+      if (!pinned.has(c.id)) break;
+      sticky.set(c.id, { position: 'sticky', left, zIndex: 1 });
+      left += c.getSize();
+    }
+    const width = leafs.reduce((n, c) => n + c.getSize(), SELECT_WIDTH);
+    // the op column takes spare width unless it is pinned (a pinned column keeps its size)
+    const template = [`${SELECT_WIDTH}px`]
+      .concat(
+        leafs.map((c) =>
+          c.id === 'op_name' && !pinned.has(c.id) ? `minmax(${c.getSize()}px, 2fr)` : `${c.getSize()}px`,
+        ),
+      )
+      .join(' ');
+    return { template, sticky, width };
+  }, [table, columns, pin]);
+  const template = layout.template;
+  const headRef = useRef<HTMLDivElement>(null);
 
   const last = items.at(-1)?.index ?? 0;
   useEffect(() => {
@@ -157,6 +113,7 @@ export function CallsTable({
     } else if (e.key === 'Home') focusRow(0);
     else if (e.key === 'End') focusRow(rows.length - 1);
     else if (e.key === 'Enter' && rows[active]) onOpen(rows[active].original);
+    else if (e.key === 'x' && rows[active]) onToggle(rows[active].original.id);
   };
 
   return (
@@ -167,18 +124,30 @@ export function CallsTable({
         aria-label="Calls"
         aria-rowcount={rows.length + 1}
         aria-describedby="calls-count"
+        aria-busy={stale}
       >
-        <div role="rowgroup" className="grid-head">
-          <div role="row" aria-rowindex={1} className="grid-row" style={{ gridTemplateColumns: template }}>
+        <div role="rowgroup" className="grid-head" ref={headRef}>
+          <div
+            role="row"
+            aria-rowindex={1}
+            className="grid-row"
+            style={{ gridTemplateColumns: template, minWidth: layout.width }}
+          >
+            <div role="columnheader" className="pinned select-cell" style={SELECT_STICKY}>
+              <span className="sr-only">Selected</span>
+            </div>
             {table.getHeaderGroups()[0].headers.map((h) => {
               const sortable = h.column.getCanSort();
               const dir = sort.field === h.column.id ? sort.direction : null;
-              const meta = h.column.columnDef.meta as { num?: boolean } | undefined;
+              const meta = h.column.columnDef.meta as ColMeta | undefined;
+              const sticky = layout.sticky.get(h.column.id);
               return (
                 <div
                   role="columnheader"
                   key={h.id}
-                  className={meta?.num ? 'num' : undefined}
+                  className={[meta?.num ? 'num' : '', sticky ? 'pinned' : ''].join(' ').trim() || undefined}
+                  style={sticky}
+                  data-col={h.column.id}
                   aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : undefined}
                 >
                   {sortable ? (
@@ -199,9 +168,12 @@ export function CallsTable({
           role="rowgroup"
           ref={scrollRef}
           onKeyDown={onKeyDown}
-          onScroll={(e: UIEvent<HTMLDivElement>) => onScrollTop(e.currentTarget.scrollTop < 4)}
+          onScroll={(e: UIEvent<HTMLDivElement>) => {
+            onScrollTop(e.currentTarget.scrollTop < 4);
+            if (headRef.current) headRef.current.scrollLeft = e.currentTarget.scrollLeft;
+          }}
         >
-          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: layout.width }}>
             {items.map((vi) => {
               const row = rows[vi.index];
               return (
@@ -219,10 +191,26 @@ export function CallsTable({
                   }}
                   onFocus={() => setActive(vi.index)}
                 >
+                  <div role="cell" className="pinned select-cell" style={SELECT_STICKY}>
+                    <input
+                      type="checkbox"
+                      tabIndex={-1}
+                      aria-label={`Select ${row.original.display_name ?? opDisplayName(row.original.op_name)} (${row.original.id})`}
+                      checked={selected.has(row.original.id)}
+                      onClick={(e) => e.stopPropagation()}
+                      onChange={() => onToggle(row.original.id)}
+                    />
+                  </div>
                   {row.getVisibleCells().map((cell) => {
-                    const meta = cell.column.columnDef.meta as { num?: boolean } | undefined;
+                    const meta = cell.column.columnDef.meta as ColMeta | undefined;
+                    const sticky = layout.sticky.get(cell.column.id);
                     return (
-                      <div role="cell" key={cell.id} className={meta?.num ? 'num' : undefined}>
+                      <div
+                        role="cell"
+                        key={cell.id}
+                        className={[meta?.num ? 'num' : '', sticky ? 'pinned' : ''].join(' ').trim() || undefined}
+                        style={sticky}
+                      >
                         {flexRender(cell.column.columnDef.cell, cell.getContext())}
                       </div>
                     );

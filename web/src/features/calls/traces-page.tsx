@@ -1,18 +1,23 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate } from '@tanstack/react-router';
-import { useCallsCount, useCallsInfinite, COUNT_LIMIT, type CallsRequest } from '../../api/calls.js';
+import { getRouteApi } from '@tanstack/react-router';
+import { useCallsCount, useCallsInfinite, COUNT_LIMIT, TABLE_COLUMNS, type CallsRequest } from '../../api/calls.js';
+import { DEFAULT_COLUMNS, fetchedFields, orderedColumns } from '../../lib/columns.js';
+import { ColumnChooser } from './column-chooser.js';
+import { SavedViews } from './saved-views.js';
 import { liveTailUrl, useLiveTail, type LiveState } from '../../api/stream/live-tail.js';
-import { mergeLive } from '../../lib/live.js';
+import { mergeLive, patchRows } from '../../lib/live.js';
 import { useOpNames } from '../../api/objects.js';
-import { PageHeading } from '../../components/page-heading.js';
+import { PageHeading } from '../../ui/page-heading.js';
 import type { Call } from '../../lib/call.js';
 import { formatInt, opDisplayName, plural } from '../../lib/format.js';
 import { buildCallsQuery, sortOf, type TracesSearch } from '../../lib/query.js';
-import { tracesRoute } from '../../router.js';
 import { CallsTable } from './calls-table.js';
+import { ExportView } from './export-view.js';
 import { FilterBar } from './filter-bar.js';
-import { CopyLinkButton } from '../../components/copy-link.js';
+import { CopyLinkButton } from '../../ui/copy-link.js';
 import { QueueFromView } from '../queues/queue-from-view.js';
+
+const tracesRoute = getRouteApi('/$entity/$project/weave');
 
 const LIVE_LABEL: Record<LiveState, string> = {
   off: 'Off',
@@ -25,7 +30,7 @@ const LIVE_LABEL: Record<LiveState, string> = {
 export function TracesPage() {
   const { entity, project } = tracesRoute.useParams();
   const search = tracesRoute.useSearch();
-  const navigate = useNavigate({ from: tracesRoute.fullPath });
+  const navigate = tracesRoute.useNavigate();
   const projectId = `${entity}/${project}`;
   const sort = sortOf(search);
 
@@ -40,7 +45,19 @@ export function TracesPage() {
     ? null
     : { project_id: projectId, filter: built.filter, query: built.query, sort_by: [sort] };
 
-  const calls = useCallsInfinite(req);
+  const cols = search.cols ?? DEFAULT_COLUMNS;
+  const pin = useMemo(() => (search.pin ?? []).filter((p) => cols.includes(p)), [search.pin, cols]);
+  const shownCols = useMemo(() => orderedColumns(cols, pin), [cols, pin]);
+  const fetched = useMemo(() => fetchedFields(TABLE_COLUMNS, cols), [cols]);
+  const calls = useCallsInfinite(req, fetched);
+  const picked = useMemo(() => new Set(search.picked ?? []), [search.picked]);
+  const togglePick = (id: string) => {
+    const next = picked.has(id) ? [...picked].filter((p) => p !== id) : [...picked, id].slice(-8);
+    void navigate({
+      search: (prev: TracesSearch) => ({ ...prev, picked: next.length ? next : undefined }),
+      replace: true,
+    });
+  };
   const count = useCallsCount(req);
   const loaded = useMemo(() => calls.data?.pages.flat() ?? [], [calls.data]);
 
@@ -48,6 +65,9 @@ export function TracesPage() {
   // otherwise they wait as "N new".
   const [live, setLive] = useState<Call[]>([]);
   const [pending, setPending] = useState<Call[]>([]);
+  // newer states (ended, renamed) of rows the table already holds: patched in place, never moved
+  const [updates, setUpdates] = useState<ReadonlyMap<string, Call>>(new Map());
+  const loadedIds = useMemo(() => new Set(loaded.map((c) => c.id)), [loaded]);
   const atTop = useRef(true);
   const newestFirst = sort.field === 'started_at' && sort.direction === 'desc';
   const liveUrl = search.live && req ? liveTailUrl(projectId, built.filter, built.query) : null;
@@ -60,23 +80,33 @@ export function TracesPage() {
       if (frame.current) return;
       frame.current = requestAnimationFrame(() => {
         frame.current = 0;
-        const calls = batch.current;
+        const all = batch.current;
         batch.current = [];
+        const known = all.filter((c) => loadedIds.has(c.id));
+        if (known.length > 0)
+          setUpdates((prev) => {
+            const next = new Map(prev);
+            for (const c of known) next.set(c.id, c);
+            return next;
+          });
+        const calls = all.filter((c) => !loadedIds.has(c.id));
+        if (calls.length === 0) return;
         if (newestFirst && atTop.current) setLive((prev) => mergeLive(prev, calls));
         else setPending((prev) => mergeLive(prev, calls));
       });
     },
-    [newestFirst],
+    [newestFirst, loadedIds],
   );
   useEffect(() => () => cancelAnimationFrame(frame.current), []);
   const liveState = useLiveTail(liveUrl, onLiveCall);
   const paused = search.live && pending.length > 0;
 
   const rows = useMemo(() => {
-    if (live.length === 0) return loaded;
+    const patched = patchRows(loaded, updates);
+    if (live.length === 0) return patched;
     const ids = new Set(live.map((c) => c.id));
-    return [...live, ...loaded.filter((c) => !ids.has(c.id))];
-  }, [live, loaded]);
+    return [...live, ...patched.filter((c) => !ids.has(c.id))];
+  }, [live, loaded, updates]);
 
   const storedOps = useOpNames(projectId);
   const opNames = useMemo(
@@ -87,8 +117,18 @@ export function TracesPage() {
   const setSearch = (patch: Partial<TracesSearch>) => {
     setLive([]);
     setPending([]);
+    setUpdates(new Map());
     void navigate({ search: (prev: TracesSearch) => ({ ...prev, ...patch }), replace: false });
   };
+  const loadView = useCallback(
+    (next: TracesSearch, replace = false) => {
+      setLive([]);
+      setPending([]);
+      setUpdates(new Map());
+      void navigate({ search: next, replace });
+    },
+    [navigate],
+  );
   const onSort = (field: string) =>
     setSearch({
       sort: field === 'started_at' ? undefined : field,
@@ -108,7 +148,9 @@ export function TracesPage() {
     ? count.data.has_more
       ? plural(`${formatInt(COUNT_LIMIT)}+`, 'call')
       : plural(count.data.count + live.length, 'call')
-    : 'Counting…';
+    : count.isError || built.error
+      ? 'Count unavailable'
+      : 'Counting…';
 
   return (
     <main className="page traces-page">
@@ -143,7 +185,48 @@ export function TracesPage() {
             </button>
           )}
         </div>
+        {picked.size > 0 && (
+          <div className="selection-box" role="group" aria-label="Selected calls">
+            <span className="muted">{plural(picked.size, 'call')} selected</span>
+            <button
+              type="button"
+              className="primary"
+              disabled={picked.size < 2}
+              onClick={() =>
+                void navigate({
+                  to: '/$entity/$project/r/compare',
+                  params: { entity, project },
+                  search: { ids: [...picked].join(',') },
+                })
+              }
+            >
+              Compare
+            </button>
+            <button
+              type="button"
+              onClick={() =>
+                void navigate({ search: (prev: TracesSearch) => ({ ...prev, picked: undefined }), replace: true })
+              }
+            >
+              Clear selection
+            </button>
+          </div>
+        )}
+        <SavedViews projectId={projectId} search={search} onLoad={loadView} />
+        <ColumnChooser
+          req={req}
+          cols={shownCols}
+          pin={pin}
+          onChange={(next) =>
+            setSearch({
+              cols:
+                next.pin.length === 0 && next.cols.join('\n') === DEFAULT_COLUMNS.join('\n') ? undefined : next.cols,
+              pin: next.pin.length > 0 ? next.pin : undefined,
+            })
+          }
+        />
         <QueueFromView entity={entity} project={project} req={req} />
+        <ExportView req={req} />
         <CopyLinkButton />
       </div>
       <FilterBar search={search} opNames={opNames} onChange={setSearch} />
@@ -164,6 +247,10 @@ export function TracesPage() {
           entity={entity}
           project={project}
           calls={rows}
+          cols={shownCols}
+          pin={pin}
+          selected={picked}
+          onToggle={togglePick}
           sort={sort}
           onSort={onSort}
           onOpen={onOpen}
@@ -171,6 +258,7 @@ export function TracesPage() {
           onScrollTop={(top) => (atTop.current = top)}
           totalLabel={`${formatInt(rows.length)} loaded of ${total}`}
           loadingMore={calls.isFetchingNextPage}
+          stale={calls.isPlaceholderData}
         />
       )}
     </main>

@@ -1,13 +1,15 @@
 import { useMemo, useState } from 'react';
-import { useNavigate } from '@tanstack/react-router';
+import { getRouteApi } from '@tanstack/react-router';
 import { GROUP_DIMENSIONS, useCallStats, type GroupDimension } from '../../api/dashboard.js';
 import { useOpNames } from '../../api/objects.js';
-import { Chart, seriesColor } from '../../components/chart.js';
-import { CopyLinkButton } from '../../components/copy-link.js';
-import { PageHeading } from '../../components/page-heading.js';
+import { Chart, seriesColor } from '../../ui/chart.js';
+import { CopyLinkButton } from '../../ui/copy-link.js';
+import { PageHeading } from '../../ui/page-heading.js';
 import { formatCost, formatInt, formatLatency } from '../../lib/format.js';
-import { dashboardRoute, type DashboardSearch } from '../../router.js';
+import type { DashboardSearch } from './dashboard-search.js';
 import { GroupedDashboard } from './grouped-view.js';
+
+const dashboardRoute = getRouteApi('/$entity/$project/weave/dashboard');
 
 const RANGES: Record<NonNullable<DashboardSearch['range']>, number> = { '24h': 1, '7d': 7, '30d': 30 };
 const DAY = 86_400_000;
@@ -32,7 +34,7 @@ const timeLabel = (granularity: number) => (v: unknown) => {
 export default function DashboardPage() {
   const { entity, project } = dashboardRoute.useParams();
   const search = dashboardRoute.useSearch();
-  const navigate = useNavigate({ from: dashboardRoute.fullPath });
+  const navigate = dashboardRoute.useNavigate();
   const projectId = `${entity}/${project}`;
   const ops = useOpNames(projectId);
   const [opText, setOpText] = useState(search.op ?? '');

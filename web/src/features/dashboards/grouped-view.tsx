@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { CallStats, GroupDimension } from '../../api/dashboard.js';
-import { Chart, seriesColor } from '../../components/chart.js';
+import { Chart, seriesColor } from '../../ui/chart.js';
 import { formatCost, formatInt, formatLatency } from '../../lib/format.js';
 import { groupedView, OTHER } from './groups.js';
 

@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import {
   useEvalCosts,
   useEvalRoots,
@@ -7,16 +7,17 @@ import {
   useEvaluationStatus,
   useResolvedRefs,
 } from '../../api/evaluations.js';
-import { CopyLinkButton } from '../../components/copy-link.js';
-import { PageHeading } from '../../components/page-heading.js';
-import { StatusBadge } from '../../components/status-badge.js';
+import { CopyLinkButton } from '../../ui/copy-link.js';
+import { PageHeading } from '../../ui/page-heading.js';
+import { StatusBadge } from '../../ui/status-badge.js';
 import { callStatus, type Call } from '../../lib/call.js';
 import { outputRefsOf, refName, scoreDims, withResolvedOutputs, type EvalSummary } from '../../lib/evals.js';
-import { compareRoute } from '../../router.js';
 import { EvalRowsTable } from './eval-rows-table.js';
 import { Leaderboard, runLabel } from './leaderboard.js';
 import { Progress } from './run-status.js';
 import { RowDetail } from './row-detail.js';
+
+const compareRoute = getRouteApi('/$entity/$project/weave/evaluations/compare');
 
 /**
  * Two or more evaluation runs side by side: a leaderboard of per-scorer aggregates, then every
@@ -26,7 +27,7 @@ import { RowDetail } from './row-detail.js';
 export function ComparePage() {
   const { entity, project } = compareRoute.useParams();
   const search = compareRoute.useSearch();
-  const navigate = useNavigate({ from: compareRoute.fullPath });
+  const navigate = compareRoute.useNavigate();
   const projectId = `${entity}/${project}`;
   const ids = useMemo(() => (search.ids ? search.ids.split(',') : []), [search.ids]);
   // The order field is checked against the summary's dimensions once it is known; the server refuses a

@@ -91,7 +91,18 @@ export function EvalRowsTable({ rows, total, ids, labels, dims, selected, onSele
                   onFocus={() => setActive(vi.index)}
                 >
                   <div role="cell">
-                    {diff.any ? <span className="diff-mark">≠ differs</span> : <span className="muted">same</span>}
+                    {ids.length > 1 && diff.present < ids.length ? (
+                      <span
+                        className="diff-mark"
+                        title={`Only ${diff.present} of the ${ids.length} runs have this row`}
+                      >
+                        in {diff.present} of {ids.length}
+                      </span>
+                    ) : diff.any ? (
+                      <span className="diff-mark">≠ differs</span>
+                    ) : (
+                      <span className="muted">same</span>
+                    )}
                   </div>
                   <div role="cell" className="small" title={preview(row.raw_data_row, 600)}>
                     {preview(row.raw_data_row, 160)}

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { EVAL_LIST_LIMIT, useEvaluationRuns } from '../../api/evaluations.js';
-import { PageHeading } from '../../components/page-heading.js';
+import { PageHeading } from '../../ui/page-heading.js';
 import { evalKind, refName, summaryLine } from '../../lib/evals.js';
 import { formatTime, plural } from '../../lib/format.js';
-import { evaluationsRoute } from '../../router.js';
 import { RunStatus } from './run-status.js';
+
+const evaluationsRoute = getRouteApi('/$entity/$project/weave/evaluations');
 
 /** Every evaluation run of the project (client-side, EvaluationLogger, run API, server-side); pick two or more to compare. */
 export function EvaluationsPage() {

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { JsonTree } from '../../components/json-tree.js';
+import { JsonTree } from '../../ui/json-tree.js';
 import { formatScore, rowDiff, scoreValue, trialOf, type EvalResultsRow, type ScoreDim } from '../../lib/evals.js';
 import { formatLatency, formatInt } from '../../lib/format.js';
 

@@ -1,5 +1,5 @@
 import { useEvaluationStatus } from '../../api/evaluations.js';
-import { StatusBadge } from '../../components/status-badge.js';
+import { StatusBadge } from '../../ui/status-badge.js';
 import { callStatus, type Call } from '../../lib/call.js';
 
 /** A finished run's status; a running one's progress from `/evaluations/status`, polled. */

@@ -1,16 +1,18 @@
 import { lazy, Suspense } from 'react';
-import { Link, useParams } from '@tanstack/react-router';
+import { getRouteApi, Link, useParams } from '@tanstack/react-router';
 import { useFileText, useObject, useObjectVersions, type ObjVersion } from '../../api/objects.js';
-import { CopyLinkButton } from '../../components/copy-link.js';
-import { JsonTree } from '../../components/json-tree.js';
-import { PageHeading } from '../../components/page-heading.js';
+import { CopyLinkButton } from '../../ui/copy-link.js';
+import { JsonTree } from '../../ui/json-tree.js';
+import { PageHeading } from '../../ui/page-heading.js';
 import { formatTime, parseRef } from '../../lib/format.js';
-import { objectRoute, opRoute } from '../../router.js';
 import { DatasetRows } from './dataset-rows.js';
 import { ObjectLabels } from './object-labels.js';
 import { VersionDiff } from './version-diff.js';
 
-const CodeView = lazy(() => import('../../components/code-view.js'));
+const objectRoute = getRouteApi('/$entity/$project/weave/objects/$name/versions/$digest');
+const opRoute = getRouteApi('/$entity/$project/weave/ops/$name/versions/$digest');
+
+const CodeView = lazy(() => import('../../ui/code-view.js'));
 
 /** The table digest of a dataset-like value (`rows: "weave:///…/table/<digest>"`), else null. */
 function rowsTable(val: unknown): string | null {

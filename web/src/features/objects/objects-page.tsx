@@ -1,8 +1,9 @@
-import { Link, useNavigate } from '@tanstack/react-router';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { useObjectsList, type ObjVersion } from '../../api/objects.js';
-import { PageHeading } from '../../components/page-heading.js';
+import { PageHeading } from '../../ui/page-heading.js';
 import { formatTime, plural } from '../../lib/format.js';
-import { objectsRoute } from '../../router.js';
+
+const objectsRoute = getRouteApi('/$entity/$project/weave/objects');
 
 type Kind = 'op' | 'object' | 'dataset';
 
@@ -18,7 +19,7 @@ const KIND_LABEL: Record<Kind, string> = { op: 'Op', object: 'Object', dataset: 
 export function ObjectsPage() {
   const { entity, project } = objectsRoute.useParams();
   const { kind } = objectsRoute.useSearch();
-  const navigate = useNavigate({ from: objectsRoute.fullPath });
+  const navigate = objectsRoute.useNavigate();
   const projectId = `${entity}/${project}`;
   const list = useObjectsList(projectId);
   const shown = (list.data ?? []).filter((o) => !kind || kindOf(o) === kind);

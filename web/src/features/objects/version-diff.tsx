@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import { useObject, type ObjVersion } from '../../api/objects.js';
-import { diffValues } from '../../lib/diff.js';
+import { useFileText, useObject, type ObjVersion } from '../../api/objects.js';
+import { diffLines, diffValues } from '../../lib/diff.js';
 import { preview } from '../../lib/format.js';
 
 const MAX_SHOWN = 500;
@@ -18,6 +18,10 @@ export function VersionDiff({ projectId, obj, base }: { projectId: string; obj: 
     );
   const from = `v${other.data.version_index}`;
   const to = `v${obj.version_index}`;
+  const codeLeft = opSourceDigest(other.data.val);
+  const codeRight = opSourceDigest(obj.val);
+  if (codeLeft !== null && codeRight !== null)
+    return <CodeDiff projectId={projectId} from={from} to={to} left={codeLeft} right={codeRight} />;
   return (
     <section aria-labelledby="diff-h">
       <h2 id="diff-h">
@@ -50,6 +54,59 @@ export function VersionDiff({ projectId, obj, base }: { projectId: string; obj: 
         </table>
       )}
       {entries.length > MAX_SHOWN && <p className="muted">{entries.length - MAX_SHOWN} more changes not shown.</p>}
+    </section>
+  );
+}
+
+/** The digest of an op's source file (`files["obj.py"]` of a serialized op), or null. */
+function opSourceDigest(val: unknown): string | null {
+  if (typeof val !== 'object' || val === null) return null;
+  const files = (val as { files?: unknown }).files;
+  if (typeof files !== 'object' || files === null) return null;
+  const digest = (files as Record<string, unknown>)['obj.py'];
+  return typeof digest === 'string' ? digest : null;
+}
+
+const MAX_CODE_LINES = 5000;
+const SIGN = { same: ' ', added: '+', removed: '-' } as const;
+
+/** An op's code from one version to another, line by line. */
+function CodeDiff(props: { projectId: string; from: string; to: string; left: string; right: string }) {
+  const { projectId, from, to } = props;
+  const left = useFileText(projectId, props.left);
+  const right = useFileText(projectId, props.right);
+  const lines = useMemo(
+    () => (left.data != null && right.data != null ? diffLines(left.data, right.data) : []),
+    [left.data, right.data],
+  );
+  const label = `Code changes from ${from} to ${to}`;
+  if (left.isError || right.isError) return <p role="alert">Could not load the code of both versions.</p>;
+  if (left.data == null || right.data == null) return <p className="muted">Loading the code…</p>;
+  const changed = lines.filter((l) => l.kind !== 'same').length;
+  return (
+    <section aria-labelledby="diff-h">
+      <h2 id="diff-h">
+        Changes from {from} to {to}
+      </h2>
+      {changed === 0 ? (
+        <p>The two versions have the same code.</p>
+      ) : (
+        <>
+          <p className="muted">
+            {lines.filter((l) => l.kind === 'added').length} lines added,{' '}
+            {lines.filter((l) => l.kind === 'removed').length} removed
+          </p>
+          <pre className="code-diff" aria-label={label} tabIndex={0}>
+            {lines.slice(0, MAX_CODE_LINES).map((l, i) => (
+              <div key={i} className={`diff-line diff-line-${l.kind}`}>
+                <span aria-hidden="true">{SIGN[l.kind]} </span>
+                {l.kind !== 'same' && <span className="sr-only">{l.kind}: </span>}
+                {l.text}
+              </div>
+            ))}
+          </pre>
+        </>
+      )}
     </section>
   );
 }

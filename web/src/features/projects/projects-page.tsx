@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { COUNT_LIMIT } from '../../api/calls.js';
 import { useProjectCallCount, useProjects } from '../../api/projects.js';
-import { PageHeading } from '../../components/page-heading.js';
+import { PageHeading } from '../../ui/page-heading.js';
 import { formatInt, formatTime } from '../../lib/format.js';
 
 /** True once the element has been on screen (and from then on). */

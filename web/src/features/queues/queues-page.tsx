@@ -1,8 +1,9 @@
-import { Link } from '@tanstack/react-router';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { useQueues } from '../../api/queues.js';
-import { PageHeading } from '../../components/page-heading.js';
+import { PageHeading } from '../../ui/page-heading.js';
 import { formatTime } from '../../lib/format.js';
-import { queuesRoute } from '../../router.js';
+
+const queuesRoute = getRouteApi('/$entity/$project/weave/queues');
 
 /** The project's annotation queues with their progress. */
 export function QueuesPage() {

@@ -1,16 +1,17 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { useCall } from '../../api/calls.js';
 import { useFeedback } from '../../api/feedback.js';
 import { useJudge, useQueue, useQueueItems, type ItemState, type Judgement, type QueueItem } from '../../api/queues.js';
-import { ChatView } from '../../components/chat-view.js';
-import { JsonTree } from '../../components/json-tree.js';
-import { PageHeading } from '../../components/page-heading.js';
+import { ChatView } from '../../ui/chat-view.js';
+import { JsonTree } from '../../ui/json-tree.js';
+import { PageHeading } from '../../ui/page-heading.js';
 import { callRef } from '../../lib/call.js';
 import { chatFromInputs, chatFromOutput } from '../../lib/chat.js';
 import { opDisplayName } from '../../lib/format.js';
 import { isTyping } from '../../lib/shortcuts.js';
-import { reviewRoute } from '../../router.js';
+
+const reviewRoute = getRouteApi('/$entity/$project/weave/queues/$queueId');
 
 const STATE_LABEL: Record<ItemState, string> = {
   unstarted: 'Not reviewed',
@@ -28,7 +29,7 @@ const done = (i: QueueItem) => i.annotation_state === 'completed' || i.annotatio
 export function ReviewPage() {
   const { entity, project, queueId } = reviewRoute.useParams();
   const search = reviewRoute.useSearch();
-  const navigate = useNavigate({ from: reviewRoute.fullPath });
+  const navigate = reviewRoute.useNavigate();
   const projectId = `${entity}/${project}`;
   const queue = useQueue(projectId, queueId);
   const items = useQueueItems(projectId, queueId);

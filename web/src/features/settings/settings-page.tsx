@@ -1,7 +1,9 @@
-import { PageHeading } from '../../components/page-heading.js';
-import { settingsRoute } from '../../router.js';
+import { getRouteApi } from '@tanstack/react-router';
+import { PageHeading } from '../../ui/page-heading.js';
 import { ApiKeys } from './api-keys.js';
 import { Prices } from './prices.js';
+
+const settingsRoute = getRouteApi('/$entity/$project/settings');
 
 /** Project settings: the entity's API keys (for its admins) and the project's prices. */
 export function SettingsPage() {

@@ -1,17 +1,18 @@
-import { Link, useNavigate } from '@tanstack/react-router';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { useThreads, useTurns } from '../../api/threads.js';
-import { ChatView } from '../../components/chat-view.js';
-import { PageHeading } from '../../components/page-heading.js';
-import { StatusBadge } from '../../components/status-badge.js';
+import { ChatView } from '../../ui/chat-view.js';
+import { PageHeading } from '../../ui/page-heading.js';
+import { StatusBadge } from '../../ui/status-badge.js';
 import { callStatus, latencyMs } from '../../lib/call.js';
 import { chatFromInputs, chatFromOutput } from '../../lib/chat.js';
 import { formatLatency, formatTime, opDisplayName, plural, preview } from '../../lib/format.js';
-import { threadsRoute } from '../../router.js';
+
+const threadsRoute = getRouteApi('/$entity/$project/weave/threads');
 
 export function ThreadsPage() {
   const { entity, project } = threadsRoute.useParams();
   const { thread } = threadsRoute.useSearch();
-  const navigate = useNavigate({ from: threadsRoute.fullPath });
+  const navigate = threadsRoute.useNavigate();
   const projectId = `${entity}/${project}`;
   const threads = useThreads(projectId);
   return (

@@ -2,24 +2,34 @@ import { lazy, Suspense } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useCall } from '../../api/calls.js';
 import { useFileText, useObject } from '../../api/objects.js';
-import { ChatView } from '../../components/chat-view.js';
-import { JsonTree } from '../../components/json-tree.js';
-import { StatusBadge } from '../../components/status-badge.js';
-import { callStatus, latencyMs, tokenUsage, totalCost, type Call } from '../../lib/call.js';
+import { ChatView } from '../../ui/chat-view.js';
+import { JsonTree } from '../../ui/json-tree.js';
+import { StatusBadge } from '../../ui/status-badge.js';
+import { callStatus, latencyMs, parseException, tokenUsage, totalCost, type Call } from '../../lib/call.js';
 import { chatFromInputs, chatFromOutput } from '../../lib/chat.js';
+import { markdownOf } from '../../lib/content.js';
+import { Markdown } from '../../ui/markdown.js';
 import { formatCost, formatInt, formatLatency, formatTime, opDisplayName, parseRef } from '../../lib/format.js';
 import { FeedbackPanel } from './feedback-panel.js';
+import { UseTab } from './use-tab.js';
 
-const CodeView = lazy(() => import('../../components/code-view.js'));
+/** The call view's tabs (`?tab=` in the URL; the first is the default). */
+export const CALL_TABS = ['call', 'use'] as const;
+export type CallTab = (typeof CALL_TABS)[number];
+const TAB_LABEL: Record<CallTab, string> = { call: 'Call', use: 'Use' };
+
+const CodeView = lazy(() => import('../../ui/code-view.js'));
 
 interface Props {
   projectId: string;
   entity: string;
   project: string;
   callId: string;
+  tab: CallTab;
+  onTab: (tab: CallTab) => void;
 }
 
-export function CallDetail({ projectId, entity, project, callId }: Props) {
+export function CallDetail({ projectId, entity, project, callId, tab, onTab }: Props) {
   const q = useCall(projectId, callId);
   if (q.isPending) return <section className="detail-pane muted">Loading call…</section>;
   if (q.isError)
@@ -33,11 +43,60 @@ export function CallDetail({ projectId, entity, project, callId }: Props) {
   return (
     <section className="detail-pane" aria-labelledby="call-title">
       <Header call={call} entity={entity} project={project} />
+      <Tabs tab={tab} onTab={onTab} />
+      <div role="tabpanel" id={`call-panel-${tab}`} aria-labelledby={`call-tab-${tab}`}>
+        {tab === 'use' ? (
+          <UseTab projectId={projectId} callId={call.id} />
+        ) : (
+          <CallTabBody call={call} projectId={projectId} />
+        )}
+      </div>
+    </section>
+  );
+}
+
+function Tabs({ tab, onTab }: { tab: CallTab; onTab: (tab: CallTab) => void }) {
+  const move = (delta: number) => {
+    const next = CALL_TABS[(CALL_TABS.indexOf(tab) + delta + CALL_TABS.length) % CALL_TABS.length]!;
+    onTab(next);
+    requestAnimationFrame(() => document.getElementById(`call-tab-${next}`)?.focus());
+  };
+  return (
+    <div
+      className="call-tabs"
+      role="tablist"
+      aria-label="Call view"
+      onKeyDown={(e) => {
+        if (e.key === 'ArrowRight') move(1);
+        else if (e.key === 'ArrowLeft') move(-1);
+      }}
+    >
+      {CALL_TABS.map((t) => (
+        <button
+          key={t}
+          type="button"
+          role="tab"
+          id={`call-tab-${t}`}
+          aria-selected={t === tab}
+          aria-controls={`call-panel-${t}`}
+          tabIndex={t === tab ? 0 : -1}
+          onClick={() => onTab(t)}
+        >
+          {TAB_LABEL[t]}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function CallTabBody({ call, projectId }: { call: Call; projectId: string }) {
+  return (
+    <>
       <IoSection title="Inputs" projectId={projectId} value={call.inputs} chat={chatFromInputs(call.inputs)} />
       {call.exception != null && (
         <section>
           <h3>Exception</h3>
-          <pre className="exception">{call.exception}</pre>
+          <ExceptionView text={call.exception} />
         </section>
       )}
       <IoSection title="Output" projectId={projectId} value={call.output} chat={chatFromOutput(call.output)} />
@@ -50,7 +109,7 @@ export function CallDetail({ projectId, entity, project, callId }: Props) {
       )}
       <FeedbackPanel projectId={projectId} callId={call.id} />
       <OpCode projectId={projectId} opName={call.op_name} />
-    </section>
+    </>
   );
 }
 
@@ -115,10 +174,19 @@ function IoSection({
   value: unknown;
   chat: ReturnType<typeof chatFromInputs>;
 }) {
+  const markdown = markdownOf(value);
   return (
     <section>
       <h3>{title}</h3>
-      {chat ? (
+      {markdown !== null ? (
+        <>
+          <Markdown text={markdown} label={`${title} as Markdown`} />
+          <details>
+            <summary>{title} as JSON</summary>
+            <JsonTree value={value} projectId={projectId} label={title} />
+          </details>
+        </>
+      ) : chat ? (
         <>
           <ChatView messages={chat} label={`${title} as a conversation`} />
           <details>
@@ -179,5 +247,24 @@ function OpCode({ projectId, opName }: { projectId: string; opName: string }) {
         <CodeView text={text} language="python" label={`Source of ${ref.name}`} />
       </Suspense>
     </section>
+  );
+}
+
+/** An exception as type, message and a folded traceback; every part is text. */
+function ExceptionView({ text }: { text: string }) {
+  const e = parseException(text);
+  return (
+    <div className="exception-box">
+      <p className="exception">
+        {e.type !== null && <strong className="mono">{e.type}: </strong>}
+        {e.message}
+      </p>
+      {e.traceback !== null && (
+        <details>
+          <summary>Traceback</summary>
+          <pre className="exception">{e.traceback}</pre>
+        </details>
+      )}
+    </div>
   );
 }

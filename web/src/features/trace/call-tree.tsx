@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { StatusBadge } from '../../components/status-badge.js';
+import { StatusBadge } from '../../ui/status-badge.js';
 import { callStatus, latencyMs } from '../../lib/call.js';
 import { formatLatency, opDisplayName } from '../../lib/format.js';
 import { flattenTree, type TreeIndex } from '../../lib/tree.js';

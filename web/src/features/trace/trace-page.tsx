@@ -1,18 +1,19 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { useCall, useTraceCalls } from '../../api/calls.js';
-import { PageHeading } from '../../components/page-heading.js';
-import { CopyLinkButton } from '../../components/copy-link.js';
+import { PageHeading } from '../../ui/page-heading.js';
+import { CopyLinkButton } from '../../ui/copy-link.js';
 import { opDisplayName, plural } from '../../lib/format.js';
-import { ancestors, indexTrace } from '../../lib/tree.js';
-import { callRoute } from '../../router.js';
+import { ancestors, indexTrace, initiallyCollapsed } from '../../lib/tree.js';
 import { CallTree } from './call-tree.js';
-import { CallDetail } from './call-detail.js';
+import { CallDetail, type CallTab } from './call-detail.js';
+
+const callRoute = getRouteApi('/$entity/$project/r/call/$callId');
 
 export default function TracePage() {
   const { entity, project, callId } = callRoute.useParams();
-  const { sel } = callRoute.useSearch();
-  const navigate = useNavigate({ from: callRoute.fullPath });
+  const { sel, tab } = callRoute.useSearch();
+  const navigate = callRoute.useNavigate();
   const projectId = `${entity}/${project}`;
   const selected = sel ?? callId;
 
@@ -20,7 +21,19 @@ export default function TracePage() {
   const traceId = anchor.data?.trace_id ?? null;
   const traceCalls = useTraceCalls(projectId, traceId);
   const index = useMemo(() => (traceCalls.data ? indexTrace(traceCalls.data) : null), [traceCalls.data]);
-  const [collapsed, setCollapsed] = useState<Set<string>>(() => new Set());
+  // What the user opened and closed in this trace; until then a big trace's default (lib/tree.ts).
+  const [toggled, setToggled] = useState<{ traceId: string | null; collapsed: Set<string> } | null>(null);
+  const collapsed = useMemo(
+    () =>
+      toggled && toggled.traceId === traceId
+        ? toggled.collapsed
+        : index
+          ? initiallyCollapsed(index)
+          : new Set<string>(),
+    [toggled, traceId, index],
+  );
+  const setCollapsed = (next: (prev: Set<string>) => Set<string>) =>
+    setToggled({ traceId, collapsed: next(collapsed) });
 
   // Keep the selected call visible: open its ancestors.
   useEffect(() => {
@@ -35,7 +48,10 @@ export default function TracePage() {
     }
   }, [index, selected, collapsed]);
 
-  const select = (id: string) => void navigate({ search: id === callId ? {} : { sel: id }, replace: true });
+  const select = (id: string) =>
+    void navigate({ search: { ...(id === callId ? {} : { sel: id }), ...(tab ? { tab } : {}) }, replace: true });
+  const onTab = (next: CallTab) =>
+    void navigate({ search: { ...(sel ? { sel } : {}), ...(next === 'call' ? {} : { tab: next }) }, replace: true });
   const root = index && index.roots.length > 0 ? index.byId.get(index.roots[0]) : null;
 
   return (
@@ -73,7 +89,14 @@ export default function TracePage() {
             selected={selected}
             onSelect={select}
           />
-          <CallDetail projectId={projectId} callId={selected} entity={entity} project={project} />
+          <CallDetail
+            projectId={projectId}
+            callId={selected}
+            entity={entity}
+            project={project}
+            tab={tab ?? 'call'}
+            onTab={onTab}
+          />
         </div>
       )}
     </main>

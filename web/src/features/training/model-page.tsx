@@ -1,11 +1,12 @@
-import { Link, useNavigate } from '@tanstack/react-router';
+import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { useTrainingModel, type ModelDetail } from '../../api/training.js';
-import { Chart, seriesColor } from '../../components/chart.js';
-import { PageHeading } from '../../components/page-heading.js';
+import { Chart, seriesColor } from '../../ui/chart.js';
+import { PageHeading } from '../../ui/page-heading.js';
 import { metricCurves, rolloutsSearch, stepOf } from '../../lib/training.js';
-import { trainingModelRoute } from '../../router.js';
 import { Checkpoints, JobEvents, Jobs, RolloutsLink } from './model-tables.js';
+
+const trainingModelRoute = getRouteApi('/$entity/$project/weave/training/$modelId');
 
 const formatMetric = (v: number) => (Number.isInteger(v) ? String(v) : v.toPrecision(4).replace(/\.?0+$/, ''));
 

@@ -1,9 +1,10 @@
-import { Link } from '@tanstack/react-router';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { useJobEvents, type Checkpoint, type JobStatus, type TrainingJob } from '../../api/training.js';
 import { formatTime } from '../../lib/format.js';
 import { rolloutsSearch } from '../../lib/training.js';
-import { trainingModelRoute } from '../../router.js';
+
+const trainingModelRoute = getRouteApi('/$entity/$project/weave/training/$modelId');
 
 const STATUS: Record<JobStatus, [string, string, string]> = {
   queued: ['◌', 'Queued', 'running'],
@@ -12,7 +13,7 @@ const STATUS: Record<JobStatus, [string, string, string]> = {
   failed: ['✕', 'Failed', 'error'],
 };
 
-/** Status as an icon plus a word, never colour alone (as components/status-badge.tsx). */
+/** Status as an icon plus a word, never colour alone (as ui/status-badge.tsx). */
 function JobStatusBadge({ status }: { status: JobStatus }) {
   const [icon, label, tone] = STATUS[status];
   return (

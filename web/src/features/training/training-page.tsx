@@ -1,7 +1,8 @@
-import { Link } from '@tanstack/react-router';
+import { getRouteApi, Link } from '@tanstack/react-router';
 import { useTrainingModels } from '../../api/training.js';
-import { PageHeading } from '../../components/page-heading.js';
-import { trainingRoute } from '../../router.js';
+import { PageHeading } from '../../ui/page-heading.js';
+
+const trainingRoute = getRouteApi('/$entity/$project/weave/training');
 
 /** The project's training models (docs/spec/training.md §4.12 list), as the ART client registered them. */
 export function TrainingPage() {
