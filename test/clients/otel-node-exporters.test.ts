@@ -49,6 +49,8 @@ async function exportNestedTrace(
   child.addEvent('gen_ai.choice', { index: 0 });
   child.setStatus({ code: SpanStatusCode.ERROR, message: 'rate limited' });
   child.end();
+  // the child is stored before its parent is exported, so the root's roll-up sees it (§A.7)
+  await provider.forceFlush();
   root.setStatus({ code: SpanStatusCode.OK });
   root.end();
   const ids = {
@@ -91,7 +93,9 @@ function checkTrace(
   assert.equal(root.display_name, 'Plan');
   assert.deepEqual([root.thread_id, root.turn_id], ['th-1', ids.rootId]);
   assert.deepEqual(root.inputs, { 'input.value': { goal: 'trip' } });
-  assert.equal(root.summary.weave.status, 'success');
+  // Heddle rolls a span's stored children into its summary: a failed child makes the root descendant_error
+  assert.equal(root.summary.weave.status, 'descendant_error');
+  assert.deepEqual(root.summary.status_counts, { success: 1, error: 1 });
   assert.deepEqual(child.inputs, { messages: [{ role: 'user', content: 'hi' }] });
   assert.deepEqual(child.output, {
     choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: null }],
