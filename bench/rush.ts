@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { startHeddle } from './lib/processes.js';
+import { freePort, startHeddle } from './lib/processes.js';
 import { machineInfo, writeResults } from './lib/report.js';
 
 const CLIENTS = Number(process.env.BENCH_RUSH_CLIENTS ?? 2_000);
@@ -37,14 +37,16 @@ const CLIENT_SOURCE = `
 const http = require('node:http');
 const net = require('node:net');
 const { parentPort, workerData } = require('node:worker_threads');
-const { port, auth, clients, phase, slowMs } = workerData;
-function probe(path) {
+const { port, probePort, auth, clients, phase, slowMs } = workerData;
+function probe(path, onProbePort) {
   const started = performance.now();
+  const label = (onProbePort ? 'probe port ' : '') + path;
   return new Promise((resolve) => {
-    http.get({ host: '127.0.0.1', port, path, agent: false, headers: { authorization: auth } }, (res) => {
+    http.get({ host: '127.0.0.1', port: onProbePort ? probePort : port, path, agent: false,
+      headers: { authorization: auth } }, (res) => {
       res.resume();
-      res.on('end', () => resolve({ path, status: res.statusCode, ms: performance.now() - started }));
-    }).on('error', (e) => resolve({ path, status: -1, ms: performance.now() - started, error: String(e) }));
+      res.on('end', () => resolve({ path: label, status: res.statusCode, ms: performance.now() - started }));
+    }).on('error', (e) => resolve({ path: label, status: -1, ms: performance.now() - started, error: String(e) }));
   });
 }
 function post(i) {
@@ -73,30 +75,47 @@ function slow() {
     setTimeout(() => s.destroy(), slowMs);
   });
 }
-(async () => {
+if (phase === 'probe') {
+  // its own thread, so the load's 2,000 connections do not delay reading a probe's answer
   const probes = [];
-  const timer = setInterval(() => { probes.push(probe('/health')); probes.push(probe('/version')); }, 10);
+  const timer = setInterval(() => {
+    for (const onProbePort of [false, true]) { probes.push(probe('/health', onProbePort)); probes.push(probe('/version', onProbePort)); }
+  }, 10);
+  parentPort.once('message', async () => {
+    clearInterval(timer);
+    parentPort.postMessage(await Promise.all(probes));
+  });
+} else (async () => {
   const ids = Array.from({ length: clients }, (_, i) => i);
   const results = phase === 'burst' ? await Promise.all(ids.map(post)) : await Promise.all(ids.map(slow));
-  clearInterval(timer);
   const statuses = {};
   for (const r of results) statuses[r] = (statuses[r] || 0) + 1;
-  parentPort.postMessage({ statuses, probes: await Promise.all(probes) });
+  parentPort.postMessage(statuses);
 })();
 `;
 
-function run(port: number, auth: string, phase: 'burst' | 'slow'): Promise<PhaseOut> {
+function thread(workerData: Record<string, unknown>): Worker {
+  return new Worker(CLIENT_SOURCE, { eval: true, workerData });
+}
+
+function answer<T>(worker: Worker): Promise<T> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(CLIENT_SOURCE, {
-      eval: true,
-      workerData: { port, auth, clients: CLIENTS, phase, slowMs: SLOW_S * 1000 },
-    });
-    worker.once('message', (out: PhaseOut) => {
+    worker.once('message', (out: T) => {
       resolve(out);
       void worker.terminate();
     });
     worker.once('error', reject);
   });
+}
+
+/** One phase: the load in one thread, the probes in another, until the load has ended. */
+async function run(port: number, probePort: number, auth: string, phase: 'burst' | 'slow'): Promise<PhaseOut> {
+  const common = { port, probePort, auth, clients: CLIENTS, slowMs: SLOW_S * 1000 };
+  const prober = thread({ ...common, phase: 'probe' });
+  const probesDone = answer<Probe[]>(prober);
+  const statuses = await answer<Record<string, number>>(thread({ ...common, phase }));
+  prober.postMessage('stop');
+  return { statuses, probes: await probesDone };
 }
 
 function quantiles(probes: Probe[], p: string): string {
@@ -112,7 +131,13 @@ function quantiles(probes: Probe[], p: string): string {
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-rush-'));
 const key = randomBytes(20).toString('hex');
 process.env.BENCH_SERVER = 'dist';
-const server = await startHeddle({ dataDir, adminKey: key, env: { HEDDLE_LOG_LEVEL: 'warn' } });
+const probePort = await freePort();
+const server = await startHeddle({
+  dataDir,
+  adminKey: key,
+  env: { HEDDLE_LOG_LEVEL: 'warn', HEDDLE_PROBE_PORT: String(probePort) },
+  cpuProfileDir: process.env.BENCH_RUSH_PROFILE_DIR,
+});
 try {
   const auth = `Basic ${Buffer.from(`api:${key}`).toString('base64')}`;
   const port = Number(new URL(server.url).port);
@@ -131,15 +156,19 @@ try {
       },
     }),
   });
-  const burst = await run(port, auth, 'burst');
-  const slow = await run(port, auth, 'slow');
+  const burst = await run(port, probePort, auth, 'burst');
+  const slow = await run(port, probePort, auth, 'slow');
   const rows = [
     `| Burst: ${CLIENTS} POST /call/start at once, statuses | ${JSON.stringify(burst.statuses)} |`,
     `| Burst: /health | ${quantiles(burst.probes, '/health')} |`,
     `| Burst: /version | ${quantiles(burst.probes, '/version')} |`,
+    `| Burst: probe port /health | ${quantiles(burst.probes, 'probe port /health')} |`,
+    `| Burst: probe port /version | ${quantiles(burst.probes, 'probe port /version')} |`,
     `| Slowloris: ${CLIENTS} trickled-header connections for ${SLOW_S} s, how each ended | ${JSON.stringify(slow.statuses)} |`,
     `| Slowloris: /health | ${quantiles(slow.probes, '/health')} |`,
     `| Slowloris: /version | ${quantiles(slow.probes, '/version')} |`,
+    `| Slowloris: probe port /health | ${quantiles(slow.probes, 'probe port /health')} |`,
+    `| Slowloris: probe port /version | ${quantiles(slow.probes, 'probe port /version')} |`,
   ];
   const md = [
     `# Rush (compiled server, SQLite, default bounds)`,

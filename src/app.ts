@@ -6,6 +6,7 @@ import { registerErrorHandling } from './plugins/error-handler.js';
 import { registerGracefulClose } from './plugins/graceful-close.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { installEarlyShed } from './plugins/early-shed.js';
+import { registerProbePort } from './plugins/probe-port.js';
 import { registerBackPressure, registerRateLimit } from './plugins/overload.js';
 import { countingCallWrites, registerRequestLog, RequestActivity } from './plugins/request-log.js';
 import { stripTracesPrefix } from './plugins/traces-prefix.js';
@@ -99,6 +100,14 @@ export async function buildApp({ config, store, logger = false, trainer }: Build
 
   for (const area of ROUTE_AREAS) await area.register(app, { services, config });
   registerWebApp(app, webApp);
+  if (config.probePort !== null)
+    registerProbePort(app, {
+      host: config.host,
+      port: config.probePort,
+      version: HEDDLE_VERSION,
+      stallMs: config.probeStallMs,
+      health: () => services.info.health(),
+    });
   // background work of this node (services/background-loop.ts), stopped before the store closes
   app.addHook('onReady', async () => {
     for (const loop of services.loops) await loop.start(app.log);

@@ -63,7 +63,7 @@ async function serve(config: Config): Promise<void> {
   // operator's own secret, so ensuring it early creates nothing they do not already hold.
   if (config.adminKey) await app.services.auth.bootstrapAdmin(config.adminKey, ADMIN_ENTITY);
   try {
-    await app.listen({ host: config.host, port: config.port });
+    await app.listen({ host: config.host, port: config.port, backlog: config.listenBacklog });
   } catch (error) {
     await app.close().catch(() => undefined);
     await store.close().catch(() => undefined);

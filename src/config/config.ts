@@ -60,6 +60,22 @@ const EnvSchema = Type.Object({
    */
   HEDDLE_MAX_CONNECTIONS: Type.Optional(Type.Integer({ minimum: 1 })),
   /**
+   * Connections the kernel holds for Heddle before it accepts them (the listen backlog; Linux caps
+   * it at `net.core.somaxconn`, 4,096 by default). Node's own default, 511, overflows in a burst of
+   * 2,000 connections: the kernel then drops the handshakes past it and those clients, health
+   * probes among them, wait a 1 s retransmission or more (issue 35). Queued connections use no file
+   * descriptor of the process.
+   */
+  HEDDLE_LISTEN_BACKLOG: Type.Integer({ minimum: 1, default: 4_096 }),
+  /**
+   * A second port, on HEDDLE_HOST, that answers only `GET /health` and `GET /version` (no key),
+   * from a thread of its own: point load balancers and orchestrators' probes here, so a burst or a
+   * slowloris on the API port cannot fail them (plugins/probe-port.ts). Unset: no probe port.
+   */
+  HEDDLE_PROBE_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  /** The probe port's /health answers 503 once the API's event loop has not run for this long. */
+  HEDDLE_PROBE_STALL_MS: Type.Integer({ minimum: 100, default: 10_000 }),
+  /**
    * Requests this node handles at once (health routes aside); further ones answer 503 with
    * `Retry-After` before their body is read, so a flood costs a bounded amount of memory
    * (at most this many bodies of HEDDLE_BODY_LIMIT_BYTES). Below HEDDLE_MAX_CONNECTIONS by default
@@ -206,6 +222,10 @@ export interface Config {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   maxConnections: number;
+  listenBacklog: number;
+  /** null: no probe port. */
+  probePort: number | null;
+  probeStallMs: number;
   /** The process's open-file limit (soft), or the assumed 1,024 when it cannot be read. */
   fdLimit: number;
   /** PII redaction on write (docs/redaction.md). */
@@ -386,6 +406,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fdLimit = openF
     headersTimeoutMs: Math.min(parsed.HEDDLE_HEADERS_TIMEOUT_MS, parsed.HEDDLE_REQUEST_TIMEOUT_MS),
     requestTimeoutMs: parsed.HEDDLE_REQUEST_TIMEOUT_MS,
     maxConnections: parsed.HEDDLE_MAX_CONNECTIONS ?? connectionCapFor(fdLimit),
+    listenBacklog: parsed.HEDDLE_LISTEN_BACKLOG,
+    probePort: parsed.HEDDLE_PROBE_PORT ?? null,
+    probeStallMs: parsed.HEDDLE_PROBE_STALL_MS,
     fdLimit: fdLimit ?? ASSUMED_FD_LIMIT,
     redaction,
     overload: Object.freeze({ maxInFlight: parsed.HEDDLE_MAX_IN_FLIGHT, maxStoreQueue: parsed.HEDDLE_MAX_STORE_QUEUE }),

@@ -51,7 +51,7 @@ function checkDeployment(docs: Manifest[]): Manifest {
   const pod = deployment.spec.template.spec;
   const [container] = pod.containers;
   for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe'])
-    assert.deepEqual(container[probe].httpGet, { path: '/health', port: 'http' }, probe);
+    assert.deepEqual(container[probe].httpGet, { path: '/health', port: 'probe' }, probe);
   assert.equal(pod.securityContext.runAsNonRoot, true);
   assert.equal(pod.securityContext.runAsUser, 10001);
   assert.equal(container.securityContext.readOnlyRootFilesystem, true);

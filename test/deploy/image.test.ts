@@ -271,6 +271,7 @@ async function upgradePostgres(t: TestContext, image: string): Promise<void> {
   t.after(() => removeContainer(name));
   // host networking: the test's PostgreSQL listens on the host's loopback
   const port = await freePort();
+  const probePort = await freePort();
   await podman([
     'run',
     '-d',
@@ -282,6 +283,9 @@ async function upgradePostgres(t: TestContext, image: string): Promise<void> {
     'HEDDLE_HOST=127.0.0.1',
     '-e',
     `HEDDLE_PORT=${port}`,
+    // the image's 8081 may be taken on the host
+    '-e',
+    `HEDDLE_PROBE_PORT=${probePort}`,
     '-e',
     `HEDDLE_DATABASE_URL=${dbUrl}`,
     '-e',

@@ -12,12 +12,14 @@ import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { TraceStore } from '../../src/store/types.js';
 import { basicAuth, PROJECT } from '../helpers/app.js';
 import { makeStart } from '../helpers/factories.js';
+import { freePort } from '../helpers/free-port.js';
 import { createTestDatabase, ensurePostgres } from '../helpers/postgres.js';
 
 /**
  * 2,000 clients at once against a node with low bounds, over loopback (issue 17,
  * docs/reliability-backpressure.md): every answer is 200, 429 or 503 (the refusals with
- * `Retry-After` and a reason), `/health` answers throughout, and every acknowledged write is stored.
+ * `Retry-After` and a reason), `/health` answers throughout (on the probe port, 200 every time), and
+ * every acknowledged write is stored.
  */
 
 const CLIENTS = 2_000;
@@ -31,6 +33,8 @@ interface Answer {
 interface FloodResult {
   answers: Answer[];
   health: Array<{ status: number; ms: number }>;
+  /** The same probes on the probe port (HEDDLE_PROBE_PORT). */
+  probeHealth: Array<{ status: number; ms: number }>;
 }
 
 /**
@@ -41,7 +45,7 @@ interface FloodResult {
 const CLIENT_SOURCE = `
 const http = require('node:http');
 const { parentPort, workerData } = require('node:worker_threads');
-const { port, requests } = workerData;
+const { port, probePort, requests } = workerData;
 function send(r) {
   return new Promise((resolve) => {
     const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/call/start', agent: false,
@@ -57,10 +61,10 @@ function send(r) {
     req.end(r.payload);
   });
 }
-function health() {
+function health(onPort) {
   const started = performance.now();
   return new Promise((resolve) => {
-    http.get({ host: '127.0.0.1', port, path: '/health', agent: false }, (res) => {
+    http.get({ host: '127.0.0.1', port: onPort, path: '/health', agent: false }, (res) => {
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - started }));
     }).on('error', () => resolve({ status: -1, ms: performance.now() - started }));
@@ -68,17 +72,25 @@ function health() {
 }
 (async () => {
   // a probe every 100 ms, each on its own connection, whether or not the previous one answered
-  const probes = [health()];
-  const timer = setInterval(() => probes.push(health()), 100);
+  const probes = [health(port)];
+  const probePortProbes = [health(probePort)];
+  const timer = setInterval(() => {
+    probes.push(health(port));
+    probePortProbes.push(health(probePort));
+  }, 100);
   const answers = await Promise.all(requests.map(send));
   clearInterval(timer);
-  parentPort.postMessage({ answers, health: await Promise.all(probes) });
+  parentPort.postMessage({ answers, health: await Promise.all(probes), probeHealth: await Promise.all(probePortProbes) });
 })();
 `;
 
-function flood(port: number, requests: Array<{ auth: string; payload: string }>): Promise<FloodResult> {
+function flood(
+  port: number,
+  probePort: number,
+  requests: Array<{ auth: string; payload: string }>,
+): Promise<FloodResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(CLIENT_SOURCE, { eval: true, workerData: { port, requests } });
+    const worker = new Worker(CLIENT_SOURCE, { eval: true, workerData: { port, probePort, requests } });
     worker.once('message', (result: FloodResult) => {
       resolve(result);
       void worker.terminate();
@@ -123,8 +135,11 @@ async function floodOnce(t: TestContext, kind: 'sqlite' | 'postgres', maxConnect
     `this test needs ulimit -n >= ${2 * CLIENTS + 500} (have ${fdLimit})`,
   );
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-flood-'));
+  const probePort = await freePort();
   const settings = {
     HEDDLE_DATA_DIR: dir,
+    HEDDLE_HOST: '127.0.0.1',
+    HEDDLE_PROBE_PORT: String(probePort),
     HEDDLE_LOG_LEVEL: 'silent',
     HEDDLE_MAX_IN_FLIGHT: '32',
     HEDDLE_MAX_STORE_QUEUE: '64',
@@ -159,18 +174,22 @@ async function floodOnce(t: TestContext, kind: 'sqlite' | 'postgres', maxConnect
   const checkKey = (await app.services.auth.createKey({ entity: 'acme', username: 'dave' })).key;
   const rssBefore = process.memoryUsage().rss;
   const ids = Array.from({ length: CLIENTS }, (_, i) => `flood-${i}`);
-  const { answers, health } = await flood(
+  const { answers, health, probeHealth } = await flood(
     port,
+    probePort,
     ids.map((id, i) => ({ auth: basicAuth(keys[i % 2]!), payload: JSON.stringify(makeStart({ id, trace_id: id })) })),
   );
   const rssAfter = process.memoryUsage().rss;
 
   const byStatus = new Map<number, number>();
   for (const a of answers) byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
-  const healthMs = health.map((h) => h.ms).sort((a, b) => a - b);
+  const spread = (probes: FloodResult['health']): string => {
+    const ms = probes.map((h) => h.ms).sort((a, b) => a - b);
+    return `${ms.length} probes, p50 ${ms[Math.floor(ms.length / 2)]?.toFixed(1)} ms, max ${ms.at(-1)?.toFixed(1)} ms`;
+  };
   process.stdout.write(
-    `# flood [${kind}${maxConnections ? `, cap ${maxConnections}` : ''}]: ${JSON.stringify(Object.fromEntries(byStatus))}; /health ${health.length} probes, ` +
-      `p50 ${healthMs[Math.floor(healthMs.length / 2)]?.toFixed(1)} ms, max ${healthMs.at(-1)?.toFixed(1)} ms; ` +
+    `# flood [${kind}${maxConnections ? `, cap ${maxConnections}` : ''}]: ${JSON.stringify(Object.fromEntries(byStatus))}; ` +
+      `/health ${spread(health)}; probe port /health ${spread(probeHealth)}; ` +
       `RSS ${(rssBefore / 2 ** 20).toFixed(0)} → ${(rssAfter / 2 ** 20).toFixed(0)} MiB\n`,
   );
   assert.deepEqual(
@@ -188,6 +207,12 @@ async function floodOnce(t: TestContext, kind: 'sqlite' | 'postgres', maxConnect
   // a probe that finds the capped node full is refused like any other connection, with a status
   assert.deepEqual(
     health.filter((h) => h.status !== 200 && !(maxConnections && h.status === 503)),
+    [],
+  );
+  // on the probe port every probe is answered 200, the cap and the bounds notwithstanding
+  assert.ok(probeHealth.length > 0);
+  assert.deepEqual(
+    probeHealth.filter((h) => h.status !== 200),
     [],
   );
 
