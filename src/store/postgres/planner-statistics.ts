@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { CallTextIndex, CallTextStep } from '../call-text-types.js';
 
-/** The tables a burst of calls grows: `calls` and the call indexer's (docs/query-performance.md). */
+/** The tables a burst grows: `calls`, the call indexer's (docs/query-performance.md) and the agent spans'. */
 const GROWING_TABLES = [
   'calls',
   'call_texts',
@@ -16,6 +16,10 @@ const GROWING_TABLES = [
   'call_cost',
   'call_trace_names',
   'call_op_names',
+  // agent spans (docs/agents.md): the conversation and trace reads plan on these
+  'agent_spans',
+  'agent_span_messages',
+  'agent_span_attrs',
 ];
 
 /** How often at most the statistics are looked at. */

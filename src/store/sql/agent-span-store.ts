@@ -302,9 +302,11 @@ export class SqlAgentSpanStore implements AgentSpanStore {
   }
 
   async traceSpans(projectId: string, traceId: string): Promise<AgentSpanRow[]> {
+    // `+ 0`: an index in started_at order must not look cheaper than the trace's own rows (SQLite
+    // without statistics walked the whole project in that order to skip a sort of a few rows)
     const rows = await this.tx.read<Record<string, unknown>>(
       this.#sql`SELECT * FROM agent_spans s WHERE s.project_id = ${projectId} AND s.trace_id = ${traceId}
-        ORDER BY s.started_at, s.span_id`,
+        ORDER BY s.started_at + 0, s.span_id`,
     );
     return rows.map(rowFromDb);
   }
@@ -315,12 +317,14 @@ export class SqlAgentSpanStore implements AgentSpanStore {
     limit: number,
     offset: number,
   ): Promise<{ traces: Array<{ trace_id: string; started_at: number }>; total: number }> {
-    const turns = frag`SELECT s.trace_id, MIN(s.started_at) AS started_at FROM agent_spans s
-      WHERE s.project_id = ${projectId} AND s.conversation_id = ${conversationId} GROUP BY s.trace_id`;
+    // grouped by an expression, so no index in trace order looks cheaper than the conversation's
+    // own rows (SQLite without statistics walked the project's primary key to skip a sort)
+    const turns = frag`SELECT s.trace_id || '' AS trace_key, MIN(s.started_at) AS started_at FROM agent_spans s
+      WHERE s.project_id = ${projectId} AND s.conversation_id = ${conversationId} GROUP BY s.trace_id || ''`;
     const [rows, count] = await Promise.all([
       this.tx.read<{ trace_id: string; started_at: number | string }>(
-        this.#sql`SELECT t.trace_id, t.started_at FROM (${turns}) t
-          ORDER BY t.started_at DESC, t.trace_id DESC LIMIT ${bound(limit)} OFFSET ${bound(offset)}`,
+        this.#sql`SELECT t.trace_key AS trace_id, t.started_at FROM (${turns}) t
+          ORDER BY t.started_at DESC, t.trace_key DESC LIMIT ${bound(limit)} OFFSET ${bound(offset)}`,
       ),
       this.tx.read<{ n: number | string }>(this.#sql`SELECT COUNT(*) AS n FROM (${turns}) t`),
     ]);
