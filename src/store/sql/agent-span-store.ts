@@ -217,7 +217,8 @@ export class SqlAgentSpanStore implements AgentSpanStore {
     offset: number;
   }): Promise<{ rows: AgentRollupRow[]; total: number }> {
     const groupCols = q.byVersion ? 's.agent_name, s.agent_version' : 's.agent_name';
-    let where = frag`s.project_id = ${q.projectId} AND s.agent_name <> ''`;
+    // `> ''` (every name but the empty one) is a range the roll-up index seeks to, where `<> ''` is not
+    let where = frag`s.project_id = ${q.projectId} AND s.agent_name > ''`;
     if (q.agentName !== null) where = frag`${where} AND s.agent_name = ${q.agentName}`;
     const sort = q.sort.filter((k) => ROLLUP_SORT.has(k.field));
     const order =

@@ -33,6 +33,7 @@ import { migration as callTextTrigrams } from './032-call-text-trigrams.js';
 import { migration as agentSpans } from './033-agent-spans.js';
 import { migration as alerts } from './034-alerts.js';
 import { migration as alertMuteUntil } from './035-alert-mute-until.js';
+import { migration as agentRollupIndex } from './036-agent-rollup-index.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -78,6 +79,7 @@ export const MIGRATIONS: readonly Migration[] = [
   agentSpans,
   alerts,
   alertMuteUntil,
+  agentRollupIndex,
 ];
 
 /**
