@@ -1,136 +1,298 @@
+/**
+ * Agent spans at scale through the API (issue 34). Starts the compiled server (`node dist/main.js
+ * serve`; build it with `npm run build:server`) on a fresh store per BENCH_AGENT_STORES (sqlite,
+ * postgres when test/helpers/postgres-server.ts can have it), then:
+ *
+ * 1. **Ingest rate**: the same BENCH_AGENT_RATE_SPANS (20,000) GenAI spans as OTLP protobuf to
+ *    `/otel/v1/traces` and to `/agents/otel/v1/traces` (each into a project of its own), 500 spans a
+ *    request, 8 in flight; spans/s of each and their ratio (goal: agents ≥ 50 % of otel).
+ * 2. **Load**: BENCH_AGENT_SPANS (100,000; the issue's figure is 1,000,000) spans of
+ *    conversations of 10 spans (an `invoke_agent` root with a conversation id and the user's
+ *    message, chat spans with a model, tokens and an answer, tool spans) through
+ *    `/agents/otel/v1/traces`, plus one conversation whose one turn holds 1,000 spans.
+ * 3. **Reads** right after, median and p95 of BENCH_AGENT_RUNS (7) after a warm-up, as the agents
+ *    pages send them: `/agents/query`, `/agents/conversations/chat` of a conversation, the
+ *    1,000-span turn by `/agents/traces/chat`, `/agents/search`, and `/agents/spans/query` grouped
+ *    by agent. Goal: each median ≤ 100 ms.
+ *
+ * Writes bench/results/agents-<stamp>.{md,json}. BENCH_AGENT_PROFILE_DIR: CPU profiles of the server there.
+ */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { emptySpan } from '../src/services/agents/agent-start.js';
-import type { AgentSpanRecord } from '../src/store/agent-types.js';
-import { PostgresStore } from '../src/store/postgres/postgres-store.js';
-import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import type { TraceStore } from '../src/store/types.js';
+import pg from 'pg';
+import { ensurePostgres } from '../test/helpers/postgres-server.js';
+import { attr, exportReq, toProtobuf, type Attr } from '../test/routes/otel-fixture.js';
+import { LoadClient, quantile, runPool, timed } from './lib/load.js';
+import { startHeddle, type ChildServer } from './lib/processes.js';
+import { machineInfo, writeResults } from './lib/report.js';
 
-/**
- * Agent-span reads at scale (issue 34): loads BENCH_AGENT_SPANS spans (default 20 000; the issue's
- * target is 1 000 000 in 100 000 conversations) straight into the store, 10 spans per conversation
- * (an invoke_agent root, chat and tool spans, one turn each), then times the reads the agents pages
- * make: the agents list, a conversation's turns and one turn's spans, a message search and a grouped
- * span query. SQLite always; PostgreSQL too when BENCH_PG_URL names an empty database.
- * Run: `BENCH_AGENT_SPANS=1000000 npx tsx bench/agents.ts`.
- */
-
-const SPANS = Number(process.env.BENCH_AGENT_SPANS ?? '20000');
+const SPANS = Number(process.env.BENCH_AGENT_SPANS ?? 100_000);
+const RATE_SPANS = Number(process.env.BENCH_AGENT_RATE_SPANS ?? 20_000);
+const RUNS = Number(process.env.BENCH_AGENT_RUNS ?? 7);
+const STORES = (process.env.BENCH_AGENT_STORES ?? 'sqlite,postgres').split(',').filter(Boolean);
 const PER_CONVERSATION = 10;
-const RUNS = 5;
-const PROJECT = 'bench/agents';
-const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+const PER_REQUEST = 50; // conversations, so 500 spans a request
+const IN_FLIGHT = 8;
+const BIG_TURN_SPANS = 1_000;
+const T0_MS = Date.UTC(2026, 11, 1);
 
-function spansOf(conversation: number): AgentSpanRecord[] {
-  const trace = hex(conversation + 1, 32);
-  const root = hex(conversation * PER_CONVERSATION + 1, 16);
-  const t0 = 1_767_225_600_000_000 + conversation * 10_000_000;
-  return Array.from({ length: PER_CONVERSATION }, (_, i) => {
-    const s = emptySpan({
-      project_id: PROJECT,
-      trace_id: trace,
-      span_id: hex(conversation * PER_CONVERSATION + i + 1, 16),
-      parent_span_id: i === 0 ? '' : root,
-      started_at: t0 + i * 100_000,
-      ended_at: t0 + i * 100_000 + 50_000,
-      status_code: i === 5 && conversation % 50 === 0 ? 'ERROR' : 'OK',
-    });
-    if (i === 0) {
-      Object.assign(s, {
-        operation_name: 'invoke_agent',
-        agent_name: `agent-${conversation % 20}`,
-        conversation_id: `conv-${conversation}`,
-      });
-      s.details.input_messages = [
-        { role: 'user', content: `Question ${conversation} about city ${conversation % 997}`, finish_reason: '' },
-      ];
-    } else if (i % 3 === 0) {
-      Object.assign(s, { operation_name: 'execute_tool', tool_name: 'lookup' });
-      s.details.tool_call_arguments = `{"q": ${conversation}}`;
-    } else {
-      Object.assign(s, { operation_name: 'chat', request_model: 'gpt-4o-mini', input_tokens: 100, output_tokens: 20 });
-      s.details.output_messages = [
-        { role: 'assistant', content: `Answer ${conversation}.${i}`, finish_reason: 'stop' },
-      ];
-    }
-    return s;
+const log = (line: string): void => void process.stdout.write(`# ${line}\n`);
+const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');
+const ns = (ms: number): string => (BigInt(Math.round(ms * 1000)) * 1000n).toString();
+
+interface Span {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  startMs: number;
+  endMs: number;
+  attributes: Attr[];
+  status?: Record<string, unknown>;
+}
+
+const otlp = (s: Span): Record<string, unknown> => ({
+  traceId: s.traceId,
+  spanId: s.spanId,
+  ...(s.parentSpanId ? { parentSpanId: s.parentSpanId } : {}),
+  name: s.name,
+  kind: 1,
+  startTimeUnixNano: ns(s.startMs),
+  endTimeUnixNano: ns(s.endMs),
+  attributes: s.attributes,
+  status: s.status ?? {},
+});
+
+/** Conversation `c` of a run (`salt` keeps the ids of different projects apart). */
+function conversation(c: number, salt: number): Span[] {
+  const traceId = hex(salt, 8) + hex(c + 1, 24);
+  const root = hex(salt, 4) + hex(c * PER_CONVERSATION + 1, 12);
+  const t0 = T0_MS + c * 10_000;
+  const agent = `agent-${c % 20}`;
+  return Array.from({ length: PER_CONVERSATION }, (_, i): Span => {
+    const spanId = hex(salt, 4) + hex(c * PER_CONVERSATION + i + 1, 12);
+    const base = { traceId, spanId, startMs: t0 + i * 100, endMs: t0 + i * 100 + 80 };
+    if (i === 0)
+      return {
+        ...base,
+        endMs: t0 + PER_CONVERSATION * 100,
+        name: `invoke_agent ${agent}`,
+        attributes: [
+          attr('gen_ai.operation.name', 'invoke_agent'),
+          attr('gen_ai.agent.name', agent),
+          attr('gen_ai.agent.version', `1.${c % 3}`),
+          attr('gen_ai.conversation.id', `conv-${c}`),
+          attr('gen_ai.provider.name', 'openai'),
+          attr(
+            'gen_ai.input.messages',
+            JSON.stringify([
+              { role: 'user', parts: [{ type: 'text', content: `Question ${c} about city ${c % 997}` }] },
+            ]),
+          ),
+        ],
+      };
+    if (i % 3 === 0)
+      return {
+        ...base,
+        parentSpanId: root,
+        name: 'execute_tool lookup',
+        attributes: [
+          attr('gen_ai.operation.name', 'execute_tool'),
+          attr('gen_ai.tool.name', 'lookup'),
+          attr('gen_ai.tool.call.arguments', `{"q": ${c}}`),
+          attr('gen_ai.tool.call.result', `{"rows": ${i}}`),
+        ],
+      };
+    return {
+      ...base,
+      parentSpanId: root,
+      name: 'chat gpt-4o-mini',
+      status: i === 5 && c % 50 === 0 ? { code: 2, message: 'rate limited' } : {},
+      attributes: [
+        attr('gen_ai.operation.name', 'chat'),
+        attr('gen_ai.provider.name', 'openai'),
+        attr('gen_ai.request.model', 'gpt-4o-mini'),
+        attr('gen_ai.usage.input_tokens', 100),
+        attr('gen_ai.usage.output_tokens', 20),
+        attr(
+          'gen_ai.output.messages',
+          JSON.stringify([
+            { role: 'assistant', parts: [{ type: 'text', content: `Answer ${c}.${i}` }], finish_reason: 'stop' },
+          ]),
+        ),
+      ],
+    };
   });
 }
 
-async function median(run: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    await run();
-    times.push(performance.now() - t);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(RUNS / 2)]!;
-}
-
-async function bench(name: string, store: TraceStore): Promise<void> {
-  await store.migrate();
-  const conversations = Math.ceil(SPANS / PER_CONVERSATION);
-  const t = performance.now();
-  for (let c = 0; c < conversations; c += 50)
-    await store.agentSpans.write(
-      Array.from({ length: Math.min(50, conversations - c) }, (_, i) => spansOf(c + i)).flat(),
-    );
-  const loadS = (performance.now() - t) / 1000;
-  const s = store.agentSpans;
-  const mid = Math.floor(conversations / 2);
-  const results: Record<string, number> = {
-    'agents list': await median(() =>
-      s.agents({ projectId: PROJECT, agentName: null, byVersion: false, sort: [], limit: 100, offset: 0 }),
-    ),
-    'conversation chat (turns + spans)': await median(async () => {
-      const turns = await s.conversationTurns(PROJECT, `conv-${mid}`, 50, 0);
-      for (const turn of turns.traces) await s.traceSpans(PROJECT, turn.trace_id);
-    }),
-    'message search': await median(() =>
-      s.search({
-        projectId: PROJECT,
-        text: 'city 42',
-        traceId: null,
-        conversationId: null,
-        agentName: null,
-        providerName: null,
-        requestModel: null,
-        roles: null,
-        startedAfter: null,
-        startedBefore: null,
-        limit: 20,
-        offset: 0,
-      }),
-    ),
-    'grouped span query (by agent)': await median(() =>
-      s.groups({
-        projectId: PROJECT,
-        filter: null,
-        startedAfter: null,
-        startedBefore: null,
-        groupBy: [{ alias: 'agent_name', field: { kind: 'column', column: 'agent_name', type: 'string' } }],
-        measures: [],
-        having: [],
-        sort: [{ name: 'span_count', direction: 'desc' }],
-        limit: 50,
-        offset: 0,
-      }),
-    ),
-  };
-  console.log(
-    `\n${name}: ${SPANS} spans loaded in ${loadS.toFixed(1)} s (${Math.round(SPANS / loadS)} spans/s straight into the store)`,
+/** One turn of BIG_TURN_SPANS spans: a root agent and its chat and tool steps. */
+function bigTurn(salt: number): Span[] {
+  const traceId = hex(salt, 8) + 'f'.repeat(24);
+  const root = hex(salt, 4) + 'f'.repeat(12);
+  const spans = conversation(0, salt).slice(0, 1);
+  spans[0] = { ...spans[0]!, traceId, spanId: root, endMs: T0_MS + BIG_TURN_SPANS * 10 };
+  spans[0].attributes = spans[0].attributes.map((a) =>
+    a.key === 'gen_ai.conversation.id' ? attr('gen_ai.conversation.id', 'conv-big') : a,
   );
-  console.log('| read | median ms |\n|---|---|');
-  for (const [read, ms] of Object.entries(results)) console.log(`| ${read} | ${ms.toFixed(1)} |`);
-  await store.close();
+  for (let i = 1; i < BIG_TURN_SPANS; i += 1) {
+    const step = conversation(i, salt)[i % 3 === 0 ? 3 : 1]!;
+    spans.push({ ...step, traceId, parentSpanId: root, spanId: hex(salt, 4) + 'e' + hex(i, 11) });
+  }
+  return spans;
 }
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-bench-agents-'));
-try {
-  await bench('SQLite', new SqliteStore({ file: path.join(dir, 'heddle.sqlite') }));
-  if (process.env.BENCH_PG_URL) await bench('PostgreSQL', new PostgresStore({ url: process.env.BENCH_PG_URL }));
-} finally {
-  fs.rmSync(dir, { recursive: true, force: true });
+async function send(
+  client: LoadClient,
+  route: string,
+  project: string,
+  conversations: number,
+  salt: number,
+): Promise<number> {
+  const requests = Math.ceil(conversations / PER_REQUEST);
+  const { seconds } = await timed(() =>
+    runPool(requests, IN_FLIGHT, async (r) => {
+      const spans: Span[] = [];
+      for (let c = r * PER_REQUEST; c < Math.min(conversations, (r + 1) * PER_REQUEST); c += 1)
+        spans.push(...conversation(c, salt));
+      const reply = await client.postOk(route, toProtobuf(exportReq(spans.map(otlp), project)), true);
+      if (!reply.text?.includes('"partial_success":null')) throw new Error(`${route}: ${reply.text}`);
+    }),
+  );
+  return (conversations * PER_CONVERSATION) / seconds;
 }
+
+interface Read {
+  name: string;
+  median: number;
+  p95: number;
+  bytes: number;
+}
+
+async function timeRead(json: LoadClient, name: string, route: string, body: unknown): Promise<Read> {
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i <= RUNS; i += 1) {
+    const t = performance.now();
+    const reply = await json.postOk(route, JSON.stringify(body));
+    if (i > 0) times.push(performance.now() - t);
+    bytes = reply.bytes;
+  }
+  return { name, median: quantile(times, 0.5), p95: quantile(times, 0.95), bytes };
+}
+
+async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
+  const admin = await ensurePostgres();
+  if (admin === null) return null;
+  const name = `heddle_bench_agents_${randomBytes(4).toString('hex')}`;
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect();
+  await c.query(`CREATE DATABASE ${name}`);
+  await c.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const d = new pg.Client({ connectionString: admin });
+      await d.connect();
+      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await d.end();
+    },
+  };
+}
+
+interface StoreResult {
+  store: string;
+  otelRate: number;
+  agentsRate: number;
+  loadRate: number;
+  spans: number;
+  reads: Read[];
+  serverCpuSeconds: number;
+}
+
+async function runStore(store: string): Promise<StoreResult | null> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-bench-agents-'));
+  const key = randomBytes(20).toString('hex');
+  const db = store === 'postgres' ? await postgresDatabase() : null;
+  if (store === 'postgres' && db === null) {
+    log('PostgreSQL unavailable: skipped');
+    return null;
+  }
+  process.env.BENCH_SERVER = 'dist';
+  let server: ChildServer | null = null;
+  try {
+    server = await startHeddle({
+      dataDir,
+      adminKey: key,
+      env: db ? { HEDDLE_DATABASE_URL: db.url } : {},
+      cpuProfileDir: process.env.BENCH_AGENT_PROFILE_DIR,
+    });
+    const proto = new LoadClient(server.url, key, IN_FLIGHT, 'application/x-protobuf');
+    const json = new LoadClient(server.url, key, 1);
+    const rateConversations = Math.ceil(RATE_SPANS / PER_CONVERSATION);
+    const otelRate = await send(proto, '/otel/v1/traces', 'bench/otel-rate', rateConversations, 1);
+    const agentsRate = await send(proto, '/agents/otel/v1/traces', 'bench/agents-rate', rateConversations, 2);
+    log(`${store}: /otel/v1/traces ${otelRate.toFixed(0)} spans/s, /agents/otel/v1/traces ${agentsRate.toFixed(0)}`);
+    const project = 'bench/agents';
+    const conversations = Math.ceil(SPANS / PER_CONVERSATION);
+    const cpu0 = server.cpuSeconds();
+    const loadRate = await send(proto, '/agents/otel/v1/traces', project, conversations, 3);
+    await proto.postOk('/agents/otel/v1/traces', toProtobuf(exportReq(bigTurn(3).map(otlp), project)));
+    const serverCpuSeconds = server.cpuSeconds() - cpu0;
+    log(`${store}: ${conversations * PER_CONVERSATION} spans loaded at ${loadRate.toFixed(0)} spans/s`);
+    const mid = Math.floor(conversations / 2);
+    const reads = [
+      await timeRead(json, 'agents list', '/agents/query', { project_id: project }),
+      await timeRead(json, 'a conversation as chat', '/agents/conversations/chat', {
+        project_id: project,
+        conversation_id: `conv-${mid}`,
+      }),
+      await timeRead(json, `a ${BIG_TURN_SPANS}-span turn as chat`, '/agents/traces/chat', {
+        project_id: project,
+        trace_id: hex(3, 8) + 'f'.repeat(24),
+      }),
+      await timeRead(json, 'message search', '/agents/search', { project_id: project, query: 'city 42' }),
+      await timeRead(json, 'spans grouped by agent', '/agents/spans/query', {
+        project_id: project,
+        group_by: [{ key: 'agent_name' }],
+      }),
+    ];
+    for (const r of reads) log(`${store}: ${r.name} median ${r.median.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms`);
+    proto.close();
+    json.close();
+    return { store, otelRate, agentsRate, loadRate, spans: conversations * PER_CONVERSATION, reads, serverCpuSeconds };
+  } finally {
+    await server?.stop();
+    await db?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const results: StoreResult[] = [];
+for (const store of STORES) {
+  const result = await runStore(store);
+  if (result) results.push(result);
+}
+const rows = results.flatMap((r) => [
+  `| ${r.store} | ingest of the same ${RATE_SPANS} spans: /otel/v1/traces / /agents/otel/v1/traces | ${r.otelRate.toFixed(0)} / ${r.agentsRate.toFixed(0)} spans/s (${((100 * r.agentsRate) / r.otelRate).toFixed(0)} %) | ≥ 50 % |`,
+  `| ${r.store} | load of ${r.spans} spans through /agents/otel/v1/traces | ${r.loadRate.toFixed(0)} spans/s | |`,
+  ...r.reads.map(
+    (x) =>
+      `| ${r.store} | ${x.name} (${(x.bytes / 1e3).toFixed(1)} kB) | median ${x.median.toFixed(1)} ms, p95 ${x.p95.toFixed(1)} ms | ≤ 100 ms |`,
+  ),
+]);
+const md = [
+  `# Agent spans through the API (compiled server, ${SPANS} spans + a ${BIG_TURN_SPANS}-span turn)`,
+  '',
+  '| Store | What | Result | Goal |',
+  '|---|---|---|---|',
+  ...rows,
+  '',
+  `Machine: ${JSON.stringify(machineInfo())}`,
+  '',
+].join('\n');
+process.stdout.write(md);
+writeResults(md, results, 'agents');

@@ -261,7 +261,7 @@ export interface AgentSpanStore {
   }): Promise<{ rows: AgentRollupRow[]; total: number }>;
   /** §8: matching occurrences newest first (collapsed when `text` is non-empty). */
   search(q: AgentSearchQuery): Promise<AgentSearchHit[]>;
-  /** Every span of one trace, raw columns and details. */
+  /** Every span of one trace, raw columns and details; `raw_span_dump` is '' (the chat never reads it). */
   traceSpans(projectId: string, traceId: string): Promise<AgentSpanRow[]>;
   /** §9.5: the page of turns (newest first) of a conversation and the number of all its turns. */
   conversationTurns(

@@ -62,6 +62,13 @@ function rowFromDb(r: Record<string, unknown>): AgentSpanRow {
   return out as unknown as AgentSpanRow;
 }
 
+/** A trace's spans for the chat projection: every column but the raw span dump, which it never reads. */
+const TRACE_SPAN_COLUMNS = [
+  ...RECORD_COLUMNS.filter((c) => c !== 'raw_span_dump').map((c) => `s.${c}`),
+  "'' AS raw_span_dump",
+  ...['attr_agent_name', 'attr_agent_version', 'attr_agent_id', 'attr_conversation_id'].map((c) => `s.${c}`),
+].join(', ');
+
 const ROLLUP_SORT = new Set([
   'last_seen',
   'first_seen',
@@ -71,26 +78,35 @@ const ROLLUP_SORT = new Set([
   'error_count',
 ]);
 
+/**
+ * Runs one `writeSpans` transaction; by default through the runner. The SQLite store runs it whole on
+ * its writer thread instead (write-commands.ts `agentSpans.write`): as a `tx.run` transaction each of
+ * its statements waited for a turn of the main thread, which ingest keeps busy.
+ */
+export type AgentSpanWriter = (records: AgentSpanRecord[], ifAbsent: boolean) => Promise<number>;
+
 export class SqlAgentSpanStore implements AgentSpanStore {
   readonly #sql: SqlTag;
+  readonly #writeSpans: AgentSpanWriter;
 
   constructor(
     private readonly tx: TxRunner,
     private readonly dialect: TxDialect,
     private readonly distinctList: DistinctList,
+    writer?: AgentSpanWriter,
   ) {
-    this.#sql = sqlTag(dialect.d);
+    const sql = sqlTag(dialect.d);
+    this.#sql = sql;
+    this.#writeSpans = writer ?? ((records, ifAbsent) => tx.transaction(() => writeSpans(sql, records, ifAbsent)));
   }
 
   async write(records: AgentSpanRecord[]): Promise<void> {
     if (records.length === 0) return;
-    const sql = this.#sql;
-    await this.tx.transaction(() => writeSpans(sql, records));
+    await this.#writeSpans(records, false);
   }
 
   async start(record: AgentSpanRecord): Promise<boolean> {
-    const sql = this.#sql;
-    return (await this.tx.transaction(() => writeSpans(sql, [record], true))) > 0;
+    return (await this.#writeSpans([record], true)) > 0;
   }
 
   async deleteBySpanIds(projectId: string, spanIds: string[]): Promise<void> {
@@ -306,8 +322,8 @@ export class SqlAgentSpanStore implements AgentSpanStore {
     // `+ 0`: an index in started_at order must not look cheaper than the trace's own rows (SQLite
     // without statistics walked the whole project in that order to skip a sort of a few rows)
     const rows = await this.tx.read<Record<string, unknown>>(
-      this.#sql`SELECT * FROM agent_spans s WHERE s.project_id = ${projectId} AND s.trace_id = ${traceId}
-        ORDER BY s.started_at + 0, s.span_id`,
+      this.#sql`SELECT ${raw(TRACE_SPAN_COLUMNS)} FROM agent_spans s
+        WHERE s.project_id = ${projectId} AND s.trace_id = ${traceId} ORDER BY s.started_at + 0, s.span_id`,
     );
     return rows.map(rowFromDb);
   }

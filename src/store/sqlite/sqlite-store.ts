@@ -119,7 +119,9 @@ export class SqliteStore implements TraceStore {
     this.jobs = new SqlJobStore(tx, SQLITE_TX);
     this.monitors = new SqlMonitorStore(tx, SQLITE_TX);
     this.alerts = new SqlAlertStore(tx, SQLITE_TX);
-    this.agentSpans = new SqlAgentSpanStore(tx, SQLITE_TX, SQLITE_DISTINCT_LIST);
+    this.agentSpans = new SqlAgentSpanStore(tx, SQLITE_TX, SQLITE_DISTINCT_LIST, (records, ifAbsent) =>
+      this.#writer.submit('agentSpans.write', { records, ifAbsent }),
+    );
     this.projectData = new SqlProjectDataStore(tx, sqliteDialect, 1_000, {
       columns: (table) => ({
         sql: 'SELECT name, type, 0 AS generated FROM pragma_table_info(@p1) ORDER BY cid',

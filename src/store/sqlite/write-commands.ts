@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { writeAgentSpans } from './agent-span-writes.js';
 import * as auth from './auth-writes.js';
 import * as calls from './call-writes.js';
 import * as files from './file-writes.js';
@@ -20,6 +21,7 @@ export const WRITE_COMMANDS = {
   'calls.indexNames': calls.callIndexNames,
   'calls.analyzeIndex': calls.analyzeIndex,
   'callText.step': callIndexerStep,
+  'agentSpans.write': writeAgentSpans,
   'auth.ensureUser': auth.ensureUser,
   'auth.addMembership': auth.addMembership,
   'auth.createApiKey': auth.createApiKey,
