@@ -33,6 +33,13 @@ const NUMBER_COLUMNS = new Set<string>([
 /** Paging values as the database can bind them: a larger offset means "past the end" anyway. */
 const bound = (n: number): number => Math.min(Math.max(0, Math.trunc(n)), Number.MAX_SAFE_INTEGER);
 
+/** The number of all rows when a page of `got` rows shows it (not full, and not past the end), else null. */
+export function pageTotal(got: number, limit: number, offset: number): number | null {
+  if (limit <= 0 || got >= limit) return null;
+  if (got > 0 || offset === 0) return bound(offset) + got;
+  return null;
+}
+
 function json<T>(value: unknown, fallback: T): T {
   if (typeof value !== 'string') return (value as T) ?? fallback;
   try {
@@ -167,15 +174,18 @@ export class SqlAgentSpanStore implements AgentSpanStore {
 
   async groups(q: AgentGroupQuery): Promise<{ rows: Array<Record<string, unknown>>; total: number }> {
     const { select, order } = groupedSql(q, this.#where(q, true), this.dialect.d, this.distinctList);
-    const [rows, count] = await Promise.all([
+    const rows =
       q.limit === 0
-        ? Promise.resolve([])
-        : this.tx.read<Record<string, unknown>>(
+        ? []
+        : await this.tx.read<Record<string, unknown>>(
             this
               .#sql`SELECT * FROM (${select}) g ORDER BY ${raw(order)} LIMIT ${bound(q.limit)} OFFSET ${bound(q.offset)}`,
-          ),
-      this.tx.read<{ n: number | string }>(this.#sql`SELECT COUNT(*) AS n FROM (${select}) g`),
-    ]);
+          );
+    // a page that is not full says how many groups there are: the grouping (a pass over every
+    // matching span) runs a second time only when it does not
+    const known = pageTotal(rows.length, q.limit, q.offset);
+    if (known !== null) return { rows, total: known };
+    const count = await this.tx.read<{ n: number | string }>(this.#sql`SELECT COUNT(*) AS n FROM (${select}) g`);
     return { rows, total: Number(count[0]?.n ?? 0) };
   }
 
@@ -254,10 +264,16 @@ export class SqlAgentSpanStore implements AgentSpanStore {
         FROM agent_spans s WHERE ${where} GROUP BY ${raw(groupCols)}
         ORDER BY ${raw(order)} LIMIT ${bound(q.limit)} OFFSET ${bound(q.offset)}`,
     );
-    const count = await this.tx.read<{ n: number | string }>(
-      this
-        .#sql`SELECT COUNT(*) AS n FROM (SELECT 1 AS one FROM agent_spans s WHERE ${where} GROUP BY ${raw(groupCols)}) g`,
-    );
+    const total =
+      pageTotal(rows.length, q.limit, q.offset) ??
+      Number(
+        (
+          await this.tx.read<{ n: number | string }>(
+            this
+              .#sql`SELECT COUNT(*) AS n FROM (SELECT 1 AS one FROM agent_spans s WHERE ${where} GROUP BY ${raw(groupCols)}) g`,
+          )
+        )[0]?.n ?? 0,
+      );
     const num = (v: unknown) => Number(v ?? 0);
     return {
       rows: rows.map((r) => ({
@@ -272,7 +288,7 @@ export class SqlAgentSpanStore implements AgentSpanStore {
         first_seen: num(r.first_seen),
         last_seen: num(r.last_seen),
       })),
-      total: Number(count[0]?.n ?? 0),
+      total,
     };
   }
 

@@ -153,4 +153,43 @@ forEachAdapter('agent span store', (store) => {
       );
     }),
   );
+  test(
+    'totals of the agents list and of grouped spans are right on every page: partial, full and past the end',
+    guard(async () => {
+      const p = freshProject();
+      await s().write(
+        ['a', 'b', 'c'].map((name, i) =>
+          rec(p, String(i + 1).repeat(16), { trace_id: String(i + 1).repeat(32), agent_name: name }),
+        ),
+      );
+      const agents = (limit: number, offset: number) =>
+        s().agents({ projectId: p, agentName: null, byVersion: false, sort: [], limit, offset });
+      const groups = (limit: number, offset: number) =>
+        s().groups({
+          projectId: p,
+          filter: null,
+          startedAfter: null,
+          startedBefore: null,
+          groupBy: [{ alias: 'agent_name', field: { kind: 'column', column: 'agent_name', type: 'string' } }],
+          measures: [],
+          having: [],
+          sort: [],
+          limit,
+          offset,
+        });
+      for (const [limit, offset, rows] of [
+        [10, 0, 3],
+        [2, 0, 2],
+        [3, 0, 3],
+        [2, 2, 1],
+        [2, 3, 0],
+        [2, 9, 0],
+      ] as const) {
+        const a = await agents(limit, offset);
+        const g = await groups(limit, offset);
+        assert.deepEqual([a.rows.length, a.total], [rows, 3], `agents limit ${limit} offset ${offset}`);
+        assert.deepEqual([g.rows.length, g.total], [rows, 3], `groups limit ${limit} offset ${offset}`);
+      }
+    }),
+  );
 });
