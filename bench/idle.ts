@@ -5,8 +5,14 @@
  * (default 180) with no request at all: the CPU the process used (share of one core; goal ≤ 1 %) and
  * how much the data directory grew (the database, its WAL and shared memory, everything else;
  * goal 0 bytes). Writes bench/results/idle-<stamp>.{md,json}.
+ *
+ * BENCH_IDLE_STORE=postgres runs the node on a fresh PostgreSQL database instead (the server of
+ * test/helpers/postgres-server.ts) and reports the database's size and what the node made it do
+ * meanwhile (`pg_stat_database`: transactions, rows inserted, updated and deleted).
  */
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { ensurePostgres } from '../test/helpers/postgres-server.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,10 +35,57 @@ function files(dir: string): Map<string, { size: number; mtimeMs: number }> {
 }
 
 const sleep = (s: number): Promise<void> => new Promise((r) => setTimeout(r, s * 1000));
+const STORE = process.env.BENCH_IDLE_STORE ?? 'sqlite';
+
+interface DatabaseUse {
+  bytes: number;
+  commits: number;
+  inserted: number;
+  updated: number;
+  deleted: number;
+}
+
+/** A fresh PostgreSQL database, how to read its size and activity, and how to drop it. */
+async function postgresDatabase(): Promise<{ url: string; use(): Promise<DatabaseUse>; drop(): Promise<void> }> {
+  const admin = await ensurePostgres();
+  if (admin === null) throw new Error('BENCH_IDLE_STORE=postgres: no PostgreSQL could be had');
+  const name = `heddle_bench_idle_${randomBytes(4).toString('hex')}`;
+  const query = async <R extends pg.QueryResultRow>(sql: string): Promise<R[]> => {
+    const c = new pg.Client({ connectionString: admin });
+    await c.connect();
+    try {
+      return (await c.query<R>(sql)).rows;
+    } finally {
+      await c.end();
+    }
+  };
+  await query(`CREATE DATABASE ${name}`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    use: async () => {
+      const [row] = await query<Record<string, string>>(
+        `SELECT pg_database_size('${name}') AS bytes, xact_commit AS commits, tup_inserted AS inserted,
+           tup_updated AS updated, tup_deleted AS deleted FROM pg_stat_database WHERE datname = '${name}'`,
+      );
+      return {
+        bytes: Number(row!.bytes),
+        commits: Number(row!.commits),
+        inserted: Number(row!.inserted),
+        updated: Number(row!.updated),
+        deleted: Number(row!.deleted),
+      };
+    },
+    drop: () => query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).then(() => undefined),
+  };
+}
+
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-idle-'));
 const key = randomBytes(20).toString('hex');
+const db = STORE === 'postgres' ? await postgresDatabase() : null;
 process.env.BENCH_SERVER = 'dist';
-const server = await startHeddle({ dataDir, adminKey: key });
+const server = await startHeddle({ dataDir, adminKey: key, env: db ? { HEDDLE_DATABASE_URL: db.url } : {} });
 try {
   const res = await fetch(`${server.url}/call/start`, {
     method: 'POST',
@@ -55,12 +108,14 @@ try {
   if (res.status !== 200) throw new Error(`call/start: ${res.status} ${await res.text()}`);
   await sleep(SETTLE_S);
   const before = files(dataDir);
+  const dbBefore = await db?.use();
   const cpuBefore = server.cpuSeconds();
   const started = performance.now();
   await sleep(IDLE_S);
   const seconds = (performance.now() - started) / 1000;
   const cpu = server.cpuSeconds() - cpuBefore;
   const after = files(dataDir);
+  const dbAfter = await db?.use();
   const changed: string[] = [];
   let grown = 0;
   for (const [name, a] of after) {
@@ -69,21 +124,38 @@ try {
     if (!b || b.size !== a.size || b.mtimeMs !== a.mtimeMs) changed.push(`${name} (${b?.size ?? 0} → ${a.size} B)`);
   }
   const share = cpu / seconds;
+  const database =
+    dbBefore && dbAfter
+      ? {
+          grown: dbAfter.bytes - dbBefore.bytes,
+          commits: dbAfter.commits - dbBefore.commits,
+          inserted: dbAfter.inserted - dbBefore.inserted,
+          updated: dbAfter.updated - dbBefore.updated,
+          deleted: dbAfter.deleted - dbBefore.deleted,
+        }
+      : null;
   const md = [
-    '# Idle node (compiled server, SQLite)',
+    `# Idle node (compiled server, ${db ? 'PostgreSQL' : 'SQLite'})`,
     '',
     '| What | Result | Goal |',
     '|---|---|---|',
     `| CPU over ${seconds.toFixed(0)} s idle | ${cpu.toFixed(2)} s: ${(share * 100).toFixed(2)} % of one core | ≤ 1 % |`,
     `| Data directory growth | ${grown} bytes | 0 |`,
     `| Files written meanwhile | ${changed.length === 0 ? 'none' : changed.join(', ')} | none |`,
+    ...(database
+      ? [
+          `| Database size growth (pg_database_size) | ${database.grown} bytes | 0 |`,
+          `| What the node made the database do (pg_stat_database) | ${database.commits} transactions; rows ${database.inserted} inserted, ${database.updated} updated, ${database.deleted} deleted | |`,
+        ]
+      : []),
     '',
     `Machine: ${JSON.stringify(machineInfo())}`,
     '',
   ].join('\n');
   process.stdout.write(md);
-  writeResults(md, { seconds, cpu, share, grown, changed }, 'idle');
+  writeResults(md, { store: STORE, seconds, cpu, share, grown, changed, database }, 'idle');
 } finally {
   await server.stop();
+  await db?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
