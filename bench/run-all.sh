@@ -24,5 +24,8 @@ BENCH_CALLS=${BENCH_BUSY_CALLS:-1000000} npx tsx bench/busy-ingest.ts
 npx tsx bench/rush.ts
 npx tsx bench/redaction.ts
 npx tsx bench/idle.ts
+BENCH_IDLE_STORE=postgres npx tsx bench/idle.ts
+# agent spans through OTLP and the agents pages' reads (compiled server); 1M spans as the issue asks
+BENCH_AGENT_SPANS=${BENCH_AGENT_SPANS:-1000000} npx tsx bench/agents.ts
 # a 50,000-call trace in the trace view: its API requests and the page in Chromium (compiled server)
 npx tsx bench/big-trace.ts
