@@ -1,6 +1,7 @@
 import { collectDescendants } from '../../domain/call-tree.js';
 import type pg from 'pg';
 import Cursor from 'pg-cursor';
+import { FIRST_CURSOR_BATCH, nextCursorBatchAfter } from './cursor-batch.js';
 import { compileCallsCount, compileCallsSelect, type IndexState } from '../sql/calls-query/select.js';
 import type { CompiledSql } from '../sql/core/sql-tag.js';
 import type { CallChangeCursor, CallPart, CallRow, CallsQuery, CallStore } from '../types.js';
@@ -12,7 +13,6 @@ import { inTransaction } from './transaction.js';
 import type { ReadPool } from './read-replicas.js';
 
 /** Rows fetched per round trip while streaming; small enough to keep memory flat, large enough to amortise. */
-const CURSOR_BATCH = 256;
 
 const JSON_COLUMNS = ['attributes', 'inputs', 'otel_dump', 'output', 'summary'] as const;
 
@@ -70,8 +70,8 @@ export class PostgresCallStore implements CallStore {
   }
 
   /**
-   * A cursor on its own connection: rows arrive CURSOR_BATCH at a time as the consumer asks for
-   * them, so a large result is never held in memory. The connection returns to the pool when the
+   * A cursor on its own connection: rows arrive a batch at a time (nextCursorBatch) as the consumer
+   * asks for them, so a large result is never held in memory. The connection returns to the pool when the
    * consumer finishes or stops early.
    */
   async *#stream(q: CallsQuery): AsyncGenerator<CallRow> {
@@ -85,15 +85,17 @@ export class PostgresCallStore implements CallStore {
     };
     client.on('error', onError);
     try {
+      let batch = FIRST_CURSOR_BATCH;
       for (;;) {
         let rows: CallRow[];
         try {
-          rows = await cursor.read(CURSOR_BATCH);
+          rows = await cursor.read(batch);
         } catch (error) {
           failure = error;
           throw mapPgError(error);
         }
         if (rows.length === 0) return;
+        batch = nextCursorBatchAfter(rows);
         for (const row of rows) yield toCallRow(row);
       }
     } finally {

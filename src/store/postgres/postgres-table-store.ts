@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import Cursor from 'pg-cursor';
+import { FIRST_CURSOR_BATCH, nextCursorBatchAfter } from './cursor-batch.js';
 import type { TableQuery, TableRowInsert, TableRowRecord, TableSortKey, TableStats, TableStore } from '../types.js';
 import { mapErrors, mapPgError, PG_TYPES } from './pg-support.js';
 import { inTransaction } from './transaction.js';
@@ -7,7 +8,6 @@ import type { ReadPool } from './read-replicas.js';
 
 /** Rows per statement when storing a table (bounds the size of one parameter array). */
 const ROWS_PER_INSERT = 1000;
-const CURSOR_BATCH = 256;
 
 /**
  * The sort of docs/spec/objects.md §4.4 as the SQLite adapter gives it (SQLite orders NULL < numbers <
@@ -113,15 +113,17 @@ export class PostgresTableStore implements TableStore {
     };
     client.on('error', onError);
     try {
+      let batch = FIRST_CURSOR_BATCH;
       for (;;) {
         let rows: TableRowRecord[];
         try {
-          rows = await cursor.read(CURSOR_BATCH);
+          rows = await cursor.read(batch);
         } catch (error) {
           failure = error instanceof Error ? error : new Error(String(error));
           throw mapPgError(error);
         }
         if (rows.length === 0) return;
+        batch = nextCursorBatchAfter(rows);
         yield* rows;
       }
     } finally {
