@@ -68,3 +68,9 @@ export interface FileCommitOutcome {
   /** False when the project already had a file with this digest (the staged chunks were dropped). */
   created: boolean;
 }
+
+/**
+ * What the SQLite writer thread answers for a commit: the outcome, or how many of the upload's
+ * chunks were still there when some were missing (its store then throws lostUploadError).
+ */
+export type FileCommitAnswer = FileCommitOutcome | { created: false; remainingChunks: number };

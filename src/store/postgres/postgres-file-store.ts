@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { FileCommitOutcome, FileRecord, FileStore } from '../types.js';
-import { missingChunkError } from '../sql/missing-chunk.js';
+import type { FileCommitAnswer } from '../object-types.js';
+import { lostUploadError, missingChunkError } from '../sql/missing-chunk.js';
 import { mapErrors } from './pg-support.js';
 import { inTransaction } from './transaction.js';
 import type { ReadPool } from './read-replicas.js';
@@ -33,8 +34,23 @@ export class PostgresFileStore implements FileStore {
     );
   }
 
-  commitUpload(projectId: string, uploadId: string, file: Omit<FileRecord, 'project_id'>): Promise<FileCommitOutcome> {
-    return inTransaction(this.pool, async (db) => {
+  async commitUpload(
+    projectId: string,
+    uploadId: string,
+    file: Omit<FileRecord, 'project_id'>,
+  ): Promise<FileCommitOutcome> {
+    const answer = await inTransaction(this.pool, async (db): Promise<FileCommitAnswer> => {
+      // every chunk the file names must be there, and stay until this commits: a project deletion
+      // that takes them waits for these row locks, and it deletes files only after their chunks
+      const staged = await db.query('SELECT seq FROM file_chunks WHERE project_id = $1 AND blob_id = $2 FOR SHARE', [
+        projectId,
+        uploadId,
+      ]);
+      const remainingChunks = staged.rowCount ?? 0;
+      if (remainingChunks !== file.chunk_count) {
+        await db.query('DELETE FROM file_chunks WHERE project_id = $1 AND blob_id = $2', [projectId, uploadId]);
+        return { created: false, remainingChunks };
+      }
       const inserted = await db.query(
         `INSERT INTO files (project_id, digest, blob_id, name, size_bytes, chunk_count, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (project_id, digest) DO NOTHING`,
@@ -44,6 +60,8 @@ export class PostgresFileStore implements FileStore {
       await db.query('DELETE FROM file_chunks WHERE project_id = $1 AND blob_id = $2', [projectId, uploadId]);
       return { created: false };
     });
+    if ('remainingChunks' in answer) throw lostUploadError(file.digest, answer.remainingChunks, file.chunk_count);
+    return answer;
   }
 
   async discardUpload(projectId: string, uploadId: string): Promise<void> {

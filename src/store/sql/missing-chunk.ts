@@ -1,3 +1,4 @@
+import { ConflictError } from '../../errors/app-error.js';
 import { ObjectNotFoundError } from '../../errors/object-errors.js';
 import type { FileRecord } from '../types.js';
 
@@ -15,4 +16,15 @@ export async function missingChunkError(
   if ((await find()) === null)
     return new ObjectNotFoundError(`File with digest ${digest} was deleted while it was read`);
   return new ObjectNotFoundError(`File with digest ${digest} has lost its contents: missing chunk ${seq}`);
+}
+
+/**
+ * What committing an upload answers when some of its staged chunks are gone (its project was deleted
+ * while it was uploaded, or it was discarded): nothing is stored, rather than a file without bytes.
+ */
+export function lostUploadError(digest: string, remaining: number, expected: number): ConflictError {
+  return new ConflictError(
+    `The upload of file ${digest} lost its contents before it was stored (${remaining} of ${expected} chunks remain; ` +
+      'was its project deleted meanwhile?): nothing was stored, upload it again',
+  );
 }

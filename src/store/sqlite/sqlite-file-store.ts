@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { FileCommitOutcome, FileRecord, FileStore } from '../types.js';
-import { missingChunkError } from '../sql/missing-chunk.js';
+import { lostUploadError, missingChunkError } from '../sql/missing-chunk.js';
 import type { ReadPool } from './read-pool.js';
 import { StatementCache } from './statements.js';
 import type { SqliteWriter } from './writer.js';
@@ -24,8 +24,14 @@ export class SqliteFileStore implements FileStore {
     return this.writer.submit('files.stageChunk', { projectId, uploadId, seq, data });
   }
 
-  commitUpload(projectId: string, uploadId: string, file: Omit<FileRecord, 'project_id'>): Promise<FileCommitOutcome> {
-    return this.writer.submit('files.commitUpload', { projectId, uploadId, file });
+  async commitUpload(
+    projectId: string,
+    uploadId: string,
+    file: Omit<FileRecord, 'project_id'>,
+  ): Promise<FileCommitOutcome> {
+    const answer = await this.writer.submit('files.commitUpload', { projectId, uploadId, file });
+    if ('remainingChunks' in answer) throw lostUploadError(file.digest, answer.remainingChunks, file.chunk_count);
+    return answer;
   }
 
   discardUpload(projectId: string, uploadId: string): Promise<void> {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { ConflictError } from '../../../src/errors/app-error.js';
 import { ObjectNotFoundError } from '../../../src/errors/object-errors.js';
 import type { TraceStore } from '../../../src/store/types.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
@@ -112,16 +113,39 @@ forEachAdapter('file store', (store) => {
     'a file whose chunks are gone (an upload committed while its project was deleted) reads as not found',
     guard(async () => {
       const project = freshProject();
-      // committed with two chunks while only the first is there: what a deletion between the two leaves
+      // a committed file whose chunks then go (dropping the upload's chunks by its id stands in for a
+      // deletion that took them): what stores written before commits checked their chunks may hold
       await store().files.stageChunk(project, 'up', 0, Buffer.from('kept'));
+      await store().files.stageChunk(project, 'up', 1, Buffer.from('gone'));
       const meta = { digest: 'd', name: null, size_bytes: 8, chunk_count: 2, created_at: 9 };
       await store().files.commitUpload(project, 'up', meta);
+      await store().files.discardUpload(project, 'up');
+      await store().files.stageChunk(project, 'up', 0, Buffer.from('kept'));
       const chunks = store().files.readChunks(project, 'd')[Symbol.asyncIterator]();
       assert.equal((await chunks.next()).value?.toString('utf8'), 'kept');
       await assert.rejects(
         chunks.next(),
         (e: Error) => e instanceof ObjectNotFoundError && /lost its contents: missing chunk 1/.test(e.message),
       );
+    }),
+  );
+  test(
+    'an upload whose chunks are gone when it commits (its project deleted meanwhile) is refused and stores nothing',
+    guard(async () => {
+      const project = freshProject();
+      await store().files.stageChunk(project, 'cut', 0, Buffer.from('only'));
+      const meta = { digest: 'cut-d', name: 'f.txt', size_bytes: 8, chunk_count: 2, created_at: 9 };
+      await assert.rejects(
+        store().files.commitUpload(project, 'cut', meta),
+        (e: Error) =>
+          e instanceof ConflictError && /lost its contents before it was stored \(1 of 2 chunks remain/.test(e.message),
+      );
+      assert.equal(await store().files.find(project, 'cut-d'), null);
+      // what was left of it is gone too: the same upload id can be staged and committed again
+      await store().files.stageChunk(project, 'cut', 0, Buffer.from('all'));
+      assert.deepEqual(await store().files.commitUpload(project, 'cut', { ...meta, chunk_count: 1 }), {
+        created: true,
+      });
     }),
   );
 });
