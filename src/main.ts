@@ -27,6 +27,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function serve(config: Config): Promise<void> {
   if (!config.databaseUrl) checkDataDir(config.dataDir);
   await probePort(config.host, config.port);
+  if (config.probePort !== null) await probePort(config.host, config.probePort, 'HEDDLE_PROBE_PORT');
   if (!config.databaseUrl) fs.mkdirSync(config.dataDir, { recursive: true });
   const store = await openStore(config);
   const app = await buildApp({ config, store, logger: loggerOptions(config.logLevel, config.logFormat) });

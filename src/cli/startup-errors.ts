@@ -76,14 +76,19 @@ function probeWritable(dir: string, what: string): void {
 }
 
 /** The one-line reason a listen failed, or null when it is not about the address. */
-export function listenFailure(error: unknown, host: string, port: number): StartupError | null {
+export function listenFailure(
+  error: unknown,
+  host: string,
+  port: number,
+  variable = 'HEDDLE_PORT',
+): StartupError | null {
   const code = errorCode(error);
   if (code === 'EADDRINUSE')
     return new StartupError(
-      `Port ${port} on ${host} is already in use: stop the other process or set HEDDLE_PORT to a free port`,
+      `Port ${port} on ${host} is already in use: stop the other process or set ${variable} to a free port`,
     );
   if (code === 'EACCES')
-    return new StartupError(`Not allowed to listen on port ${port}: set HEDDLE_PORT to a port above 1023`);
+    return new StartupError(`Not allowed to listen on port ${port}: set ${variable} to a port above 1023`);
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
     return new StartupError(
       `Cannot listen on HEDDLE_HOST=${host} (${code}): set HEDDLE_HOST to an address of this machine`,
@@ -95,11 +100,11 @@ export function listenFailure(error: unknown, host: string, port: number): Start
  * Binds the port and lets it go, so a port in use is reported before the store is opened (which
  * creates the SQLite file) or an admin key is made. Port 0 (any free port) needs no probe.
  */
-export async function probePort(host: string, port: number): Promise<void> {
+export async function probePort(host: string, port: number, variable = 'HEDDLE_PORT'): Promise<void> {
   if (port === 0) return;
   const server = net.createServer();
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error) => reject(listenFailure(error, host, port) ?? error));
+    server.once('error', (error) => reject(listenFailure(error, host, port, variable) ?? error));
     server.listen({ host, port, exclusive: true }, () => server.close(() => resolve()));
   });
 }

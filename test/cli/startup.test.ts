@@ -68,6 +68,19 @@ test('a port in use: one line naming HEDDLE_PORT, exit 2, no data directory or k
   assert.deepEqual(fs.readdirSync(dataDir), []);
 });
 
+test('a probe port in use: one line naming HEDDLE_PROBE_PORT, exit 2, nothing created', async (t) => {
+  const dir = tempDir(t);
+  const probe = await busyPort(t);
+  const dataDir = path.join(dir, 'data');
+  const run = await runCli(['serve'], { ...baseEnv(dataDir), HEDDLE_PROBE_PORT: String(probe) });
+  assertOneLineFailure(
+    run,
+    new RegExp(`^heddle: Port ${probe} on 127\\.0\\.0\\.1 is already in use.*HEDDLE_PROBE_PORT`),
+    'HEDDLE_PROBE_PORT',
+  );
+  assert.deepEqual(fs.readdirSync(dir), [], 'nothing created');
+});
+
 test('a data directory that is missing (with its parent), a file, or not writable', async (t) => {
   const dir = tempDir(t);
   const missing = path.join(dir, 'no', 'such', 'dir');
