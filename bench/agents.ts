@@ -21,12 +21,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { ensurePostgres } from '../test/helpers/postgres-server.js';
 import { attr, exportReq, toProtobuf, type Attr } from '../test/routes/otel-fixture.js';
 import { LoadClient, quantile, runPool, timed } from './lib/load.js';
 import { startHeddle, type ChildServer } from './lib/processes.js';
-import { machineInfo, writeResults } from './lib/report.js';
+import { freshPostgresDatabase } from './lib/bench-database.js';
+import { resultsMarkdown, writeResults } from './lib/report.js';
 
 const SPANS = Number(process.env.BENCH_AGENT_SPANS ?? 100_000);
 const RATE_SPANS = Number(process.env.BENCH_AGENT_RATE_SPANS ?? 20_000);
@@ -182,27 +181,6 @@ async function timeRead(json: LoadClient, name: string, route: string, body: unk
   return { name, median: quantile(times, 0.5), p95: quantile(times, 0.95), bytes };
 }
 
-async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
-  const admin = await ensurePostgres();
-  if (admin === null) return null;
-  const name = `heddle_bench_agents_${randomBytes(4).toString('hex')}`;
-  const c = new pg.Client({ connectionString: admin });
-  await c.connect();
-  await c.query(`CREATE DATABASE ${name}`);
-  await c.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const d = new pg.Client({ connectionString: admin });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
-    },
-  };
-}
-
 interface StoreResult {
   store: string;
   otelRate: number;
@@ -216,7 +194,7 @@ interface StoreResult {
 async function runStore(store: string): Promise<StoreResult | null> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-bench-agents-'));
   const key = randomBytes(20).toString('hex');
-  const db = store === 'postgres' ? await postgresDatabase() : null;
+  const db = store === 'postgres' ? await freshPostgresDatabase('agents') : null;
   if (store === 'postgres' && db === null) {
     log('PostgreSQL unavailable: skipped');
     return null;
@@ -284,15 +262,10 @@ const rows = results.flatMap((r) => [
       `| ${r.store} | ${x.name} (${(x.bytes / 1e3).toFixed(1)} kB) | median ${x.median.toFixed(1)} ms, p95 ${x.p95.toFixed(1)} ms | ≤ 100 ms |`,
   ),
 ]);
-const md = [
-  `# Agent spans through the API (compiled server, ${SPANS} spans + a ${BIG_TURN_SPANS}-span turn)`,
-  '',
-  '| Store | What | Result | Goal |',
-  '|---|---|---|---|',
-  ...rows,
-  '',
-  `Machine: ${JSON.stringify(machineInfo())}`,
-  '',
-].join('\n');
+const md = resultsMarkdown(
+  `Agent spans through the API (compiled server, ${SPANS} spans + a ${BIG_TURN_SPANS}-span turn)`,
+  ['Store', 'What', 'Result', 'Goal'],
+  rows,
+);
 process.stdout.write(md);
 writeResults(md, results, 'agents');

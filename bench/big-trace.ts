@@ -18,10 +18,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { Page } from 'playwright-core';
 import { launch } from '../test/helpers/browser.js';
-import { ensurePostgres } from '../test/helpers/postgres-server.js';
+import { freshPostgresDatabase } from './lib/bench-database.js';
 import { distBuilt } from '../test/ui/serve-ui.js';
 import { LoadClient, quantile, runPool } from './lib/load.js';
 import { startHeddle, type ChildServer } from './lib/processes.js';
@@ -272,27 +271,13 @@ async function runStore(store: string): Promise<StoreResult | null> {
   const env: Record<string, string> = process.env.BENCH_TRACE_WEB_DIR
     ? { HEDDLE_WEB_DIR: process.env.BENCH_TRACE_WEB_DIR }
     : {};
-  let dropDb: (() => Promise<void>) | null = null;
+  const db = store === 'postgres' ? await freshPostgresDatabase('bigtrace') : null;
   if (store === 'postgres') {
-    const admin = await ensurePostgres();
-    if (admin === null) {
+    if (db === null) {
       log('PostgreSQL unavailable: skipped');
       return null;
     }
-    const name = `heddle_bench_bigtrace_${randomBytes(4).toString('hex')}`;
-    const c = new pg.Client({ connectionString: admin });
-    await c.connect();
-    await c.query(`CREATE DATABASE ${name}`);
-    await c.end();
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
-    env.HEDDLE_DATABASE_URL = url.toString();
-    dropDb = async () => {
-      const d = new pg.Client({ connectionString: admin });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
-    };
+    env.HEDDLE_DATABASE_URL = db.url;
   }
   process.env.BENCH_SERVER = 'dist';
   let server: ChildServer | null = null;
@@ -349,7 +334,7 @@ async function runStore(store: string): Promise<StoreResult | null> {
     return { store, calls: trace.items.length, ingestSeconds, light, whole, ui, serverPeakRss: server.peakRss() };
   } finally {
     await server?.stop();
-    await dropDb?.();
+    await db?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -11,11 +11,10 @@
  * meanwhile (`pg_stat_database`: transactions, rows inserted, updated and deleted).
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { ensurePostgres } from '../test/helpers/postgres-server.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { freshPostgresDatabase, type BenchDatabase } from './lib/bench-database.js';
 import { startHeddle } from './lib/processes.js';
 import { machineInfo, writeResults } from './lib/report.js';
 
@@ -45,45 +44,25 @@ interface DatabaseUse {
   deleted: number;
 }
 
-/** A fresh PostgreSQL database, how to read its size and activity, and how to drop it. */
-async function postgresDatabase(): Promise<{ url: string; use(): Promise<DatabaseUse>; drop(): Promise<void> }> {
-  const admin = await ensurePostgres();
-  if (admin === null) throw new Error('BENCH_IDLE_STORE=postgres: no PostgreSQL could be had');
-  const name = `heddle_bench_idle_${randomBytes(4).toString('hex')}`;
-  const query = async <R extends pg.QueryResultRow>(sql: string): Promise<R[]> => {
-    const c = new pg.Client({ connectionString: admin });
-    await c.connect();
-    try {
-      return (await c.query<R>(sql)).rows;
-    } finally {
-      await c.end();
-    }
-  };
-  await query(`CREATE DATABASE ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
+/** The size of the benchmark's database and what its server counted for it. */
+async function databaseUse(db: BenchDatabase): Promise<DatabaseUse> {
+  const [row] = await db.adminQuery<Record<string, string>>(
+    `SELECT pg_database_size('${db.name}') AS bytes, xact_commit AS commits, tup_inserted AS inserted,
+       tup_updated AS updated, tup_deleted AS deleted FROM pg_stat_database WHERE datname = '${db.name}'`,
+  );
   return {
-    url: url.toString(),
-    use: async () => {
-      const [row] = await query<Record<string, string>>(
-        `SELECT pg_database_size('${name}') AS bytes, xact_commit AS commits, tup_inserted AS inserted,
-           tup_updated AS updated, tup_deleted AS deleted FROM pg_stat_database WHERE datname = '${name}'`,
-      );
-      return {
-        bytes: Number(row!.bytes),
-        commits: Number(row!.commits),
-        inserted: Number(row!.inserted),
-        updated: Number(row!.updated),
-        deleted: Number(row!.deleted),
-      };
-    },
-    drop: () => query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).then(() => undefined),
+    bytes: Number(row!.bytes),
+    commits: Number(row!.commits),
+    inserted: Number(row!.inserted),
+    updated: Number(row!.updated),
+    deleted: Number(row!.deleted),
   };
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-idle-'));
 const key = randomBytes(20).toString('hex');
-const db = STORE === 'postgres' ? await postgresDatabase() : null;
+const db = STORE === 'postgres' ? await freshPostgresDatabase('idle') : null;
+if (STORE === 'postgres' && db === null) throw new Error('BENCH_IDLE_STORE=postgres: no PostgreSQL could be had');
 process.env.BENCH_SERVER = 'dist';
 const server = await startHeddle({ dataDir, adminKey: key, env: db ? { HEDDLE_DATABASE_URL: db.url } : {} });
 try {
@@ -108,14 +87,14 @@ try {
   if (res.status !== 200) throw new Error(`call/start: ${res.status} ${await res.text()}`);
   await sleep(SETTLE_S);
   const before = files(dataDir);
-  const dbBefore = await db?.use();
+  const dbBefore = db ? await databaseUse(db) : undefined;
   const cpuBefore = server.cpuSeconds();
   const started = performance.now();
   await sleep(IDLE_S);
   const seconds = (performance.now() - started) / 1000;
   const cpu = server.cpuSeconds() - cpuBefore;
   const after = files(dataDir);
-  const dbAfter = await db?.use();
+  const dbAfter = db ? await databaseUse(db) : undefined;
   const changed: string[] = [];
   let grown = 0;
   for (const [name, a] of after) {

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { freePort, startHeddle } from './lib/processes.js';
-import { machineInfo, writeResults } from './lib/report.js';
+import { resultsMarkdown, writeResults } from './lib/report.js';
 
 const CLIENTS = Number(process.env.BENCH_RUSH_CLIENTS ?? 2_000);
 const SLOW_S = Number(process.env.BENCH_SLOW_S ?? 10);
@@ -170,16 +170,7 @@ try {
     `| Slowloris: probe port /health | ${quantiles(slow.probes, 'probe port /health')} |`,
     `| Slowloris: probe port /version | ${quantiles(slow.probes, 'probe port /version')} |`,
   ];
-  const md = [
-    `# Rush (compiled server, SQLite, default bounds)`,
-    '',
-    '| What | Result |',
-    '|---|---|',
-    ...rows,
-    '',
-    `Machine: ${JSON.stringify(machineInfo())}`,
-    '',
-  ].join('\n');
+  const md = resultsMarkdown('Rush (compiled server, SQLite, default bounds)', ['What', 'Result'], rows);
   process.stdout.write(md);
   writeResults(md, { clients: CLIENTS, burst, slow: { statuses: slow.statuses, probes: slow.probes } }, 'rush');
 } finally {

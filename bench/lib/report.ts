@@ -104,6 +104,20 @@ export function summaryTable(s: Summary): string {
   return lines.join('\n');
 }
 
+/** A results file's markdown: a title, one table, and the machine it ran on. */
+export function resultsMarkdown(title: string, header: readonly string[], rows: readonly string[]): string {
+  return [
+    `# ${title}`,
+    '',
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---|').join('')}`,
+    ...rows,
+    '',
+    `Machine: ${JSON.stringify(machineInfo())}`,
+    '',
+  ].join('\n');
+}
+
 /** Writes `<name>-<stamp>.md` and `.json` under bench/results/; returns the markdown path. */
 export function writeResults(markdown: string, data: unknown, name = 'ingest'): string {
   const dir = path.join(REPO_ROOT, 'bench', 'results');
