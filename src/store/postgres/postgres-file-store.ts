@@ -40,6 +40,17 @@ export class PostgresFileStore implements FileStore {
     file: Omit<FileRecord, 'project_id'>,
   ): Promise<FileCommitOutcome> {
     const answer = await inTransaction(this.pool, async (db): Promise<FileCommitAnswer> => {
+      const dropStaged = () =>
+        db.query('DELETE FROM file_chunks WHERE project_id = $1 AND blob_id = $2', [projectId, uploadId]);
+      // the project has these bytes already: the staged chunks are not needed, whatever is left of them
+      const existing = await db.query('SELECT 1 FROM files WHERE project_id = $1 AND digest = $2', [
+        projectId,
+        file.digest,
+      ]);
+      if ((existing.rowCount ?? 0) > 0) {
+        await dropStaged();
+        return { created: false };
+      }
       // every chunk the file names must be there, and stay until this commits: a project deletion
       // that takes them waits for these row locks, and it deletes files only after their chunks
       const staged = await db.query('SELECT seq FROM file_chunks WHERE project_id = $1 AND blob_id = $2 FOR SHARE', [
@@ -48,7 +59,7 @@ export class PostgresFileStore implements FileStore {
       ]);
       const remainingChunks = staged.rowCount ?? 0;
       if (remainingChunks !== file.chunk_count) {
-        await db.query('DELETE FROM file_chunks WHERE project_id = $1 AND blob_id = $2', [projectId, uploadId]);
+        await dropStaged();
         return { created: false, remainingChunks };
       }
       const inserted = await db.query(
@@ -57,7 +68,8 @@ export class PostgresFileStore implements FileStore {
         [projectId, file.digest, uploadId, file.name, file.size_bytes, file.chunk_count, file.created_at],
       );
       if (inserted.rowCount === 1) return { created: true };
-      await db.query('DELETE FROM file_chunks WHERE project_id = $1 AND blob_id = $2', [projectId, uploadId]);
+      // another node committed the same digest meanwhile
+      await dropStaged();
       return { created: false };
     });
     if ('remainingChunks' in answer) throw lostUploadError(file.digest, answer.remainingChunks, file.chunk_count);

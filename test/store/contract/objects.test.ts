@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { ConflictError } from '../../../src/errors/app-error.js';
 import type { ObjectVersionInsert } from '../../../src/store/types.js';
 import { forEachAdapter, freshProject, guard } from './adapters.js';
 
@@ -236,24 +237,16 @@ forEachAdapter('file store', (store) => {
   );
 
   test(
-    'a discarded upload leaves nothing; unknown files read as empty',
+    'a discarded upload leaves nothing (committing it is refused); unknown files read as empty',
     guard(async () => {
       const p = freshProject();
       await store().files.stageChunk(p, 'up', 0, Buffer.from('x'));
       await store().files.discardUpload(p, 'up');
-      assert.deepEqual(
-        await store().files.commitUpload(p, 'up', {
-          digest: 'd',
-          name: null,
-          size_bytes: 1,
-          chunk_count: 1,
-          created_at: 1,
-        }),
-        { created: true },
+      await assert.rejects(
+        store().files.commitUpload(p, 'up', { digest: 'd', name: null, size_bytes: 1, chunk_count: 1, created_at: 1 }),
+        ConflictError,
       );
-      await assert.rejects(async () => {
-        for await (const _chunk of store().files.readChunks(p, 'd')) assert.fail('no chunk was stored');
-      }, /missing chunk 0/);
+      assert.equal(await store().files.find(p, 'd'), null);
       const none: Buffer[] = [];
       for await (const chunk of store().files.readChunks(p, 'unknown')) none.push(chunk);
       assert.deepEqual(none, []);
