@@ -55,6 +55,7 @@ async function findOrStart(): Promise<string> {
   }
   const local = (port: number): string => `postgres://${LOCAL_ROLE}:${LOCAL_PASSWORD}@127.0.0.1:${port}/postgres`;
   if (await canConnect(local(5432))) {
+    await withFileLock('heddle-test-postgres', () => restartIfUpgraded(local(5432)));
     await dropStaleDatabases(local(5432));
     return local(5432);
   }
@@ -118,6 +119,39 @@ async function setUpLocalCluster(): Promise<number> {
   GRANT pg_signal_backend TO ${LOCAL_ROLE};`;
   await sh('runuser', ['-u', 'postgres', '--', 'psql', '-p', port, '-v', 'ON_ERROR_STOP=1', '-c', role]);
   return Number(port);
+}
+
+/** `15.20` of `postgres (PostgreSQL) 15.20 (Debian …)` or of `15.20 (Debian …)`. */
+const releaseOf = (text: string): string => /(\d+\.\d+)/.exec(text)?.[1] ?? '';
+
+/**
+ * Restarts the local cluster when its server runs an older release than the one installed. An apt
+ * upgrade of `postgresql-15` (`../shared/citus/build.sh` installs the server's dev package, which
+ * upgrades it) replaces the libraries under the running server: from then on each new backend fails
+ * to load `plpgsql.so` (58P01), and a later run's migrations fail with "Temporary backend error".
+ */
+async function restartIfUpgraded(adminUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  let running: string;
+  try {
+    await client.connect();
+    running = releaseOf(
+      (await client.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version,
+    );
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  const major = running.split('.')[0]!;
+  const binary = `/usr/lib/postgresql/${major}/bin/postgres`;
+  if (!fs.existsSync(binary)) return;
+  const installed = releaseOf(await sh(binary, ['--version']));
+  if (installed === '' || installed === running) return;
+  if (process.getuid?.() !== 0) {
+    process.stderr.write(`PostgreSQL ${running} runs but ${installed} is installed: restart the cluster\n`);
+    return;
+  }
+  process.stderr.write(`PostgreSQL ${running} runs but ${installed} is installed: restarting the cluster\n`);
+  await sh('pg_ctlcluster', [major, 'main', 'restart']);
 }
 
 /** Drops test databases whose creation time (in their name) is long past: left by killed runs. */
