@@ -1,5 +1,6 @@
 import { prefixSuccessor } from '../sql/prefix-successor.js';
 import type { SqlDialect, SqlParams } from '../sql/core/sql-dialect.js';
+import { postgresMessageCandidates } from '../sql/agent-message-search.js';
 import { postgresTextCandidates } from '../sql/calls-query/text.js';
 import { POSTGRES_DERIVED_STATUS } from '../sql/calls-query/status.js';
 import { POSTGRES_DERIVED_TOKENS } from '../sql/calls-query/tokens.js';
@@ -164,6 +165,7 @@ export const postgresDialect: SqlDialect = {
   containsToken: (text, token) => `heddle_contains_token(${text}, ${token})`,
   lower: (expr) => `heddle_lower(${expr})`,
   textCandidates: postgresTextCandidates,
+  messageCandidates: postgresMessageCandidates,
   derivedStatus: POSTGRES_DERIVED_STATUS,
   derivedTokens: POSTGRES_DERIVED_TOKENS,
   derivedCost: postgresDerivedCost,

@@ -296,7 +296,11 @@ export class SqlAgentSpanStore implements AgentSpanStore {
     const d = this.dialect.d;
     let where = frag`m.project_id = ${q.projectId}`;
     // case-sensitive substring, no pattern characters (§8)
-    if (q.text !== '') where = frag`${where} AND ${around(d.containsText('m.content', '\u0002'), [frag`${q.text}`])}`;
+    if (q.text !== '') {
+      const candidates = d.messageCandidates('m', q.text);
+      if (candidates !== null) where = frag`${where} AND ${around(candidates.sql, [frag`${candidates.value}`])}`;
+      where = frag`${where} AND ${around(d.containsText('m.content', '\u0002'), [frag`${q.text}`])}`;
+    }
     if (q.traceId !== null) where = frag`${where} AND m.trace_id = ${q.traceId}`;
     if (q.conversationId !== null) where = frag`${where} AND s.attr_conversation_id = ${q.conversationId}`;
     if (q.agentName !== null) where = frag`${where} AND s.attr_agent_name = ${q.agentName}`;

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { formatMicros } from '../../domain/time.js';
 import { prefixSuccessor } from '../sql/prefix-successor.js';
 import { isSimpleSql, type SqlDialect, type SqlParams } from '../sql/core/sql-dialect.js';
+import { sqliteMessageCandidates } from '../sql/agent-message-search.js';
 import { sqliteTextCandidates } from '../sql/calls-query/text.js';
 import { SQLITE_DERIVED_STATUS } from '../sql/calls-query/status.js';
 import { SQLITE_DERIVED_TOKENS } from '../sql/calls-query/tokens.js';
@@ -132,6 +133,7 @@ export const sqliteDialect: SqlDialect = {
   containsToken: (text, token) => `(heddle_contains_token(${text}, ${token}) = 1)`,
   lower: (expr) => `heddle_lower(${expr})`,
   textCandidates: sqliteTextCandidates,
+  messageCandidates: sqliteMessageCandidates,
   derivedStatus: SQLITE_DERIVED_STATUS,
   derivedTokens: SQLITE_DERIVED_TOKENS,
   derivedCost: sqliteDerivedCost,

@@ -192,4 +192,75 @@ forEachAdapter('agent span store', (store) => {
       }
     }),
   );
+  test(
+    'message search answers as a scan of every message: replaced and deleted messages are gone, any needle',
+    guard(async () => {
+      const [p, q] = [freshProject(), freshProject()];
+      const texts = [
+        'Weather in Lisbon is 21 C',
+        'weather in lisbon',
+        'a"b and 50%_off \\ done',
+        'dots ... and more',
+        'café 中文 naïve',
+        'city 42 then city 420',
+        'short',
+        'will be replaced',
+        'will be deleted',
+      ];
+      // one conversation per message, so the collapse of §8 keeps every hit
+      const span = (project: string, i: number, content: string) => {
+        const r = rec(project, String(i + 1).padStart(16, '0'), {
+          trace_id: String(i + 1).padStart(32, '0'),
+          conversation_id: `c${i}`,
+          started_at: 1_000_000 + i,
+        });
+        r.details.input_messages = [{ role: 'user', content, finish_reason: '' }];
+        return r;
+      };
+      await s().write(texts.map((t, i) => span(p, i, t)));
+      await s().write([span(q, 0, 'Lisbon elsewhere')]);
+      await s().write([span(p, 7, 'now replaced')]);
+      await s().deleteBySpanIds(p, [String(9).padStart(16, '0')]);
+      const stored = texts.map((t, i) => (i === 7 ? 'now replaced' : t)).filter((_, i) => i !== 8);
+      const search = async (text: string) =>
+        (
+          await s().search({
+            projectId: p,
+            text,
+            traceId: null,
+            conversationId: null,
+            agentName: null,
+            providerName: null,
+            requestModel: null,
+            roles: null,
+            startedAfter: null,
+            startedBefore: null,
+            limit: 100,
+            offset: 0,
+          })
+        )
+          .map((h) => h.content)
+          .sort();
+      for (const needle of [
+        'Lisbon',
+        'lisbon',
+        'isbo',
+        'is',
+        'a"b',
+        '50%_',
+        '\\ d',
+        '...',
+        'é 中',
+        '中文',
+        'city 42',
+        'y 420',
+        'replaced',
+        'will be',
+        'deleted',
+        'elsewhere',
+        'absent text',
+      ])
+        assert.deepEqual(await search(needle), stored.filter((t) => t.includes(needle)).sort(), `needle ${needle}`);
+    }),
+  );
 });

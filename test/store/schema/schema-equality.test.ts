@@ -15,8 +15,11 @@ const ONLY_IN: { table: string; column: string; store: 'sqlite' | 'postgres'; wh
   { table: 'calls', column: 'seq', store: 'postgres', why: 'insertion order for sort_by []; SQLite uses its rowid' },
 ];
 
-/** SQLite's FTS5 tables of the substring index (migrations 017 and 032) and their shadow tables. */
-const FTS_TABLES = ['call_text_fts', 'call_text_trigrams'].flatMap((name) =>
+/**
+ * SQLite's FTS5 tables of the calls' substring index (migrations 017 and 032) and of agent message
+ * search (037), and their shadow tables.
+ */
+const FTS_TABLES = ['call_text_fts', 'call_text_trigrams', 'agent_message_trigrams'].flatMap((name) =>
   ['', '_data', '_idx', '_docsize', '_config'].map((suffix) => name + suffix),
 );
 
@@ -27,12 +30,13 @@ const TABLES_ONLY_IN: { table: string; store: 'sqlite' | 'postgres'; why: string
     store: 'sqlite',
     why: "the live tail's write counter; PostgreSQL stamps calls.change_seq with the transaction id instead",
   },
-  // the substring index of migrations 017 and 032: SQLite's FTS5 tables (keyed by the calls' rowid)
-  // and the tables FTS5 keeps for them; PostgreSQL's text table with its pg_trgm index
+  // the substring indexes of migrations 017, 032 and 037: SQLite's FTS5 tables (keyed by the calls'
+  // and the messages' rowids) and the tables FTS5 keeps for them; PostgreSQL's text table with its
+  // pg_trgm index (agent messages: a pg_trgm index on the table itself)
   ...FTS_TABLES.map((table) => ({
     table,
     store: 'sqlite' as const,
-    why: 'the FTS5 trigram indexes of $contains and their shadow tables',
+    why: 'the FTS5 trigram indexes of $contains and of message search, and their shadow tables',
   })),
   { table: 'call_texts', store: 'postgres', why: 'the text that the pg_trgm index of $contains is built on' },
   { table: 'call_rollup_pending', store: 'postgres', why: "the call writers' roll-up changes not folded yet" },
@@ -61,6 +65,13 @@ const INDEX_DIFFERENCES: { table: string; index: string; sqlite: string[] | null
   { table: 'calls', index: 'calls_by_user', sqlite: null, postgres: ['project_id', 'wb_user_id'] },
   { table: 'calls', index: 'calls_by_run', sqlite: null, postgres: ['project_id', 'wb_run_id'] },
   { table: 'projects', index: 'projects_by_entity', sqlite: null, postgres: ['entity'] },
+  // message search (migration 037): SQLite keeps its trigrams in agent_message_trigrams
+  {
+    table: 'agent_span_messages',
+    index: 'agent_span_messages_by_trigram',
+    sqlite: null,
+    postgres: ['project_id', 'content'],
+  },
 ];
 
 /**
@@ -84,7 +95,8 @@ const GLOBAL_TABLES = new Set([
   'call_rollup_state',
   // the store-wide position of migration 016's backfill (one row)
   'call_index_builds',
-  // SQLite's FTS5 indexes of $contains (migrations 017, 032), keyed by the calls' rowid, and their shadow tables
+  // SQLite's FTS5 indexes of $contains (migrations 017, 032) and of message search (037), keyed by
+  // the calls' and the messages' rowids, and their shadow tables
   ...FTS_TABLES,
 ]);
 

@@ -1,3 +1,4 @@
+import { allTrigramsOf, ftsString } from '../core/fts-trigrams.js';
 import type { SqlParams, TextNeedle } from '../core/sql-dialect.js';
 import { unindexedCalls } from './coverage.js';
 
@@ -39,14 +40,9 @@ export function textIndexNeedle(substr: string, caseInsensitive: boolean): strin
  */
 export function sqliteTextCandidates(projectId: string, needles: readonly TextNeedle[], p: SqlParams): string {
   const project = p.add(projectId);
-  const quoted = (text: string): string => `"${text.replaceAll('"', '""')}"`;
   const unique = [...new Set(needles.map(({ needle }) => needle))];
-  const trigrams = unique.map((needle) => {
-    const chars = [...needle];
-    const grams = new Set(chars.slice(2).map((_, i) => quoted(chars.slice(i, i + 3).join(''))));
-    return `(${[...grams].join(' AND ')})`;
-  });
-  const phrases = unique.map(quoted);
+  const trigrams = unique.map(allTrigramsOf);
+  const phrases = unique.map(ftsString);
   return `c.rowid IN (SELECT rowid FROM call_text_trigrams WHERE call_text_trigrams MATCH ${p.add(trigrams.join(' OR '))}
     UNION ALL SELECT rowid FROM call_text_fts WHERE call_text_fts MATCH ${p.add(phrases.join(' OR '))}
     UNION ALL ${unindexedCalls('rowid', project)})`;

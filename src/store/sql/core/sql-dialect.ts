@@ -9,6 +9,13 @@ import { InvalidRequestError } from '../../../errors/app-error.js';
  * sorts by code point (UTF-8 bytes; docs/spec/calls.md §5.5 "strings by bytes", so PostgreSQL text
  * columns need `COLLATE "C"`), `NULLS LAST` in ORDER BY, and integer division that truncates.
  */
+/**
+ * Candidate messages of `agent_span_messages` row `alias` for a case-sensitive substring `needle`: a
+ * SQL boolean with the marker U+0002 where `value` is bound, true for at least every message that
+ * contains it; null where the index cannot answer (the query then tests every message).
+ */
+export type MessageCandidates = (alias: string, needle: string) => { sql: string; value: string } | null;
+
 export interface SqlDialect {
   /**
    * Placeholder for the parameter at 1-based position `index`, bound to `value` (PostgreSQL adds a
@@ -67,6 +74,8 @@ export interface SqlDialect {
   lower(expr: string): string;
   /** The substring index of migration 017 (calls-query/text.ts `TextCandidateSql`). */
   textCandidates: TextCandidateSql['textCandidates'];
+  /** The agent message search index of migration 037 (sql/agent-message-search.ts). */
+  messageCandidates: MessageCandidates;
   /**
    * `summary.weave.status` of the call `c` (docs/spec/calls.md §2.6), free of bound parameters: the
    * same SQL computes the queries' status and writes the `call_status` entries (calls-query/status.ts).

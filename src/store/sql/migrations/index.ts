@@ -34,6 +34,7 @@ import { migration as agentSpans } from './033-agent-spans.js';
 import { migration as alerts } from './034-alerts.js';
 import { migration as alertMuteUntil } from './035-alert-mute-until.js';
 import { migration as agentRollupIndex } from './036-agent-rollup-index.js';
+import { migration as agentMessageSearch } from './037-agent-message-search.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -80,6 +81,7 @@ export const MIGRATIONS: readonly Migration[] = [
   alerts,
   alertMuteUntil,
   agentRollupIndex,
+  agentMessageSearch,
 ];
 
 /**
