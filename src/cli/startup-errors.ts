@@ -123,6 +123,10 @@ const PG_REASONS: Record<string, string> = {
   '57P03': 'the server is not accepting connections yet',
   '53300': 'the server has too many connections',
   '42501': 'the user may not create the schema',
+  // a file of the server's own installation is missing or does not match it, e.g. a library a
+  // package upgrade replaced under the running server: restarting the server loads the new one
+  '58P01': 'the server cannot load one of its own files (was PostgreSQL upgraded under it? restart it)',
+  '58000': 'the server reported a system error',
 };
 
 /** The one-line reason the store could not be opened, or null for errors that are not about the setting. */
