@@ -1,6 +1,13 @@
 import { InvalidRequestError } from '../../../errors/app-error.js';
 
 /**
+ * Candidate messages of `agent_span_messages` row `alias` for a case-sensitive substring `needle`: a
+ * SQL boolean with the marker U+0002 where `value` is bound, true for at least every message that
+ * contains it; null where the index cannot answer (the query then tests every message).
+ */
+export type MessageCandidates = (alias: string, needle: string) => { sql: string; value: string } | null;
+
+/**
  * What differs between the SQL backends when compiling queries. The compilers in this folder
  * write portable SQL and ask the dialect for everything else (kysely-style capability methods
  * instead of `if (sqlite)` branches).
@@ -9,13 +16,6 @@ import { InvalidRequestError } from '../../../errors/app-error.js';
  * sorts by code point (UTF-8 bytes; docs/spec/calls.md §5.5 "strings by bytes", so PostgreSQL text
  * columns need `COLLATE "C"`), `NULLS LAST` in ORDER BY, and integer division that truncates.
  */
-/**
- * Candidate messages of `agent_span_messages` row `alias` for a case-sensitive substring `needle`: a
- * SQL boolean with the marker U+0002 where `value` is bound, true for at least every message that
- * contains it; null where the index cannot answer (the query then tests every message).
- */
-export type MessageCandidates = (alias: string, needle: string) => { sql: string; value: string } | null;
-
 export interface SqlDialect {
   /**
    * Placeholder for the parameter at 1-based position `index`, bound to `value` (PostgreSQL adds a
