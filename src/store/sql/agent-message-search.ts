@@ -1,4 +1,5 @@
 import { allTrigramsOf } from './core/fts-trigrams.js';
+import { likeLiteral } from './core/like-pattern.js';
 import type { MessageCandidates } from './core/sql-dialect.js';
 
 /**
@@ -28,5 +29,5 @@ export const sqliteMessageCandidates: MessageCandidates = (alias, needle) =>
  */
 export const postgresMessageCandidates: MessageCandidates = (alias, needle) =>
   indexable(needle) && /[A-Za-z0-9]{3}/.test(needle)
-    ? { sql: `${alias}.content LIKE \u0002`, value: `%${needle.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` }
+    ? { sql: `${alias}.content LIKE \u0002`, value: `%${likeLiteral(needle)}%` }
     : null;

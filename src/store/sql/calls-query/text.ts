@@ -1,4 +1,5 @@
 import { allTrigramsOf, ftsString } from '../core/fts-trigrams.js';
+import { likeLiteral } from '../core/like-pattern.js';
 import type { SqlParams, TextNeedle } from '../core/sql-dialect.js';
 import { unindexedCalls } from './coverage.js';
 
@@ -59,7 +60,7 @@ export function postgresTextCandidates(projectId: string, needles: readonly Text
   // one test per distinct pattern and operator: the search box sends the same text for both columns
   const tests = new Map<string, { op: string; pattern: string }>();
   for (const { needle, caseInsensitive: ci } of needles) {
-    const escaped = needle.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+    const escaped = likeLiteral(needle);
     const search = { op: ci ? 'ILIKE' : 'LIKE', pattern: `%${ci ? escaped.replaceAll('k', '_') : escaped}%` };
     tests.set(`${search.op} ${search.pattern}`, search);
   }
