@@ -28,6 +28,7 @@ import { auditArea } from './audit.js';
 import { uiSessionArea } from './ui-session.js';
 import { liveTailArea } from './live-tail.js';
 import { evaluationServerArea } from './evaluations-server.js';
+import { completionsArea } from './completions.js';
 import { mcpArea } from './mcp.js';
 import { agentsArea } from './agents.js';
 import { alertsArea } from './alerts.js';
@@ -66,6 +67,7 @@ export const ROUTE_AREAS: readonly RouteArea[] = [
   uiSessionArea,
   liveTailArea,
   evaluationServerArea,
+  completionsArea,
   agentsArea,
   mcpArea,
   alertsArea,

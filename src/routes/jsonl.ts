@@ -54,3 +54,24 @@ export async function sendLines(
   }
   return reply.send(Readable.from(chunks(), { objectMode: false }));
 }
+
+/**
+ * As sendJsonl, but each line is written the moment it is produced (a streamed completion's
+ * chunks, which a reader shows as they come); the first is still pulled before the status is sent.
+ */
+export async function sendJsonlLive(reply: FastifyReply, lines: AsyncIterable<string>): Promise<FastifyReply> {
+  const iterator = lines[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  reply.type('application/jsonl');
+  if (first.done) return reply.send('');
+  const head = first.value;
+  async function* each(): AsyncGenerator<string> {
+    try {
+      yield head;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    } finally {
+      await iterator.return?.();
+    }
+  }
+  return reply.send(Readable.from(each(), { objectMode: false }));
+}

@@ -442,6 +442,16 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   ...v2ObjectCases(),
   ...evaluationCallCases(),
 
+  // ---- playground completions (routes/completions.ts): an unknown provider is a 200 `response.error`
+  'POST /completions/create': post('/completions/create', (p) => ({
+    project_id: p,
+    inputs: { model: 'sec-no-such-provider/model', messages: [{ role: 'user', content: 'hi' }] },
+  })),
+  'POST /completions/create_stream': post('/completions/create_stream', (p) => ({
+    project_id: p,
+    inputs: { model: 'sec-no-such-provider/model', messages: [{ role: 'user', content: 'hi' }] },
+  })),
+
   // ---- objects (docs/spec/objects.md §3)
   'POST /obj/create': post(
     '/obj/create',

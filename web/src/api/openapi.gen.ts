@@ -924,6 +924,49 @@ export interface ApiPaths {
       };
     };
   };
+  "/completions/create": {
+    post: {
+      body: {
+        project_id: string;
+        inputs: {
+          model: string;
+          messages?: Array<unknown>;
+          prompt?: string | null;
+          template_vars?: {
+            [key: string]: unknown;
+          } | null;
+          [key: string]: unknown;
+        };
+        wb_user_id?: string | null;
+        track_llm_call?: boolean | null;
+      };
+      response: {
+        response: {
+          [key: string]: unknown;
+        };
+        weave_call_id?: string | null;
+      };
+    };
+  };
+  "/completions/create_stream": {
+    post: {
+      body: {
+        project_id: string;
+        inputs: {
+          model: string;
+          messages?: Array<unknown>;
+          prompt?: string | null;
+          template_vars?: {
+            [key: string]: unknown;
+          } | null;
+          [key: string]: unknown;
+        };
+        wb_user_id?: string | null;
+        track_llm_call?: boolean | null;
+      };
+      response: unknown;
+    };
+  };
   "/cost/create": {
     post: {
       body: {
@@ -3043,6 +3086,8 @@ export interface ApiPost<R> {
   <T>(path: `/calls/stats`, body: ApiPaths["/calls/stats"]['post']['body'], signal?: AbortSignal): Promise<R extends 'rows' ? T[] : T>;
   <T>(path: `/calls/stream_query`, body: ApiPaths["/calls/stream_query"]['post']['body'], signal?: AbortSignal): Promise<R extends 'rows' ? T[] : T>;
   <T>(path: `/calls/usage`, body: ApiPaths["/calls/usage"]['post']['body'], signal?: AbortSignal): Promise<R extends 'rows' ? T[] : T>;
+  <T>(path: `/completions/create`, body: ApiPaths["/completions/create"]['post']['body'], signal?: AbortSignal): Promise<R extends 'rows' ? T[] : T>;
+  <T>(path: `/completions/create_stream`, body: ApiPaths["/completions/create_stream"]['post']['body'], signal?: AbortSignal): Promise<R extends 'rows' ? T[] : T>;
   <T>(path: `/cost/create`, body: ApiPaths["/cost/create"]['post']['body'], signal?: AbortSignal): Promise<R extends 'rows' ? T[] : T>;
   <T>(path: `/cost/purge`, body: ApiPaths["/cost/purge"]['post']['body'], signal?: AbortSignal): Promise<R extends 'rows' ? T[] : T>;
   <T>(path: `/cost/query`, body: ApiPaths["/cost/query"]['post']['body'], signal?: AbortSignal): Promise<R extends 'rows' ? T[] : T>;

@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { completionChunks } from '../../../domain/completions/completion-chunks.js';
+import { readEventStream } from './event-stream.js';
 import { ProviderError, redact } from './provider-error.js';
 
 /**
@@ -11,6 +13,11 @@ import { ProviderError, redact } from './provider-error.js';
 export interface ChatProvider {
   /** Sends one chat-completions body for `model`; resolves with the parsed response body. */
   complete(model: string, body: Record<string, unknown>, signal?: AbortSignal): Promise<unknown>;
+  /**
+   * Sends it with `stream: true`; yields the `chat.completion.chunk`s as they come. A provider
+   * without it is streamed as its whole answer (completion-chunks.ts).
+   */
+  stream?(model: string, body: Record<string, unknown>, signal?: AbortSignal): AsyncIterable<unknown>;
 }
 
 export interface OpenAiCompatibleOptions {
@@ -68,6 +75,57 @@ export class OpenAiCompatibleProvider implements ChatProvider {
     throw lastError ?? new ProviderError(`Provider ${name} failed`);
   }
 
+  /**
+   * One streamed request (no retries once it is sent: a partial answer cannot be replayed); the
+   * timeout applies to the answer's start and then to every pause between chunks. A provider that
+   * answers plain JSON instead is passed on as chunks.
+   */
+  async *stream(model: string, body: Record<string, unknown>, signal?: AbortSignal): AsyncGenerator<unknown> {
+    const { name, baseUrl, timeoutMs } = this.#opts;
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    let res: Response;
+    try {
+      res = await this.#fetch(`${baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: this.#headers(),
+        body: JSON.stringify({ ...body, model, stream: true, stream_options: { include_usage: true } }),
+        signal: signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal,
+      });
+    } catch (error) {
+      signal?.throwIfAborted();
+      throw new ProviderError(`Provider ${name} request failed: ${this.#failure(error, timeout.signal)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!res.ok) {
+      const detail = this.#clean((await res.text()).slice(0, 500));
+      throw new ProviderError(`Provider ${name} answered ${res.status}: ${detail}`, res.status);
+    }
+    if (!(res.headers.get('content-type') ?? '').includes('text/event-stream') || res.body === null) {
+      yield* completionChunks(JSON.parse(await res.text()));
+      return;
+    }
+    try {
+      yield* readEventStream(res.body, timeoutMs, () => timeout.abort());
+    } catch (error) {
+      signal?.throwIfAborted();
+      throw new ProviderError(`Provider ${name} stream failed: ${this.#failure(error, timeout.signal)}`);
+    }
+  }
+
+  #headers(): Record<string, string> {
+    const { apiKey, extraHeaders } = this.#opts;
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...extraHeaders };
+    if (apiKey !== null) headers.authorization = `Bearer ${apiKey}`;
+    return headers;
+  }
+
+  #failure(error: unknown, timedOut: AbortSignal): string {
+    if (timedOut.aborted) return `timed out after ${this.#opts.timeoutMs} ms`;
+    return this.#clean(error instanceof Error ? error.message : String(error));
+  }
+
   async #attempt(
     model: string,
     body: Record<string, unknown>,
@@ -75,12 +133,11 @@ export class OpenAiCompatibleProvider implements ChatProvider {
   ): Promise<
     { ok: true; body: unknown } | { ok: false; error: ProviderError; retry: boolean; retryAfterMs: number | null }
   > {
-    const { name, baseUrl, apiKey, extraHeaders, timeoutMs } = this.#opts;
+    const { name, baseUrl, timeoutMs } = this.#opts;
     // a referenced timer (AbortSignal.timeout's is not), so a pending request keeps the process alive
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), timeoutMs);
-    const headers: Record<string, string> = { 'content-type': 'application/json', ...extraHeaders };
-    if (apiKey !== null) headers.authorization = `Bearer ${apiKey}`;
+    const headers = this.#headers();
     let res: Response;
     let text: string;
     try {
@@ -93,9 +150,7 @@ export class OpenAiCompatibleProvider implements ChatProvider {
       text = await res.text();
     } catch (error) {
       signal?.throwIfAborted();
-      const reason = timeout.signal.aborted
-        ? `timed out after ${timeoutMs} ms`
-        : this.#clean(error instanceof Error ? error.message : String(error));
+      const reason = this.#failure(error, timeout.signal);
       return {
         ok: false,
         error: new ProviderError(`Provider ${name} request failed: ${reason}`),
