@@ -3,6 +3,8 @@
  * Chromium at 1440×900 and writes docs/ui/<page>.png (documentation, not pixel assertions).
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch } from '../helpers/browser.js';
@@ -342,6 +344,49 @@ try {
   await page.getByRole('button', { name: 'New alert' }).click();
   await page.getByLabel('Metric').selectOption('feedback');
   await shot('alert-form');
+  // issue 33: the playground, the support chat against two models of a loopback OpenAI-compatible server
+  const provider = http.createServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    req.on('end', () => {
+      const body = JSON.parse(text) as { model: string };
+      const content =
+        body.model === 'support-small'
+          ? 'Order #123 ships tomorrow. You will get a tracking link by e-mail.'
+          : 'Sorry for the wait! Order #123 left our warehouse late and ships tomorrow; the tracking link comes by e-mail. If it has not arrived by Friday, reply here and we refund the shipping.';
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: 'shot',
+          model: body.model,
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          usage: {
+            prompt_tokens: 38,
+            completion_tokens: content.length >> 2,
+            total_tokens: 38 + (content.length >> 2),
+          },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise<void>((resolve) => provider.close(() => resolve())));
+  await api('/obj/create', {
+    obj: {
+      project_id: PROJECT,
+      object_id: 'local',
+      builtin_object_class: 'Provider',
+      val: { base_url: `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1`, api_key_name: '' },
+    },
+  });
+  await page.goto(`${ui.url}/${PROJECT}/weave/playground?call=${ui.seeded.chatId}`);
+  await page.getByText('Started from').waitFor();
+  await page.getByLabel('Model of variant 1', { exact: true }).fill('local/support-large');
+  await page.getByRole('button', { name: 'Duplicate' }).first().click();
+  await page.getByLabel('Model of variant 2', { exact: true }).fill('local/support-small');
+  await page.getByLabel('Temperature of variant 2', { exact: true }).fill('0.2');
+  await page.getByRole('button', { name: 'Run all' }).click();
+  await page.getByRole('region', { name: 'Answer of variant 2' }).getByText('ships tomorrow').waitFor();
+  await shot('playground');
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(`${ui.url}/${PROJECT}/weave`);
   await page.waitForFunction(() => document.querySelectorAll('.body-row').length > 0);

@@ -23,6 +23,7 @@ import { settingsRoute } from './settings.js';
 import { trainingRoute } from './training.js';
 import { trainingModelRoute } from './training-model.js';
 import { dashboardRoute } from './dashboard.js';
+import { playgroundRoute } from './playground.js';
 
 /**
  * Every page's route, one file per URL in this folder; pages read their params and search through
@@ -48,6 +49,7 @@ const routeTree = rootRoute.addChildren([
   queuesRoute,
   reviewRoute,
   alertsRoute,
+  playgroundRoute,
   settingsRoute,
   dashboardRoute,
   trainingRoute,

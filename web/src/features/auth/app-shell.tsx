@@ -63,6 +63,9 @@ export function AppShell() {
             <Link to="/$entity/$project/weave/alerts" params={{ entity: params.entity!, project: params.project! }}>
               Alerts
             </Link>
+            <Link to="/$entity/$project/weave/playground" params={{ entity: params.entity!, project: params.project! }}>
+              Playground
+            </Link>
             <Link to="/$entity/$project/weave/training" params={{ entity: params.entity!, project: params.project! }}>
               Training
             </Link>

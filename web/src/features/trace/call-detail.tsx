@@ -8,6 +8,7 @@ import { StatusBadge } from '../../ui/status-badge.js';
 import { callStatus, latencyMs, parseException, tokenUsage, totalCost, type Call } from '../../lib/call.js';
 import { chatFromInputs, chatFromOutput } from '../../lib/chat.js';
 import { markdownOf } from '../../lib/content.js';
+import { variantFromInputs } from '../../lib/playground.js';
 import { Markdown } from '../../ui/markdown.js';
 import { formatCost, formatInt, formatLatency, formatTime, opDisplayName, parseRef } from '../../lib/format.js';
 import { FeedbackPanel } from './feedback-panel.js';
@@ -118,6 +119,16 @@ function Header({ call, entity, project }: { call: Call; entity: string; project
   return (
     <div className="detail-head">
       <h2 id="call-title">{call.display_name ?? opDisplayName(call.op_name)}</h2>
+      {variantFromInputs(call.inputs) && (
+        <Link
+          to="/$entity/$project/weave/playground"
+          params={{ entity, project }}
+          search={{ call: call.id }}
+          className="open-playground"
+        >
+          Open in playground
+        </Link>
+      )}
       <dl className="facts">
         <dt>Status</dt>
         <dd>

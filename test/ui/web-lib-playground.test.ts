@@ -1,0 +1,87 @@
+/** Unit tests for the playground's variants (web/src/lib/playground.ts). */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  completionInputs,
+  completionOutcome,
+  emptyVariant,
+  messagesPromptValue,
+  promptNameProblem,
+  variantFromInputs,
+  variantProblem,
+} from '../../web/src/lib/playground.js';
+
+test("a chat call's inputs become a variant, and the variant sends them back", () => {
+  const inputs = {
+    model: 'gpt-4o-mini',
+    temperature: 0.7,
+    max_tokens: 64,
+    messages: [
+      { role: 'system', content: 'Be brief.' },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Hi' },
+          { type: 'image_url', image_url: { url: 'x' } },
+        ],
+      },
+      { role: 'tool', content: 'ignored role' },
+    ],
+  };
+  const v = variantFromInputs(inputs)!;
+  assert.deepEqual(v, {
+    model: 'gpt-4o-mini',
+    temperature: '0.7',
+    maxTokens: '64',
+    messages: [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Hi' },
+      { role: 'user', content: 'ignored role' },
+    ],
+  });
+  assert.deepEqual(completionInputs(v), {
+    model: 'gpt-4o-mini',
+    temperature: 0.7,
+    max_tokens: 64,
+    messages: v.messages,
+  });
+  assert.equal(variantFromInputs({ query: 'q' }), null);
+  assert.equal(variantFromInputs({ messages: [] }), null);
+});
+
+test('empty parameters are left to the provider; blank messages are not sent; bad ones are named', () => {
+  const v = {
+    ...emptyVariant('local/m'),
+    messages: [
+      { role: 'user' as const, content: 'x' },
+      { role: 'user' as const, content: ' ' },
+    ],
+  };
+  assert.equal(variantProblem(v), null);
+  assert.deepEqual(completionInputs(v), { model: 'local/m', messages: [{ role: 'user', content: 'x' }] });
+  assert.equal(variantProblem(emptyVariant('m')), 'Write at least one message');
+  assert.equal(variantProblem({ ...v, model: ' ' }), 'Choose a model');
+  assert.match(variantProblem({ ...v, temperature: '3' })!, /0 to 2/);
+  assert.match(variantProblem({ ...v, maxTokens: '1.5' })!, /whole number/);
+  assert.equal(messagesPromptValue(v)._class_name, 'MessagesPrompt');
+  assert.deepEqual(messagesPromptValue(v).messages, [{ role: 'user', content: 'x' }]);
+  assert.equal(promptNameProblem('greeting-v2.a_b'), null);
+  assert.notEqual(promptNameProblem('has space'), null);
+  assert.notEqual(promptNameProblem(''), null);
+});
+
+test("a response's text, error and usage are read", () => {
+  assert.deepEqual(
+    completionOutcome({
+      choices: [{ message: { role: 'assistant', content: 'Hello' } }],
+      usage: { prompt_tokens: 3, completion_tokens: 1 },
+    }),
+    { text: 'Hello', error: null, promptTokens: 3, completionTokens: 1 },
+  );
+  assert.deepEqual(completionOutcome({ error: 'Provider local failed' }), {
+    text: null,
+    error: 'Provider local failed',
+    promptTokens: null,
+    completionTokens: null,
+  });
+});

@@ -1,0 +1,29 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { postJson } from './client.js';
+import { keys } from './keys.js';
+import type { ApiPaths } from './openapi.gen.js';
+
+/** The playground's API: one chat completion, recorded as a `weave.completions_create` call. */
+export type CompletionRes = ApiPaths['/completions/create']['post']['response'];
+
+export type CompletionInputs = ApiPaths['/completions/create']['post']['body']['inputs'];
+
+export function runCompletion(projectId: string, inputs: CompletionInputs): Promise<CompletionRes> {
+  return postJson<CompletionRes>('/completions/create', { project_id: projectId, inputs });
+}
+
+/** Publishes a `MessagesPrompt` version; answers its digest. */
+export function useSavePrompt(projectId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ name, val }: { name: string; val: Record<string, unknown> }) =>
+      postJson<{ digest: string }>('/obj/create', { obj: { project_id: projectId, object_id: name, val } }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['objects', projectId] }),
+  });
+}
+
+/** After a run the traces table and dashboards have new calls. */
+export function useInvalidateCalls(projectId: string): () => void {
+  const qc = useQueryClient();
+  return () => void qc.invalidateQueries({ queryKey: keys.calls(projectId) });
+}
