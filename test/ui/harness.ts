@@ -2,6 +2,7 @@
  * Runs the built web app (web/dist) against a real in-process Heddle on a free port, for browser
  * tests and screenshots; Heddle serves the app itself.
  */
+import assert from 'node:assert/strict';
 import { execSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
@@ -40,6 +41,8 @@ export interface UiServer {
   heddleUrl: string;
   /** A new key of a viewer of acme: reads every project, writes none. */
   viewerKey(username: string): Promise<string>;
+  /** POSTs JSON to the API as alice and answers the parsed body; fails the test unless it is a 200. */
+  post(path: string, body: unknown): Promise<Record<string, any>>;
 }
 
 export async function startUi(
@@ -56,5 +59,18 @@ export async function startUi(
     await heddle.store.auth.setMembershipRole(record.userId, 'acme', 'viewer');
     return key;
   };
-  return { url, key: heddle.aliceKey, seeded, heddleUrl, viewerKey };
+  const post = async (path: string, body: unknown): Promise<Record<string, any>> => {
+    const r = await fetch(heddleUrl + path, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`api:${heddle.aliceKey}`).toString('base64')}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify(body),
+    });
+    const text = await r.text();
+    assert.equal(r.status, 200, `${path}: ${r.status} ${text.slice(0, 300)}`);
+    return JSON.parse(text) as Record<string, any>;
+  };
+  return { url, key: heddle.aliceKey, seeded, heddleUrl, viewerKey, post };
 }

@@ -27,18 +27,7 @@ describe('web UI: playground', { skip, concurrency: 1 }, () => {
   const bodies: Json[] = [];
   const pageErrors: string[] = [];
   const cleanups: (() => unknown)[] = [];
-  const api = async (path: string, body: unknown) => {
-    const r = await fetch(ui.heddleUrl + path, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`api:${ui.key}`).toString('base64')}`,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify(body),
-    });
-    assert.equal(r.status, 200, `${path}: ${r.status}`);
-    return r.json() as Promise<Json>;
-  };
+  const api = (path: string, body: unknown) => ui.post(path, body);
 
   before(async () => {
     ui = await startUi({ after: (fn: () => unknown) => void cleanups.push(fn) }, { roots: 5, bigTrace: 5 });
