@@ -25,12 +25,14 @@ export async function sendJsonl(reply: FastifyReply, lines: AsyncIterable<string
 /**
  * As sendJsonl, for lines of any text type (CSV records in `/calls/export`); `headers` are set only
  * once the first line is there, so an error answer never carries them (an attachment disposition).
+ * Lines are written in chunks of `bufferChars`; 1 writes each the moment it is produced.
  */
 export async function sendLines(
   reply: FastifyReply,
   lines: AsyncIterable<string>,
   contentType: string,
   headers: Record<string, string> = {},
+  bufferChars = CHUNK_CHARS,
 ): Promise<FastifyReply> {
   const iterator = lines[Symbol.asyncIterator]();
   const first = await iterator.next();
@@ -40,12 +42,14 @@ export async function sendLines(
   async function* chunks(): AsyncGenerator<string> {
     let buffer = head;
     try {
-      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-        buffer += next.value;
-        if (buffer.length >= CHUNK_CHARS) {
+      for (;;) {
+        if (buffer.length >= bufferChars) {
           yield buffer;
           buffer = '';
         }
+        const next = await iterator.next();
+        if (next.done) break;
+        buffer += next.value;
       }
       if (buffer !== '') yield buffer;
     } finally {
@@ -55,23 +59,7 @@ export async function sendLines(
   return reply.send(Readable.from(chunks(), { objectMode: false }));
 }
 
-/**
- * As sendJsonl, but each line is written the moment it is produced (a streamed completion's
- * chunks, which a reader shows as they come); the first is still pulled before the status is sent.
- */
-export async function sendJsonlLive(reply: FastifyReply, lines: AsyncIterable<string>): Promise<FastifyReply> {
-  const iterator = lines[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  reply.type('application/jsonl');
-  if (first.done) return reply.send('');
-  const head = first.value;
-  async function* each(): AsyncGenerator<string> {
-    try {
-      yield head;
-      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-    } finally {
-      await iterator.return?.();
-    }
-  }
-  return reply.send(Readable.from(each(), { objectMode: false }));
+/** As sendJsonl, but each line is written the moment it is produced (a streamed completion's chunks). */
+export function sendJsonlLive(reply: FastifyReply, lines: AsyncIterable<string>): Promise<FastifyReply> {
+  return sendLines(reply, lines, 'application/jsonl', {}, 1);
 }

@@ -59,8 +59,3 @@ export function combinedMessages(
       : message,
   );
 }
-
-/** The message of a failed provider call: the recorded call's exception and the answer's `response.error`. */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -1,10 +1,6 @@
 import { completionChunks, foldChunk } from '../../domain/completions/completion-chunks.js';
-import {
-  combinedMessages,
-  errorText,
-  providerBody,
-  withoutNulls,
-} from '../../domain/completions/completion-request.js';
+import { combinedMessages, providerBody, withoutNulls } from '../../domain/completions/completion-request.js';
+import { errorText } from '../../domain/error-text.js';
 import { isRecord, type JsonRecord } from '../../domain/eval-results/types.js';
 import { usageSummary } from '../../domain/server-eval/llm-template.js';
 import { nowMicros } from '../../domain/time.js';

@@ -43,7 +43,7 @@ export function createEvaluationServices(
     predictions: new PredictionService(access, calls),
     scores: new ScoreService(access, calls, feedback),
     results: new EvalResultsService(store, access, calls, prices),
-    server: new ServerEvaluationService(store, access, calls, feedback, providers, inference),
+    server: new ServerEvaluationService(access, calls, feedback, objects, registry),
     completions: new CompletionService(access, calls, objects, registry),
   };
 }

@@ -3,6 +3,7 @@ import type { JobSettings } from '../../config/config.js';
 import { nowMicros } from '../../domain/time.js';
 import type { BackgroundJobRow, JobStore } from '../../store/job-types.js';
 import type { BackgroundLog } from '../../domain/log.js';
+import { errorText } from '../../domain/error-text.js';
 
 /** What runs the jobs of one kind. */
 export interface JobHandler {
@@ -14,9 +15,7 @@ export interface JobHandler {
 
 export type JobHandlers = Readonly<Record<string, JobHandler>>;
 
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+export { errorText };
 
 /**
  * One job loop of a node (docs/architecture.md, "Background jobs"): leases a job of a kind it has

@@ -1,16 +1,13 @@
-import type { ProviderConfig } from '../../../config/config.js';
 import type { JsonRecord } from '../../../domain/eval-results/types.js';
 import type { EvaluationStatusRes } from '../../../schemas/evaluations-server.js';
-import type { TraceStore } from '../../../store/types.js';
 import type { Caller } from '../../auth-service.js';
 import type { FeedbackService } from '../../feedback-service.js';
 import type { ProjectAccess } from '../../project-access.js';
-import type { InferenceService } from '../../training/inference-service.js';
 import type { EvalCalls } from '../eval-calls.js';
-import { ProviderRegistry } from '../providers/provider-registry.js';
+import type { ProviderRegistry } from '../providers/provider-registry.js';
 import { evaluationStatus } from './evaluation-status.js';
 import { LlmExec } from './llm-exec.js';
-import { ObjectReader } from './object-reader.js';
+import type { ObjectReader } from './object-reader.js';
 import { loadEvaluationPlan } from './plan.js';
 import { EvaluationRunner, type RunServerEvaluationArgs } from './run-evaluation.js';
 import { CallScorer, checkScorerRefs, type ScoreCallsArgs } from './score-calls.js';
@@ -18,8 +15,6 @@ import { CallScorer, checkScorerRefs, type ScoreCallsArgs } from './score-calls.
 export interface ServerEvaluationOptions {
   /** Trials (`predict_and_score` calls) of one run in flight at once. */
   concurrency?: number;
-  /** Replaces `fetch` for every provider (tests). */
-  fetch?: typeof fetch;
 }
 
 /**
@@ -27,24 +22,21 @@ export interface ServerEvaluationOptions {
  * route makes before it enqueues a job, the job bodies a worker runs, and the status read.
  */
 export class ServerEvaluationService {
-  readonly #objects: ObjectReader;
   readonly #runner: EvaluationRunner;
   readonly #scorer: CallScorer;
 
+  /** `objects` and `providers` are shared with the playground's completions (evaluations/index.ts). */
   constructor(
-    store: TraceStore,
     private readonly access: ProjectAccess,
     private readonly calls: EvalCalls,
     feedback: FeedbackService,
-    providers: ProviderConfig,
-    inference: InferenceService | null,
+    private readonly objects: ObjectReader,
+    providers: ProviderRegistry,
     opts: ServerEvaluationOptions = {},
   ) {
-    this.#objects = new ObjectReader(store);
-    const registry = new ProviderRegistry(providers, this.#objects, inference, opts.fetch);
-    const exec = new LlmExec(calls, registry, this.#objects);
-    this.#runner = new EvaluationRunner(calls, this.#objects, exec, feedback, opts.concurrency ?? 4);
-    this.#scorer = new CallScorer(calls, this.#objects, exec, feedback);
+    const exec = new LlmExec(calls, providers, objects);
+    this.#runner = new EvaluationRunner(calls, objects, exec, feedback, opts.concurrency ?? 4);
+    this.#scorer = new CallScorer(calls, objects, exec, feedback);
   }
 
   /**
@@ -59,7 +51,7 @@ export class ServerEvaluationService {
     modelRef: string,
   ): Promise<void> {
     await this.access.assertCanWrite(caller, projectId);
-    await loadEvaluationPlan(this.#objects, projectId, evaluationRef, modelRef);
+    await loadEvaluationPlan(this.objects, projectId, evaluationRef, modelRef);
   }
 
   /** §5 (our choice): what `/calls/score` checks before enqueueing: every scorer ref parses as an object ref (400). */
@@ -87,6 +79,6 @@ export class ServerEvaluationService {
 
   async status(caller: Caller, projectId: string, callId: string): Promise<EvaluationStatusRes> {
     this.access.assertCanRead(caller, projectId);
-    return evaluationStatus(this.calls, this.#objects, projectId, callId);
+    return evaluationStatus(this.calls, this.objects, projectId, callId);
   }
 }
