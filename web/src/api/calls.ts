@@ -1,4 +1,11 @@
-import { keepPreviousData, useInfiniteQuery, useQueries, useQuery } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  useInfiniteQuery,
+  useMutation,
+  useQueries,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import type { Call } from '../lib/call.js';
 import type { CallsFilter, Query, SortBy } from '../lib/query.js';
 import { postJson, postJsonl } from './client.js';
@@ -140,5 +147,15 @@ export function useCallsByIds(projectId: string, ids: readonly string[]) {
       const byId = new Map(calls.map((c) => [c.id, c]));
       return ids.flatMap((id) => byId.get(id) ?? []);
     },
+  });
+}
+
+/** Deletes calls by id, with their descendants (calls spec §3.1). */
+export function useDeleteCalls(projectId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (ids: string[]) =>
+      postJson<{ num_deleted: number }>('/calls/delete', { project_id: projectId, call_ids: ids }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: keys.calls(projectId) }),
   });
 }

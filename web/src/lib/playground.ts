@@ -3,6 +3,7 @@
  * turned into a `/completions/create` request and read back from a call's inputs ("Open in
  * playground"). Pure, so the rules are tested without a browser.
  */
+import { objectNameProblem } from './object-name.js';
 
 export type ChatRole = 'system' | 'user' | 'assistant';
 export const CHAT_ROLES: readonly ChatRole[] = ['system', 'user', 'assistant'];
@@ -104,10 +105,7 @@ export function messagesPromptValue(v: Variant): Record<string, unknown> {
 
 /** An object id Weave accepts: letters, digits, `-`, `_` and `.`, at most 128. */
 export function promptNameProblem(name: string): string | null {
-  if (name === '') return 'Name the prompt';
-  if (name.length > 128) return 'A name has at most 128 characters';
-  if (!/^[A-Za-z0-9_.-]+$/.test(name)) return 'Use letters, digits, “-”, “_” and “.” only';
-  return null;
+  return objectNameProblem(name, 'prompt');
 }
 
 export interface CompletionOutcome {

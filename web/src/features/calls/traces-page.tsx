@@ -16,6 +16,7 @@ import { ExportView } from './export-view.js';
 import { FilterBar } from './filter-bar.js';
 import { CopyLinkButton } from '../../ui/copy-link.js';
 import { QueueFromView } from '../queues/queue-from-view.js';
+import { SelectionActions } from './selection-actions.js';
 
 const tracesRoute = getRouteApi('/$entity/$project/weave');
 
@@ -58,6 +59,8 @@ export function TracesPage() {
       replace: true,
     });
   };
+  const clearPicked = () =>
+    void navigate({ search: (prev: TracesSearch) => ({ ...prev, picked: undefined }), replace: true });
   const count = useCallsCount(req);
   const loaded = useMemo(() => calls.data?.pages.flat() ?? [], [calls.data]);
 
@@ -186,31 +189,16 @@ export function TracesPage() {
           )}
         </div>
         {picked.size > 0 && (
-          <div className="selection-box" role="group" aria-label="Selected calls">
-            <span className="muted">{plural(picked.size, 'call')} selected</span>
-            <button
-              type="button"
-              className="primary"
-              disabled={picked.size < 2}
-              onClick={() =>
-                void navigate({
-                  to: '/$entity/$project/r/compare',
-                  params: { entity, project },
-                  search: { ids: [...picked].join(',') },
-                })
-              }
-            >
-              Compare
-            </button>
-            <button
-              type="button"
-              onClick={() =>
-                void navigate({ search: (prev: TracesSearch) => ({ ...prev, picked: undefined }), replace: true })
-              }
-            >
-              Clear selection
-            </button>
-          </div>
+          <SelectionActions
+            entity={entity}
+            project={project}
+            ids={[...picked]}
+            onClear={clearPicked}
+            onDeleted={(ids) => {
+              setLive((prev) => prev.filter((c) => !ids.includes(c.id)));
+              clearPicked();
+            }}
+          />
         )}
         <SavedViews projectId={projectId} search={search} onLoad={loadView} />
         <ColumnChooser

@@ -5,7 +5,7 @@ import { CopyLinkButton } from '../../ui/copy-link.js';
 import { JsonTree } from '../../ui/json-tree.js';
 import { PageHeading } from '../../ui/page-heading.js';
 import { formatTime, parseRef } from '../../lib/format.js';
-import { DatasetRows } from './dataset-rows.js';
+import { DatasetEditor } from './dataset-editor.js';
 import { ObjectLabels } from './object-labels.js';
 import { VersionDiff } from './version-diff.js';
 
@@ -76,10 +76,7 @@ export function ObjectVersionPage({ kind }: { kind: 'op' | 'object' }) {
           />
           {diff && <VersionDiff projectId={projectId} obj={obj.data} base={diff} />}
           {table && (
-            <section aria-labelledby="rows-h">
-              <h2 id="rows-h">Rows</h2>
-              <DatasetRows projectId={projectId} digest={table} />
-            </section>
+            <DatasetEditor key={obj.data.digest} entity={entity} project={project} obj={obj.data} table={table} />
           )}
           {code.data && (
             <section>
