@@ -268,6 +268,28 @@ try {
   await page.getByRole('button', { name: 'Compare', exact: true }).click();
   await page.getByRole('table', { name: 'Output compared' }).waitFor();
   await shot('compare-calls');
+  // issue 33: the picked calls added to a new dataset, then a dataset's rows edited
+  await page.goBack();
+  await page.getByRole('button', { name: 'Add to dataset…' }).click();
+  await page.getByLabel('Dataset name').fill('picked-questions');
+  await page.getByLabel('Column for output').fill('expected');
+  await shot('traces-add-to-dataset');
+  await page.getByRole('button', { name: 'Add 2 rows' }).click();
+  await page.waitForURL(/objects\/picked-questions\/versions/);
+  await page.goto(`${ui.url}/${PROJECT}/weave/objects/qa-questions/versions/${ui.seeded.evals.datasetDigest}`);
+  await page.getByText('Capital of France?').waitFor();
+  await page.getByRole('button', { name: 'Edit rows' }).click();
+  await page.getByRole('button', { name: 'Edit row 1', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Edit row 1' }).getByLabel('expected').fill('Paris, France');
+  await page.getByRole('button', { name: 'Keep row' }).click();
+  await page.getByRole('button', { name: 'Remove row 2', exact: true }).click();
+  await page.getByRole('button', { name: 'Add row' }).click();
+  await page.getByRole('dialog', { name: 'Add a row' }).getByLabel('question').fill('Tallest mountain?');
+  await page.getByRole('dialog', { name: 'Add a row' }).getByLabel('expected').fill('Everest');
+  await page.getByRole('button', { name: 'Keep row' }).click();
+  await page.getByLabel('Dataset rows, scrollable').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await page.getByRole('heading', { name: 'Rows' }).scrollIntoViewIfNeeded();
+  await shot('dataset-edit');
   // issue 35: the alerts page, an alert's history with its deliveries, and the form
   await api('/obj/create', {
     obj: {
