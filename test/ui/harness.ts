@@ -7,7 +7,7 @@ import { execSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
 import type { Page } from 'playwright-core';
-import { buildTestApp } from '../helpers/app.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { chromiumPath, ensureChromium } from '../helpers/browser.js';
 import type { Trainer } from '../../src/training/trainer-port.js';
 import { PROJECT, seed, type Seeded } from './seed.js';
@@ -43,13 +43,15 @@ export interface UiServer {
   viewerKey(username: string): Promise<string>;
   /** POSTs JSON to the API as alice and answers the parsed body; fails the test unless it is a 200. */
   post(path: string, body: unknown): Promise<Record<string, any>>;
+  /** The in-process Heddle, for the route tests' fixtures (`h.post` as alice). */
+  heddle: TestApp;
 }
 
 export async function startUi(
   t: Pick<TestContext, 'after'>,
-  opts: { roots?: number; bigTrace?: number; trainer?: Trainer } = {},
+  opts: { roots?: number; bigTrace?: number; trainer?: Trainer; env?: Record<string, string> } = {},
 ): Promise<UiServer> {
-  const heddle = await buildTestApp(t, {}, { trainer: opts.trainer });
+  const heddle = await buildTestApp(t, opts.env ?? {}, { trainer: opts.trainer });
   await heddle.app.listen({ port: 0, host: '127.0.0.1' });
   const heddleUrl = `http://127.0.0.1:${(heddle.app.server.address() as AddressInfo).port}`;
   const seeded = await seed(heddleUrl, heddle.aliceKey, opts);
@@ -72,5 +74,5 @@ export async function startUi(
     assert.equal(r.status, 200, `${path}: ${r.status} ${text.slice(0, 300)}`);
     return JSON.parse(text) as Record<string, any>;
   };
-  return { url, key: heddle.aliceKey, seeded, heddleUrl, viewerKey, post };
+  return { url, key: heddle.aliceKey, seeded, heddleUrl, viewerKey, post, heddle };
 }

@@ -13,6 +13,8 @@ import { PROJECT } from './seed.js';
 import { seedTraining } from './seed-training.js';
 import { CONVERSATION, seedAgents } from './seed-agents.js';
 import { ScriptedTrainer } from '../training-worker/scripted-trainer.js';
+import { startFakeOpenAi } from '../routes/evaluations-server-fixture.js';
+import { monitorEnv, seedMonitors } from './seed-monitors.js';
 
 const OUT =
   process.env.SHOT_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'ui');
@@ -20,7 +22,9 @@ const width = Number(process.env.SHOT_WIDTH ?? 1440);
 const height = Number(process.env.SHOT_HEIGHT ?? 900);
 
 const cleanups: (() => unknown)[] = [];
-const ui = await startUi({ after: (fn: () => unknown) => void cleanups.push(fn) }, { trainer: new ScriptedTrainer() });
+const ctx = { after: (fn: () => unknown) => void cleanups.push(fn) };
+const judge = await startFakeOpenAi(ctx);
+const ui = await startUi(ctx, { trainer: new ScriptedTrainer(), env: monitorEnv(judge.baseUrl) });
 const trained = await seedTraining(ui.heddleUrl, ui.key, PROJECT, 6);
 const browser = await launch();
 try {
@@ -366,6 +370,12 @@ try {
   await page.getByRole('button', { name: 'New alert' }).click();
   await page.getByLabel('Metric').selectOption('feedback');
   await shot('alert-form');
+  // issue 33: the monitors page, a monitor's scored calls
+  await seedMonitors(ui);
+  await page.goto(`${ui.url}/${PROJECT}/weave/monitors?monitor=sums`);
+  await page.getByRole('table', { name: 'Scored calls' }).locator('tbody tr').nth(2).waitFor();
+  await page.getByRole('table', { name: 'Scored calls' }).getByText('solve').first().waitFor();
+  await shot('monitors');
   // issue 33: the playground, the support chat against two models of a loopback OpenAI-compatible server
   const provider = http.createServer((req, res) => {
     let text = '';

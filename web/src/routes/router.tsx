@@ -24,6 +24,7 @@ import { trainingRoute } from './training.js';
 import { trainingModelRoute } from './training-model.js';
 import { dashboardRoute } from './dashboard.js';
 import { playgroundRoute } from './playground.js';
+import { monitorsRoute } from './monitors.js';
 
 /**
  * Every page's route, one file per URL in this folder; pages read their params and search through
@@ -50,6 +51,7 @@ const routeTree = rootRoute.addChildren([
   reviewRoute,
   alertsRoute,
   playgroundRoute,
+  monitorsRoute,
   settingsRoute,
   dashboardRoute,
   trainingRoute,

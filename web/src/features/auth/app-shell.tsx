@@ -60,6 +60,9 @@ export function AppShell() {
             <Link to="/$entity/$project/weave/queues" params={{ entity: params.entity!, project: params.project! }}>
               Queues
             </Link>
+            <Link to="/$entity/$project/weave/monitors" params={{ entity: params.entity!, project: params.project! }}>
+              Monitors
+            </Link>
             <Link to="/$entity/$project/weave/alerts" params={{ entity: params.entity!, project: params.project! }}>
               Alerts
             </Link>
