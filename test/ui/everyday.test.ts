@@ -122,7 +122,7 @@ describe('web UI: what a Weave user does every day', { skip, concurrency: 1 }, (
     await page.goto(`${ui.url}/${PROJECT}/weave/datasets`);
     await page.waitForURL(/\/weave\/objects\?kind=dataset/);
     await page.goto(`${ui.url}/${PROJECT}/weave/leaderboards`);
-    await page.getByRole('heading', { name: 'Evaluations' }).waitFor();
+    await page.getByRole('heading', { name: 'Leaderboards' }).waitFor();
   });
 
   test('weave:/// refs in a call are links: from an evaluation to its model, then its dataset', async () => {

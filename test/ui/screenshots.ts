@@ -129,6 +129,37 @@ try {
   await page.locator('.body-row').first().filter({ hasText: ev.diffQuestion }).click();
   await page.getByRole('region', { name: 'Selected row' }).waitFor();
   await shot('evaluation-compare');
+  // issue 33: a leaderboard over the QA evaluation, as weave.publish(Leaderboard(...)) stores it
+  const qaEval = `weave:///${PROJECT}/object/qa-eval:${ev.evaluationDigest}`;
+  await ui.post('/obj/create', {
+    obj: {
+      project_id: PROJECT,
+      object_id: 'qa-board',
+      val: {
+        _type: 'Leaderboard',
+        _class_name: 'Leaderboard',
+        _bases: ['Object', 'BaseModel'],
+        name: 'qa-board',
+        description: 'Exact match, the judge and latency on the QA set',
+        columns: [
+          { evaluation_object_ref: qaEval, scorer_name: 'exact_match', summary_metric_path: 'true_fraction' },
+          { evaluation_object_ref: qaEval, scorer_name: 'judge', summary_metric_path: 'score.mean' },
+          {
+            evaluation_object_ref: qaEval,
+            scorer_name: 'model_latency',
+            summary_metric_path: 'mean',
+            should_minimize: true,
+          },
+        ],
+      },
+    },
+  });
+  await page.goto(`${ui.url}/${PROJECT}/weave/leaderboards`);
+  await page.getByRole('table', { name: 'Leaderboard qa-board' }).locator('tbody tr').first().waitFor();
+  await shot('leaderboard');
+  await page.goto(`${ui.url}/${PROJECT}/weave/evaluations?model=model-large&sort=metric%3Ajudge.score`);
+  await page.getByRole('table', { name: 'Evaluation runs' }).waitFor();
+  await shot('evaluations-filtered');
   await page.goto(`${ui.url}/${PROJECT}/weave/training`);
   await page.getByRole('table', { name: 'Training models' }).waitFor();
   await shot('training');

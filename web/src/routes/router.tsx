@@ -25,6 +25,7 @@ import { trainingModelRoute } from './training-model.js';
 import { dashboardRoute } from './dashboard.js';
 import { playgroundRoute } from './playground.js';
 import { monitorsRoute } from './monitors.js';
+import { leaderboardsRoute } from './leaderboards.js';
 
 /**
  * Every page's route, one file per URL in this folder; pages read their params and search through
@@ -52,6 +53,7 @@ const routeTree = rootRoute.addChildren([
   alertsRoute,
   playgroundRoute,
   monitorsRoute,
+  leaderboardsRoute,
   settingsRoute,
   dashboardRoute,
   trainingRoute,

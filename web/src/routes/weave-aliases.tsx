@@ -43,11 +43,4 @@ export const weaveAliases = [
   weaveAlias('/$entity/$project/weave/models', toObjects('object')),
   weaveAlias('/$entity/$project/weave/scorers', toObjects('object')),
   weaveAlias('/$entity/$project/weave/prompts', toObjects('object')),
-  weaveAlias('/$entity/$project/weave/leaderboards', (params) => {
-    throw redirect({
-      to: '/$entity/$project/weave/evaluations',
-      params: { entity: params.entity!, project: params.project! },
-      replace: true,
-    });
-  }),
 ];

@@ -1,8 +1,10 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { EVAL_LIST_LIMIT, useEvaluationRuns } from '../../api/evaluations.js';
 import { PageHeading } from '../../ui/page-heading.js';
-import { evalKind, refName, summaryLine } from '../../lib/evals.js';
+import { evalKind, summaryLine } from '../../lib/evals.js';
+import { listChoices, runEvaluation, runModel, visibleRuns, type EvalListSearch } from '../../lib/eval-list.js';
+import { EvalListFilters } from './eval-list-filters.js';
 import { formatTime, plural } from '../../lib/format.js';
 import { RunStatus } from './run-status.js';
 
@@ -13,7 +15,13 @@ export function EvaluationsPage() {
   const { entity, project } = evaluationsRoute.useParams();
   const projectId = `${entity}/${project}`;
   const runs = useEvaluationRuns(projectId);
+  const search = evaluationsRoute.useSearch();
   const navigate = useNavigate();
+  const choices = useMemo(() => listChoices(runs.data ?? []), [runs.data]);
+  const shown = useMemo(() => visibleRuns(runs.data ?? [], search), [runs.data, search]);
+  const navigateHere = evaluationsRoute.useNavigate();
+  const setSearch = (patch: Partial<EvalListSearch>) =>
+    void navigateHere({ search: (prev: EvalListSearch) => ({ ...prev, ...patch }), replace: true });
   const [selected, setSelected] = useState<string[]>([]);
   const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
   const compare = () =>
@@ -29,11 +37,16 @@ export function EvaluationsPage() {
         <PageHeading>Evaluations</PageHeading>
         {runs.data && (
           <span className="muted">
-            {plural(runs.data.length, 'run')}
+            {shown.length === runs.data.length
+              ? plural(runs.data.length, 'run')
+              : `${shown.length} of ${plural(runs.data.length, 'run')}`}
             {runs.data.length >= EVAL_LIST_LIMIT ? ' (newest shown)' : ''}
           </span>
         )}
         <span className="spacer" />
+        <Link to="/$entity/$project/weave/leaderboards" params={{ entity, project }} search={{}}>
+          Leaderboards
+        </Link>
         <button type="button" className="primary" disabled={selected.length < 2} onClick={compare}>
           Compare {selected.length >= 2 ? `${selected.length} runs` : 'runs'}
         </button>
@@ -44,7 +57,9 @@ export function EvaluationsPage() {
       {runs.data && runs.data.length === 0 && (
         <p>No evaluation runs yet. Run a weave Evaluation, an EvaluationLogger or a server-side evaluation.</p>
       )}
-      {runs.data && runs.data.length > 0 && (
+      {runs.data && runs.data.length > 0 && <EvalListFilters search={search} choices={choices} onChange={setSearch} />}
+      {runs.data && runs.data.length > 0 && shown.length === 0 && <p>No run matches these filters.</p>}
+      {shown.length > 0 && (
         <div className="table-scroll">
           <table className="simple-table" aria-label="Evaluation runs">
             <thead>
@@ -62,7 +77,7 @@ export function EvaluationsPage() {
               </tr>
             </thead>
             <tbody>
-              {runs.data.map((c) => {
+              {shown.map((c) => {
                 const name = c.display_name ?? c.id;
                 return (
                   <tr key={c.id} className={selected.includes(c.id) ? 'selected' : undefined}>
@@ -83,8 +98,8 @@ export function EvaluationsPage() {
                         {name}
                       </Link>
                     </td>
-                    <td className="mono small">{refName(c.inputs?.self ?? c.inputs?.this)}</td>
-                    <td className="mono small">{refName(c.inputs?.model)}</td>
+                    <td className="mono small">{runEvaluation(c)}</td>
+                    <td className="mono small">{runModel(c)}</td>
                     <td>{evalKind(c)}</td>
                     <td>
                       <RunStatus projectId={projectId} call={c} />
