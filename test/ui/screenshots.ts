@@ -129,6 +129,13 @@ try {
   await page.locator('.body-row').first().filter({ hasText: ev.diffQuestion }).click();
   await page.getByRole('region', { name: 'Selected row' }).waitFor();
   await shot('evaluation-compare');
+  // issue 33: the comparison's per-scorer bars and distribution, the small run as the baseline
+  await page.goto(`${ui.url}/${PROJECT}/weave/evaluations/compare?ids=${ev.small},${ev.large}&base=${ev.small}`);
+  await page.getByRole('heading', { name: 'Scores by run' }).waitFor();
+  await page.locator('.chart svg').first().waitFor();
+  await page.getByRole('heading', { name: 'Leaderboard' }).scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollBy(0, 120));
+  await shot('evaluation-compare-charts');
   // issue 33: a leaderboard over the QA evaluation, as weave.publish(Leaderboard(...)) stores it
   const qaEval = `weave:///${PROJECT}/object/qa-eval:${ev.evaluationDigest}`;
   await ui.post('/obj/create', {

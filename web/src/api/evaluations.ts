@@ -106,6 +106,8 @@ export interface EvalRowsRequest {
   ids: string[];
   /** A `scores.…` field to sort by its difference across evaluations, largest first. */
   diffField: string | null;
+  /** Only rows that meet this (`EvalResultsFilter`, spec §4.1). */
+  filter?: { evaluation_call_id: string | null; query: unknown } | null;
 }
 
 /**
@@ -123,6 +125,7 @@ export function useEvalRows(projectId: string, req: EvalRowsRequest) {
           { field: req.diffField, direction: 'asc', evaluation_call_id: req.ids[0] },
         ]
       : null,
+    filters: req.filter ? [req.filter as NonNullable<EvalResultsBody['filters']>[number]] : null,
   };
   return useInfiniteQuery({
     queryKey: keys.evalResults(projectId, body),
@@ -139,6 +142,19 @@ export function useEvalRows(projectId: string, req: EvalRowsRequest) {
       return loaded < last.total_rows ? loaded : undefined;
     },
     placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * The summary of the compared runs over all their rows, for when the rows are filtered (the
+ * server's summary follows the row filters, spec §4.3 step 7): no rows, one request.
+ */
+export function useEvalSummary(projectId: string, ids: string[], enabled: boolean) {
+  const body = { evaluation_call_ids: ids, include_rows: false, include_summary: true };
+  return useQuery({
+    queryKey: keys.evalResults(projectId, body),
+    enabled: enabled && ids.length > 0,
+    queryFn: async ({ signal }) => (await postJson<EvalResultsPage>(resultsPath(projectId), body, signal)).summary,
   });
 }
 

@@ -4,6 +4,7 @@ import {
   useEvalCosts,
   useEvalRoots,
   useEvalRows,
+  useEvalSummary,
   useEvaluationStatus,
   useResolvedRefs,
 } from '../../api/evaluations.js';
@@ -12,7 +13,11 @@ import { PageHeading } from '../../ui/page-heading.js';
 import { StatusBadge } from '../../ui/status-badge.js';
 import { callStatus, type Call } from '../../lib/call.js';
 import { outputRefsOf, refName, scoreDims, withResolvedOutputs, type EvalSummary } from '../../lib/evals.js';
+import { resultsFilter } from '../../lib/eval-compare.js';
+import { plural } from '../../lib/format.js';
+import { CompareCharts } from './compare-charts.js';
 import { EvalRowsTable } from './eval-rows-table.js';
+import { ScoreFilterBar } from './score-filter.js';
 import { Leaderboard, runLabel } from './leaderboard.js';
 import { Progress } from './run-status.js';
 import { RowDetail } from './row-detail.js';
@@ -33,8 +38,22 @@ export function ComparePage() {
   // The order field is checked against the summary's dimensions once it is known; the server refuses a
   // field that is not `scores.…` with a 400, which the page shows.
   const diffField = search.diff?.startsWith('scores.') ? search.diff : null;
-  const rows = useEvalRows(projectId, { ids, diffField });
-  const summary = rows.data?.pages[0]?.summary ?? undefined;
+  const filter = useMemo(
+    () =>
+      search.score && search.cond
+        ? resultsFilter({
+            field: `scores.${search.score}`,
+            run: search.in ?? null,
+            cond: search.cond,
+            value: search.value ?? null,
+          })
+        : null,
+    [search.score, search.cond, search.value, search.in],
+  );
+  const rows = useEvalRows(projectId, { ids, diffField, filter });
+  // with a row filter the rows' summary covers those rows only; the leaderboard and charts keep all of them
+  const overall = useEvalSummary(projectId, ids, filter != null);
+  const summary = (filter ? overall.data : rows.data?.pages[0]?.summary) ?? undefined;
   const dims = useMemo(() => scoreDims(summary), [summary]);
   const sortable = dims.filter((d) => d.type === 'binary' || d.type === 'continuous');
   const costs = useEvalCosts(projectId, ids, summary != null);
@@ -50,6 +69,7 @@ export function ComparePage() {
     return e ? runLabel(e) : id.slice(0, 8);
   });
   const rankBy = dims.find((d) => d.label === search.rank) ?? sortable[0];
+  const baseline = search.base ? byId.get(search.base) : undefined;
   const selectedRow = allRows.find((r) => r.row_digest === search.row);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = rows;
   const onNearEnd = useCallback(() => {
@@ -95,7 +115,25 @@ export function ComparePage() {
             ))}
           </ul>
           <section aria-labelledby="leaderboard-h">
-            <h2 id="leaderboard-h">Leaderboard</h2>
+            <div className="section-head">
+              <h2 id="leaderboard-h">Leaderboard</h2>
+              {ids.length > 1 && (
+                <label className="field">
+                  Baseline{' '}
+                  <select
+                    value={baseline?.evaluation_call_id ?? ''}
+                    onChange={(e) => setSearch({ base: e.target.value || undefined })}
+                  >
+                    <option value="">none</option>
+                    {ids.map((id, i) => (
+                      <option key={id} value={id}>
+                        {labels[i]}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              )}
+            </div>
             {summary.evaluations.length === 0 ? (
               <p className="muted">No results yet for these runs.</p>
             ) : (
@@ -105,9 +143,20 @@ export function ComparePage() {
                 dims={dims}
                 rankBy={rankBy}
                 onRankBy={(rank) => setSearch({ rank })}
+                baseline={baseline}
               />
             )}
           </section>
+          {summary.evaluations.length > 0 && sortable.length > 0 && (
+            <CompareCharts
+              evals={summary.evaluations}
+              ids={ids}
+              labels={labels}
+              dims={sortable}
+              rows={allRows}
+              total={total}
+            />
+          )}
           <section aria-labelledby="rows-h" className="rows-section">
             <div className="page-head">
               <h2 id="rows-h">Rows</h2>
@@ -122,6 +171,12 @@ export function ComparePage() {
                   ))}
                 </select>
               </label>
+              <ScoreFilterBar search={search} dims={sortable} ids={ids} labels={labels} onChange={setSearch} />
+              {filter && (
+                <span className="muted" aria-live="polite">
+                  {plural(total, 'row')} match
+                </span>
+              )}
             </div>
             <div className={`rows-layout${selectedRow ? ' with-detail' : ''}`}>
               <EvalRowsTable

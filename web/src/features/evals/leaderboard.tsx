@@ -1,5 +1,6 @@
 import { Fragment } from 'react';
 import { formatCost, formatInt } from '../../lib/format.js';
+import { deltaText } from '../../lib/eval-compare.js';
 import { formatMetric, metric, refName, statsFor, type EvalSummary, type ScoreDim } from '../../lib/evals.js';
 
 /** Best value of a dimension across runs (higher is better for every score we aggregate). */
@@ -20,6 +21,7 @@ export function Leaderboard({
   dims,
   rankBy,
   onRankBy,
+  baseline,
 }: {
   evals: EvalSummary[];
   /** Predict cost per evaluation, once the slower cost query has answered. */
@@ -27,6 +29,8 @@ export function Leaderboard({
   dims: ScoreDim[];
   rankBy: ScoreDim | undefined;
   onRankBy: (label: string) => void;
+  /** The run the others are measured against: each of their metrics shows its change from it. */
+  baseline?: EvalSummary;
 }) {
   const ranked = rankBy
     ? [...evals].sort((a, b) => (metric(statsFor(b, rankBy)) ?? -Infinity) - (metric(statsFor(a, rankBy)) ?? -Infinity))
@@ -66,7 +70,10 @@ export function Leaderboard({
           {ranked.map((e, i) => (
             <tr key={e.evaluation_call_id}>
               <td className="num">{i + 1}</td>
-              <th scope="row">{runLabel(e)}</th>
+              <th scope="row">
+                {runLabel(e)}
+                {e === baseline && <span className="muted small"> (baseline)</span>}
+              </th>
               <td className="mono small">{refName(e.model_ref)}</td>
               {dims.map((d) => {
                 const v = metric(statsFor(e, d));
@@ -76,6 +83,9 @@ export function Leaderboard({
                     <Fragment>
                       {formatMetric(d, v)}
                       {isBest && <span className="best-mark"> ★ best</span>}
+                      {baseline && e !== baseline && (
+                        <span className="delta small"> {deltaText(d, v, metric(statsFor(baseline, d)))}</span>
+                      )}
                     </Fragment>
                   </td>
                 );

@@ -1,6 +1,7 @@
 /**
- * Browser tests of the evaluations list's filters and order (kept in the URL) and of the
- * leaderboards page over Weave `Leaderboard` objects (issue 33), on the seeded evaluations
+ * Browser tests of the evaluations list's filters and order (kept in the URL), the comparison's
+ * charts, baseline and score filter, and the leaderboards page over Weave `Leaderboard` objects
+ * (issue 33), on the seeded evaluations
  * (test/ui/seed-evals.ts: `qa-eval` run on model-small and model-large, an EvaluationLogger run, a
  * run-API run, a server-side run in progress). Skipped like pages.test.ts.
  */
@@ -14,7 +15,7 @@ import { PROJECT } from './seed.js';
 
 const skip = await uiSkipReason();
 
-describe('web UI: evaluation filters and leaderboards', { skip, concurrency: 1 }, () => {
+describe('web UI: evaluation filters, comparison charts and leaderboards', { skip, concurrency: 1 }, () => {
   let ui: UiServer;
   let browser: Browser;
   let page: Page;
@@ -110,6 +111,72 @@ describe('web UI: evaluation filters and leaderboards', { skip, concurrency: 1 }
     await page.getByRole('table', { name: 'Evaluation runs' }).waitFor();
     assert.deepEqual((await runNames()).slice(0, 2), ['qa-eval small', 'qa-eval large']);
     assert.equal(await page.getByLabel('Sort by').inputValue(), 'metric:judge.score');
+  });
+
+  /** The data table of a chart (its "Data" disclosure), as cell texts. */
+  const chartData = async (title: string) => {
+    const figure = page.getByRole('figure', { name: title });
+    await figure.locator('summary', { hasText: 'Data' }).click();
+    const rows = await figure
+      .getByRole('table', { name: `${title} data` })
+      .locator('tr')
+      .allInnerTexts();
+    return rows.map((r) => r.split('\t').map((c) => c.trim()));
+  };
+
+  test('comparison: per-scorer bars, a score distribution, a baseline, rows filtered by score', async () => {
+    const { small, large } = ui.seeded.evals;
+    await page.goto(`${ui.url}/${PROJECT}/weave/evaluations/compare?ids=${small},${large}`);
+    await page.getByRole('heading', { name: 'Scores by run' }).waitFor();
+    assert.deepEqual(await chartData('exact_match: pass rate (%)'), [
+      ['Score', 'qa-eval small', 'qa-eval large'],
+      ['exact_match', '91.7%', '100%'],
+    ]);
+    const dist = await chartData('judge.score: distribution over 12 of 12 rows');
+    assert.deepEqual(dist[0], ['judge.score', 'qa-eval small', 'qa-eval large']);
+    for (const col of [1, 2])
+      assert.equal(
+        dist.slice(1).reduce((n, r) => n + Number(r[col]), 0),
+        12,
+        'each run has its 12 rows in the distribution',
+      );
+    // the large run measured against the small one
+    await page.getByLabel('Baseline').selectOption({ label: 'qa-eval small' });
+    await page.waitForURL(new RegExp(`base=${small}`));
+    const board = page.getByRole('table', { name: 'Leaderboard', exact: true });
+    await board.getByRole('row', { name: /qa-eval small \(baseline\)/ }).waitFor();
+    const largeRow = await board.getByRole('row', { name: /^\d+ qa-eval large/ }).innerText();
+    assert.match(largeRow, /100\.0%.*\+8\.3 pts/s);
+    assert.match(largeRow, /\+0\.417/);
+    // rows where exact_match is false in any run: the one row where the runs differ
+    await page.getByLabel('Score to filter by').selectOption('exact_match');
+    await page.waitForURL(/cond=fail/);
+    await page.getByText('1 row match').waitFor();
+    const rowsTable = page.getByRole('table', { name: 'Rows', exact: true });
+    await rowsTable.getByText(ui.seeded.evals.diffQuestion).first().waitFor();
+    await page.getByLabel('In run').selectOption({ label: 'qa-eval large' });
+    await page.getByText('0 rows match').waitFor();
+    // a numeric condition: the page's count is the server's
+    await page.getByLabel('Score to filter by').selectOption('judge.score');
+    await page.getByLabel('In run').selectOption('');
+    await page.getByLabel('Value').fill('8');
+    await page.waitForURL(/value=8/);
+    const [entity, project] = PROJECT.split('/');
+    const below8 = { $not: [{ $gte: [{ $getField: 'scores.judge.score' }, { $literal: 8 }] }] };
+    const expected = await ui.post(`/v2/${entity}/${project}/eval_results/query`, {
+      evaluation_call_ids: [small, large],
+      filters: [{ evaluation_call_id: null, query: { $expr: below8 } }],
+      limit: 0,
+    });
+    assert.ok(expected.total_rows > 0 && expected.total_rows < 12, `rows below 8: ${expected.total_rows}`);
+    await page.getByText(`${expected.total_rows} row${expected.total_rows === 1 ? '' : 's'} match`).waitFor();
+    const found: string[] = [];
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      for (const v of await axeViolations(page)) found.push(`[compare charts, ${colorScheme}] ${v}`);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    assert.deepEqual(found, []);
   });
 
   test('a leaderboard ranks models by each column, marks the best, and links each value to its run', async () => {
