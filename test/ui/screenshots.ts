@@ -109,6 +109,50 @@ try {
   await page.goto(`${ui.url}/${PROJECT}/weave/queues`);
   await page.getByRole('table', { name: 'Annotation queues' }).waitFor();
   await shot('queues');
+  // issue 33: annotation specs made on the Queues page, then filled in while reviewing
+  const newSpec = async (name: string, kind: string, fill: () => Promise<void>) => {
+    await page.getByRole('button', { name: 'New spec' }).click();
+    const form = page.getByRole('form', { name: 'New annotation spec' });
+    await form.getByLabel('Name').fill(name);
+    await form.getByLabel('Field', { exact: true }).selectOption(kind);
+    await fill();
+    await form.getByRole('button', { name: 'Save spec' }).click();
+    await page
+      .getByRole('table', { name: 'Annotation specs' })
+      .getByRole('row', { name: new RegExp(`^${name}`) })
+      .waitFor();
+  };
+  const specForm = page.getByRole('form', { name: 'New annotation spec' });
+  await newSpec('helpfulness', 'number', async () => {
+    await specForm.getByLabel('Description').fill('How much the answer helps the user');
+    await specForm.getByLabel('Minimum').fill('1');
+    await specForm.getByLabel('Maximum').fill('5');
+  });
+  await newSpec('tone', 'choice', () => specForm.getByLabel('Choices, one per line').fill('friendly\nneutral\nrude'));
+  await newSpec('correct', 'boolean', async () => undefined);
+  await page.getByRole('button', { name: 'New spec' }).click();
+  await specForm.getByLabel('Name').fill('comment');
+  await specForm.getByLabel('Field', { exact: true }).selectOption('text');
+  await specForm.getByLabel('Maximum length').fill('500');
+  await shot('annotation-specs');
+  await specForm.getByRole('button', { name: 'Save spec' }).click();
+  await page
+    .getByRole('table', { name: 'Annotation specs' })
+    .getByRole('row', { name: /^comment/ })
+    .waitFor();
+  await page.goto(`${ui.url}/${PROJECT}/weave?op=answer&q=${encodeURIComponent('inputs.user_id = "user-3"')}`);
+  await page.getByRole('button', { name: 'Review these calls…' }).click();
+  await page.getByLabel('Queue name').fill('Graded answers');
+  for (const spec of ['helpfulness', 'tone', 'correct', 'comment'])
+    await page.getByRole('checkbox', { name: spec }).check();
+  await page.getByRole('button', { name: 'Create queue' }).click();
+  await page.getByText('Item 1 of').waitFor();
+  const annotationForm = page.getByRole('form', { name: 'Annotations' });
+  await annotationForm.getByLabel(/^helpfulness/).fill('4');
+  await annotationForm.getByRole('radio', { name: 'friendly' }).check();
+  await annotationForm.getByRole('radio', { name: 'Yes' }).check();
+  await annotationForm.getByLabel(/^comment/).fill('Right answer; could cite the order number.');
+  await shot('queue-review-specs');
   await page.goto(`${ui.url}/${PROJECT}/settings`);
   await page.getByRole('table', { name: 'API keys' }).waitFor();
   await page.getByLabel('User').fill('ci-bot');

@@ -10,6 +10,8 @@ export interface Queue {
   description: string;
   created_at: string;
   created_by: string;
+  /** Refs of the annotation specs (or scorers) a reviewer fills in. */
+  scorer_refs: string[];
 }
 
 export type ItemState = 'unstarted' | 'in_progress' | 'completed' | 'skipped';
@@ -94,7 +96,7 @@ export function useQueueItems(projectId: string, queueId: string) {
 export function useCreateQueueFromView(projectId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async ({ name, req }: { name: string; req: CallsRequest }) => {
+    mutationFn: async ({ name, req, scorerRefs }: { name: string; req: CallsRequest; scorerRefs: string[] }) => {
       const calls = await postJsonl<{ id: string }>('/calls/stream_query', {
         ...req,
         columns: ['id'],
@@ -105,7 +107,7 @@ export function useCreateQueueFromView(projectId: string) {
         project_id: projectId,
         name,
         description: null,
-        scorer_refs: [],
+        scorer_refs: scorerRefs,
       });
       await postJson(`/annotation_queues/${encodeURIComponent(id)}/items`, {
         project_id: projectId,

@@ -1,19 +1,22 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import type { CallsRequest } from '../../api/calls.js';
+import { useAnnotationSpecs } from '../../api/annotations.js';
 import { QUEUE_FROM_VIEW_LIMIT, useCreateQueueFromView } from '../../api/queues.js';
 
 /** "Review these calls": a dialog that makes an annotation queue of the calls the view shows. */
 export function QueueFromView({ entity, project, req }: { entity: string; project: string; req: CallsRequest | null }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [name, setName] = useState('');
+  const [specRefs, setSpecRefs] = useState<string[]>([]);
+  const specs = useAnnotationSpecs(`${entity}/${project}`);
   const create = useCreateQueueFromView(`${entity}/${project}`);
   const navigate = useNavigate();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!req || !name.trim()) return;
     create.mutate(
-      { name: name.trim(), req },
+      { name: name.trim(), req, scorerRefs: specRefs },
       {
         onSuccess: ({ id }) => {
           ref.current?.close();
@@ -39,6 +42,23 @@ export function QueueFromView({ entity, project, req }: { entity: string; projec
         <form onSubmit={submit} className="stack-form">
           <label htmlFor="queue-name">Queue name</label>
           <input id="queue-name" value={name} onChange={(e) => setName(e.target.value)} autoFocus required />
+          {(specs.data?.length ?? 0) > 0 && (
+            <fieldset className="queue-specs">
+              <legend>Annotation specs the reviewer fills in</legend>
+              {specs.data!.map((s) => (
+                <label key={s.ref}>
+                  <input
+                    type="checkbox"
+                    checked={specRefs.includes(s.ref)}
+                    onChange={(e) =>
+                      setSpecRefs((prev) => (e.target.checked ? [...prev, s.ref] : prev.filter((r) => r !== s.ref)))
+                    }
+                  />{' '}
+                  {s.name}
+                </label>
+              ))}
+            </fieldset>
+          )}
           {create.isError && (
             <p role="alert" className="error-text">
               Could not create the queue: {create.error.message}

@@ -2,10 +2,11 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useQueues } from '../../api/queues.js';
 import { PageHeading } from '../../ui/page-heading.js';
 import { formatTime } from '../../lib/format.js';
+import { AnnotationSpecs } from './annotation-specs.js';
 
 const queuesRoute = getRouteApi('/$entity/$project/weave/queues');
 
-/** The project's annotation queues with their progress. */
+/** The project's annotation queues with their progress, and the annotation specs reviewers fill in. */
 export function QueuesPage() {
   const { entity, project } = queuesRoute.useParams();
   const queues = useQueues(`${entity}/${project}`);
@@ -51,6 +52,7 @@ export function QueuesPage() {
           </tbody>
         </table>
       )}
+      <AnnotationSpecs entity={entity} project={project} />
     </main>
   );
 }

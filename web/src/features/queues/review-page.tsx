@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useCall } from '../../api/calls.js';
+import { useQueueSpecs } from '../../api/annotations.js';
+import { useSession } from '../../api/auth.js';
 import { useFeedback } from '../../api/feedback.js';
 import { useJudge, useQueue, useQueueItems, type ItemState, type Judgement, type QueueItem } from '../../api/queues.js';
 import { ChatView } from '../../ui/chat-view.js';
@@ -10,6 +12,8 @@ import { callRef } from '../../lib/call.js';
 import { chatFromInputs, chatFromOutput } from '../../lib/chat.js';
 import { opDisplayName } from '../../lib/format.js';
 import { isTyping } from '../../lib/shortcuts.js';
+import { fieldText } from '../../lib/annotations.js';
+import { AnnotationForm } from './annotation-form.js';
 
 const reviewRoute = getRouteApi('/$entity/$project/weave/queues/$queueId');
 
@@ -42,6 +46,9 @@ export function ReviewPage() {
   const index = Math.min(search.i ?? firstOpen, Math.max(0, list.length - 1));
   const item = list[index];
   const reviewed = list.filter(done).length;
+  const specs = useQueueSpecs(projectId, queue.data?.scorer_refs ?? []);
+  const userId = useSession().data?.user.id ?? null;
+  const itemFeedback = useFeedback(projectId, callRef(projectId, item?.call_id ?? ''));
   const noteRef = useRef<HTMLTextAreaElement>(null);
   const [note, setNote] = useState('');
 
@@ -175,6 +182,18 @@ export function ReviewPage() {
               Save note
             </button>
           </form>
+          {(specs.data?.length ?? 0) > 0 && itemFeedback.data && (
+            <AnnotationForm
+              key={item.id}
+              projectId={projectId}
+              queueId={queueId}
+              item={item}
+              specs={specs.data!}
+              feedback={itemFeedback.data}
+              userId={userId}
+              onSaved={() => (index + 1 < list.length ? go(index + 1) : undefined)}
+            />
+          )}
           {judge.isError && (
             <p role="alert" className="error-text">
               Not saved: {judge.error.message}
@@ -249,7 +268,9 @@ function ReviewItem({
                 ? String(f.payload.emoji ?? '')
                 : f.feedback_type === 'wandb.note.1'
                   ? String(f.payload.note ?? '')
-                  : f.feedback_type}
+                  : f.feedback_type.startsWith('wandb.annotation.')
+                    ? `${f.feedback_type.slice('wandb.annotation.'.length)}: ${fieldText(f.payload.value)}`
+                    : f.feedback_type}
             </li>
           ))}
         </ul>
