@@ -57,7 +57,7 @@ describe('web UI: playground', { skip, concurrency: 1 }, () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    await api('/obj/create', {
+    const local = await api('/obj/create', {
       obj: {
         project_id: PROJECT,
         object_id: 'local',
@@ -67,6 +67,15 @@ describe('web UI: playground', { skip, concurrency: 1 }, () => {
           api_key_name: '',
           extra_headers: {},
         },
+      },
+    });
+    // a ProviderModel over that Provider: the model name and a max_tokens of its own
+    await api('/obj/create', {
+      obj: {
+        project_id: PROJECT,
+        object_id: 'support-small',
+        builtin_object_class: 'ProviderModel',
+        val: { provider: `weave:///${PROJECT}/object/local:${local.digest}`, name: 'gamma', max_tokens: 32 },
       },
     });
     browser = await launch();
@@ -153,6 +162,28 @@ describe('web UI: playground', { skip, concurrency: 1 }, () => {
     }
     await page.emulateMedia({ colorScheme: 'light' });
     assert.deepEqual(found, []);
+  });
+
+  test('a saved prompt loads into a variant; a ProviderModel is offered by name and answers through its Provider', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/weave/playground`);
+    await page.getByLabel('Load a saved prompt into variant 1').selectOption('support-greeting');
+    await page.getByLabel('Message 2 of variant 1', { exact: true }).waitFor();
+    assert.equal(
+      await page.getByLabel('Message 1 of variant 1', { exact: true }).inputValue(),
+      'You are a helpful support agent.',
+    );
+    assert.equal(await page.getByLabel('Message 2 of variant 1', { exact: true }).inputValue(), 'Hello {name}');
+    const option = page.locator('#playground-models option[label="support-small (provider model)"]');
+    const ref = (await option.getAttribute('value'))!;
+    assert.match(ref, new RegExp(`^weave:///${PROJECT}/object/support-small:`));
+    await page.getByLabel('Model of variant 1', { exact: true }).fill(ref);
+    const before = bodies.length;
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByRole('region', { name: 'Answer of variant 1' }).getByText('gamma heard: Hello {name}').waitFor();
+    const sent = bodies.slice(before);
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0]!.model, 'gamma');
+    assert.equal(sent[0]!.max_tokens, 32, "the ProviderModel's max_tokens");
   });
 
   test('a viewer reads the playground but is offered no run and no save', async () => {

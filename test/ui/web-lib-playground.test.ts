@@ -5,6 +5,7 @@ import {
   completionInputs,
   completionOutcome,
   emptyVariant,
+  messagesFromPrompt,
   messagesPromptValue,
   promptNameProblem,
   variantFromInputs,
@@ -84,4 +85,23 @@ test("a response's text, error and usage are read", () => {
     promptTokens: null,
     completionTokens: null,
   });
+});
+
+test("a saved MessagesPrompt's messages load into a variant", () => {
+  assert.deepEqual(
+    messagesFromPrompt({
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: [{ type: 'text', text: 'Hi {name}' }] },
+        'not a message',
+      ],
+    }),
+    [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Hi {name}' },
+    ],
+  );
+  assert.equal(messagesFromPrompt({ messages: [] }), null);
+  assert.equal(messagesFromPrompt({ prompt: 'text' }), null);
+  assert.equal(messagesFromPrompt(null), null);
 });

@@ -60,6 +60,15 @@ export function variantFromInputs(inputs: unknown): Variant | null {
   };
 }
 
+/** A saved `MessagesPrompt` value's messages as a variant's, or null when it has none. */
+export function messagesFromPrompt(val: unknown): PlaygroundMessage[] | null {
+  if (!isRecord(val) || !Array.isArray(val.messages)) return null;
+  const messages = val.messages
+    .filter(isRecord)
+    .map((m) => ({ role: roleOf(m.role), content: contentText(m.content) }));
+  return messages.length > 0 ? messages : null;
+}
+
 /** What is wrong with a variant before it is sent, or null. */
 export function variantProblem(v: Variant): string | null {
   if (v.model.trim() === '') return 'Choose a model';

@@ -14,6 +14,7 @@ import {
   variantProblem,
   type Variant,
 } from '../../lib/playground.js';
+import { LoadPrompt } from './load-prompt.js';
 import { SavePrompt } from './save-prompt.js';
 import { VariantEditor } from './variant-editor.js';
 import { VariantResult, type RunState } from './variant-result.js';
@@ -36,7 +37,7 @@ export function PlaygroundPage() {
   const [runs, setRuns] = useState<RunState[]>([{ kind: 'idle' }]);
   const [loadedFrom, setLoadedFrom] = useState<string | null>(null);
   const invalidateCalls = useInvalidateCalls(projectId);
-  const models = useModelSuggestions(entity, project);
+  const { models, prompts } = useModelSuggestions(entity, project);
 
   const fromCall = source.data ? variantFromInputs(source.data.inputs) : null;
   useEffect(() => {
@@ -114,7 +115,7 @@ export function PlaygroundPage() {
       )}
       <datalist id={MODEL_LIST_ID}>
         {models.map((m) => (
-          <option key={m} value={m} />
+          <option key={m.value} value={m.value} label={m.label} />
         ))}
       </datalist>
       <div className="variants">
@@ -135,6 +136,12 @@ export function PlaygroundPage() {
                 Remove
               </button>
             </div>
+            <LoadPrompt
+              n={i + 1}
+              projectId={projectId}
+              prompts={prompts}
+              onLoad={(messages) => update(i, { ...v, messages })}
+            />
             <VariantEditor index={i} variant={v} modelListId={MODEL_LIST_ID} onChange={(next) => update(i, next)} />
             {problems[i] && <p className="muted small">{problems[i]}</p>}
             <VariantResult n={i + 1} state={runs[i] ?? { kind: 'idle' }} entity={entity} project={project} />
@@ -154,15 +161,34 @@ export function PlaygroundPage() {
   );
 }
 
-/** Models to suggest: `heddle/<model>` for the project's trained models, `<id>/` for its Provider objects. */
-function useModelSuggestions(entity: string, project: string): string[] {
+interface Suggestion {
+  value: string;
+  label?: string;
+}
+
+const isClass = (o: { kind: string; base_object_class: string | null; leaf_object_class: string | null }, c: string) =>
+  o.kind === 'object' && (o.base_object_class === c || o.leaf_object_class === c);
+
+/**
+ * Models to suggest: `heddle/<model>` for the project's trained models, `<id>/` for its Provider
+ * objects, and each `ProviderModel` object by its ref (labelled with its name); and the names of
+ * the saved `MessagesPrompt`s.
+ */
+function useModelSuggestions(entity: string, project: string): { models: Suggestion[]; prompts: string[] } {
   const trained = useTrainingModels(entity, project);
   const objects = useObjectsList(`${entity}/${project}`);
   return useMemo(() => {
-    const out = (trained.data ?? []).map((m) => `heddle/${m.name}`);
-    for (const o of objects.data ?? [])
-      if (o.kind === 'object' && (o.base_object_class === 'Provider' || o.leaf_object_class === 'Provider'))
-        out.push(`${o.object_id}/`);
-    return out;
-  }, [trained.data, objects.data]);
+    const models: Suggestion[] = (trained.data ?? []).map((m) => ({ value: `heddle/${m.name}` }));
+    const prompts: string[] = [];
+    for (const o of objects.data ?? []) {
+      if (isClass(o, 'Provider')) models.push({ value: `${o.object_id}/` });
+      else if (isClass(o, 'ProviderModel'))
+        models.push({
+          value: `weave:///${entity}/${project}/object/${encodeURIComponent(o.object_id)}:${o.digest}`,
+          label: `${o.object_id} (provider model)`,
+        });
+      else if (isClass(o, 'MessagesPrompt')) prompts.push(o.object_id);
+    }
+    return { models, prompts: prompts.sort() };
+  }, [trained.data, objects.data, entity, project]);
 }
