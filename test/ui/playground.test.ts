@@ -28,6 +28,8 @@ describe('web UI: playground', { skip, concurrency: 1 }, () => {
   const pageErrors: string[] = [];
   const cleanups: (() => unknown)[] = [];
   const api = (path: string, body: unknown) => ui.post(path, body);
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
 
   before(async () => {
     ui = await startUi({ after: (fn: () => unknown) => void cleanups.push(fn) }, { roots: 5, bigTrace: 5 });
@@ -64,6 +66,37 @@ describe('web UI: playground', { skip, concurrency: 1 }, () => {
         builtin_object_class: 'Provider',
         val: {
           base_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+          api_key_name: '',
+          extra_headers: {},
+        },
+      },
+    });
+    // a provider that streams: the first words, then the rest once the test has seen them on the page
+    const sse = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const chunk = (delta: Json, extra: Json = {}) =>
+          `data: ${JSON.stringify({ object: 'chat.completion.chunk', model: 'teller', choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(chunk({ role: 'assistant', content: 'Once upon' }));
+        void released.then(() => {
+          res.write(chunk({ content: ' a time.' }));
+          res.write(
+            `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 } })}\n\n`,
+          );
+          res.end('data: [DONE]\n\n');
+        });
+      });
+    });
+    await new Promise<void>((resolve) => sse.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => sse.close(() => resolve())));
+    await api('/obj/create', {
+      obj: {
+        project_id: PROJECT,
+        object_id: 'streamer',
+        builtin_object_class: 'Provider',
+        val: {
+          base_url: `http://127.0.0.1:${(sse.address() as AddressInfo).port}/v1`,
           api_key_name: '',
           extra_headers: {},
         },
@@ -184,6 +217,27 @@ describe('web UI: playground', { skip, concurrency: 1 }, () => {
     assert.equal(sent.length, 1);
     assert.equal(sent[0]!.model, 'gamma');
     assert.equal(sent[0]!.max_tokens, 32, "the ProviderModel's max_tokens");
+  });
+
+  test('an answer streams into the page as the provider sends it', async () => {
+    await page.goto(`${ui.url}/${PROJECT}/weave/playground`);
+    assert.equal(await page.getByLabel('Stream answers').isChecked(), true);
+    await page.getByLabel('Model of variant 1', { exact: true }).fill('streamer/teller');
+    await page.getByLabel('Message 1 of variant 1', { exact: true }).fill('Tell me a story');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const answer = page.getByRole('region', { name: 'Answer of variant 1' });
+    // the first words are on the page while the provider still holds the rest
+    await answer.getByText('Once upon', { exact: true }).waitFor();
+    await answer.getByText('Streaming…').waitFor();
+    release();
+    await answer.getByText('Once upon a time.', { exact: true }).waitFor();
+    await answer.getByText('7 prompt tokens · 3 completion tokens').waitFor();
+    await answer.getByRole('link', { name: 'Recorded call' }).click();
+    await page.waitForURL(/\/r\/call\//);
+    const callId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    const { call } = await api('/call/read', { project_id: PROJECT, id: callId });
+    assert.equal(call.output.choices[0].message.content, 'Once upon a time.');
+    assert.equal(call.summary.usage.teller.completion_tokens, 3);
   });
 
   test('a viewer reads the playground but is offered no run and no save', async () => {

@@ -4,7 +4,9 @@ import { test } from 'node:test';
 import {
   completionInputs,
   completionOutcome,
+  EMPTY_STREAM,
   emptyVariant,
+  foldStreamLine,
   messagesFromPrompt,
   messagesPromptValue,
   promptNameProblem,
@@ -104,4 +106,23 @@ test("a saved MessagesPrompt's messages load into a variant", () => {
   assert.equal(messagesFromPrompt({ messages: [] }), null);
   assert.equal(messagesFromPrompt({ prompt: 'text' }), null);
   assert.equal(messagesFromPrompt(null), null);
+});
+
+test('a streamed answer is folded line by line: the call id, the text pieces, the usage, an error', () => {
+  const lines = [
+    { _meta: { weave_call_id: 'call-1' } },
+    { object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: 'Once' } }] },
+    { object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: ' upon' } }] },
+    { object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 7, completion_tokens: 2 } },
+    'not a record',
+  ];
+  assert.deepEqual(lines.reduce(foldStreamLine, EMPTY_STREAM), {
+    text: 'Once upon',
+    error: null,
+    promptTokens: 7,
+    completionTokens: 2,
+    callId: 'call-1',
+  });
+  assert.equal(foldStreamLine(EMPTY_STREAM, { error: 'Provider x answered 500' }).error, 'Provider x answered 500');
+  assert.equal(foldStreamLine(EMPTY_STREAM, { choices: [{ delta: {} }] }).text, null, 'no text yet');
 });

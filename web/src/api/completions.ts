@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { postJson } from './client.js';
+import { postJson, request } from './client.js';
+import { readJsonl } from './stream/jsonl.js';
 import { keys } from './keys.js';
 import type { ApiPaths } from './openapi.gen.js';
 
@@ -10,6 +11,23 @@ export type CompletionInputs = ApiPaths['/completions/create']['post']['body']['
 
 export function runCompletion(projectId: string, inputs: CompletionInputs): Promise<CompletionRes> {
   return postJson<CompletionRes>('/completions/create', { project_id: projectId, inputs });
+}
+
+/**
+ * One chat completion through `/completions/create_stream`: each JSON line is handed to `onLine`
+ * as it arrives (the recorded call's id first, then the provider's chunks).
+ */
+export async function streamCompletion(
+  projectId: string,
+  inputs: CompletionInputs,
+  onLine: (line: unknown) => void,
+): Promise<void> {
+  const res = await request('/completions/create_stream', {
+    body: { project_id: projectId, inputs },
+    accept: 'application/jsonl',
+  });
+  if (!res.body) return;
+  for await (const line of readJsonl<unknown>(res.body)) onLine(line);
 }
 
 /** Publishes a `MessagesPrompt` version; answers its digest. */

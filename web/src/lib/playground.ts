@@ -139,3 +139,40 @@ export function completionOutcome(response: unknown): CompletionOutcome {
     completionTokens: count(usage.completion_tokens),
   };
 }
+
+/** A streamed answer so far (`/completions/create_stream` lines folded one by one). */
+export interface StreamedAnswer extends CompletionOutcome {
+  callId: string | null;
+}
+
+export const EMPTY_STREAM: StreamedAnswer = {
+  text: null,
+  error: null,
+  promptTokens: null,
+  completionTokens: null,
+  callId: null,
+};
+
+/**
+ * One line of the stream folded in: `{_meta: {weave_call_id}}` names the recorded call, a
+ * `chat.completion.chunk` adds its first choice's `delta.content` and may carry the usage,
+ * `{error}` is the provider's failure.
+ */
+export function foldStreamLine(acc: StreamedAnswer, line: unknown): StreamedAnswer {
+  if (!isRecord(line)) return acc;
+  if (isRecord(line._meta) && typeof line._meta.weave_call_id === 'string')
+    return { ...acc, callId: line._meta.weave_call_id };
+  if (line.error != null)
+    return { ...acc, error: typeof line.error === 'string' ? line.error : JSON.stringify(line.error) };
+  const choice = Array.isArray(line.choices) && isRecord(line.choices[0]) ? line.choices[0] : null;
+  const delta = choice && isRecord(choice.delta) ? choice.delta : null;
+  const piece = delta && typeof delta.content === 'string' ? delta.content : '';
+  const usage = isRecord(line.usage) ? line.usage : null;
+  const count = (v: unknown, was: number | null) => (typeof v === 'number' ? v : was);
+  return {
+    ...acc,
+    text: piece ? (acc.text ?? '') + piece : acc.text,
+    promptTokens: usage ? count(usage.prompt_tokens, acc.promptTokens) : acc.promptTokens,
+    completionTokens: usage ? count(usage.completion_tokens, acc.completionTokens) : acc.completionTokens,
+  };
+}

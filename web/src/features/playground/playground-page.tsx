@@ -2,13 +2,16 @@ import { useEffect, useMemo, useState } from 'react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useCanWrite } from '../../api/auth.js';
 import { useCall } from '../../api/calls.js';
-import { runCompletion, useInvalidateCalls } from '../../api/completions.js';
+import { runCompletion, streamCompletion, useInvalidateCalls } from '../../api/completions.js';
 import { useObjectsList } from '../../api/objects.js';
 import { useTrainingModels } from '../../api/training.js';
 import { PageHeading } from '../../ui/page-heading.js';
 import {
   completionInputs,
+  completionOutcome,
+  EMPTY_STREAM,
   emptyVariant,
+  foldStreamLine,
   MAX_VARIANTS,
   variantFromInputs,
   variantProblem,
@@ -36,6 +39,7 @@ export function PlaygroundPage() {
   const [variants, setVariants] = useState<Variant[]>(() => [emptyVariant()]);
   const [runs, setRuns] = useState<RunState[]>([{ kind: 'idle' }]);
   const [loadedFrom, setLoadedFrom] = useState<string | null>(null);
+  const [stream, setStream] = useState(true);
   const invalidateCalls = useInvalidateCalls(projectId);
   const { models, prompts } = useModelSuggestions(entity, project);
 
@@ -49,13 +53,27 @@ export function PlaygroundPage() {
 
   const problems = variants.map(variantProblem);
   const running = runs.some((r) => r.kind === 'running');
+  const runOne = async (v: Variant, i: number): Promise<RunState> => {
+    const inputs = completionInputs(v);
+    if (!stream) {
+      const res = await runCompletion(projectId, inputs);
+      return { kind: 'done', answer: { ...completionOutcome(res.response), callId: res.weave_call_id ?? null } };
+    }
+    let answer = EMPTY_STREAM;
+    await streamCompletion(projectId, inputs, (line) => {
+      answer = foldStreamLine(answer, line);
+      const partial = answer;
+      setRuns((prev) => prev.map((r, at) => (at === i ? { kind: 'running', partial } : r)));
+    });
+    return { kind: 'done', answer };
+  };
   const runAll = async () => {
     setRuns(variants.map(() => ({ kind: 'running' })));
     await Promise.all(
       variants.map(async (v, i) => {
         let next: RunState;
         try {
-          next = { kind: 'done', res: await runCompletion(projectId, completionInputs(v)) };
+          next = await runOne(v, i);
         } catch (error) {
           next = { kind: 'failed', message: (error as Error).message };
         }
@@ -78,6 +96,11 @@ export function PlaygroundPage() {
     <main className="page playground-page">
       <div className="page-head">
         <PageHeading>Playground</PageHeading>
+        {canWrite && (
+          <label className="small">
+            <input type="checkbox" checked={stream} onChange={(e) => setStream(e.target.checked)} /> Stream answers
+          </label>
+        )}
         {canWrite && (
           <button
             type="button"

@@ -1,9 +1,12 @@
 import { Link } from '@tanstack/react-router';
-import { completionOutcome } from '../../lib/playground.js';
-import type { CompletionRes } from '../../api/completions.js';
+import type { StreamedAnswer } from '../../lib/playground.js';
 
+/** A variant's run: idle, waiting, streaming (the answer so far), done, or failed before an answer. */
 export type RunState =
-  { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; res: CompletionRes } | { kind: 'failed'; message: string };
+  | { kind: 'idle' }
+  | { kind: 'running'; partial?: StreamedAnswer }
+  | { kind: 'done'; answer: StreamedAnswer }
+  | { kind: 'failed'; message: string };
 
 /** A variant's last run: the answer (or the provider's error), its tokens and the recorded call. */
 export function VariantResult({
@@ -18,7 +21,7 @@ export function VariantResult({
   project: string;
 }) {
   if (state.kind === 'idle') return null;
-  if (state.kind === 'running')
+  if (state.kind === 'running' && !state.partial?.text)
     return (
       <p role="status" className="muted">
         Running variant {n}…
@@ -30,8 +33,9 @@ export function VariantResult({
         Variant {n} could not run: {state.message}
       </p>
     );
-  const outcome = completionOutcome(state.res.response);
-  const callId = state.res.weave_call_id;
+  const outcome = state.kind === 'done' ? state.answer : state.partial!;
+  const callId = outcome.callId;
+  const streaming = state.kind === 'running';
   return (
     <section className="variant-result" aria-label={`Answer of variant ${n}`}>
       {outcome.error !== null ? (
@@ -39,12 +43,16 @@ export function VariantResult({
           {outcome.error}
         </p>
       ) : (
-        <pre className="variant-answer">{outcome.text ?? '(no text in the answer)'}</pre>
+        <pre className="variant-answer" aria-busy={streaming}>
+          {outcome.text ?? '(no text in the answer)'}
+        </pre>
       )}
       <p className="muted small">
         {outcome.promptTokens !== null && `${outcome.promptTokens} prompt tokens · `}
         {outcome.completionTokens !== null && `${outcome.completionTokens} completion tokens · `}
-        {callId ? (
+        {streaming ? (
+          <span role="status">Streaming…</span>
+        ) : callId ? (
           <Link to="/$entity/$project/r/call/$callId" params={{ entity, project, callId }}>
             Recorded call
           </Link>
