@@ -219,6 +219,18 @@ describe('web UI: playground', { skip, concurrency: 1 }, () => {
     assert.equal(sent[0]!.max_tokens, 32, "the ProviderModel's max_tokens");
   });
 
+  test("a prompt's page shows its messages and opens them in the playground", async () => {
+    await page.goto(`${ui.url}/${PROJECT}/weave/objects/support-greeting/versions/latest`);
+    await page.getByRole('heading', { name: /Prompt support-greeting/ }).waitFor();
+    const chat = page.getByRole('list', { name: 'Messages of support-greeting' });
+    await chat.getByText('Hello {name}').waitFor();
+    await page.getByRole('link', { name: 'Open in playground' }).click();
+    await page.waitForURL(/\/weave\/playground\?prompt=support-greeting%3A/);
+    await page.getByText('Started from prompt').waitFor();
+    assert.equal(await page.getByLabel('Message 2 of variant 1', { exact: true }).inputValue(), 'Hello {name}');
+    assert.equal(await page.getByLabel('Role of message 1 of variant 1', { exact: true }).inputValue(), 'system');
+  });
+
   test('an answer streams into the page as the provider sends it', async () => {
     await page.goto(`${ui.url}/${PROJECT}/weave/playground`);
     assert.equal(await page.getByLabel('Stream answers').isChecked(), true);

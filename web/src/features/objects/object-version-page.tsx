@@ -7,6 +7,7 @@ import { PageHeading } from '../../ui/page-heading.js';
 import { formatTime, parseRef } from '../../lib/format.js';
 import { DatasetEditor } from './dataset-editor.js';
 import { ObjectLabels } from './object-labels.js';
+import { PromptMessages } from './prompt-messages.js';
 import { VersionDiff } from './version-diff.js';
 
 const objectRoute = getRouteApi('/$entity/$project/weave/objects/$name/versions/$digest');
@@ -39,7 +40,14 @@ export function ObjectVersionPage({ kind }: { kind: 'op' | 'object' }) {
           ← Objects
         </Link>
         <PageHeading>
-          {kind === 'op' ? 'Op' : table ? 'Dataset' : 'Object'} <span className="mono">{name}</span>
+          {kind === 'op'
+            ? 'Op'
+            : table
+              ? 'Dataset'
+              : obj.data?.leaf_object_class === 'MessagesPrompt'
+                ? 'Prompt'
+                : 'Object'}{' '}
+          <span className="mono">{name}</span>
         </PageHeading>
         <span className="spacer" />
         <CopyLinkButton />
@@ -75,6 +83,9 @@ export function ObjectVersionPage({ kind }: { kind: 'op' | 'object' }) {
             diff={diff}
           />
           {diff && <VersionDiff projectId={projectId} obj={obj.data} base={diff} />}
+          {obj.data.leaf_object_class === 'MessagesPrompt' && (
+            <PromptMessages entity={entity} project={project} name={name} digest={obj.data.digest} val={obj.data.val} />
+          )}
           {table && (
             <DatasetEditor key={obj.data.digest} entity={entity} project={project} obj={obj.data} table={table} />
           )}

@@ -3,7 +3,7 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useCanWrite } from '../../api/auth.js';
 import { useCall } from '../../api/calls.js';
 import { runCompletion, streamCompletion, useInvalidateCalls } from '../../api/completions.js';
-import { useObjectsList } from '../../api/objects.js';
+import { useObject, useObjectsList } from '../../api/objects.js';
 import { useTrainingModels } from '../../api/training.js';
 import { PageHeading } from '../../ui/page-heading.js';
 import {
@@ -12,6 +12,7 @@ import {
   EMPTY_STREAM,
   emptyVariant,
   foldStreamLine,
+  messagesFromPrompt,
   MAX_VARIANTS,
   variantFromInputs,
   variantProblem,
@@ -32,7 +33,7 @@ const MODEL_LIST_ID = 'playground-models';
  */
 export function PlaygroundPage() {
   const { entity, project } = playgroundRoute.useParams();
-  const { call: callId } = playgroundRoute.useSearch();
+  const { call: callId, prompt } = playgroundRoute.useSearch();
   const projectId = `${entity}/${project}`;
   const canWrite = useCanWrite(entity);
   const source = useCall(projectId, callId ?? null);
@@ -40,6 +41,10 @@ export function PlaygroundPage() {
   const [runs, setRuns] = useState<RunState[]>([{ kind: 'idle' }]);
   const [loadedFrom, setLoadedFrom] = useState<string | null>(null);
   const [stream, setStream] = useState(true);
+  const cut = prompt ? prompt.lastIndexOf(':') : -1;
+  const promptName = prompt && cut > 0 ? prompt.slice(0, cut) : null;
+  const promptObj = useObject(projectId, promptName, promptName ? prompt!.slice(cut + 1) : null);
+  const [loadedPrompt, setLoadedPrompt] = useState<string | null>(null);
   const invalidateCalls = useInvalidateCalls(projectId);
   const { models, prompts } = useModelSuggestions(entity, project);
 
@@ -50,6 +55,14 @@ export function PlaygroundPage() {
     setRuns([{ kind: 'idle' }]);
     setLoadedFrom(callId);
   }, [callId, loadedFrom, fromCall]);
+
+  const fromPrompt = promptObj.data ? messagesFromPrompt(promptObj.data.val) : null;
+  useEffect(() => {
+    if (!prompt || loadedPrompt === prompt || !fromPrompt) return;
+    setVariants([{ ...emptyVariant(), messages: fromPrompt }]);
+    setRuns([{ kind: 'idle' }]);
+    setLoadedPrompt(prompt);
+  }, [prompt, loadedPrompt, fromPrompt]);
 
   const problems = variants.map(variantProblem);
   const running = runs.some((r) => r.kind === 'running');
@@ -132,6 +145,24 @@ export function PlaygroundPage() {
           Started from{' '}
           <Link to="/$entity/$project/r/call/$callId" params={{ entity, project, callId }}>
             call {callId.slice(0, 8)}
+          </Link>
+          .
+        </p>
+      )}
+      {prompt && promptObj.isError && (
+        <p role="alert">
+          Could not load prompt {prompt}: {promptObj.error.message}
+        </p>
+      )}
+      {prompt && loadedPrompt === prompt && promptName && promptObj.data && (
+        <p className="small">
+          Started from prompt{' '}
+          <Link
+            to="/$entity/$project/weave/objects/$name/versions/$digest"
+            params={{ entity, project, name: promptName, digest: promptObj.data.digest }}
+            search={{}}
+          >
+            {promptName} v{promptObj.data.version_index}
           </Link>
           .
         </p>
