@@ -183,6 +183,28 @@ export function publishJudge(h: TestApp, name: string, modelRef: string): Promis
   });
 }
 
+/**
+ * A `weave.Monitor` value as the Python client publishes it (weave/flow/monitor.py): `sums`, active,
+ * every `solve` call; `fields` override any of it.
+ */
+export function monitorValue(scorers: string[], fields: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    _type: 'Monitor',
+    _class_name: 'Monitor',
+    _bases: ['Object', 'BaseModel'],
+    name: 'sums',
+    description: null,
+    sampling_rate: 1,
+    scorers,
+    op_names: [`weave:///${PROJECT}/op/solve:*`],
+    query: null,
+    is_traced: true,
+    active: true,
+    scorer_debounce_config: null,
+    ...fields,
+  };
+}
+
 /** A `weave.Evaluation` as the Python client stores it. */
 export function publishEvaluation(
   h: TestApp,

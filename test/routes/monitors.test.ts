@@ -5,7 +5,14 @@ import pg from 'pg';
 import { sampledIn } from '../../src/domain/monitors.js';
 import { buildTestApp, PROJECT, type TestApp } from '../helpers/app.js';
 import { makeEnd, makeStart } from '../helpers/factories.js';
-import { publish, providerEnv, publishJudge, publishModel, startFakeOpenAi } from './evaluations-server-fixture.js';
+import {
+  monitorValue,
+  publish,
+  providerEnv,
+  publishJudge,
+  publishModel,
+  startFakeOpenAi,
+} from './evaluations-server-fixture.js';
 
 /**
  * Online monitors (docs/monitors.md): a published `Monitor` object makes this node score the calls
@@ -26,25 +33,6 @@ async function setup(t: Parameters<typeof buildTestApp>[0]): Promise<{ h: TestAp
   });
   const judge = await publishJudge(h, 'sum_judge', await publishModel(h, 'judge_model', 'judge'));
   return { h, judge };
-}
-
-/** A `weave.Monitor` value as the Python client publishes it (weave/flow/monitor.py). */
-function monitorVal(scorers: string[], fields: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    _type: 'Monitor',
-    _class_name: 'Monitor',
-    _bases: ['Object', 'BaseModel'],
-    name: 'sums',
-    description: null,
-    sampling_rate: 1,
-    scorers,
-    op_names: [`weave:///${PROJECT}/op/solve:*`],
-    query: null,
-    is_traced: true,
-    active: true,
-    scorer_debounce_config: null,
-    ...fields,
-  };
 }
 
 async function call(h: TestApp, id: string, question: string, opName = OP): Promise<void> {
@@ -104,7 +92,7 @@ test('an active monitor scores the matching calls that finish after it, once eac
   const monitorRef = await publish(
     h,
     'sums',
-    monitorVal([judge], {
+    monitorValue([judge], {
       query: { $expr: { $not: [{ $eq: [{ $getField: 'inputs.question' }, { $literal: '9+9' }] }] } },
     }),
   );
@@ -137,7 +125,7 @@ test('an active monitor scores the matching calls that finish after it, once eac
 
 test('sampling is the hash of (monitor, call): exactly the sampled calls are scored', async (t) => {
   const { h, judge } = await setup(t);
-  await publish(h, 'half', monitorVal([judge], { name: 'half', sampling_rate: 0.5 }));
+  await publish(h, 'half', monitorValue([judge], { name: 'half', sampling_rate: 0.5 }));
   const ids = Array.from({ length: 24 }, (_, i) => `call-${String(i).padStart(2, '0')}`);
   for (const id of ids) await call(h, id, '1+2');
   await settled(h, 'half');
@@ -150,7 +138,7 @@ test('sampling is the hash of (monitor, call): exactly the sampled calls are sco
 test('pairs left pending (a scan out of time) are scored by the next poll without new calls; a gone call is done', async (t) => {
   const { h, judge } = await setup(t);
   await call(h, 'left-1', '1+1');
-  await publish(h, 'sums', monitorVal([judge]));
+  await publish(h, 'sums', monitorValue([judge]));
   await settled(h, 'sums');
   const state = await h.store.monitors.get(PROJECT, 'sums');
   assert.ok(state);
@@ -172,18 +160,18 @@ test('pairs left pending (a scan out of time) are scored by the next poll withou
 
 test('deactivating (a new version with active=false) stops new scoring; reactivating scores only later calls', async (t) => {
   const { h, judge } = await setup(t);
-  await publish(h, 'sums', monitorVal([judge]));
+  await publish(h, 'sums', monitorValue([judge]));
   await call(h, 'on-1', '1+1');
   await settled(h, 'sums');
   assert.equal((await feedback(h)).length, 1);
 
-  await publish(h, 'sums', monitorVal([judge], { active: false }));
+  await publish(h, 'sums', monitorValue([judge], { active: false }));
   await call(h, 'off-1', '2+2');
   await sleep(300);
   assert.equal((await feedback(h)).length, 1, 'nothing scored while inactive');
   assert.equal((await h.store.monitors.get(PROJECT, 'sums'))?.active, false);
 
-  await publish(h, 'sums', monitorVal([judge], { active: true, description: 'again' }));
+  await publish(h, 'sums', monitorValue([judge], { active: true, description: 'again' }));
   await call(h, 'on-2', '3+3');
   await settled(h, 'sums');
   assert.deepEqual((await feedback(h)).map((f) => f.weave_ref).sort(), [
@@ -194,7 +182,7 @@ test('deactivating (a new version with active=false) stops new scoring; reactiva
 
 test('short op names and the older call_filter shape are read; a monitor without matching calls writes nothing', async (t) => {
   const { h, judge } = await setup(t);
-  const val = monitorVal([judge], { op_names: undefined, call_filter: { op_names: ['solve'], query: null } });
+  const val = monitorValue([judge], { op_names: undefined, call_filter: { op_names: ['solve'], query: null } });
   delete val.op_names;
   await publish(h, 'legacy', val);
   await call(h, 'legacy-1', '5+5');
@@ -208,7 +196,7 @@ test('short op names and the older call_filter shape are read; a monitor without
 
 test('a deleted monitor stops: its next scan marks it inactive and scores nothing', async (t) => {
   const { h, judge } = await setup(t);
-  await publish(h, 'gone', monitorVal([judge], { name: 'gone' }));
+  await publish(h, 'gone', monitorValue([judge], { name: 'gone' }));
   const deleted = await h.post('/obj/delete', { project_id: PROJECT, object_id: 'gone' });
   assert.equal(deleted.statusCode, 200, deleted.body);
   await call(h, 'late-1', '1+1');
@@ -223,7 +211,7 @@ test('a deleted monitor stops: its next scan marks it inactive and scores nothin
 
 test('a monitor of every op does not score the scorer and judge calls it writes', async (t) => {
   const { h, judge } = await setup(t);
-  await publish(h, 'all', monitorVal([judge], { name: 'all', op_names: [] }));
+  await publish(h, 'all', monitorValue([judge], { name: 'all', op_names: [] }));
   await call(h, 'any-1', '1+1', `weave:///${PROJECT}/op/first:abc`);
   await call(h, 'any-2', '2+2', `weave:///${PROJECT}/op/second:abc`);
   await settled(h, 'all');
@@ -251,7 +239,7 @@ test('calls that ended before the monitor was published are not scored, even beh
     await holder.query('SELECT pg_current_xact_id()');
   }
   await call(h, 'before-1', '1+1');
-  await publish(h, 'sums', monitorVal([judge]));
+  await publish(h, 'sums', monitorValue([judge]));
   await call(h, 'after-1', '2+2');
   if (holder) await holder.query('COMMIT');
   await settled(h, 'sums');

@@ -6,7 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { providerEnv, publish, publishJudge, publishModel } from '../routes/evaluations-server-fixture.js';
+import {
+  monitorValue,
+  providerEnv,
+  publish,
+  publishJudge,
+  publishModel,
+} from '../routes/evaluations-server-fixture.js';
 import type { UiServer } from './harness.js';
 import { PROJECT } from './seed.js';
 
@@ -28,33 +34,15 @@ export const SUMS: [string, number, number][] = [
 ];
 export const scoredCallId = (i: number) => `0194f3a2-aaaa-7000-8000-${String(i + 1).padStart(12, '0')}`;
 
-/** A `weave.Monitor` value as the Python client publishes it (weave/flow/monitor.py). */
-function monitorVal(name: string, scorers: string[], fields: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    _type: 'Monitor',
-    _class_name: 'Monitor',
-    _bases: ['Object', 'BaseModel'],
-    name,
-    description: null,
-    sampling_rate: 1,
-    scorers,
-    op_names: [`weave:///${PROJECT}/op/solve:*`],
-    query: null,
-    is_traced: true,
-    active: true,
-    scorer_debounce_config: null,
-    ...fields,
-  };
-}
-
 /** Publishes the judge and both monitors, writes the calls, and waits until `sums` scored them. */
 export async function seedMonitors(ui: UiServer): Promise<void> {
   const judge = await publishJudge(ui.heddle, 'sum_judge', await publishModel(ui.heddle, 'judge_model', 'judge'));
-  await publish(ui.heddle, 'sums', monitorVal('sums', [judge]));
+  await publish(ui.heddle, 'sums', monitorValue([judge]));
   await publish(
     ui.heddle,
     'idle-monitor',
-    monitorVal('idle-monitor', [judge], {
+    monitorValue([judge], {
+      name: 'idle-monitor',
       active: false,
       sampling_rate: 0.5,
       query: { $expr: { $eq: [{ $getField: 'inputs.question' }, { $literal: 'never' }] } },

@@ -9,7 +9,7 @@ import {
 import { parseRef } from '../lib/format.js';
 import { postJson } from './client.js';
 import { keys } from './keys.js';
-import type { ObjVersion } from './objects.js';
+import { latestOfClass } from './objects.js';
 import type { QueueItem } from './queues.js';
 
 /** The project's annotation specs: the latest version of every `AnnotationSpec` object. */
@@ -17,18 +17,7 @@ export function useAnnotationSpecs(projectId: string) {
   return useQuery({
     queryKey: ['objects', projectId, 'annotation-specs'] as const,
     queryFn: async ({ signal }) =>
-      (
-        await postJson<{ objs: ObjVersion[] }>(
-          '/objs/query',
-          {
-            project_id: projectId,
-            filter: { base_object_classes: ['AnnotationSpec'], latest_only: true },
-            sort_by: [{ field: 'object_id', direction: 'asc' }],
-            limit: 500,
-          },
-          signal,
-        )
-      ).objs.map((o) => specView(projectId, o)),
+      (await latestOfClass(projectId, 'AnnotationSpec', signal)).map((o) => specView(projectId, o)),
   });
 }
 

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Call } from '../lib/call.js';
 import { boardView, type BoardView } from '../lib/leaderboards.js';
-import { postJson, postJsonl } from './client.js';
-import type { ObjVersion } from './objects.js';
+import { postJsonl } from './client.js';
+import { latestOfClass } from './objects.js';
 
 /** Runs a leaderboard reads at most (newest first). */
 export const BOARD_RUNS_LIMIT = 2000;
@@ -11,19 +11,7 @@ export const BOARD_RUNS_LIMIT = 2000;
 export function useLeaderboards(projectId: string) {
   return useQuery({
     queryKey: ['objects', projectId, 'leaderboards'] as const,
-    queryFn: async ({ signal }) =>
-      (
-        await postJson<{ objs: ObjVersion[] }>(
-          '/objs/query',
-          {
-            project_id: projectId,
-            filter: { base_object_classes: ['Leaderboard'], latest_only: true },
-            sort_by: [{ field: 'object_id', direction: 'asc' }],
-            limit: 500,
-          },
-          signal,
-        )
-      ).objs.map(boardView),
+    queryFn: async ({ signal }) => (await latestOfClass(projectId, 'Leaderboard', signal)).map(boardView),
   });
 }
 

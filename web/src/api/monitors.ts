@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { monitorRefStem, monitorView, type MonitorView, type ScoreFeedback } from '../lib/monitors.js';
 import { postJson } from './client.js';
-import type { ObjVersion } from './objects.js';
+import { latestOfClass } from './objects.js';
 
 /** Scores a monitor page lists, newest first. */
 export const SCORES_LIMIT = 100;
@@ -11,19 +11,7 @@ export function useMonitors(projectId: string) {
   return useQuery({
     queryKey: ['objects', projectId, 'monitors'] as const,
     refetchInterval: 5_000,
-    queryFn: async ({ signal }) =>
-      (
-        await postJson<{ objs: ObjVersion[] }>(
-          '/objs/query',
-          {
-            project_id: projectId,
-            filter: { base_object_classes: ['Monitor'], latest_only: true },
-            sort_by: [{ field: 'object_id', direction: 'asc' }],
-            limit: 500,
-          },
-          signal,
-        )
-      ).objs.map(monitorView),
+    queryFn: async ({ signal }) => (await latestOfClass(projectId, 'Monitor', signal)).map(monitorView),
   });
 }
 

@@ -97,6 +97,22 @@ export function useObjectsList(projectId: string) {
   });
 }
 
+/** The latest version of every object whose base class is `baseClass` (values included), by name. */
+export async function latestOfClass(projectId: string, baseClass: string, signal?: AbortSignal): Promise<ObjVersion[]> {
+  return (
+    await postJson<{ objs: ObjVersion[] }>(
+      '/objs/query',
+      {
+        project_id: projectId,
+        filter: { base_object_classes: [baseClass], latest_only: true },
+        sort_by: [{ field: 'object_id', direction: 'asc' }],
+        limit: 500,
+      },
+      signal,
+    )
+  ).objs;
+}
+
 /** Every version of one object, newest first. */
 export function useObjectVersions(projectId: string, name: string) {
   return useQuery({

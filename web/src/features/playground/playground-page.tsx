@@ -1,10 +1,9 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useCanWrite } from '../../api/auth.js';
 import { useCall } from '../../api/calls.js';
 import { runCompletion, streamCompletion, useInvalidateCalls } from '../../api/completions.js';
-import { useObject, useObjectsList } from '../../api/objects.js';
-import { useTrainingModels } from '../../api/training.js';
+import { useObject } from '../../api/objects.js';
 import { PageHeading } from '../../ui/page-heading.js';
 import {
   completionInputs,
@@ -19,6 +18,7 @@ import {
   type Variant,
 } from '../../lib/playground.js';
 import { LoadPrompt } from './load-prompt.js';
+import { useModelSuggestions } from './model-suggestions.js';
 import { SavePrompt } from './save-prompt.js';
 import { VariantEditor } from './variant-editor.js';
 import { VariantResult, type RunState } from './variant-result.js';
@@ -28,8 +28,9 @@ const MODEL_LIST_ID = 'playground-models';
 
 /**
  * The playground: up to four variants side by side (model, parameters, messages), run together
- * through `/completions/create`, each answer linked to the call it recorded; `?call=<id>` starts
- * from a chat call's inputs, and a variant's messages can be saved as a `MessagesPrompt`.
+ * through `/completions/create_stream` (or `/completions/create`), each answer linked to the call it
+ * recorded; `?call=<id>` starts from a chat call's inputs, `?prompt=<name>:<digest>` from a saved
+ * `MessagesPrompt`, and a variant's messages can be saved as one.
  */
 export function PlaygroundPage() {
   const { entity, project } = playgroundRoute.useParams();
@@ -213,36 +214,4 @@ export function PlaygroundPage() {
       </button>
     </main>
   );
-}
-
-interface Suggestion {
-  value: string;
-  label?: string;
-}
-
-const isClass = (o: { kind: string; base_object_class: string | null; leaf_object_class: string | null }, c: string) =>
-  o.kind === 'object' && (o.base_object_class === c || o.leaf_object_class === c);
-
-/**
- * Models to suggest: `heddle/<model>` for the project's trained models, `<id>/` for its Provider
- * objects, and each `ProviderModel` object by its ref (labelled with its name); and the names of
- * the saved `MessagesPrompt`s.
- */
-function useModelSuggestions(entity: string, project: string): { models: Suggestion[]; prompts: string[] } {
-  const trained = useTrainingModels(entity, project);
-  const objects = useObjectsList(`${entity}/${project}`);
-  return useMemo(() => {
-    const models: Suggestion[] = (trained.data ?? []).map((m) => ({ value: `heddle/${m.name}` }));
-    const prompts: string[] = [];
-    for (const o of objects.data ?? []) {
-      if (isClass(o, 'Provider')) models.push({ value: `${o.object_id}/` });
-      else if (isClass(o, 'ProviderModel'))
-        models.push({
-          value: `weave:///${entity}/${project}/object/${encodeURIComponent(o.object_id)}:${o.digest}`,
-          label: `${o.object_id} (provider model)`,
-        });
-      else if (isClass(o, 'MessagesPrompt')) prompts.push(o.object_id);
-    }
-    return { models, prompts: prompts.sort() };
-  }, [trained.data, objects.data, entity, project]);
 }
