@@ -10,6 +10,8 @@
  * - opening the 10,000-call trace from its URL to the tree's rows (goal ≤ 2 s);
  * - the traces page with two input columns and a feedback column, to the first rows (goal ≤ 1 s), and
  *   a column change that needs the inputs, the chooser's click to the first filled cell (goal ≤ 500 ms);
+ * - two traces of BENCH_UI_COMPARE (1,000) calls compared side by side, from the URL to the calls and
+ *   their traces op by op on screen (goal ≤ 1 s);
  * - live-tail delay: a call posted to /call/start until its row shows, p99 over BENCH_UI_LIVE calls
  *   (goal ≤ 1 s); reported as n/a while the server lacks the live-tail endpoint (the test shim's
  *   polling stand-in is not what ships);
@@ -17,7 +19,7 @@
  *
  * Knobs: BENCH_SCALE (stored calls = 1,000,000 × scale), BENCH_UI_RUNS (runs per measure, median
  * reported; default 5), BENCH_UI_LIVE (live-tail calls; default 30), BENCH_UI_TRACE (calls in the big
- * trace; default 10,000). Needs `npm run build` and Chromium. Writes bench/results/ui-<stamp>.{md,json}.
+ * trace; default 10,000), BENCH_UI_COMPARE (calls in each compared trace; default 1,000). Needs `npm run build` and Chromium. Writes bench/results/ui-<stamp>.{md,json}.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -47,16 +49,20 @@ const RUNS = intEnv('BENCH_UI_RUNS', 5);
 const LIVE = intEnv('BENCH_UI_LIVE', 30);
 const TRACE_CALLS = intEnv('BENCH_UI_TRACE', 10_000);
 const PROJECT = 'bench/stored';
+/** Calls in each of the two traces the compare view opens (issue 33: two 1,000-call traces). */
+const COMPARE_CALLS = intEnv('BENCH_UI_COMPARE', 1000);
+/** The first id number of each compared trace, past the big trace's ids. */
+const COMPARED = [TRACE_CALLS + 1, TRACE_CALLS + COMPARE_CALLS + 1];
 
 const log = (msg: string) => console.error(`[bench:ui ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 const median = (xs: number[]) => quantile(xs, 0.5);
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
-/** One trace of `count` calls: a root, 100 steps under it, the rest spread under the steps. */
-function bigTrace(count: number): GenCall[] {
+/** One trace of `count` calls: a root, 100 steps under it, the rest spread under the steps; ids from `first`. */
+function bigTrace(count: number, first = 1): GenCall[] {
   const t0 = Date.UTC(2025, 3, 30) * 1000;
   const hex = (n: number) => n.toString(16).padStart(12, '0');
-  const id = (n: number) => `0194f3a2-0000-7000-8000-${hex(n)}`;
+  const id = (n: number) => `0194f3a2-0000-7000-8000-${hex(n + first - 1)}`;
   const op = (name: string) => `weave:///${PROJECT}/op/${name}:${'A'.repeat(43)}`;
   const steps = Math.min(100, count - 1);
   const calls: GenCall[] = [];
@@ -138,13 +144,15 @@ async function main() {
     const seed = await seedStore(dataDir, STORED, 10_000);
     const store = new SqliteStore({ file: path.join(dataDir, 'heddle.sqlite') });
     try {
-      const big = bigTrace(TRACE_CALLS);
-      for (let i = 0; i < big.length; i += 5000)
-        await store.calls.write(toParts(big.slice(i, i + 5000), 'bench-user', (iso) => parseIsoMicros(iso)!));
+      // the big trace, then the two traces the compare view puts side by side
+      for (const trace of [bigTrace(TRACE_CALLS), ...COMPARED.map((first) => bigTrace(COMPARE_CALLS, first))])
+        for (let i = 0; i < trace.length; i += 5000)
+          await store.calls.write(toParts(trace.slice(i, i + 5000), 'bench-user', (iso) => parseIsoMicros(iso)!));
     } finally {
       await store.close();
     }
     const bigTraceRoot = bigTrace(1)[0]!.start.id;
+    const comparedRoots = COMPARED.map((first) => bigTrace(1, first)[0]!.start.id);
     log(`seeded at ${Math.round(seed.result.perSecond).toLocaleString('en-US')} rows/s`);
 
     const server = await startServerProcess(t, { dataDir, readyTimeoutMs: 120_000 });
@@ -244,6 +252,28 @@ async function main() {
       log(`column change (first input column): ${r1(ms)} ms${i === 0 ? ' (warm-up)' : ''}`);
     }
 
+    // 7. compare two 1,000-call traces (issue 33): from the URL to the calls and their traces compared
+    const compareUrl = `${ui}/${PROJECT}/r/compare?ids=${comparedRoots.join(',')}`;
+    const compareTraces: number[] = [];
+    for (let i = 0; i <= RUNS; i += 1) {
+      await page.goto('about:blank');
+      await page.goto(compareUrl, { waitUntil: 'commit' });
+      const handle = await page.waitForFunction(
+        () =>
+          document.querySelector('table[aria-label="Traces compared"] tbody tr') &&
+          document.querySelector('table[aria-label="Output compared"] tbody tr')
+            ? performance.now()
+            : false,
+        null,
+        { polling: 'raf', timeout: 120_000 },
+      );
+      const ms = (await handle.jsonValue()) as number;
+      if (i > 0) compareTraces.push(ms);
+      log(
+        `compare two ${COMPARE_CALLS.toLocaleString('en-US')}-call traces: ${r1(ms)} ms${i === 0 ? ' (warm-up)' : ''}`,
+      );
+    }
+
     // 4. live tail: a call started now until its row shows in the live table
     let live: { p50: number; p99: number; max: number } | null = null;
     if (realSession) {
@@ -309,6 +339,12 @@ async function main() {
         '≤ 500 ms',
         verdict(median(columnChange), 500),
       ],
+      [
+        `Compare two ${COMPARE_CALLS.toLocaleString('en-US')}-call traces (median)`,
+        `${r1(median(compareTraces))} ms`,
+        '≤ 1 s',
+        verdict(median(compareTraces), 1000),
+      ],
       live
         ? [
             `Live-tail delay over ${LIVE} calls, p50 / p99`,
@@ -351,6 +387,7 @@ async function main() {
           openTrace,
           viewRows,
           columnChange,
+          compareTraces,
           live,
           js,
           realSession,
