@@ -1,8 +1,11 @@
+import { lazy } from 'react';
 import { createRoute } from '@tanstack/react-router';
-import { AgentSpansPage } from '../features/agents/spans-page.js';
 import { SPAN_GROUPS } from '../lib/agents.js';
 import { optionalString } from '../lib/search.js';
 import { rootRoute } from './root.js';
+
+// the spans page carries the chart library; it loads only when opened
+const AgentSpansPage = lazy(() => import('../features/agents/spans-page.js'));
 
 interface SpansSearch {
   group?: string;

@@ -30,7 +30,7 @@ const durationMs = (s: AgentSpan) => (s.ended_at ? Date.parse(s.ended_at) - Date
  * either of the newest spans with chosen custom-attribute columns, or of groups by agent, model, tool
  * or operation. `?group=`, `?attrs=` (`source:key,…`) and `?days=` hold the view.
  */
-export function AgentSpansPage() {
+export default function AgentSpansPage() {
   const { entity, project } = spansRoute.useParams();
   const { group, attrs, days = 30 } = spansRoute.useSearch();
   const navigate = spansRoute.useNavigate();

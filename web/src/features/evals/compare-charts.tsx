@@ -4,10 +4,11 @@ import { formatInt } from '../../lib/format.js';
 import type { EvalResultsRow, EvalSummary, ScoreDim } from '../../lib/evals.js';
 
 /**
+ * (Loaded on its own: it carries the chart library, which the initial bundle leaves out.)
  * Each scorer's aggregate per run as bars (pass rates in %, means as they are), then the
  * distribution of every numeric score over the rows loaded so far.
  */
-export function CompareCharts({
+export default function CompareCharts({
   evals,
   ids,
   labels,

@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { lazy, Suspense, useCallback, useMemo } from 'react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import {
   useEvalCosts,
@@ -15,7 +15,6 @@ import { callStatus, type Call } from '../../lib/call.js';
 import { outputRefsOf, refName, scoreDims, withResolvedOutputs, type EvalSummary } from '../../lib/evals.js';
 import { resultsFilter } from '../../lib/eval-compare.js';
 import { plural } from '../../lib/format.js';
-import { CompareCharts } from './compare-charts.js';
 import { EvalRowsTable } from './eval-rows-table.js';
 import { ScoreFilterBar } from './score-filter.js';
 import { Leaderboard, runLabel } from './leaderboard.js';
@@ -23,6 +22,9 @@ import { Progress } from './run-status.js';
 import { RowDetail } from './row-detail.js';
 
 const compareRoute = getRouteApi('/$entity/$project/weave/evaluations/compare');
+
+// the charts carry the chart library: loaded after the leaderboard and rows, not in the initial bundle
+const CompareCharts = lazy(() => import('./compare-charts.js'));
 
 /**
  * Two or more evaluation runs side by side: a leaderboard of per-scorer aggregates, then every
@@ -148,14 +150,16 @@ export function ComparePage() {
             )}
           </section>
           {summary.evaluations.length > 0 && sortable.length > 0 && (
-            <CompareCharts
-              evals={summary.evaluations}
-              ids={ids}
-              labels={labels}
-              dims={sortable}
-              rows={allRows}
-              total={total}
-            />
+            <Suspense fallback={<p className="muted">Loading charts…</p>}>
+              <CompareCharts
+                evals={summary.evaluations}
+                ids={ids}
+                labels={labels}
+                dims={sortable}
+                rows={allRows}
+                total={total}
+              />
+            </Suspense>
           )}
           <section aria-labelledby="rows-h" className="rows-section">
             <div className="page-head">
