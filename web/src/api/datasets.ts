@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { datasetValue, type DatasetRow, type TableUpdate } from '../lib/datasets.js';
-import { parseRef } from '../lib/format.js';
+import { datasetValue, rowsTable, type DatasetRow, type TableUpdate } from '../lib/datasets.js';
 import { ApiError, postJson } from './client.js';
 import type { ObjVersion } from './objects.js';
 
@@ -29,11 +28,10 @@ async function updateTable(projectId: string, baseDigest: string, updates: Table
 }
 
 /** The table digest of a dataset value, or an error naming what is there instead. */
-export function datasetTable(val: unknown): string {
-  const rows = (val as { rows?: unknown } | null)?.rows;
-  const ref = typeof rows === 'string' ? parseRef(rows) : null;
-  if (ref?.kind !== 'table') throw new Error('This object keeps no table of rows');
-  return ref.digest;
+function datasetTable(val: unknown): string {
+  const digest = rowsTable(val);
+  if (digest === null) throw new Error('This object keeps no table of rows');
+  return digest;
 }
 
 async function latestVersion(projectId: string, name: string): Promise<ObjVersion | null> {

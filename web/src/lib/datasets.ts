@@ -4,6 +4,7 @@
  */
 import type { Call } from './call.js';
 import { cellValue, splitPath } from './columns.js';
+import { parseRef } from './format.js';
 
 export type DatasetRow = Record<string, unknown>;
 
@@ -96,6 +97,13 @@ export function parseCell(text: string, like: unknown): { value: unknown } | { e
 /** The columns of a row editor: the dataset's, then the row's own in its order. */
 export function editorColumns(columns: readonly string[], row: DatasetRow | null): string[] {
   return [...new Set([...columns, ...Object.keys(row ?? {})])];
+}
+
+/** The table digest of a dataset-like value (`rows: "weave:///…/table/<digest>"`), else null. */
+export function rowsTable(val: unknown): string | null {
+  const rows = (val as { rows?: unknown } | null)?.rows;
+  const ref = typeof rows === 'string' ? parseRef(rows) : null;
+  return ref?.kind === 'table' ? ref.digest : null;
 }
 
 /** A dataset as the clients publish it, its rows in the table `tableRef`. */

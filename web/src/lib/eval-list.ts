@@ -4,7 +4,7 @@
  * column or by one of their summary metrics.
  */
 import type { Call } from './call.js';
-import { evalKind, refName, type EvalKind } from './evals.js';
+import { evalKind, refName, summaryMetrics, type EvalKind } from './evals.js';
 import { optionalString } from './search.js';
 
 export type RunState = 'success' | 'error' | 'running';
@@ -43,20 +43,9 @@ export function parseEvalListSearch(raw: Record<string, unknown>): EvalListSearc
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as EvalListSearch;
 }
 
-const record = (v: unknown): Record<string, unknown> =>
-  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-
 /** A run's summary metrics by label: each scorer's `true_fraction` or `mean` (`judge.score`, `exact_match`). */
 export function runMetrics(output: unknown): Map<string, number> {
-  const out = new Map<string, number>();
-  const walk = (v: unknown, path: string, depth: number) => {
-    const r = record(v);
-    if (typeof r.true_fraction === 'number') out.set(path, r.true_fraction);
-    else if (typeof r.mean === 'number') out.set(path, r.mean);
-    else if (depth < 4) for (const [k, child] of Object.entries(r)) walk(child, `${path}.${k}`, depth + 1);
-  };
-  for (const [k, v] of Object.entries(record(output))) walk(v, k, 0);
-  return out;
+  return new Map(summaryMetrics(output).map((m) => [m.path, m.value]));
 }
 
 export function runState(call: Pick<Call, 'ended_at' | 'exception'>): RunState {

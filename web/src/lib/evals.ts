@@ -161,21 +161,38 @@ export function rowDiff(row: EvalResultsRow, ids: string[], dims: ScoreDim[]): R
   return { output, scores, any: output || Object.values(scores).some(Boolean), present: trials.length };
 }
 
-/**
- * One line for a run's summary output (spec §7.3 shapes): `true_fraction` as a percentage, `mean` as
- * a number, nested scorer paths dot-joined.
- */
-export function summaryLine(output: unknown, max = 4): string {
-  const parts: string[] = [];
-  const walk = (v: unknown, path: string) => {
-    if (parts.length >= max) return;
+/** One aggregate of a run's summary output (spec §7.3 shapes): a scorer path and its `true_fraction` or `mean`. */
+export interface SummaryMetric {
+  path: string;
+  value: number;
+  /** A `true_fraction` (a pass rate), not a `mean`. */
+  fraction: boolean;
+}
+
+/** Every aggregate of a run's summary output in key order, nested scorer paths dot-joined. */
+export function summaryMetrics(output: unknown): SummaryMetric[] {
+  const out: SummaryMetric[] = [];
+  const walk = (v: unknown, path: string, depth: number) => {
     const r = record(v);
-    if (typeof r.true_fraction === 'number') parts.push(`${path} ${(r.true_fraction * 100).toFixed(0)}%`);
-    else if (typeof r.mean === 'number') parts.push(`${path} ${Number.isInteger(r.mean) ? r.mean : r.mean.toFixed(2)}`);
-    else for (const [k, child] of Object.entries(r)) walk(child, path ? `${path}.${k}` : k);
+    if (typeof r.true_fraction === 'number') out.push({ path, value: r.true_fraction, fraction: true });
+    else if (typeof r.mean === 'number') out.push({ path, value: r.mean, fraction: false });
+    else if (depth < 4) for (const [k, child] of Object.entries(r)) walk(child, `${path}.${k}`, depth + 1);
   };
-  for (const [k, v] of Object.entries(record(output))) if (k !== 'model_latency') walk(v, k);
-  return parts.join(' · ');
+  for (const [k, v] of Object.entries(record(output))) walk(v, k, 0);
+  return out;
+}
+
+/** One line for a run's summary output: `true_fraction` as a percentage, `mean` as a number (latency left out). */
+export function summaryLine(output: unknown, max = 4): string {
+  return summaryMetrics(output)
+    .filter((m) => m.path !== 'model_latency')
+    .slice(0, max)
+    .map((m) =>
+      m.fraction
+        ? `${m.path} ${(m.value * 100).toFixed(0)}%`
+        : `${m.path} ${Number.isInteger(m.value) ? m.value : m.value.toFixed(2)}`,
+    )
+    .join(' · ');
 }
 
 const isWeaveRef = (v: unknown): v is string => typeof v === 'string' && v.startsWith('weave:///');

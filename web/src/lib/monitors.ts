@@ -70,11 +70,16 @@ export interface MonitorScore {
 /** A feedback row as a monitor's scoring writes it. */
 export type ScoreFeedback = Feedback & { trigger_ref?: string | null };
 
+/** The id of the call a score is on, from its `weave_ref`, or null. */
+export function scoredCallId(f: Pick<Feedback, 'weave_ref'>): string | null {
+  const ref = parseRef(f.weave_ref);
+  return ref?.kind === 'call' ? ref.digest : null;
+}
+
 /** One score per feedback row, with the lag from the scored call's end where that call is known. */
 export function monitorScores(feedback: readonly ScoreFeedback[], calls: ReadonlyMap<string, Call>): MonitorScore[] {
   return feedback.map((f) => {
-    const ref = parseRef(f.weave_ref);
-    const callId = ref?.kind === 'call' ? ref.digest : null;
+    const callId = scoredCallId(f);
     const call = callId ? calls.get(callId) : undefined;
     const ended = call?.ended_at ? Date.parse(call.ended_at) : NaN;
     const scored = Date.parse(f.created_at);

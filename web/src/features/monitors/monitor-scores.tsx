@@ -3,21 +3,14 @@ import { Link } from '@tanstack/react-router';
 import { useCallsByIds } from '../../api/calls.js';
 import { SCORES_LIMIT, useMonitorScores } from '../../api/monitors.js';
 import { formatInt, formatLatency, formatTime, opDisplayName, plural, preview } from '../../lib/format.js';
-import { medianLag, monitorScores } from '../../lib/monitors.js';
+import { medianLag, monitorScores, scoredCallId } from '../../lib/monitors.js';
 
 /** A monitor's newest scores: the call scored, by which scorer, its output, when, and how long after the call ended. */
 export function MonitorScores({ entity, project, name }: { entity: string; project: string; name: string }) {
   const projectId = `${entity}/${project}`;
   const feedback = useMonitorScores(projectId, name);
   const callIds = useMemo(
-    () => [
-      ...new Set(
-        (feedback.data?.scores ?? []).flatMap((f) => {
-          const id = f.weave_ref.split('/call/')[1];
-          return id ? [id] : [];
-        }),
-      ),
-    ],
+    () => [...new Set((feedback.data?.scores ?? []).flatMap((f) => scoredCallId(f) ?? []))],
     [feedback.data],
   );
   const calls = useCallsByIds(projectId, callIds);

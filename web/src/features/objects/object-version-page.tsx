@@ -4,7 +4,8 @@ import { useFileText, useObject, useObjectVersions, type ObjVersion } from '../.
 import { CopyLinkButton } from '../../ui/copy-link.js';
 import { JsonTree } from '../../ui/json-tree.js';
 import { PageHeading } from '../../ui/page-heading.js';
-import { formatTime, parseRef } from '../../lib/format.js';
+import { rowsTable } from '../../lib/datasets.js';
+import { formatTime } from '../../lib/format.js';
 import { DatasetEditor } from './dataset-editor.js';
 import { ObjectLabels } from './object-labels.js';
 import { PromptMessages } from './prompt-messages.js';
@@ -14,14 +15,6 @@ const objectRoute = getRouteApi('/$entity/$project/weave/objects/$name/versions/
 const opRoute = getRouteApi('/$entity/$project/weave/ops/$name/versions/$digest');
 
 const CodeView = lazy(() => import('../../ui/code-view.js'));
-
-/** The table digest of a dataset-like value (`rows: "weave:///…/table/<digest>"`), else null. */
-function rowsTable(val: unknown): string | null {
-  const rows = (val as { rows?: unknown } | null)?.rows;
-  if (typeof rows !== 'string') return null;
-  const ref = parseRef(rows);
-  return ref?.kind === 'table' ? ref.digest : null;
-}
 
 export function ObjectVersionPage({ kind }: { kind: 'op' | 'object' }) {
   const { entity, project, name, digest } = useParams({ strict: false }) as Record<string, string>;
