@@ -241,7 +241,7 @@ describe('web UI on data from the official clients', { skip, concurrency: 1, tim
     ];
     assert.ok(objectLink && opLink, links.published.join(' '));
     await page.goto(local(objectLink));
-    await page.getByRole('heading', { name: /Object support-prompt/ }).waitFor();
+    await page.getByRole('heading', { name: /Prompt support-prompt/ }).waitFor();
     await page
       .getByText(/Answer briefly: \{question\}/)
       .first()

@@ -130,7 +130,7 @@ describe('web UI: what a Weave user does every day', { skip, concurrency: 1 }, (
     const model = page.getByRole('link', { name: /^weave:\/\/\/acme\/demo\/object\/model-small:/ }).first();
     await model.click();
     await page.waitForURL(/\/weave\/objects\/model-small\/versions\//);
-    await page.getByRole('heading', { name: /Object model-small/ }).waitFor();
+    await page.getByRole('heading', { name: /Model model-small/ }).waitFor();
     await page.goto(`${ui.url}/${PROJECT}/weave/objects/qa-eval/versions/${ui.seeded.evals.evaluationDigest}`);
     await page
       .getByRole('link', { name: /^weave:\/\/\/acme\/demo\/object\/qa-questions:/ })

@@ -87,6 +87,41 @@ try {
   await page.getByRole('table', { name: 'Changes from v0 to v1' }).waitFor();
   await page.getByRole('heading', { name: 'Changes from v0 to v1' }).scrollIntoViewIfNeeded();
   await shot('object-diff');
+  // issue 33: a model's page (attributes, evaluations, method calls) and a prompt's message diff
+  await page.goto(`${ui.url}/${PROJECT}/weave/objects/model-small/versions/latest`);
+  await page.getByRole('table', { name: 'Evaluations of this version' }).waitFor();
+  await page.getByRole('table', { name: 'Calls of its methods' }).waitFor();
+  await page.getByRole('heading', { name: 'Attributes' }).scrollIntoViewIfNeeded();
+  await shot('model');
+  const promptVersion = (messages: { role: string; content: string }[]) =>
+    ui.post('/obj/create', {
+      obj: {
+        project_id: PROJECT,
+        object_id: 'support-prompt',
+        val: {
+          _type: 'MessagesPrompt',
+          _class_name: 'MessagesPrompt',
+          _bases: ['Prompt', 'Object', 'BaseModel'],
+          name: 'support-prompt',
+          messages,
+        },
+      },
+    });
+  await promptVersion([
+    { role: 'system', content: 'You are a support agent for Acme.\nAnswer in English, in two sentences at most.' },
+    { role: 'user', content: 'Order {order_id}: {question}' },
+    { role: 'assistant', content: 'Understood. I will keep it short.' },
+  ]);
+  await promptVersion([
+    { role: 'system', content: 'You are a support agent for Acme.\nAnswer in the language of the question.' },
+    { role: 'user', content: 'Order {order_id}: {question}' },
+    { role: 'user', content: 'Cite the policy you used.' },
+  ]);
+  await page.goto(`${ui.url}/${PROJECT}/weave/objects/support-prompt/versions/latest`);
+  await page.getByRole('link', { name: 'Changes from v0' }).click();
+  await page.getByRole('list', { name: 'Message changes from v0 to v1' }).waitFor();
+  await page.getByRole('heading', { name: 'Changes from v0 to v1' }).scrollIntoViewIfNeeded();
+  await shot('prompt-diff');
   await page.goto(`${ui.url}/${PROJECT}/weave/objects/qa-questions/versions/${ui.seeded.evals.datasetDigest}`);
   await page.getByText('Capital of France?').waitFor();
   await page.getByRole('heading', { name: 'Rows' }).scrollIntoViewIfNeeded();

@@ -1,4 +1,5 @@
 import { createRoute, redirect } from '@tanstack/react-router';
+import type { ObjectKind } from '../lib/object-kinds.js';
 import { parseTracesSearch } from '../lib/query.js';
 import { rootRoute } from './root.js';
 
@@ -13,7 +14,7 @@ const weaveAlias = (path: string, to: (params: Record<string, string>, search: R
     path,
     beforeLoad: ({ params, search }) => to(params as Record<string, string>, search as Record<string, unknown>),
   });
-const toObjects = (kind?: 'op' | 'object' | 'dataset') => (params: Record<string, string>) => {
+const toObjects = (kind?: ObjectKind) => (params: Record<string, string>) => {
   throw redirect({
     to: '/$entity/$project/weave/objects',
     params: { entity: params.entity!, project: params.project! },
@@ -40,7 +41,7 @@ export const weaveAliases = [
   }),
   weaveAlias('/$entity/$project/weave/datasets', toObjects('dataset')),
   weaveAlias('/$entity/$project/weave/ops', toObjects('op')),
-  weaveAlias('/$entity/$project/weave/models', toObjects('object')),
-  weaveAlias('/$entity/$project/weave/scorers', toObjects('object')),
-  weaveAlias('/$entity/$project/weave/prompts', toObjects('object')),
+  weaveAlias('/$entity/$project/weave/models', toObjects('model')),
+  weaveAlias('/$entity/$project/weave/scorers', toObjects('scorer')),
+  weaveAlias('/$entity/$project/weave/prompts', toObjects('prompt')),
 ];

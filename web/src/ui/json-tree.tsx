@@ -159,7 +159,7 @@ function Scalar({ value }: { value: unknown }): ReactNode {
  * calls to their trace. The path is built from the router's params (each part encoded), so a ref
  * from trace data can only ever lead to a page of this app.
  */
-function RefLink({ text, ref_ }: { text: string; ref_: ParsedRef }): ReactNode {
+export function RefLink({ text, ref_ }: { text: string; ref_: ParsedRef }): ReactNode {
   const base = { entity: ref_.entity, project: ref_.project };
   const link =
     ref_.kind === 'call' ? (

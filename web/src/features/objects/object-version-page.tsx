@@ -10,6 +10,9 @@ import { DatasetEditor } from './dataset-editor.js';
 import { ObjectLabels } from './object-labels.js';
 import { PromptMessages } from './prompt-messages.js';
 import { VersionDiff } from './version-diff.js';
+import { CallCount, ObjectAttributes, ObjectMethods, ObjectUsage } from './object-usage.js';
+import { useOpCallCounts } from '../../api/object-usage.js';
+import { KIND_LABEL, objectKind, objectVersionRef } from '../../lib/object-kinds.js';
 
 const objectRoute = getRouteApi('/$entity/$project/weave/objects/$name/versions/$digest');
 const opRoute = getRouteApi('/$entity/$project/weave/ops/$name/versions/$digest');
@@ -33,13 +36,7 @@ export function ObjectVersionPage({ kind }: { kind: 'op' | 'object' }) {
           ← Objects
         </Link>
         <PageHeading>
-          {kind === 'op'
-            ? 'Op'
-            : table
-              ? 'Dataset'
-              : obj.data?.leaf_object_class === 'MessagesPrompt'
-                ? 'Prompt'
-                : 'Object'}{' '}
+          {obj.data ? KIND_LABEL[objectKind(obj.data)] : kind === 'op' ? 'Op' : 'Object'}{' '}
           <span className="mono">{name}</span>
         </PageHeading>
         <span className="spacer" />
@@ -67,6 +64,7 @@ export function ObjectVersionPage({ kind }: { kind: 'op' | 'object' }) {
             <dd>{formatTime(obj.data.created_at)}</dd>
           </dl>
           <ObjectLabels projectId={projectId} obj={obj.data} />
+          {kind === 'op' && <OpCalls entity={entity} project={project} obj={obj.data} />}
           <Versions
             kind={kind}
             projectId={projectId}
@@ -78,6 +76,18 @@ export function ObjectVersionPage({ kind }: { kind: 'op' | 'object' }) {
           {diff && <VersionDiff projectId={projectId} obj={obj.data} base={diff} />}
           {obj.data.leaf_object_class === 'MessagesPrompt' && (
             <PromptMessages entity={entity} project={project} name={name} digest={obj.data.digest} val={obj.data.val} />
+          )}
+          {kind === 'object' && (
+            <>
+              <ObjectAttributes name={name} val={obj.data.val} />
+              <ObjectMethods entity={entity} project={project} name={name} val={obj.data.val} />
+              <ObjectUsage
+                entity={entity}
+                project={project}
+                kind={objectKind(obj.data)}
+                objectRef={objectVersionRef(projectId, 'object', name, obj.data.digest)}
+              />
+            </>
           )}
           {table && (
             <DatasetEditor key={obj.data.digest} entity={entity} project={project} obj={obj.data} table={table} />
@@ -116,6 +126,10 @@ function Versions({
   diff: string | undefined;
 }) {
   const versions = useObjectVersions(projectId, current.object_id);
+  const counts = useOpCallCounts(
+    projectId,
+    kind === 'op' ? (versions.data ?? []).map((v) => objectVersionRef(projectId, 'op', v.object_id, v.digest)) : [],
+  );
   const to =
     kind === 'op'
       ? ('/$entity/$project/weave/ops/$name/versions/$digest' as const)
@@ -132,11 +146,16 @@ function Versions({
             <th scope="col">Created (UTC)</th>
             <th scope="col">Aliases</th>
             <th scope="col">Tags</th>
+            {kind === 'op' && (
+              <th scope="col" className="num">
+                Calls
+              </th>
+            )}
             <th scope="col">Compare</th>
           </tr>
         </thead>
         <tbody>
-          {versions.data.map((v) => {
+          {versions.data.map((v, i) => {
             const isCurrent = v.digest === current.digest;
             return (
               <tr key={v.digest} className={isCurrent ? 'selected' : undefined}>
@@ -152,6 +171,18 @@ function Versions({
                 <td className="small">{formatTime(v.created_at, false)}</td>
                 <td>{(v.aliases ?? []).join(', ')}</td>
                 <td>{(v.tags ?? []).join(', ')}</td>
+                {kind === 'op' && (
+                  <td className="num">
+                    <Link
+                      to="/$entity/$project/weave"
+                      params={{ entity, project }}
+                      search={{ all: true, op: objectVersionRef(projectId, 'op', v.object_id, v.digest) }}
+                    >
+                      <CallCount result={counts[i]?.data} pending={counts[i]?.isPending ?? true} />
+                      <span className="sr-only"> calls of v{v.version_index}</span>
+                    </Link>
+                  </td>
+                )}
                 <td>
                   {isCurrent ? (
                     ''
@@ -178,6 +209,32 @@ function Versions({
           })}
         </tbody>
       </table>
+    </section>
+  );
+}
+
+/** An op's calls: of the version shown and of every version, each a link to them in Traces. */
+function OpCalls({ entity, project, obj }: { entity: string; project: string; obj: ObjVersion }) {
+  const projectId = `${entity}/${project}`;
+  const thisVersion = objectVersionRef(projectId, 'op', obj.object_id, obj.digest);
+  const [mine, all] = useOpCallCounts(projectId, [thisVersion, obj.object_id]);
+  return (
+    <section aria-labelledby="op-calls-h">
+      <h2 id="op-calls-h">Calls</h2>
+      <dl className="facts">
+        <dt>This version</dt>
+        <dd>
+          <Link to="/$entity/$project/weave" params={{ entity, project }} search={{ all: true, op: thisVersion }}>
+            <CallCount result={mine?.data} pending={mine?.isPending ?? true} /> calls
+          </Link>
+        </dd>
+        <dt>Every version</dt>
+        <dd>
+          <Link to="/$entity/$project/weave" params={{ entity, project }} search={{ all: true, op: obj.object_id }}>
+            <CallCount result={all?.data} pending={all?.isPending ?? true} /> calls
+          </Link>
+        </dd>
+      </dl>
     </section>
   );
 }

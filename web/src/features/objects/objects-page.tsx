@@ -1,19 +1,12 @@
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useObjectsList, type ObjVersion } from '../../api/objects.js';
+import { useObjectsList } from '../../api/objects.js';
+import { useOpCallCounts } from '../../api/object-usage.js';
+import { KIND_LABEL, KIND_PLURAL, OBJECT_KINDS, isObjectKind, objectKind } from '../../lib/object-kinds.js';
+import { CallCount } from './object-usage.js';
 import { PageHeading } from '../../ui/page-heading.js';
 import { formatTime, plural } from '../../lib/format.js';
 
 const objectsRoute = getRouteApi('/$entity/$project/weave/objects');
-
-type Kind = 'op' | 'object' | 'dataset';
-
-const kindOf = (o: ObjVersion): Kind =>
-  o.kind === 'op'
-    ? 'op'
-    : o.base_object_class === 'Dataset' || o.leaf_object_class === 'Dataset'
-      ? 'dataset'
-      : 'object';
-const KIND_LABEL: Record<Kind, string> = { op: 'Op', object: 'Object', dataset: 'Dataset' };
 
 /** Every object and op of the project (latest version), with its version count, aliases and tags. */
 export function ObjectsPage() {
@@ -22,7 +15,10 @@ export function ObjectsPage() {
   const navigate = objectsRoute.useNavigate();
   const projectId = `${entity}/${project}`;
   const list = useObjectsList(projectId);
-  const shown = (list.data ?? []).filter((o) => !kind || kindOf(o) === kind);
+  const shown = (list.data ?? []).filter((o) => !kind || objectKind(o) === kind);
+  const ops = shown.filter((o) => o.kind === 'op').map((o) => o.object_id);
+  const counts = useOpCallCounts(projectId, ops);
+  const opCalls = new Map(ops.map((name, i) => [name, counts[i]]));
   return (
     <main className="page">
       <div className="page-head">
@@ -32,12 +28,14 @@ export function ObjectsPage() {
           Kind{' '}
           <select
             value={kind ?? ''}
-            onChange={(e) => void navigate({ search: e.target.value ? { kind: e.target.value as Kind } : {} })}
+            onChange={(e) => void navigate({ search: isObjectKind(e.target.value) ? { kind: e.target.value } : {} })}
           >
             <option value="">All</option>
-            <option value="object">Objects</option>
-            <option value="dataset">Datasets</option>
-            <option value="op">Ops</option>
+            {OBJECT_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {KIND_PLURAL[k]}
+              </option>
+            ))}
           </select>
         </label>
       </div>
@@ -55,6 +53,9 @@ export function ObjectsPage() {
                 <th scope="col" className="num">
                   Versions
                 </th>
+                <th scope="col" className="num">
+                  Calls
+                </th>
                 <th scope="col">Aliases</th>
                 <th scope="col">Tags</th>
                 <th scope="col">Last version (UTC)</th>
@@ -62,7 +63,8 @@ export function ObjectsPage() {
             </thead>
             <tbody>
               {shown.map((o) => {
-                const k = kindOf(o);
+                const k = objectKind(o);
+                const calls = opCalls.get(o.object_id);
                 const params = { entity, project, name: o.object_id, digest: o.digest };
                 return (
                   <tr key={`${o.kind}:${o.object_id}`}>
@@ -80,6 +82,20 @@ export function ObjectsPage() {
                     <td>{KIND_LABEL[k]}</td>
                     <td>{o.leaf_object_class ?? o.base_object_class ?? '—'}</td>
                     <td className="num">{o.version_index + 1}</td>
+                    <td className="num">
+                      {k === 'op' ? (
+                        <Link
+                          to="/$entity/$project/weave"
+                          params={{ entity, project }}
+                          search={{ all: true, op: o.object_id }}
+                        >
+                          <CallCount result={calls?.data} pending={calls?.isPending ?? true} />
+                          <span className="sr-only"> calls of {o.object_id}</span>
+                        </Link>
+                      ) : (
+                        ''
+                      )}
+                    </td>
                     <td>{(o.aliases ?? []).join(', ')}</td>
                     <td>{(o.tags ?? []).join(', ')}</td>
                     <td className="small">{formatTime(o.created_at, false)}</td>

@@ -1,7 +1,9 @@
 import { useMemo } from 'react';
 import { useFileText, useObject, type ObjVersion } from '../../api/objects.js';
-import { diffLines, diffValues } from '../../lib/diff.js';
+import { diffLines, diffValues, type DiffEntry } from '../../lib/diff.js';
 import { preview } from '../../lib/format.js';
+import { asMessages, type ChatMessage } from '../../lib/chat.js';
+import { PromptDiff } from './prompt-diff.js';
 
 const MAX_SHOWN = 500;
 
@@ -22,6 +24,22 @@ export function VersionDiff({ projectId, obj, base }: { projectId: string; obj: 
   const codeRight = opSourceDigest(obj.val);
   if (codeLeft !== null && codeRight !== null)
     return <CodeDiff projectId={projectId} from={from} to={to} left={codeLeft} right={codeRight} />;
+  const messagesLeft = promptMessages(other.data.val);
+  const messagesRight = promptMessages(obj.val);
+  if (messagesLeft && messagesRight) {
+    const rest = entries.filter((e) => !/^messages[.[]/.test(e.path));
+    return (
+      <>
+        <PromptDiff from={from} to={to} left={messagesLeft} right={messagesRight} />
+        {rest.length > 0 && (
+          <section aria-labelledby="other-diff-h">
+            <h3 id="other-diff-h">Other changes</h3>
+            <ValueChanges entries={rest} from={from} to={to} />
+          </section>
+        )}
+      </>
+    );
+  }
   return (
     <section aria-labelledby="diff-h">
       <h2 id="diff-h">
@@ -30,32 +48,46 @@ export function VersionDiff({ projectId, obj, base }: { projectId: string; obj: 
       {entries.length === 0 ? (
         <p>The two versions hold the same value.</p>
       ) : (
-        <table className="simple-table diff-table" aria-label={`Changes from ${from} to ${to}`}>
-          <thead>
-            <tr>
-              <th scope="col">Path</th>
-              <th scope="col">Change</th>
-              <th scope="col">{from}</th>
-              <th scope="col">{to}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.slice(0, MAX_SHOWN).map((e) => (
-              <tr key={e.path} className={`diff-${e.kind}`}>
-                <th scope="row" className="mono small">
-                  {e.path}
-                </th>
-                <td>{e.kind}</td>
-                <td className="mono small diff-left">{e.kind === 'added' ? '' : preview(e.left, 200)}</td>
-                <td className="mono small diff-right">{e.kind === 'removed' ? '' : preview(e.right, 200)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ValueChanges entries={entries} from={from} to={to} />
       )}
-      {entries.length > MAX_SHOWN && <p className="muted">{entries.length - MAX_SHOWN} more changes not shown.</p>}
     </section>
   );
+}
+
+/** Changed leaves, path by path (the first MAX_SHOWN). */
+function ValueChanges({ entries, from, to }: { entries: DiffEntry[]; from: string; to: string }) {
+  return (
+    <>
+      <table className="simple-table diff-table" aria-label={`Changes from ${from} to ${to}`}>
+        <thead>
+          <tr>
+            <th scope="col">Path</th>
+            <th scope="col">Change</th>
+            <th scope="col">{from}</th>
+            <th scope="col">{to}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.slice(0, MAX_SHOWN).map((e) => (
+            <tr key={e.path} className={`diff-${e.kind}`}>
+              <th scope="row" className="mono small">
+                {e.path}
+              </th>
+              <td>{e.kind}</td>
+              <td className="mono small diff-left">{e.kind === 'added' ? '' : preview(e.left, 200)}</td>
+              <td className="mono small diff-right">{e.kind === 'removed' ? '' : preview(e.right, 200)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {entries.length > MAX_SHOWN && <p className="muted">{entries.length - MAX_SHOWN} more changes not shown.</p>}
+    </>
+  );
+}
+
+/** A prompt's messages (`MessagesPrompt.messages`), or null for any other value. */
+function promptMessages(val: unknown): ChatMessage[] | null {
+  return typeof val === 'object' && val !== null ? asMessages((val as { messages?: unknown }).messages) : null;
 }
 
 /** The digest of an op's source file (`files["obj.py"]` of a serialized op), or null. */

@@ -1,0 +1,59 @@
+import { useMemo } from 'react';
+import type { ChatMessage } from '../../lib/chat.js';
+import { diffMessages, type MessageChange } from '../../lib/prompt-diff.js';
+
+const SIGN = { same: ' ', added: '+', removed: '-' } as const;
+const KIND_LABEL: Record<MessageChange['kind'], string> = {
+  same: 'unchanged',
+  added: 'added',
+  removed: 'removed',
+  changed: 'edited',
+};
+
+function position(c: MessageChange, from: string, to: string): string {
+  if (c.kind === 'added') return `${to} #${c.to}`;
+  if (c.kind === 'removed') return `${from} #${c.from}`;
+  return c.from === c.to ? `#${c.to}` : `${from} #${c.from} → ${to} #${c.to}`;
+}
+
+/** Two prompt versions, message by message: what was added, removed or edited, with the edits line by line. */
+export function PromptDiff(props: { from: string; to: string; left: ChatMessage[]; right: ChatMessage[] }) {
+  const { from, to } = props;
+  const changes = useMemo(() => diffMessages(props.left, props.right), [props.left, props.right]);
+  const count = (k: MessageChange['kind']) => changes.filter((c) => c.kind === k).length;
+  const label = `Message changes from ${from} to ${to}`;
+  return (
+    <section aria-labelledby="diff-h">
+      <h2 id="diff-h">
+        Changes from {from} to {to}
+      </h2>
+      {changes.every((c) => c.kind === 'same') ? (
+        <p>The two versions have the same messages.</p>
+      ) : (
+        <p className="muted">
+          {count('changed')} edited, {count('added')} added, {count('removed')} removed, {count('same')} unchanged
+        </p>
+      )}
+      <ol className="prompt-diff" aria-label={label}>
+        {changes.map((c, i) => (
+          <li key={i} className={`prompt-diff-message prompt-diff-${c.kind}`}>
+            <div className="prompt-diff-head">
+              <span className="chat-role">{c.oldRole ? `${c.oldRole} → ${c.role}` : c.role}</span>
+              <span className="muted small">{position(c, from, to)}</span>
+              <span className="prompt-diff-kind">{KIND_LABEL[c.kind]}</span>
+            </div>
+            <pre className="code-diff">
+              {c.lines.map((l, j) => (
+                <div key={j} className={`diff-line diff-line-${c.kind === 'same' ? 'same' : l.kind}`}>
+                  <span aria-hidden="true">{SIGN[l.kind]} </span>
+                  {c.kind === 'changed' && l.kind !== 'same' && <span className="sr-only">{l.kind}: </span>}
+                  {l.text}
+                </div>
+              ))}
+            </pre>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
