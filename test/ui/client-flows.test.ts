@@ -1,0 +1,236 @@
+/**
+ * Issue 33's everyday flows over data the official Python client wrote (test/clients/python/
+ * ui_flows_demo.py) to a real Heddle process: filter by the reaction it added, build and save a
+ * view with two input columns and a feedback column, compare two of its calls, add three of them to
+ * a dataset and read that dataset back with the client, edit a row of the dataset it published and
+ * read the new version back with the client, export the filtered view, open its weave.Model's page
+ * and diff its two MessagesPrompt versions. Needs what test/ui/clients.test.ts needs.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { ensureWeaveVenv } from '../clients/python-venv.js';
+import { runPythonDemo } from '../clients/python-script.js';
+import { launch } from '../helpers/browser.js';
+import { serveUi, signIn, uiSkipReason } from './harness.js';
+
+const PROJECT = 'acme/flows';
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const PY_FLOWS = path.join(HERE, '..', 'clients', 'python', 'ui_flows_demo.py');
+const PY_READ_DATASET = path.join(HERE, '..', 'clients', 'python', 'read_dataset.py');
+
+const skip =
+  (await uiSkipReason()) ||
+  (fs.existsSync(path.join(HERE, '..', '..', 'dist', 'main.js')) ? false : 'dist/ not built (npm run build:server)');
+
+describe(
+  'web UI: the everyday flows on data the Python client wrote',
+  { skip, concurrency: 1, timeout: 600_000 },
+  () => {
+    let server: ServerProcess;
+    let key: string;
+    let python: string;
+    let ui: string;
+    let browser: Browser;
+    let page: Page;
+    /** The four `classify` calls, in the order the script made them. */
+    let ids: string[];
+    let datasetDigest: string;
+    /** The model's name: the client saved it as its class name at its first call, and publish kept that ref. */
+    let modelName: string;
+    const pageErrors: string[] = [];
+    const cleanups: (() => unknown)[] = [];
+    const t = { after: (fn: () => unknown) => void cleanups.push(fn) };
+
+    /** A dataset's latest version as the Python client reads it (`weave.ref(name).get().rows`). */
+    const readDataset = async (name: string) =>
+      (await runPythonDemo(python, PY_READ_DATASET, server, key, [PROJECT, name])).result as {
+        digest: string;
+        rows: Record<string, unknown>[];
+      };
+    const headers = async () =>
+      (await page.locator('.grid-head [role="columnheader"]:not(.select-cell)').allTextContents()).map((h) =>
+        h.replace(/ [▲▼]$/, ''),
+      );
+    const pick = async (which: number[]) => {
+      for (const i of which) await page.getByRole('checkbox', { name: new RegExp(ids[i]!) }).check();
+      await page.getByText(`${which.length} calls selected`).waitFor();
+    };
+    const tracesOf = async (search: string) => {
+      await page.goto(`${ui}/${PROJECT}/weave?view=builtin&${search}`);
+      await page.locator('.body-row').first().waitFor();
+    };
+
+    before(async () => {
+      server = await startServerProcess(t);
+      key = await server.createKey('acme', { user: 'alice' });
+      const venv = await ensureWeaveVenv();
+      if (!venv.ok) throw new Error(`no Python venv for the weave client: ${venv.reason}`);
+      python = venv.python;
+      const flows = await runPythonDemo(python, PY_FLOWS, server, key, [PROJECT]);
+      ids = flows.result.classify as string[];
+      datasetDigest = flows.result.dataset_digest as string;
+      modelName = (flows.result.model_uri as string).split('/object/')[1]!.split(':')[0]!;
+      assert.equal(ids.length, 4);
+      ui = await serveUi(t, server.url, [PROJECT]);
+      browser = await launch();
+      page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      page.on('pageerror', (e) => pageErrors.push(e.message));
+      await signIn(page, ui, key);
+    });
+    after(async () => {
+      await browser?.close();
+      for (const fn of cleanups.reverse()) await fn();
+      assert.deepEqual(pageErrors, []);
+    });
+
+    test('filter by feedback: the call the client reacted to, alone', async () => {
+      await tracesOf('op=classify');
+      await page.getByLabel('Field filter').fill('feedback.reaction = "👍"');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await page.waitForURL(/q=/);
+      await page.getByText('1 call', { exact: true }).first().waitFor();
+      assert.equal(await page.locator('.body-row').count(), 1);
+      await page.getByRole('checkbox', { name: new RegExp(ids[0]!) }).waitFor();
+    });
+
+    test('a view with two input columns and a feedback column is saved, and found again after a reload', async () => {
+      await tracesOf('op=classify');
+      await page.getByRole('button', { name: /^Columns/ }).click();
+      const panel = page.getByRole('region', { name: 'Columns' });
+      for (const name of ['inputs.ticket', 'inputs.customer_id', 'Reactions'])
+        await panel.getByRole('button', { name: `Show ${name}`, exact: true }).click();
+      await page.getByRole('button', { name: /^Columns/ }).click();
+      await page.locator('.body-row', { hasText: 'cust-3' }).getByText('Refund please, the kettle broke').waitFor();
+      await page.locator('.body-row', { hasText: 'cust-1' }).getByText('👍').first().waitFor();
+      await page.getByRole('button', { name: 'Save view…' }).click();
+      await page.getByLabel('View name').fill('Tickets');
+      await page.getByRole('button', { name: 'Save view', exact: true }).click();
+      await page.waitForURL(/view=view-/);
+      const saved = await headers();
+      await page.goto(`${ui}/${PROJECT}/weave`);
+      await page.locator('.body-row').first().waitFor();
+      await page.getByRole('combobox', { name: 'Saved view' }).selectOption({ label: 'Tickets' });
+      await page.locator('.body-row', { hasText: 'cust-4' }).waitFor();
+      assert.deepEqual(await headers(), saved);
+      for (const column of ['inputs.ticket', 'inputs.customer_id', 'Reactions'])
+        assert.ok(saved.includes(column), column);
+    });
+
+    test('two of its calls compared: the inputs and the output that differ are marked', async () => {
+      await tracesOf('op=classify');
+      await pick([1, 2]);
+      await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      await page.getByRole('heading', { name: 'Compare 2 calls' }).waitFor();
+      const inputs = page.getByRole('table', { name: 'Inputs compared' });
+      await inputs.locator('td.cell-diff', { hasText: 'Refund please, the kettle broke' }).waitFor();
+      await inputs.locator('td.cell-diff', { hasText: 'cust-3' }).waitFor();
+      await page
+        .getByRole('table', { name: 'Output compared' })
+        .locator('td.cell-diff', { hasText: 'refund' })
+        .waitFor();
+    });
+
+    test('three calls added to a new dataset, which the Python client then reads', async () => {
+      await tracesOf('op=classify');
+      await pick([0, 1, 3]);
+      await page.getByRole('button', { name: 'Add to dataset…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add 3 calls to a dataset' });
+      await dialog.getByRole('table', { name: 'Fields to columns' }).getByText('inputs.ticket').waitFor();
+      await dialog.getByLabel('Dataset name').fill('triaged');
+      await dialog.getByRole('checkbox', { name: 'inputs.customer_id' }).uncheck();
+      await dialog.getByRole('checkbox', { name: 'output.confidence' }).uncheck();
+      await dialog.getByRole('button', { name: 'Add 3 rows' }).click();
+      await page.waitForURL(/\/weave\/objects\/triaged\/versions\//);
+      await page.getByRole('table', { name: 'Dataset rows' }).getByText('Where is my parcel?').waitFor();
+      const read = await readDataset('triaged');
+      assert.deepEqual(read.rows.map((r) => `${r.ticket}: ${r.label}`).sort(), [
+        'How do I change my address?: question',
+        'I want a refund for order 7: refund',
+        'Where is my parcel?: question',
+      ]);
+      assert.ok(page.url().includes(read.digest), 'the page opened the version the client reads');
+    });
+
+    test("a row of the client's dataset is edited; the client reads the new version", async () => {
+      await page.goto(`${ui}/${PROJECT}/weave/objects/tickets/versions/${datasetDigest}`);
+      const grid = page.getByRole('table', { name: 'Dataset rows' });
+      await grid.getByText('Where is my parcel?').waitFor();
+      await page.getByRole('button', { name: 'Edit rows' }).click();
+      await page.getByRole('button', { name: 'Edit row 1' }).click();
+      const editor = page.getByRole('dialog', { name: 'Edit row 1' });
+      await editor.getByLabel('label').fill('shipping');
+      await editor.getByRole('button', { name: 'Keep row' }).click();
+      await page.getByRole('button', { name: 'Save as new version' }).click();
+      await page.getByRole('table', { name: 'Versions' }).getByText('v1 (shown)').waitFor();
+      const read = await readDataset('tickets');
+      assert.notEqual(read.digest, datasetDigest);
+      assert.deepEqual(
+        read.rows.map((r) => r.label),
+        ['refund', 'shipping', 'question'],
+      );
+    });
+
+    test('the filtered view exported as JSON Lines holds exactly the calls shown', async () => {
+      await tracesOf(`op=classify&q=${encodeURIComponent('output.label = "refund"')}`);
+      await page.getByText('2 calls', { exact: true }).first().waitFor();
+      await page.getByRole('button', { name: 'Export…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Export these calls' });
+      await dialog.getByLabel('JSON Lines').check();
+      const started = page.waitForEvent('download');
+      await dialog.getByRole('button', { name: 'Download' }).click();
+      const file = await started;
+      const to = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'heddle-flows-')), 'calls.jsonl');
+      cleanups.push(() => fs.rmSync(path.dirname(to), { recursive: true, force: true }));
+      await file.saveAs(to);
+      const rows = fs
+        .readFileSync(to, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: string; output: { label: string } });
+      assert.deepEqual(rows.map((r) => r.id).sort(), [ids[0], ids[2]].sort());
+      assert.ok(rows.every((r) => r.output.label === 'refund'));
+    });
+
+    test("the weave.Model's page: its attributes, its predict method and the calls it made", async () => {
+      await page.goto(`${ui}/${PROJECT}/weave/models`);
+      await page.waitForURL(/kind=model/);
+      await page.getByRole('table', { name: 'Objects' }).getByRole('link', { name: modelName }).click();
+      await page.getByRole('heading', { name: `Model ${modelName}` }).waitFor();
+      const attributes = page.getByRole('table', { name: `Attributes of ${modelName}` });
+      assert.deepEqual(
+        (await attributes.locator('tr').allInnerTexts()).map((r) => r.split('\t').map((c) => c.trim())),
+        [
+          ['model_name', 'keyword-v1'],
+          ['threshold', '0.5'],
+        ],
+      );
+      await page
+        .getByRole('table', { name: `Methods of ${modelName}` })
+        .getByRole('link', { name: '2 calls of predict' })
+        .waitFor();
+      const calls = page.getByRole('table', { name: 'Calls of its methods' });
+      await calls.locator('tbody tr').nth(1).waitFor();
+      assert.equal(await calls.locator('tbody tr').count(), 2);
+      assert.match(await calls.locator('tbody tr').first().innerText(), /predict/);
+    });
+
+    test('its two MessagesPrompt versions: the system message edited, the user message unchanged', async () => {
+      await page.goto(`${ui}/${PROJECT}/weave/prompts`);
+      await page.getByRole('table', { name: 'Objects' }).getByRole('link', { name: 'triage-prompt' }).click();
+      await page.getByRole('heading', { name: 'Prompt triage-prompt' }).waitFor();
+      await page.getByRole('link', { name: 'Changes from v0' }).click();
+      await page.getByText('1 edited, 0 added, 0 removed, 1 unchanged').waitFor();
+      const diff = page.getByRole('list', { name: 'Message changes from v0 to v1' });
+      assert.equal(
+        await diff.locator('.diff-line-added').first().textContent(),
+        '+ added: Answer with one label and a reason.',
+      );
+    });
+  },
+);
