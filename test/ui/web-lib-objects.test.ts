@@ -81,7 +81,7 @@ test('usage: a model by its evaluations and its methods, a scorer by its methods
 
 const msgs = (...m: [string, string][]) => asMessages(m.map(([role, content]) => ({ role, content })))!;
 
-test('prompt diff: unchanged, edited in place, added and removed messages', () => {
+test('prompt diff: unchanged, edited in place, added and removed messages; a role change is no edit', () => {
   const before = msgs(['system', 'You are terse.\nAnswer in English.'], ['user', '{question}'], ['assistant', 'Ok.']);
   const after = msgs(
     ['system', 'You are terse.\nAnswer in French.'],
@@ -94,10 +94,10 @@ test('prompt diff: unchanged, edited in place, added and removed messages', () =
     [
       ['changed', 'system', 1, 1],
       ['same', 'user', 2, 2],
-      ['changed', 'user', 3, 3],
+      ['removed', 'assistant', 3, undefined],
+      ['added', 'user', undefined, 3],
     ],
   );
-  assert.equal(d[2]!.oldRole, 'assistant');
   assert.deepEqual(
     d[0]!.lines.map((l) => [l.kind, l.text]),
     [
@@ -118,5 +118,18 @@ test('prompt diff: unchanged, edited in place, added and removed messages', () =
   assert.deepEqual(
     diffMessages(before, before).map((c) => c.kind),
     ['same', 'same', 'same'],
+  );
+});
+
+test('prompt diff: an edit pairs with the next added message of its role, not the first added one', () => {
+  const before = msgs(['system', 'Be terse.'], ['user', 'Q?']);
+  const after = msgs(['assistant', 'Hello.'], ['system', 'Be terse, please.'], ['user', 'Q?']);
+  assert.deepEqual(
+    diffMessages(before, after).map((c) => [c.kind, c.role, c.from, c.to]),
+    [
+      ['changed', 'system', 1, 2],
+      ['added', 'assistant', undefined, 1],
+      ['same', 'user', 2, 3],
+    ],
   );
 });

@@ -7,10 +7,8 @@ import { diffLines, type LineChange } from './diff.js';
 
 export interface MessageChange {
   kind: 'same' | 'added' | 'removed' | 'changed';
-  /** The role in the newer version (the older one's for a removed message). */
+  /** The message's role (an edit keeps it). */
   role: string;
-  /** The older version's role, when an edit changed it. */
-  oldRole?: string;
   /** Position in the older and the newer version (1-based), where the message is in it. */
   from?: number;
   to?: number;
@@ -29,8 +27,9 @@ const linesOf = (text: string, kind: LineChange['kind']): LineChange[] =>
   text.split('\n').map((line) => ({ kind, text: line }));
 
 /**
- * Messages matched by role and text (longest common subsequence); between two matches, removed
- * and added messages pair up in order as edits, and the rest stay removed or added.
+ * Messages matched by role and text (longest common subsequence); between two matches, a removed
+ * message and a later added one of the same role pair up in order as an edit, and the rest stay
+ * removed or added.
  */
 export function diffMessages(left: readonly ChatMessage[], right: readonly ChatMessage[]): MessageChange[] {
   const a = left.map((m) => ({ role: m.role, text: messageText(m) }));
@@ -45,22 +44,21 @@ export function diffMessages(left: readonly ChatMessage[], right: readonly ChatM
   let removed: number[] = [];
   let added: number[] = [];
   const flush = () => {
-    const pairs = Math.min(removed.length, added.length);
-    for (let k = 0; k < pairs; k++) {
-      const l = a[removed[k]!]!;
-      const r = b[added[k]!]!;
-      out.push({
-        kind: 'changed',
-        role: r.role,
-        ...(l.role !== r.role ? { oldRole: l.role } : {}),
-        from: removed[k]! + 1,
-        to: added[k]! + 1,
-        lines: diffLines(l.text, r.text),
-      });
+    // a removed message and a later added one of the same role are one message edited
+    const pairs: [number, number][] = [];
+    let next = 0;
+    for (const r of removed) {
+      const k = added.findIndex((j, at) => at >= next && b[j]!.role === a[r]!.role);
+      if (k < 0) continue;
+      pairs.push([r, added[k]!]);
+      next = k + 1;
     }
-    for (const i of removed.slice(pairs))
-      out.push({ kind: 'removed', role: a[i]!.role, from: i + 1, lines: linesOf(a[i]!.text, 'removed') });
-    for (const j of added.slice(pairs))
+    const paired = new Set(pairs.flatMap(([r, j]) => [`r${r}`, `a${j}`]));
+    for (const [r, j] of pairs)
+      out.push({ kind: 'changed', role: b[j]!.role, from: r + 1, to: j + 1, lines: diffLines(a[r]!.text, b[j]!.text) });
+    for (const r of removed.filter((r) => !paired.has(`r${r}`)))
+      out.push({ kind: 'removed', role: a[r]!.role, from: r + 1, lines: linesOf(a[r]!.text, 'removed') });
+    for (const j of added.filter((j) => !paired.has(`a${j}`)))
       out.push({ kind: 'added', role: b[j]!.role, to: j + 1, lines: linesOf(b[j]!.text, 'added') });
     removed = [];
     added = [];

@@ -38,7 +38,7 @@ export function PromptDiff(props: { from: string; to: string; left: ChatMessage[
         {changes.map((c, i) => (
           <li key={i} className={`prompt-diff-message prompt-diff-${c.kind}`}>
             <div className="prompt-diff-head">
-              <span className="chat-role">{c.oldRole ? `${c.oldRole} → ${c.role}` : c.role}</span>
+              <span className="chat-role">{c.role}</span>
               <span className="muted small">{position(c, from, to)}</span>
               <span className="prompt-diff-kind">{KIND_LABEL[c.kind]}</span>
             </div>
