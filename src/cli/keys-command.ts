@@ -103,6 +103,8 @@ async function create(
     role = 'admin';
   }
   const admin = values.admin === true;
+  // a new entity's first key manages it (MembershipService.roleForNewKey)
+  role ??= await memberships.roleForNewKey(entity);
   const { key, record } = await auth.createKey({ entity, username: values.user, admin });
   await audit.record(null, entity, 'key.created', record.id, { username: record.username, admin, via: 'cli' });
   if (role !== undefined) await memberships.setRole(null, { entity, username: record.username, role });

@@ -9,6 +9,7 @@ import type {
   MembershipUpdateReq,
   MembershipUpdateRes,
 } from '../schemas/audit.js';
+import type { EntityRole } from '../domain/roles.js';
 import type { AuditAction, TraceStore } from '../store/types.js';
 import type { AuthService, Caller } from './auth-service.js';
 import type { ProjectAccess } from './project-access.js';
@@ -94,6 +95,15 @@ export class MembershipService {
   async update(caller: Caller, req: MembershipUpdateReq): Promise<MembershipUpdateRes> {
     await this.access.assertAdministers(caller, req.entity, `change roles in ${req.entity}`);
     return this.setRole(caller, req);
+  }
+
+  /**
+   * The role a key's user gets in `entity` when none is asked for: admin for the first member of an
+   * entity that has none yet (so a new entity's first key can manage it), else none (a new member
+   * starts as `member`; an existing one keeps its role).
+   */
+  async roleForNewKey(entity: string): Promise<EntityRole | undefined> {
+    return (await this.store.auth.listMembers(entity)).length === 0 ? 'admin' : undefined;
   }
 
   /** As update, without the caller check (the operator's CLI). */

@@ -81,3 +81,17 @@ test('CLI role and audit usage errors exit with 2; entity names follow the REST 
     assert.match(run.stderr, message, args.join(' '));
   }
 });
+
+test("keys create: a new entity's first key is its admin and makes the next keys through the API", async (t) => {
+  const srv = await startServerProcess(t);
+  const env = { HEDDLE_DATA_DIR: srv.dataDir, HEDDLE_LOG_LEVEL: 'silent' };
+  const first = await runCli(['keys', 'create', '--entity', 'newco', '--user', 'founder'], env);
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stdout, /^role: admin$/m);
+  assert.match(first.stdout, /^entity admin: true$/m);
+  const made = await postJson(srv.url, '/keys/create', { entity: 'newco', username: 'hire' }, keyOf(first.stdout));
+  assert.equal(made.status, 200, made.text);
+  assert.equal(JSON.parse(made.text).role, 'member');
+  const second = await runCli(['keys', 'create', '--entity', 'newco', '--user', 'intern'], env);
+  assert.match(second.stdout, /^role: member$/m);
+});

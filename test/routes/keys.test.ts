@@ -139,3 +139,20 @@ test('bad bodies are 422 and unknown ids 404', async (t) => {
   // served under /traces like everything else
   assert.equal((await h.post('/traces/keys/query', { entity: 'acme' })).statusCode, 200);
 });
+
+test("a new entity's first key manages it; the keys after it are members", async (t) => {
+  const { h, adminKey } = await withAdmin(t);
+  const first = await h.post('/keys/create', { entity: 'startup', username: 'founder' }, adminKey);
+  assert.equal(first.statusCode, 200, first.body);
+  assert.deepEqual([first.json().role, first.json().entity_admin], ['admin', true]);
+  // the founder's key manages its entity without the instance admin
+  const hire = await h.post('/keys/create', { entity: 'startup', username: 'hire' }, first.json().key);
+  assert.equal(hire.statusCode, 200, hire.body);
+  assert.deepEqual([hire.json().role, hire.json().entity_admin], ['member', false]);
+  const listed = await h.post('/keys/query', { entity: 'startup' }, first.json().key);
+  assert.equal(listed.statusCode, 200);
+  assert.equal((listed.json().keys as unknown[]).length, 2);
+  // a role asked for wins, even for the first key
+  const viewer = await h.post('/keys/create', { entity: 'quiet', username: 'reader', role: 'viewer' }, adminKey);
+  assert.equal(viewer.json().role, 'viewer');
+});
