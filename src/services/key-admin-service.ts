@@ -40,8 +40,7 @@ export class KeyAdminService {
     if (existing) await this.#assertManagesUser(caller, existing.id, username);
     if (req.entity_admin === true && req.role !== undefined && req.role !== 'admin')
       throw new InvalidRequestError(`entity_admin: true contradicts role "${req.role}"`);
-    const role =
-      req.entity_admin === true ? 'admin' : (req.role ?? (await this.memberships.roleForNewKey(req.entity)));
+    const role = req.entity_admin === true ? 'admin' : (req.role ?? (await this.memberships.roleForNewKey(req.entity)));
     const member = existing
       ? (await this.store.auth.listMemberships(existing.id)).some((m) => m.entity === req.entity)
       : false;
