@@ -66,8 +66,11 @@ test('empty parameters are left to the provider; blank messages are not sent; ba
   assert.equal(variantProblem({ ...v, model: ' ' }), 'Choose a model');
   assert.match(variantProblem({ ...v, temperature: '3' })!, /0 to 2/);
   assert.match(variantProblem({ ...v, maxTokens: '1.5' })!, /whole number/);
-  assert.equal(messagesPromptValue(v)._class_name, 'MessagesPrompt');
-  assert.deepEqual(messagesPromptValue(v).messages, [{ role: 'user', content: 'x' }]);
+  assert.equal(messagesPromptValue(v, 'greeting')._class_name, 'MessagesPrompt');
+  assert.deepEqual(messagesPromptValue(v, 'greeting').messages, [{ role: 'user', content: 'x' }]);
+  // weave.Object's own fields, which the Python client reads back (test/ui/client-flows.test.ts)
+  assert.equal(messagesPromptValue(v, 'greeting').name, 'greeting');
+  assert.equal(messagesPromptValue(v, 'greeting').description, null);
   assert.equal(promptNameProblem('greeting-v2.a_b'), null);
   assert.notEqual(promptNameProblem('has space'), null);
   assert.notEqual(promptNameProblem(''), null);

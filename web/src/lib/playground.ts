@@ -103,11 +103,14 @@ export function completionInputs(v: Variant): CompletionInputs {
 }
 
 /** A `MessagesPrompt` object's value: the variant's messages, saved with Weave's class names. */
-export function messagesPromptValue(v: Variant): Record<string, unknown> {
+export function messagesPromptValue(v: Variant, name: string): Record<string, unknown> {
   return {
     _type: 'MessagesPrompt',
     _class_name: 'MessagesPrompt',
     _bases: ['Prompt', 'Object', 'BaseModel'],
+    // the Python client's Prompt.from_obj reads both (weave.Object's own fields)
+    name,
+    description: null,
     messages: v.messages.filter((m) => m.content.trim() !== '').map((m) => ({ role: m.role, content: m.content })),
   };
 }

@@ -24,7 +24,7 @@ export function SavePrompt({
     const wrong =
       promptNameProblem(trimmed) ?? (variant.messages.some((m) => m.content.trim()) ? null : 'Write a message first');
     setProblem(wrong);
-    if (!wrong) save.mutate({ name: trimmed, val: messagesPromptValue(variant) });
+    if (!wrong) save.mutate({ name: trimmed, val: messagesPromptValue(variant, trimmed) });
   };
   return (
     <form className="save-prompt" onSubmit={submit} noValidate>
