@@ -3,8 +3,10 @@
  * ui_flows_demo.py) to a real Heddle process: filter by the reaction it added, build and save a
  * view with two input columns and a feedback column, compare two of its calls, add three of them to
  * a dataset and read that dataset back with the client, edit a row of the dataset it published and
- * read the new version back with the client, export the filtered view, open its weave.Model's page
- * and diff its two MessagesPrompt versions. Needs what test/ui/clients.test.ts needs.
+ * read the new version back with the client, export the filtered view, open its chat call in the
+ * playground and run two variants through `heddle/` models (the built-in trainer, in process), save
+ * the prompt and read it back with the client, open its weave.Model's page and diff its two
+ * MessagesPrompt versions. Needs what test/ui/clients.test.ts needs.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -22,7 +24,7 @@ import { serveUi, signIn, uiSkipReason } from './harness.js';
 const PROJECT = 'acme/flows';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PY_FLOWS = path.join(HERE, '..', 'clients', 'python', 'ui_flows_demo.py');
-const PY_READ_DATASET = path.join(HERE, '..', 'clients', 'python', 'read_dataset.py');
+const PY_READ_OBJECT = path.join(HERE, '..', 'clients', 'python', 'read_object.py');
 
 const skip =
   (await uiSkipReason()) ||
@@ -40,6 +42,8 @@ describe(
     let page: Page;
     /** The four `classify` calls, in the order the script made them. */
     let ids: string[];
+    /** The chat completion call. */
+    let chatId: string;
     let datasetDigest: string;
     /** The model's name: the client saved it as its class name at its first call, and publish kept that ref. */
     let modelName: string;
@@ -47,11 +51,13 @@ describe(
     const cleanups: (() => unknown)[] = [];
     const t = { after: (fn: () => unknown) => void cleanups.push(fn) };
 
-    /** A dataset's latest version as the Python client reads it (`weave.ref(name).get().rows`). */
-    const readDataset = async (name: string) =>
-      (await runPythonDemo(python, PY_READ_DATASET, server, key, [PROJECT, name])).result as {
+    /** An object's latest version as the Python client reads it (`weave.ref(name).get()`: rows or messages). */
+    const readObject = async (name: string) =>
+      (await runPythonDemo(python, PY_READ_OBJECT, server, key, [PROJECT, name])).result as {
         digest: string;
-        rows: Record<string, unknown>[];
+        class: string;
+        rows?: Record<string, unknown>[];
+        messages?: { role: string; content: string }[];
       };
     const headers = async () =>
       (await page.locator('.grid-head [role="columnheader"]:not(.select-cell)').allTextContents()).map((h) =>
@@ -74,6 +80,7 @@ describe(
       python = venv.python;
       const flows = await runPythonDemo(python, PY_FLOWS, server, key, [PROJECT]);
       ids = flows.result.classify as string[];
+      chatId = flows.result.chat as string;
       datasetDigest = flows.result.dataset_digest as string;
       modelName = (flows.result.model_uri as string).split('/object/')[1]!.split(':')[0]!;
       assert.equal(ids.length, 4);
@@ -148,8 +155,8 @@ describe(
       await dialog.getByRole('button', { name: 'Add 3 rows' }).click();
       await page.waitForURL(/\/weave\/objects\/triaged\/versions\//);
       await page.getByRole('table', { name: 'Dataset rows' }).getByText('Where is my parcel?').waitFor();
-      const read = await readDataset('triaged');
-      assert.deepEqual(read.rows.map((r) => `${r.ticket}: ${r.label}`).sort(), [
+      const read = await readObject('triaged');
+      assert.deepEqual(read.rows!.map((r) => `${r.ticket}: ${r.label}`).sort(), [
         'How do I change my address?: question',
         'I want a refund for order 7: refund',
         'Where is my parcel?: question',
@@ -168,10 +175,10 @@ describe(
       await editor.getByRole('button', { name: 'Keep row' }).click();
       await page.getByRole('button', { name: 'Save as new version' }).click();
       await page.getByRole('table', { name: 'Versions' }).getByText('v1 (shown)').waitFor();
-      const read = await readDataset('tickets');
+      const read = await readObject('tickets');
       assert.notEqual(read.digest, datasetDigest);
       assert.deepEqual(
-        read.rows.map((r) => r.label),
+        read.rows!.map((r) => r.label),
         ['refund', 'shipping', 'question'],
       );
     });
@@ -195,6 +202,44 @@ describe(
         .map((l) => JSON.parse(l) as { id: string; output: { label: string } });
       assert.deepEqual(rows.map((r) => r.id).sort(), [ids[0], ids[2]].sort());
       assert.ok(rows.every((r) => r.output.label === 'refund'));
+    });
+
+    test('its chat call in the playground: two variants through heddle/ models, the prompt saved and read by the client', async () => {
+      // two models of the project on the built-in trainer: real models, nothing leaves the process
+      for (const name of ['bot', 'bot-b']) {
+        const made = await fetch(`${server.url}/v1/preview/models`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ project: PROJECT.split('/')[1], name, base_model: 'heddle/byte-decoder' }),
+        });
+        assert.equal(made.status, 200, await made.text());
+      }
+      await page.goto(`${ui}/${PROJECT}/r/call/${chatId}`);
+      await page.getByRole('link', { name: 'Open in playground' }).click();
+      await page.getByText('Started from').waitFor();
+      assert.equal(await page.getByLabel('Model of variant 1', { exact: true }).inputValue(), 'gpt-4o-mini');
+      await page.getByLabel('Model of variant 1', { exact: true }).fill('heddle/bot');
+      await page.getByLabel('Message 2 of variant 1', { exact: true }).fill('How long do refunds to a card take?');
+      await page.getByRole('button', { name: 'Duplicate' }).first().click();
+      await page.getByLabel('Model of variant 2', { exact: true }).fill('heddle/bot-b');
+      await page.getByRole('button', { name: 'Run all' }).click();
+      for (const n of [1, 2])
+        await page
+          .getByRole('region', { name: `Answer of variant ${n}` })
+          .getByText(/\d+ prompt tokens · \d+ completion tokens/)
+          .waitFor({ timeout: 120_000 });
+      await page.getByLabel('Prompt name for variant 1', { exact: true }).fill('refund-prompt');
+      await page.getByRole('button', { name: 'Save prompt' }).first().click();
+      await page
+        .getByRole('status')
+        .getByRole('link', { name: /^refund-prompt:/ })
+        .waitFor();
+      const read = await readObject('refund-prompt');
+      assert.equal(read.class, 'MessagesPrompt');
+      assert.deepEqual(read.messages, [
+        { role: 'system', content: 'You are a support agent.' },
+        { role: 'user', content: 'How long do refunds to a card take?' },
+      ]);
     });
 
     test("the weave.Model's page: its attributes, its predict method and the calls it made", async () => {

@@ -1,8 +1,9 @@
-"""Reads a dataset's latest version back with the official weave client (test/ui/client-flows.test.ts).
+"""Reads an object's latest version back with the official weave client (test/ui/client-flows.test.ts).
 
-Usage: read_dataset.py PROJECT NAME
+Usage: read_object.py PROJECT NAME
 
-The last stdout line is a JSON object: the version's digest and its rows as plain dicts.
+The last stdout line is a JSON object: the version's digest, the class the client made of it, and
+its rows (a Dataset) or its messages (a MessagesPrompt) as plain data.
 """
 
 import json
@@ -14,10 +15,13 @@ import weave
 def main() -> None:
     project, name = sys.argv[1], sys.argv[2]
     weave.init(project)
-    ref = weave.ref(f"{name}:latest")
-    dataset = ref.get()
-    rows = [dict(row) for row in dataset.rows]
-    sys.stdout.write(json.dumps({"digest": dataset.ref.digest, "rows": rows}, default=str) + "\n")
+    obj = weave.ref(f"{name}:latest").get()
+    result = {"digest": obj.ref.digest, "class": type(obj).__name__}
+    if isinstance(obj, weave.Dataset):
+        result["rows"] = [dict(row) for row in obj.rows]
+    if isinstance(obj, weave.MessagesPrompt):
+        result["messages"] = [dict(m) for m in obj.messages]
+    sys.stdout.write(json.dumps(result, default=str) + "\n")
     sys.stdout.flush()
 
 

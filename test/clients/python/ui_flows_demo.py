@@ -2,7 +2,8 @@
 
 Usage: ui_flows_demo.py PROJECT
 
-Four traced ticket classifications (one with a 👍 reaction, one with a note), a published Dataset,
+Four traced ticket classifications (one with a 👍 reaction, one with a note), a chat completion
+(messages in, OpenAI-shaped choices out), a published Dataset,
 a weave.Model subclass whose predict runs twice, and a MessagesPrompt published in two versions.
 The last stdout line is a JSON object with the call ids and the refs.
 """
@@ -26,6 +27,21 @@ def classify(ticket: str, customer_id: str) -> dict:
     return {"label": label, "confidence": 0.9 if label == "refund" else 0.6}
 
 
+@weave.op
+def chat(messages: list, model: str, temperature: float = 0.0) -> dict:
+    return {
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "Refunds take five working days."},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 18, "completion_tokens": 6, "total_tokens": 24},
+    }
+
+
 class TicketModel(weave.Model):
     model_name: str
     threshold: float
@@ -44,6 +60,13 @@ def main() -> None:
         calls.append(call)
     calls[0].feedback.add_reaction("👍")
     calls[2].feedback.add_note("the label is right, the confidence is low")
+    _, chat_call = chat.call(
+        [
+            {"role": "system", "content": "You are a support agent."},
+            {"role": "user", "content": "How long do refunds take?"},
+        ],
+        "gpt-4o-mini",
+    )
     dataset = weave.publish(
         weave.Dataset(
             name="tickets",
@@ -77,6 +100,7 @@ def main() -> None:
     client.flush()
     result = {
         "classify": [c.id for c in calls],
+        "chat": chat_call.id,
         "dataset_digest": dataset.digest,
         "model_uri": model_ref.uri(),
     }
