@@ -6,7 +6,8 @@
  * read the new version back with the client, export the filtered view, open its chat call in the
  * playground and run two variants through `heddle/` models (the built-in trainer, in process), save
  * the prompt and read it back with the client, open its weave.Model's page and diff its two
- * MessagesPrompt versions. Needs what test/ui/clients.test.ts needs.
+ * MessagesPrompt versions, and see the calls its weave.Monitor scored (monitor_demo.py, judged by a
+ * loopback provider). Needs what test/ui/clients.test.ts needs.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -19,12 +20,16 @@ import { startServerProcess, type ServerProcess } from '../helpers/server-proces
 import { ensureWeaveVenv } from '../clients/python-venv.js';
 import { runPythonDemo } from '../clients/python-script.js';
 import { launch } from '../helpers/browser.js';
+import { providerEnv, startFakeOpenAi } from '../routes/evaluations-server-fixture.js';
 import { serveUi, signIn, uiSkipReason } from './harness.js';
 
 const PROJECT = 'acme/flows';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const PY_FLOWS = path.join(HERE, '..', 'clients', 'python', 'ui_flows_demo.py');
 const PY_READ_OBJECT = path.join(HERE, '..', 'clients', 'python', 'read_object.py');
+const PY_MONITOR = path.join(HERE, '..', 'clients', 'python', 'monitor_demo.py');
+/** Where monitor_demo.py runs its weave.Monitor (apart, so the flows project holds only the flows' data). */
+const MONITOR_PROJECT = 'acme/flowmon';
 
 const skip =
   (await uiSkipReason()) ||
@@ -73,7 +78,11 @@ describe(
     };
 
     before(async () => {
-      server = await startServerProcess(t);
+      // the judge an LLMAsAJudgeScorer calls, on loopback (monitor_demo.py)
+      const judge = await startFakeOpenAi(t);
+      server = await startServerProcess(t, {
+        env: { ...providerEnv(judge.baseUrl), HEDDLE_PROVIDER_TIMEOUT_MS: '10000', HEDDLE_MONITOR_POLL_MS: '50' },
+      });
       key = await server.createKey('acme', { user: 'alice' });
       const venv = await ensureWeaveVenv();
       if (!venv.ok) throw new Error(`no Python venv for the weave client: ${venv.reason}`);
@@ -276,6 +285,25 @@ describe(
         await diff.locator('.diff-line-added').first().textContent(),
         '+ added: Answer with one label and a reason.',
       );
+    });
+
+    test("the monitors page shows the calls the client's weave.Monitor scored", async () => {
+      const { result } = await runPythonDemo(python, PY_MONITOR, server, key, [MONITOR_PROJECT]);
+      const scored = Object.keys(result.monitored as Record<string, unknown>);
+      assert.equal(scored.length, 3);
+      await page.goto(`${ui}/${MONITOR_PROJECT}/weave/monitors?monitor=sum-monitor`);
+      const monitors = page.getByRole('table', { name: 'Monitors' });
+      await monitors
+        .getByRole('row', { name: /^sum-monitor/ })
+        .getByText('● Active')
+        .waitFor();
+      // every call the client saw scored is listed with its call and the judge's name
+      const scores = page.getByRole('table', { name: 'Scored calls' });
+      for (const id of scored) {
+        const row = scores.getByRole('row', { name: new RegExp(id) });
+        await row.waitFor();
+        assert.match(await row.innerText(), /solve[\s\S]*correctness/);
+      }
     });
   },
 );
