@@ -21,18 +21,7 @@ describe('web UI: ops, models, scorers and prompts', { skip, concurrency: 1 }, (
   let page: Page;
   let answerDigest: string;
   const cleanups: (() => unknown)[] = [];
-  const api = async <T = Record<string, unknown>>(path: string, body: unknown): Promise<T> => {
-    const r = await fetch(ui.heddleUrl + path, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`api:${ui.key}`).toString('base64')}`,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify(body),
-    });
-    assert.equal(r.status, 200, `${path}: ${r.status}`);
-    return r.json() as Promise<T>;
-  };
+  const api = <T>(path: string, body: unknown) => ui.post(path, body) as Promise<T>;
   const count = async (filter: unknown, query?: unknown) =>
     (await api<{ count: number }>('/calls/query_stats', { project_id: PROJECT, filter, query })).count;
   const inputIs = (field: string, value: string) => ({

@@ -1,3 +1,4 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useInputRefCalls, useOpCallCounts, USAGE_SHOWN } from '../../api/object-usage.js';
 import type { CountResult } from '../../api/calls.js';
@@ -30,6 +31,22 @@ export function CallCount({ result, pending }: { result: CountResult | undefined
       {formatInt(result.count)}
       {result.has_more ? '+' : ''}
     </>
+  );
+}
+
+/** An op's call count as a link to exactly those calls in Traces (`op` as the traces page takes it). */
+export function OpCallsLink({
+  entity,
+  project,
+  op,
+  count,
+  label,
+}: Place & { op: string; count: UseQueryResult<CountResult> | undefined; label: string }) {
+  return (
+    <Link to="/$entity/$project/weave" params={{ entity, project }} search={{ all: true, op }}>
+      <CallCount result={count?.data} pending={count?.isPending ?? true} />
+      <span className="sr-only"> {label}</span>
+    </Link>
   );
 }
 
@@ -103,10 +120,13 @@ export function ObjectMethods({ entity, project, name, val }: Place & { name: st
                 <span className="mono small muted">{m.digest.slice(0, 8)}</span>
               </td>
               <td className="num">
-                <Link to="/$entity/$project/weave" params={{ entity, project }} search={{ all: true, op: m.ref }}>
-                  <CallCount result={counts[i]?.data} pending={counts[i]?.isPending ?? true} />
-                  <span className="sr-only"> calls of {m.attribute}</span>
-                </Link>
+                <OpCallsLink
+                  entity={entity}
+                  project={project}
+                  op={m.ref}
+                  count={counts[i]}
+                  label={`calls of ${m.attribute}`}
+                />
               </td>
             </tr>
           ))}

@@ -10,7 +10,7 @@ import { DatasetEditor } from './dataset-editor.js';
 import { ObjectLabels } from './object-labels.js';
 import { PromptMessages } from './prompt-messages.js';
 import { VersionDiff } from './version-diff.js';
-import { CallCount, ObjectAttributes, ObjectMethods, ObjectUsage } from './object-usage.js';
+import { CallCount, ObjectAttributes, ObjectMethods, ObjectUsage, OpCallsLink } from './object-usage.js';
 import { useOpCallCounts } from '../../api/object-usage.js';
 import { KIND_LABEL, objectKind, objectVersionRef } from '../../lib/object-kinds.js';
 
@@ -173,14 +173,13 @@ function Versions({
                 <td>{(v.tags ?? []).join(', ')}</td>
                 {kind === 'op' && (
                   <td className="num">
-                    <Link
-                      to="/$entity/$project/weave"
-                      params={{ entity, project }}
-                      search={{ all: true, op: objectVersionRef(projectId, 'op', v.object_id, v.digest) }}
-                    >
-                      <CallCount result={counts[i]?.data} pending={counts[i]?.isPending ?? true} />
-                      <span className="sr-only"> calls of v{v.version_index}</span>
-                    </Link>
+                    <OpCallsLink
+                      entity={entity}
+                      project={project}
+                      op={objectVersionRef(projectId, 'op', v.object_id, v.digest)}
+                      count={counts[i]}
+                      label={`calls of v${v.version_index}`}
+                    />
                   </td>
                 )}
                 <td>

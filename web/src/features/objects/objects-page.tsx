@@ -2,7 +2,7 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useObjectsList } from '../../api/objects.js';
 import { useOpCallCounts } from '../../api/object-usage.js';
 import { KIND_LABEL, KIND_PLURAL, OBJECT_KINDS, isObjectKind, objectKind } from '../../lib/object-kinds.js';
-import { CallCount } from './object-usage.js';
+import { OpCallsLink } from './object-usage.js';
 import { PageHeading } from '../../ui/page-heading.js';
 import { formatTime, plural } from '../../lib/format.js';
 
@@ -84,14 +84,13 @@ export function ObjectsPage() {
                     <td className="num">{o.version_index + 1}</td>
                     <td className="num">
                       {k === 'op' ? (
-                        <Link
-                          to="/$entity/$project/weave"
-                          params={{ entity, project }}
-                          search={{ all: true, op: o.object_id }}
-                        >
-                          <CallCount result={calls?.data} pending={calls?.isPending ?? true} />
-                          <span className="sr-only"> calls of {o.object_id}</span>
-                        </Link>
+                        <OpCallsLink
+                          entity={entity}
+                          project={project}
+                          op={o.object_id}
+                          count={calls}
+                          label={`calls of ${o.object_id}`}
+                        />
                       ) : (
                         ''
                       )}
