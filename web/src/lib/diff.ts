@@ -53,6 +53,33 @@ export interface LineChange {
 /** Above this many line pairs the LCS table is not built: the whole text shows as replaced. */
 const MAX_LINE_PAIRS = 4_000_000;
 
+/** One step of an alignment: an item both sequences have (`i` in the first, `j` in the second), or one only one has. */
+export type AlignStep =
+  { kind: 'same'; i: number; j: number } | { kind: 'removed'; i: number } | { kind: 'added'; j: number };
+
+/**
+ * The longest common subsequence of `a` and `b` under `same`, as steps in reading order (at a tie
+ * the first sequence's item goes first). Builds an a×b table: callers bound the sizes.
+ */
+export function alignSequences<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean): AlignStep[] {
+  // lcs[i][j]: length of the common subsequence of a[i..] and b[j..]
+  const lcs = Array.from({ length: a.length + 1 }, () => new Uint32Array(b.length + 1));
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      lcs[i]![j] = same(a[i]!, b[j]!) ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  const out: AlignStep[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (same(a[i]!, b[j]!)) out.push({ kind: 'same', i: i++, j: j++ });
+    else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) out.push({ kind: 'removed', i: i++ });
+    else out.push({ kind: 'added', j: j++ });
+  }
+  while (i < a.length) out.push({ kind: 'removed', i: i++ });
+  while (j < b.length) out.push({ kind: 'added', j: j++ });
+  return out;
+}
+
 /** A line diff of two texts (longest common subsequence), in reading order. */
 export function diffLines(left: string, right: string): LineChange[] {
   const a = left.split('\n');
@@ -62,23 +89,7 @@ export function diffLines(left: string, right: string): LineChange[] {
       ...a.map((text) => ({ kind: 'removed' as const, text })),
       ...b.map((text) => ({ kind: 'added' as const, text })),
     ];
-  // lcs[i][j]: length of the common subsequence of a[i..] and b[j..]
-  const lcs = Array.from({ length: a.length + 1 }, () => new Uint32Array(b.length + 1));
-  for (let i = a.length - 1; i >= 0; i--)
-    for (let j = b.length - 1; j >= 0; j--)
-      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
-  const out: LineChange[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      out.push({ kind: 'same', text: a[i]! });
-      i++;
-      j++;
-    } else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) out.push({ kind: 'removed', text: a[i++]! });
-    else out.push({ kind: 'added', text: b[j++]! });
-  }
-  while (i < a.length) out.push({ kind: 'removed', text: a[i++]! });
-  while (j < b.length) out.push({ kind: 'added', text: b[j++]! });
-  return out;
+  return alignSequences(a, b, (x, y) => x === y).map((step) =>
+    step.kind === 'added' ? { kind: 'added', text: b[step.j]! } : { kind: step.kind, text: a[step.i]! },
+  );
 }

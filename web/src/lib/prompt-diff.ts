@@ -3,7 +3,7 @@
  * of them lacks, and the ones edited in place with a line diff of their text.
  */
 import type { ChatMessage } from './chat.js';
-import { diffLines, type LineChange } from './diff.js';
+import { alignSequences, diffLines, type LineChange } from './diff.js';
 
 export interface MessageChange {
   kind: 'same' | 'added' | 'removed' | 'changed';
@@ -27,19 +27,13 @@ const linesOf = (text: string, kind: LineChange['kind']): LineChange[] =>
   text.split('\n').map((line) => ({ kind, text: line }));
 
 /**
- * Messages matched by role and text (longest common subsequence); between two matches, a removed
+ * Messages matched by role and text (`alignSequences`); between two matches, a removed
  * message and a later added one of the same role pair up in order as an edit, and the rest stay
  * removed or added.
  */
 export function diffMessages(left: readonly ChatMessage[], right: readonly ChatMessage[]): MessageChange[] {
   const a = left.map((m) => ({ role: m.role, text: messageText(m) }));
   const b = right.map((m) => ({ role: m.role, text: messageText(m) }));
-  const same = (i: number, j: number) => a[i]!.role === b[j]!.role && a[i]!.text === b[j]!.text;
-  const lcs = Array.from({ length: a.length + 1 }, () => new Uint32Array(b.length + 1));
-  for (let i = a.length - 1; i >= 0; i--)
-    for (let j = b.length - 1; j >= 0; j--)
-      lcs[i]![j] = same(i, j) ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
-
   const out: MessageChange[] = [];
   let removed: number[] = [];
   let added: number[] = [];
@@ -53,26 +47,31 @@ export function diffMessages(left: readonly ChatMessage[], right: readonly ChatM
       pairs.push([r, added[k]!]);
       next = k + 1;
     }
-    const paired = new Set(pairs.flatMap(([r, j]) => [`r${r}`, `a${j}`]));
+    const editedFrom = new Set(pairs.map(([r]) => r));
+    const editedTo = new Set(pairs.map(([, j]) => j));
     for (const [r, j] of pairs)
       out.push({ kind: 'changed', role: b[j]!.role, from: r + 1, to: j + 1, lines: diffLines(a[r]!.text, b[j]!.text) });
-    for (const r of removed.filter((r) => !paired.has(`r${r}`)))
+    for (const r of removed.filter((r) => !editedFrom.has(r)))
       out.push({ kind: 'removed', role: a[r]!.role, from: r + 1, lines: linesOf(a[r]!.text, 'removed') });
-    for (const j of added.filter((j) => !paired.has(`a${j}`)))
+    for (const j of added.filter((j) => !editedTo.has(j)))
       out.push({ kind: 'added', role: b[j]!.role, to: j + 1, lines: linesOf(b[j]!.text, 'added') });
     removed = [];
     added = [];
   };
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && same(i, j)) {
+  const sameMessage = (x: (typeof a)[number], y: (typeof b)[number]) => x.role === y.role && x.text === y.text;
+  for (const step of alignSequences(a, b, sameMessage)) {
+    if (step.kind === 'removed') removed.push(step.i);
+    else if (step.kind === 'added') added.push(step.j);
+    else {
       flush();
-      out.push({ kind: 'same', role: b[j]!.role, from: i + 1, to: j + 1, lines: linesOf(b[j]!.text, 'same') });
-      i++;
-      j++;
-    } else if (j >= b.length || (i < a.length && lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) removed.push(i++);
-    else added.push(j++);
+      out.push({
+        kind: 'same',
+        role: b[step.j]!.role,
+        from: step.i + 1,
+        to: step.j + 1,
+        lines: linesOf(b[step.j]!.text, 'same'),
+      });
+    }
   }
   flush();
   return out;
