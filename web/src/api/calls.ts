@@ -7,6 +7,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import type { Call } from '../lib/call.js';
+import { formatInt } from '../lib/format.js';
 import type { CallsFilter, Query, SortBy } from '../lib/query.js';
 import { postJson, postJsonl } from './client.js';
 import { keys } from './keys.js';
@@ -67,6 +68,11 @@ export function useCallsInfinite(req: CallsRequest | null, columns: readonly str
 export interface CountResult {
   count: number;
   has_more: boolean | null;
+}
+
+/** A count as shown: "1,234", or "10,000+" past COUNT_LIMIT. */
+export function countText(r: CountResult): string {
+  return r.has_more ? `${formatInt(COUNT_LIMIT)}+` : formatInt(r.count);
 }
 
 export function useCallsCount(req: CallsRequest | null) {

@@ -5,6 +5,7 @@
  * publish it. Annotations are `wandb.annotation.<spec name>` feedback with the spec's ref.
  */
 import type { Feedback } from './call.js';
+import { objectVersionRef } from './format.js';
 
 export type SpecField =
   | { kind: 'number'; min: number | null; max: number | null; integer: boolean }
@@ -39,7 +40,7 @@ export function specView(projectId: string, obj: { object_id: string; digest: st
   const val = isRecord(obj.val) ? obj.val : {};
   return {
     name: obj.object_id,
-    ref: `weave:///${projectId}/object/${encodeURIComponent(obj.object_id)}:${obj.digest}`,
+    ref: objectVersionRef(projectId, 'object', obj.object_id, obj.digest),
     description: typeof val.description === 'string' && val.description !== '' ? val.description : null,
     field: specField(val.field_schema),
   };

@@ -30,6 +30,11 @@ export function parseRef(s: string): ParsedRef | null {
   return null;
 }
 
+/** The external ref of one op or object version (the inverse of parseRef for those kinds). */
+export function objectVersionRef(projectId: string, kind: 'op' | 'object', name: string, digest: string): string {
+  return `weave:///${projectId}/${kind}/${encodeURIComponent(name)}:${digest}`;
+}
+
 const numberFormat = new Intl.NumberFormat('en-US');
 
 export function formatInt(n: number): string {

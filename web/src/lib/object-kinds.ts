@@ -96,16 +96,6 @@ export function objectAttributes(val: unknown): ObjectAttribute[] {
     .map(([name, value]) => ({ name, value }));
 }
 
-/** The object's own `description`, when it is a non-empty string. */
-export function objectDescription(val: unknown): string | null {
-  return isRecord(val) && typeof val.description === 'string' && val.description.trim() !== '' ? val.description : null;
-}
-
-/** The ref of one object version. */
-export function objectVersionRef(projectId: string, kind: 'op' | 'object', name: string, digest: string): string {
-  return `weave:///${projectId}/${kind}/${encodeURIComponent(name)}:${digest}`;
-}
-
 /** The calls whose input `field` is exactly `ref` (`self` for a method's calls, `model` for evaluations). */
 export function inputRefQuery(field: string, ref: string): Query {
   const op: Operation = { $eq: [{ $getField: `inputs.${field}` }, { $literal: ref }] };

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
-import { useCallsCount, useCallsInfinite, COUNT_LIMIT, TABLE_COLUMNS, type CallsRequest } from '../../api/calls.js';
+import { countText, useCallsCount, useCallsInfinite, TABLE_COLUMNS, type CallsRequest } from '../../api/calls.js';
 import { DEFAULT_COLUMNS, fetchedFields, orderedColumns } from '../../lib/columns.js';
 import { ColumnChooser } from './column-chooser.js';
 import { SavedViews } from './saved-views.js';
@@ -149,7 +149,7 @@ export function TracesPage() {
 
   const total = count.data
     ? count.data.has_more
-      ? plural(`${formatInt(COUNT_LIMIT)}+`, 'call')
+      ? plural(countText(count.data), 'call')
       : plural(count.data.count + live.length, 'call')
     : count.isError || built.error
       ? 'Count unavailable'

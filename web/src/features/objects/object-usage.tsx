@@ -1,10 +1,10 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useInputRefCalls, useOpCallCounts, USAGE_SHOWN } from '../../api/object-usage.js';
-import type { CountResult } from '../../api/calls.js';
+import { countText, type CountResult } from '../../api/calls.js';
 import { MAX_COMPARED } from '../evals/compare-search.js';
 import { callStatus, latencyMs } from '../../lib/call.js';
-import { formatInt, formatLatency, formatTime, opDisplayName, parseRef, preview } from '../../lib/format.js';
+import { formatLatency, formatTime, opDisplayName, parseRef, preview } from '../../lib/format.js';
 import {
   EVALUATE_OP,
   inputRefFilterText,
@@ -26,12 +26,7 @@ interface Place {
 export function CallCount({ result, pending }: { result: CountResult | undefined; pending: boolean }) {
   if (pending) return <span className="muted">Counting…</span>;
   if (!result) return <span className="muted">—</span>;
-  return (
-    <>
-      {formatInt(result.count)}
-      {result.has_more ? '+' : ''}
-    </>
-  );
+  return <>{countText(result)}</>;
 }
 
 /** An op's call count as a link to exactly those calls in Traces (`op` as the traces page takes it). */

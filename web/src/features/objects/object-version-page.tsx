@@ -5,14 +5,14 @@ import { CopyLinkButton } from '../../ui/copy-link.js';
 import { JsonTree } from '../../ui/json-tree.js';
 import { PageHeading } from '../../ui/page-heading.js';
 import { rowsTable } from '../../lib/datasets.js';
-import { formatTime } from '../../lib/format.js';
+import { formatTime, objectVersionRef } from '../../lib/format.js';
 import { DatasetEditor } from './dataset-editor.js';
 import { ObjectLabels } from './object-labels.js';
 import { PromptMessages } from './prompt-messages.js';
 import { VersionDiff } from './version-diff.js';
 import { CallCount, ObjectAttributes, ObjectMethods, ObjectUsage, OpCallsLink } from './object-usage.js';
 import { useOpCallCounts } from '../../api/object-usage.js';
-import { KIND_LABEL, objectKind, objectVersionRef } from '../../lib/object-kinds.js';
+import { KIND_LABEL, objectKind } from '../../lib/object-kinds.js';
 
 const objectRoute = getRouteApi('/$entity/$project/weave/objects/$name/versions/$digest');
 const opRoute = getRouteApi('/$entity/$project/weave/ops/$name/versions/$digest');

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useObjectsList } from '../../api/objects.js';
 import { useTrainingModels } from '../../api/training.js';
+import { objectVersionRef } from '../../lib/format.js';
 
 interface Suggestion {
   value: string;
@@ -25,7 +26,7 @@ export function useModelSuggestions(entity: string, project: string): { models: 
       if (isClass(o, 'Provider')) models.push({ value: `${o.object_id}/` });
       else if (isClass(o, 'ProviderModel'))
         models.push({
-          value: `weave:///${entity}/${project}/object/${encodeURIComponent(o.object_id)}:${o.digest}`,
+          value: objectVersionRef(`${entity}/${project}`, 'object', o.object_id, o.digest),
           label: `${o.object_id} (provider model)`,
         });
       else if (isClass(o, 'MessagesPrompt')) prompts.push(o.object_id);

@@ -1,9 +1,9 @@
 import { Link } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import { COUNT_LIMIT } from '../../api/calls.js';
+import { countText } from '../../api/calls.js';
 import { useProjectCallCount, useProjects } from '../../api/projects.js';
 import { PageHeading } from '../../ui/page-heading.js';
-import { formatInt, formatTime } from '../../lib/format.js';
+import { formatTime } from '../../lib/format.js';
 
 /** True once the element has been on screen (and from then on). */
 function useSeen(ref: RefObject<HTMLElement | null>): boolean {
@@ -26,7 +26,7 @@ function CallCount({ projectId }: { projectId: string }) {
   const count = useProjectCallCount(projectId, useSeen(ref));
   let text = '…';
   if (count.isError) text = '—';
-  else if (count.data) text = count.data.has_more ? `${formatInt(COUNT_LIMIT)}+` : formatInt(count.data.count);
+  else if (count.data) text = countText(count.data);
   return (
     <td ref={ref} className="num" aria-busy={count.isPending || undefined}>
       {text}
