@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import type { ChatMessage } from '../../lib/chat.js';
 import { diffMessages, type MessageChange } from '../../lib/prompt-diff.js';
+import { DiffLines } from './diff-lines.js';
 
-const SIGN = { same: ' ', added: '+', removed: '-' } as const;
 const KIND_LABEL: Record<MessageChange['kind'], string> = {
   same: 'unchanged',
   added: 'added',
@@ -43,13 +43,8 @@ export function PromptDiff(props: { from: string; to: string; left: ChatMessage[
               <span className="prompt-diff-kind">{KIND_LABEL[c.kind]}</span>
             </div>
             <pre className="code-diff">
-              {c.lines.map((l, j) => (
-                <div key={j} className={`diff-line diff-line-${c.kind === 'same' ? 'same' : l.kind}`}>
-                  <span aria-hidden="true">{SIGN[l.kind]} </span>
-                  {c.kind === 'changed' && l.kind !== 'same' && <span className="sr-only">{l.kind}: </span>}
-                  {l.text}
-                </div>
-              ))}
+              {/* a removed or added message says so in its head; an edit marks each changed line */}
+              <DiffLines lines={c.lines} announce={c.kind === 'changed'} />
             </pre>
           </li>
         ))}

@@ -3,6 +3,7 @@ import { useFileText, useObject, type ObjVersion } from '../../api/objects.js';
 import { diffLines, diffValues, type DiffEntry } from '../../lib/diff.js';
 import { preview } from '../../lib/format.js';
 import { asMessages, type ChatMessage } from '../../lib/chat.js';
+import { DiffLines } from './diff-lines.js';
 import { PromptDiff } from './prompt-diff.js';
 
 const MAX_SHOWN = 500;
@@ -100,7 +101,6 @@ function opSourceDigest(val: unknown): string | null {
 }
 
 const MAX_CODE_LINES = 5000;
-const SIGN = { same: ' ', added: '+', removed: '-' } as const;
 
 /** An op's code from one version to another, line by line. */
 function CodeDiff(props: { projectId: string; from: string; to: string; left: string; right: string }) {
@@ -129,13 +129,7 @@ function CodeDiff(props: { projectId: string; from: string; to: string; left: st
             {lines.filter((l) => l.kind === 'removed').length} removed
           </p>
           <pre className="code-diff" aria-label={label} tabIndex={0}>
-            {lines.slice(0, MAX_CODE_LINES).map((l, i) => (
-              <div key={i} className={`diff-line diff-line-${l.kind}`}>
-                <span aria-hidden="true">{SIGN[l.kind]} </span>
-                {l.kind !== 'same' && <span className="sr-only">{l.kind}: </span>}
-                {l.text}
-              </div>
-            ))}
+            <DiffLines lines={lines.slice(0, MAX_CODE_LINES)} announce />
           </pre>
         </>
       )}
