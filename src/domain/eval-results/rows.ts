@@ -68,6 +68,15 @@ export function applyFilters(
 
 type SortValue = number | string | null;
 
+/**
+ * The sort field that orders rows as their dataset does (our choice, beside the spec's `scores.`,
+ * `inputs.` and `output.` fields): the position `positionOf` gives a row, rows without one last.
+ */
+export const DATASET_ORDER = 'dataset_order';
+
+/** A row's place in its dataset order, or null when it has none (src/services/evaluations/dataset-order.ts). */
+export type PositionOf = (row: GroupedRow) => number | null;
+
 /** Trials' values averaged when numeric; otherwise the first non-null value. */
 function aggregate(values: unknown[]): SortValue {
   const sortable = values.map(sortableValue).filter((v): v is number | string => v !== null);
@@ -98,14 +107,24 @@ function compareValues(a: SortValue, b: SortValue): number {
 }
 
 /** Sorts by the keys in order; rows without a value go last whatever the direction; ties by digest. */
-export function sortRows(rows: GroupedRow[], sortBy: EvalResultsSortBy[] | null | undefined, exampleOf: ExampleOf) {
+export function sortRows(
+  rows: GroupedRow[],
+  sortBy: EvalResultsSortBy[] | null | undefined,
+  exampleOf: ExampleOf,
+  positionOf: PositionOf = () => null,
+) {
   const keys = sortBy ?? [];
   for (const key of keys) {
-    const field = parseTrialField(key.field);
-    if (key.mode === 'difference' && field.source !== 'scores')
+    const source = key.field === DATASET_ORDER ? null : parseTrialField(key.field).source;
+    if (key.mode === 'difference' && source !== 'scores')
       throw new InvalidRequestError(`Sort mode "difference" needs a scores.* field, not "${key.field}"`);
   }
-  const values = new Map(rows.map((row) => [row, keys.map((key) => sortValue(row, key, exampleOf))]));
+  const values = new Map(
+    rows.map((row) => [
+      row,
+      keys.map((key) => (key.field === DATASET_ORDER ? positionOf(row) : sortValue(row, key, exampleOf))),
+    ]),
+  );
   return [...rows].sort((a, b) => {
     const va = values.get(a) ?? [];
     const vb = values.get(b) ?? [];

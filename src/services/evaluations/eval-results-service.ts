@@ -1,7 +1,14 @@
 import { parseLosslessJson, toPlainJson } from '../../domain/json-value.js';
 import { parseRef, RefParseError } from '../../domain/ref-uri.js';
 import { usageEntriesOf } from '../../domain/llm-usage.js';
-import { applyFilters, groupRows, intersect, sortRows, type GroupedRow } from '../../domain/eval-results/rows.js';
+import {
+  applyFilters,
+  DATASET_ORDER,
+  groupRows,
+  intersect,
+  sortRows,
+  type GroupedRow,
+} from '../../domain/eval-results/rows.js';
 import { summarize } from '../../domain/eval-results/summary.js';
 import { buildTrial, isTrialCall } from '../../domain/eval-results/trials.js';
 import type { EvalCall, EvalResultsFilter, EvalResultsRow, TrialRecord } from '../../domain/eval-results/types.js';
@@ -14,6 +21,7 @@ import { usageCostExtras } from '../call-extras.js';
 import type { RecordPriceLookup } from '../price-table.js';
 import type { ProjectAccess } from '../project-access.js';
 import { MISSING, RefResolver, type Resolved } from '../ref-resolver.js';
+import { datasetPositions } from './dataset-order.js';
 import { EvalCalls } from './eval-calls.js';
 
 /**
@@ -112,7 +120,13 @@ export class EvalResultsService {
     let rows: EvalResultsRow[] = [];
     let totalRows = 0;
     if (body.include_rows !== false) {
-      const sorted = sortRows(select(body.require_intersection === true), body.sort_by, examples.of);
+      const positionOf = (body.sort_by ?? []).some((key) => key.field === DATASET_ORDER)
+        ? await datasetPositions(grouped, {
+            tableOf: (rowsRef) => this.#tableOf(projectId, rowsRef),
+            rowDigests: (table) => this.store.tables.rowDigests(projectId, table),
+          })
+        : undefined;
+      const sorted = sortRows(select(body.require_intersection === true), body.sort_by, examples.of, positionOf);
       totalRows = sorted.length;
       const offset = body.offset ?? 0;
       const page = sorted.slice(offset, body.limit == null ? undefined : offset + body.limit);

@@ -119,12 +119,16 @@ export function useEvalRows(projectId: string, req: EvalRowsRequest) {
     evaluation_call_ids: req.ids,
     include_raw_data_rows: true,
     resolve_row_refs: true,
-    sort_by: req.diffField
-      ? [
-          { field: req.diffField, direction: 'desc', mode: 'difference' },
-          { field: req.diffField, direction: 'asc', evaluation_call_id: req.ids[0] },
-        ]
-      : null,
+    // rows keep their dataset's order (the server's `dataset_order`), after the difference when one is asked for
+    sort_by: [
+      ...(req.diffField
+        ? [
+            { field: req.diffField, direction: 'desc' as const, mode: 'difference' as const },
+            { field: req.diffField, direction: 'asc' as const, evaluation_call_id: req.ids[0] },
+          ]
+        : []),
+      { field: 'dataset_order', direction: 'asc' as const },
+    ],
     filters: req.filter ? [req.filter as NonNullable<EvalResultsBody['filters']>[number]] : null,
   };
   return useInfiniteQuery({
