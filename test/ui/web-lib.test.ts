@@ -391,4 +391,28 @@ describe('exception parts', () => {
     });
     assert.deepEqual(parseException('<b>x</b>'), { type: null, message: '<b>x</b>', traceback: null });
   });
+
+  test("the Python client's traceback, a list of frames, reads as Python prints it", async () => {
+    const { parseException } = await import('../../web/src/lib/call.js');
+    // as weave 0.54.0 writes a KeyError (test/ui/client-defects.test.ts reads one from the client)
+    const text = JSON.stringify({
+      type: 'KeyError',
+      message: "'user_id'",
+      traceback: [
+        { filename: 'app.py', line_number: 80, function_name: 'main', text: 'handle(payload)' },
+        { filename: 'app.py', line_number: 47, function_name: 'handle', text: 'return payload["user_id"]' },
+      ],
+    });
+    assert.deepEqual(parseException(text), {
+      type: 'KeyError',
+      message: "'user_id'",
+      traceback: [
+        'Traceback (most recent call last):',
+        '  File "app.py", line 80, in main',
+        '    handle(payload)',
+        '  File "app.py", line 47, in handle',
+        '    return payload["user_id"]',
+      ].join('\n'),
+    });
+  });
 });

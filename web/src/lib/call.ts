@@ -137,6 +137,36 @@ export interface ParsedException {
   traceback: string | null;
 }
 
+/** One frame of the traceback list the Python client writes (`weave.trace.serialization…`). */
+interface TracebackFrame {
+  filename?: unknown;
+  line_number?: unknown;
+  function_name?: unknown;
+  text?: unknown;
+}
+
+/**
+ * A traceback as text: a string as it is; the Python client's list of frames (`filename`,
+ * `line_number`, `function_name`, `text`) as Python prints it, most recent call last.
+ */
+function tracebackText(value: unknown): string | null {
+  if (value == null) return null;
+  if (typeof value === 'string') return value;
+  if (!Array.isArray(value)) return JSON.stringify(value);
+  const lines = ['Traceback (most recent call last):'];
+  for (const frame of value as TracebackFrame[]) {
+    if (typeof frame !== 'object' || frame === null) {
+      lines.push(`  ${String(frame)}`);
+      continue;
+    }
+    lines.push(
+      `  File "${String(frame.filename ?? '?')}", line ${String(frame.line_number ?? '?')}, in ${String(frame.function_name ?? '?')}`,
+    );
+    if (typeof frame.text === 'string' && frame.text !== '') lines.push(`    ${frame.text}`);
+  }
+  return lines.join('\n');
+}
+
 /**
  * An exception text as its parts: JSON `{"type", "message", "traceback"}` (as some clients and
  * exporters write it), else `Type: message` on the first line with any further lines as the
@@ -153,7 +183,7 @@ export function parseException(text: string): ParsedException {
         return {
           type: str(o.type) ?? str(o.exc_type),
           message: message ?? '',
-          traceback: str(o.traceback) ?? str(o.stacktrace) ?? str(o.stack),
+          traceback: tracebackText(o.traceback) ?? str(o.stacktrace) ?? str(o.stack),
         };
     }
   } catch {
