@@ -123,8 +123,9 @@ interface ProbeResult {
   after_p95_ms: number;
   /** Seconds after the burst's end until the probe was within its goal; null if it never was. */
   within_goal_after_s: number | null;
-  steady_median_ms: number;
-  steady_p95_ms: number;
+  /** Null when no run of the probe finished during the steady phase. */
+  steady_median_ms: number | null;
+  steady_p95_ms: number | null;
   steady_runs: number;
 }
 
@@ -252,8 +253,7 @@ async function runBusy(
         name: p.name,
         goal_ms: p.goal1m,
         ...after[i]!,
-        steady_median_ms: r1(quantile(steady.timings[i]!, 0.5)),
-        steady_p95_ms: r1(quantile(steady.timings[i]!, 0.95)),
+        ...steadyQuantiles(steady.timings[i]!),
         steady_runs: steady.timings[i]!.length,
       })),
       lag: samples,
@@ -342,6 +342,12 @@ async function steadyPhase(
   };
 }
 
+/** A probe's median and p95 during steady ingest; null when none of its runs finished (not NaN). */
+function steadyQuantiles(timings: number[]): { steady_median_ms: number | null; steady_p95_ms: number | null } {
+  if (timings.length === 0) return { steady_median_ms: null, steady_p95_ms: null };
+  return { steady_median_ms: r1(quantile(timings, 0.5)), steady_p95_ms: r1(quantile(timings, 0.95)) };
+}
+
 function report(results: StoreResult[]): string {
   const machine = machineInfo();
   const verdict = (ok: boolean): string => (ok ? 'met' : '**not met**');
@@ -364,11 +370,16 @@ function report(results: StoreResult[]): string {
   results[0]!.probes.forEach((p, i) => {
     const cells = results.map((r) => {
       const x = r.probes[i]!;
-      return `${x.after_median_ms} / ${x.after_p95_ms} | ${x.within_goal_after_s ?? `> ${SETTLE_MAX_S}`} | ${x.steady_median_ms} / ${x.steady_p95_ms}`;
+      return `${x.after_median_ms} / ${x.after_p95_ms} | ${x.within_goal_after_s ?? `> ${SETTLE_MAX_S}`} | ${x.steady_median_ms === null ? 'no run finished' : `${x.steady_median_ms} / ${x.steady_p95_ms}`}`;
     });
     const verdicts = results.map((r) => {
       const x = r.probes[i]!;
-      return verdict(x.within_goal_after_s !== null && x.within_goal_after_s <= 60 && x.steady_median_ms <= x.goal_ms);
+      return verdict(
+        x.within_goal_after_s !== null &&
+          x.within_goal_after_s <= 60 &&
+          x.steady_median_ms !== null &&
+          x.steady_median_ms <= x.goal_ms,
+      );
     });
     lines.push(`| ${p.name} | ≤ ${p.goal_ms} ms | ${cells.join(' | ')} | ${verdicts.join(' | ')} |`);
   });
