@@ -83,6 +83,7 @@ async function exportOtlp(
   if (opts.failingTool) {
     const tool = tracer.startSpan('execute_tool lookup', {}, trace.setSpan(context.active(), root));
     tool.setAttributes({ 'gen_ai.operation.name': 'execute_tool' });
+    tool.recordException(new Error('lookup failed'));
     tool.setStatus({ code: SpanStatusCode.ERROR, message: 'lookup failed' });
     tool.end();
   }
@@ -308,6 +309,26 @@ describe('web UI on data from the official clients', { skip, concurrency: 1, tim
     await page.goto(`${ui}/${PROJECT}/weave`);
     const row = page.locator('.body-row', { hasText: 'Trip planner' });
     await row.getByText('Child error').waitFor();
+  });
+
+  test('the failed OTLP span shows the exception its SDK recorded: type, message, stack trace', async () => {
+    const res = await fetch(`${server.url}/calls/stream_query`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ project_id: PROJECT, filter: { trace_roots_only: false } }),
+    });
+    const calls = (await res.text())
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { id: string; exception: string | null });
+    const failed = calls.find((c) => c.exception === 'lookup failed');
+    assert.ok(failed, 'the failed tool span is stored with its status message');
+    await page.goto(`${ui}/${PROJECT}/r/call/${failed.id}`);
+    // the call holds the status message; recordException's event adds the type and the stack
+    await page.locator('.exception-box strong', { hasText: 'Error:' }).waitFor();
+    await page.locator('.exception-box', { hasText: 'lookup failed' }).waitFor();
+    await page.getByText('Traceback', { exact: true }).click();
+    await page.locator('.exception-box pre', { hasText: /at exportOtlp/ }).waitFor();
   });
 
   test('a weave.Markdown output renders as Markdown, and its HTML stays text', async () => {

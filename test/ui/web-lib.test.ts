@@ -392,6 +392,43 @@ describe('exception parts', () => {
     assert.deepEqual(parseException('<b>x</b>'), { type: null, message: '<b>x</b>', traceback: null });
   });
 
+  test("an OTLP call's exception takes the type and stack trace of its span's exception event", async () => {
+    const { callException } = await import('../../web/src/lib/call.js');
+    const event = (exception: Record<string, unknown>) => ({
+      otel_span: {
+        events: [
+          { name: 'log', attributes: {} },
+          { name: 'exception', attributes: { exception } },
+        ],
+      },
+    });
+    const stack = 'Error: lookup failed\n    at lookup (tools.js:3:9)';
+    // the call holds the status message only; the event holds the rest
+    assert.deepEqual(
+      callException({
+        exception: 'lookup failed',
+        attributes: event({ type: 'Error', message: 'lookup failed', stacktrace: stack }),
+      }),
+      { type: 'Error', message: 'lookup failed', traceback: stack },
+    );
+    // an empty status message: the event's message
+    assert.deepEqual(
+      callException({ exception: '', attributes: event({ type: 'TimeoutError', message: 'no answer' }) }),
+      {
+        type: 'TimeoutError',
+        message: 'no answer',
+        traceback: null,
+      },
+    );
+    // no event: the text alone; no exception: nothing
+    assert.deepEqual(callException({ exception: 'ValueError: bad', attributes: {} }), {
+      type: 'ValueError',
+      message: 'bad',
+      traceback: null,
+    });
+    assert.equal(callException({ exception: null, attributes: event({ type: 'Error' }) }), null);
+  });
+
   test("the Python client's traceback, a list of frames, reads as Python prints it", async () => {
     const { parseException } = await import('../../web/src/lib/call.js');
     // as weave 0.54.0 writes a KeyError (test/ui/client-defects.test.ts reads one from the client)

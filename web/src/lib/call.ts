@@ -167,6 +167,38 @@ function tracebackText(value: unknown): string | null {
   return lines.join('\n');
 }
 
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/**
+ * A call's exception as its parts, completed from the span's `exception` event when the call came
+ * over OTLP: the call holds the status message only (docs/spec/otel-service-queues.md), the event
+ * (`attributes.otel_span.events`, as an SDK's recordException writes it) the type and stack trace.
+ */
+export function callException(call: { exception?: string | null; attributes?: unknown }): ParsedException | null {
+  if (call.exception == null) return null;
+  const parsed = parseException(call.exception);
+  const event = otelExceptionEvent(call.attributes);
+  if (event === null) return parsed;
+  const text = (x: unknown): string | null => (typeof x === 'string' && x !== '' ? x : null);
+  return {
+    type: parsed.type ?? text(event.type),
+    message: parsed.message !== '' ? parsed.message : (text(event.message) ?? ''),
+    traceback: parsed.traceback ?? text(event.stacktrace),
+  };
+}
+
+/** The attributes of the last `exception` event of an OTLP span, or null. */
+function otelExceptionEvent(attributes: unknown): Record<string, unknown> | null {
+  const span = isObject(attributes) ? attributes.otel_span : undefined;
+  const events = isObject(span) && Array.isArray(span.events) ? (span.events as unknown[]) : [];
+  for (const event of [...events].reverse()) {
+    if (!isObject(event) || event.name !== 'exception' || !isObject(event.attributes)) continue;
+    const exception = event.attributes.exception;
+    if (isObject(exception)) return exception;
+  }
+  return null;
+}
+
 /**
  * An exception text as its parts: JSON `{"type", "message", "traceback"}` (as some clients and
  * exporters write it), else `Type: message` on the first line with any further lines as the

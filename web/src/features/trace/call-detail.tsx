@@ -5,7 +5,7 @@ import { useFileText, useObject } from '../../api/objects.js';
 import { ChatView } from '../../ui/chat-view.js';
 import { JsonTree } from '../../ui/json-tree.js';
 import { StatusBadge } from '../../ui/status-badge.js';
-import { callStatus, latencyMs, parseException, tokenUsage, totalCost, type Call } from '../../lib/call.js';
+import { callStatus, latencyMs, callException, tokenUsage, totalCost, type Call } from '../../lib/call.js';
 import { chatFromInputs, chatFromOutput } from '../../lib/chat.js';
 import { markdownOf } from '../../lib/content.js';
 import { variantFromInputs } from '../../lib/playground.js';
@@ -97,7 +97,7 @@ function CallTabBody({ call, projectId }: { call: Call; projectId: string }) {
       {call.exception != null && (
         <section>
           <h3>Exception</h3>
-          <ExceptionView text={call.exception} />
+          <ExceptionView call={call} />
         </section>
       )}
       <IoSection title="Output" projectId={projectId} value={call.output} chat={chatFromOutput(call.output)} />
@@ -262,8 +262,9 @@ function OpCode({ projectId, opName }: { projectId: string; opName: string }) {
 }
 
 /** An exception as type, message and a folded traceback; every part is text. */
-function ExceptionView({ text }: { text: string }) {
-  const e = parseException(text);
+function ExceptionView({ call }: { call: Call }) {
+  const e = callException(call);
+  if (e === null) return null;
   return (
     <div className="exception-box">
       <p className="exception">
