@@ -22,7 +22,8 @@
  * lag over time and the peak RSS. Writes bench/results/busy-ingest-<stamp>.{md,json}.
  *
  * Knobs: BENCH_CALLS, BENCH_STEADY_S, BENCH_SINK_CALLS (default min(BENCH_CALLS, 200,000)),
- * BENCH_SETTLE_MAX_S (default 900), BENCH_BUSY_STORES (`sqlite,postgres`).
+ * BENCH_SETTLE_MAX_S (default 900), BENCH_BUSY_STORES (`sqlite,postgres`), BENCH_CPU_PROF_DIR (the
+ * server's V8 CPU profile, written there when it stops; bench/cpu-profile-summary.ts reads it).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -156,7 +157,7 @@ async function benchStore(store: string): Promise<StoreResult> {
     const sink = await sinkPhase(store);
     const key = randomBytes(20).toString('hex');
     process.env.BENCH_SERVER = 'dist';
-    const server = await startHeddle({ dataDir, adminKey: key, env });
+    const server = await startHeddle({ dataDir, adminKey: key, env, cpuProfileDir: process.env.BENCH_CPU_PROF_DIR });
     try {
       const lag = store === 'postgres' ? await postgresLag(env.HEDDLE_DATABASE_URL!) : null;
       return await runBusy(store, server, key, sink, lag, dataDir);
