@@ -254,3 +254,53 @@ describe('background work on Citus keeps up', () => {
     }
   });
 });
+
+describe('planner statistics on Citus', () => {
+  test("a burst into one project refreshes its shards' statistics, so the trace view reads the trace index", async () => {
+    const url = await freshDatabase();
+    const seed = new PostgresStore({ url });
+    await seed.migrate();
+    await seed.close();
+    await runDbDistribute(url);
+    const store = new PostgresStore({ url });
+    await store.migrate();
+    try {
+      const parts = Array.from({ length: 3000 }, (_, i) => callParts('burst/one', `b${i}`, T0 + i * 1000, `call ${i}`));
+      for (let i = 0; i < parts.length; i += 500) {
+        await store.calls.write(parts.slice(i, i + 500).map((p) => p[0]!));
+        await store.calls.write(parts.slice(i, i + 500).map((p) => p[1]!));
+      }
+      // the workers' backends report their counters when idle (up to PostgreSQL's 10 s); until then nothing is due
+      await until("the shards' counters", async () => {
+        const [shard] = await query<{ n: string | null }>(
+          url,
+          `SELECT max(result::float8)::text AS n FROM run_command_on_shards('calls',
+            $$SELECT n_mod_since_analyze FROM pg_stat_user_tables WHERE relid = '%s'::regclass$$)`,
+        );
+        return Number(shard!.n) > 1000 ? true : null;
+      });
+      // the indexer's first step with work looks at the statistics (src/store/postgres/planner-statistics.ts)
+      const step = await store.callText.step(50);
+      assert.equal(step.project, 'burst/one');
+      assert.ok(step.analyzed?.includes('calls'), `analyzed: ${JSON.stringify(step.analyzed)}`);
+      // the shard holding the project now knows its rows (the coordinator's shell never does)
+      const [counted] = await query<{ tuples: string }>(
+        url,
+        `SELECT max(result::float8)::text AS tuples FROM run_command_on_shards('calls',
+          $$SELECT reltuples FROM pg_class WHERE oid = '%s'::regclass$$)`,
+      );
+      assert.ok(Number(counted!.tuples) >= 3000, `reltuples on the shards: ${counted!.tuples}`);
+      // and plans the trace view as an index read, not as a walk of the project's calls
+      const plan = await query<{ 'QUERY PLAN': string }>(
+        url,
+        `EXPLAIN (ANALYZE, COSTS OFF) SELECT c.id FROM calls c WHERE c.project_id = $1 AND c.trace_id = ANY($2::text[])
+          AND c.started_at IS NOT NULL AND c.deleted_at IS NULL ORDER BY c.started_at, c.id LIMIT 1000`,
+        ['burst/one', ['t-b7']],
+      );
+      const text = plan.map((r) => r['QUERY PLAN']).join('\n');
+      assert.doesNotMatch(text, /Rows Removed by Filter: [1-9]\d{2,}/, text);
+    } finally {
+      await store.close();
+    }
+  });
+});

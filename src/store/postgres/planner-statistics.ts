@@ -41,6 +41,8 @@ const ANALYZE_LOCK_KEY = '4811030';
 export class PlannerStatistics {
   #checked = 0;
   #running: Promise<string[]> | null = null;
+  /** Whether `calls` is distributed by Citus; once it is, it stays (nothing undistributes it). */
+  #distributed = false;
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -59,19 +61,12 @@ export class PlannerStatistics {
   async #refresh(): Promise<string[]> {
     const client = await this.pool.connect();
     try {
-      const due = await client.query<{ relname: string }>(
-        `SELECT s.relname FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
-          WHERE s.schemaname = current_schema() AND s.relname = ANY($1::text[])
-            AND s.n_mod_since_analyze > 1000 + GREATEST(c.reltuples, 0)
-          ORDER BY s.relname`,
-        [GROWING_TABLES],
-      );
-      if (due.rows.length === 0) return [];
+      const tables = (await this.#sharded(client)) ? await dueOnShards(client) : await dueHere(client);
+      if (tables.length === 0) return [];
       const locked = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${ANALYZE_LOCK_KEY}) AS ok`);
       if (!locked.rows[0]!.ok) return [];
       try {
-        const tables = due.rows.map((r) => r.relname);
-        // names from the fixed list above, never from input
+        // names from the fixed list above, never from input; Citus runs it on every shard
         await client.query(`ANALYZE ${tables.join(', ')}`);
         return tables;
       } finally {
@@ -81,6 +76,52 @@ export class PlannerStatistics {
       client.release();
     }
   }
+
+  /** Whether the tables are Citus's shells, their rows (and counters) on the workers' shards. */
+  async #sharded(client: pg.PoolClient): Promise<boolean> {
+    if (this.#distributed) return true;
+    const { rows } = await client.query<{ citus: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS citus`,
+    );
+    if (!rows[0]!.citus) return false;
+    const partition = await client.query<{ sharded: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'calls'::regclass) AS sharded`,
+    );
+    this.#distributed = partition.rows[0]!.sharded;
+    return this.#distributed;
+  }
+}
+
+/** The growing tables whose rows changed by more than 1,000 plus their count since their last analysis. */
+async function dueHere(client: pg.PoolClient): Promise<string[]> {
+  const { rows } = await client.query<{ relname: string }>(
+    `SELECT s.relname FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+      WHERE s.schemaname = current_schema() AND s.relname = ANY($1::text[])
+        AND s.n_mod_since_analyze > 1000 + GREATEST(c.reltuples, 0)
+      ORDER BY s.relname`,
+    [GROWING_TABLES],
+  );
+  return rows.map((r) => r.relname);
+}
+
+/**
+ * The same on Citus, where the coordinator's tables are empty shells whose counters never move:
+ * each worker reports which of its shards (`calls_102008`, …) are due, by the same rule, as one
+ * comma-separated list of their tables (`run_command_on_workers` takes one text result a node). A
+ * worker that cannot answer is left out this round.
+ */
+async function dueOnShards(client: pg.PoolClient): Promise<string[]> {
+  const shardName = `^(${GROWING_TABLES.join('|')})_[0-9]+$`;
+  const perWorker = `SELECT COALESCE(string_agg(DISTINCT regexp_replace(s.relname, '_[0-9]+$', ''), ','), '')
+    FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+    WHERE s.schemaname = current_schema() AND s.relname ~ '${shardName}'
+      AND s.n_mod_since_analyze > 1000 + GREATEST(c.reltuples, 0)`;
+  const { rows } = await client.query<{ success: boolean; result: string }>(
+    'SELECT success, result FROM run_command_on_workers($1)',
+    [perWorker],
+  );
+  const due = new Set(rows.filter((r) => r.success).flatMap((r) => r.result.split(',')));
+  return GROWING_TABLES.filter((table) => due.has(table));
 }
 
 /** `index` with the statistics looked at after each step that did work; the step reports what was analyzed. */
