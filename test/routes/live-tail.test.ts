@@ -115,6 +115,27 @@ test('Last-Event-ID resumes after that event with no duplicates; filter and quer
   assert.deepEqual(resumed.pending(), [], 'no duplicates');
 });
 
+test('on a project the call indexer covers, a tail filtered on an input field still delivers', async (t) => {
+  // its query reads the field's index entries and the calls past the indexer's mark (calls-query/
+  // coverage.ts) beside the live tail's horizon: a statement Citus once refused on every poll
+  const { h, base } = await listening(t);
+  const keep = { inputs: { keep: 'yes' } };
+  assert.equal((await h.post('/call/start', makeStart({ id: 'indexed', ...keep }))).statusCode, 200);
+  for (;;) if ((await h.store.callText.step()).project === null) break;
+  assert.equal(await h.store.callText.covers(PROJECT), true);
+  const query = { $expr: { $eq: [{ $getField: 'inputs.keep' }, { $literal: 'yes' }] } };
+  const stream = await open(t, tailUrl(base, { query }), h.aliceKey);
+  assert.equal(stream.status, 200);
+  const batch = [
+    { mode: 'start', req: makeStart({ id: 'skipped', inputs: { keep: 'no' } }) },
+    { mode: 'start', req: makeStart({ id: 'kept', ...keep }) },
+  ];
+  assert.equal((await h.post('/call/upsert_batch', { batch })).statusCode, 200);
+  const kept = await stream.next(3000);
+  assert.equal(kept.event, 'call', kept.data);
+  assert.equal((JSON.parse(kept.data) as { id: string }).id, 'kept');
+});
+
 test('bad filter or query JSON, a bad Last-Event-ID, tenancy and auth are refused before the stream starts', async (t) => {
   const h = await buildTestApp(t);
   const get = (url: string, key: string | null = h.aliceKey, headers: Record<string, string> = {}) =>

@@ -76,15 +76,18 @@ function castFor(value: unknown): string {
  * database on the same server would hold every live tail back. So: the oldest xid still running in
  * the snapshot, leaving out those that pg_stat_activity shows running in another database (they
  * cannot write these calls; any role may read their xids), else the snapshot's xmax. An xid it cannot
- * place (finished since, a prepared transaction) counts as this database's.
+ * place (finished since, a prepared transaction) counts as this database's. It is a CTE of its own so
+ * that Citus plans it apart, on the coordinator: inline beside the one-row gate of
+ * calls-query/coverage.ts, Citus refuses the query ("outer joins and pseudoconstant quals are not
+ * supported in PG15 and PG16"), which a live tail filtered on an indexed field sends.
  */
-const CHANGE_HORIZON = `(SELECT COALESCE(
+const CHANGE_HORIZON = `(WITH horizon AS MATERIALIZED (SELECT COALESCE(
   (SELECT min(x::text::bigint) FROM pg_snapshot_xip(s) AS x
     WHERE x::text::bigint % 4294967296 NOT IN (
       SELECT a.backend_xid::text::bigint FROM pg_stat_activity AS a
        WHERE a.backend_xid IS NOT NULL
          AND a.datid <> (SELECT oid FROM pg_database WHERE datname = current_database()))),
-  pg_snapshot_xmax(s)::text::bigint) FROM pg_current_snapshot() AS s)`;
+  pg_snapshot_xmax(s)::text::bigint) AS v FROM pg_current_snapshot() AS s) SELECT v FROM horizon)`;
 
 export const postgresDialect: SqlDialect = {
   placeholder: (index, value?: unknown) => `$${index}${castFor(value)}`,
