@@ -53,6 +53,18 @@ async function freshDatabase(opts: { citusLater?: boolean } = {}): Promise<strin
   return withDatabase(coordinator, name);
 }
 
+/** A fresh database given Heddle's schema, distributed by `heddle db distribute`, and a store open on it. */
+async function distributedStore(): Promise<{ url: string; store: PostgresStore }> {
+  const url = await freshDatabase();
+  const seed = new PostgresStore({ url });
+  await seed.migrate();
+  await seed.close();
+  await runDbDistribute(url);
+  const store = new PostgresStore({ url });
+  await store.migrate();
+  return { url, store };
+}
+
 async function query<R extends pg.QueryResultRow>(url: string, sql: string, values: unknown[] = []): Promise<R[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -177,14 +189,7 @@ describe('a single PostgreSQL database moved onto Citus', () => {
 
 describe('background work on Citus keeps up', () => {
   test('the roll-up fold and the call indexer answer as a scan of the sharded calls', async () => {
-    const url = await freshDatabase();
-    const seed = new PostgresStore({ url });
-    await seed.migrate();
-    await seed.close();
-    await runDbDistribute(url);
-
-    const store = new PostgresStore({ url });
-    await store.migrate();
+    const { url, store } = await distributedStore();
     store.startRollupFolds();
     const projects = ['k/one', 'k/two', 'k/three', 'k/four', 'k/five'];
     const words = ['amber', 'basalt', 'cobalt', 'dune', 'ember'];
@@ -257,13 +262,7 @@ describe('background work on Citus keeps up', () => {
 
 describe('planner statistics on Citus', () => {
   test("a burst into one project refreshes its shards' statistics, so the trace view reads the trace index", async () => {
-    const url = await freshDatabase();
-    const seed = new PostgresStore({ url });
-    await seed.migrate();
-    await seed.close();
-    await runDbDistribute(url);
-    const store = new PostgresStore({ url });
-    await store.migrate();
+    const { url, store } = await distributedStore();
     try {
       const parts = Array.from({ length: 3000 }, (_, i) => callParts('burst/one', `b${i}`, T0 + i * 1000, `call ${i}`));
       for (let i = 0; i < parts.length; i += 500) {

@@ -14,13 +14,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { ensureWeaveVenv } from '../clients/python-venv.js';
+import type { Page } from 'playwright-core';
+import type { ServerProcess } from '../helpers/server-process.js';
 import { runPythonDemo, startInteractiveDemo } from '../clients/python-script.js';
-import { launch } from '../helpers/browser.js';
 import { axeViolations } from './axe.js';
-import { serveUi, signIn, uiSkipReason } from './harness.js';
+import { checkFeedbackPanel } from './feedback-panel.js';
+import { uiSkipReason } from './harness.js';
+import { openSignedIn, startClientServer } from './client-session.js';
 
 const PROJECT = 'acme/defects';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -46,10 +46,9 @@ describe(
     let key: string;
     let python: string;
     let ui: string;
-    let browser: Browser;
     let page: Page;
     let written: Written;
-    const pageErrors: string[] = [];
+    let pageErrors: string[] = [];
     const cleanups: (() => unknown)[] = [];
     const t = { after: (fn: () => unknown) => void cleanups.push(fn) };
     const post = async (route: string, body: unknown): Promise<Record<string, any>> => {
@@ -71,20 +70,11 @@ describe(
       );
 
     before(async () => {
-      server = await startServerProcess(t);
-      key = await server.createKey('acme', { user: 'alice' });
-      const venv = await ensureWeaveVenv();
-      if (!venv.ok) throw new Error(`no Python venv for the weave client: ${venv.reason}`);
-      python = venv.python;
+      ({ server, key, python } = await startClientServer(t));
       written = (await runPythonDemo(python, PY_DEFECTS, server, key, [PROJECT])).result as Written;
-      ui = await serveUi(t, server.url, [PROJECT]);
-      browser = await launch();
-      page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-      page.on('pageerror', (e) => pageErrors.push(e.message));
-      await signIn(page, ui, key);
+      ({ ui, page, pageErrors } = await openSignedIn(t, server, key, PROJECT));
     });
     after(async () => {
-      await browser?.close();
       for (const fn of cleanups.reverse()) await fn();
       assert.deepEqual(pageErrors, []);
     });
@@ -199,45 +189,12 @@ describe(
     });
 
     test("8: the client's feedback: its author, a second click takes the reaction back, the note can be removed", async () => {
-      const count = async (type: string) =>
-        (
-          (
-            await post('/feedback/query', {
-              project_id: PROJECT,
-              query: {
-                $expr: {
-                  $eq: [{ $getField: 'weave_ref' }, { $literal: `weave:///${PROJECT}/call/${written.reacted}` }],
-                },
-              },
-            })
-          ).result as { feedback_type: string }[]
-        ).filter((f) => f.feedback_type === type).length;
-      await page.goto(`${ui}/${PROJECT}/r/call/${written.reacted}`);
-      const list = page.locator('.feedback-list');
-      await list
-        .locator('li', { hasText: '👍' })
-        .getByText(/alice ·/)
-        .waitFor();
-      await list
-        .locator('li', { hasText: 'checked by hand' })
-        .getByText(/alice ·/)
-        .waitFor();
-      const thumbs = page.getByRole('button', { name: 'React with 👍' });
-      assert.equal(await thumbs.getAttribute('aria-pressed'), 'true');
-      await thumbs.click();
-      await page.waitForFunction(() => !document.querySelector('.feedback-list li')?.textContent?.includes('👍'));
-      assert.equal(await count('wandb.reaction.1'), 0);
-      await thumbs.click();
-      await list.locator('li', { hasText: '👍' }).waitFor();
-      assert.equal(await count('wandb.reaction.1'), 1, 'one reaction, not a duplicate');
-      await list
-        .locator('li', { hasText: 'checked by hand' })
-        .getByRole('button', { name: /^Remove feedback/ })
-        .click();
-      await page.waitForFunction(
-        () => !document.querySelector('.feedback-list')?.textContent?.includes('checked by hand'),
-      );
-      assert.equal(await count('wandb.note.1'), 0);
+      await checkFeedbackPanel(page, post, {
+        callUrl: `${ui}/${PROJECT}/r/call/${written.reacted}`,
+        projectId: PROJECT,
+        callId: written.reacted,
+        note: 'checked by hand',
+      });
     });
 
     test("9: Weave-style URLs open this project's pages", async () => {

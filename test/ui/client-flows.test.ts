@@ -15,13 +15,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { ensureWeaveVenv } from '../clients/python-venv.js';
+import type { Page } from 'playwright-core';
+import type { ServerProcess } from '../helpers/server-process.js';
 import { runPythonDemo } from '../clients/python-script.js';
-import { launch } from '../helpers/browser.js';
 import { providerEnv, startFakeOpenAi } from '../routes/evaluations-server-fixture.js';
-import { serveUi, signIn, uiSkipReason } from './harness.js';
+import { uiSkipReason } from './harness.js';
+import { openSignedIn, startClientServer } from './client-session.js';
 
 const PROJECT = 'acme/flows';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -43,7 +42,6 @@ describe(
     let key: string;
     let python: string;
     let ui: string;
-    let browser: Browser;
     let page: Page;
     /** The four `classify` calls, in the order the script made them. */
     let ids: string[];
@@ -52,7 +50,7 @@ describe(
     let datasetDigest: string;
     /** The model's name: the client saved it as its class name at its first call, and publish kept that ref. */
     let modelName: string;
-    const pageErrors: string[] = [];
+    let pageErrors: string[] = [];
     const cleanups: (() => unknown)[] = [];
     const t = { after: (fn: () => unknown) => void cleanups.push(fn) };
 
@@ -80,27 +78,20 @@ describe(
     before(async () => {
       // the judge an LLMAsAJudgeScorer calls, on loopback (monitor_demo.py)
       const judge = await startFakeOpenAi(t);
-      server = await startServerProcess(t, {
-        env: { ...providerEnv(judge.baseUrl), HEDDLE_PROVIDER_TIMEOUT_MS: '10000', HEDDLE_MONITOR_POLL_MS: '50' },
-      });
-      key = await server.createKey('acme', { user: 'alice' });
-      const venv = await ensureWeaveVenv();
-      if (!venv.ok) throw new Error(`no Python venv for the weave client: ${venv.reason}`);
-      python = venv.python;
+      ({ server, key, python } = await startClientServer(t, {
+        ...providerEnv(judge.baseUrl),
+        HEDDLE_PROVIDER_TIMEOUT_MS: '10000',
+        HEDDLE_MONITOR_POLL_MS: '50',
+      }));
       const flows = await runPythonDemo(python, PY_FLOWS, server, key, [PROJECT]);
       ids = flows.result.classify as string[];
       chatId = flows.result.chat as string;
       datasetDigest = flows.result.dataset_digest as string;
       modelName = (flows.result.model_uri as string).split('/object/')[1]!.split(':')[0]!;
       assert.equal(ids.length, 4);
-      ui = await serveUi(t, server.url, [PROJECT]);
-      browser = await launch();
-      page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-      page.on('pageerror', (e) => pageErrors.push(e.message));
-      await signIn(page, ui, key);
+      ({ ui, page, pageErrors } = await openSignedIn(t, server, key, PROJECT));
     });
     after(async () => {
-      await browser?.close();
       for (const fn of cleanups.reverse()) await fn();
       assert.deepEqual(pageErrors, []);
     });

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launch } from '../helpers/browser.js';
 import { axeViolations } from './axe.js';
+import { checkFeedbackPanel } from './feedback-panel.js';
 import { startUi, type UiServer, uiSkipReason, signIn } from './harness.js';
 import { PROJECT } from './seed.js';
 
@@ -180,32 +181,13 @@ describe('web UI: what a Weave user does every day', { skip, concurrency: 1 }, (
   });
 
   test('feedback: author shown, a second click on a reaction takes it back, a note can be removed', async () => {
-    const chat = ui.seeded.chatId;
-    const mine = async (type: string) => {
-      const r = await post('/feedback/query', {
-        project_id: PROJECT,
-        query: { $expr: { $eq: [{ $getField: 'weave_ref' }, { $literal: `weave:///${PROJECT}/call/${chat}` }] } },
-      });
-      return (r.result as Array<{ feedback_type: string }>).filter((f) => f.feedback_type === type).length;
-    };
-    await page.goto(`${ui.url}/${PROJECT}/r/call/${chat}`);
-    const list = page.locator('.feedback-list');
     // the seed's 👍 and note were written with this user's key
-    await list
-      .locator('li', { hasText: '👍' })
-      .getByText(/alice ·/)
-      .waitFor();
-    const thumbs = page.getByRole('button', { name: 'React with 👍' });
-    assert.equal(await thumbs.getAttribute('aria-pressed'), 'true');
-    await thumbs.click();
-    await page.waitForFunction(() => !document.querySelector('.feedback-list li')?.textContent?.includes('👍'));
-    assert.equal(await mine('wandb.reaction.1'), 0);
-    await thumbs.click();
-    await list.locator('li', { hasText: '👍' }).waitFor();
-    assert.equal(await mine('wandb.reaction.1'), 1, 'one reaction, not a duplicate');
-    await list.getByRole('button', { name: /^Remove feedback/ }).click();
-    await page.waitForFunction(() => !document.querySelector('.feedback-list')?.textContent?.includes('refund policy'));
-    assert.equal(await mine('wandb.note.1'), 0);
+    await checkFeedbackPanel(page, post, {
+      callUrl: `${ui.url}/${PROJECT}/r/call/${ui.seeded.chatId}`,
+      projectId: PROJECT,
+      callId: ui.seeded.chatId,
+      note: 'refund policy',
+    });
   });
 
   test('an exception shows its type, message and traceback, not one raw JSON string', async () => {

@@ -12,25 +12,13 @@ import json
 import sys
 
 import weave
+from calculator import Calculator, exact
 
 ROWS = [
     {"question": "2+2", "expected": "4"},
     {"question": "3+3", "expected": "6"},
     {"question": "capital of France", "expected": "Paris"},
 ]
-
-
-class Calculator(weave.Model):
-    answers: dict
-
-    @weave.op
-    def predict(self, question: str) -> str:
-        return self.answers.get(question, "?")
-
-
-@weave.op
-def exact(expected: str, output: str) -> bool:
-    return expected == output
 
 
 def main() -> None:
