@@ -10,26 +10,20 @@
  * in client-flows.test.ts. Needs what test/ui/clients.test.ts needs.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { runPythonDemo, startInteractiveDemo } from '../clients/python-script.js';
 import { axeViolations } from './axe.js';
 import { checkFeedbackPanel } from './feedback-panel.js';
-import { uiSkipReason } from './harness.js';
-import { openSignedIn, startClientServer } from './client-session.js';
+import { clientUiSkipReason, openSignedIn, PY_SCRIPTS, startClientServer } from './client-session.js';
 
 const PROJECT = 'acme/defects';
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const PY_DEFECTS = path.join(HERE, '..', 'clients', 'python', 'ui_defects_demo.py');
-const PY_LIVE = path.join(HERE, '..', 'clients', 'python', 'live_call_demo.py');
+const PY_DEFECTS = path.join(PY_SCRIPTS, 'ui_defects_demo.py');
+const PY_LIVE = path.join(PY_SCRIPTS, 'live_call_demo.py');
 
-const skip =
-  (await uiSkipReason()) ||
-  (fs.existsSync(path.join(HERE, '..', '..', 'dist', 'main.js')) ? false : 'dist/ not built (npm run build:server)');
+const skip = await clientUiSkipReason();
 
 interface Written {
   evals: { small: string; large: string; few: string };

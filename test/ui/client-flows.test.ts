@@ -13,26 +13,21 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { runPythonDemo } from '../clients/python-script.js';
 import { providerEnv, startFakeOpenAi } from '../routes/evaluations-server-fixture.js';
-import { uiSkipReason } from './harness.js';
-import { openSignedIn, startClientServer } from './client-session.js';
+import { clientUiSkipReason, openSignedIn, PY_SCRIPTS, startClientServer } from './client-session.js';
 
 const PROJECT = 'acme/flows';
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const PY_FLOWS = path.join(HERE, '..', 'clients', 'python', 'ui_flows_demo.py');
-const PY_READ_OBJECT = path.join(HERE, '..', 'clients', 'python', 'read_object.py');
-const PY_MONITOR = path.join(HERE, '..', 'clients', 'python', 'monitor_demo.py');
+const PY_FLOWS = path.join(PY_SCRIPTS, 'ui_flows_demo.py');
+const PY_READ_OBJECT = path.join(PY_SCRIPTS, 'read_object.py');
+const PY_MONITOR = path.join(PY_SCRIPTS, 'monitor_demo.py');
 /** Where monitor_demo.py runs its weave.Monitor (apart, so the flows project holds only the flows' data). */
 const MONITOR_PROJECT = 'acme/flowmon';
 
-const skip =
-  (await uiSkipReason()) ||
-  (fs.existsSync(path.join(HERE, '..', '..', 'dist', 'main.js')) ? false : 'dist/ not built (npm run build:server)');
+const skip = await clientUiSkipReason();
 
 describe(
   'web UI: the everyday flows on data the Python client wrote',

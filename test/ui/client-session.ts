@@ -3,13 +3,25 @@
  * a real Heddle process with alice's `acme` key and the weave venv's Python to write the data, then
  * a Chromium page signed in to the web app that process serves. Everything is stopped through `t`.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { ensureWeaveVenv } from '../clients/python-venv.js';
 import { launch } from '../helpers/browser.js';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { serveUi, signIn } from './harness.js';
+import { serveUi, signIn, uiSkipReason } from './harness.js';
 
 type Cleanup = { after: (fn: () => unknown) => void };
+
+/** The python demo scripts' folder (test/clients/python). */
+export const PY_SCRIPTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'clients', 'python');
+
+/** Why these tests cannot run here (what the browser tests need, and the compiled server), or false. */
+export async function clientUiSkipReason(): Promise<string | false> {
+  const main = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'main.js');
+  return (await uiSkipReason()) || (fs.existsSync(main) ? false : 'dist/ not built (npm run build:server)');
+}
 
 export interface ClientServer {
   server: ServerProcess;

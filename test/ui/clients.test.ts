@@ -14,7 +14,6 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -27,16 +26,14 @@ import { runPythonDemo } from '../clients/python-script.js';
 import { describeRun, runTraceDemo } from '../clients/helpers/ts-demo.js';
 import { axeViolations } from './axe.js';
 import { launch } from '../helpers/browser.js';
-import { serveUi, uiSkipReason } from './harness.js';
+import { serveUi } from './harness.js';
+import { clientUiSkipReason, PY_SCRIPTS } from './client-session.js';
 
 const PROJECT = 'acme/demo';
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const PY_DEMO = path.join(HERE, '..', 'clients', 'python', 'ui_demo.py');
-const PY_MARKDOWN = path.join(HERE, '..', 'clients', 'python', 'markdown_demo.py');
+const PY_DEMO = path.join(PY_SCRIPTS, 'ui_demo.py');
+const PY_MARKDOWN = path.join(PY_SCRIPTS, 'markdown_demo.py');
 
-const skip =
-  (await uiSkipReason()) ||
-  (fs.existsSync(path.join(HERE, '..', '..', 'dist', 'main.js')) ? false : 'dist/ not built (npm run build:server)');
+const skip = await clientUiSkipReason();
 
 /**
  * One OTLP trace (an agent span with a chat child) to `project`, through the protobuf exporter;
