@@ -1,4 +1,5 @@
 import type { GroupedRow, PositionOf } from '../../domain/eval-results/rows.js';
+import { isRowRef, splitRowRef } from './row-refs.js';
 
 /**
  * Where each compared row stands in its dataset, for the `dataset_order` sort of eval results: the
@@ -7,7 +8,6 @@ import type { GroupedRow, PositionOf } from '../../domain/eval-results/rows.js';
  * A row whose ref names a table that cannot be read, or a row that table lacks, has no place.
  */
 
-const ROW_ID_STEP = '/id/';
 /** Rows one dataset may hold before the next dataset's positions begin. */
 const DATASET_SPAN = 2 ** 32;
 
@@ -20,9 +20,7 @@ export interface DatasetTables {
 
 /** The dataset's `…/attr/rows` part of a dataset-row ref, or null for an inline example. */
 function rowsRefOf(example: unknown): string | null {
-  if (typeof example !== 'string') return null;
-  const at = example.lastIndexOf(ROW_ID_STEP);
-  return at > 0 && example.slice(0, at).endsWith('/attr/rows') ? example.slice(0, at) : null;
+  return isRowRef(example) ? (splitRowRef(example)?.rowsRef ?? null) : null;
 }
 
 export async function datasetPositions(rows: GroupedRow[], tables: DatasetTables): Promise<PositionOf> {

@@ -22,6 +22,7 @@ import type { RecordPriceLookup } from '../price-table.js';
 import type { ProjectAccess } from '../project-access.js';
 import { MISSING, RefResolver, type Resolved } from '../ref-resolver.js';
 import { datasetPositions } from './dataset-order.js';
+import { isRowRef, splitRowRef } from './row-refs.js';
 import { EvalCalls } from './eval-calls.js';
 
 /**
@@ -29,13 +30,8 @@ import { EvalCalls } from './eval-calls.js';
  * to the pure grouping in src/domain/eval-results.
  */
 
-const ROW_REF_MARKER = '/attr/rows/id/';
-/** The last step of a dataset-row ref: the row digest. */
-const ROW_ID_STEP = '/id/';
 /** Row digests asked for in one table read. */
 const ROW_READ_SLICE = 1000;
-const isRowRef = (example: unknown): example is string =>
-  typeof example === 'string' && example.includes(ROW_REF_MARKER);
 
 /** Whether a sort or filter reads `inputs.*`, the fields taken from the dataset row. */
 const readsInputs = (body: EvalResultsQueryBody): boolean =>
@@ -199,15 +195,14 @@ export class EvalResultsService {
     const out = new Map<string, Resolved>();
     const byBase = new Map<string, Map<string, string[]>>();
     for (const uri of uris) {
-      const at = uri.lastIndexOf(ROW_ID_STEP);
-      const rowDigest = uri.slice(at + ROW_ID_STEP.length);
-      if (at < 0 || rowDigest === '' || rowDigest.includes('/')) {
+      const parts = splitRowRef(uri);
+      if (parts === null) {
         out.set(uri, await this.#refs.expansion(projectId, uri));
         continue;
       }
-      const rowsOf = byBase.get(uri.slice(0, at)) ?? new Map<string, string[]>();
-      rowsOf.set(rowDigest, [...(rowsOf.get(rowDigest) ?? []), uri]);
-      byBase.set(uri.slice(0, at), rowsOf);
+      const rowsOf = byBase.get(parts.rowsRef) ?? new Map<string, string[]>();
+      rowsOf.set(parts.rowDigest, [...(rowsOf.get(parts.rowDigest) ?? []), uri]);
+      byBase.set(parts.rowsRef, rowsOf);
     }
     for (const [base, rowsOf] of byBase) {
       const table = await this.#tableOf(projectId, base);
