@@ -1,3 +1,5 @@
+import { isRecord } from './is-record.js';
+
 /**
  * The alert form's fields and the AlertSpec value they publish (docs/alerts.md), both ways, and
  * the words the alerts page describes a spec with. Pure: no React, no fetch.
@@ -71,7 +73,6 @@ export const emptyAlertFields = (): AlertFields => ({
   webhooks: [],
 });
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown, fallback: string): string =>
   typeof v === 'number' ? String(v) : typeof v === 'string' ? v : fallback;
 

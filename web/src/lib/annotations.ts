@@ -6,6 +6,7 @@
  */
 import type { Feedback } from './call.js';
 import { objectVersionRef } from './format.js';
+import { isRecord } from './is-record.js';
 
 export type SpecField =
   | { kind: 'number'; min: number | null; max: number | null; integer: boolean }
@@ -21,7 +22,6 @@ export interface SpecView {
   field: SpecField;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** The field a JSON Schema asks for (what the Weave UI offers: number, enum, string, boolean). */

@@ -1,3 +1,5 @@
+import { isRecord } from './is-record.js';
+
 /** The call record as `/calls/stream_query` and `/call/read` render it (calls spec §2.1). */
 export interface Call {
   id: string;
@@ -167,8 +169,6 @@ function tracebackText(value: unknown): string | null {
   return lines.join('\n');
 }
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-
 /**
  * A call's exception as its parts, completed from the span's `exception` event when the call came
  * over OTLP: the call holds the status message only (docs/spec/otel-service-queues.md), the event
@@ -189,12 +189,12 @@ export function callException(call: { exception?: string | null; attributes?: un
 
 /** The attributes of the last `exception` event of an OTLP span, or null. */
 function otelExceptionEvent(attributes: unknown): Record<string, unknown> | null {
-  const span = isObject(attributes) ? attributes.otel_span : undefined;
-  const events = isObject(span) && Array.isArray(span.events) ? (span.events as unknown[]) : [];
+  const span = isRecord(attributes) ? attributes.otel_span : undefined;
+  const events = isRecord(span) && Array.isArray(span.events) ? (span.events as unknown[]) : [];
   for (const event of [...events].reverse()) {
-    if (!isObject(event) || event.name !== 'exception' || !isObject(event.attributes)) continue;
+    if (!isRecord(event) || event.name !== 'exception' || !isRecord(event.attributes)) continue;
     const exception = event.attributes.exception;
-    if (isObject(exception)) return exception;
+    if (isRecord(exception)) return exception;
   }
   return null;
 }
@@ -207,8 +207,8 @@ function otelExceptionEvent(attributes: unknown): Record<string, unknown> | null
 export function parseException(text: string): ParsedException {
   try {
     const v: unknown = JSON.parse(text);
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
-      const o = v as Record<string, unknown>;
+    if (isRecord(v)) {
+      const o = v;
       const str = (x: unknown) => (typeof x === 'string' ? x : x == null ? null : JSON.stringify(x));
       const message = str(o.message) ?? str(o.msg);
       if (message !== null || o.type != null)

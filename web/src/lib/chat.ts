@@ -1,3 +1,5 @@
+import { isRecord } from './is-record.js';
+
 /**
  * Detects chat conversations in call inputs and outputs: OpenAI-style `messages` lists and
  * completion `choices`. Returns plain data; the view renders every part as text.
@@ -17,8 +19,6 @@ export interface ChatMessage {
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool', 'function', 'developer', 'model']);
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 function parts(content: unknown): ChatPart[] | null {
   if (content == null) return [];
   if (typeof content === 'string') return [{ kind: 'text', text: content }];
@@ -26,9 +26,9 @@ function parts(content: unknown): ChatPart[] | null {
   const out: ChatPart[] = [];
   for (const p of content) {
     if (typeof p === 'string') out.push({ kind: 'text', text: p });
-    else if (isObj(p) && typeof p.text === 'string') out.push({ kind: 'text', text: p.text });
-    else if (isObj(p) && (p.type === 'image_url' || p.type === 'input_image' || p.type === 'image')) {
-      const u = isObj(p.image_url) ? p.image_url.url : (p.image_url ?? p.url);
+    else if (isRecord(p) && typeof p.text === 'string') out.push({ kind: 'text', text: p.text });
+    else if (isRecord(p) && (p.type === 'image_url' || p.type === 'input_image' || p.type === 'image')) {
+      const u = isRecord(p.image_url) ? p.image_url.url : (p.image_url ?? p.url);
       out.push({ kind: 'image', text: typeof u === 'string' ? u : JSON.stringify(p) });
     } else out.push({ kind: 'other', text: JSON.stringify(p) });
   }
@@ -38,8 +38,8 @@ function parts(content: unknown): ChatPart[] | null {
 function toolCalls(m: Record<string, unknown>): ChatMessage['toolCalls'] {
   const tc = m.tool_calls;
   if (!Array.isArray(tc)) return [];
-  return tc.filter(isObj).map((t) => {
-    const f = isObj(t.function) ? t.function : t;
+  return tc.filter(isRecord).map((t) => {
+    const f = isRecord(t.function) ? t.function : t;
     const args = f.arguments;
     return { name: String(f.name ?? 'tool'), arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) };
   });
@@ -47,7 +47,7 @@ function toolCalls(m: Record<string, unknown>): ChatMessage['toolCalls'] {
 
 /** One message in OpenAI form (`{role, content}`), or null. */
 export function asMessage(v: unknown): ChatMessage | null {
-  if (!isObj(v) || typeof v.role !== 'string' || !ROLES.has(v.role)) return null;
+  if (!isRecord(v) || typeof v.role !== 'string' || !ROLES.has(v.role)) return null;
   if (!('content' in v) && !('tool_calls' in v)) return null;
   const p = parts(v.content);
   if (!p) return null;
@@ -68,7 +68,7 @@ export function asMessages(v: unknown): ChatMessage[] | null {
 
 /** Chat messages in call inputs: `inputs.messages` (OpenAI / LiteLLM / Anthropic style). */
 export function chatFromInputs(inputs: unknown): ChatMessage[] | null {
-  if (!isObj(inputs)) return null;
+  if (!isRecord(inputs)) return null;
   const msgs = asMessages(inputs.messages);
   if (!msgs) return null;
   if (typeof inputs.system === 'string')
@@ -78,8 +78,8 @@ export function chatFromInputs(inputs: unknown): ChatMessage[] | null {
 
 /** Chat messages in a call output: `choices[].message`, a single message, or a message list. */
 export function chatFromOutput(output: unknown): ChatMessage[] | null {
-  if (isObj(output) && Array.isArray(output.choices)) {
-    const msgs = output.choices.map((c) => (isObj(c) ? asMessage(c.message ?? c.delta) : null));
+  if (isRecord(output) && Array.isArray(output.choices)) {
+    const msgs = output.choices.map((c) => (isRecord(c) ? asMessage(c.message ?? c.delta) : null));
     return msgs.length > 0 && msgs.every((m) => m) ? (msgs as ChatMessage[]) : null;
   }
   // Anthropic: {role: "assistant", content: [{type: "text", text}]}

@@ -1,3 +1,5 @@
+import { isRecord } from './is-record.js';
+
 /**
  * Files that weave stores beside a value: `{"_type": "CustomWeaveType", "weave_type": {"type":
  * "PIL.Image.Image"}, "files": {"image.png": "<digest>"}}` for images, and the newer
@@ -11,11 +13,9 @@ export interface FileValue {
   isImage: boolean;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 export function asFileValue(v: unknown): FileValue | null {
-  if (!isObj(v) || v._type !== 'CustomWeaveType' || !isObj(v.files)) return null;
-  const typeName = isObj(v.weave_type) && typeof v.weave_type.type === 'string' ? v.weave_type.type : 'unknown';
+  if (!isRecord(v) || v._type !== 'CustomWeaveType' || !isRecord(v.files)) return null;
+  const typeName = isRecord(v.weave_type) && typeof v.weave_type.type === 'string' ? v.weave_type.type : 'unknown';
   const files = Object.entries(v.files)
     .filter((e): e is [string, string] => typeof e[1] === 'string')
     .map(([name, digest]) => ({ name, digest }));
@@ -53,8 +53,8 @@ export function isSafeImageDataUrl(s: string): boolean {
  * the Python client (0.54) stores it; null for anything else.
  */
 export function markdownOf(v: unknown): string | null {
-  if (!isObj(v) || v._type !== 'CustomWeaveType' || !isObj(v.weave_type)) return null;
+  if (!isRecord(v) || v._type !== 'CustomWeaveType' || !isRecord(v.weave_type)) return null;
   const type = v.weave_type.type;
   if (typeof type !== 'string' || !/(^|\.)Markdown$/.test(type)) return null;
-  return isObj(v.val) && typeof v.val.markup === 'string' ? v.val.markup : null;
+  return isRecord(v.val) && typeof v.val.markup === 'string' ? v.val.markup : null;
 }

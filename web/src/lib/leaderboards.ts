@@ -6,6 +6,7 @@
  */
 import type { Call } from './call.js';
 import { parseRef } from './format.js';
+import { isRecord } from './is-record.js';
 
 export interface BoardColumn {
   evaluationRef: string;
@@ -21,8 +22,6 @@ export interface BoardView {
   description: string | null;
   columns: BoardColumn[];
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A Leaderboard value; each column's path is `summary_metric_path` (dotted, the built-in class) or

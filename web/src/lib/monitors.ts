@@ -5,6 +5,7 @@
  */
 import type { Call, Feedback } from './call.js';
 import { opDisplayName, parseRef } from './format.js';
+import { isRecord } from './is-record.js';
 
 export interface MonitorView {
   name: string;
@@ -22,7 +23,6 @@ export interface MonitorView {
   val: Record<string, unknown>;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
 
 /** A Monitor object's latest version; fields missing take the client's defaults (inactive, rate 1). */

@@ -5,6 +5,7 @@
  */
 import { parseRef } from './format.js';
 import type { Operation, Query } from './query.js';
+import { isRecord } from './is-record.js';
 
 export const OBJECT_KINDS = ['object', 'dataset', 'model', 'scorer', 'prompt', 'evaluation', 'op'] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
@@ -62,8 +63,6 @@ export interface ObjectMethod {
   name: string;
   digest: string;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The top-level attributes of a value that are op refs: a model's `predict`, a scorer's `score`. */
 export function objectMethods(val: unknown): ObjectMethod[] {

@@ -4,6 +4,7 @@
  * playground"). Pure, so the rules are tested without a browser.
  */
 import { objectNameProblem } from './object-name.js';
+import { isRecord } from './is-record.js';
 
 export type ChatRole = 'system' | 'user' | 'assistant';
 export const CHAT_ROLES: readonly ChatRole[] = ['system', 'user', 'assistant'];
@@ -26,8 +27,6 @@ export const MAX_VARIANTS = 4;
 export function emptyVariant(model = ''): Variant {
   return { model, messages: [{ role: 'user', content: '' }], temperature: '', maxTokens: '' };
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A message's text: a string, or the text parts of an OpenAI content list. */
 function contentText(content: unknown): string {
