@@ -35,6 +35,7 @@ import { migration as alerts } from './034-alerts.js';
 import { migration as alertMuteUntil } from './035-alert-mute-until.js';
 import { migration as agentRollupIndex } from './036-agent-rollup-index.js';
 import { migration as agentMessageSearch } from './037-agent-message-search.js';
+import { migration as jsonTextBySplit } from './038-json-text-by-split.js';
 import type { Migration } from './migration.js';
 
 export { migrationSql, type Migration, type MigrationDialect } from './migration.js';
@@ -82,6 +83,7 @@ export const MIGRATIONS: readonly Migration[] = [
   alertMuteUntil,
   agentRollupIndex,
   agentMessageSearch,
+  jsonTextBySplit,
 ];
 
 /**
